@@ -1,0 +1,146 @@
+// The configuration model's own behaviour: lookups, the canonical YAML form the mgmd hands to
+// every node, and the built-in cluster-in-a-box. Loading lives in loader.cc.
+#include "common/config/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "common/config/internal.h"
+
+namespace shoal::config {
+namespace {
+
+void EmitCpus(YAML::Emitter& out, const std::vector<int>& cpus) {
+  // Quoted, so that other YAML readers see a string whatever the list ("0" would be an int).
+  if (cpus.empty()) return;
+  out << YAML::Key << "cpus" << YAML::Value << YAML::DoubleQuoted << FormatCpuList(cpus);
+}
+
+void EmitCluster(YAML::Emitter& out, const ClusterDefaults& c) {
+  out << YAML::Key << "cluster" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "replicas" << YAML::Value << c.replicas;
+  out << YAML::Key << "data_memory" << YAML::Value << FormatSize(c.data_memory);
+  out << YAML::Key << "heartbeat_interval" << YAML::Value
+      << internal::FormatConfigDuration(c.heartbeat_interval);
+  out << YAML::Key << "missed_heartbeats" << YAML::Value << c.missed_heartbeats;
+  out << YAML::Key << "epoch_interval" << YAML::Value
+      << internal::FormatConfigDuration(c.epoch_interval);
+  out << YAML::EndMap;
+}
+
+void EmitMgmd(YAML::Emitter& out, const MgmdConfig& m) {
+  out << YAML::Key << "mgmd" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "id" << YAML::Value << m.id;
+  out << YAML::Key << "host" << YAML::Value << m.host;
+  out << YAML::Key << "port" << YAML::Value << m.port;
+  out << YAML::Key << "data_dir" << YAML::Value << m.data_dir;
+  out << YAML::Key << "metrics_port" << YAML::Value << m.metrics_port;
+  out << YAML::EndMap;
+}
+
+void EmitDataNode(YAML::Emitter& out, const DataNodeConfig& d) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "id" << YAML::Value << d.id;
+  out << YAML::Key << "host" << YAML::Value << d.host;
+  out << YAML::Key << "data_dir" << YAML::Value << d.data_dir;
+  EmitCpus(out, d.cpus);
+  out << YAML::Key << "metrics_port" << YAML::Value << d.metrics_port;
+  out << YAML::EndMap;
+}
+
+void EmitRouter(YAML::Emitter& out, const RouterConfig& r) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "id" << YAML::Value << r.id;
+  out << YAML::Key << "host" << YAML::Value << r.host;
+  if (!r.socket.empty()) out << YAML::Key << "socket" << YAML::Value << r.socket;
+  out << YAML::Key << "port" << YAML::Value << r.port;
+  out << YAML::Key << "threads" << YAML::Value << r.threads;
+  EmitCpus(out, r.cpus);
+  out << YAML::Key << "metrics_port" << YAML::Value << r.metrics_port;
+  out << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string_view NodeTypeName(NodeType type) {
+  switch (type) {
+    case NodeType::kMgmd:
+      return "mgmd";
+    case NodeType::kDataNode:
+      return "datanode";
+    case NodeType::kRouter:
+      return "router";
+  }
+  return "unknown";
+}
+
+const DataNodeConfig* ClusterConfig::FindDataNode(int id) const {
+  for (const DataNodeConfig& node : datanodes) {
+    if (node.id == id) return &node;
+  }
+  return nullptr;
+}
+
+const RouterConfig* ClusterConfig::FindRouter(int id) const {
+  for (const RouterConfig& router : routers) {
+    if (router.id == id) return &router;
+  }
+  return nullptr;
+}
+
+absl::StatusOr<NodeType> ClusterConfig::TypeOf(int id) const {
+  if (mgmd.id == id) return NodeType::kMgmd;
+  if (FindDataNode(id) != nullptr) return NodeType::kDataNode;
+  if (FindRouter(id) != nullptr) return NodeType::kRouter;
+  return absl::NotFoundError(absl::StrCat("no node with id ", id, " in ", source));
+}
+
+std::string ToYaml(const ClusterConfig& config) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  EmitCluster(out, config.cluster);
+  EmitMgmd(out, config.mgmd);
+  out << YAML::Key << "datanodes" << YAML::Value << YAML::BeginSeq;
+  for (const DataNodeConfig& node : config.datanodes) EmitDataNode(out, node);
+  out << YAML::EndSeq;
+  if (!config.routers.empty()) {
+    out << YAML::Key << "routers" << YAML::Value << YAML::BeginSeq;
+    for (const RouterConfig& router : config.routers) EmitRouter(out, router);
+    out << YAML::EndSeq;
+  }
+  out << YAML::EndMap;
+  return absl::StrCat(out.c_str(), "\n");
+}
+
+ClusterConfig EmbeddedDefault(const EmbeddedDefaultOptions& options) {
+  auto metrics_port = [&](int id) {
+    return options.metrics_base_port == 0 ? 0 : options.metrics_base_port + id;
+  };
+  ClusterConfig config;
+  config.source = "<embedded default>";
+  config.mgmd.id = 1;
+  config.mgmd.port = options.mgmd_port;
+  config.mgmd.data_dir = absl::StrCat(options.run_dir, "/mgmd-1");
+  config.mgmd.metrics_port = metrics_port(1);
+  for (int id : {2, 3}) {
+    DataNodeConfig& node = config.datanodes.emplace_back();
+    node.id = id;
+    node.data_dir = absl::StrCat(options.run_dir, "/datanode-", id);
+    node.metrics_port = metrics_port(id);
+    node.node_group = 0;
+  }
+  for (int id : {4, 5}) {
+    RouterConfig& router = config.routers.emplace_back();
+    router.id = id;
+    router.socket = absl::StrCat(options.run_dir, "/router-", id, ".sock");
+    // Port 0 means "no TCP listener", so a zero base leaves both routers on their sockets only
+    // rather than putting the second one on port 1.
+    router.port = options.router_base_port == 0 ? 0 : options.router_base_port + (id - 4);
+    router.metrics_port = metrics_port(id);
+  }
+  return config;
+}
+
+}  // namespace shoal::config

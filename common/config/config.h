@@ -1,0 +1,127 @@
+// The cluster configuration: one YAML file describes every node of the cluster.
+//
+// The mgmd loads and validates it (LoadConfigFile), then hands the validated configuration to
+// every node as canonical YAML (ToYaml → LoadConfigString), so the loader is the single
+// definition of what a configuration means. Values are plain data; copy freely.
+//
+//   cluster:                    # cluster-wide defaults, all optional
+//     replicas: 2               # data nodes per node group (1..4)
+//     data_memory: 512M         # per data node; K, M, G, T suffixes (powers of 1024)
+//     heartbeat_interval: 500ms # absl duration syntax: 100ms, 1s, 1.5s
+//     missed_heartbeats: 4      # a node silent this many intervals is declared failed
+//     epoch_interval: 1s        # global checkpoint interval
+//   mgmd:
+//     id: 1
+//     host: 127.0.0.1
+//     port: 1186
+//     data_dir: /var/lib/shoal/mgmd        # required
+//     metrics_port: 9301                   # 0 = no /metrics endpoint
+//   datanodes:                             # a multiple of `replicas`; node groups in order
+//     - id: 2
+//       host: 127.0.0.1
+//       data_dir: /var/lib/shoal/dn2       # required
+//       cpus: 0-1                          # optional CPU list: "0-3,6"
+//       metrics_port: 9302
+//   routers:
+//     - id: 4
+//       host: 127.0.0.1
+//       socket: /run/shoal/router-4.sock   # Unix socket; optional if port is set
+//       port: 3306                         # TCP port; 0 = no TCP listener
+//       threads: 2                         # worker threads
+//       cpus: "0"
+//       metrics_port: 9304
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace shoal::config {
+
+enum class NodeType { kMgmd, kDataNode, kRouter };
+std::string_view NodeTypeName(NodeType type);  // "mgmd", "datanode", "router"
+
+inline constexpr int kMaxNodeId = 255;
+inline constexpr uint64_t kMiB = uint64_t{1} << 20;
+
+struct ClusterDefaults {
+  int replicas = 2;
+  uint64_t data_memory = 512 * kMiB;
+  absl::Duration heartbeat_interval = absl::Milliseconds(500);
+  int missed_heartbeats = 4;
+  absl::Duration epoch_interval = absl::Seconds(1);
+};
+
+struct MgmdConfig {
+  int id = 1;
+  std::string host = "127.0.0.1";
+  int port = 1186;
+  std::string data_dir;
+  int metrics_port = 0;
+};
+
+struct DataNodeConfig {
+  int id = 0;
+  std::string host = "127.0.0.1";
+  std::string data_dir;
+  std::vector<int> cpus;  // empty: not pinned
+  int metrics_port = 0;
+  int node_group = 0;  // derived: index in `datanodes` / replicas
+};
+
+struct RouterConfig {
+  int id = 0;
+  std::string host = "127.0.0.1";
+  std::string socket;  // empty: no Unix socket listener
+  int port = 0;        // 0: no TCP listener
+  int threads = 2;
+  std::vector<int> cpus;
+  int metrics_port = 0;
+};
+
+struct ClusterConfig {
+  ClusterDefaults cluster;
+  MgmdConfig mgmd;
+  std::vector<DataNodeConfig> datanodes;
+  std::vector<RouterConfig> routers;
+  std::string source;  // the file it came from, or "<embedded default>"
+
+  const DataNodeConfig* FindDataNode(int id) const;
+  const RouterConfig* FindRouter(int id) const;
+  // The type of node `id`, or NotFound when no node of the configuration has that id.
+  absl::StatusOr<NodeType> TypeOf(int id) const;
+  int node_groups() const { return static_cast<int>(datanodes.size()) / cluster.replicas; }
+};
+
+// Loads and validates a configuration. Errors are InvalidArgument with one line of the form
+// `<source>:<line>: <field>: <what is wrong>`, e.g.
+// `shoal.yaml:9: datanodes[1].id: duplicate node id 2 (first used at line 5)`.
+absl::StatusOr<ClusterConfig> LoadConfigFile(const std::string& path);
+absl::StatusOr<ClusterConfig> LoadConfigString(std::string_view yaml, std::string_view source);
+
+// Canonical YAML for `config`; LoadConfigString(ToYaml(c)) yields c again.
+std::string ToYaml(const ClusterConfig& config);
+
+struct EmbeddedDefaultOptions {
+  std::string run_dir;          // every data dir and socket lives under it
+  int mgmd_port = 1186;         // 0: pick a free port when listening
+  int router_base_port = 3306;  // router i (0-based) listens on base + i
+  int metrics_base_port = 0;    // 0: no /metrics; else node id N serves on base + N
+};
+
+// The cluster in a box: mgmd 1, data nodes 2 and 3 (node group 0, replicas 2), routers 4 and
+// 5, all on 127.0.0.1 under `run_dir` (sockets `<run_dir>/router-<id>.sock`).
+ClusterConfig EmbeddedDefault(const EmbeddedDefaultOptions& options);
+
+// "512M", "4G", "1048576", "64k" → bytes. Suffixes K, M, G, T (either case) are powers of 1024.
+absl::StatusOr<uint64_t> ParseSize(std::string_view text);
+std::string FormatSize(uint64_t bytes);  // largest exact unit: 536870912 → "512M"
+// "0-3,6" → {0,1,2,3,6}; sorted, no duplicates, each < 1024.
+absl::StatusOr<std::vector<int>> ParseCpuList(std::string_view text);
+std::string FormatCpuList(const std::vector<int>& cpus);
+
+}  // namespace shoal::config

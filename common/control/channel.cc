@@ -1,0 +1,166 @@
+#include "absl/strings/string_view.h"
+#include "common/control/channel.h"
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/util.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/control/frame.h"
+
+namespace shoal::control {
+namespace {
+
+void SetNoDelay(int fd) {
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+}  // namespace
+
+std::unique_ptr<ControlChannel> ControlChannel::Adopt(EventLoop* loop, int fd, std::string peer) {
+  evutil_make_socket_nonblocking(fd);
+  evutil_make_socket_closeonexec(fd);
+  SetNoDelay(fd);
+  bufferevent* bev = bufferevent_socket_new(loop->base(), fd, BEV_OPT_CLOSE_ON_FREE);
+  return std::unique_ptr<ControlChannel>(new ControlChannel(loop, bev, std::move(peer)));
+}
+
+std::unique_ptr<ControlChannel> ControlChannel::Connect(EventLoop* loop, const std::string& host,
+                                                        int port) {
+  std::string peer = absl::StrCat(host, ":", port);
+  bufferevent* bev = bufferevent_socket_new(loop->base(), -1, BEV_OPT_CLOSE_ON_FREE);
+  std::unique_ptr<ControlChannel> channel(new ControlChannel(loop, bev, peer));
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* result = nullptr;
+  int rc = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &result);
+  if (rc != 0 || result == nullptr) {
+    // Report through the close handler like any other connect failure, once the caller has
+    // installed it.
+    channel->PostClose(absl::UnavailableError(
+        absl::StrCat("cannot resolve ", host, ": ", gai_strerror(rc))));
+    return channel;
+  }
+  if (bufferevent_socket_connect(bev, result->ai_addr, static_cast<int>(result->ai_addrlen)) !=
+      0) {
+    channel->PostClose(absl::UnavailableError(
+        absl::StrCat("cannot connect to ", peer, ": ", std::strerror(errno))));
+  }
+  freeaddrinfo(result);
+  return channel;
+}
+
+ControlChannel::ControlChannel(EventLoop* loop, bufferevent* bev, std::string peer)
+    : loop_(loop), bev_(bev), peer_(std::move(peer)) {
+  bufferevent_setcb(bev_, &ControlChannel::OnRead, &ControlChannel::OnWrite,
+                    &ControlChannel::OnEvent, this);
+  bufferevent_enable(bev_, EV_READ | EV_WRITE);
+}
+
+ControlChannel::~ControlChannel() {
+  if (bev_ != nullptr) bufferevent_free(bev_);
+}
+
+void ControlChannel::SetHandlers(MessageHandler on_message, CloseHandler on_close) {
+  on_message_ = std::move(on_message);
+  on_close_ = std::move(on_close);
+}
+
+void ControlChannel::Send(const ControlMessage& message) {
+  if (!open()) return;
+  send_buffer_.clear();
+  AppendMessage(message, &send_buffer_);
+  bufferevent_write(bev_, send_buffer_.data(), send_buffer_.size());
+}
+
+void ControlChannel::CloseAfterFlush() {
+  if (!open()) return;
+  closing_ = true;
+  bufferevent_disable(bev_, EV_READ);
+  if (evbuffer_get_length(bufferevent_get_output(bev_)) == 0) {
+    // Nothing left to send; close from a later turn so the caller's stack never sees it.
+    PostClose(absl::OkStatus());
+  }
+}
+
+void ControlChannel::OnRead(bufferevent* bev, void* arg) {
+  auto* self = static_cast<ControlChannel*>(arg);
+  evbuffer* input = bufferevent_get_input(bev);
+  while (!self->closing_) {
+    size_t available = evbuffer_get_length(input);
+    if (available < kFrameHeaderSize) return;
+    uint8_t header[kFrameHeaderSize];
+    evbuffer_copyout(input, header, kFrameHeaderSize);
+    absl::string_view unused;
+    size_t frame_size = 0;
+    // Only the header is looked at here, so kNeedMore is expected until the body arrives.
+    if (DecodeFrame(absl::MakeConstSpan(header, kFrameHeaderSize), &unused, &frame_size) ==
+        DecodeStatus::kMalformed) {
+      self->Close(absl::DataLossError(absl::StrCat("oversized control frame from ", self->peer_)));
+      return;
+    }
+    size_t length = size_t{header[0]} | size_t{header[1]} << 8 | size_t{header[2]} << 16 |
+                    size_t{header[3]} << 24;
+    if (available < kFrameHeaderSize + length) return;
+    const uint8_t* bytes = evbuffer_pullup(input, static_cast<ssize_t>(kFrameHeaderSize + length));
+    ControlMessage message;
+    size_t consumed = 0;
+    if (DecodeMessage(absl::MakeConstSpan(bytes, kFrameHeaderSize + length), &message,
+                      &consumed) != DecodeStatus::kOk) {
+      self->Close(absl::DataLossError(absl::StrCat("malformed control message from ", self->peer_)));
+      return;
+    }
+    evbuffer_drain(input, consumed);
+    if (self->on_message_) self->on_message_(message);
+  }
+}
+
+void ControlChannel::OnWrite(bufferevent* bev, void* arg) {
+  auto* self = static_cast<ControlChannel*>(arg);
+  if (self->closing_ && evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
+    self->Close(absl::OkStatus());
+  }
+}
+
+void ControlChannel::OnEvent(bufferevent*, short what, void* arg) {
+  auto* self = static_cast<ControlChannel*>(arg);
+  if (what & BEV_EVENT_CONNECTED) {
+    SetNoDelay(bufferevent_getfd(self->bev_));
+    return;
+  }
+  if (what & BEV_EVENT_EOF) {
+    self->Close(absl::UnavailableError(absl::StrCat("connection to ", self->peer_, " closed")));
+  } else if (what & BEV_EVENT_ERROR) {
+    self->Close(absl::UnavailableError(absl::StrCat(
+        "connection to ", self->peer_, " failed: ",
+        evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()))));
+  }
+}
+
+void ControlChannel::PostClose(absl::Status why) {
+  loop_->Post([alive = std::weak_ptr<int>(alive_), this, why = std::move(why)] {
+    if (alive.lock()) Close(why);
+  });
+}
+
+void ControlChannel::Close(const absl::Status& why) {
+  if (bev_ == nullptr) return;
+  bufferevent_free(bev_);
+  bev_ = nullptr;
+  closing_ = true;
+  // The handler may destroy this channel: nothing touches `this` after it.
+  CloseHandler on_close = std::move(on_close_);
+  if (on_close) on_close(why);
+}
+
+}  // namespace shoal::control

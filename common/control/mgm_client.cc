@@ -1,0 +1,175 @@
+#include "common/control/mgm_client.h"
+
+#include <unistd.h>
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/logging.h"
+
+namespace shoal::control {
+namespace {
+
+constexpr absl::Duration kReconnectDelay = absl::Milliseconds(500);
+
+}  // namespace
+
+MgmClient::MgmClient(EventLoop* loop, Options options, Callbacks callbacks,
+                     MetricsRegistry* metrics)
+    : loop_(loop),
+      options_(std::move(options)),
+      callbacks_(std::move(callbacks)),
+      heartbeat_timer_(loop, [this] { SendHeartbeat(); }),
+      reconnect_timer_(loop, [this] { Connect(); }),
+      node_id_(options_.requested_node_id),
+      heartbeats_sent_(metrics->GetCounter("shoal_mgmd_heartbeats_sent_total",
+                                           "Heartbeats sent to the management daemon.")),
+      reconnects_(metrics->GetCounter("shoal_mgmd_reconnects_total",
+                                      "Times the connection to the management daemon was re-established.")),
+      mgmd_connected_(metrics->GetGauge("shoal_mgmd_connected",
+                                        "1 while registered with the management daemon.")),
+      view_version_(metrics->GetGauge("shoal_cluster_view_version",
+                                      "Version of the last cluster view received.")) {}
+
+MgmClient::~MgmClient() = default;
+
+void MgmClient::Start() {
+  first_attempt_ = absl::Now();
+  Connect();
+}
+
+void MgmClient::Connect() {
+  channel_ = ControlChannel::Connect(loop_, options_.mgmd_host, options_.mgmd_port);
+  channel_->SetHandlers([this](const ControlMessage& m) { OnMessage(m); },
+                        [this](const absl::Status& why) { OnClosed(why); });
+  ControlMessage message;
+  RegisterReq* req = message.mutable_register_req();
+  req->set_type(options_.type);
+  req->set_requested_node_id(static_cast<uint32_t>(node_id_));
+  req->set_version(SHOAL_VERSION);
+  req->set_pid(static_cast<int32_t>(getpid()));
+  channel_->Send(message);
+}
+
+void MgmClient::OnMessage(const ControlMessage& message) {
+  switch (message.body_case()) {
+    case ControlMessage::kRegisterConf:
+      OnRegistered(message.register_conf());
+      break;
+    case ControlMessage::kRegisterRef:
+      // A refusal is final: retrying would only be refused again.
+      Fail(absl::FailedPreconditionError(absl::StrCat("the management daemon at ",
+                                                      channel_->peer(), " refused this node: ",
+                                                      message.register_ref().message())));
+      break;
+    case ControlMessage::kClusterView:
+      view_version_->Set(static_cast<int64_t>(message.cluster_view().version()));
+      if (callbacks_.on_view) callbacks_.on_view(message.cluster_view());
+      break;
+    case ControlMessage::kStopReq:
+      if (callbacks_.on_stop_requested) callbacks_.on_stop_requested(message.stop_req().reason());
+      break;
+    default:
+      SHOAL_LOG(kWarning) << "ignoring unexpected control message " << message.body_case()
+                          << " from " << channel_->peer();
+  }
+}
+
+void MgmClient::OnRegistered(const RegisterConf& conf) {
+  if (!ever_registered_) {
+    absl::StatusOr<config::ClusterConfig> config = config::LoadConfigString(
+        conf.config_yaml(), absl::StrCat("<configuration from ", channel_->peer(), ">"));
+    if (!config.ok()) {
+      Fail(config.status());
+      return;
+    }
+    heartbeat_interval_ = config->cluster.heartbeat_interval;
+    node_id_ = static_cast<int>(conf.node_id());
+    ever_registered_ = true;
+    registered_ = true;
+    mgmd_connected_->Set(1);
+    heartbeat_timer_.Start(heartbeat_interval_, Timer::Mode::kRepeat);
+    if (callbacks_.on_registered) callbacks_.on_registered(node_id_, *config);
+  } else {
+    registered_ = true;
+    mgmd_connected_->Set(1);
+    reconnects_->Increment();
+    SHOAL_LOG(kInfo) << "reconnected to the management daemon at " << channel_->peer()
+                     << " as node " << node_id_;
+    heartbeat_timer_.Start(heartbeat_interval_, Timer::Mode::kRepeat);
+    if (started_) SendStarted();
+  }
+  view_version_->Set(static_cast<int64_t>(conf.view().version()));
+  if (callbacks_.on_view) callbacks_.on_view(conf.view());
+}
+
+void MgmClient::OnClosed(const absl::Status& why) {
+  bool was_registered = registered_;
+  registered_ = false;
+  mgmd_connected_->Set(0);
+  heartbeat_timer_.Cancel();
+  // The channel is inside its own close handler here: let it go from a later turn.
+  loop_->Post([dead = std::move(channel_)] {});
+  if (stopping_) {
+    if (stopped_) std::exchange(stopped_, nullptr)();
+    return;
+  }
+  if (!ever_registered_ && absl::Now() - first_attempt_ > options_.connect_timeout) {
+    Fail(absl::DeadlineExceededError(absl::StrCat(
+        "no management daemon reachable at ", options_.mgmd_host, ":", options_.mgmd_port,
+        " within ", absl::FormatDuration(options_.connect_timeout), " (last error: ",
+        why.message(), ")")));
+    return;
+  }
+  if (was_registered || why.message() != last_error_.message()) {
+    SHOAL_LOG(kWarning) << why.message() << "; retrying every "
+                        << absl::FormatDuration(kReconnectDelay);
+  }
+  last_error_ = why;
+  reconnect_timer_.Start(kReconnectDelay);
+}
+
+void MgmClient::ReportStarted(int metrics_port) {
+  started_ = true;
+  metrics_port_ = metrics_port;
+  if (registered_) SendStarted();
+}
+
+void MgmClient::SendStarted() {
+  ControlMessage message;
+  message.mutable_node_started()->set_metrics_port(static_cast<uint32_t>(metrics_port_));
+  channel_->Send(message);
+}
+
+void MgmClient::ReportStopping(const std::string& reason, absl::AnyInvocable<void()> done) {
+  stopping_ = true;
+  heartbeat_timer_.Cancel();
+  reconnect_timer_.Cancel();
+  if (!registered_) {
+    channel_.reset();
+    done();
+    return;
+  }
+  stopped_ = std::move(done);
+  ControlMessage message;
+  message.mutable_node_stopping()->set_reason(reason);
+  channel_->Send(message);
+  channel_->CloseAfterFlush();
+}
+
+void MgmClient::Fail(absl::Status why) {
+  stopping_ = true;
+  heartbeat_timer_.Cancel();
+  reconnect_timer_.Cancel();
+  if (callbacks_.on_fatal) callbacks_.on_fatal(why);
+}
+
+void MgmClient::SendHeartbeat() {
+  if (!registered_) return;
+  ControlMessage message;
+  message.mutable_heartbeat()->set_sequence(++heartbeat_sequence_);
+  channel_->Send(message);
+  heartbeats_sent_->Increment();
+}
+
+}  // namespace shoal::control

@@ -1,0 +1,91 @@
+// MgmClient: a data node's or router's membership in the cluster. It registers with the mgmd
+// (receiving its node id and the cluster configuration), heartbeats, follows the cluster view,
+// reports when the node has started or is stopping, and reconnects — keeping its node id —
+// when the mgmd goes away, because the cluster keeps serving while the mgmd is down.
+//
+// Owned by the node's main(); used only on its EventLoop's thread. Callbacks run there too.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "absl/functional/any_invocable.h"
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "common/config/config.h"
+#include "common/control/channel.h"
+#include "common/control/control.pb.h"
+#include "common/event_loop.h"
+#include "common/metrics.h"
+
+namespace shoal::control {
+
+class MgmClient {
+ public:
+  struct Options {
+    std::string mgmd_host;
+    int mgmd_port = 1186;
+    NodeType type = NODE_TYPE_UNSPECIFIED;
+    int requested_node_id = 0;  // 0: any free id of this type
+    // How long to keep trying to reach the mgmd for the first registration.
+    absl::Duration connect_timeout = absl::Seconds(60);
+  };
+  struct Callbacks {
+    // The first registration succeeded: this node's id and the cluster configuration.
+    absl::AnyInvocable<void(int node_id, const config::ClusterConfig& config)> on_registered;
+    // The node cannot join: registration refused, or no mgmd within connect_timeout.
+    absl::AnyInvocable<void(const absl::Status& why)> on_fatal;
+    // Every new cluster view (optional).
+    absl::AnyInvocable<void(const ClusterView& view)> on_view;
+    // The mgmd asked this node to stop.
+    absl::AnyInvocable<void(const std::string& reason)> on_stop_requested;
+  };
+
+  MgmClient(EventLoop* loop, Options options, Callbacks callbacks, MetricsRegistry* metrics);
+  ~MgmClient();
+
+  // Starts connecting; returns at once.
+  void Start();
+  // Tells the mgmd the node serves; repeated after every reconnect.
+  void ReportStarted(int metrics_port);
+  // Tells the mgmd the node is going away on purpose, so it is not counted as a failure, and
+  // stops talking to it. `done` runs once the notice is sent (or could not be).
+  void ReportStopping(const std::string& reason, absl::AnyInvocable<void()> done);
+
+  int node_id() const { return node_id_; }
+  bool connected() const { return registered_; }
+
+ private:
+  void Connect();
+  void OnMessage(const ControlMessage& message);
+  void OnRegistered(const RegisterConf& conf);
+  void OnClosed(const absl::Status& why);
+  void SendHeartbeat();
+  void SendStarted();
+  void Fail(absl::Status why);  // stops for good and reports through on_fatal
+
+  EventLoop* loop_;
+  Options options_;
+  Callbacks callbacks_;
+  std::unique_ptr<ControlChannel> channel_;
+  Timer heartbeat_timer_;
+  Timer reconnect_timer_;
+  absl::Time first_attempt_ = absl::InfinitePast();
+  absl::Duration heartbeat_interval_ = absl::Milliseconds(500);
+  int node_id_ = 0;
+  bool registered_ = false;   // on the current connection
+  bool ever_registered_ = false;
+  bool started_ = false;
+  bool stopping_ = false;
+  absl::AnyInvocable<void()> stopped_;
+  int metrics_port_ = 0;
+  uint64_t heartbeat_sequence_ = 0;
+  absl::Status last_error_;
+
+  Counter* heartbeats_sent_;
+  Counter* reconnects_;
+  Gauge* mgmd_connected_;
+  Gauge* view_version_;
+};
+
+}  // namespace shoal::control

@@ -1,0 +1,52 @@
+#include "absl/strings/string_view.h"
+#include "common/control/view_text.h"
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+
+namespace shoal::control {
+
+absl::string_view NodeTypeLabel(NodeType type) {
+  switch (type) {
+    case MGMD:
+      return "mgmd";
+    case DATANODE:
+      return "datanode";
+    case ROUTER:
+      return "router";
+    default:
+      return "unknown";
+  }
+}
+
+absl::string_view NodeStateLabel(NodeState state) {
+  switch (state) {
+    case NOT_CONNECTED:
+      return "not connected";
+    case STARTING:
+      return "starting";
+    case STARTED:
+      return "started";
+    case STOPPING:
+      return "stopping";
+    default:
+      return "unknown";
+  }
+}
+
+std::vector<std::string> DescribeViewChanges(const ClusterView& before, const ClusterView& after) {
+  absl::flat_hash_map<uint32_t, NodeState> old_states;
+  for (const NodeStatus& node : before.nodes()) old_states[node.node_id()] = node.state();
+  std::vector<std::string> changes;
+  for (const NodeStatus& node : after.nodes()) {
+    auto it = old_states.find(node.node_id());
+    NodeState old_state = it == old_states.end() ? NOT_CONNECTED : it->second;
+    if (old_state == node.state()) continue;
+    changes.push_back(absl::StrCat("node ", node.node_id(), " (", NodeTypeLabel(node.type()),
+                                   "): ", NodeStateLabel(old_state), " -> ",
+                                   NodeStateLabel(node.state())));
+  }
+  return changes;
+}
+
+}  // namespace shoal::control

@@ -1,0 +1,21 @@
+// Words for the cluster view, shared by logs, the mgmd's cluster log and the console, so a
+// state is called the same everywhere.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "common/control/control.pb.h"
+
+namespace shoal::control {
+
+absl::string_view NodeTypeLabel(NodeType type);    // "mgmd", "datanode", "router"
+absl::string_view NodeStateLabel(NodeState state);  // "not connected", "starting", ...
+
+// One line per node whose state differs between `before` and `after`,
+// e.g. "node 3 (datanode): started -> not connected".
+std::vector<std::string> DescribeViewChanges(const ClusterView& before, const ClusterView& after);
+
+}  // namespace shoal::control

@@ -1,0 +1,104 @@
+#include "absl/strings/string_view.h"
+#include "mgmd/console/command.h"
+
+#include <optional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "common/config/config.h"
+
+namespace shoal::console {
+
+using control::ConsoleReq;
+
+const char kHelpText[] =
+    "Commands (case does not matter):\n"
+    "  SHOW             the configured nodes: type, id, host, state, version, node group\n"
+    "  ALL STATUS       the state of every node\n"
+    "  <id> STATUS      the state of node <id>\n"
+    "  <id> STOP        stop node <id> (a data node or router) and wait until it has stopped\n"
+    "  <id> START       start node <id> again (nodes this mgmd launched) and wait until it serves\n"
+    "  <id> RESTART     stop node <id> and start it again\n"
+    "  SHUTDOWN         stop every node, then the management daemon\n"
+    "  CLUSTERLOG       the most recent cluster events (nodes connecting, failing, restarting)\n"
+    "  HELP             this text\n"
+    "  QUIT, EXIT       leave the console\n";
+
+namespace {
+
+absl::Status Unknown(absl::string_view line) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("Unknown command '", line, "'; type HELP for the list of commands"));
+}
+
+std::optional<ConsoleReq::Verb> NodeVerb(absl::string_view word) {
+  if (word == "STATUS") return ConsoleReq::STATUS;
+  if (word == "STOP") return ConsoleReq::STOP;
+  if (word == "START") return ConsoleReq::START;
+  if (word == "RESTART") return ConsoleReq::RESTART;
+  return std::nullopt;
+}
+
+}  // namespace
+
+absl::StatusOr<Command> ParseCommand(absl::string_view line) {
+  absl::string_view trimmed = absl::StripAsciiWhitespace(line);
+  while (absl::ConsumeSuffix(&trimmed, ";")) trimmed = absl::StripTrailingAsciiWhitespace(trimmed);
+  std::string upper = absl::AsciiStrToUpper(trimmed);
+  std::vector<absl::string_view> words = absl::StrSplit(upper, ' ', absl::SkipWhitespace());
+  Command command;
+  if (words.empty()) return command;
+  auto remote = [&](ConsoleReq::Verb verb, int node_id) {
+    command.kind = Command::Kind::kRemote;
+    command.request.set_verb(verb);
+    command.request.set_node_id(static_cast<uint32_t>(node_id));
+    return command;
+  };
+  if (words.size() == 1) {
+    if (words[0] == "SHOW") return remote(ConsoleReq::SHOW, 0);
+    if (words[0] == "SHUTDOWN") return remote(ConsoleReq::SHUTDOWN, 0);
+    if (words[0] == "CLUSTERLOG") return remote(ConsoleReq::CLUSTERLOG, 0);
+    if (words[0] == "HELP" || words[0] == "?") {
+      command.kind = Command::Kind::kHelp;
+      return command;
+    }
+    if (words[0] == "QUIT" || words[0] == "EXIT") {
+      command.kind = Command::Kind::kQuit;
+      return command;
+    }
+  }
+  if (words.size() == 2) {
+    if (words[0] == "ALL") {
+      if (words[1] == "STATUS") return remote(ConsoleReq::STATUS, 0);
+      if (NodeVerb(words[1]).has_value()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("ALL ", words[1], " is not supported; use SHUTDOWN to stop every node, "
+                         "or <id> ", words[1], " for one node"));
+      }
+      return Unknown(trimmed);
+    }
+    int node_id = 0;
+    if (absl::SimpleAtoi(words[0], &node_id)) {
+      if (node_id < 1 || node_id > config::kMaxNodeId) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "'", words[0], "' is not a node id: ids are 1 to ", config::kMaxNodeId));
+      }
+      if (std::optional<ConsoleReq::Verb> verb = NodeVerb(words[1])) return remote(*verb, node_id);
+      return absl::InvalidArgumentError(
+          absl::StrCat("Unknown command '", words[1], "' for node ", node_id,
+                       "; node commands are STATUS, STOP, START and RESTART"));
+    }
+    if (NodeVerb(words[1]).has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", words[0], "' is not a node id: ids are 1 to ", config::kMaxNodeId));
+    }
+  }
+  return Unknown(trimmed);
+}
+
+}  // namespace shoal::console

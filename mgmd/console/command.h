@@ -1,0 +1,28 @@
+// Console commands as typed at the shoal-mgm prompt (in the spirit of ndb_mgm), parsed into
+// the ConsoleReq sent to the mgmd. Case-insensitive; a trailing ';' is ignored.
+//
+//   SHOW | ALL STATUS | <id> STATUS | <id> STOP | <id> START | <id> RESTART | SHUTDOWN
+//   CLUSTERLOG | HELP | QUIT | EXIT
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "absl/strings/string_view.h"
+#include "absl/status/statusor.h"
+#include "common/control/control.pb.h"
+
+namespace shoal::console {
+
+struct Command {
+  enum class Kind { kRemote, kHelp, kQuit, kEmpty };
+  Kind kind = Kind::kEmpty;
+  control::ConsoleReq request;  // for kRemote
+};
+
+// InvalidArgument with a message for the user when the line is not a command.
+absl::StatusOr<Command> ParseCommand(absl::string_view line);
+
+extern const char kHelpText[];
+
+}  // namespace shoal::console

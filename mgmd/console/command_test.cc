@@ -1,0 +1,55 @@
+#include "absl/strings/string_view.h"
+#include "mgmd/console/command.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace shoal::console {
+namespace {
+
+using control::ConsoleReq;
+using ::testing::HasSubstr;
+
+ConsoleReq Parsed(absl::string_view line) {
+  absl::StatusOr<Command> c = ParseCommand(line);
+  EXPECT_TRUE(c.ok()) << line << ": " << c.status();
+  EXPECT_EQ(c->kind, Command::Kind::kRemote);
+  return c->request;
+}
+
+std::string ErrorOf(absl::string_view line) {
+  absl::StatusOr<Command> c = ParseCommand(line);
+  EXPECT_FALSE(c.ok()) << line;
+  return std::string(c.status().message());
+}
+
+TEST(CommandTest, ParsesEveryCommandCaseInsensitively) {
+  EXPECT_EQ(Parsed("SHOW").verb(), ConsoleReq::SHOW);
+  EXPECT_EQ(Parsed("  show ;").verb(), ConsoleReq::SHOW);
+  EXPECT_EQ(Parsed("all status").verb(), ConsoleReq::STATUS);
+  EXPECT_EQ(Parsed("all status").node_id(), 0u);
+  ConsoleReq stop = Parsed("3 stop");
+  EXPECT_EQ(stop.verb(), ConsoleReq::STOP);
+  EXPECT_EQ(stop.node_id(), 3u);
+  EXPECT_EQ(Parsed("3 START").verb(), ConsoleReq::START);
+  EXPECT_EQ(Parsed("4 Restart").verb(), ConsoleReq::RESTART);
+  EXPECT_EQ(Parsed("2 STATUS").node_id(), 2u);
+  EXPECT_EQ(Parsed("shutdown").verb(), ConsoleReq::SHUTDOWN);
+  EXPECT_EQ(Parsed("clusterlog").verb(), ConsoleReq::CLUSTERLOG);
+  EXPECT_EQ(ParseCommand("help")->kind, Command::Kind::kHelp);
+  EXPECT_EQ(ParseCommand("quit")->kind, Command::Kind::kQuit);
+  EXPECT_EQ(ParseCommand("   ")->kind, Command::Kind::kEmpty);
+}
+
+TEST(CommandTest, ExplainsWhatIsWrong) {
+  EXPECT_THAT(ErrorOf("frobnicate"), HasSubstr("Unknown command 'frobnicate'; type HELP"));
+  EXPECT_THAT(ErrorOf("3 dance"), HasSubstr("Unknown command 'DANCE' for node 3"));
+  EXPECT_THAT(ErrorOf("0 stop"), HasSubstr("'0' is not a node id: ids are 1 to 255"));
+  EXPECT_THAT(ErrorOf("300 stop"), HasSubstr("'300' is not a node id"));
+  EXPECT_THAT(ErrorOf("x stop"), HasSubstr("'X' is not a node id"));
+  EXPECT_THAT(ErrorOf("all stop"), HasSubstr("use SHUTDOWN"));
+  EXPECT_THAT(ErrorOf("show me"), HasSubstr("Unknown command"));
+}
+
+}  // namespace
+}  // namespace shoal::console

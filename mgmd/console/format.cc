@@ -1,0 +1,82 @@
+#include "mgmd/console/format.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/control/view_text.h"
+
+namespace shoal::console {
+
+using control::NodeStatus;
+
+namespace {
+
+// "(shoal-0.1.0, node group 0, started, pid 1234)".
+std::string Details(const NodeStatus& node) {
+  std::vector<std::string> parts;
+  if (node.state() != control::NOT_CONNECTED) parts.push_back(absl::StrCat("shoal-", node.version()));
+  if (node.type() == control::DATANODE) parts.push_back(absl::StrCat("node group ", node.node_group()));
+  parts.push_back(std::string(control::NodeStateLabel(node.state())));
+  if (node.pid() != 0) parts.push_back(absl::StrCat("pid ", node.pid()));
+  if (node.restarts() != 0) parts.push_back(absl::StrCat("restarts ", node.restarts()));
+  return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
+}
+
+}  // namespace
+
+std::string FormatShow(const control::ClusterView& view) {
+  std::string out = absl::StrCat("Cluster configuration (view ", view.version(), ")\n",
+                                 "---------------------------------\n");
+  bool first = true;
+  for (control::NodeType type : {control::DATANODE, control::MGMD, control::ROUTER}) {
+    std::vector<const NodeStatus*> nodes;
+    for (const NodeStatus& node : view.nodes()) {
+      if (node.type() == type) nodes.push_back(&node);
+    }
+    if (nodes.empty()) continue;
+    if (!first) out += "\n";
+    first = false;
+    absl::StrAppend(&out, absl::StrFormat("[%s]\t%d node(s)\n", control::NodeTypeLabel(type),
+                                          nodes.size()));
+    for (const NodeStatus* node : nodes) {
+      absl::StrAppend(&out, absl::StrFormat("id=%-3d @%-15s %s\n", node->node_id(), node->host(),
+                                            Details(*node)));
+    }
+  }
+  return out;
+}
+
+std::string FormatStatus(const control::ClusterView& view, uint32_t node_id, absl::Time now) {
+  std::string out;
+  for (const NodeStatus& node : view.nodes()) {
+    if (node_id != 0 && node.node_id() != node_id) continue;
+    absl::Duration since = now - absl::FromUnixMillis(node.state_since_unix_ms());
+    absl::StrAppend(&out, "Node ", node.node_id(), ": ", control::NodeTypeLabel(node.type()), ", ",
+                    control::NodeStateLabel(node.state()), " for ",
+                    absl::FormatDuration(absl::Trunc(since, absl::Seconds(1))));
+    if (node.state() != control::NOT_CONNECTED) absl::StrAppend(&out, ", shoal-", node.version());
+    if (node.pid() != 0) absl::StrAppend(&out, ", pid ", node.pid());
+    if (node.metrics_port() != 0) {
+      absl::StrAppend(&out, ", metrics http://", node.host(), ":", node.metrics_port(), "/metrics");
+    }
+    if (node.supervised()) absl::StrAppend(&out, ", supervised, restarts ", node.restarts());
+    out += "\n";
+  }
+  return out;
+}
+
+std::string FormatClusterLog(const control::ConsoleRep& rep) {
+  std::string out;
+  for (const control::ClusterEvent& event : rep.events()) {
+    std::string subject = event.node_id() == 0 ? "Cluster" : absl::StrCat("Node ", event.node_id());
+    absl::StrAppend(&out,
+                    absl::FormatTime("%Y-%m-%d %H:%M:%E3S", absl::FromUnixMillis(event.unix_ms()),
+                                     absl::LocalTimeZone()),
+                    " [", event.severity(), "] ", subject, ": ", event.text(), "\n");
+  }
+  return out;
+}
+
+}  // namespace shoal::console

@@ -1,0 +1,19 @@
+// How the console prints the mgmd's replies. Pure functions of the reply, so they are tested
+// without a cluster.
+#pragma once
+
+#include <string>
+
+#include "absl/time/time.h"
+#include "common/control/control.pb.h"
+
+namespace shoal::console {
+
+// SHOW: the nodes grouped by type, in the spirit of ndb_mgm's SHOW.
+std::string FormatShow(const control::ClusterView& view);
+// STATUS: one line per node (just `node_id` unless 0).
+std::string FormatStatus(const control::ClusterView& view, uint32_t node_id, absl::Time now);
+// CLUSTERLOG: one line per event, oldest first.
+std::string FormatClusterLog(const control::ConsoleRep& rep);
+
+}  // namespace shoal::console

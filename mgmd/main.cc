@@ -1,0 +1,147 @@
+// shoal-mgmd: the management daemon. Loads the cluster configuration (a YAML file, or the
+// embedded cluster-in-a-box default), serves it to nodes, tracks membership and heartbeats,
+// keeps the cluster log, answers shoal-mgm, and with --launch starts and supervises the nodes
+// configured on this host.
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "common/config/config.h"
+#include "common/event_loop.h"
+#include "common/logging.h"
+#include "common/metrics_server.h"
+#include "common/process.h"
+#include "mgmd/mgmd_server.h"
+
+ABSL_FLAG(std::string, config_file, "",
+          "Cluster configuration (YAML). Empty: the embedded cluster in a box (1 mgmd, 2 data "
+          "nodes, 2 routers on 127.0.0.1), which implies --launch.");
+ABSL_FLAG(std::string, run_dir, "",
+          "With the embedded configuration: where data dirs, logs and router sockets go "
+          "(default: $TMPDIR/shoal, else /tmp/shoal).");
+ABSL_FLAG(int, port, -1,
+          "Port to listen on; overrides the configuration (default 1186; 0 picks a free port).");
+ABSL_FLAG(std::string, bind_address, "", "Address to listen on; default: the configured host.");
+ABSL_FLAG(int, base_port, 3306,
+          "With the embedded configuration: TCP port of the first router; the second is +1.");
+ABSL_FLAG(int, metrics_base_port, 9300,
+          "With the embedded configuration: node N serves /metrics on this + N; 0 turns "
+          "/metrics off.");
+ABSL_FLAG(bool, launch, false,
+          "Start and supervise the data nodes and routers configured on this host.");
+ABSL_FLAG(bool, check_config, false,
+          "Validate the configuration, print it as canonical YAML and exit.");
+
+namespace {
+
+constexpr char kUsage[] =
+    "shoal-mgmd: the Shoal management daemon.\n\n"
+    "  shoal-mgmd                              run the embedded cluster in a box\n"
+    "  shoal-mgmd --config-file shoal.yaml     serve a cluster configuration\n"
+    "  shoal-mgmd --config-file f --launch     ... and run the nodes configured on this host\n"
+    "  shoal-mgmd --config-file f --check-config";
+
+std::string DefaultRunDir() {
+  const char* tmp = std::getenv("TMPDIR");
+  return absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp", "/shoal");
+}
+
+std::string BinaryDir() {
+  std::error_code ec;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? "." : self.parent_path().string();
+}
+
+void PrintBanner(const shoal::config::ClusterConfig& config, int port) {
+  std::cout << "Shoal " << SHOAL_VERSION << ": management daemon on " << config.mgmd.host << ":"
+            << port << " (configuration " << config.source << ")\n";
+  for (const auto& router : config.routers) {
+    std::cout << "  router " << router.id << ":";
+    if (!router.socket.empty()) std::cout << "  mariadb -S " << router.socket << " -u root";
+    if (router.port != 0) {
+      std::cout << "  |  mariadb -h " << router.host << " -P " << router.port << " -u root";
+    }
+    std::cout << "\n";
+  }
+  std::cout << "  console:  shoal-mgm -c " << config.mgmd.host << ":" << port << " -e SHOW\n"
+            << "  logs:     " << config.mgmd.data_dir << "/ (cluster.log, one file per node)\n"
+            << "  Ctrl-C stops the whole cluster.\n"
+            << std::flush;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args = shoal::InitProcess(argc, argv, "shoal-mgmd", kUsage);
+  if (!args.empty()) {
+    std::fprintf(stderr, "shoal-mgmd: unexpected argument '%s' (see --help)\n", args[0].c_str());
+    return 2;
+  }
+  std::string file = absl::GetFlag(FLAGS_config_file);
+  bool launch = absl::GetFlag(FLAGS_launch);
+  absl::StatusOr<shoal::config::ClusterConfig> config;
+  if (file.empty()) {
+    shoal::config::EmbeddedDefaultOptions options;
+    options.run_dir = absl::GetFlag(FLAGS_run_dir).empty() ? DefaultRunDir()
+                                                           : absl::GetFlag(FLAGS_run_dir);
+    options.mgmd_port = absl::GetFlag(FLAGS_port) >= 0 ? absl::GetFlag(FLAGS_port) : 1186;
+    options.router_base_port = absl::GetFlag(FLAGS_base_port);
+    options.metrics_base_port = absl::GetFlag(FLAGS_metrics_base_port);
+    // Validate the default like any file, so flags that break it get the same clear errors.
+    config = shoal::config::LoadConfigString(
+        shoal::config::ToYaml(shoal::config::EmbeddedDefault(options)), "<embedded default>");
+    launch = true;
+  } else {
+    config = shoal::config::LoadConfigFile(file);
+  }
+  if (!config.ok()) {
+    std::fprintf(stderr, "shoal-mgmd: %s\n", std::string(config.status().message()).c_str());
+    return 1;
+  }
+  if (absl::GetFlag(FLAGS_check_config)) {
+    std::cout << "# " << config->source << ": valid\n" << shoal::config::ToYaml(*config);
+    return 0;
+  }
+
+  std::signal(SIGPIPE, SIG_IGN);
+  auto loop = shoal::EventLoop::Create();
+  if (!loop.ok()) {
+    SHOAL_LOG(kError) << loop.status().message();
+    return 1;
+  }
+  shoal::MetricsRegistry metrics;
+  std::unique_ptr<shoal::MetricsServer> metrics_server;
+  if (config->mgmd.metrics_port != 0) {
+    auto server = shoal::MetricsServer::Start(&metrics, config->mgmd.host, config->mgmd.metrics_port);
+    if (!server.ok()) {
+      SHOAL_LOG(kError) << server.status().message();
+      return 1;
+    }
+    metrics_server = std::move(*server);
+  }
+  shoal::mgmd::MgmdServer::Options options;
+  options.config = *config;
+  options.bind_host = absl::GetFlag(FLAGS_bind_address);
+  options.port = absl::GetFlag(FLAGS_port) > 0 ? absl::GetFlag(FLAGS_port) : 0;
+  options.launch = launch;
+  options.bin_dir = BinaryDir();
+  auto server = shoal::mgmd::MgmdServer::Create(loop->get(), std::move(options), &metrics);
+  if (!server.ok()) {
+    SHOAL_LOG(kError) << server.status().message();
+    return 1;
+  }
+  PrintBanner(*config, (*server)->port());
+  auto stop = [&](const char* why) {
+    (*server)->Shutdown(why, [&] { (*loop)->Stop(); });
+  };
+  shoal::SignalWatcher sigint(loop->get(), SIGINT, [&] { stop("SIGINT"); });
+  shoal::SignalWatcher sigterm(loop->get(), SIGTERM, [&] { stop("SIGTERM"); });
+  (*loop)->Run();
+  return 0;
+}

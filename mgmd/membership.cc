@@ -1,0 +1,163 @@
+#include "absl/strings/string_view.h"
+#include "mgmd/membership.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <sys/socket.h>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "common/control/view_text.h"
+
+namespace shoal::mgmd {
+
+using control::NodeState;
+using control::NodeType;
+
+bool IsLoopbackAddress(const std::string& ip) {
+  return absl::StartsWith(ip, "127.") || ip == "::1" || absl::StartsWith(ip, "::ffff:127.");
+}
+
+std::vector<std::string> ResolveHost(const std::string& host) {
+  std::vector<std::string> out;
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* result = nullptr;
+  if (getaddrinfo(host.c_str(), nullptr, &hints, &result) != 0) return out;
+  for (addrinfo* ai = result; ai != nullptr; ai = ai->ai_next) {
+    char buf[INET6_ADDRSTRLEN] = {};
+    const void* addr = ai->ai_family == AF_INET
+                           ? static_cast<const void*>(
+                                 &reinterpret_cast<sockaddr_in*>(ai->ai_addr)->sin_addr)
+                           : static_cast<const void*>(
+                                 &reinterpret_cast<sockaddr_in6*>(ai->ai_addr)->sin6_addr);
+    if (inet_ntop(ai->ai_family, addr, buf, sizeof(buf)) != nullptr) out.emplace_back(buf);
+  }
+  freeaddrinfo(result);
+  return out;
+}
+
+Membership::Membership(const config::ClusterConfig& config, absl::Time now) {
+  auto add = [&](int id, NodeType type, const std::string& host, int node_group) {
+    NodeSlot& slot = slots_[id];
+    slot.id = id;
+    slot.type = type;
+    slot.host = host;
+    slot.node_group = node_group;
+    slot.state_since = now;
+    host_addresses_[id] = ResolveHost(host);
+  };
+  add(config.mgmd.id, control::MGMD, config.mgmd.host, -1);
+  for (const auto& dn : config.datanodes) add(dn.id, control::DATANODE, dn.host, dn.node_group);
+  for (const auto& r : config.routers) add(r.id, control::ROUTER, r.host, -1);
+}
+
+bool Membership::HostMatches(const NodeSlot& slot, const std::string& peer_ip) const {
+  auto it = host_addresses_.find(slot.id);
+  if (it == host_addresses_.end()) return false;
+  for (const std::string& ip : it->second) {
+    if (ip == peer_ip) return true;
+    // A node configured on loopback talks to the mgmd over loopback, from whichever address.
+    if (IsLoopbackAddress(ip) && IsLoopbackAddress(peer_ip)) return true;
+  }
+  return false;
+}
+
+absl::StatusOr<int> Membership::Allocate(NodeType type, int requested_id,
+                                         const std::string& peer_ip) const {
+  absl::string_view type_name = control::NodeTypeLabel(type);
+  if (type != control::DATANODE && type != control::ROUTER) {
+    return absl::InvalidArgumentError(absl::StrCat("a ", type_name, " cannot register as a node"));
+  }
+  if (requested_id != 0) {
+    const NodeSlot* slot = Find(requested_id);
+    if (slot == nullptr) {
+      return absl::NotFoundError(
+          absl::StrCat("node id ", requested_id, " is not in the configuration"));
+    }
+    if (slot->type != type) {
+      return absl::InvalidArgumentError(absl::StrCat("node id ", requested_id, " is a ",
+                                                     control::NodeTypeLabel(slot->type),
+                                                     ", not a ", type_name));
+    }
+    if (slot->state != control::NOT_CONNECTED) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("node id ", requested_id, " is already in use by a connected node"));
+    }
+    if (!HostMatches(*slot, peer_ip)) {
+      return absl::PermissionDeniedError(absl::StrCat("node id ", requested_id,
+                                                      " is configured for host ", slot->host,
+                                                      ", not for ", peer_ip));
+    }
+    return requested_id;
+  }
+  int configured_here = 0;
+  for (const auto& [id, slot] : slots_) {
+    if (slot.type != type || !HostMatches(slot, peer_ip)) continue;
+    ++configured_here;
+    if (slot.state == control::NOT_CONNECTED) return id;
+  }
+  if (configured_here == 0) {
+    return absl::NotFoundError(
+        absl::StrCat("no ", type_name, " is configured for host ", peer_ip));
+  }
+  return absl::ResourceExhaustedError(absl::StrCat("no free node id for a ", type_name, " on ",
+                                                   peer_ip, ": all ", configured_here,
+                                                   " configured are connected"));
+}
+
+bool Membership::SetState(int id, NodeState state, absl::Time now) {
+  NodeSlot* slot = Find(id);
+  if (slot == nullptr || slot->state == state) return false;
+  slot->state = state;
+  slot->state_since = now;
+  ++version_;
+  return true;
+}
+
+void Membership::Heard(int id, absl::Time now) {
+  if (NodeSlot* slot = Find(id)) slot->last_heard = now;
+}
+
+std::vector<int> Membership::Silent(absl::Time now, absl::Duration limit) const {
+  std::vector<int> silent;
+  for (const auto& [id, slot] : slots_) {
+    if (slot.type == control::MGMD || slot.state == control::NOT_CONNECTED) continue;
+    if (now - slot.last_heard > limit) silent.push_back(id);
+  }
+  return silent;
+}
+
+NodeSlot* Membership::Find(int id) {
+  auto it = slots_.find(id);
+  return it == slots_.end() ? nullptr : &it->second;
+}
+
+const NodeSlot* Membership::Find(int id) const {
+  auto it = slots_.find(id);
+  return it == slots_.end() ? nullptr : &it->second;
+}
+
+control::ClusterView Membership::View() const {
+  control::ClusterView view;
+  view.set_version(version_);
+  for (const auto& [id, slot] : slots_) {
+    control::NodeStatus* node = view.add_nodes();
+    node->set_node_id(static_cast<uint32_t>(id));
+    node->set_type(slot.type);
+    node->set_host(slot.host);
+    node->set_state(slot.state);
+    node->set_version(slot.version);
+    node->set_node_group(slot.node_group);
+    node->set_pid(slot.pid);
+    node->set_metrics_port(static_cast<uint32_t>(slot.metrics_port));
+    node->set_state_since_unix_ms(absl::ToUnixMillis(slot.state_since));
+    node->set_supervised(slot.supervised);
+    node->set_restarts(static_cast<uint32_t>(slot.restarts));
+  }
+  return view;
+}
+
+}  // namespace shoal::mgmd

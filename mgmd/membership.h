@@ -1,0 +1,72 @@
+// Membership: the mgmd's record of every node slot in the configuration — who holds it, in
+// which state, when it was last heard — and the cluster view built from it.
+//
+// Pure bookkeeping: no sockets, no clock of its own (callers pass `now`). Owned by the
+// MgmdServer; used only on its loop thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/container/btree_map.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "common/config/config.h"
+#include "common/control/control.pb.h"
+
+namespace shoal::mgmd {
+
+struct NodeSlot {
+  int id = 0;
+  control::NodeType type = control::NODE_TYPE_UNSPECIFIED;
+  std::string host;     // as configured
+  int node_group = -1;  // data nodes only
+  control::NodeState state = control::NOT_CONNECTED;
+  absl::Time state_since;
+  std::string version;
+  int pid = 0;
+  int metrics_port = 0;
+  absl::Time last_heard;
+  bool supervised = false;
+  int restarts = 0;
+};
+
+class Membership {
+ public:
+  // Resolves every configured host once (the mgmd may block at start-up).
+  Membership(const config::ClusterConfig& config, absl::Time now);
+
+  // Chooses the slot for a node of `type` connecting from `peer_ip`: `requested_id` if given,
+  // else the lowest free id of that type configured for that host. Errors are one line for
+  // the refused node's log.
+  absl::StatusOr<int> Allocate(control::NodeType type, int requested_id,
+                               const std::string& peer_ip) const;
+
+  // Moves a node to `state`; returns false (and changes nothing) if it already is there.
+  // Every change makes a new view version.
+  bool SetState(int id, control::NodeState state, absl::Time now);
+  void Heard(int id, absl::Time now);
+  // Connected nodes not heard from for `limit`.
+  std::vector<int> Silent(absl::Time now, absl::Duration limit) const;
+
+  NodeSlot* Find(int id);
+  const NodeSlot* Find(int id) const;
+  const absl::btree_map<int, NodeSlot>& slots() const { return slots_; }
+  void BumpVersion() { ++version_; }
+  control::ClusterView View() const;
+
+ private:
+  bool HostMatches(const NodeSlot& slot, const std::string& peer_ip) const;
+
+  absl::btree_map<int, NodeSlot> slots_;
+  absl::btree_map<int, std::vector<std::string>> host_addresses_;  // node id → resolved IPs
+  uint64_t version_ = 1;
+};
+
+// True for 127.0.0.0/8 and ::1 (and IPv4-mapped loopback).
+bool IsLoopbackAddress(const std::string& ip);
+// The IP addresses `host` resolves to (numeric form); empty when it does not resolve.
+std::vector<std::string> ResolveHost(const std::string& host);
+
+}  // namespace shoal::mgmd

@@ -1,0 +1,136 @@
+// MgmdServer: the management daemon. It accepts control-plane connections, registers data
+// nodes and routers into their configured slots, watches their heartbeats, publishes every
+// change of the cluster view to all of them, keeps the cluster log, answers the console, and —
+// when launching — starts the local nodes and restarts those that die (the angel's job).
+//
+// Owned by main(); used only on its EventLoop's thread.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/functional/any_invocable.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "common/config/config.h"
+#include "common/control/channel.h"
+#include "common/event_loop.h"
+#include "common/metrics.h"
+#include "mgmd/cluster_log.h"
+#include "mgmd/membership.h"
+#include "mgmd/supervisor.h"
+
+struct evconnlistener;
+
+namespace shoal::mgmd {
+
+class MgmdServer {
+ public:
+  struct Options {
+    config::ClusterConfig config;
+    std::string bind_host;  // empty: the mgmd's configured host
+    int port = 0;           // 0: the configured port (which may itself be 0: any free port)
+    bool launch = false;    // start and supervise the nodes configured on this host
+    std::string bin_dir;    // where shoal-datanode and shoal-router are, when launching
+    // Time a console STOP/START/RESTART may take before it is reported as failed.
+    absl::Duration command_timeout = absl::Seconds(30);
+  };
+
+  static absl::StatusOr<std::unique_ptr<MgmdServer>> Create(EventLoop* loop, Options options,
+                                                            MetricsRegistry* metrics);
+  ~MgmdServer();
+
+  int port() const { return port_; }
+  // Stops every node, then runs `done` (which typically stops the loop). Idempotent.
+  void Shutdown(const std::string& reason, absl::AnyInvocable<void()> done);
+
+ private:
+  struct Connection {
+    uint64_t id = 0;
+    std::unique_ptr<control::ControlChannel> channel;
+    std::string peer_ip;
+    int node_id = 0;  // 0 until registered; consoles stay 0
+  };
+  // A node started by this mgmd.
+  struct Supervised {
+    ChildSpec spec;
+    bool want_running = true;
+    bool restarting = false;  // a console RESTART: start again as soon as it exits
+    std::unique_ptr<Timer> relaunch_timer;
+    absl::Time launched_at;
+    int quick_deaths = 0;  // consecutive deaths soon after launch: backs off relaunching
+  };
+  // A console command waiting for a node to reach a state.
+  struct PendingReply {
+    uint64_t connection_id = 0;
+    int node_id = 0;  // 0: every node (SHUTDOWN)
+    control::NodeState wanted = control::NOT_CONNECTED;
+    bool require_down = false;  // must pass through NOT_CONNECTED first (RESTART)
+    absl::Time deadline;
+    std::string done_message;
+    absl::AnyInvocable<void()> then;  // runs after the reply is sent
+  };
+
+  MgmdServer(EventLoop* loop, Options options, MetricsRegistry* metrics);
+  absl::Status Listen();
+  static void OnAccept(evconnlistener*, int fd, struct sockaddr* addr, int len, void* arg);
+  void OnMessage(uint64_t connection_id, const control::ControlMessage& message);
+  void OnClosed(uint64_t connection_id, const absl::Status& why);
+  void DropConnection(uint64_t connection_id);
+
+  // Node side (mgmd_server.cc).
+  void HandleRegister(Connection& conn, const control::RegisterReq& req);
+  void NodeLeft(int node_id, const std::string& why);
+  void CheckHeartbeats();
+  void SetState(int node_id, control::NodeState state);
+  void PublishView();
+  void SendTo(int node_id, const control::ControlMessage& message);
+
+  // Supervision (supervision.cc).
+  absl::Status LaunchLocalNodes();
+  absl::Status Launch(int node_id);
+  void OnChildExit(int node_id, pid_t pid, int wait_status);
+  bool IsLocalHost(const std::string& host) const;
+
+  // Console (console_service.cc).
+  void HandleConsole(Connection& conn, const control::ConsoleReq& req);
+  // These return the reply, or nullopt when it will come once the node gets there.
+  std::optional<control::ConsoleRep> Stop(Connection& conn, int node_id, bool restart);
+  std::optional<control::ConsoleRep> Start(Connection& conn, int node_id);
+  void WaitFor(PendingReply pending);
+  void SettlePendingReplies();
+  void ExpirePendingReplies();
+  void Reply(uint64_t connection_id, const control::ConsoleRep& rep);
+  void MaybeFinishShutdown();
+
+  EventLoop* loop_;
+  Options options_;
+  std::string config_yaml_;
+  Membership membership_;
+  std::unique_ptr<ClusterLog> log_;
+  std::unique_ptr<Supervisor> supervisor_;
+  evconnlistener* listener_ = nullptr;
+  int port_ = 0;
+  uint64_t next_connection_id_ = 1;
+  absl::flat_hash_map<uint64_t, std::unique_ptr<Connection>> connections_;
+  absl::flat_hash_map<int, uint64_t> node_connections_;  // node id → connection id
+  absl::flat_hash_map<int, Supervised> supervised_;
+  std::vector<PendingReply> pending_;
+  Timer heartbeat_timer_;
+  Timer pending_timer_;
+  Timer shutdown_deadline_timer_;
+  Timer shutdown_finish_timer_;
+  bool shutting_down_ = false;
+  absl::AnyInvocable<void()> shutdown_done_;
+
+  Counter* heartbeats_received_;
+  Counter* node_failures_;
+  Counter* node_restarts_;
+  Gauge* view_version_;
+  MetricsRegistry* metrics_;
+};
+
+}  // namespace shoal::mgmd

@@ -1,0 +1,217 @@
+// The cluster in a box as a user sees it: it comes up, the console shows and controls it, a
+// killed data node is noticed and restarted, a hung one is declared failed after the heartbeat
+// window, and stopping the mgmd stops everything.
+#include <sys/wait.h>
+
+#include <csignal>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/integration/test_cluster.h"
+
+namespace shoal::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::vector<int> NodePids(const TestCluster& cluster) {
+  std::vector<int> pids;
+  for (const auto& [id, node] : cluster.Show()) {
+    if (id != 1 && node.pid != 0) pids.push_back(node.pid);
+  }
+  return pids;
+}
+
+TEST(ClusterInABoxTest, ComesUpAndTheConsoleStopsAndStartsADataNode) {
+  TestCluster cluster = TestCluster::Embedded();
+  ASSERT_TRUE(cluster.WaitForState({1, 2, 3, 4, 5}, "started")) << cluster.MgmdLog();
+
+  CommandResult show = cluster.Mgm("SHOW");
+  EXPECT_EQ(show.exit_code, 0);
+  EXPECT_THAT(show.out, HasSubstr("[datanode]\t2 node(s)"));
+  EXPECT_THAT(show.out, HasSubstr("[mgmd]\t1 node(s)"));
+  EXPECT_THAT(show.out, HasSubstr("[router]\t2 node(s)"));
+  EXPECT_THAT(show.out, HasSubstr("id=2   @127.0.0.1       (shoal-0.1.0, node group 0, started"));
+  EXPECT_THAT(show.out, HasSubstr("id=3   @127.0.0.1       (shoal-0.1.0, node group 0, started"));
+
+  // Every process serves /metrics.
+  std::optional<std::string> mgmd_metrics = HttpGet(cluster.metrics_port(1), "/metrics");
+  ASSERT_TRUE(mgmd_metrics.has_value());
+  EXPECT_THAT(*mgmd_metrics, HasSubstr("shoal_mgmd_nodes{type=\"datanode\",state=\"started\"} 2"));
+  EXPECT_THAT(*mgmd_metrics, HasSubstr("shoal_mgmd_nodes{type=\"router\",state=\"started\"} 2"));
+  for (int id : {2, 3, 4, 5}) {
+    std::optional<std::string> metrics = HttpGet(cluster.metrics_port(id), "/metrics");
+    ASSERT_TRUE(metrics.has_value()) << "node " << id;
+    EXPECT_THAT(*metrics, HasSubstr(absl::StrCat("shoal_node_info{id=\"", id, "\"")));
+    EXPECT_THAT(*metrics, HasSubstr("shoal_mgmd_connected 1"));
+  }
+
+  int old_pid = cluster.Show()[3].pid;
+  CommandResult stop = cluster.Mgm("3 STOP");
+  EXPECT_EQ(stop.exit_code, 0) << stop.err;
+  EXPECT_THAT(stop.out, HasSubstr("Node 3 has stopped"));
+  std::map<int, ShownNode> nodes = cluster.Show();
+  EXPECT_EQ(nodes[3].state, "not connected");
+  EXPECT_EQ(nodes[2].state, "started");
+  EXPECT_TRUE(WaitUntil([&] { return !ProcessAlive(old_pid); }, absl::Seconds(10)));
+
+  CommandResult start = cluster.Mgm("3 START");
+  EXPECT_EQ(start.exit_code, 0) << start.err;
+  EXPECT_THAT(start.out, HasSubstr("Node 3 has started"));
+  nodes = cluster.Show();
+  EXPECT_EQ(nodes[3].state, "started");
+  EXPECT_NE(nodes[3].pid, old_pid);
+  EXPECT_EQ(nodes[3].restarts, 0);  // asked for, not a failure
+
+  std::string log = cluster.ClusterLog();
+  EXPECT_THAT(log, HasSubstr("[INFO] Node 3: STOP requested from the console"));
+  EXPECT_THAT(log, HasSubstr("[INFO] Node 3: stopped"));
+  EXPECT_THAT(log, HasSubstr("[INFO] Node 3: START requested from the console"));
+
+  // Stopping the mgmd stops every node it launched; nothing is left running.
+  std::vector<int> pids = NodePids(cluster);
+  ASSERT_EQ(pids.size(), 4u);
+  cluster.mgmd().Signal(SIGTERM);
+  std::optional<int> status = cluster.mgmd().Wait(absl::Seconds(20));
+  ASSERT_TRUE(status.has_value());
+  EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0);
+  for (int pid : pids) EXPECT_FALSE(ProcessAlive(pid)) << "pid " << pid;
+}
+
+TEST(ClusterInABoxTest, AKilledDataNodeIsNoticedLoggedAndRestarted) {
+  TestCluster cluster = TestCluster::Embedded();
+  ASSERT_TRUE(cluster.WaitForState({2, 3, 4, 5}, "started")) << cluster.MgmdLog();
+  int old_pid = cluster.Show()[2].pid;
+  ASSERT_GT(old_pid, 0);
+  ASSERT_EQ(kill(old_pid, SIGKILL), 0);
+
+  // SHOW shows it gone, then back with a new process.
+  EXPECT_TRUE(WaitUntil([&] { return cluster.Show()[2].state != "started"; }, absl::Seconds(10)) ||
+              cluster.Show()[2].pid != old_pid);
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        ShownNode node = cluster.Show()[2];
+        return node.state == "started" && node.pid != old_pid && node.pid != 0;
+      },
+      absl::Seconds(30)))
+      << cluster.ClusterLog();
+  EXPECT_EQ(cluster.Show()[2].restarts, 1);
+  EXPECT_EQ(cluster.Show()[3].state, "started");
+
+  std::string log = cluster.ClusterLog();
+  EXPECT_THAT(log, HasSubstr("[ALERT] Node 2: Data node failed"));
+  EXPECT_THAT(log, HasSubstr(absl::StrCat("[ALERT] Node 2: process ", old_pid,
+                                          " killed by signal 9 (Killed); restarting it in")));
+  EXPECT_THAT(log, HasSubstr("[INFO] Node 2: Data node started"));
+  // The same events are in the cluster log file.
+  EXPECT_THAT(ReadFile(cluster.run_dir() + "/mgmd-1/cluster.log"),
+              HasSubstr("[ALERT] Node 2: Data node failed"));
+  std::optional<std::string> metrics = HttpGet(cluster.metrics_port(1), "/metrics");
+  ASSERT_TRUE(metrics.has_value());
+  EXPECT_THAT(*metrics, HasSubstr("shoal_mgmd_node_failures_total 1"));
+  EXPECT_THAT(*metrics, HasSubstr("shoal_mgmd_node_restarts_total 1"));
+}
+
+constexpr char kFastHeartbeatConfig[] = R"(
+cluster:
+  replicas: 2
+  heartbeat_interval: 100ms
+  missed_heartbeats: 5
+mgmd:
+  id: 1
+  host: 127.0.0.1
+  port: {MGMD_PORT}
+  data_dir: {RUN_DIR}/mgmd
+  metrics_port: 0
+datanodes:
+  - id: 2
+    host: 127.0.0.1
+    data_dir: {RUN_DIR}/dn2
+  - id: 3
+    host: 127.0.0.1
+    data_dir: {RUN_DIR}/dn3
+routers:
+  - id: 4
+    host: 127.0.0.1
+    socket: {RUN_DIR}/r4.sock
+)";
+
+TEST(ClusterTest, AHungDataNodeIsDeclaredFailedWithinTheHeartbeatWindowAndRestarted) {
+  TestCluster cluster = TestCluster::FromConfig(kFastHeartbeatConfig, {"--launch"});
+  ASSERT_TRUE(cluster.WaitForState({2, 3, 4}, "started")) << cluster.MgmdLog();
+  int hung_pid = cluster.Show()[3].pid;
+  ASSERT_EQ(kill(hung_pid, SIGSTOP), 0);
+  absl::Time stopped_at = absl::Now();
+
+  ASSERT_TRUE(WaitUntil(
+      [&] { return cluster.ClusterLog().find("Node 3: Data node missed 5 heartbeats") !=
+                   std::string::npos; },
+      absl::Seconds(10)))
+      << cluster.ClusterLog();
+  absl::Duration detection = absl::Now() - stopped_at;
+  // The window is 5 x 100 ms; the bound leaves room for a loaded machine, not for a missed
+  // detection (which would never come: the process is alive and its socket open).
+  EXPECT_LT(detection, absl::Seconds(5));
+  std::cerr << "hung node declared failed after " << detection << "\n";
+
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        ShownNode node = cluster.Show()[3];
+        return node.state == "started" && node.pid != hung_pid && node.pid != 0;
+      },
+      absl::Seconds(30)))
+      << cluster.ClusterLog();
+  EXPECT_FALSE(ProcessAlive(hung_pid));
+  EXPECT_THAT(cluster.ClusterLog(), HasSubstr("Node 3: killed the unresponsive process"));
+}
+
+TEST(ClusterTest, ShutdownFromTheConsoleStopsEveryNodeAndTheMgmd) {
+  TestCluster cluster = TestCluster::Embedded();
+  ASSERT_TRUE(cluster.WaitForState({2, 3, 4, 5}, "started")) << cluster.MgmdLog();
+  std::vector<int> pids = NodePids(cluster);
+  CommandResult r = cluster.Mgm("SHUTDOWN");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("4 node(s) have shut down"));
+  std::optional<int> status = cluster.mgmd().Wait(absl::Seconds(20));
+  ASSERT_TRUE(status.has_value());
+  EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0);
+  for (int pid : pids) EXPECT_FALSE(ProcessAlive(pid)) << "pid " << pid;
+}
+
+TEST(ConsoleTest, ExplainsBadCommandsAndIdsWithANonZeroExit) {
+  TestCluster cluster = TestCluster::Embedded();
+  ASSERT_TRUE(cluster.WaitForState({2, 3, 4, 5}, "started")) << cluster.MgmdLog();
+  struct Case {
+    std::string command;
+    std::string error;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"9 STOP", "Node 9 is not in the configuration"},
+           {"1 STOP", "Node 1 is the management daemon; use SHUTDOWN"},
+           {"2 START", "Node 2 is already running (started)"},
+           {"0 STOP", "'0' is not a node id"},
+           {"frobnicate", "Unknown command 'frobnicate'; type HELP"},
+           {"3 dance", "Unknown command 'DANCE' for node 3"},
+           {"42 STATUS", "Node 42 is not in the configuration"},
+       }) {
+    CommandResult r = cluster.Mgm(c.command);
+    EXPECT_EQ(r.exit_code, 1) << c.command;
+    EXPECT_THAT(r.err, HasSubstr(c.error)) << c.command;
+  }
+  CommandResult help = cluster.Mgm("HELP");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_THAT(help.out, HasSubstr("<id> RESTART"));
+  CommandResult status = cluster.Mgm("2 STATUS");
+  EXPECT_EQ(status.exit_code, 0);
+  EXPECT_THAT(status.out, HasSubstr("Node 2: datanode, started for"));
+
+  CommandResult unreachable = RunCommand(
+      {BinDir() + "/shoal-mgm", "-c", absl::StrCat("127.0.0.1:", FreePort()), "-e", "SHOW"});
+  EXPECT_EQ(unreachable.exit_code, 1);
+  EXPECT_THAT(unreachable.err, HasSubstr("cannot connect to the management daemon"));
+}
+
+}  // namespace
+}  // namespace shoal::testing
