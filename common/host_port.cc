@@ -1,9 +1,9 @@
-#include "absl/strings/string_view.h"
 #include "common/host_port.h"
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace shoal {
 

@@ -1,4 +1,3 @@
-#include "absl/strings/string_view.h"
 #include "common/logging.h"
 
 #include <unistd.h>
@@ -8,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 
@@ -45,11 +45,16 @@ LogLevel MinLogLevel() { return min_level.load(std::memory_order_relaxed); }
 
 bool ParseLogLevel(absl::string_view name, LogLevel* out) {
   std::string lower = absl::AsciiStrToLower(name);
-  if (lower == "debug") *out = LogLevel::kDebug;
-  else if (lower == "info") *out = LogLevel::kInfo;
-  else if (lower == "warning" || lower == "warn") *out = LogLevel::kWarning;
-  else if (lower == "error") *out = LogLevel::kError;
-  else return false;
+  if (lower == "debug")
+    *out = LogLevel::kDebug;
+  else if (lower == "info")
+    *out = LogLevel::kInfo;
+  else if (lower == "warning" || lower == "warn")
+    *out = LogLevel::kWarning;
+  else if (lower == "error")
+    *out = LogLevel::kError;
+  else
+    return false;
   return true;
 }
 
@@ -61,8 +66,8 @@ LogMessage::LogMessage(LogLevel level, const char* file, int line) : level_(leve
   if (level >= LogLevel::kWarning || MinLogLevel() == LogLevel::kDebug) {
     absl::string_view path(file);
     size_t slash = path.rfind('/');
-    stream_ << '[' << path.substr(slash == absl::string_view::npos ? 0 : slash + 1) << ':'
-            << line << "] ";
+    stream_ << '[' << path.substr(slash == absl::string_view::npos ? 0 : slash + 1) << ':' << line
+            << "] ";
   }
 }
 

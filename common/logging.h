@@ -41,16 +41,16 @@ class LogMessage {
 }  // namespace internal
 }  // namespace shoal
 
-#define SHOAL_LOG(level)                                          \
-  if (::shoal::LogLevel::level < ::shoal::MinLogLevel()) {        \
-  } else                                                          \
+#define SHOAL_LOG(level)                                   \
+  if (::shoal::LogLevel::level < ::shoal::MinLogLevel()) { \
+  } else                                                   \
     ::shoal::internal::LogMessage(::shoal::LogLevel::level, __FILE__, __LINE__).stream()
 
 // Invariant checks (this abseil predates absl/log). A failed check logs and aborts; it is for
 // broken invariants only, never for bad input from clients, peers or files.
-#define SHOAL_CHECK(cond)                                                          \
-  if (cond) {                                                                      \
-  } else                                                                           \
+#define SHOAL_CHECK(cond)                                                                 \
+  if (cond) {                                                                             \
+  } else                                                                                  \
     ::shoal::internal::LogMessage(::shoal::LogLevel::kFatal, __FILE__, __LINE__).stream() \
         << "Check failed: " #cond " "
 

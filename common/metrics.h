@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/base/thread_annotations.h"
 #include "absl/container/btree_map.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 
 namespace shoal {
@@ -64,8 +64,8 @@ class MetricsRegistry {
     std::string help;
     std::vector<Series> series;
   };
-  Series* FindOrAdd(absl::string_view name, absl::string_view help, Kind kind,
-                    MetricLabels labels) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  Series* FindOrAdd(absl::string_view name, absl::string_view help, Kind kind, MetricLabels labels)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   mutable absl::Mutex mu_;
   absl::btree_map<std::string, Family> families_ ABSL_GUARDED_BY(mu_);

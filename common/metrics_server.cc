@@ -44,8 +44,9 @@ int BoundPort(evhttp_bound_socket* handle) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(
-    const MetricsRegistry* registry, const std::string& host, int port) {
+absl::StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(const MetricsRegistry* registry,
+                                                                    const std::string& host,
+                                                                    int port) {
   std::unique_ptr<MetricsServer> server(new MetricsServer());
   SHOAL_ASSIGN_OR_RETURN(server->loop_, EventLoop::Create());
   server->http_ = evhttp_new(server->loop_->base());
@@ -55,8 +56,8 @@ absl::StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(
   evhttp_bound_socket* handle =
       evhttp_bind_socket_with_handle(server->http_, host.c_str(), static_cast<uint16_t>(port));
   if (handle == nullptr) {
-    return absl::UnavailableError(absl::StrCat("cannot serve /metrics on ", host, ":", port, ": ",
-                                               std::strerror(errno)));
+    return absl::UnavailableError(
+        absl::StrCat("cannot serve /metrics on ", host, ":", port, ": ", std::strerror(errno)));
   }
   server->port_ = BoundPort(handle);
   server->thread_ = std::thread([loop = server->loop_.get()] { loop->Run(); });

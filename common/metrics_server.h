@@ -21,7 +21,7 @@ class MetricsServer {
   // Binds host:port (port 0 picks a free one) and starts serving. `registry` must outlive
   // the server.
   static absl::StatusOr<std::unique_ptr<MetricsServer>> Start(const MetricsRegistry* registry,
-                                                               const std::string& host, int port);
+                                                              const std::string& host, int port);
   ~MetricsServer();
 
   int port() const { return port_; }

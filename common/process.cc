@@ -1,4 +1,3 @@
-#include "absl/strings/string_view.h"
 #include "common/process.h"
 
 #include <cstdio>
@@ -10,9 +9,11 @@
 #include "absl/flags/usage_config.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "common/logging.h"
 
-ABSL_FLAG(std::string, log_level, "info", "Least severe messages logged: debug, info, warning, error.");
+ABSL_FLAG(std::string, log_level, "info",
+          "Least severe messages logged: debug, info, warning, error.");
 
 namespace shoal {
 namespace {
@@ -52,8 +53,8 @@ std::vector<std::string> InitProcess(int argc, char** argv, absl::string_view na
   config.version_string = [name] { return absl::StrCat(name, " ", SHOAL_VERSION, "\n"); };
   config.normalize_filename = [](absl::string_view path) { return std::string(path); };
   absl::SetFlagsUsageConfig(config);
-  absl::SetProgramUsageMessage(
-      absl::StrCat(usage, "\n\nFlags may be spelled with dashes or underscores (--node-id, --node_id)."));
+  absl::SetProgramUsageMessage(absl::StrCat(
+      usage, "\n\nFlags may be spelled with dashes or underscores (--node-id, --node_id)."));
   static std::vector<std::string>* storage = new std::vector<std::string>();
   std::vector<char*> normalized = NormalizeFlagNames(argc, argv, storage);
   std::vector<char*> positional =

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/string_view.h"
+
 namespace shoal {
 
 // Parses flags (exiting on --help, --version or a bad flag, as absl does), sets the log

@@ -8,11 +8,11 @@
 #define SHOAL_STATUS_CONCAT_(a, b) SHOAL_STATUS_CONCAT_INNER_(a, b)
 
 // Returns from the enclosing function if `expr` (an absl::Status) is not OK.
-#define SHOAL_RETURN_IF_ERROR(expr)              \
-  do {                                           \
+#define SHOAL_RETURN_IF_ERROR(expr)                                 \
+  do {                                                              \
     if (absl::Status shoal_status_ = (expr); !shoal_status_.ok()) { \
-      return shoal_status_;                      \
-    }                                            \
+      return shoal_status_;                                         \
+    }                                                               \
   } while (0)
 
 // `SHOAL_ASSIGN_OR_RETURN(auto x, MakeX());` declares x from an absl::StatusOr or returns

@@ -1,4 +1,3 @@
-#include "absl/strings/string_view.h"
 #include "mgmd/cluster_log.h"
 
 #include <cerrno>
@@ -7,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "common/logging.h"
 

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "common/control/control.pb.h"
 
 namespace shoal::mgmd {

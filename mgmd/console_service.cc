@@ -70,9 +70,8 @@ void MgmdServer::HandleConsole(Connection& conn, const ConsoleReq& req) {
       pending.connection_id = conn.id;
       pending.deadline = absl::InfiniteFuture();  // the shutdown deadline ends it
       WaitFor(std::move(pending));
-      Shutdown(absl::StrCat("SHUTDOWN from the console at ", conn.peer_ip), [this] {
-        loop_->Stop();
-      });
+      Shutdown(absl::StrCat("SHUTDOWN from the console at ", conn.peer_ip),
+               [this] { loop_->Stop(); });
       break;
     }
     default:
@@ -92,12 +91,13 @@ std::optional<ConsoleRep> MgmdServer::Stop(Connection& conn, int node_id, bool r
   if (shutting_down_) return Error("The cluster is shutting down");
   auto sup = supervised_.find(node_id);
   bool supervised = sup != supervised_.end();
-  bool running = slot->state != control::NOT_CONNECTED ||
-                 (supervised && supervisor_->Running(node_id));
+  bool running =
+      slot->state != control::NOT_CONNECTED || (supervised && supervisor_->Running(node_id));
   if (restart && !supervised) {
     return Error(absl::StrCat("Node ", node_id,
                               " was not started by this management daemon, so it cannot start "
-                              "it again; use '", node_id, " STOP' and start it on its host"));
+                              "it again; use '",
+                              node_id, " STOP' and start it on its host"));
   }
   if (!running) return Error(absl::StrCat("Node ", node_id, " is not running"));
 
@@ -137,10 +137,9 @@ std::optional<ConsoleRep> MgmdServer::Start(Connection& conn, int node_id) {
   if (shutting_down_) return Error("The cluster is shutting down");
   auto sup = supervised_.find(node_id);
   if (sup == supervised_.end()) {
-    return Error(absl::StrCat("Node ", node_id,
-                              " was not started by this management daemon; start shoal-",
-                              control::NodeTypeLabel(slot->type), " --node-id ", node_id,
-                              " on its host"));
+    return Error(
+        absl::StrCat("Node ", node_id, " was not started by this management daemon; start shoal-",
+                     control::NodeTypeLabel(slot->type), " --node-id ", node_id, " on its host"));
   }
   if (slot->state != control::NOT_CONNECTED) {
     return Error(absl::StrCat("Node ", node_id, " is already running (",

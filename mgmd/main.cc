@@ -88,8 +88,8 @@ int main(int argc, char** argv) {
   absl::StatusOr<shoal::config::ClusterConfig> config;
   if (file.empty()) {
     shoal::config::EmbeddedDefaultOptions options;
-    options.run_dir = absl::GetFlag(FLAGS_run_dir).empty() ? DefaultRunDir()
-                                                           : absl::GetFlag(FLAGS_run_dir);
+    options.run_dir =
+        absl::GetFlag(FLAGS_run_dir).empty() ? DefaultRunDir() : absl::GetFlag(FLAGS_run_dir);
     options.mgmd_port = absl::GetFlag(FLAGS_port) >= 0 ? absl::GetFlag(FLAGS_port) : 1186;
     options.router_base_port = absl::GetFlag(FLAGS_base_port);
     options.metrics_base_port = absl::GetFlag(FLAGS_metrics_base_port);
@@ -118,7 +118,8 @@ int main(int argc, char** argv) {
   shoal::MetricsRegistry metrics;
   std::unique_ptr<shoal::MetricsServer> metrics_server;
   if (config->mgmd.metrics_port != 0) {
-    auto server = shoal::MetricsServer::Start(&metrics, config->mgmd.host, config->mgmd.metrics_port);
+    auto server =
+        shoal::MetricsServer::Start(&metrics, config->mgmd.host, config->mgmd.metrics_port);
     if (!server.ok()) {
       SHOAL_LOG(kError) << server.status().message();
       return 1;
@@ -137,9 +138,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   PrintBanner(*config, (*server)->port());
-  auto stop = [&](const char* why) {
-    (*server)->Shutdown(why, [&] { (*loop)->Stop(); });
-  };
+  auto stop = [&](const char* why) { (*server)->Shutdown(why, [&] { (*loop)->Stop(); }); };
   shoal::SignalWatcher sigint(loop->get(), SIGINT, [&] { stop("SIGINT"); });
   shoal::SignalWatcher sigterm(loop->get(), SIGTERM, [&] { stop("SIGTERM"); });
   (*loop)->Run();

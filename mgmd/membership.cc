@@ -1,4 +1,3 @@
-#include "absl/strings/string_view.h"
 #include "mgmd/membership.h"
 
 #include <arpa/inet.h>
@@ -8,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "common/control/view_text.h"
 
 namespace shoal::mgmd {
@@ -28,11 +28,10 @@ std::vector<std::string> ResolveHost(const std::string& host) {
   if (getaddrinfo(host.c_str(), nullptr, &hints, &result) != 0) return out;
   for (addrinfo* ai = result; ai != nullptr; ai = ai->ai_next) {
     char buf[INET6_ADDRSTRLEN] = {};
-    const void* addr = ai->ai_family == AF_INET
-                           ? static_cast<const void*>(
-                                 &reinterpret_cast<sockaddr_in*>(ai->ai_addr)->sin_addr)
-                           : static_cast<const void*>(
-                                 &reinterpret_cast<sockaddr_in6*>(ai->ai_addr)->sin6_addr);
+    const void* addr =
+        ai->ai_family == AF_INET
+            ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(ai->ai_addr)->sin_addr)
+            : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(ai->ai_addr)->sin6_addr);
     if (inet_ntop(ai->ai_family, addr, buf, sizeof(buf)) != nullptr) out.emplace_back(buf);
   }
   freeaddrinfo(result);
@@ -79,17 +78,16 @@ absl::StatusOr<int> Membership::Allocate(NodeType type, int requested_id,
     }
     if (slot->type != type) {
       return absl::InvalidArgumentError(absl::StrCat("node id ", requested_id, " is a ",
-                                                     control::NodeTypeLabel(slot->type),
-                                                     ", not a ", type_name));
+                                                     control::NodeTypeLabel(slot->type), ", not a ",
+                                                     type_name));
     }
     if (slot->state != control::NOT_CONNECTED) {
       return absl::AlreadyExistsError(
           absl::StrCat("node id ", requested_id, " is already in use by a connected node"));
     }
     if (!HostMatches(*slot, peer_ip)) {
-      return absl::PermissionDeniedError(absl::StrCat("node id ", requested_id,
-                                                      " is configured for host ", slot->host,
-                                                      ", not for ", peer_ip));
+      return absl::PermissionDeniedError(absl::StrCat(
+          "node id ", requested_id, " is configured for host ", slot->host, ", not for ", peer_ip));
     }
     return requested_id;
   }
@@ -100,8 +98,7 @@ absl::StatusOr<int> Membership::Allocate(NodeType type, int requested_id,
     if (slot.state == control::NOT_CONNECTED) return id;
   }
   if (configured_here == 0) {
-    return absl::NotFoundError(
-        absl::StrCat("no ", type_name, " is configured for host ", peer_ip));
+    return absl::NotFoundError(absl::StrCat("no ", type_name, " is configured for host ", peer_ip));
   }
   return absl::ResourceExhaustedError(absl::StrCat("no free node id for a ", type_name, " on ",
                                                    peer_ip, ": all ", configured_here,

@@ -49,7 +49,8 @@ TEST(MembershipTest, StateChangesBumpTheViewVersionOnce) {
   EXPECT_TRUE(m.SetState(2, control::STARTING, now));
   EXPECT_FALSE(m.SetState(2, control::STARTING, now));
   EXPECT_EQ(m.View().version(), v + 1);
-  const control::NodeStatus& dn2 = m.View().nodes(1);
+  control::ClusterView view = m.View();
+  const control::NodeStatus& dn2 = view.nodes(1);
   EXPECT_EQ(dn2.node_id(), 2u);
   EXPECT_EQ(dn2.state(), control::STARTING);
   EXPECT_EQ(dn2.node_group(), 0);

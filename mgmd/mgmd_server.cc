@@ -1,20 +1,20 @@
-#include "absl/strings/string_view.h"
 #include "mgmd/mgmd_server.h"
 
 #include <arpa/inet.h>
-#include <csignal>
-#include <cstring>
 #include <event2/listener.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <unistd.h>
 
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "common/control/view_text.h"
 #include "common/logging.h"
@@ -56,10 +56,10 @@ absl::StatusOr<std::unique_ptr<MgmdServer>> MgmdServer::Create(EventLoop* loop, 
   SHOAL_ASSIGN_OR_RETURN(server->log_,
                          ClusterLog::Open(server->options_.config.mgmd.data_dir + "/cluster.log"));
   SHOAL_RETURN_IF_ERROR(server->Listen());
-  server->log_->Add("INFO", server->options_.config.mgmd.id,
-                    absl::StrCat("Management daemon started (version ", SHOAL_VERSION,
-                                 ", configuration ", server->options_.config.source,
-                                 ", listening on port ", server->port_, ")"));
+  server->log_->Add(
+      "INFO", server->options_.config.mgmd.id,
+      absl::StrCat("Management daemon started (version ", SHOAL_VERSION, ", configuration ",
+                   server->options_.config.source, ", listening on port ", server->port_, ")"));
   server->heartbeat_timer_.Start(server->options_.config.cluster.heartbeat_interval,
                                  Timer::Mode::kRepeat);
   server->pending_timer_.Start(absl::Milliseconds(200), Timer::Mode::kRepeat);
@@ -74,29 +74,33 @@ MgmdServer::MgmdServer(EventLoop* loop, Options options, MetricsRegistry* metric
       membership_(options_.config, absl::Now()),
       heartbeat_timer_(loop, [this] { CheckHeartbeats(); }),
       pending_timer_(loop, [this] { ExpirePendingReplies(); }),
-      shutdown_deadline_timer_(loop, [this] {
-        // Nodes that did not stop in time are killed; unsupervised ones are left to themselves.
-        for (auto& [id, sup] : supervised_) {
-          if (supervisor_->Signal(id, SIGKILL)) {
-            log_->Add("WARNING", id, "did not stop in time; killed");
-          }
-        }
-        for (const auto& [id, slot] : membership_.slots()) {
-          if (slot.type != control::MGMD) membership_.SetState(id, control::NOT_CONNECTED, absl::Now());
-        }
-        MaybeFinishShutdown();
-      }),
-      shutdown_finish_timer_(loop, [this] {
-        if (shutdown_done_) std::exchange(shutdown_done_, nullptr)();
-      }),
+      shutdown_deadline_timer_(loop,
+                               [this] {
+                                 // Nodes that did not stop in time are killed; unsupervised ones
+                                 // are left to themselves.
+                                 for (auto& [id, sup] : supervised_) {
+                                   if (supervisor_->Signal(id, SIGKILL)) {
+                                     log_->Add("WARNING", id, "did not stop in time; killed");
+                                   }
+                                 }
+                                 for (const auto& [id, slot] : membership_.slots()) {
+                                   if (slot.type != control::MGMD)
+                                     membership_.SetState(id, control::NOT_CONNECTED, absl::Now());
+                                 }
+                                 MaybeFinishShutdown();
+                               }),
+      shutdown_finish_timer_(loop,
+                             [this] {
+                               if (shutdown_done_) std::exchange(shutdown_done_, nullptr)();
+                             }),
       heartbeats_received_(metrics->GetCounter("shoal_mgmd_heartbeats_received_total",
                                                "Heartbeats received from nodes.")),
       node_failures_(metrics->GetCounter("shoal_mgmd_node_failures_total",
                                          "Nodes that left without being asked to stop.")),
       node_restarts_(metrics->GetCounter("shoal_mgmd_node_restarts_total",
                                          "Supervised nodes restarted after an unexpected exit.")),
-      view_version_(metrics->GetGauge("shoal_cluster_view_version",
-                                      "Version of the current cluster view.")),
+      view_version_(
+          metrics->GetGauge("shoal_cluster_view_version", "Version of the current cluster view.")),
       metrics_(metrics) {
   NodeSlot* self = membership_.Find(options_.config.mgmd.id);
   self->state = control::STARTED;
@@ -122,14 +126,14 @@ absl::Status MgmdServer::Listen() {
     return absl::InvalidArgumentError(
         absl::StrCat("cannot resolve ", host, ": ", gai_strerror(rc)));
   }
-  listener_ = evconnlistener_new_bind(
-      loop_->base(), &MgmdServer::OnAccept, this,
-      LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 64, result->ai_addr,
-      static_cast<int>(result->ai_addrlen));
+  listener_ =
+      evconnlistener_new_bind(loop_->base(), &MgmdServer::OnAccept, this,
+                              LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 64,
+                              result->ai_addr, static_cast<int>(result->ai_addrlen));
   freeaddrinfo(result);
   if (listener_ == nullptr) {
-    return absl::UnavailableError(absl::StrCat("cannot listen on ", host, ":", port, ": ",
-                                               std::strerror(errno)));
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", host, ":", port, ": ", std::strerror(errno)));
   }
   sockaddr_storage bound{};
   socklen_t len = sizeof(bound);
@@ -174,10 +178,10 @@ void MgmdServer::OnMessage(uint64_t connection_id, const ControlMessage& message
       membership_.Heard(conn.node_id, absl::Now());
       membership_.Find(conn.node_id)->metrics_port =
           static_cast<int>(message.node_started().metrics_port());
-      log_->Add("INFO", conn.node_id,
-                absl::StrCat(Capitalized(control::NodeTypeLabel(
-                                 membership_.Find(conn.node_id)->type)),
-                             " started"));
+      log_->Add(
+          "INFO", conn.node_id,
+          absl::StrCat(Capitalized(control::NodeTypeLabel(membership_.Find(conn.node_id)->type)),
+                       " started"));
       SetState(conn.node_id, control::STARTED);
       return;
     case ControlMessage::kNodeStopping:
@@ -224,8 +228,8 @@ void MgmdServer::HandleRegister(Connection& conn, const control::RegisterReq& re
                                             conn.peer_ip);
   if (!id.ok()) {
     log_->Add("WARNING", 0,
-              absl::StrCat("Refused a ", control::NodeTypeLabel(req.type()), " from ",
-                           conn.peer_ip, ": ", id.status().message()));
+              absl::StrCat("Refused a ", control::NodeTypeLabel(req.type()), " from ", conn.peer_ip,
+                           ": ", id.status().message()));
     ControlMessage refuse;
     refuse.mutable_register_ref()->set_message(std::string(id.status().message()));
     conn.channel->Send(refuse);
@@ -272,11 +276,11 @@ void MgmdServer::CheckHeartbeats() {
     NodeSlot* slot = membership_.Find(node_id);
     node_failures_->Increment();
     log_->Add("ALERT", node_id,
-              absl::StrCat(Capitalized(control::NodeTypeLabel(slot->type)), " missed ",
-                           c.missed_heartbeats, " heartbeats (silent for ",
-                           absl::FormatDuration(absl::Trunc(now - slot->last_heard,
-                                                            absl::Milliseconds(1))),
-                           "); declared failed"));
+              absl::StrCat(
+                  Capitalized(control::NodeTypeLabel(slot->type)), " missed ", c.missed_heartbeats,
+                  " heartbeats (silent for ",
+                  absl::FormatDuration(absl::Trunc(now - slot->last_heard, absl::Milliseconds(1))),
+                  "); declared failed"));
     if (auto it = node_connections_.find(node_id); it != node_connections_.end()) {
       DropConnection(it->second);
     }

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <csignal>
 
-#include "absl/strings/string_view.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "common/control/view_text.h"
 #include "common/logging.h"
@@ -92,7 +92,8 @@ absl::Status MgmdServer::Launch(int node_id) {
   sup.launched_at = absl::Now();
   NodeSlot* slot = membership_.Find(node_id);
   if (slot->state == control::NOT_CONNECTED) slot->pid = pid;
-  log_->Add("INFO", node_id, absl::StrCat("started process ", pid, " (log ", sup.spec.log_path, ")"));
+  log_->Add("INFO", node_id,
+            absl::StrCat("started process ", pid, " (log ", sup.spec.log_path, ")"));
   membership_.BumpVersion();
   PublishView();
   return absl::OkStatus();

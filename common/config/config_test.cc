@@ -171,6 +171,23 @@ TEST(LoadConfigTest, RoundTripsThroughCanonicalYaml) {
   EXPECT_THAT(again->datanodes[0].cpus, ElementsAre(0, 1));
 }
 
+TEST(LoadConfigTest, RoundTripsAwkwardStrings) {
+  ClusterConfig config = EmbeddedDefault({.run_dir = "/tmp/sh"});
+  config.mgmd.host = "::1";
+  config.mgmd.data_dir = "/var/lib/shoal/dn 3 ";
+  config.datanodes[0].data_dir = "/a: b #c";
+  config.datanodes[1].data_dir = "/données/'\"/[x]";
+  config.routers[0].socket = "/null";
+  config.routers[1].socket = "/&a *b !c";
+  std::string yaml = ToYaml(config);
+  absl::StatusOr<ClusterConfig> loaded = LoadConfigString(yaml, "awkward");
+  ASSERT_TRUE(loaded.ok()) << loaded.status() << "\n" << yaml;
+  EXPECT_EQ(ToYaml(*loaded), yaml);
+  EXPECT_EQ(loaded->mgmd.data_dir, config.mgmd.data_dir);
+  EXPECT_EQ(loaded->datanodes[1].data_dir, config.datanodes[1].data_dir);
+  EXPECT_EQ(loaded->routers[1].socket, config.routers[1].socket);
+}
+
 TEST(EmbeddedDefaultTest, MatchesTheDocumentedLayout) {
   ClusterConfig config = EmbeddedDefault({.run_dir = "/tmp/sh", .metrics_base_port = 9300});
   EXPECT_EQ(config.source, "<embedded default>");
@@ -341,6 +358,10 @@ std::vector<ErrorCase> ErrorCases() {
        "datanodes[1].data_dir", "is already used by datanodes[0].data_dir (line 8)"},
       {"UnknownHost", Edit("  - id: 3\n", "  - id: 3\n    host: no-such-host.invalid\n"), 11,
        "datanodes[1].host", "unknown host 'no-such-host.invalid'"},
+      {"OctalLookingHost", Edit("  - id: 3\n", "  - id: 3\n    host: 10.0.0.011\n"), 11,
+       "datanodes[1].host", "invalid IPv4 address '10.0.0.011'"},
+      {"HostWithSpace", Edit("  - id: 3\n", "  - id: 3\n    host: my host\n"), 11,
+       "datanodes[1].host", "not an IP address or host name: 'my host'"},
       {"BadCpus", Edit("cpus: 0-1", "cpus: 0-3,x"), 9, "datanodes[0].cpus",
        "'x' is not a CPU number"},
       // Listeners.
@@ -371,13 +392,14 @@ std::vector<ErrorCase> ErrorCases() {
       // Text the parser rejects.
       {"SyntaxError", Edit("replicas: 2", "replicas: [2"), 3, "yaml", ""},
       {"TabIndent", Edit("  replicas: 2", "\treplicas: 2"), 2, "yaml", ""},
-      {"TwoDocuments", absl::StrCat(kBase, "---\ncluster: {}\n"), 16, "document",
-       "expected one YAML document, found 2"},
+      {"TwoDocuments", absl::StrCat(kBase, "---\ncluster: {}\n"), 15, "document",
+       "expected one YAML document, found more"},
       {"InvalidUtf8", Edit("/tmp/shoal-test/dn2", "/tmp/\xff"), 8, "document", "invalid UTF-8"},
       {"NulByte", std::string("cluster:\n  replicas: 2\0\n", 24), 2, "document",
        "character U+0000 is not allowed"},
       {"TooLarge", std::string((1 << 20) + 1, '#'), 1, "document", "larger than 1 MiB"},
       {"DeepFlowNesting", std::string(100000, '['), 1, "document", "nested too deeply"},
+      {"LeadingComma", "\n,a b:", 2, "yaml", "unexpected token"},
       {"SelfReferentialAlias", "datanodes: &a [*a]\n", 1, "datanodes[0]",
        "expected a map, got a list"},
   };

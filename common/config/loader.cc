@@ -1,8 +1,9 @@
 // Loading a cluster configuration: YAML text → ClusterConfig. Each field is read and
 // range-checked here in document order, and its line recorded; validate.cc then checks how the
-// fields fit together. yaml-cpp reports errors by throwing, so LoadConfigString is the one
-// place that catches: nothing thrown escapes this file.
+// fields fit together. yaml-cpp reports errors by throwing; ReadYaml is the one place that
+// catches, so nothing thrown escapes this file.
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <variant>
 #include <vector>
@@ -118,7 +120,7 @@ std::string JoinPath(absl::string_view path, absl::string_view key) {
   return path.empty() ? std::string(key) : absl::StrCat(path, ".", key);
 }
 
-// A decimal integer, optionally negative; no signs, spaces or YAML's 0x/0o forms. Values past
+// A decimal integer, optionally negative; no '+', spaces or YAML's 0x/0o forms. Values past
 // int64 saturate, which every range check then rejects.
 bool ParseDecimal(absl::string_view text, int64_t* out) {
   bool negative = !text.empty() && text[0] == '-';
@@ -148,13 +150,7 @@ class Reader {
     static constexpr absl::string_view kSections[] = {"cluster", "mgmd", "datanodes", "routers"};
     return ForEachKey(root, "", kSections, "section",
                       [&](absl::string_view key, const YAML::Node& value, const std::string& path) {
-                        if (key == "cluster")
-                          return ReadFields(value, path, ClusterFields(&config->cluster));
-                        if (key == "mgmd")
-                          return ReadFields(value, path, MgmdFields(&config->mgmd));
-                        if (key == "datanodes")
-                          return ReadList(value, path, DataNodeFields, &config->datanodes);
-                        return ReadList(value, path, RouterFields, &config->routers);
+                        return ReadSection(key, value, path, config);
                       });
   }
 
@@ -174,8 +170,9 @@ class Reader {
                           absl::Span<const absl::string_view> allowed, absl::string_view what,
                           KeyReader read) {
     if (node.IsNull()) return absl::OkStatus();
-    if (!node.IsMap())
+    if (!node.IsMap()) {
       return Error(node, path, absl::StrCat("expected a map, got ", Describe(node)));
+    }
     std::vector<std::pair<absl::string_view, int>> seen;  // allowed key → line
     for (auto it = node.begin(); it != node.end(); ++it) {
       // Copies: yaml-cpp's iterator hands out a proxy that dies with the full expression.
@@ -204,6 +201,14 @@ class Reader {
       SHOAL_RETURN_IF_ERROR(read(key, value, key_path));
     }
     return absl::OkStatus();
+  }
+
+  absl::Status ReadSection(absl::string_view key, const YAML::Node& value, const std::string& path,
+                           ClusterConfig* config) {
+    if (key == "cluster") return ReadFields(value, path, ClusterFields(&config->cluster));
+    if (key == "mgmd") return ReadFields(value, path, MgmdFields(&config->mgmd));
+    if (key == "datanodes") return ReadList(value, path, DataNodeFields, &config->datanodes);
+    return ReadList(value, path, RouterFields, &config->routers);
   }
 
   absl::Status ReadFields(const YAML::Node& node, const std::string& path,
@@ -302,15 +307,55 @@ class Reader {
   SourceLines* lines_;
 };
 
+// Counts the documents of a stream, remembering where the first two start.
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  int documents() const { return documents_; }
+  const YAML::Mark& first_start() const { return first_start_; }
+  const YAML::Mark& second_start() const { return second_start_; }
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    (++documents_ == 1 ? first_start_ : second_start_) = mark;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  int documents_ = 0;
+  YAML::Mark first_start_;
+  YAML::Mark second_start_;
+};
+
 absl::Status ReadYaml(absl::string_view yaml, absl::string_view source, ClusterConfig* config,
                       SourceLines* lines) {
   try {
-    std::vector<YAML::Node> documents = YAML::LoadAll(std::string(yaml));
-    if (documents.size() > 1) {
-      return ConfigError(source, LineOf(documents[1]), "document",
-                         absl::StrCat("expected one YAML document, found ", documents.size()));
+    // A second document is most likely a mistake, so look for one, but not with YAML::LoadAll:
+    // in yaml-cpp 0.7 it loops forever, allocating, on a stream that starts with ','
+    // (jbeder/yaml-cpp#1040). Two calls are enough to tell, and bound that loop.
+    std::istringstream stream{std::string(yaml)};
+    YAML::Parser parser(stream);
+    DocumentCounter counter;
+    while (counter.documents() < 2 && parser.HandleNextDocument(counter)) {
     }
-    YAML::Node root = documents.empty() ? YAML::Node() : documents[0];
+    if (counter.documents() > 1 && counter.second_start().pos == counter.first_start().pos) {
+      // The parser started a document and read nothing: the bug above.
+      return ConfigError(source, LineOf(counter.first_start()), "yaml", "unexpected token");
+    }
+    if (counter.documents() > 1) {
+      return ConfigError(source, LineOf(counter.second_start()), "document",
+                         "expected one YAML document, found more");
+    }
+    // The first pass checked the syntax; this one builds the tree.
+    YAML::Node root = YAML::Load(std::string(yaml));
     return Reader(source, lines).ReadDocument(root, config);
   } catch (const YAML::DeepRecursion& e) {
     return ConfigError(source, LineOf(e.mark), "document",

@@ -10,7 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "common/config/config.h"
@@ -21,6 +23,7 @@ namespace shoal::config::internal {
 namespace {
 
 constexpr size_t kMaxShownBytes = 64;
+constexpr size_t kMaxHostNameBytes = 253;  // RFC 1035, written without the final dot
 // sun_path holds the path and its terminating NUL.
 constexpr size_t kMaxSocketPathBytes = sizeof(sockaddr_un::sun_path) - 1;
 
@@ -213,6 +216,16 @@ std::string ResolveHost(const std::string& host) {
   in6_addr addr;
   if (inet_pton(AF_INET, host.c_str(), &addr) == 1) return "";
   if (inet_pton(AF_INET6, host.c_str(), &addr) == 1) return "";
+  // getaddrinfo would take "10.0.0.011" as octal or "10.1" as 10.0.0.1; nobody means that.
+  if (absl::c_all_of(host, [](char c) { return absl::ascii_isdigit(c) || c == '.'; })) {
+    return absl::StrCat("invalid IPv4 address ", Quote(host));
+  }
+  bool name_chars = absl::c_all_of(host, [](char c) {
+    return absl::ascii_isalnum(c) || c == '.' || c == '-' || c == '_' || c == ':' || c == '%';
+  });
+  if (!name_chars || host.size() > kMaxHostNameBytes) {
+    return absl::StrCat("not an IP address or host name: ", Quote(host));
+  }
   addrinfo hints = {};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;

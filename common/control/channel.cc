@@ -1,4 +1,3 @@
-#include "absl/strings/string_view.h"
 #include "common/control/channel.h"
 
 #include <event2/buffer.h>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "common/control/frame.h"
 
 namespace shoal::control {
@@ -47,12 +47,11 @@ std::unique_ptr<ControlChannel> ControlChannel::Connect(EventLoop* loop, const s
   if (rc != 0 || result == nullptr) {
     // Report through the close handler like any other connect failure, once the caller has
     // installed it.
-    channel->PostClose(absl::UnavailableError(
-        absl::StrCat("cannot resolve ", host, ": ", gai_strerror(rc))));
+    channel->PostClose(
+        absl::UnavailableError(absl::StrCat("cannot resolve ", host, ": ", gai_strerror(rc))));
     return channel;
   }
-  if (bufferevent_socket_connect(bev, result->ai_addr, static_cast<int>(result->ai_addrlen)) !=
-      0) {
+  if (bufferevent_socket_connect(bev, result->ai_addr, static_cast<int>(result->ai_addrlen)) != 0) {
     channel->PostClose(absl::UnavailableError(
         absl::StrCat("cannot connect to ", peer, ": ", std::strerror(errno))));
   }
@@ -115,9 +114,10 @@ void ControlChannel::OnRead(bufferevent* bev, void* arg) {
     const uint8_t* bytes = evbuffer_pullup(input, static_cast<ssize_t>(kFrameHeaderSize + length));
     ControlMessage message;
     size_t consumed = 0;
-    if (DecodeMessage(absl::MakeConstSpan(bytes, kFrameHeaderSize + length), &message,
-                      &consumed) != DecodeStatus::kOk) {
-      self->Close(absl::DataLossError(absl::StrCat("malformed control message from ", self->peer_)));
+    if (DecodeMessage(absl::MakeConstSpan(bytes, kFrameHeaderSize + length), &message, &consumed) !=
+        DecodeStatus::kOk) {
+      self->Close(
+          absl::DataLossError(absl::StrCat("malformed control message from ", self->peer_)));
       return;
     }
     evbuffer_drain(input, consumed);
@@ -141,9 +141,9 @@ void ControlChannel::OnEvent(bufferevent*, short what, void* arg) {
   if (what & BEV_EVENT_EOF) {
     self->Close(absl::UnavailableError(absl::StrCat("connection to ", self->peer_, " closed")));
   } else if (what & BEV_EVENT_ERROR) {
-    self->Close(absl::UnavailableError(absl::StrCat(
-        "connection to ", self->peer_, " failed: ",
-        evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()))));
+    self->Close(absl::UnavailableError(
+        absl::StrCat("connection to ", self->peer_,
+                     " failed: ", evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()))));
   }
 }
 

@@ -1,5 +1,6 @@
-#include "absl/strings/string_view.h"
 #include "common/control/frame.h"
+
+#include "absl/strings/string_view.h"
 
 namespace shoal::control {
 

@@ -29,8 +29,7 @@ DecodeStatus DecodeFrame(absl::Span<const uint8_t> in, absl::string_view* payloa
 
 // Decodes one whole frame and parses its ControlMessage; kMalformed when the payload does not
 // parse or the message carries no body.
-DecodeStatus DecodeMessage(absl::Span<const uint8_t> in, ControlMessage* message,
-                           size_t* consumed);
+DecodeStatus DecodeMessage(absl::Span<const uint8_t> in, ControlMessage* message, size_t* consumed);
 
 // Appends `message` as one frame to `out`.
 void AppendMessage(const ControlMessage& message, std::string* out);

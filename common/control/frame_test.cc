@@ -1,8 +1,8 @@
-#include "absl/strings/string_view.h"
 #include "common/control/frame.h"
 
 #include <string>
 
+#include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 
 namespace shoal::control {

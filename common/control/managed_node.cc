@@ -1,4 +1,3 @@
-#include "absl/strings/string_view.h"
 #include "common/control/managed_node.h"
 
 #include <csignal>
@@ -9,6 +8,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "common/control/mgm_client.h"
 #include "common/control/view_text.h"
 #include "common/host_port.h"
@@ -53,12 +53,11 @@ class ManagedNode {
     callbacks.on_stop_requested = [this](const std::string& reason) {
       Shutdown(absl::StrCat("the management daemon asked this node to stop (", reason, ")"));
     };
-    client_ = std::make_unique<MgmClient>(loop_, std::move(options), std::move(callbacks),
-                                          &metrics_);
+    client_ =
+        std::make_unique<MgmClient>(loop_, std::move(options), std::move(callbacks), &metrics_);
     SignalWatcher sigterm(loop_, SIGTERM, [this] { Shutdown("SIGTERM"); });
     SignalWatcher sigint(loop_, SIGINT, [this] { Shutdown("SIGINT"); });
-    SHOAL_LOG(kInfo) << "connecting to the management daemon at " << mgmd.host << ":"
-                     << mgmd.port;
+    SHOAL_LOG(kInfo) << "connecting to the management daemon at " << mgmd.host << ":" << mgmd.port;
     client_->Start();
     loop_->Run();
     if (started_ && hooks_.stop) hooks_.stop();
@@ -73,12 +72,13 @@ class ManagedNode {
     node_id_ = node_id;
     config_ = config;
     SetLogIdentity(absl::StrCat(NodeTypeLabel(type_), "-", node_id));
-    SHOAL_LOG(kInfo) << "registered as node " << node_id << " (configuration "
-                     << config.source << ")";
-    metrics_.GetGauge("shoal_node_info", "Constant 1, labelled with what this process is.",
-                      {{"id", std::to_string(node_id)},
-                       {"type", std::string(NodeTypeLabel(type_))},
-                       {"version", SHOAL_VERSION}})
+    SHOAL_LOG(kInfo) << "registered as node " << node_id << " (configuration " << config.source
+                     << ")";
+    metrics_
+        .GetGauge("shoal_node_info", "Constant 1, labelled with what this process is.",
+                  {{"id", std::to_string(node_id)},
+                   {"type", std::string(NodeTypeLabel(type_))},
+                   {"version", SHOAL_VERSION}})
         ->Set(1);
     std::string host;
     int metrics_port = 0;

@@ -8,9 +8,9 @@
 
 #include <string_view>
 
-#include "absl/strings/string_view.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "common/config/config.h"
 #include "common/control/control.pb.h"
 #include "common/event_loop.h"

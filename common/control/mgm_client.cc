@@ -24,8 +24,9 @@ MgmClient::MgmClient(EventLoop* loop, Options options, Callbacks callbacks,
       node_id_(options_.requested_node_id),
       heartbeats_sent_(metrics->GetCounter("shoal_mgmd_heartbeats_sent_total",
                                            "Heartbeats sent to the management daemon.")),
-      reconnects_(metrics->GetCounter("shoal_mgmd_reconnects_total",
-                                      "Times the connection to the management daemon was re-established.")),
+      reconnects_(
+          metrics->GetCounter("shoal_mgmd_reconnects_total",
+                              "Times the connection to the management daemon was re-established.")),
       mgmd_connected_(metrics->GetGauge("shoal_mgmd_connected",
                                         "1 while registered with the management daemon.")),
       view_version_(metrics->GetGauge("shoal_cluster_view_version",
@@ -58,9 +59,9 @@ void MgmClient::OnMessage(const ControlMessage& message) {
       break;
     case ControlMessage::kRegisterRef:
       // A refusal is final: retrying would only be refused again.
-      Fail(absl::FailedPreconditionError(absl::StrCat("the management daemon at ",
-                                                      channel_->peer(), " refused this node: ",
-                                                      message.register_ref().message())));
+      Fail(absl::FailedPreconditionError(
+          absl::StrCat("the management daemon at ", channel_->peer(),
+                       " refused this node: ", message.register_ref().message())));
       break;
     case ControlMessage::kClusterView:
       view_version_->Set(static_cast<int64_t>(message.cluster_view().version()));
@@ -115,10 +116,10 @@ void MgmClient::OnClosed(const absl::Status& why) {
     return;
   }
   if (!ever_registered_ && absl::Now() - first_attempt_ > options_.connect_timeout) {
-    Fail(absl::DeadlineExceededError(absl::StrCat(
-        "no management daemon reachable at ", options_.mgmd_host, ":", options_.mgmd_port,
-        " within ", absl::FormatDuration(options_.connect_timeout), " (last error: ",
-        why.message(), ")")));
+    Fail(absl::DeadlineExceededError(
+        absl::StrCat("no management daemon reachable at ", options_.mgmd_host, ":",
+                     options_.mgmd_port, " within ", absl::FormatDuration(options_.connect_timeout),
+                     " (last error: ", why.message(), ")")));
     return;
   }
   if (was_registered || why.message() != last_error_.message()) {

@@ -73,7 +73,7 @@ class MgmClient {
   absl::Time first_attempt_ = absl::InfinitePast();
   absl::Duration heartbeat_interval_ = absl::Milliseconds(500);
   int node_id_ = 0;
-  bool registered_ = false;   // on the current connection
+  bool registered_ = false;  // on the current connection
   bool ever_registered_ = false;
   bool started_ = false;
   bool stopping_ = false;

@@ -1,8 +1,8 @@
-#include "absl/strings/string_view.h"
 #include "common/control/view_text.h"
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace shoal::control {
 

@@ -11,7 +11,7 @@
 
 namespace shoal::control {
 
-absl::string_view NodeTypeLabel(NodeType type);    // "mgmd", "datanode", "router"
+absl::string_view NodeTypeLabel(NodeType type);     // "mgmd", "datanode", "router"
 absl::string_view NodeStateLabel(NodeState state);  // "not connected", "starting", ...
 
 // One line per node whose state differs between `before` and `after`,

@@ -28,8 +28,8 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
     return absl::UnavailableError(
         absl::StrCat("cannot create the data directory ", self->data_dir, ": ", ec.message()));
   }
-  SHOAL_LOG(kInfo) << "data directory " << self->data_dir << ", node group "
-                   << self->node_group << ", data memory "
+  SHOAL_LOG(kInfo) << "data directory " << self->data_dir << ", node group " << self->node_group
+                   << ", data memory "
                    << shoal::config::FormatSize(context.config->cluster.data_memory);
   return absl::OkStatus();
 }

@@ -111,8 +111,8 @@ absl::StatusOr<control::ConsoleRep> ConsoleClient::Call(const control::ConsoleRe
   while (true) {
     control::ControlMessage reply;
     size_t consumed = 0;
-    auto bytes = absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(buffer_.data()),
-                                     buffer_.size());
+    auto bytes =
+        absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(buffer_.data()), buffer_.size());
     switch (control::DecodeMessage(bytes, &reply, &consumed)) {
       case control::DecodeStatus::kOk:
         buffer_.erase(0, consumed);

@@ -1,4 +1,3 @@
-#include "absl/strings/string_view.h"
 #include "mgmd/console/command.h"
 
 #include <optional>
@@ -9,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "common/config/config.h"
 
@@ -77,16 +77,18 @@ absl::StatusOr<Command> ParseCommand(absl::string_view line) {
       if (words[1] == "STATUS") return remote(ConsoleReq::STATUS, 0);
       if (NodeVerb(words[1]).has_value()) {
         return absl::InvalidArgumentError(
-            absl::StrCat("ALL ", words[1], " is not supported; use SHUTDOWN to stop every node, "
-                         "or <id> ", words[1], " for one node"));
+            absl::StrCat("ALL ", words[1],
+                         " is not supported; use SHUTDOWN to stop every node, "
+                         "or <id> ",
+                         words[1], " for one node"));
       }
       return Unknown(trimmed);
     }
     int node_id = 0;
     if (absl::SimpleAtoi(words[0], &node_id)) {
       if (node_id < 1 || node_id > config::kMaxNodeId) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "'", words[0], "' is not a node id: ids are 1 to ", config::kMaxNodeId));
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", words[0], "' is not a node id: ids are 1 to ", config::kMaxNodeId));
       }
       if (std::optional<ConsoleReq::Verb> verb = NodeVerb(words[1])) return remote(*verb, node_id);
       return absl::InvalidArgumentError(
@@ -94,8 +96,8 @@ absl::StatusOr<Command> ParseCommand(absl::string_view line) {
                        "; node commands are STATUS, STOP, START and RESTART"));
     }
     if (NodeVerb(words[1]).has_value()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "'", words[0], "' is not a node id: ids are 1 to ", config::kMaxNodeId));
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", words[0], "' is not a node id: ids are 1 to ", config::kMaxNodeId));
     }
   }
   return Unknown(trimmed);

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "common/control/control.pb.h"
 
 namespace shoal::console {

@@ -1,6 +1,6 @@
-#include "absl/strings/string_view.h"
 #include "mgmd/console/command.h"
 
+#include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

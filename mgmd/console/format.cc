@@ -16,8 +16,10 @@ namespace {
 // "(shoal-0.1.0, node group 0, started, pid 1234)".
 std::string Details(const NodeStatus& node) {
   std::vector<std::string> parts;
-  if (node.state() != control::NOT_CONNECTED) parts.push_back(absl::StrCat("shoal-", node.version()));
-  if (node.type() == control::DATANODE) parts.push_back(absl::StrCat("node group ", node.node_group()));
+  if (node.state() != control::NOT_CONNECTED)
+    parts.push_back(absl::StrCat("shoal-", node.version()));
+  if (node.type() == control::DATANODE)
+    parts.push_back(absl::StrCat("node group ", node.node_group()));
   parts.push_back(std::string(control::NodeStateLabel(node.state())));
   if (node.pid() != 0) parts.push_back(absl::StrCat("pid ", node.pid()));
   if (node.restarts() != 0) parts.push_back(absl::StrCat("restarts ", node.restarts()));
@@ -38,8 +40,8 @@ std::string FormatShow(const control::ClusterView& view) {
     if (nodes.empty()) continue;
     if (!first) out += "\n";
     first = false;
-    absl::StrAppend(&out, absl::StrFormat("[%s]\t%d node(s)\n", control::NodeTypeLabel(type),
-                                          nodes.size()));
+    absl::StrAppend(
+        &out, absl::StrFormat("[%s]\t%d node(s)\n", control::NodeTypeLabel(type), nodes.size()));
     for (const NodeStatus* node : nodes) {
       absl::StrAppend(&out, absl::StrFormat("id=%-3d @%-15s %s\n", node->node_id(), node->host(),
                                             Details(*node)));

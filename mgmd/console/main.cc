@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "absl/strings/string_view.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "common/host_port.h"
 #include "common/process.h"
@@ -110,10 +110,14 @@ std::vector<char*> ExpandShortFlags(int argc, char** argv) {
   storage.reserve(argc);
   for (int i = 0; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "-c") arg = "--connect_string";
-    else if (arg == "-e") arg = "--execute";
-    else if (arg.rfind("-c", 0) == 0 && arg.size() > 2 && arg[2] != '-') arg = "--connect_string=" + arg.substr(2);
-    else if (arg.rfind("-e", 0) == 0 && arg.size() > 2 && arg[2] != '-') arg = "--execute=" + arg.substr(2);
+    if (arg == "-c")
+      arg = "--connect_string";
+    else if (arg == "-e")
+      arg = "--execute";
+    else if (arg.rfind("-c", 0) == 0 && arg.size() > 2 && arg[2] != '-')
+      arg = "--connect_string=" + arg.substr(2);
+    else if (arg.rfind("-e", 0) == 0 && arg.size() > 2 && arg[2] != '-')
+      arg = "--execute=" + arg.substr(2);
     storage.push_back(arg);
   }
   std::vector<char*> out;

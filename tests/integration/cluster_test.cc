@@ -146,8 +146,10 @@ TEST(ClusterTest, AHungDataNodeIsDeclaredFailedWithinTheHeartbeatWindowAndRestar
   absl::Time stopped_at = absl::Now();
 
   ASSERT_TRUE(WaitUntil(
-      [&] { return cluster.ClusterLog().find("Node 3: Data node missed 5 heartbeats") !=
-                   std::string::npos; },
+      [&] {
+        return cluster.ClusterLog().find("Node 3: Data node missed 5 heartbeats") !=
+               std::string::npos;
+      },
       absl::Seconds(10)))
       << cluster.ClusterLog();
   absl::Duration detection = absl::Now() - stopped_at;

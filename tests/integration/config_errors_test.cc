@@ -51,8 +51,7 @@ TEST_P(ConfigErrorsTest, OneClearLineAndANonZeroExit) {
   std::string yaml = absl::StrReplaceAll(kGood, {{c.from, c.to}});
   ASSERT_NE(yaml, kGood) << "the case changes nothing";
   WriteFile(path, yaml);
-  CommandResult r =
-      RunCommand({BinDir() + "/shoal-mgmd", "--config-file", path, "--check-config"});
+  CommandResult r = RunCommand({BinDir() + "/shoal-mgmd", "--config-file", path, "--check-config"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, StartsWith(absl::StrCat("shoal-mgmd: ", path, c.where)));
   EXPECT_THAT(r.err, HasSubstr(c.what));
@@ -63,19 +62,19 @@ TEST_P(ConfigErrorsTest, OneClearLineAndANonZeroExit) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, ConfigErrorsTest,
-    ::testing::Values(
-        Case{"UnknownKey", "  replicas: 2", "  replicas: 2\n  replica_count: 2", ":3: cluster.replica_count: ",
-             "unknown key 'replica_count'"},
-        Case{"DuplicateId", "  - id: 3", "  - id: 2", ":10: datanodes[1].id: ",
-             "duplicate node id 2 (first used at line 7)"},
-        Case{"BadSize", "64M", "64Q", ":3: cluster.data_memory: ", "invalid size '64Q'"},
-        Case{"NotAMultipleOfReplicas", "  replicas: 2", "  replicas: 3", ":6: datanodes: ",
-             "not a multiple of replicas"},
-        Case{"UnknownHost", "    host: 127.0.0.1\n    data_dir: /tmp/shoal-cfg/dn3",
-             "    host: no-such-host.invalid\n    data_dir: /tmp/shoal-cfg/dn3",
-             ":11: datanodes[1].host: ", "unknown host 'no-such-host.invalid'"},
-        Case{"MissingDataDir", "    data_dir: /tmp/shoal-cfg/dn2\n", "", ":7: datanodes[0]: ",
-             "missing data_dir"}),
+    ::testing::Values(Case{"UnknownKey", "  replicas: 2", "  replicas: 2\n  replica_count: 2",
+                           ":3: cluster.replica_count: ", "unknown key 'replica_count'"},
+                      Case{"DuplicateId", "  - id: 3", "  - id: 2",
+                           ":10: datanodes[1].id: ", "duplicate node id 2 (first used at line 7)"},
+                      Case{"BadSize", "64M", "64Q",
+                           ":3: cluster.data_memory: ", "invalid size '64Q'"},
+                      Case{"NotAMultipleOfReplicas", "  replicas: 2", "  replicas: 3",
+                           ":6: datanodes: ", "not a multiple of replicas"},
+                      Case{"UnknownHost", "    host: 127.0.0.1\n    data_dir: /tmp/shoal-cfg/dn3",
+                           "    host: no-such-host.invalid\n    data_dir: /tmp/shoal-cfg/dn3",
+                           ":11: datanodes[1].host: ", "unknown host 'no-such-host.invalid'"},
+                      Case{"MissingDataDir", "    data_dir: /tmp/shoal-cfg/dn2\n", "",
+                           ":7: datanodes[0]: ", "missing data_dir"}),
     [](const ::testing::TestParamInfo<Case>& p) { return p.param.name; });
 
 TEST(ConfigErrorsTest, AMissingFileIsOneClearLine) {

@@ -18,11 +18,10 @@ using ::testing::HasSubstr;
 TEST(RunCommandTest, StartsTheClusterInABoxAndCtrlCLeavesNothingBehind) {
   std::string run_dir = MakeTempDir("shoal-run");
   int port = FreePort();
-  Subprocess run = Subprocess::Start(
-      {"/bin/bash", SourceDir() + "/scripts/run.sh", "--run-dir", run_dir, "--port",
-       std::to_string(port), "--base-port", std::to_string(FreePort(2)), "--metrics-base-port",
-       "0"},
-      run_dir + "/run.out");
+  Subprocess run = Subprocess::Start({"/bin/bash", SourceDir() + "/scripts/run.sh", "--run-dir",
+                                      run_dir, "--port", std::to_string(port), "--base-port",
+                                      std::to_string(FreePort(2)), "--metrics-base-port", "0"},
+                                     run_dir + "/run.out");
   std::string mgm = BinDir() + "/shoal-mgm";
   std::string connect = absl::StrCat("127.0.0.1:", port);
   CommandResult show;
@@ -43,8 +42,8 @@ TEST(RunCommandTest, StartsTheClusterInABoxAndCtrlCLeavesNothingBehind) {
               HasSubstr(absl::StrCat("mariadb -S ", run_dir, "/router-4.sock -u root")));
 
   std::vector<int> pids;
-  for (const std::string& line : {std::string("id=2"), std::string("id=3"), std::string("id=4"),
-                                  std::string("id=5")}) {
+  for (const std::string& line :
+       {std::string("id=2"), std::string("id=3"), std::string("id=4"), std::string("id=5")}) {
     size_t at = show.out.find(line);
     ASSERT_NE(at, std::string::npos);
     size_t pid_at = show.out.find("pid ", at);

@@ -18,10 +18,14 @@ TestCluster TestCluster::Embedded(const std::vector<std::string>& extra_args) {
   cluster.metrics_base_ = FreePort(8);
   int router_base = FreePort(2);
   std::vector<std::string> argv = {BinDir() + "/shoal-mgmd",
-                                   "--run-dir", cluster.run_dir_,
-                                   "--port", std::to_string(cluster.mgmd_port_),
-                                   "--base-port", std::to_string(router_base),
-                                   "--metrics-base-port", std::to_string(cluster.metrics_base_)};
+                                   "--run-dir",
+                                   cluster.run_dir_,
+                                   "--port",
+                                   std::to_string(cluster.mgmd_port_),
+                                   "--base-port",
+                                   std::to_string(router_base),
+                                   "--metrics-base-port",
+                                   std::to_string(cluster.metrics_base_)};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   cluster.Launch(std::move(argv));
   return cluster;
@@ -33,10 +37,10 @@ TestCluster TestCluster::FromConfig(const std::string& yaml,
   cluster.run_dir_ = MakeTempDir("shoal-it");
   cluster.mgmd_port_ = FreePort();
   cluster.metrics_base_ = FreePort(8);
-  std::string text = absl::StrReplaceAll(
-      yaml, {{"{RUN_DIR}", cluster.run_dir_},
-             {"{MGMD_PORT}", std::to_string(cluster.mgmd_port_)},
-             {"{METRICS_BASE}", std::to_string(cluster.metrics_base_)}});
+  std::string text =
+      absl::StrReplaceAll(yaml, {{"{RUN_DIR}", cluster.run_dir_},
+                                 {"{MGMD_PORT}", std::to_string(cluster.mgmd_port_)},
+                                 {"{METRICS_BASE}", std::to_string(cluster.metrics_base_)}});
   std::string path = cluster.run_dir_ + "/cluster.yaml";
   WriteFile(path, text);
   std::vector<std::string> argv = {BinDir() + "/shoal-mgmd", "--config-file", path};
@@ -70,8 +74,8 @@ TestCluster::~TestCluster() {
 }
 
 CommandResult TestCluster::Mgm(const std::string& command) const {
-  return RunCommand({BinDir() + "/shoal-mgm", "-c", absl::StrCat("127.0.0.1:", mgmd_port_), "-e",
-                     command});
+  return RunCommand(
+      {BinDir() + "/shoal-mgm", "-c", absl::StrCat("127.0.0.1:", mgmd_port_), "-e", command});
 }
 
 std::map<int, ShownNode> TestCluster::Show() const {

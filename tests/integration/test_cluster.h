@@ -24,7 +24,8 @@ class TestCluster {
   // The embedded cluster in a box, with `extra_args` appended to shoal-mgmd's command line.
   static TestCluster Embedded(const std::vector<std::string>& extra_args = {});
   // A configuration file; `yaml` may use {RUN_DIR}, {MGMD_PORT} and {METRICS_BASE}.
-  static TestCluster FromConfig(const std::string& yaml, const std::vector<std::string>& extra_args);
+  static TestCluster FromConfig(const std::string& yaml,
+                                const std::vector<std::string>& extra_args);
   TestCluster(TestCluster&&) = default;
   ~TestCluster();
 

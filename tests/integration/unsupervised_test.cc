@@ -45,13 +45,13 @@ TEST(UnsupervisedNodeTest, RegistersByConnectStringAndSurvivesAnMgmdRestart) {
   EXPECT_EQ(cluster.Show()[3].state, "not connected");
 
   // The id is taken: a second data node is refused with the reason, and exits.
-  CommandResult second = RunCommand(
-      {BinDir() + "/shoal-datanode", "--connect-string", connect, "--node-id", "2"});
+  CommandResult second =
+      RunCommand({BinDir() + "/shoal-datanode", "--connect-string", connect, "--node-id", "2"});
   EXPECT_EQ(second.exit_code, 1);
   EXPECT_THAT(second.err, HasSubstr("refused this node: node id 2 is already in use"));
   // A router cannot take a data node's id.
-  CommandResult wrong_type = RunCommand(
-      {BinDir() + "/shoal-router", "--connect-string", connect, "--node-id", "2"});
+  CommandResult wrong_type =
+      RunCommand({BinDir() + "/shoal-router", "--connect-string", connect, "--node-id", "2"});
   EXPECT_EQ(wrong_type.exit_code, 1);
   EXPECT_THAT(wrong_type.err, HasSubstr("node id 2 is a datanode, not a router"));
 
@@ -78,8 +78,7 @@ TEST(UnsupervisedNodeTest, RegistersByConnectStringAndSurvivesAnMgmdRestart) {
 
 TEST(UnsupervisedNodeTest, GivesUpWithOneClearLineWhenNoMgmdAnswers) {
   CommandResult r = RunCommand({BinDir() + "/shoal-datanode", "--connect-string",
-                                absl::StrCat("127.0.0.1:", FreePort()), "--connect-timeout",
-                                "1s"});
+                                absl::StrCat("127.0.0.1:", FreePort()), "--connect-timeout", "1s"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("no management daemon reachable at 127.0.0.1:"));
 }

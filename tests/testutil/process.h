@@ -54,7 +54,8 @@ CommandResult RunCommand(const std::vector<std::string>& argv,
 // Polls `condition` every 50 ms until it holds or `timeout` passes; returns whether it held.
 bool WaitUntil(const std::function<bool()>& condition, absl::Duration timeout);
 
-// A TCP port on 127.0.0.1 that was free a moment ago; with `span`, ports port..port+span-1 all were.
+// A TCP port on 127.0.0.1 that was free a moment ago; with `span`, ports port..port+span-1 all
+// were.
 int FreePort(int span = 1);
 
 // GET http://127.0.0.1:port/path; the body, or nullopt on any failure.
