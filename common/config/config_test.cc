@@ -1,6 +1,7 @@
 #include "common/config/config.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -226,10 +227,10 @@ TEST(EmbeddedDefaultTest, Validates) {
   }
 }
 
-// ctest sets SHOAL_SOURCE_DIR; run by hand, the test looks relative to the working directory.
+// ctest sets SHOAL_SOURCE_DIR; run by hand, the test finds the tree from its own path.
 std::string SourceDir() {
-  const char* dir = std::getenv("SHOAL_SOURCE_DIR");
-  return dir == nullptr ? "." : dir;
+  if (const char* dir = std::getenv("SHOAL_SOURCE_DIR"); dir != nullptr) return dir;
+  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
 }
 
 TEST(ExampleFilesTest, ClusterInABoxIsTheEmbeddedDefault) {
@@ -306,6 +307,8 @@ std::vector<ErrorCase> ErrorCases() {
       {"NonStringKey", "? [a]\n: b\n", 1, "document", "expected a section name, got a list"},
       {"ControlCharInString", Edit("/tmp/shoal-test/mgmd", "\"/tmp/\\x01\""), 5, "mgmd.data_dir",
        "character U+0001 is not allowed"},
+      {"LineSeparatorInString", Edit("/tmp/shoal-test/mgmd", "\"/tmp/\\u2028\""), 5,
+       "mgmd.data_dir", "character U+2028 is not allowed"},
       // Ids.
       {"IdZero", Edit("id: 3", "id: 0"), 10, "datanodes[1].id",
        "must be between 1 and 255, got '0'"},

@@ -1,13 +1,16 @@
-// Details shared by the configuration loader (config.cc), its cross-field checks
-// (validate.cc) and the unit formatters (units.cc). Not for use outside common/config.
+// Details shared by the configuration loader (loader.cc), its cross-field checks
+// (validate.cc), the unit parsers and formatters (units.cc) and ToYaml (config.cc). Not for
+// use outside common/config.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "common/config/config.h"
 
