@@ -58,7 +58,7 @@ std::string BinaryDir() {
   return ec ? "." : self.parent_path().string();
 }
 
-void PrintBanner(const shoal::config::ClusterConfig& config, int port) {
+void PrintBanner(const shoal::config::ClusterConfig& config, int port, const std::string& bin_dir) {
   std::cout << "Shoal " << SHOAL_VERSION << ": management daemon on " << config.mgmd.host << ":"
             << port << " (configuration " << config.source << ")\n";
   for (const auto& router : config.routers) {
@@ -69,7 +69,7 @@ void PrintBanner(const shoal::config::ClusterConfig& config, int port) {
     }
     std::cout << "\n";
   }
-  std::cout << "  console:  shoal-mgm -c " << config.mgmd.host << ":" << port << " -e SHOW\n"
+  std::cout << "  console:  " << bin_dir << "/shoal-mgm -c " << config.mgmd.host << ":" << port << " -e SHOW\n"
             << "  logs:     " << config.mgmd.data_dir << "/ (cluster.log, one file per node)\n"
             << "  Ctrl-C stops the whole cluster.\n"
             << std::flush;
@@ -131,13 +131,14 @@ int main(int argc, char** argv) {
   options.bind_host = absl::GetFlag(FLAGS_bind_address);
   options.port = absl::GetFlag(FLAGS_port) > 0 ? absl::GetFlag(FLAGS_port) : 0;
   options.launch = launch;
-  options.bin_dir = BinaryDir();
+  std::string bin_dir = BinaryDir();
+  options.bin_dir = bin_dir;
   auto server = shoal::mgmd::MgmdServer::Create(loop->get(), std::move(options), &metrics);
   if (!server.ok()) {
     SHOAL_LOG(kError) << server.status().message();
     return 1;
   }
-  PrintBanner(*config, (*server)->port());
+  PrintBanner(*config, (*server)->port(), bin_dir);
   auto stop = [&](const char* why) { (*server)->Shutdown(why, [&] { (*loop)->Stop(); }); };
   shoal::SignalWatcher sigint(loop->get(), SIGINT, [&] { stop("SIGINT"); });
   shoal::SignalWatcher sigterm(loop->get(), SIGTERM, [&] { stop("SIGTERM"); });

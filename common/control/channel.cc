@@ -100,16 +100,11 @@ void ControlChannel::OnRead(bufferevent* bev, void* arg) {
     if (available < kFrameHeaderSize) return;
     uint8_t header[kFrameHeaderSize];
     evbuffer_copyout(input, header, kFrameHeaderSize);
-    absl::string_view unused;
-    size_t frame_size = 0;
-    // Only the header is looked at here, so kNeedMore is expected until the body arrives.
-    if (DecodeFrame(absl::MakeConstSpan(header, kFrameHeaderSize), &unused, &frame_size) ==
-        DecodeStatus::kMalformed) {
+    size_t length = FrameLength(header);
+    if (length > kMaxControlFrame) {
       self->Close(absl::DataLossError(absl::StrCat("oversized control frame from ", self->peer_)));
       return;
     }
-    size_t length = size_t{header[0]} | size_t{header[1]} << 8 | size_t{header[2]} << 16 |
-                    size_t{header[3]} << 24;
     if (available < kFrameHeaderSize + length) return;
     const uint8_t* bytes = evbuffer_pullup(input, static_cast<ssize_t>(kFrameHeaderSize + length));
     ControlMessage message;

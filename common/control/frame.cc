@@ -4,10 +4,15 @@
 
 namespace shoal::control {
 
+size_t FrameLength(absl::Span<const uint8_t> header) {
+  return size_t{header[0]} | size_t{header[1]} << 8 | size_t{header[2]} << 16 |
+         size_t{header[3]} << 24;
+}
+
 DecodeStatus DecodeFrame(absl::Span<const uint8_t> in, absl::string_view* payload,
                          size_t* consumed) {
   if (in.size() < kFrameHeaderSize) return DecodeStatus::kNeedMore;
-  size_t length = size_t{in[0]} | size_t{in[1]} << 8 | size_t{in[2]} << 16 | size_t{in[3]} << 24;
+  size_t length = FrameLength(in);
   if (length > kMaxControlFrame) return DecodeStatus::kMalformed;
   if (in.size() - kFrameHeaderSize < length) return DecodeStatus::kNeedMore;
   *payload = absl::string_view(reinterpret_cast<const char*>(in.data()) + kFrameHeaderSize, length);

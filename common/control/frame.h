@@ -22,6 +22,9 @@ inline constexpr size_t kMaxControlFrame = 16 << 20;
 
 enum class DecodeStatus { kOk, kNeedMore, kMalformed };
 
+// The payload length a frame header announces. REQUIRES: header.size() >= kFrameHeaderSize.
+size_t FrameLength(absl::Span<const uint8_t> header);
+
 // Looks for one whole frame at the start of `in`. On kOk, `*payload` points into `in` (valid as
 // long as those bytes are) and `*consumed` is the frame's size including its header.
 DecodeStatus DecodeFrame(absl::Span<const uint8_t> in, absl::string_view* payload,
