@@ -4,7 +4,6 @@
 
 #include <utility>
 
-#include "absl/base/call_once.h"
 #include "absl/status/status.h"
 
 namespace shoal {
@@ -19,8 +18,8 @@ timeval ClampedTimeval(absl::Duration d) {
 
 absl::StatusOr<std::unique_ptr<EventLoop>> EventLoop::Create() {
   // Post() and Stop() come from other threads; libevent must lock its bases for that.
-  static absl::once_flag threads_enabled;
-  absl::call_once(threads_enabled, [] { evthread_use_pthreads(); });
+  static std::once_flag threads_enabled;
+  std::call_once(threads_enabled, [] { evthread_use_pthreads(); });
   event_base* base = event_base_new();
   if (base == nullptr) return absl::InternalError("event_base_new failed");
   return std::unique_ptr<EventLoop>(new EventLoop(base));
@@ -37,7 +36,7 @@ EventLoop::~EventLoop() {
 
 void EventLoop::Run() {
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     stop_requested_ = false;
   }
   event_base_loop(base_, EVLOOP_NO_EXIT_ON_EMPTY);
@@ -45,7 +44,7 @@ void EventLoop::Run() {
 
 void EventLoop::Stop() {
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     stop_requested_ = true;
   }
   event_active(wakeup_, EV_READ, 0);
@@ -53,7 +52,7 @@ void EventLoop::Stop() {
 
 void EventLoop::Post(absl::AnyInvocable<void()> task) {
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     posted_.push_back(std::move(task));
   }
   event_active(wakeup_, EV_READ, 0);
@@ -67,7 +66,7 @@ void EventLoop::RunPosted() {
   std::vector<absl::AnyInvocable<void()>> tasks;
   bool stop;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     tasks.swap(posted_);
     stop = stop_requested_;
   }

@@ -8,12 +8,12 @@
 #include <event2/event.h>
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 
 namespace shoal {
@@ -41,7 +41,9 @@ class EventLoop {
 
   event_base* base_;
   event* wakeup_ = nullptr;
-  absl::Mutex mu_;
+  // std::mutex rather than absl::Mutex: Debian's abseil is not built for ThreadSanitizer,
+  // which then cannot see absl::Mutex synchronize.
+  std::mutex mu_;
   std::vector<absl::AnyInvocable<void()>> posted_ ABSL_GUARDED_BY(mu_);
   bool stop_requested_ ABSL_GUARDED_BY(mu_) = false;
 };

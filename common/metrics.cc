@@ -39,13 +39,13 @@ void AppendSeriesName(absl::string_view name, const MetricLabels& labels, std::s
 
 Counter* MetricsRegistry::GetCounter(absl::string_view name, absl::string_view help,
                                      MetricLabels labels) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return FindOrAdd(name, help, Kind::kCounter, std::move(labels))->counter.get();
 }
 
 Gauge* MetricsRegistry::GetGauge(absl::string_view name, absl::string_view help,
                                  MetricLabels labels) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return FindOrAdd(name, help, Kind::kGauge, std::move(labels))->gauge.get();
 }
 
@@ -73,7 +73,7 @@ MetricsRegistry::Series* MetricsRegistry::FindOrAdd(absl::string_view name, absl
 
 std::string MetricsRegistry::RenderPrometheus() const {
   std::string out;
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   for (const auto& [name, family] : families_) {
     absl::StrAppend(&out, "# HELP ", name, " ", family.help, "\n# TYPE ", name, " ",
                     family.kind == Kind::kCounter ? "counter" : "gauge", "\n");

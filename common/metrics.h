@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,7 +18,6 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/btree_map.h"
 #include "absl/strings/string_view.h"
-#include "absl/synchronization/mutex.h"
 
 namespace shoal {
 
@@ -64,10 +64,11 @@ class MetricsRegistry {
     std::string help;
     std::vector<Series> series;
   };
-  Series* FindOrAdd(absl::string_view name, absl::string_view help, Kind kind, MetricLabels labels)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  Series* FindOrAdd(absl::string_view name, absl::string_view help, Kind kind,
+                    MetricLabels labels);  // REQUIRES: mu_ held
 
-  mutable absl::Mutex mu_;
+  // std::mutex: see EventLoop (ThreadSanitizer cannot see Debian's absl::Mutex).
+  mutable std::mutex mu_;
   absl::btree_map<std::string, Family> families_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -1,5 +1,9 @@
 #include "common/metrics.h"
 
+#include <string>
+#include <thread>
+#include <vector>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -25,6 +29,36 @@ TEST(MetricsRegistryTest, SameNameAndLabelsIsTheSameMetric) {
   Counter* a = registry.GetCounter("x_total", "X.", {{"k", "v"}});
   Counter* b = registry.GetCounter("x_total", "X.", {{"k", "v"}});
   EXPECT_EQ(a, b);
+}
+
+}  // namespace
+}  // namespace shoal
+
+namespace shoal {
+namespace {
+
+TEST(MetricsRegistryTest, ConcurrentUpdatesRegistrationAndScrapesAgree) {
+  MetricsRegistry registry;
+  constexpr int kThreads = 4;
+  constexpr int kIncrements = 10000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&registry, t] {
+      Counter* shared = registry.GetCounter("shared_total", "Shared.");
+      Counter* own = registry.GetCounter("own_total", "Own.", {{"thread", std::to_string(t)}});
+      for (int i = 0; i < kIncrements; ++i) {
+        shared->Increment();
+        own->Increment();
+      }
+    });
+  }
+  std::thread scraper([&registry] {
+    for (int i = 0; i < 50; ++i) EXPECT_FALSE(registry.RenderPrometheus().empty());
+  });
+  for (auto& thread : threads) thread.join();
+  scraper.join();
+  EXPECT_THAT(registry.RenderPrometheus(),
+              ::testing::HasSubstr("shared_total " + std::to_string(kThreads * kIncrements)));
 }
 
 }  // namespace

@@ -17,4 +17,4 @@ ctest --test-dir build/asan -E run_command_test --output-on-failure -j2
 
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan --target common_test
-ctest --test-dir build/tsan -R '^common_test$' --output-on-failure
+ctest --test-dir build/tsan -R '^common_test$' --output-on-failure --repeat until-fail:20

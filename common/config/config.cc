@@ -59,6 +59,15 @@ void EmitRouter(YAML::Emitter& out, const RouterConfig& r) {
   out << YAML::Key << "threads" << YAML::Value << r.threads;
   EmitCpus(out, r.cpus);
   out << YAML::Key << "metrics_port" << YAML::Value << r.metrics_port;
+  out << YAML::Key << "max_connections" << YAML::Value << r.max_connections;
+  out << YAML::EndMap;
+}
+
+void EmitUser(YAML::Emitter& out, const UserConfig& u) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << u.name;
+  if (!u.native_hash.empty()) out << YAML::Key << "native_hash" << YAML::Value << u.native_hash;
+  if (!u.sha256_hash.empty()) out << YAML::Key << "sha256_hash" << YAML::Value << u.sha256_hash;
   out << YAML::EndMap;
 }
 
@@ -110,6 +119,11 @@ std::string ToYaml(const ClusterConfig& config) {
     for (const RouterConfig& router : config.routers) EmitRouter(out, router);
     out << YAML::EndSeq;
   }
+  if (!config.users.empty()) {
+    out << YAML::Key << "users" << YAML::Value << YAML::BeginSeq;
+    for (const UserConfig& user : config.users) EmitUser(out, user);
+    out << YAML::EndSeq;
+  }
   out << YAML::EndMap;
   return absl::StrCat(out.c_str(), "\n");
 }
@@ -140,6 +154,8 @@ ClusterConfig EmbeddedDefault(const EmbeddedDefaultOptions& options) {
     router.port = options.router_base_port == 0 ? 0 : options.router_base_port + (id - 4);
     router.metrics_port = metrics_port(id);
   }
+  UserConfig& root = config.users.emplace_back();
+  root.name = "root";
   return config;
 }
 

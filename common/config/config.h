@@ -30,6 +30,13 @@
 //       threads: 2                         # worker threads
 //       cpus: "0"
 //       metrics_port: 9304
+//       max_connections: 1024                # ER_CON_COUNT_ERROR (1040) beyond this
+//   users:                                   # MySQL accounts; only password hashes, never text
+//     - name: root                           # no hash: an empty password
+//     - name: app
+//       native_hash: "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7"   # SHA1(SHA1(pw)), as MySQL
+//       sha256_hash: "…64 hex digits…"       # SHA256(SHA256(pw)), for caching_sha2_password
+//   (`shoal-router --hash-password` prints both for a password read from standard input.)
 #pragma once
 
 #include <cstdint>
@@ -81,6 +88,14 @@ struct RouterConfig {
   int threads = 2;
   std::vector<int> cpus;
   int metrics_port = 0;
+  int max_connections = 1024;
+};
+
+// A MySQL account. Both hashes empty: the account has an empty password.
+struct UserConfig {
+  std::string name;
+  std::string native_hash;  // "*" + 40 upper-case hex digits: SHA1(SHA1(password))
+  std::string sha256_hash;  // 64 lower-case hex digits: SHA256(SHA256(password))
 };
 
 struct ClusterConfig {
@@ -88,6 +103,7 @@ struct ClusterConfig {
   MgmdConfig mgmd;
   std::vector<DataNodeConfig> datanodes;
   std::vector<RouterConfig> routers;
+  std::vector<UserConfig> users;
   std::string source;  // the file it came from, or "<embedded default>"
 
   const DataNodeConfig* FindDataNode(int id) const;
@@ -114,7 +130,8 @@ struct EmbeddedDefaultOptions {
 };
 
 // The cluster in a box: mgmd 1, data nodes 2 and 3 (node group 0, replicas 2), routers 4 and
-// 5, all on 127.0.0.1 under `run_dir` (sockets `<run_dir>/router-<id>.sock`).
+// 5, all on 127.0.0.1 under `run_dir` (sockets `<run_dir>/router-<id>.sock`), and the account
+// `root` with an empty password (this default only).
 ClusterConfig EmbeddedDefault(const EmbeddedDefaultOptions& options);
 
 // "512M", "4G", "1048576", "64k" → bytes. Suffixes K, M, G, T (either case) are powers of 1024.

@@ -405,7 +405,49 @@ std::vector<ErrorCase> ErrorCases() {
       {"LeadingComma", "\n,a b:", 2, "yaml", "unexpected token"},
       {"SelfReferentialAlias", "datanodes: &a [*a]\n", 1, "datanodes[0]",
        "expected a map, got a list"},
+      // Users.
+      {"UserWithoutName", absl::StrCat(kBase, "users:\n  - native_hash: x\n"), 16, "users[0].name",
+       "a user name has 1 to 32 characters"},
+      {"DuplicateUser", absl::StrCat(kBase, "users:\n  - name: a\n  - name: a\n"), 17,
+       "users[1].name", "duplicate user 'a' (first at line 16)"},
+      {"BadNativeHash",
+       absl::StrCat(kBase, "users:\n  - name: a\n    native_hash: secret\n    sha256_hash: ",
+                    std::string(64, 'a'), "\n"),
+       17, "users[0].native_hash", "expected '*' and 40 upper-case hex digits"},
+      {"BadSha256Hash",
+       absl::StrCat(kBase, "users:\n  - name: a\n    native_hash: \"*", std::string(40, 'A'),
+                    "\"\n    sha256_hash: xyz\n"),
+       18, "users[0].sha256_hash", "expected 64 lower-case hex digits"},
+      {"OnlyOneHash",
+       absl::StrCat(kBase, "users:\n  - name: a\n    native_hash: \"*", std::string(40, 'A'),
+                    "\"\n"),
+       16, "users[0]", "give both native_hash and sha256_hash"},
+      {"UnknownUserKey", absl::StrCat(kBase, "users:\n  - name: a\n    password: x\n"), 17,
+       "users[0].password", "unknown key 'password'"},
+      {"MaxConnectionsZero", Edit("port: 3306", "port: 3306\n    max_connections: 0"), 15,
+       "routers[0].max_connections", "must be between 1 and 100000"},
   };
+}
+
+TEST(LoadConfigTest, UsersRoundTripAndTheDefaultHasRootWithAnEmptyPassword) {
+  std::string yaml =
+      absl::StrCat(kBase, "users:\n  - name: root\n  - name: app\n",
+                   "    native_hash: \"*14E65567ABDB5135D0CFD9A70B3032C179A49EE7\"\n",
+                   "    sha256_hash: ", std::string(64, 'e'), "\n");
+  absl::StatusOr<ClusterConfig> config = LoadConfigString(yaml, "test.yaml");
+  ASSERT_TRUE(config.ok()) << config.status();
+  ASSERT_EQ(config->users.size(), 2u);
+  EXPECT_EQ(config->users[0].name, "root");
+  EXPECT_TRUE(config->users[0].native_hash.empty());
+  EXPECT_EQ(config->users[1].native_hash, "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7");
+  absl::StatusOr<ClusterConfig> again = LoadConfigString(ToYaml(*config), "again.yaml");
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(ToYaml(*again), ToYaml(*config));
+
+  ClusterConfig embedded = EmbeddedDefault({.run_dir = "/tmp/x"});
+  ASSERT_EQ(embedded.users.size(), 1u);
+  EXPECT_EQ(embedded.users[0].name, "root");
+  EXPECT_TRUE(embedded.users[0].sha256_hash.empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, LoadErrorTest, ::testing::ValuesIn(ErrorCases()),

@@ -36,6 +36,7 @@ using internal::SourceLines;
 constexpr size_t kMaxDocumentBytes = size_t{1} << 20;
 constexpr int kMaxPort = 65535;
 constexpr int kMaxThreads = 256;
+constexpr int kMaxConnections = 100000;
 constexpr int kMaxMissedHeartbeats = 1000;
 // Intervals finer than a millisecond are below what the heartbeat and epoch timers can honour;
 // coarser than an hour would stall failure detection and checkpoints for too long.
@@ -96,7 +97,14 @@ std::vector<Field> RouterFields(RouterConfig* r) {
           {"port", IntField{&r->port, 0, kMaxPort}},
           {"threads", IntField{&r->threads, 1, kMaxThreads}},
           {"cpus", CpusField{&r->cpus}},
-          {"metrics_port", IntField{&r->metrics_port, 0, kMaxPort}}};
+          {"metrics_port", IntField{&r->metrics_port, 0, kMaxPort}},
+          {"max_connections", IntField{&r->max_connections, 1, kMaxConnections}}};
+}
+
+std::vector<Field> UserFields(UserConfig* u) {
+  return {{"name", TextField{&u->name}},
+          {"native_hash", TextField{&u->native_hash}},
+          {"sha256_hash", TextField{&u->sha256_hash}}};
 }
 
 // yaml-cpp lines are 0-based, and -1 on nodes it made up (an empty document).
@@ -147,7 +155,8 @@ class Reader {
       return Error(root, "document",
                    absl::StrCat("expected a map of sections, got ", Describe(root)));
     }
-    static constexpr absl::string_view kSections[] = {"cluster", "mgmd", "datanodes", "routers"};
+    static constexpr absl::string_view kSections[] = {"cluster", "mgmd", "datanodes", "routers",
+                                                      "users"};
     return ForEachKey(root, "", kSections, "section",
                       [&](absl::string_view key, const YAML::Node& value, const std::string& path) {
                         return ReadSection(key, value, path, config);
@@ -208,7 +217,8 @@ class Reader {
     if (key == "cluster") return ReadFields(value, path, ClusterFields(&config->cluster));
     if (key == "mgmd") return ReadFields(value, path, MgmdFields(&config->mgmd));
     if (key == "datanodes") return ReadList(value, path, DataNodeFields, &config->datanodes);
-    return ReadList(value, path, RouterFields, &config->routers);
+    if (key == "routers") return ReadList(value, path, RouterFields, &config->routers);
+    return ReadList(value, path, UserFields, &config->users);
   }
 
   absl::Status ReadFields(const YAML::Node& node, const std::string& path,

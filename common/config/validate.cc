@@ -311,7 +311,51 @@ std::string CheckFieldText(absl::string_view text) {
   return "";
 }
 
+// MySQL user names are at most 32 characters; hashes must be in the forms the router reads.
+absl::Status CheckUsers(const ClusterConfig& config, const SourceLines& lines) {
+  auto is_hex = [](absl::string_view text, bool upper) {
+    for (char c : text) {
+      bool digit = c >= '0' && c <= '9';
+      bool letter = upper ? (c >= 'A' && c <= 'F') : (c >= 'a' && c <= 'f');
+      if (!digit && !letter) return false;
+    }
+    return true;
+  };
+  for (size_t i = 0; i < config.users.size(); ++i) {
+    const UserConfig& u = config.users[i];
+    std::string path = absl::StrCat("users[", i, "]");
+    if (u.name.empty() || u.name.size() > 32) {
+      return ConfigError(config.source, lines.Get(path + ".name"), path + ".name",
+                         "a user name has 1 to 32 characters");
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (config.users[j].name == u.name) {
+        return ConfigError(config.source, lines.Get(path + ".name"), path + ".name",
+                           absl::StrCat("duplicate user ", Quote(u.name), " (first at line ",
+                                        lines.Get(absl::StrCat("users[", j, "]")), ")"));
+      }
+    }
+    absl::string_view native = u.native_hash;
+    if (!native.empty() &&
+        (native.size() != 41 || native[0] != '*' || !is_hex(native.substr(1), true))) {
+      return ConfigError(config.source, lines.Get(path + ".native_hash"), path + ".native_hash",
+                         "expected '*' and 40 upper-case hex digits (SHA1(SHA1(password)))");
+    }
+    if (!u.sha256_hash.empty() && (u.sha256_hash.size() != 64 || !is_hex(u.sha256_hash, false))) {
+      return ConfigError(config.source, lines.Get(path + ".sha256_hash"), path + ".sha256_hash",
+                         "expected 64 lower-case hex digits (SHA256(SHA256(password)))");
+    }
+    if (u.native_hash.empty() != u.sha256_hash.empty()) {
+      return ConfigError(config.source, lines.Get(path), path,
+                         "give both native_hash and sha256_hash (or neither, for an empty "
+                         "password), so both authentication plugins can check the password");
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Validate(const ClusterConfig& config, const SourceLines& lines) {
+  SHOAL_RETURN_IF_ERROR(CheckUsers(config, lines));
   SHOAL_RETURN_IF_ERROR(CheckDataNodeCount(config, lines));
   SHOAL_RETURN_IF_ERROR(CheckIds(config, lines));
   SHOAL_RETURN_IF_ERROR(CheckDataDirs(config, lines));
