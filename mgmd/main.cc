@@ -69,7 +69,8 @@ void PrintBanner(const shoal::config::ClusterConfig& config, int port, const std
     }
     std::cout << "\n";
   }
-  std::cout << "  console:  " << bin_dir << "/shoal-mgm -c " << config.mgmd.host << ":" << port << " -e SHOW\n"
+  std::cout << "  console:  " << bin_dir << "/shoal-mgm -c " << config.mgmd.host << ":" << port
+            << " -e SHOW\n"
             << "  logs:     " << config.mgmd.data_dir << "/ (cluster.log, one file per node)\n"
             << "  Ctrl-C stops the whole cluster.\n"
             << std::flush;

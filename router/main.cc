@@ -1,33 +1,97 @@
 // shoal-router: a stateless MySQL front end. It joins the cluster through the management
-// daemon, which gives it its node id and the cluster configuration; the MySQL listeners come
-// in router/ as they are built.
+// daemon, which gives it its node id and the cluster configuration, then serves MySQL clients
+// on its Unix socket and TCP port.
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+
 #include "absl/status/status.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "common/control/managed_node.h"
 #include "common/logging.h"
+#include "router/net/router_server.h"
+#include "router/session/accounts.h"
 
 namespace {
 
 constexpr char kUsage[] =
     "shoal-router: a Shoal MySQL router.\n\n"
-    "  shoal-router --connect-string mgmd-host:1186 [--node-id N]\n\n"
+    "  shoal-router --connect-string mgmd-host:1186 [--node-id N]\n"
+    "  shoal-router --hash-password < password-file   print a users: entry's hashes\n\n"
     "The node id, sockets, ports and threads come from the management daemon's configuration.";
 
-absl::Status StartRouter(const shoal::control::ManagedNodeContext& context) {
-  const shoal::config::RouterConfig* self = context.config->FindRouter(context.node_id);
+// What the router serves with; lives from start to stop on main()'s stack.
+struct RouterProcess {
+  shoal::router::RouterContext context;
+  std::unique_ptr<shoal::router::RouterServer> server;
+};
+
+absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNodeContext& node) {
+  const shoal::config::RouterConfig* self = node.config->FindRouter(node.node_id);
   if (self == nullptr) {
     return absl::FailedPreconditionError(
-        absl::StrCat("node ", context.node_id, " is not a router in the configuration"));
+        absl::StrCat("node ", node.node_id, " is not a router in the configuration"));
   }
-  SHOAL_LOG(kInfo) << "router " << self->id << ": " << self->threads << " worker thread(s)";
+  shoal::router::RouterContext& context = process->context;
+  absl::StatusOr<shoal::router::Accounts> accounts =
+      shoal::router::AccountsFromConfig(node.config->users);
+  if (!accounts.ok()) return accounts.status();
+  context.users = std::move(*accounts);
+  if (context.users.empty()) {
+    SHOAL_LOG(kWarning) << "the configuration has no users: every login will be refused";
+  }
+  context.metrics = node.metrics;
+  shoal::sql::ServerInfo& server = context.server;
+  server.version = absl::StrCat("8.0.36-shoal-", SHOAL_VERSION);
+  char hostname[256] = {};
+  gethostname(hostname, sizeof(hostname) - 1);
+  server.hostname = hostname;
+  server.port = self->port;
+  server.socket = self->socket;
+  server.max_connections = self->max_connections;
+  server.max_allowed_packet = context.max_allowed_packet;
+  server.started = absl::Now();
+  shoal::Gauge* connections =
+      node.metrics->GetGauge("shoal_router_connections", "MySQL client connections open now.");
+  server.threads_connected = [connections] { return connections->value(); };
+
+  shoal::router::RouterServer::Options options;
+  options.socket_path = self->socket;
+  options.host = self->host;
+  options.port = self->port;
+  options.threads = self->threads;
+  options.cpus = self->cpus;
+  options.max_connections = self->max_connections;
+  absl::StatusOr<std::unique_ptr<shoal::router::RouterServer>> started =
+      shoal::router::RouterServer::Start(node.loop, options, &context);
+  if (!started.ok()) return started.status();
+  process->server = std::move(*started);
   return absl::OkStatus();
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before anything else: a tool mode that needs no cluster.
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--hash-password" || arg == "--hash_password") {
+      std::string password;
+      std::getline(std::cin, password);
+      std::cout << shoal::router::FormatUserEntry("NAME", password);
+      return 0;
+    }
+  }
+  RouterProcess process;
   shoal::control::ManagedNodeHooks hooks;
-  hooks.start = &StartRouter;
+  hooks.start = [&process](const shoal::control::ManagedNodeContext& node) {
+    return StartRouter(&process, node);
+  };
+  hooks.stop = [&process] { process.server.reset(); };
   return shoal::control::RunManagedNode(shoal::control::ROUTER, "shoal-router", kUsage, argc, argv,
                                         std::move(hooks));
 }

@@ -10,10 +10,16 @@ packages=(
   libevent-dev libprotobuf-dev protobuf-compiler libabsl-dev libre2-dev
   libgtest-dev libgmock-dev libyaml-cpp-dev
   # clients used by the integration tests and benchmarks
-  sysbench mariadb-client python3 python3-pymysql
+  sysbench mariadb-client python3 python3-venv
   # tools the tests use
   procps iproute2
 )
+
+# Go, Java and Maven drive the real-client tests; machines of this project's kind ship newer
+# ones than Debian's, which are only the fallback.
+command -v go >/dev/null || [ -x /usr/local/go/bin/go ] || packages+=(golang-go)
+command -v java >/dev/null || packages+=(default-jdk-headless)
+command -v mvn >/dev/null || packages+=(maven)
 
 missing=()
 for p in "${packages[@]}"; do

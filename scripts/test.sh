@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The README's test command (and CI's): installs what is missing, builds, and runs every test.
+#  0. the real MySQL client programs the integration tests drive (tests/clients/build.sh);
 #  1. release build: unit tests, fuzz corpora, integration tests with real processes and clients;
 #  2. AddressSanitizer + UBSan build: the same again (but the run command), daemons included;
 #  3. ThreadSanitizer build: the concurrency unit tests (event loop, cross-thread posting).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# Real MySQL clients for the integration tests (Go, Java, Python drivers) into build/clients.
+tests/clients/build.sh
 
 cmake --preset release
 cmake --build --preset release

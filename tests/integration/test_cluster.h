@@ -23,7 +23,8 @@ class TestCluster {
  public:
   // The embedded cluster in a box, with `extra_args` appended to shoal-mgmd's command line.
   static TestCluster Embedded(const std::vector<std::string>& extra_args = {});
-  // A configuration file; `yaml` may use {RUN_DIR}, {MGMD_PORT} and {METRICS_BASE}.
+  // A configuration file; `yaml` may use {RUN_DIR}, {MGMD_PORT}, {METRICS_BASE} and
+  // {ROUTER_PORT} (two free ports from there).
   static TestCluster FromConfig(const std::string& yaml,
                                 const std::vector<std::string>& extra_args);
   TestCluster(TestCluster&&) = default;
@@ -32,6 +33,7 @@ class TestCluster {
   const std::string& run_dir() const { return run_dir_; }
   int mgmd_port() const { return mgmd_port_; }
   int metrics_port(int node_id) const { return metrics_base_ + node_id; }
+  int router_port() const { return router_port_; }
   Subprocess& mgmd() { return *mgmd_; }
 
   // Runs `shoal-mgm -c 127.0.0.1:<port> -e <command>`.
@@ -53,6 +55,7 @@ class TestCluster {
   std::string run_dir_;
   int mgmd_port_ = 0;
   int metrics_base_ = 0;
+  int router_port_ = 0;
   std::vector<std::string> mgmd_argv_;
   std::optional<Subprocess> mgmd_;
 };

@@ -1,0 +1,75 @@
+// SqlError: an error as a MySQL client sees it — the number, the SQLSTATE and the message a
+// real MySQL 8.0 server gives — plus factories for the errors Shoal raises, so every place
+// that raises one says it the same way.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace shoal::mysql {
+
+struct SqlError {
+  uint16_t code = 0;
+  std::string sqlstate;  // five characters
+  std::string message;
+};
+
+namespace errors {
+
+// 1045 28000 Access denied for user '%s'@'%s' (using password: %s)
+SqlError AccessDenied(absl::string_view user, absl::string_view host, bool using_password);
+// 1040 08004 Too many connections
+SqlError TooManyConnections();
+// 1047 08S01 Unknown command
+SqlError UnknownCommand();
+// 1049 42000 Unknown database '%s'
+SqlError UnknownDatabase(absl::string_view db);
+// 1046 3D000 No database selected
+SqlError NoDatabaseSelected();
+// 1064 42000 You have an error in your SQL syntax; check the manual that corresponds to your
+// MySQL server version for the right syntax to use near '%s' at line %d
+SqlError ParseError(absl::string_view near, int line);
+// 1235 42000 This version of MySQL doesn't yet support '%s'
+SqlError NotSupportedYet(absl::string_view what);
+// 1193 HY000 Unknown system variable '%s'
+SqlError UnknownSystemVariable(absl::string_view name);
+// 1231 42000 Variable '%s' can't be set to the value of '%s'
+SqlError WrongValueForVariable(absl::string_view name, absl::string_view value);
+// 1232 42000 Incorrect argument type to variable '%s'
+SqlError WrongTypeForVariable(absl::string_view name);
+// 1238 HY000 Variable '%s' is a read only variable
+SqlError ReadOnlyVariable(absl::string_view name);
+// 1228 HY000 Variable '%s' is a SESSION variable and can't be used with SET GLOBAL
+SqlError SessionOnlyVariable(absl::string_view name);
+// 1229 HY000 Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL
+SqlError GlobalOnlyVariable(absl::string_view name);
+// 1273 HY000 Unknown collation: '%s'
+SqlError UnknownCollation(absl::string_view name);
+// 1115 42000 Unknown character set: '%s'
+SqlError UnknownCharacterSet(absl::string_view name);
+// 1153 08S01 Got a packet bigger than 'max_allowed_packet' bytes
+SqlError PacketTooLarge();
+// 1243 HY000 Unknown prepared statement handler (%s) given to %s
+SqlError UnknownStatementHandler(absl::string_view id, absl::string_view where);
+// 1210 HY000 Incorrect arguments to %s
+SqlError WrongArguments(absl::string_view where);
+// 1295 HY000 This command is not supported in the prepared statement protocol yet
+SqlError UnsupportedPreparedStatement();
+// 1146 42S02 Table '%s.%s' doesn't exist
+SqlError NoSuchTable(absl::string_view db, absl::string_view table);
+// 1054 42S22 Unknown column '%s' in '%s'
+SqlError UnknownColumn(absl::string_view column, absl::string_view where);
+// 1305 42000 FUNCTION %s does not exist
+SqlError UnknownFunction(absl::string_view name);
+// 1065 42000 Query was empty
+SqlError EmptyQuery();
+// 2027-style malformed packets are client-side; the server answers 1835 (malformed packet):
+// 1835 HY000 Malformed communication packet.
+SqlError MalformedPacket();
+// 1158/1159-style network errors are logged, not sent. 1105 HY000 for internal errors: %s
+SqlError Internal(absl::string_view what);
+
+}  // namespace errors
+}  // namespace shoal::mysql

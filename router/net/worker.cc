@@ -1,0 +1,80 @@
+#include "router/net/worker.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/logging.h"
+#include "router/net/connection.h"
+
+namespace shoal::router {
+
+absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(int index, int cpu,
+                                                      const RouterContext* context,
+                                                      Gauge* open_connections) {
+  absl::StatusOr<std::unique_ptr<EventLoop>> loop = EventLoop::Create();
+  if (!loop.ok()) return loop.status();
+  std::unique_ptr<Worker> worker(new Worker(index, context, open_connections, std::move(*loop)));
+  worker->thread_ = std::thread([w = worker.get(), cpu] {
+    if (cpu >= 0) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(cpu, &set);
+      pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+    }
+    w->loop_->Run();
+  });
+  return worker;
+}
+
+Worker::Worker(int index, const RouterContext* context, Gauge* open_connections,
+               std::unique_ptr<EventLoop> loop)
+    : index_(index),
+      context_(context),
+      open_connections_(open_connections),
+      loop_(std::move(loop)) {}
+
+Worker::~Worker() { SHOAL_CHECK(!thread_.joinable()) << "Worker destroyed without Shutdown()"; }
+
+void Worker::Adopt(int fd, Transport transport, std::string peer_host, uint32_t connection_id) {
+  loop_->Post([this, fd, transport, peer = std::move(peer_host), connection_id]() mutable {
+    auto connection =
+        std::make_unique<Connection>(this, fd, context_, transport, std::move(peer), connection_id);
+    Connection* raw = connection.get();
+    connections_[connection_id] = std::move(connection);
+    raw->Start();
+  });
+}
+
+void Worker::Remove(uint32_t connection_id) {
+  if (connections_.erase(connection_id) > 0) {
+    open_connections_->Add(-1);
+  }
+  if (shutting_down_ && connections_.empty()) loop_->Stop();
+}
+
+void Worker::Shutdown() {
+  loop_->Post([this] {
+    shutting_down_ = true;
+    if (connections_.empty()) {
+      loop_->Stop();
+      return;
+    }
+    // A client that does not read its replies cannot hold the shutdown for long.
+    shutdown_deadline_ = std::make_unique<Timer>(loop_.get(), [this] { loop_->Stop(); });
+    shutdown_deadline_->Start(absl::Seconds(1));
+    std::vector<uint32_t> ids;
+    for (const auto& [id, connection] : connections_) ids.push_back(id);
+    for (uint32_t id : ids) {
+      if (auto it = connections_.find(id); it != connections_.end()) it->second->CloseAfterFlush();
+    }
+  });
+  thread_.join();
+  // The loop has stopped: what is left is closed here, on the joining thread.
+  open_connections_->Add(-static_cast<int64_t>(connections_.size()));
+  connections_.clear();
+  shutdown_deadline_.reset();
+}
+}  // namespace shoal::router

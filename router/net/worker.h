@@ -1,0 +1,59 @@
+// Worker: one router thread — an EventLoop and the connections it owns. Connections arrive by
+// Adopt() (posted from the accepting thread) and never leave.
+//
+// Owned by the RouterServer. Adopt() and Shutdown() are posted to the worker's loop; the
+// connection map is touched only on the worker's thread.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "common/event_loop.h"
+#include "common/metrics.h"
+#include "router/session/context.h"
+
+namespace shoal::router {
+
+class Connection;
+
+class Worker {
+ public:
+  // `open_connections` counts connections across all workers (max_connections, /metrics).
+  static absl::StatusOr<std::unique_ptr<Worker>> Start(int index, int cpu,
+                                                       const RouterContext* context,
+                                                       Gauge* open_connections);
+  ~Worker();  // REQUIRES: Shutdown() was called
+
+  // Thread-safe: the worker takes the socket and serves it.
+  void Adopt(int fd, Transport transport, std::string peer_host, uint32_t connection_id);
+  // Thread-safe: closes every connection once its output is flushed (at most ~1 s), stops the
+  // loop and joins the thread.
+  void Shutdown();
+
+  // Loop thread only.
+  // Destroys the connection (if still there); safe from inside its own callbacks.
+  void Remove(uint32_t connection_id);
+  EventLoop* loop() { return loop_.get(); }
+
+ private:
+  Worker(int index, const RouterContext* context, Gauge* open_connections,
+         std::unique_ptr<EventLoop> loop);
+
+  int index_;
+  const RouterContext* context_;
+  Gauge* open_connections_;
+  std::unique_ptr<EventLoop> loop_;
+  std::thread thread_;
+  absl::flat_hash_map<uint32_t, std::unique_ptr<Connection>> connections_;
+  bool shutting_down_ = false;
+  std::unique_ptr<Timer> shutdown_deadline_;
+};
+
+}  // namespace shoal::router

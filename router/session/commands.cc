@@ -1,0 +1,289 @@
+// Session, command phase: one handler per command (COM_QUERY, the prepared-statement family,
+// COM_PING, COM_INIT_DB, ...) and the encoding of statement results.
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "common/logging.h"
+#include "protocol/codec.h"
+#include "protocol/resultset.h"
+#include "router/session/session.h"
+
+namespace shoal::router {
+namespace {
+
+using mysql::Command;
+using mysql::DecodeStatus;
+
+// 1421 HY000, COM_STMT_FETCH without a cursor: Shoal opens no cursors (results are sent whole).
+mysql::SqlError NoOpenCursor(uint32_t id) {
+  return {1421, "HY000", absl::StrCat("The statement (", id, ") has no open cursor.")};
+}
+
+}  // namespace
+
+uint16_t Session::StatusFlags() const { return sql::StatusFlags(sql_); }
+
+Session::Action Session::OnCommand(absl::Span<const uint8_t> payload, std::string* out) {
+  Command command;
+  if (!mysql::PeekCommand(payload, &command)) {
+    SendError(mysql::errors::MalformedPacket(), out);
+    return Action::kContinue;
+  }
+  commands_->Increment();
+  switch (command) {
+    case Command::kQuit:
+      return Action::kClose;
+    case Command::kPing:
+      SendOk({}, 0, out);
+      return Action::kContinue;
+    case Command::kQuery: {
+      mysql::client::Query query;
+      if (mysql::Decode(payload, caps_, &query) != DecodeStatus::kOk) break;
+      OnQuery(query.query, out);
+      return Action::kContinue;
+    }
+    case Command::kInitDb: {
+      mysql::client::InitDb init;
+      if (mysql::Decode(payload, caps_, &init) != DecodeStatus::kOk) break;
+      SendResult(UseDatabase(init.schema), mysql::RowFormat::kText, false, out);
+      return Action::kContinue;
+    }
+    case Command::kStmtPrepare: {
+      mysql::client::StmtPrepare prepare;
+      if (mysql::Decode(payload, caps_, &prepare) != DecodeStatus::kOk) break;
+      OnStmtPrepare(prepare.query, out);
+      return Action::kContinue;
+    }
+    case Command::kStmtExecute:
+      OnStmtExecute(payload, out);
+      return Action::kContinue;
+    case Command::kStmtSendLongData: {
+      // No reply, even on error (the client does not read one); errors surface at execute.
+      mysql::client::StmtSendLongData data;
+      if (mysql::Decode(payload, caps_, &data) != DecodeStatus::kOk) return Action::kContinue;
+      auto it = statements_.find(data.statement_id);
+      if (it != statements_.end()) {
+        it->second.long_data[data.param_id].append(data.data.data(), data.data.size());
+      }
+      return Action::kContinue;
+    }
+    case Command::kStmtClose: {
+      mysql::client::StmtClose close;
+      if (mysql::Decode(payload, caps_, &close) == DecodeStatus::kOk) {
+        statements_.erase(close.statement_id);
+      }
+      return Action::kContinue;  // COM_STMT_CLOSE has no reply
+    }
+    case Command::kStmtReset: {
+      mysql::client::StmtReset reset;
+      if (mysql::Decode(payload, caps_, &reset) != DecodeStatus::kOk) break;
+      auto it = statements_.find(reset.statement_id);
+      if (it == statements_.end()) {
+        SendError(mysql::errors::UnknownStatementHandler(absl::StrCat(reset.statement_id),
+                                                         "mysqld_stmt_reset"),
+                  out);
+      } else {
+        it->second.long_data.clear();
+        SendOk({}, 0, out);
+      }
+      return Action::kContinue;
+    }
+    case Command::kStmtFetch: {
+      mysql::client::StmtFetch fetch;
+      if (mysql::Decode(payload, caps_, &fetch) != DecodeStatus::kOk) break;
+      SendError(NoOpenCursor(fetch.statement_id), out);
+      return Action::kContinue;
+    }
+    case Command::kSetOption: {
+      mysql::client::SetOption option;
+      if (mysql::Decode(payload, caps_, &option) != DecodeStatus::kOk) break;
+      if (option.option == mysql::client::SetOption::kMultiStatementsOn) {
+        caps_ |= mysql::capability::kMultiStatements;
+      } else if (option.option == mysql::client::SetOption::kMultiStatementsOff) {
+        caps_ &= ~mysql::capability::kMultiStatements;
+      } else {
+        SendError(mysql::errors::UnknownCommand(), out);
+        return Action::kContinue;
+      }
+      SendEof(out);  // as mysqld answers COM_SET_OPTION
+      return Action::kContinue;
+    }
+    case Command::kFieldList: {
+      mysql::client::FieldList list;
+      if (mysql::Decode(payload, caps_, &list) != DecodeStatus::kOk) break;
+      // There are no tables until the dictionary comes (issue 4): the table does not exist.
+      SendError(sql_.database.empty() ? mysql::errors::NoDatabaseSelected()
+                                      : mysql::errors::NoSuchTable(sql_.database, list.table),
+                out);
+      return Action::kContinue;
+    }
+    case Command::kResetConnection:
+      ResetSessionState();
+      SendOk({}, 0, out);
+      return Action::kContinue;
+    case Command::kChangeUser:
+      return OnChangeUser(payload, out);
+    case Command::kStatistics: {
+      // A bare string packet, not an OK: what `mysqladmin status` prints.
+      int64_t uptime = absl::ToInt64Seconds(absl::Now() - context_->server.started);
+      int64_t threads =
+          context_->server.threads_connected ? context_->server.threads_connected() : 1;
+      std::string text = absl::StrCat(
+          "Uptime: ", uptime, "  Threads: ", threads, "  Questions: ", sql_.questions,
+          "  Slow queries: 0  Opens: 0  Flush tables: 0  Open tables: 0  Queries per second avg: ",
+          uptime > 0 ? absl::StrCat(static_cast<double>(sql_.questions) / uptime) : "0.000");
+      mysql::AppendPacket(text, &seq_, out);
+      return Action::kContinue;
+    }
+    default:
+      SendError(mysql::errors::UnknownCommand(), out);
+      return Action::kContinue;
+  }
+  SendError(mysql::errors::MalformedPacket(), out);
+  return Action::kContinue;
+}
+
+void Session::OnQuery(absl::string_view text, std::string* out) {
+  if ((caps_ & mysql::capability::kMultiStatements) == 0) {
+    SendResult(sql::ExecuteText(text, &sql_), mysql::RowFormat::kText, false, out);
+    return;
+  }
+  std::vector<absl::string_view> statements = sql::SplitStatements(text);
+  if (statements.empty()) {
+    SendError(mysql::errors::EmptyQuery(), out);
+    return;
+  }
+  for (size_t i = 0; i < statements.size(); ++i) {
+    sql::StatementResult result = sql::ExecuteText(statements[i], &sql_);
+    bool last = i + 1 == statements.size();
+    bool failed = std::holds_alternative<mysql::SqlError>(result);
+    SendResult(result, mysql::RowFormat::kText, !last && !failed, out);
+    if (failed) return;  // as mysqld: the statements after an error are not run
+  }
+}
+
+void Session::OnStmtPrepare(absl::string_view text, std::string* out) {
+  auto prepared = sql::Prepare(text, sql_);
+  if (auto* error = std::get_if<mysql::SqlError>(&prepared)) {
+    SendError(*error, out);
+    return;
+  }
+  uint32_t id = next_statement_id_++;
+  Statement& statement = statements_[id];
+  statement.plan = std::move(std::get<std::unique_ptr<sql::PreparedStatement>>(prepared));
+  mysql::AppendPrepareOk(id, static_cast<uint16_t>(statement.plan->param_count()),
+                         statement.plan->columns(), 0, caps_, StatusFlags(), &seq_, out);
+}
+
+void Session::OnStmtExecute(absl::Span<const uint8_t> payload, std::string* out) {
+  uint32_t id = 0;
+  if (!mysql::PeekStatementId(payload, &id)) {
+    SendError(mysql::errors::MalformedPacket(), out);
+    return;
+  }
+  auto it = statements_.find(id);
+  if (it == statements_.end()) {
+    SendError(mysql::errors::UnknownStatementHandler(absl::StrCat(id), "mysqld_stmt_execute"), out);
+    return;
+  }
+  Statement& statement = it->second;
+  mysql::client::StmtExecute execute;
+  if (mysql::Decode(payload, caps_, static_cast<uint16_t>(statement.plan->param_count()),
+                    statement.types, &execute) != DecodeStatus::kOk) {
+    SendError(mysql::errors::WrongArguments("mysqld_stmt_execute"), out);
+    return;
+  }
+  if (execute.new_params_bound) statement.types = execute.param_types;
+  for (auto& [param, data] : statement.long_data) {
+    if (param < execute.params.size()) execute.params[param] = std::move(data);
+  }
+  statement.long_data.clear();
+  SendResult(sql::Execute(*statement.plan, execute.params, &sql_), mysql::RowFormat::kBinary, false,
+             out);
+}
+
+Session::Action Session::OnChangeUser(absl::Span<const uint8_t> payload, std::string* out) {
+  mysql::client::ChangeUser change;
+  if (mysql::Decode(payload, caps_, &change) != DecodeStatus::kOk) {
+    SendError(mysql::errors::MalformedPacket(), out);
+    return Action::kClose;
+  }
+  ResetSessionState();
+  user_ = std::string(change.username);
+  requested_database_ = std::string(change.database);
+  absl::string_view plugin =
+      change.auth_plugin_name.empty() ? mysql::kNativePasswordPlugin : change.auth_plugin_name;
+  auto account = context_->users.find(user_);
+  const UserAccount* found = account == context_->users.end() ? nullptr : &account->second;
+  if (plugin != mysql::kNativePasswordPlugin && plugin != mysql::kCachingSha2PasswordPlugin) {
+    mysql::server::AuthSwitchRequest request{mysql::kNativePasswordPlugin, scramble_};
+    mysql::EncodePacket(request, caps_, &seq_, out);
+    state_ = State::kAuthSwitch;
+    return Action::kContinue;
+  }
+  if (!Verify(found, plugin, change.auth_response)) return LoginFailed(out);
+  return LoginSucceeded(out);
+}
+
+sql::StatementResult Session::UseDatabase(absl::string_view name) {
+  std::string quoted = "USE `";
+  for (char c : name) {
+    quoted.push_back(c);
+    if (c == '`') quoted.push_back('`');  // a backtick inside a quoted name is doubled
+  }
+  quoted.push_back('`');
+  return sql::ExecuteText(quoted, &sql_);
+}
+
+void Session::ResetSessionState() {
+  statements_.clear();
+  sql::SessionState fresh;
+  fresh.server = sql_.server;
+  fresh.connection_id = sql_.connection_id;
+  fresh.host = sql_.host;
+  fresh.user = sql_.user;
+  fresh.database = sql_.database;
+  sql_ = std::move(fresh);
+  sql::ApplyHandshakeCollation(client_collation_, &sql_);
+}
+
+void Session::SendResult(const sql::StatementResult& result, mysql::RowFormat format, bool more,
+                         std::string* out) {
+  uint16_t more_flag = more ? mysql::status::kMoreResultsExist : 0;
+  if (const auto* ok = std::get_if<sql::OkResult>(&result)) {
+    SendOk(*ok, more_flag, out);
+  } else if (const auto* rows = std::get_if<mysql::ResultSet>(&result)) {
+    mysql::AppendResultSet(*rows, format, caps_, StatusFlags() | more_flag, sql::WarningCount(sql_),
+                           &seq_, out);
+  } else {
+    SendError(std::get<mysql::SqlError>(result), out);
+  }
+}
+
+void Session::SendOk(const sql::OkResult& ok, uint16_t extra_status, std::string* out) {
+  mysql::server::Ok packet;
+  packet.affected_rows = ok.affected_rows;
+  packet.last_insert_id = ok.last_insert_id;
+  packet.warnings = ok.warnings;
+  packet.info = ok.info;
+  packet.status_flags = StatusFlags() | extra_status;
+  mysql::EncodePacket(packet, caps_, &seq_, out);
+}
+
+void Session::SendError(const mysql::SqlError& error, std::string* out) {
+  mysql::server::Err packet{error.code, error.sqlstate, error.message};
+  mysql::EncodePacket(packet, caps_ | mysql::capability::kProtocol41, &seq_, out);
+}
+
+void Session::SendEof(std::string* out) {
+  if (caps_ & mysql::capability::kDeprecateEof) {
+    SendOk({}, 0, out);
+    return;
+  }
+  mysql::server::Eof eof{0, StatusFlags()};
+  mysql::EncodePacket(eof, caps_, &seq_, out);
+}
+
+}  // namespace shoal::router

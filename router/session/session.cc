@@ -1,0 +1,191 @@
+// Session: start-up, packet framing and authentication. Commands are in commands.cc.
+#include "router/session/session.h"
+
+#include <utility>
+
+#include "absl/random/random.h"
+#include "absl/strings/str_cat.h"
+#include "common/logging.h"
+#include "protocol/auth.h"
+#include "protocol/codec.h"
+
+namespace shoal::router {
+namespace {
+
+using mysql::DecodeStatus;
+
+// ER_HANDSHAKE_ERROR, as mysqld answers a handshake it cannot read.
+mysql::SqlError BadHandshake() { return {1043, "08S01", "Bad handshake"}; }
+
+}  // namespace
+
+Session::Session(const RouterContext* context, uint32_t connection_id, Transport transport,
+                 std::string peer_host)
+    : context_(context),
+      connection_id_(connection_id),
+      transport_(transport),
+      peer_host_(std::move(peer_host)),
+      decoder_(context->max_allowed_packet),
+      commands_(context->metrics->GetCounter("shoal_router_commands_total",
+                                             "MySQL protocol commands received.")),
+      logins_failed_(context->metrics->GetCounter("shoal_router_logins_failed_total",
+                                                  "Logins refused with ER_ACCESS_DENIED_ERROR.")) {
+  sql_.server = &context->server;
+  sql_.connection_id = connection_id;
+  sql_.host = peer_host_;
+}
+
+Session::~Session() = default;
+
+std::string Session::TooManyConnectionsPacket() {
+  mysql::SqlError error = mysql::errors::TooManyConnections();
+  mysql::server::Err err{error.code, error.sqlstate, error.message};
+  std::string out;
+  uint8_t seq = 0;
+  mysql::EncodePacket(err, mysql::capability::kProtocol41, &seq, &out);
+  return out;
+}
+
+void Session::Start(std::string* out) {
+  absl::BitGen random;
+  scramble_ = mysql::GenerateScramble([&random] { return absl::Uniform<uint32_t>(random); });
+  mysql::server::Greeting greeting;
+  greeting.server_version = context_->server.version;
+  greeting.connection_id = connection_id_;
+  greeting.auth_plugin_data = scramble_;
+  greeting.charset = mysql::charset::kUtf8mb4_0900AiCi;
+  greeting.status_flags = mysql::status::kAutocommit;
+  seq_ = 0;
+  mysql::EncodePacket(greeting, mysql::kServerCapabilities, &seq_, out);
+  decoder_.set_expected_seq(seq_);
+}
+
+Session::Action Session::OnInput(absl::Span<const uint8_t> in, size_t* consumed, std::string* out) {
+  *consumed = 0;
+  while (state_ != State::kClosing) {
+    if (state_ == State::kCommand) decoder_.ResetSequence();
+    size_t used = 0;
+    absl::Span<const uint8_t> payload;
+    DecodeStatus status = decoder_.Next(in.subspan(*consumed), &used, &payload);
+    if (status == DecodeStatus::kNeedMore) {
+      *consumed += used;
+      return Action::kContinue;
+    }
+    if (status == DecodeStatus::kTooLarge) {
+      // The oversized packet's id was not consumed: the error follows it.
+      seq_ = static_cast<uint8_t>(decoder_.expected_seq() + 1);
+      SendError(mysql::errors::PacketTooLarge(), out);
+      return Action::kClose;
+    }
+    if (status != DecodeStatus::kOk) {
+      SHOAL_LOG(kDebug) << "connection " << connection_id_ << ": malformed packet framing";
+      return Action::kClose;
+    }
+    seq_ = decoder_.expected_seq();
+    // The payload may point into `in`: handle it before its bytes are counted as consumed.
+    Action action = OnPacket(payload, out);
+    *consumed += used;
+    decoder_.set_expected_seq(seq_);
+    if (action == Action::kClose) state_ = State::kClosing;
+  }
+  return Action::kClose;
+}
+
+Session::Action Session::OnPacket(absl::Span<const uint8_t> payload, std::string* out) {
+  switch (state_) {
+    case State::kGreeting:
+      return OnHandshakeResponse(payload, out);
+    case State::kAuthSwitch:
+      return OnAuthSwitchResponse(payload, out);
+    case State::kCommand:
+      return OnCommand(payload, out);
+    case State::kClosing:
+      break;
+  }
+  return Action::kClose;
+}
+
+Session::Action Session::OnHandshakeResponse(absl::Span<const uint8_t> payload, std::string* out) {
+  mysql::client::HandshakeResponse41 response;
+  if (mysql::Decode(payload, mysql::kServerCapabilities, &response) != DecodeStatus::kOk ||
+      (response.capabilities & mysql::capability::kProtocol41) == 0) {
+    SendError(BadHandshake(), out);
+    return Action::kClose;
+  }
+  caps_ = response.capabilities & mysql::kServerCapabilities;
+  user_ = std::string(response.username);
+  requested_database_ = std::string(response.database);
+  client_collation_ = response.charset;
+  absl::string_view plugin = response.auth_plugin_name;
+  if ((caps_ & mysql::capability::kPluginAuth) == 0 || plugin.empty()) {
+    plugin = mysql::kNativePasswordPlugin;
+  }
+  auto account = context_->users.find(user_);
+  const UserAccount* found = account == context_->users.end() ? nullptr : &account->second;
+  bool known_plugin =
+      plugin == mysql::kNativePasswordPlugin || plugin == mysql::kCachingSha2PasswordPlugin;
+  // libmysqlclient and libmariadb open caching_sha2_password with an empty response when the
+  // server offered native: switch them to the plugin we offered, as mysqld does.
+  bool empty_sha2_probe = plugin == mysql::kCachingSha2PasswordPlugin &&
+                          response.auth_response.empty() && found != nullptr && found->has_password;
+  if (!known_plugin || empty_sha2_probe) {
+    mysql::server::AuthSwitchRequest request{mysql::kNativePasswordPlugin, scramble_};
+    mysql::EncodePacket(request, caps_, &seq_, out);
+    state_ = State::kAuthSwitch;
+    return Action::kContinue;
+  }
+  if (!Verify(found, plugin, response.auth_response)) return LoginFailed(out);
+  if (plugin == mysql::kCachingSha2PasswordPlugin) {
+    // The fast path always suffices: the router holds SHA256(SHA256(password)) for every
+    // account, so full authentication is never requested.
+    mysql::server::AuthMoreData fast_ok{absl::string_view("\x03", 1)};
+    mysql::EncodePacket(fast_ok, caps_, &seq_, out);
+  }
+  return LoginSucceeded(out);
+}
+
+Session::Action Session::OnAuthSwitchResponse(absl::Span<const uint8_t> payload, std::string* out) {
+  mysql::client::AuthSwitchResponse response;
+  if (mysql::Decode(payload, caps_, &response) != DecodeStatus::kOk) {
+    SendError(BadHandshake(), out);
+    return Action::kClose;
+  }
+  auto account = context_->users.find(user_);
+  const UserAccount* found = account == context_->users.end() ? nullptr : &account->second;
+  if (!Verify(found, mysql::kNativePasswordPlugin, response.data)) return LoginFailed(out);
+  return LoginSucceeded(out);
+}
+
+bool Session::Verify(const UserAccount* account, absl::string_view plugin,
+                     absl::string_view response) const {
+  if (account == nullptr) return false;
+  if (plugin == mysql::kCachingSha2PasswordPlugin) {
+    return mysql::VerifyCachingSha2Password(scramble_, response, account->sha256_hash);
+  }
+  return mysql::VerifyNativePassword(scramble_, response, account->native_hash);
+}
+
+Session::Action Session::LoginSucceeded(std::string* out) {
+  state_ = State::kCommand;
+  sql_.user = user_;
+  sql::ApplyHandshakeCollation(client_collation_, &sql_);
+  if (!requested_database_.empty()) {
+    sql::StatementResult used = UseDatabase(requested_database_);
+    if (const auto* error = std::get_if<mysql::SqlError>(&used)) {
+      SendError(*error, out);
+      return Action::kClose;
+    }
+  }
+  SendOk(sql::OkResult{}, 0, out);
+  return Action::kContinue;
+}
+
+Session::Action Session::LoginFailed(std::string* out) {
+  logins_failed_->Increment();
+  // MySQL says "using password: YES" whenever the client sent a non-empty response; a
+  // wrong password and an unknown user get the same answer.
+  SendError(mysql::errors::AccessDenied(user_, peer_host_, /*using_password=*/true), out);
+  return Action::kClose;
+}
+
+}  // namespace shoal::router

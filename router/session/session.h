@@ -1,0 +1,113 @@
+// Session: one MySQL client connection's protocol state machine — greeting, authentication,
+// then commands — over bytes in and bytes out. It never touches sockets: the Connection feeds
+// it what arrived and sends what it produced.
+//
+// Owned by its Connection; used only on that connection's worker thread.
+//
+// States (how each is entered and left):
+//   kGreeting    — entered at Start() after the greeting is produced; left on the client's
+//                  HandshakeResponse41 to kAuthSwitch, kFullAuth, kCommand or kClosing.
+//   kAuthSwitch  — entered after sending AuthSwitchRequest (the client asked for a plugin we
+//                  did not offer); left on its AuthSwitchResponse to kCommand or kClosing.
+//   kFullAuth    — entered after AuthMoreData(perform_full_authentication) on a Unix socket;
+//                  left on the clear-text password to kCommand or kClosing.
+//   kCommand     — authenticated; every packet is a command. Left on COM_QUIT or a fatal
+//                  error to kClosing.
+//   kClosing     — nothing more is read; the connection closes once output is flushed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/types/span.h"
+#include "protocol/column.h"
+#include "protocol/messages.h"
+#include "protocol/packet.h"
+#include "protocol/resultset.h"
+#include "protocol/sql_error.h"
+#include "router/session/context.h"
+#include "router/sql/executor.h"
+
+namespace shoal::router {
+
+class Session {
+ public:
+  enum class Action { kContinue, kClose };
+
+  Session(const RouterContext* context, uint32_t connection_id, Transport transport,
+          std::string peer_host);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // The ER_CON_COUNT_ERROR packet a refused connection gets instead of a greeting.
+  static std::string TooManyConnectionsPacket();
+
+  // Appends the server greeting to `out`.
+  void Start(std::string* out);
+  // Handles every whole packet at the front of `in`, appending replies to `out`; `*consumed`
+  // is how many bytes of `in` were used (the rest waits for more input). kClose: close the
+  // connection once `out` has been sent.
+  Action OnInput(absl::Span<const uint8_t> in, size_t* consumed, std::string* out);
+
+ private:
+  enum class State { kGreeting, kAuthSwitch, kCommand, kClosing };
+
+  // A COM_STMT_PREPAREd statement.
+  struct Statement {
+    std::unique_ptr<sql::PreparedStatement> plan;
+    std::vector<mysql::ParamType> types;  // bound by the last execute that sent them
+    absl::flat_hash_map<uint16_t, std::string> long_data;  // COM_STMT_SEND_LONG_DATA
+  };
+
+  Action OnPacket(absl::Span<const uint8_t> payload, std::string* out);
+
+  // Authentication (session.cc).
+  Action OnHandshakeResponse(absl::Span<const uint8_t> payload, std::string* out);
+  Action OnAuthSwitchResponse(absl::Span<const uint8_t> payload, std::string* out);
+  // Checks `response` made by `plugin` against the account; false when it does not match.
+  bool Verify(const UserAccount* account, absl::string_view plugin,
+              absl::string_view response) const;
+  Action LoginSucceeded(std::string* out);
+  Action LoginFailed(std::string* out);
+
+  // Commands (commands.cc).
+  Action OnCommand(absl::Span<const uint8_t> payload, std::string* out);
+  void OnQuery(absl::string_view text, std::string* out);
+  void OnStmtPrepare(absl::string_view text, std::string* out);
+  void OnStmtExecute(absl::Span<const uint8_t> payload, std::string* out);
+  Action OnChangeUser(absl::Span<const uint8_t> payload, std::string* out);
+  void ResetSessionState();
+  // USE `name`, through the executor like any statement.
+  sql::StatementResult UseDatabase(absl::string_view name);
+  // Sends one statement's result; `more` sets SERVER_MORE_RESULTS_EXISTS.
+  void SendResult(const sql::StatementResult& result, mysql::RowFormat format, bool more,
+                  std::string* out);
+  void SendOk(const sql::OkResult& ok, uint16_t extra_status, std::string* out);
+  void SendError(const mysql::SqlError& error, std::string* out);
+  void SendEof(std::string* out);
+  uint16_t StatusFlags() const;
+
+  const RouterContext* context_;
+  uint32_t connection_id_;
+  Transport transport_;
+  std::string peer_host_;
+  State state_ = State::kGreeting;
+  mysql::PacketDecoder decoder_;
+  uint8_t seq_ = 0;    // the sequence id of the next packet we send
+  uint32_t caps_ = 0;  // negotiated: what both sides support
+  std::string scramble_;
+  std::string user_;
+  std::string requested_database_;
+  uint8_t client_collation_ = 0;
+  sql::SessionState sql_;
+  absl::flat_hash_map<uint32_t, Statement> statements_;
+  uint32_t next_statement_id_ = 1;
+  Counter* commands_;
+  Counter* logins_failed_;
+};
+
+}  // namespace shoal::router

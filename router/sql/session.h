@@ -1,0 +1,77 @@
+// The per-connection SQL state the executor reads and changes (current database, variables,
+// transaction flags, warnings, SQL-level prepared statements) and the server facts it reports
+// (ServerInfo).
+//
+// A SessionState is owned by one router Session and used only on that session's worker
+// thread; nothing here is shared between connections except the immutable ServerInfo.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/time/time.h"
+#include "protocol/value.h"
+
+namespace shoal::sql {
+
+// Filled once by the router process; outlives every session. Read-only after startup.
+struct ServerInfo {
+  std::string version = "8.0.36-shoal";  // e.g. "8.0.36-shoal-0.1.0"
+  std::string hostname;
+  int port = 0;
+  std::string socket;
+  uint64_t max_allowed_packet = 64 << 20;
+  int max_connections = 1024;
+  absl::Time started = absl::UnixEpoch();      // for Uptime
+  std::function<int64_t()> threads_connected;  // for SHOW STATUS (may be empty)
+  std::function<absl::Time()> now;             // the clock (empty = absl::Now); tests inject one
+};
+
+// One entry of SHOW WARNINGS: a note, warning or error of the last statement.
+struct Diagnostic {
+  enum class Level : uint8_t { kNote, kWarning, kError };
+  Level level = Level::kWarning;
+  uint16_t code = 0;
+  std::string message;
+};
+
+class PreparedStatement;
+
+struct SessionState {
+  const ServerInfo* server = nullptr;
+  std::string user, host, database;  // database empty = none selected
+  uint32_t connection_id = 0;
+  bool autocommit = true;
+  bool in_transaction = false;
+  bool read_only_transaction = false;  // START TRANSACTION READ ONLY
+  uint64_t last_insert_id = 0;
+  uint64_t questions = 0;             // statements run, for SHOW STATUS
+  bool no_backslash_escapes = false;  // derived from sql_mode
+
+  // System variables whose session value differs from the global one, by lower-case name.
+  // Values as the variable's type (see system_variables.h): bool/int as int64 or uint64,
+  // strings and enums as std::string, NULL where the variable allows it.
+  absl::flat_hash_map<std::string, mysql::Value> session_vars;
+  // User variables (@x), by lower-case name (MySQL's user variable names ignore case).
+  absl::flat_hash_map<std::string, mysql::Value> user_vars;
+  // Notes, warnings and the error of the last non-diagnostic statement (SHOW WARNINGS).
+  std::vector<Diagnostic> warnings;
+  // SQL-level prepared statements (PREPARE name FROM …), by lower-case name.
+  absl::flat_hash_map<std::string, std::shared_ptr<const PreparedStatement>> sql_prepared;
+};
+
+// Sets character_set_client/connection/results and collation_connection from the collation
+// id a client sent in its handshake (33, 45, 255…); unknown ids fall back to
+// utf8mb4_general_ci.
+void ApplyHandshakeCollation(uint16_t collation_id, SessionState* state);
+
+// The collation id string results carry (the session's collation_connection) and the bytes
+// per character of its charset (column lengths are characters × this).
+uint16_t ResultCollationId(const SessionState& state);
+int ResultCharsetMaxLen(const SessionState& state);
+
+}  // namespace shoal::sql

@@ -1,0 +1,34 @@
+// Conversions between Values as MySQL does them: the text a value prints as, numbers from
+// strings, decimal formatting, character counts, time zone offsets.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "protocol/value.h"
+
+namespace shoal::sql {
+
+// MySQL's NOT_FIXED_DEC: the `decimals` of strings and floating-point values.
+inline constexpr uint8_t kNotFixedDec = 31;
+
+// The text form MySQL gives a value (CONCAT, SHOW, error messages). NULL -> "NULL".
+std::string ValueText(const mysql::Value& v);
+// Doubles as MySQL prints them: shortest round-trip digits, plain notation for moderate
+// exponents (1e10 -> "10000000000"), "1e20" style beyond.
+std::string FormatDouble(double d);
+// `d` rounded to `scale` digits after the point ("1.50"), half away from zero.
+std::string FormatFixed(double d, int scale);
+
+// The numeric value of `v` as a double. Strings convert by their longest numeric prefix;
+// *truncated is set when that was not the whole string (MySQL then warns 1292).
+double ToDouble(const mysql::Value& v, bool* truncated);
+
+// UTF-8 characters in `s` (invalid bytes count one each).
+uint32_t CharLength(absl::string_view s);
+
+// "+05:30" / "-08:00" -> seconds east of UTC. False when not of that form or out of range.
+bool ParseTimeZoneOffset(absl::string_view tz, int* seconds);
+
+}  // namespace shoal::sql

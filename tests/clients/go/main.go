@@ -1,0 +1,106 @@
+// mysqlclient runs one scripted session against a MySQL server with Go's
+// go-sql-driver/mysql, the way applications use it, and fails loudly on any
+// surprise. Used by the integration tests against a Shoal router.
+//
+//	mysqlclient -dsn 'root:@unix(/tmp/shoal/router-4.sock)/' [-interpolate] [-bad-password]
+package main
+
+import (
+	"database/sql"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "FAIL: "+format+"\n", args...)
+	os.Exit(1)
+}
+
+func main() {
+	dsn := flag.String("dsn", "", "go-sql-driver DSN")
+	interpolate := flag.Bool("interpolate", false, "interpolateParams=true (client-side parameters)")
+	badPassword := flag.Bool("bad-password", false, "expect the login to be refused with 1045")
+	flag.Parse()
+
+	cfg, err := mysql.ParseDSN(*dsn)
+	if err != nil {
+		fail("bad dsn: %v", err)
+	}
+	cfg.InterpolateParams = *interpolate
+	db, err := sql.Open("mysql", cfg.FormatDSN())
+	if err != nil {
+		fail("open: %v", err)
+	}
+	defer db.Close()
+
+	err = db.Ping()
+	if *badPassword {
+		var myErr *mysql.MySQLError
+		if !errors.As(err, &myErr) || myErr.Number != 1045 {
+			fail("expected error 1045, got %v", err)
+		}
+		fmt.Println("refused:", myErr.Message)
+		return
+	}
+	if err != nil {
+		fail("ping: %v", err)
+	}
+
+	var one int64
+	if err := db.QueryRow("SELECT 1").Scan(&one); err != nil || one != 1 {
+		fail("SELECT 1 (text): %v %d", err, one)
+	}
+	// With arguments: server-side prepared statement, or interpolated text.
+	var two int64
+	if err := db.QueryRow("SELECT ? + 1", 1).Scan(&two); err != nil || two != 2 {
+		fail("SELECT ? + 1: %v %d", err, two)
+	}
+	stmt, err := db.Prepare("SELECT 1")
+	if err != nil {
+		fail("prepare SELECT 1: %v", err)
+	}
+	for i := 0; i < 3; i++ {
+		if err := stmt.QueryRow().Scan(&one); err != nil || one != 1 {
+			fail("prepared SELECT 1: %v %d", err, one)
+		}
+	}
+	stmt.Close()
+
+	var version string
+	if err := db.QueryRow("SELECT @@version").Scan(&version); err != nil ||
+		!strings.HasPrefix(version, "8.0.") {
+		fail("SELECT @@version: %v %q", err, version)
+	}
+	if _, err := db.Exec("SET NAMES utf8mb4"); err != nil {
+		fail("SET NAMES: %v", err)
+	}
+	// Errors come back as MySQL errors and leave the connection usable.
+	_, err = db.Exec("SELEKT 1")
+	var myErr *mysql.MySQLError
+	if !errors.As(err, &myErr) || myErr.Number != 1064 {
+		fail("expected a 1064 parse error, got %v", err)
+	}
+	if cfg.MultiStatements {
+		// One COM_QUERY holding two statements: two result sets.
+		rows, err := db.Query("SELECT 1; SELECT 'two'")
+		if err != nil {
+			fail("multi-statement: %v", err)
+		}
+		var first int64
+		var second string
+		if !rows.Next() || rows.Scan(&first) != nil || first != 1 {
+			fail("multi-statement: first result set")
+		}
+		if rows.Next() || !rows.NextResultSet() || !rows.Next() || rows.Scan(&second) != nil ||
+			second != "two" {
+			fail("multi-statement: second result set")
+		}
+		rows.Close()
+	}
+	fmt.Println("ok: version", version)
+}

@@ -1,0 +1,82 @@
+package dev.shoal;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * One scripted JDBC session against a MySQL server through Connector/J, the way applications
+ * use it; exits non-zero on any surprise. Used by the integration tests against a Shoal router.
+ *
+ * <p>Usage: ShoalClient jdbc-url user password [--bad-password]
+ */
+public final class ShoalClient {
+  private static void check(boolean ok, String what) {
+    if (!ok) {
+      System.err.println("FAIL: " + what);
+      System.exit(1);
+    }
+  }
+
+  private static long selectLong(Statement st, String sql) throws SQLException {
+    try (ResultSet rs = st.executeQuery(sql)) {
+      check(rs.next(), sql + ": no row");
+      return rs.getLong(1);
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    String url = args[0];
+    String user = args[1];
+    String password = args[2];
+    boolean expectRefusal = args.length > 3 && args[3].equals("--bad-password");
+    if (expectRefusal) {
+      try (Connection c = DriverManager.getConnection(url, user, password)) {
+        check(false, "login with a wrong password succeeded");
+      } catch (SQLException e) {
+        check(e.getErrorCode() == 1045, "expected 1045, got " + e.getErrorCode() + " " + e);
+        System.out.println("refused: " + e.getMessage());
+      }
+      return;
+    }
+    try (Connection c = DriverManager.getConnection(url, user, password);
+        Statement st = c.createStatement()) {
+      check(c.isValid(5), "isValid");
+      check(selectLong(st, "SELECT 1") == 1, "SELECT 1");
+      try (PreparedStatement ps = c.prepareStatement("SELECT ? + 1")) {
+        ps.setInt(1, 41);
+        try (ResultSet rs = ps.executeQuery()) {
+          check(rs.next() && rs.getLong(1) == 42, "SELECT ? + 1");
+        }
+      }
+      try (ResultSet rs = st.executeQuery("SELECT @@version")) {
+        check(rs.next() && rs.getString(1).startsWith("8.0."), "SELECT @@version");
+        System.out.println("ok: version " + rs.getString(1));
+      }
+      st.execute("SET NAMES utf8mb4");
+      c.setAutoCommit(false);
+      c.commit();
+      c.setAutoCommit(true);
+      try {
+        st.execute("SELEKT 1");
+        check(false, "a syntax error went unnoticed");
+      } catch (SQLException e) {
+        check(e.getErrorCode() == 1064, "expected 1064, got " + e.getErrorCode());
+      }
+      check(selectLong(st, "SELECT 2") == 2, "the connection survives an error");
+      if (url.contains("allowMultiQueries=true")) {
+        check(st.execute("SELECT 1; SELECT 'two'"), "multi-statement: first result");
+        try (ResultSet rs = st.getResultSet()) {
+          check(rs.next() && rs.getLong(1) == 1, "multi-statement: first result set");
+        }
+        check(st.getMoreResults(), "multi-statement: second result");
+        try (ResultSet rs = st.getResultSet()) {
+          check(rs.next() && rs.getString(1).equals("two"), "multi-statement: second result set");
+        }
+      }
+    }
+  }
+}
