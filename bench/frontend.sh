@@ -29,9 +29,11 @@ fi
 # Shoal: the cluster in a box, routers on sockets only.
 build/bin/shoal-mgmd --run-dir "$work/shoal" --port 0 --base-port 0 --metrics-base-port 0 \
   >"$work/mgmd.out" 2>&1 &
-pids+=($!)
+mgmd_pid=$!
+pids+=($mgmd_pid)
 for _ in $(seq 100); do [ -S "$work/shoal/router-4.sock" ] && break; sleep 0.1; done
-router_pid=$(pgrep -f -- "shoal-router .*--node-id 4$" | head -1)
+# Router 4 is a child of this mgmd (other clusters may run on the machine).
+router_pid=$(pgrep -P "$mgmd_pid" -f -- "--node-id 4$")
 
 # MariaDB: a private server on its own socket.
 mkdir -p "$work/mariadb"
@@ -42,6 +44,7 @@ mariadbd --no-defaults --datadir="$work/mariadb" --socket="$work/mariadb.sock" -
 mariadb_pid=$!
 pids+=($mariadb_pid)
 for _ in $(seq 100); do [ -S "$work/mariadb.sock" ] && break; sleep 0.1; done
+mariadb -S "$work/mariadb.sock" -u root -e "CREATE DATABASE sbtest"  # sysbench's default db
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 ticks_per_second=$(getconf CLK_TCK)

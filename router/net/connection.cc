@@ -1,86 +1,146 @@
 #include "router/net/connection.h"
 
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
-#include <event2/util.h>
+#include <event2/event.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include "router/net/worker.h"
 
 namespace shoal::router {
+namespace {
+
+// Read in chunks of this size; a larger packet grows the buffer as it arrives.
+constexpr size_t kReadChunk = 64 * 1024;
+// Past this much unsent output (a client that does not read), stop reading its requests.
+constexpr size_t kMaxPendingOutput = 4 * 1024 * 1024;
+
+}  // namespace
 
 Connection::Connection(Worker* worker, int fd, const RouterContext* context, Transport transport,
                        std::string peer_host, uint32_t connection_id)
     : worker_(worker),
       id_(connection_id),
-      bev_(bufferevent_socket_new(worker->loop()->base(), fd, BEV_OPT_CLOSE_ON_FREE)),
+      fd_(fd),
+      read_event_(event_new(worker->loop()->base(), fd, EV_READ | EV_PERSIST,
+                            &Connection::OnReadable, this)),
+      write_event_(event_new(worker->loop()->base(), fd, EV_WRITE | EV_PERSIST,
+                             &Connection::OnWritable, this)),
       session_(context, connection_id, transport, std::move(peer_host)),
       bytes_in_(context->metrics->GetCounter("shoal_router_bytes_received_total",
                                              "Bytes received from MySQL clients.")),
       bytes_out_(context->metrics->GetCounter("shoal_router_bytes_sent_total",
                                               "Bytes sent to MySQL clients.")) {
+  evutil_make_socket_nonblocking(fd);
+  evutil_make_socket_closeonexec(fd);
   if (transport == Transport::kTcp) {
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
   }
-  bufferevent_setcb(bev_, &Connection::OnRead, &Connection::OnWrite, &Connection::OnEvent, this);
 }
 
-Connection::~Connection() { bufferevent_free(bev_); }
+Connection::~Connection() {
+  event_free(read_event_);
+  event_free(write_event_);
+  close(fd_);
+}
 
 void Connection::Start() {
   session_.Start(&out_);
-  Flush();
-  bufferevent_enable(bev_, EV_READ | EV_WRITE);
+  if (!Flush()) return Finish();
+  event_add(read_event_, nullptr);
+  reading_ = true;
 }
 
 void Connection::CloseAfterFlush() {
   closing_ = true;
-  bufferevent_disable(bev_, EV_READ);
-  if (evbuffer_get_length(bufferevent_get_output(bev_)) == 0) {
-    // Not from inside our own callbacks' stack: the worker removes us in a later turn.
-    Worker* worker = worker_;
-    worker->loop()->Post([worker, id = id_] { worker->Remove(id); });
+  if (reading_) {
+    event_del(read_event_);
+    reading_ = false;
   }
+  if (out_sent_ == out_.size()) Finish();
 }
 
-void Connection::Flush() {
-  if (out_.empty()) return;
-  bytes_out_->Increment(static_cast<int64_t>(out_.size()));
-  bufferevent_write(bev_, out_.data(), out_.size());
-  out_.clear();
+void Connection::Finish() {
+  if (finished_) return;
+  finished_ = true;
+  event_del(read_event_);
+  event_del(write_event_);
+  Worker* worker = worker_;
+  uint32_t id = id_;
+  worker->loop()->Post([worker, id] { worker->Remove(id); });
 }
 
-void Connection::OnRead(bufferevent* bev, void* arg) {
+void Connection::OnReadable(int, short, void* arg) {
   auto* self = static_cast<Connection*>(arg);
-  if (self->closing_) return;
-  evbuffer* input = bufferevent_get_input(bev);
-  size_t available = evbuffer_get_length(input);
-  // Packets are parsed in place: one contiguous view of everything received so far.
-  const uint8_t* bytes = evbuffer_pullup(input, -1);
+  if (!self->Read()) self->Finish();
+}
+
+void Connection::OnWritable(int, short, void* arg) {
+  auto* self = static_cast<Connection*>(arg);
+  if (!self->Flush()) return self->Finish();
+  if (self->closing_ && self->out_sent_ == self->out_.size()) self->Finish();
+}
+
+bool Connection::Read() {
+  // Move what is left of a partial packet to the front, then make room for one more chunk.
+  if (in_start_ > 0) {
+    in_.replace(0, in_end_ - in_start_, in_, in_start_, in_end_ - in_start_);
+    in_end_ -= in_start_;
+    in_start_ = 0;
+  }
+  if (in_.size() - in_end_ < kReadChunk) in_.resize(in_end_ + kReadChunk);
+  ssize_t n = recv(fd_, in_.data() + in_end_, in_.size() - in_end_, 0);
+  if (n <= 0) {
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return true;
+    return false;  // the client closed or the socket failed
+  }
+  in_end_ += static_cast<size_t>(n);
+  bytes_in_->Increment(n);
   size_t consumed = 0;
-  Session::Action action =
-      self->session_.OnInput(absl::MakeConstSpan(bytes, available), &consumed, &self->out_);
-  evbuffer_drain(input, consumed);
-  self->bytes_in_->Increment(static_cast<int64_t>(consumed));
-  self->Flush();
-  if (action == Session::Action::kClose) self->CloseAfterFlush();
+  Session::Action action = session_.OnInput(
+      absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(in_.data()), in_end_), &consumed, &out_);
+  in_start_ = consumed;
+  if (in_start_ == in_end_) in_start_ = in_end_ = 0;
+  if (!Flush()) return false;
+  if (action == Session::Action::kClose) {
+    CloseAfterFlush();
+    return true;
+  }
+  // A client that sends without reading its replies waits until they are taken.
+  if (out_.size() - out_sent_ > kMaxPendingOutput && reading_) {
+    event_del(read_event_);
+    reading_ = false;
+  }
+  return true;
 }
 
-void Connection::OnWrite(bufferevent* bev, void* arg) {
-  auto* self = static_cast<Connection*>(arg);
-  if (self->closing_ && evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
-    self->worker_->Remove(self->id_);  // destroys self; nothing may follow
+bool Connection::Flush() {
+  while (out_sent_ < out_.size()) {
+    ssize_t n = send(fd_, out_.data() + out_sent_, out_.size() - out_sent_, MSG_NOSIGNAL);
+    if (n > 0) {
+      out_sent_ += static_cast<size_t>(n);
+      bytes_out_->Increment(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      event_add(write_event_, nullptr);  // the rest goes when the socket drains
+      return true;
+    }
+    return false;
   }
-}
-
-void Connection::OnEvent(bufferevent*, short what, void* arg) {
-  auto* self = static_cast<Connection*>(arg);
-  if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
-    self->worker_->Remove(self->id_);  // destroys self; nothing may follow
+  out_.clear();
+  out_sent_ = 0;
+  event_del(write_event_);
+  if (!reading_ && !closing_) {
+    event_add(read_event_, nullptr);
+    reading_ = true;
   }
+  return true;
 }
 
 }  // namespace shoal::router
