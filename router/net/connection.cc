@@ -49,6 +49,7 @@ Connection::~Connection() {
 }
 
 void Connection::Start() {
+  last_active_ = absl::Now();
   session_.Start(&out_);
   if (!Flush()) return Finish();
   event_add(read_event_, nullptr);
@@ -62,6 +63,13 @@ void Connection::CloseAfterFlush() {
     reading_ = false;
   }
   if (out_sent_ == out_.size()) Finish();
+}
+
+void Connection::CloseIfIdle(absl::Time now) {
+  if (closing_ || now - last_active_ < session_.IdleTimeout()) return;
+  session_.AppendIdleTimeoutError(&out_);
+  if (!Flush()) return Finish();
+  CloseAfterFlush();
 }
 
 void Connection::Finish() {
@@ -100,6 +108,7 @@ bool Connection::Read() {
   }
   in_end_ += static_cast<size_t>(n);
   bytes_in_->Increment(n);
+  last_active_ = worker_->now();
   size_t consumed = 0;
   Session::Action action = session_.OnInput(
       absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(in_.data()), in_end_), &consumed, &out_);

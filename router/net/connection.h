@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/time/time.h"
 #include "router/session/session.h"
 
 struct event;
@@ -34,6 +35,9 @@ class Connection {
   void Start();
   // Stops reading; closes once pending output is sent.
   void CloseAfterFlush();
+  // Closes the connection with ER_CLIENT_INTERACTION_TIMEOUT if it has been idle past its
+  // session's limit at `now`.
+  void CloseIfIdle(absl::Time now);
 
  private:
   static void OnReadable(int fd, short what, void* arg);
@@ -61,6 +65,7 @@ class Connection {
   bool reading_ = false;
   bool closing_ = false;
   bool finished_ = false;
+  absl::Time last_active_;
   Counter* bytes_in_;
   Counter* bytes_out_;
 };

@@ -17,6 +17,12 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(int index, int cpu,
   absl::StatusOr<std::unique_ptr<EventLoop>> loop = EventLoop::Create();
   if (!loop.ok()) return loop.status();
   std::unique_ptr<Worker> worker(new Worker(index, context, open_connections, std::move(*loop)));
+  Worker* raw = worker.get();
+  raw->idle_sweep_ = std::make_unique<Timer>(raw->loop_.get(), [raw] {
+    absl::Time now = absl::Now();
+    for (auto& [id, connection] : raw->connections_) connection->CloseIfIdle(now);
+  });
+  raw->idle_sweep_->Start(absl::Seconds(1), Timer::Mode::kRepeat);
   worker->thread_ = std::thread([w = worker.get(), cpu] {
     if (cpu >= 0) {
       cpu_set_t set;
@@ -48,6 +54,12 @@ void Worker::Adopt(int fd, Transport transport, std::string peer_host, uint32_t 
   });
 }
 
+absl::Time Worker::now() const {
+  timeval tv;
+  event_base_gettimeofday_cached(loop_->base(), &tv);
+  return absl::TimeFromTimeval(tv);
+}
+
 void Worker::Remove(uint32_t connection_id) {
   if (connections_.erase(connection_id) > 0) {
     open_connections_->Add(-1);
@@ -76,5 +88,6 @@ void Worker::Shutdown() {
   open_connections_->Add(-static_cast<int64_t>(connections_.size()));
   connections_.clear();
   shutdown_deadline_.reset();
+  idle_sweep_.reset();
 }
 }  // namespace shoal::router

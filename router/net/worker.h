@@ -37,7 +37,8 @@ class Worker {
   // loop and joins the thread.
   void Shutdown();
 
-  // Loop thread only.
+  // Loop thread only. The loop's cached time: cheap enough to stamp every read with.
+  absl::Time now() const;
   // Destroys the connection (if still there); safe from inside its own callbacks.
   void Remove(uint32_t connection_id);
   EventLoop* loop() { return loop_.get(); }
@@ -54,6 +55,8 @@ class Worker {
   absl::flat_hash_map<uint32_t, std::unique_ptr<Connection>> connections_;
   bool shutting_down_ = false;
   std::unique_ptr<Timer> shutdown_deadline_;
+  // Once a second: close connections idle past wait_timeout (or connect_timeout).
+  std::unique_ptr<Timer> idle_sweep_;
 };
 
 }  // namespace shoal::router

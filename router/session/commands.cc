@@ -25,6 +25,28 @@ mysql::SqlError NoOpenCursor(uint32_t id) {
 
 uint16_t Session::StatusFlags() const { return sql::StatusFlags(sql_); }
 
+absl::Duration Session::IdleTimeout() const {
+  constexpr absl::Duration kConnectTimeout = absl::Seconds(10);
+  constexpr int64_t kDefaultWaitTimeout = 28800;
+  if (state_ != State::kCommand) return kConnectTimeout;
+  auto it = sql_.session_vars.find("wait_timeout");
+  if (it == sql_.session_vars.end()) return absl::Seconds(kDefaultWaitTimeout);
+  if (const auto* u = std::get_if<uint64_t>(&it->second)) {
+    return absl::Seconds(static_cast<int64_t>(*u));
+  }
+  if (const auto* i = std::get_if<int64_t>(&it->second)) return absl::Seconds(*i);
+  return absl::Seconds(kDefaultWaitTimeout);
+}
+
+void Session::AppendIdleTimeoutError(std::string* out) {
+  seq_ = 0;  // unsolicited: not an answer to any command
+  SendError({4031, "HY000",
+             "The client was disconnected by the server because of inactivity. See wait_timeout "
+             "and interactive_timeout for configuring this behavior."},
+            out);
+  state_ = State::kClosing;
+}
+
 Session::Action Session::OnCommand(absl::Span<const uint8_t> payload, std::string* out) {
   Command command;
   if (!mysql::PeekCommand(payload, &command)) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "protocol/column.h"
 #include "protocol/messages.h"
@@ -45,6 +46,13 @@ class Session {
 
   // The ER_CON_COUNT_ERROR packet a refused connection gets instead of a greeting.
   static std::string TooManyConnectionsPacket();
+
+  // How long the connection may sit idle: connect_timeout (10 s) until authenticated, then
+  // the session's wait_timeout.
+  absl::Duration IdleTimeout() const;
+  // Appends ER_CLIENT_INTERACTION_TIMEOUT (4031), which MySQL 8.0 sends before it closes an
+  // idle connection.
+  void AppendIdleTimeoutError(std::string* out);
 
   // Appends the server greeting to `out`.
   void Start(std::string* out);

@@ -1,0 +1,263 @@
+// Session, driven without sockets: a fake client built from the codec's client-side encoders
+// sends packets and reads what the session answers.
+#include "router/session/session.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "protocol/auth.h"
+#include "protocol/codec.h"
+#include "protocol/resultset.h"
+#include "router/session/accounts.h"
+
+namespace shoal::router {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+namespace cap = mysql::capability;
+
+constexpr uint32_t kClientCaps = cap::kLongPassword | cap::kLongFlag | cap::kConnectWithDb |
+                                 cap::kProtocol41 | cap::kTransactions | cap::kSecureConnection |
+                                 cap::kMultiResults | cap::kPsMultiResults | cap::kPluginAuth |
+                                 cap::kPluginAuthLenencClientData;
+
+class SessionTest : public ::testing::Test {
+ protected:
+  SessionTest() {
+    context_.metrics = &metrics_;
+    context_.server.version = "8.0.36-shoal-test";
+    std::vector<config::UserConfig> users(2);
+    users[0].name = "root";
+    users[1].name = "app";
+    mysql::PasswordHashes secret = mysql::HashPassword("secret");
+    users[1].native_hash = mysql::FormatNativeHash(secret.native);
+    users[1].sha256_hash = absl::BytesToHexString(mysql::DigestView(secret.caching_sha2));
+    context_.users = *AccountsFromConfig(users);
+    session_ = std::make_unique<Session>(&context_, 7, Transport::kUnixSocket, "localhost");
+    std::string out;
+    session_->Start(&out);
+    std::vector<std::string> greeting = Split(out);
+    EXPECT_EQ(greeting.size(), 1u);
+    greeting_payload_ = greeting[0];  // the decoded greeting borrows from it
+    EXPECT_EQ(mysql::Decode(Bytes(greeting_payload_), 0, &greeting_), mysql::DecodeStatus::kOk);
+    scramble_ = greeting_.auth_plugin_data;
+  }
+
+  static absl::Span<const uint8_t> Bytes(const std::string& s) {
+    return absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+  }
+
+  // The payloads of every packet in `wire`.
+  static std::vector<std::string> Split(const std::string& wire) {
+    std::vector<std::string> payloads;
+    size_t at = 0;
+    while (at + 4 <= wire.size()) {
+      size_t length = static_cast<uint8_t>(wire[at]) | static_cast<uint8_t>(wire[at + 1]) << 8 |
+                      static_cast<uint8_t>(wire[at + 2]) << 16;
+      payloads.push_back(wire.substr(at + 4, length));
+      at += 4 + length;
+    }
+    EXPECT_EQ(at, wire.size());
+    return payloads;
+  }
+
+  // Sends `payload` as one packet with `seq`; returns the payloads of the answer.
+  std::vector<std::string> Send(const std::string& payload, uint8_t seq) {
+    std::string wire;
+    mysql::AppendPacket(payload, &seq, &wire);
+    return Feed(wire);
+  }
+  std::vector<std::string> Feed(const std::string& wire) {
+    std::string out;
+    size_t consumed = 0;
+    last_action_ = session_->OnInput(Bytes(wire), &consumed, &out);
+    EXPECT_EQ(consumed, wire.size());
+    return Split(out);
+  }
+
+  template <typename T>
+  static std::string Encoded(const T& message, uint32_t caps = kClientCaps) {
+    std::string out;
+    mysql::Writer writer(&out);
+    mysql::Encode(message, caps, &writer);
+    return out;
+  }
+
+  std::vector<std::string> Login(const std::string& user, absl::string_view plugin,
+                                 const std::string& response, uint32_t extra_caps = 0) {
+    mysql::client::HandshakeResponse41 hello;
+    hello.capabilities = kClientCaps | extra_caps;
+    hello.max_packet_size = 1 << 24;
+    hello.charset = 45;
+    hello.username = user;
+    hello.auth_response = response;
+    hello.database = "shop";
+    hello.auth_plugin_name = plugin;
+    return Send(Encoded(hello, hello.capabilities), 1);
+  }
+  void LoginAsRoot(uint32_t extra_caps = 0) {
+    std::vector<std::string> reply = Login("root", mysql::kNativePasswordPlugin, "", extra_caps);
+    ASSERT_EQ(reply.size(), 1u);
+    ASSERT_EQ(reply[0][0], '\0') << "not an OK packet";
+  }
+  static int ErrorCode(const std::string& payload) {
+    mysql::server::Err err;
+    if (mysql::Decode(Bytes(payload), cap::kProtocol41, &err) != mysql::DecodeStatus::kOk)
+      return -1;
+    return err.code;
+  }
+  std::vector<std::string> Query(const std::string& sql) {
+    return Send(Encoded(mysql::client::Query{sql}), 0);
+  }
+
+  MetricsRegistry metrics_;
+  RouterContext context_;
+  std::unique_ptr<Session> session_;
+  std::string greeting_payload_;
+  mysql::server::Greeting greeting_;
+  std::string scramble_;
+  Session::Action last_action_ = Session::Action::kContinue;
+};
+
+TEST_F(SessionTest, GreetsAsMySql8WithNativePassword) {
+  EXPECT_EQ(greeting_.server_version, "8.0.36-shoal-test");
+  EXPECT_EQ(greeting_.connection_id, 7u);
+  EXPECT_EQ(greeting_.auth_plugin_name, mysql::kNativePasswordPlugin);
+  EXPECT_EQ(scramble_.size(), 20u);
+  EXPECT_TRUE(greeting_.capabilities & cap::kLongPassword);  // MySQL mode, not MariaDB's
+  EXPECT_FALSE(greeting_.capabilities & cap::kSsl);
+}
+
+TEST_F(SessionTest, NativePasswordRightAndWrong) {
+  std::vector<std::string> ok = Login("app", mysql::kNativePasswordPlugin,
+                                      mysql::ComputeNativeAuthResponse("secret", scramble_));
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0][0], '\0');
+  EXPECT_EQ(last_action_, Session::Action::kContinue);
+}
+
+TEST_F(SessionTest, WrongPasswordAndUnknownUserGet1045AndClose) {
+  std::vector<std::string> refused = Login("app", mysql::kNativePasswordPlugin,
+                                           mysql::ComputeNativeAuthResponse("nope", scramble_));
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(ErrorCode(refused[0]), 1045);
+  EXPECT_THAT(refused[0], HasSubstr("Access denied for user 'app'@'localhost'"));
+  EXPECT_EQ(last_action_, Session::Action::kClose);
+}
+
+TEST_F(SessionTest, CachingSha2FastPathIsVerifiedWithoutFullAuthentication) {
+  std::vector<std::string> reply =
+      Login("app", mysql::kCachingSha2PasswordPlugin,
+            mysql::ComputeCachingSha2AuthResponse("secret", scramble_));
+  ASSERT_EQ(reply.size(), 2u);
+  EXPECT_EQ(reply[0], std::string("\x01\x03", 2));  // fast_auth_success
+  EXPECT_EQ(reply[1][0], '\0');
+}
+
+TEST_F(SessionTest, AnEmptyCachingSha2ProbeIsSwitchedToNativePassword) {
+  std::vector<std::string> reply = Login("app", mysql::kCachingSha2PasswordPlugin, "");
+  ASSERT_EQ(reply.size(), 1u);
+  mysql::server::AuthSwitchRequest request;
+  ASSERT_EQ(mysql::Decode(Bytes(reply[0]), kClientCaps, &request), mysql::DecodeStatus::kOk);
+  EXPECT_EQ(request.plugin_name, mysql::kNativePasswordPlugin);
+  std::vector<std::string> ok = Send(mysql::ComputeNativeAuthResponse("secret", scramble_), 3);
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0][0], '\0');
+}
+
+TEST_F(SessionTest, TextResultSetWithEofs) {
+  LoginAsRoot();
+  std::vector<std::string> reply = Query("SELECT 1");
+  // column count, column definition, EOF, row, EOF (no CLIENT_DEPRECATE_EOF).
+  ASSERT_EQ(reply.size(), 5u);
+  EXPECT_EQ(reply[0], "\x01");
+  EXPECT_EQ(static_cast<uint8_t>(reply[2][0]), 0xFE);
+  EXPECT_EQ(reply[3],
+            "\x01"
+            "1");
+  EXPECT_EQ(static_cast<uint8_t>(reply[4][0]), 0xFE);
+}
+
+TEST_F(SessionTest, MultiStatementsSetMoreResultsExistBetweenResults) {
+  LoginAsRoot(cap::kMultiStatements | cap::kDeprecateEof);
+  std::vector<std::string> reply = Query("SELECT 1; SELECT 2");
+  // Per result: count, definition, row, 0xFE-OK (DEPRECATE_EOF).
+  ASSERT_EQ(reply.size(), 8u);
+  mysql::server::Ok first_end;
+  ASSERT_EQ(mysql::Decode(Bytes(reply[3]), kClientCaps | cap::kDeprecateEof, &first_end),
+            mysql::DecodeStatus::kOk);
+  EXPECT_TRUE(first_end.status_flags & mysql::status::kMoreResultsExist);
+  mysql::server::Ok last_end;
+  ASSERT_EQ(mysql::Decode(Bytes(reply[7]), kClientCaps | cap::kDeprecateEof, &last_end),
+            mysql::DecodeStatus::kOk);
+  EXPECT_FALSE(last_end.status_flags & mysql::status::kMoreResultsExist);
+}
+
+TEST_F(SessionTest, PreparedStatementsRememberTheirParameterTypes) {
+  LoginAsRoot(cap::kDeprecateEof);
+  std::vector<std::string> prepared = Send(Encoded(mysql::client::StmtPrepare{"SELECT ? + 1"}), 0);
+  ASSERT_GE(prepared.size(), 2u);
+  mysql::server::PrepareOk ok;
+  ASSERT_EQ(mysql::Decode(Bytes(prepared[0]), kClientCaps, &ok), mysql::DecodeStatus::kOk);
+  EXPECT_EQ(ok.num_params, 1);
+  mysql::client::StmtExecute execute;
+  execute.statement_id = ok.statement_id;
+  execute.new_params_bound = 1;
+  execute.param_types = {{mysql::ColumnType::kLongLong, 0}};
+  execute.params = {int64_t{41}};
+  std::vector<std::string> first = Send(Encoded(execute), 0);
+  ASSERT_EQ(first.size(), 4u);  // count, definition, binary row, end
+  // The second execute sends no types (as sysbench does): the first ones are reused.
+  execute.new_params_bound = 0;
+  execute.params = {int64_t{99}};
+  std::vector<std::string> second = Send(Encoded(execute), 0);
+  ASSERT_EQ(second.size(), 4u);
+  EXPECT_NE(first[2], second[2]);
+  EXPECT_EQ(Send(Encoded(mysql::client::StmtReset{ok.statement_id}), 0).size(), 1u);
+  EXPECT_TRUE(Send(Encoded(mysql::client::StmtClose{ok.statement_id}), 0).empty());
+  std::vector<std::string> unknown = Send(Encoded(execute), 0);
+  ASSERT_EQ(unknown.size(), 1u);
+  EXPECT_EQ(ErrorCode(unknown[0]), 1243);
+}
+
+TEST_F(SessionTest, OtherCommands) {
+  LoginAsRoot();
+  EXPECT_EQ(Send(std::string("\x0e"), 0)[0][0], '\0');  // COM_PING
+  EXPECT_EQ(Send(Encoded(mysql::client::InitDb{"other"}), 0)[0][0], '\0');
+  EXPECT_EQ(ErrorCode(Send(Encoded(mysql::client::FieldList{"t", ""}), 0)[0]), 1146);
+  EXPECT_EQ(ErrorCode(Send(std::string("\x1d"), 0)[0]), 1047);           // COM_DAEMON: unknown
+  EXPECT_THAT(Send(std::string("\x09"), 0)[0], StartsWith("Uptime: "));  // COM_STATISTICS
+  EXPECT_EQ(ErrorCode(Query("SELEKT 1")[0]), 1064);
+  EXPECT_TRUE(Send(std::string("\x01"), 0).empty());  // COM_QUIT: no answer
+  EXPECT_EQ(last_action_, Session::Action::kClose);
+}
+
+TEST_F(SessionTest, PipelinedAndFragmentedInput) {
+  LoginAsRoot();
+  std::string two;
+  uint8_t seq = 0;
+  mysql::AppendPacket(std::string("\x0e"), &seq, &two);
+  seq = 0;
+  mysql::AppendPacket(std::string("\x0e"), &seq, &two);
+  EXPECT_EQ(Feed(two).size(), 2u);  // both pings answered
+  // One byte at a time: nothing until the packet is whole.
+  std::string ping;
+  seq = 0;
+  mysql::AppendPacket(Encoded(mysql::client::Query{"SELECT 7"}), &seq, &ping);
+  std::string out;
+  size_t pending = 0;
+  for (size_t i = 0; i < ping.size(); ++i) {
+    size_t consumed = 0;
+    session_->OnInput(Bytes(ping.substr(pending, i + 1 - pending)), &consumed, &out);
+    pending += consumed;
+  }
+  EXPECT_EQ(pending, ping.size());
+  EXPECT_EQ(Split(out).size(), 5u);
+}
+
+}  // namespace
+}  // namespace shoal::router
