@@ -51,7 +51,15 @@ std::vector<std::string> InitProcess(int argc, char** argv, absl::string_view na
   config.contains_helpshort_flags = &IsShoalFlagFile;
   config.contains_help_flags = &IsShoalFlagFile;
   config.version_string = [name] { return absl::StrCat(name, " ", SHOAL_VERSION, "\n"); };
-  config.normalize_filename = [](absl::string_view path) { return std::string(path); };
+  config.normalize_filename = [](absl::string_view path) {
+    // --help names the file a flag is defined in relative to the source tree.
+    for (absl::string_view top : {"/common/", "/mgmd/", "/router/", "/engine/", "/protocol/"}) {
+      if (size_t at = path.rfind(top); at != absl::string_view::npos) {
+        return std::string(path.substr(at + 1));
+      }
+    }
+    return std::string(path);
+  };
   absl::SetFlagsUsageConfig(config);
   absl::SetProgramUsageMessage(absl::StrCat(
       usage, "\n\nFlags may be spelled with dashes or underscores (--node-id, --node_id)."));

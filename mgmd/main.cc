@@ -41,7 +41,7 @@ ABSL_FLAG(bool, check_config, false,
 namespace {
 
 constexpr char kUsage[] =
-    "shoal-mgmd: the Shoal management daemon.\n\n"
+    "the Shoal management daemon.\n\n"
     "  shoal-mgmd                              run the embedded cluster in a box\n"
     "  shoal-mgmd --config-file shoal.yaml     serve a cluster configuration\n"
     "  shoal-mgmd --config-file f --launch     ... and run the nodes configured on this host\n"

@@ -19,7 +19,7 @@
 namespace {
 
 constexpr char kUsage[] =
-    "shoal-router: a Shoal MySQL router.\n\n"
+    "a Shoal MySQL router.\n\n"
     "  shoal-router --connect-string mgmd-host:1186 [--node-id N]\n"
     "  shoal-router --hash-password < password-file   print a users: entry's hashes\n\n"
     "The node id, sockets, ports and threads come from the management daemon's configuration.";

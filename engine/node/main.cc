@@ -12,7 +12,7 @@
 namespace {
 
 constexpr char kUsage[] =
-    "shoal-datanode: a Shoal data node.\n\n"
+    "a Shoal data node.\n\n"
     "  shoal-datanode --connect-string mgmd-host:1186 [--node-id N]\n\n"
     "The node id and everything else come from the management daemon's configuration.";
 

@@ -29,7 +29,7 @@ using shoal::console::Command;
 using shoal::console::ConsoleClient;
 
 constexpr char kUsage[] =
-    "shoal-mgm: the Shoal admin console.\n\n"
+    "the Shoal admin console.\n\n"
     "  shoal-mgm [-c host:port]              interactive prompt\n"
     "  shoal-mgm [-c host:port] -e \"SHOW\"    run commands and exit (non-zero on error)\n\n"
     "Type HELP at the prompt for the commands.";

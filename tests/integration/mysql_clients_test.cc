@@ -92,6 +92,16 @@ TEST_P(MySqlClientsTest, MariadbCli) {
   EXPECT_THAT(r.out, HasSubstr("@@version\n8.0.36-shoal-"));
   EXPECT_THAT(r.out, HasSubstr("2\tx\n2\tx\n"));
 
+  // The CLI's prepared statements are SQL text (it never uses the binary protocol).
+  std::vector<std::string> prepared = MariadbArgs("root", "");
+  prepared.insert(prepared.end(),
+                  {"--skip-column-names", "-e",
+                   "PREPARE s FROM 'SELECT ? + 1'; SET @a = 41; EXECUTE s USING @a; "
+                   "DEALLOCATE PREPARE s"});
+  CommandResult ps = RunCommand(prepared);
+  ASSERT_EQ(ps.exit_code, 0) << ps.err;
+  EXPECT_EQ(ps.out, "42\n");
+
   std::vector<std::string> bad = MariadbArgs("app", "wrong");
   bad.insert(bad.end(), {"-e", "SELECT 1"});
   CommandResult refused = RunCommand(bad);
