@@ -205,8 +205,7 @@ except pymysql.err.OperationalError as e:
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // The router sends 4031 and closes; a driver that writes its next query first sees the
   // closed socket instead (2006/2013), as with MySQL 8.0 itself.
-  EXPECT_THAT(r.out, ::testing::AnyOf("closed 4031\n", "closed 2006\n", "closed 2013\n"))
-      << r.err;
+  EXPECT_THAT(r.out, ::testing::AnyOf("closed 4031\n", "closed 2006\n", "closed 2013\n")) << r.err;
   ExpectRouterServes();
 }
 
