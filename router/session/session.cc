@@ -63,7 +63,6 @@ void Session::Start(std::string* out) {
 Session::Action Session::OnInput(absl::Span<const uint8_t> in, size_t* consumed, std::string* out) {
   *consumed = 0;
   while (state_ != State::kClosing) {
-    if (state_ == State::kCommand) decoder_.ResetSequence();
     size_t used = 0;
     absl::Span<const uint8_t> payload;
     DecodeStatus status = decoder_.Next(in.subspan(*consumed), &used, &payload);
@@ -85,7 +84,14 @@ Session::Action Session::OnInput(absl::Span<const uint8_t> in, size_t* consumed,
     // The payload may point into `in`: handle it before its bytes are counted as consumed.
     Action action = OnPacket(payload, out);
     *consumed += used;
-    decoder_.set_expected_seq(seq_);
+    // A command's exchange ends with our reply: the next command starts again at 0. During
+    // authentication the sequence carries on. (Not reset before reading: a payload longer
+    // than 16 MiB arrives over several calls, and its joined chunks must survive them.)
+    if (state_ == State::kCommand) {
+      decoder_.ResetSequence();
+    } else {
+      decoder_.set_expected_seq(seq_);
+    }
     if (action == Action::kClose) state_ = State::kClosing;
   }
   return Action::kClose;

@@ -259,5 +259,34 @@ TEST_F(SessionTest, PipelinedAndFragmentedInput) {
   EXPECT_EQ(Split(out).size(), 5u);
 }
 
+TEST_F(SessionTest, AQueryLongerThan16MiBArrivesInPiecesAndIsAnswered) {
+  LoginAsRoot();
+  // 17 MiB of comment: two packets (16 MiB - 1 and the rest), fed 64 KiB at a time as the
+  // socket delivers them.
+  std::string query = "SELECT 1 /*" + std::string(17 << 20, 'x') + "*/";
+  std::string wire;
+  uint8_t seq = 0;
+  mysql::AppendPacket(Encoded(mysql::client::Query{query}), &seq, &wire);
+  std::string out;
+  size_t start = 0;  // first byte not consumed yet
+  for (size_t end = 0; end < wire.size();) {
+    end = std::min(wire.size(), end + (64 << 10));
+    size_t consumed = 0;
+    ASSERT_EQ(session_->OnInput(Bytes(wire.substr(start, end - start)), &consumed, &out),
+              Session::Action::kContinue);
+    start += consumed;
+  }
+  EXPECT_EQ(start, wire.size());
+  std::vector<std::string> reply = Split(out);
+  ASSERT_EQ(reply.size(), 5u);  // count, definition, EOF, row, EOF
+  EXPECT_EQ(reply[3],
+            "\x01"
+            "1");
+  // And the connection goes on: the next command starts at sequence 0 again.
+  EXPECT_EQ(Query("SELECT 2")[3],
+            "\x01"
+            "2");
+}
+
 }  // namespace
 }  // namespace shoal::router
