@@ -99,7 +99,18 @@ std::optional<ConsoleRep> MgmdServer::Stop(Connection& conn, int node_id, bool r
                               "it again; use '",
                               node_id, " STOP' and start it on its host"));
   }
-  if (!running) return Error(absl::StrCat("Node ", node_id, " is not running"));
+  if (!running) {
+    // A node waiting out its restart back-off is stopped by cancelling the restart.
+    if (supervised && sup->second.relaunch_timer->pending() && !restart) {
+      sup->second.want_running = false;
+      sup->second.relaunch_timer->Cancel();
+      log_->Add(
+          "INFO", node_id,
+          absl::StrCat("STOP requested from the console at ", conn.peer_ip, ": restart cancelled"));
+      return Ok(absl::StrCat("Node ", node_id, " has stopped"));
+    }
+    return Error(absl::StrCat("Node ", node_id, " is not running"));
+  }
 
   log_->Add("INFO", node_id, absl::StrCat(verb, " requested from the console at ", conn.peer_ip));
   if (supervised) {

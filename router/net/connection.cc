@@ -17,6 +17,10 @@ namespace {
 constexpr size_t kReadChunk = 64 * 1024;
 // Past this much unsent output (a client that does not read), stop reading its requests.
 constexpr size_t kMaxPendingOutput = 4 * 1024 * 1024;
+// mysqld's net_write_timeout: a client that takes none of our output this long is dropped.
+constexpr absl::Duration kNetWriteTimeout = absl::Seconds(60);
+// Buffers grown past this by one large statement are given back once drained.
+constexpr size_t kMaxIdleBuffer = 1024 * 1024;
 
 }  // namespace
 
@@ -49,7 +53,7 @@ Connection::~Connection() {
 }
 
 void Connection::Start() {
-  last_active_ = absl::Now();
+  last_active_ = last_write_progress_ = absl::Now();
   session_.Start(&out_);
   if (!Flush()) return Finish();
   event_add(read_event_, nullptr);
@@ -66,6 +70,7 @@ void Connection::CloseAfterFlush() {
 }
 
 void Connection::CloseIfIdle(absl::Time now) {
+  if (out_sent_ < out_.size() && now - last_write_progress_ > kNetWriteTimeout) return Finish();
   if (closing_ || now - last_active_ < session_.IdleTimeout()) return;
   session_.AppendIdleTimeoutError(&out_);
   if (!Flush()) return Finish();
@@ -113,7 +118,10 @@ bool Connection::Read() {
   Session::Action action = session_.OnInput(
       absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(in_.data()), in_end_), &consumed, &out_);
   in_start_ = consumed;
-  if (in_start_ == in_end_) in_start_ = in_end_ = 0;
+  if (in_start_ == in_end_) {
+    in_start_ = in_end_ = 0;
+    if (in_.size() > kMaxIdleBuffer) std::string().swap(in_);  // after one huge packet
+  }
   if (!Flush()) return false;
   if (action == Session::Action::kClose) {
     CloseAfterFlush();
@@ -133,16 +141,27 @@ bool Connection::Flush() {
     if (n > 0) {
       out_sent_ += static_cast<size_t>(n);
       bytes_out_->Increment(n);
+      last_write_progress_ = absl::Now();
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN) {
+      // Drop what was sent once it is most of the buffer, so a client that always keeps a
+      // backlog does not make it grow by everything ever sent.
+      if (out_sent_ >= 64 * 1024 && out_sent_ * 2 >= out_.size()) {
+        out_.erase(0, out_sent_);
+        out_sent_ = 0;
+      }
       event_add(write_event_, nullptr);  // the rest goes when the socket drains
       return true;
     }
     return false;
   }
-  out_.clear();
+  if (out_.capacity() > kMaxIdleBuffer) {
+    std::string().swap(out_);
+  } else {
+    out_.clear();
+  }
   out_sent_ = 0;
   event_del(write_event_);
   if (!reading_ && !closing_) {

@@ -36,7 +36,8 @@ class Connection {
   // Stops reading; closes once pending output is sent.
   void CloseAfterFlush();
   // Closes the connection with ER_CLIENT_INTERACTION_TIMEOUT if it has been idle past its
-  // session's limit at `now`.
+  // session's limit at `now`, and drops it outright if its client has taken none of our
+  // output for net_write_timeout (60 s), as mysqld does.
   void CloseIfIdle(absl::Time now);
 
  private:
@@ -66,6 +67,7 @@ class Connection {
   bool closing_ = false;
   bool finished_ = false;
   absl::Time last_active_;
+  absl::Time last_write_progress_;
   Counter* bytes_in_;
   Counter* bytes_out_;
 };

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <event2/listener.h>
 #include <netdb.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -49,6 +50,18 @@ bool SocketInUse(const std::string& path) {
 absl::StatusOr<std::unique_ptr<RouterServer>> RouterServer::Start(EventLoop* main_loop,
                                                                   const Options& options,
                                                                   const RouterContext* context) {
+  // Each connection is a file descriptor: take the hard limit, so max_connections is reached
+  // before the process runs out of descriptors.
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 &&
+      files.rlim_cur < static_cast<rlim_t>(options.max_connections) + 64) {
+    SHOAL_LOG(kWarning) << "max_connections is " << options.max_connections << " but only "
+                        << files.rlim_cur << " file descriptors are allowed (ulimit -n)";
+  }
   std::unique_ptr<RouterServer> server(new RouterServer(main_loop, options, context));
   for (int i = 0; i < options.threads; ++i) {
     int cpu = options.cpus.empty() ? -1 : options.cpus[i % options.cpus.size()];
@@ -91,6 +104,7 @@ absl::Status RouterServer::ListenUnix() {
     return absl::UnavailableError(
         absl::StrCat("cannot listen on the Unix socket ", path, ": ", std::strerror(errno)));
   }
+  evconnlistener_set_error_cb(unix_listener_, &RouterServer::OnAcceptError);
   chmod(path.c_str(), 0777);  // like mysqld: any local user may connect, then authenticate
   SHOAL_LOG(kInfo) << "MySQL clients: Unix socket " << path;
   return absl::OkStatus();
@@ -117,6 +131,7 @@ absl::Status RouterServer::ListenTcp() {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", options_.host, ":",
                                                options_.port, ": ", std::strerror(errno)));
   }
+  evconnlistener_set_error_cb(tcp_listener_, &RouterServer::OnAcceptError);
   sockaddr_storage bound{};
   socklen_t len = sizeof(bound);
   getsockname(evconnlistener_get_fd(tcp_listener_), reinterpret_cast<sockaddr*>(&bound), &len);
@@ -145,7 +160,24 @@ void RouterServer::OnAccept(evconnlistener* listener, int fd, sockaddr* addr, in
   worker->Adopt(fd, transport, transport == Transport::kTcp ? PeerHost(addr) : "localhost", id);
 }
 
+void RouterServer::OnAcceptError(evconnlistener*, void* arg) {
+  auto* self = static_cast<RouterServer*>(arg);
+  SHOAL_LOG(kWarning) << "accept failed: " << std::strerror(errno) << "; not accepting for 100 ms";
+  for (evconnlistener* l : {self->unix_listener_, self->tcp_listener_}) {
+    if (l != nullptr) evconnlistener_disable(l);
+  }
+  if (self->accept_resume_ == nullptr) {
+    self->accept_resume_ = std::make_unique<Timer>(self->main_loop_, [self] {
+      for (evconnlistener* l : {self->unix_listener_, self->tcp_listener_}) {
+        if (l != nullptr) evconnlistener_enable(l);
+      }
+    });
+  }
+  self->accept_resume_->Start(absl::Milliseconds(100));
+}
+
 void RouterServer::Stop() {
+  accept_resume_.reset();
   if (unix_listener_ != nullptr) {
     evconnlistener_free(unix_listener_);
     unix_listener_ = nullptr;

@@ -51,6 +51,9 @@ class RouterServer {
   absl::Status ListenUnix();
   absl::Status ListenTcp();
   static void OnAccept(evconnlistener* listener, int fd, struct sockaddr* addr, int len, void* arg);
+  // accept() failed for a reason retrying at once cannot fix (EMFILE, ENFILE, ENOBUFS): pause
+  // the listeners for a moment instead of spinning on the pending connection.
+  static void OnAcceptError(evconnlistener* listener, void* arg);
 
   EventLoop* main_loop_;
   Options options_;
@@ -59,6 +62,7 @@ class RouterServer {
   evconnlistener* unix_listener_ = nullptr;
   evconnlistener* tcp_listener_ = nullptr;
   int tcp_port_ = 0;
+  std::unique_ptr<Timer> accept_resume_;
   size_t next_worker_ = 0;
   uint32_t next_connection_id_ = 1;
   Counter* accepted_;

@@ -86,8 +86,18 @@ Session::Action Session::OnCommand(absl::Span<const uint8_t> payload, std::strin
       mysql::client::StmtSendLongData data;
       if (mysql::Decode(payload, caps_, &data) != DecodeStatus::kOk) return Action::kContinue;
       auto it = statements_.find(data.statement_id);
-      if (it != statements_.end()) {
-        it->second.long_data[data.param_id].append(data.data.data(), data.data.size());
+      if (it == statements_.end() || data.param_id >= it->second.plan->param_count()) {
+        return Action::kContinue;
+      }
+      // Bounded like any packet: past max_allowed_packet the data is dropped and the execute
+      // fails, as mysqld does, rather than growing without limit.
+      Statement& statement = it->second;
+      std::string& value = statement.long_data[data.param_id];
+      if (value.size() + data.data.size() > context_->max_allowed_packet) {
+        statement.long_data_too_long = true;
+        value.clear();
+      } else if (!statement.long_data_too_long) {
+        value.append(data.data.data(), data.data.size());
       }
       return Action::kContinue;
     }
@@ -108,6 +118,7 @@ Session::Action Session::OnCommand(absl::Span<const uint8_t> payload, std::strin
                   out);
       } else {
         it->second.long_data.clear();
+        it->second.long_data_too_long = false;
         SendOk({}, 0, out);
       }
       return Action::kContinue;
@@ -218,6 +229,16 @@ void Session::OnStmtExecute(absl::Span<const uint8_t> payload, std::string* out)
     return;
   }
   if (execute.new_params_bound) statement.types = execute.param_types;
+  if (statement.long_data_too_long) {
+    statement.long_data.clear();
+    statement.long_data_too_long = false;
+    // ER_NET_PACKET_TOO_LARGE's long-data variant, as mysqld reports it at execute.
+    SendError({1153, "08S01",
+               "Parameter of prepared statement which is set through mysql_send_long_data() is "
+               "longer than 'max_allowed_packet' bytes"},
+              out);
+    return;
+  }
   for (auto& [param, data] : statement.long_data) {
     if (param < execute.params.size()) execute.params[param] = std::move(data);
   }
@@ -237,16 +258,7 @@ Session::Action Session::OnChangeUser(absl::Span<const uint8_t> payload, std::st
   requested_database_ = std::string(change.database);
   absl::string_view plugin =
       change.auth_plugin_name.empty() ? mysql::kNativePasswordPlugin : change.auth_plugin_name;
-  auto account = context_->users.find(user_);
-  const UserAccount* found = account == context_->users.end() ? nullptr : &account->second;
-  if (plugin != mysql::kNativePasswordPlugin && plugin != mysql::kCachingSha2PasswordPlugin) {
-    mysql::server::AuthSwitchRequest request{mysql::kNativePasswordPlugin, scramble_};
-    mysql::EncodePacket(request, caps_, &seq_, out);
-    state_ = State::kAuthSwitch;
-    return Action::kContinue;
-  }
-  if (!Verify(found, plugin, change.auth_response)) return LoginFailed(out);
-  return LoginSucceeded(out);
+  return Authenticate(plugin, change.auth_response, out);
 }
 
 sql::StatementResult Session::UseDatabase(absl::string_view name) {

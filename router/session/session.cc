@@ -126,21 +126,26 @@ Session::Action Session::OnHandshakeResponse(absl::Span<const uint8_t> payload, 
   if ((caps_ & mysql::capability::kPluginAuth) == 0 || plugin.empty()) {
     plugin = mysql::kNativePasswordPlugin;
   }
+  return Authenticate(plugin, response.auth_response, out);
+}
+
+Session::Action Session::Authenticate(absl::string_view plugin, absl::string_view response,
+                                      std::string* out) {
   auto account = context_->users.find(user_);
   const UserAccount* found = account == context_->users.end() ? nullptr : &account->second;
   bool known_plugin =
       plugin == mysql::kNativePasswordPlugin || plugin == mysql::kCachingSha2PasswordPlugin;
-  // libmysqlclient and libmariadb open caching_sha2_password with an empty response when the
-  // server offered native: switch them to the plugin we offered, as mysqld does.
-  bool empty_sha2_probe = plugin == mysql::kCachingSha2PasswordPlugin &&
-                          response.auth_response.empty() && found != nullptr && found->has_password;
+  // libmysqlclient 8 opens caching_sha2_password with an empty response whatever the server
+  // offered, and its plugin then expects a scramble, not a verdict: switch it to the plugin we
+  // offered, as mysqld does (for every account, unknown ones included).
+  bool empty_sha2_probe = plugin == mysql::kCachingSha2PasswordPlugin && response.empty();
   if (!known_plugin || empty_sha2_probe) {
     mysql::server::AuthSwitchRequest request{mysql::kNativePasswordPlugin, scramble_};
     mysql::EncodePacket(request, caps_, &seq_, out);
     state_ = State::kAuthSwitch;
     return Action::kContinue;
   }
-  if (!Verify(found, plugin, response.auth_response)) return LoginFailed(out);
+  if (!Verify(found, plugin, response)) return LoginFailed(out);
   if (plugin == mysql::kCachingSha2PasswordPlugin) {
     // The fast path always suffices: the router holds SHA256(SHA256(password)) for every
     // account, so full authentication is never requested.

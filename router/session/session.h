@@ -69,12 +69,16 @@ class Session {
     std::unique_ptr<sql::PreparedStatement> plan;
     std::vector<mysql::ParamType> types;  // bound by the last execute that sent them
     absl::flat_hash_map<uint16_t, std::string> long_data;  // COM_STMT_SEND_LONG_DATA
+    bool long_data_too_long = false;                       // a parameter passed max_allowed_packet
   };
 
   Action OnPacket(absl::Span<const uint8_t> payload, std::string* out);
 
   // Authentication (session.cc).
   Action OnHandshakeResponse(absl::Span<const uint8_t> payload, std::string* out);
+  // The first authentication step, shared by the handshake and COM_CHANGE_USER: verify the
+  // response to our scramble, or ask the client to switch to mysql_native_password.
+  Action Authenticate(absl::string_view plugin, absl::string_view response, std::string* out);
   Action OnAuthSwitchResponse(absl::Span<const uint8_t> payload, std::string* out);
   // Checks `response` made by `plugin` against the account; false when it does not match.
   bool Verify(const UserAccount* account, absl::string_view plugin,

@@ -169,6 +169,59 @@ TEST_F(SessionTest, AnEmptyCachingSha2ProbeIsSwitchedToNativePassword) {
   EXPECT_EQ(ok[0][0], '\0');
 }
 
+TEST_F(SessionTest, AnEmptyCachingSha2ProbeIsSwitchedEvenForAnEmptyPassword) {
+  // libmysqlclient 8's plugin expects a scramble after its empty first response.
+  std::vector<std::string> reply = Login("root", mysql::kCachingSha2PasswordPlugin, "");
+  ASSERT_EQ(reply.size(), 1u);
+  mysql::server::AuthSwitchRequest request;
+  ASSERT_EQ(mysql::Decode(Bytes(reply[0]), kClientCaps, &request), mysql::DecodeStatus::kOk);
+  std::vector<std::string> ok = Send("", 3);  // the empty password's native response
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0][0], '\0');
+}
+
+TEST_F(SessionTest, ChangeUserAuthenticatesLikeTheHandshake) {
+  LoginAsRoot();
+  mysql::client::ChangeUser change;
+  change.username = "app";
+  std::string response = mysql::ComputeCachingSha2AuthResponse("secret", scramble_);
+  change.auth_response = response;
+  change.charset = 45;
+  change.auth_plugin_name = mysql::kCachingSha2PasswordPlugin;
+  std::vector<std::string> reply = Send(Encoded(change), 0);
+  ASSERT_EQ(reply.size(), 2u);
+  EXPECT_EQ(reply[0], std::string("\x01\x03", 2));  // fast_auth_success before the OK
+  EXPECT_EQ(reply[1][0], '\0');
+  EXPECT_EQ(Query("SELECT USER()")[3],
+            "\x0d"
+            "app@localhost");
+}
+
+TEST_F(SessionTest, LongDataPastMaxAllowedPacketFailsTheExecuteNotTheRouter) {
+  context_.max_allowed_packet = 1000;
+  LoginAsRoot();
+  std::vector<std::string> prepared = Send(Encoded(mysql::client::StmtPrepare{"SELECT ?"}), 0);
+  mysql::server::PrepareOk ok;
+  ASSERT_EQ(mysql::Decode(Bytes(prepared[0]), kClientCaps, &ok), mysql::DecodeStatus::kOk);
+  std::string chunk(600, 'x');
+  for (int i = 0; i < 3; ++i) {  // 1800 bytes in all: no reply to any of them
+    EXPECT_TRUE(
+        Send(Encoded(mysql::client::StmtSendLongData{ok.statement_id, 0, chunk}), 0).empty());
+  }
+  // Long data for a parameter the statement does not have is ignored.
+  EXPECT_TRUE(Send(Encoded(mysql::client::StmtSendLongData{ok.statement_id, 9, chunk}), 0).empty());
+  mysql::client::StmtExecute execute;
+  execute.statement_id = ok.statement_id;
+  execute.new_params_bound = 1;
+  execute.param_types = {{mysql::ColumnType::kBlob, 0}};
+  execute.params = {std::string()};
+  std::vector<std::string> failed = Send(Encoded(execute), 0);
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(ErrorCode(failed[0]), 1153);
+  // The statement works again afterwards: count, definition, EOF, row, EOF.
+  EXPECT_EQ(Send(Encoded(execute), 0).size(), 5u);
+}
+
 TEST_F(SessionTest, TextResultSetWithEofs) {
   LoginAsRoot();
   std::vector<std::string> reply = Query("SELECT 1");

@@ -114,6 +114,22 @@ TEST(ClusterInABoxTest, AKilledDataNodeIsNoticedLoggedAndRestarted) {
   EXPECT_THAT(*metrics, HasSubstr("shoal_mgmd_node_restarts_total 1"));
 }
 
+TEST(ClusterInABoxTest, StopRightAfterACrashKeepsTheNodeStopped) {
+  TestCluster cluster = TestCluster::Embedded();
+  ASSERT_TRUE(cluster.WaitForState({2, 3, 4, 5}, "started")) << cluster.MgmdLog();
+  int pid = cluster.Show()[3].pid;
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  ASSERT_TRUE(
+      WaitUntil([&] { return cluster.Show()[3].state == "not connected"; }, absl::Seconds(10)));
+  // Whether this lands during the restart back-off or just after the restart, it stops it.
+  CommandResult stop = cluster.Mgm("3 STOP");
+  EXPECT_EQ(stop.exit_code, 0) << stop.err;
+  EXPECT_THAT(stop.out, HasSubstr("Node 3 has stopped"));
+  absl::SleepFor(absl::Seconds(2));  // longer than the first restart delay
+  EXPECT_EQ(cluster.Show()[3].state, "not connected") << cluster.ClusterLog();
+  EXPECT_EQ(cluster.Show()[3].pid, 0);
+}
+
 constexpr char kFastHeartbeatConfig[] = R"(
 cluster:
   replicas: 2
