@@ -141,7 +141,7 @@ bool Connection::Flush() {
     if (n > 0) {
       out_sent_ += static_cast<size_t>(n);
       bytes_out_->Increment(n);
-      last_write_progress_ = absl::Now();
+      last_write_progress_ = worker_->now();
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
