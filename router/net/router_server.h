@@ -6,7 +6,6 @@
 // accepts and hands each new socket to the next worker.
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>

@@ -24,6 +24,9 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(int index, int cpu,
   });
   raw->idle_sweep_->Start(absl::Seconds(1), Timer::Mode::kRepeat);
   worker->thread_ = std::thread([w = worker.get(), cpu] {
+    // "router-w0", "router-w1"...: what top, perf and gdb show for each worker.
+    std::string name = "router-w" + std::to_string(w->index_);
+    pthread_setname_np(pthread_self(), name.c_str());
     if (cpu >= 0) {
       cpu_set_t set;
       CPU_ZERO(&set);

@@ -19,11 +19,9 @@ mysql::SqlError BadHandshake() { return {1043, "08S01", "Bad handshake"}; }
 
 }  // namespace
 
-Session::Session(const RouterContext* context, uint32_t connection_id, Transport transport,
-                 std::string peer_host)
+Session::Session(const RouterContext* context, uint32_t connection_id, std::string peer_host)
     : context_(context),
       connection_id_(connection_id),
-      transport_(transport),
       peer_host_(std::move(peer_host)),
       decoder_(context->max_allowed_packet),
       commands_(context->metrics->GetCounter("shoal_router_commands_total",

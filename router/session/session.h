@@ -6,11 +6,13 @@
 //
 // States (how each is entered and left):
 //   kGreeting    — entered at Start() after the greeting is produced; left on the client's
-//                  HandshakeResponse41 to kAuthSwitch, kFullAuth, kCommand or kClosing.
+//                  HandshakeResponse41 to kAuthSwitch, kCommand or kClosing.
 //   kAuthSwitch  — entered after sending AuthSwitchRequest (the client asked for a plugin we
-//                  did not offer); left on its AuthSwitchResponse to kCommand or kClosing.
-//   kFullAuth    — entered after AuthMoreData(perform_full_authentication) on a Unix socket;
-//                  left on the clear-text password to kCommand or kClosing.
+//                  do not verify directly, or probed caching_sha2_password with an empty
+//                  response), from the handshake or COM_CHANGE_USER; left on its
+//                  AuthSwitchResponse to kCommand or kClosing. Full caching_sha2
+//                  authentication is never needed: every account's SHA256(SHA256(password))
+//                  decides the fast path.
 //   kCommand     — authenticated; every packet is a command. Left on COM_QUIT or a fatal
 //                  error to kClosing.
 //   kClosing     — nothing more is read; the connection closes once output is flushed.
@@ -38,8 +40,7 @@ class Session {
  public:
   enum class Action { kContinue, kClose };
 
-  Session(const RouterContext* context, uint32_t connection_id, Transport transport,
-          std::string peer_host);
+  Session(const RouterContext* context, uint32_t connection_id, std::string peer_host);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -105,7 +106,6 @@ class Session {
 
   const RouterContext* context_;
   uint32_t connection_id_;
-  Transport transport_;
   std::string peer_host_;
   State state_ = State::kGreeting;
   mysql::PacketDecoder decoder_;

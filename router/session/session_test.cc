@@ -37,7 +37,7 @@ class SessionTest : public ::testing::Test {
     users[1].native_hash = mysql::FormatNativeHash(secret.native);
     users[1].sha256_hash = absl::BytesToHexString(mysql::DigestView(secret.caching_sha2));
     context_.users = *AccountsFromConfig(users);
-    session_ = std::make_unique<Session>(&context_, 7, Transport::kUnixSocket, "localhost");
+    session_ = std::make_unique<Session>(&context_, 7, "localhost");
     std::string out;
     session_->Start(&out);
     std::vector<std::string> greeting = Split(out);
