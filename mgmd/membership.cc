@@ -49,7 +49,10 @@ Membership::Membership(const config::ClusterConfig& config, absl::Time now) {
     host_addresses_[id] = ResolveHost(host);
   };
   add(config.mgmd.id, control::MGMD, config.mgmd.host, -1);
-  for (const auto& dn : config.datanodes) add(dn.id, control::DATANODE, dn.host, dn.node_group);
+  for (const auto& dn : config.datanodes) {
+    add(dn.id, control::DATANODE, dn.host, dn.node_group);
+    slots_[dn.id].data_socket = dn.socket;
+  }
   for (const auto& r : config.routers) add(r.id, control::ROUTER, r.host, -1);
 }
 
@@ -150,6 +153,8 @@ control::ClusterView Membership::View() const {
     node->set_node_group(slot.node_group);
     node->set_pid(slot.pid);
     node->set_metrics_port(static_cast<uint32_t>(slot.metrics_port));
+    node->set_data_port(static_cast<uint32_t>(slot.data_port));
+    node->set_data_socket(slot.data_socket);
     node->set_state_since_unix_ms(absl::ToUnixMillis(slot.state_since));
     node->set_supervised(slot.supervised);
     node->set_restarts(static_cast<uint32_t>(slot.restarts));

@@ -27,6 +27,8 @@ struct NodeSlot {
   std::string version;
   int pid = 0;
   int metrics_port = 0;
+  int data_port = 0;
+  std::string data_socket;  // data nodes: shared-memory handshake socket, as configured
   absl::Time last_heard;
   bool supervised = false;
   int restarts = 0;

@@ -178,6 +178,8 @@ void MgmdServer::OnMessage(uint64_t connection_id, const ControlMessage& message
       membership_.Heard(conn.node_id, absl::Now());
       membership_.Find(conn.node_id)->metrics_port =
           static_cast<int>(message.node_started().metrics_port());
+      membership_.Find(conn.node_id)->data_port =
+          static_cast<int>(message.node_started().data_port());
       log_->Add(
           "INFO", conn.node_id,
           absl::StrCat(Capitalized(control::NodeTypeLabel(membership_.Find(conn.node_id)->type)),

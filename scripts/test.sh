@@ -3,7 +3,9 @@
 #  0. the real MySQL client programs the integration tests drive (tests/clients/build.sh);
 #  1. release build: unit tests, fuzz corpora, integration tests with real processes and clients;
 #  2. AddressSanitizer + UBSan build: the same again (but the run command), daemons included;
-#  3. ThreadSanitizer build: the concurrency unit tests (event loop, cross-thread posting).
+#  3. ThreadSanitizer build: the concurrency unit tests (event loop, cross-thread posting, the
+#     shared-memory rings, doorbells and in-process queues of the native transports, an LDM
+#     on its own thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -19,5 +21,6 @@ cmake --build --preset asan
 ctest --test-dir build/asan -E run_command_test --output-on-failure -j2
 
 cmake --preset tsan >/dev/null
-cmake --build --preset tsan --target common_test
-ctest --test-dir build/tsan -R '^common_test$' --output-on-failure --repeat until-fail:20
+cmake --build --preset tsan --target common_test transport_test ldm_worker_test
+ctest --test-dir build/tsan -R '^(common_test|transport_test|ldm_worker_test)$' --output-on-failure \
+  --repeat until-fail:10

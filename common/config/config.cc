@@ -27,6 +27,8 @@ void EmitCluster(YAML::Emitter& out, const ClusterDefaults& c) {
   out << YAML::Key << "missed_heartbeats" << YAML::Value << c.missed_heartbeats;
   out << YAML::Key << "epoch_interval" << YAML::Value
       << internal::FormatConfigDuration(c.epoch_interval);
+  out << YAML::Key << "lock_wait_timeout" << YAML::Value
+      << internal::FormatConfigDuration(c.lock_wait_timeout);
   out << YAML::EndMap;
 }
 
@@ -47,6 +49,10 @@ void EmitDataNode(YAML::Emitter& out, const DataNodeConfig& d) {
   out << YAML::Key << "data_dir" << YAML::Value << d.data_dir;
   EmitCpus(out, d.cpus);
   out << YAML::Key << "metrics_port" << YAML::Value << d.metrics_port;
+  if (!d.socket.empty()) out << YAML::Key << "socket" << YAML::Value << d.socket;
+  out << YAML::Key << "port" << YAML::Value << d.port;
+  out << YAML::Key << "threads" << YAML::Value << d.threads;
+  out << YAML::Key << "spin" << YAML::Value << internal::FormatConfigDuration(d.spin);
   out << YAML::EndMap;
 }
 
@@ -143,6 +149,7 @@ ClusterConfig EmbeddedDefault(const EmbeddedDefaultOptions& options) {
     node.id = id;
     node.data_dir = absl::StrCat(options.run_dir, "/datanode-", id);
     node.metrics_port = metrics_port(id);
+    node.socket = absl::StrCat(options.run_dir, "/datanode-", id, ".sock");
     node.node_group = 0;
   }
   for (int id : {4, 5}) {

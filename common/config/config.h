@@ -10,6 +10,7 @@
 //     heartbeat_interval: 500ms # absl duration syntax: 100ms, 1s, 1.5s
 //     missed_heartbeats: 4      # a node silent this many intervals is declared failed
 //     epoch_interval: 1s        # global checkpoint interval
+//     lock_wait_timeout: 1200ms # row lock waits end in ER_LOCK_WAIT_TIMEOUT (1205)
 //   mgmd:
 //     id: 1
 //     host: 127.0.0.1
@@ -22,6 +23,10 @@
 //       data_dir: /var/lib/shoal/dn2       # required
 //       cpus: 0-1                          # optional CPU list: "0-3,6"
 //       metrics_port: 9302
+//       socket: /run/shoal/datanode-2.sock # shared memory for clients on this host (optional)
+//       port: 11860                        # native TCP port; 0 = any free port
+//       threads: 0                         # 0 = automatic thread layout
+//       spin: 0ms                          # busy-poll before sleeping (0 on small machines)
 //   routers:
 //     - id: 4
 //       host: 127.0.0.1
@@ -61,6 +66,9 @@ struct ClusterDefaults {
   absl::Duration heartbeat_interval = absl::Milliseconds(500);
   int missed_heartbeats = 4;
   absl::Duration epoch_interval = absl::Seconds(1);
+  // How long an operation waits for a row lock before ER_LOCK_WAIT_TIMEOUT (1205); NDB's
+  // TransactionDeadlockDetectionTimeout.
+  absl::Duration lock_wait_timeout = absl::Milliseconds(1200);
 };
 
 struct MgmdConfig {
@@ -77,7 +85,14 @@ struct DataNodeConfig {
   std::string data_dir;
   std::vector<int> cpus;  // empty: not pinned
   int metrics_port = 0;
-  int node_group = 0;  // derived: index in `datanodes` / replicas
+  // Native clients on the same host attach over shared memory through this Unix socket
+  // (empty: no shared memory); others use the TCP `port` (0: any free port, published in the
+  // cluster view).
+  std::string socket;
+  int port = 0;
+  int threads = 0;  // 0: automatic, from `cpus` or the machine's CPU count
+  absl::Duration spin = absl::ZeroDuration();  // busy-poll this long before sleeping
+  int node_group = 0;                          // derived: index in `datanodes` / replicas
 };
 
 struct RouterConfig {

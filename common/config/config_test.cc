@@ -287,7 +287,7 @@ std::vector<ErrorCase> ErrorCases() {
        "unknown section 'bogus'; expected one of: cluster, mgmd, datanodes, routers"},
       {"UnknownClusterKey", Edit("replicas: 2", "replica: 2"), 2, "cluster.replica",
        "unknown key 'replica'; expected one of: replicas, data_memory, heartbeat_interval, "
-       "missed_heartbeats, epoch_interval"},
+       "missed_heartbeats, epoch_interval, lock_wait_timeout"},
       {"UnknownNodeKey", Edit("    data_dir: /tmp/shoal-test/dn3", "    dta_dir: /x"), 11,
        "datanodes[1].dta_dir", "unknown key 'dta_dir'; expected one of: id, host, data_dir"},
       {"DuplicateKey", Edit("  data_memory: 64M", "  replicas: 4"), 3, "cluster.replicas",
@@ -392,6 +392,12 @@ std::vector<ErrorCase> ErrorCases() {
        "already used by mgmd.port (line 4)"},
       {"SameSocket", absl::StrReplaceAll(kTwoRouters, {{"port: 3306", "socket: /tmp/r.sock"}}), 16,
        "routers[1].socket", "already used by routers[0].socket (line 14)"},
+      {"RouterOnDataNodeSocket",
+       absl::StrReplaceAll(kBase, {{"    cpus: 0-1\n", "    socket: /tmp/d.sock\n"},
+                                   {"port: 3306", "socket: /tmp/d.sock"}}),
+       14, "routers[0].socket", "already used by datanodes[0].socket (line 9)"},
+      {"DataNodePortOnRouterPort", Edit("    cpus: 0-1\n", "    port: 3306\n"), 14,
+       "routers[0].port", "already used by datanodes[0].port (line 9)"},
       // Text the parser rejects.
       {"SyntaxError", Edit("replicas: 2", "replicas: [2"), 3, "yaml", ""},
       {"TabIndent", Edit("  replicas: 2", "\treplicas: 2"), 2, "yaml", ""},

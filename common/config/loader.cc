@@ -42,6 +42,8 @@ constexpr int kMaxMissedHeartbeats = 1000;
 // coarser than an hour would stall failure detection and checkpoints for too long.
 constexpr absl::Duration kMinInterval = absl::Milliseconds(1);
 constexpr absl::Duration kMaxInterval = absl::Hours(1);
+// Spinning longer than this only burns CPU: a sleeping reader wakes in microseconds.
+constexpr absl::Duration kMaxSpin = absl::Milliseconds(10);
 
 // What one key of a section holds and where to store it.
 struct IntField {
@@ -54,6 +56,9 @@ struct SizeField {
 };
 struct DurationField {
   absl::Duration* out;
+  absl::Duration min = kMinInterval;
+  absl::Duration max = kMaxInterval;
+  absl::Duration unit = kMinInterval;  // values are whole multiples of this
 };
 struct TextField {
   std::string* out;
@@ -71,7 +76,8 @@ std::vector<Field> ClusterFields(ClusterDefaults* c) {
           {"data_memory", SizeField{&c->data_memory}},
           {"heartbeat_interval", DurationField{&c->heartbeat_interval}},
           {"missed_heartbeats", IntField{&c->missed_heartbeats, 1, kMaxMissedHeartbeats}},
-          {"epoch_interval", DurationField{&c->epoch_interval}}};
+          {"epoch_interval", DurationField{&c->epoch_interval}},
+          {"lock_wait_timeout", DurationField{&c->lock_wait_timeout}}};
 }
 
 std::vector<Field> MgmdFields(MgmdConfig* m) {
@@ -87,7 +93,11 @@ std::vector<Field> DataNodeFields(DataNodeConfig* d) {
           {"host", TextField{&d->host}},
           {"data_dir", TextField{&d->data_dir}},
           {"cpus", CpusField{&d->cpus}},
-          {"metrics_port", IntField{&d->metrics_port, 0, kMaxPort}}};
+          {"metrics_port", IntField{&d->metrics_port, 0, kMaxPort}},
+          {"socket", TextField{&d->socket}},
+          {"port", IntField{&d->port, 0, kMaxPort}},
+          {"threads", IntField{&d->threads, 0, kMaxThreads}},
+          {"spin", DurationField{&d->spin, absl::ZeroDuration(), kMaxSpin, absl::Microseconds(1)}}};
 }
 
 std::vector<Field> RouterFields(RouterConfig* r) {
@@ -290,14 +300,15 @@ class Reader {
 
   static absl::Status Store(const std::string& text, const DurationField& field) {
     SHOAL_ASSIGN_OR_RETURN(absl::Duration d, internal::ParseConfigDuration(text));
-    if (d <= absl::ZeroDuration()) {
+    if (d <= absl::ZeroDuration() && field.min > absl::ZeroDuration()) {
       return absl::InvalidArgumentError(absl::StrCat("must be positive, got ", Quote(text)));
     }
-    if (d < kMinInterval || d > kMaxInterval || d % kMinInterval != absl::ZeroDuration()) {
+    if (d < field.min || d > field.max || d % field.unit != absl::ZeroDuration()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("must be a whole number of milliseconds from ",
-                       internal::FormatConfigDuration(kMinInterval), " to ",
-                       internal::FormatConfigDuration(kMaxInterval), ", got ", Quote(text)));
+          absl::StrCat("must be a whole number of ",
+                       field.unit == absl::Milliseconds(1) ? "milliseconds" : "microseconds",
+                       " from ", internal::FormatConfigDuration(field.min), " to ",
+                       internal::FormatConfigDuration(field.max), ", got ", Quote(text)));
     }
     *field.out = d;
     return absl::OkStatus();

@@ -161,8 +161,32 @@ absl::Status CheckDataDirs(const ClusterConfig& config, const SourceLines& lines
   return absl::OkStatus();
 }
 
-absl::Status CheckRouterListeners(const ClusterConfig& config, const SourceLines& lines) {
+absl::Status CheckSocket(const ClusterConfig& config, const SourceLines& lines,
+                         const std::string& node_path, const std::string& host,
+                         const std::string& socket, UsedOn* sockets) {
+  if (socket.empty()) return absl::OkStatus();
+  std::string path = absl::StrCat(node_path, ".socket");
+  if (socket[0] != '/') {
+    return ConfigError(config.source, lines.Get(path), path,
+                       absl::StrCat("must be an absolute path, got ", Quote(socket)));
+  }
+  if (socket.size() > kMaxSocketPathBytes) {
+    return ConfigError(
+        config.source, lines.Get(path), path,
+        absl::StrCat("is ", socket.size(), " bytes; a Unix socket path must be shorter than ",
+                     kMaxSocketPathBytes + 1));
+  }
+  return sockets->Claim(config, lines, host, socket, path, absl::StrCat("socket ", Quote(socket)));
+}
+
+// Unix sockets: routers' MySQL listeners and data nodes' shared-memory handshakes.
+absl::Status CheckSockets(const ClusterConfig& config, const SourceLines& lines) {
   UsedOn sockets;
+  for (size_t i = 0; i < config.datanodes.size(); ++i) {
+    const DataNodeConfig& d = config.datanodes[i];
+    SHOAL_RETURN_IF_ERROR(
+        CheckSocket(config, lines, absl::StrCat("datanodes[", i, "]"), d.host, d.socket, &sockets));
+  }
   for (size_t i = 0; i < config.routers.size(); ++i) {
     const RouterConfig& r = config.routers[i];
     std::string node_path = absl::StrCat("routers[", i, "]");
@@ -170,21 +194,7 @@ absl::Status CheckRouterListeners(const ClusterConfig& config, const SourceLines
       return ConfigError(config.source, lines.Get(node_path), node_path,
                          "needs a socket or a non-zero port");
     }
-    if (r.socket.empty()) continue;
-    std::string path = absl::StrCat(node_path, ".socket");
-    if (r.socket[0] != '/') {
-      return ConfigError(config.source, lines.Get(path), path,
-                         absl::StrCat("must be an absolute path, got ", Quote(r.socket)));
-    }
-    if (r.socket.size() > kMaxSocketPathBytes) {
-      return ConfigError(config.source, lines.Get(path), path,
-                         absl::StrCat("is ", r.socket.size(),
-                                      " bytes; a Unix socket path must "
-                                      "be shorter than ",
-                                      kMaxSocketPathBytes + 1));
-    }
-    SHOAL_RETURN_IF_ERROR(sockets.Claim(config, lines, r.host, r.socket, path,
-                                        absl::StrCat("socket ", Quote(r.socket))));
+    SHOAL_RETURN_IF_ERROR(CheckSocket(config, lines, node_path, r.host, r.socket, &sockets));
   }
   return absl::OkStatus();
 }
@@ -197,6 +207,10 @@ absl::Status CheckPorts(const ClusterConfig& config, const SourceLines& lines) {
     return ports.Claim(config, lines, host, absl::StrCat(port), path, absl::StrCat("port ", port));
   };
   SHOAL_RETURN_IF_ERROR(claim(config.mgmd.host, config.mgmd.port, "mgmd.port"));
+  for (size_t i = 0; i < config.datanodes.size(); ++i) {
+    SHOAL_RETURN_IF_ERROR(claim(config.datanodes[i].host, config.datanodes[i].port,
+                                absl::StrCat("datanodes[", i, "].port")));
+  }
   for (size_t i = 0; i < config.routers.size(); ++i) {
     SHOAL_RETURN_IF_ERROR(claim(config.routers[i].host, config.routers[i].port,
                                 absl::StrCat("routers[", i, "].port")));
@@ -359,7 +373,7 @@ absl::Status Validate(const ClusterConfig& config, const SourceLines& lines) {
   SHOAL_RETURN_IF_ERROR(CheckDataNodeCount(config, lines));
   SHOAL_RETURN_IF_ERROR(CheckIds(config, lines));
   SHOAL_RETURN_IF_ERROR(CheckDataDirs(config, lines));
-  SHOAL_RETURN_IF_ERROR(CheckRouterListeners(config, lines));
+  SHOAL_RETURN_IF_ERROR(CheckSockets(config, lines));
   SHOAL_RETURN_IF_ERROR(CheckPorts(config, lines));
   return CheckHosts(config, lines);
 }

@@ -43,7 +43,8 @@ class ManagedNode {
     options.requested_node_id = absl::GetFlag(FLAGS_node_id);
     options.connect_timeout = absl::GetFlag(FLAGS_connect_timeout);
     MgmClient::Callbacks callbacks;
-    callbacks.on_registered = [this](int id, const config::ClusterConfig& c) { Start(id, c); };
+    callbacks.on_registered = [this](int id, const config::ClusterConfig& c,
+                                     const ClusterView& view) { Start(id, c, view); };
     callbacks.on_fatal = [this](const absl::Status& why) {
       SHOAL_LOG(kError) << why.message();
       exit_code_ = 1;
@@ -68,7 +69,7 @@ class ManagedNode {
   }
 
  private:
-  void Start(int node_id, const config::ClusterConfig& config) {
+  void Start(int node_id, const config::ClusterConfig& config, const ClusterView& view) {
     node_id_ = node_id;
     config_ = config;
     SetLogIdentity(absl::StrCat(NodeTypeLabel(type_), "-", node_id));
@@ -82,6 +83,7 @@ class ManagedNode {
         ->Set(1);
     std::string host;
     int metrics_port = 0;
+    int data_port = 0;
     if (const auto* dn = config_->FindDataNode(node_id)) {
       host = dn->host;
       metrics_port = dn->metrics_port;
@@ -99,14 +101,15 @@ class ManagedNode {
       SHOAL_LOG(kInfo) << "serving http://" << host << ":" << metrics_port << "/metrics";
     }
     if (hooks_.start) {
-      absl::Status status = hooks_.start({loop_, &metrics_, node_id_, &*config_});
+      absl::Status status =
+          hooks_.start({loop_, &metrics_, node_id_, &*config_, &view, &data_port});
       if (!status.ok()) {
         Fail(status);
         return;
       }
     }
     started_ = true;
-    client_->ReportStarted(metrics_port);
+    client_->ReportStarted(metrics_port, data_port);
     SHOAL_LOG(kInfo) << "started";
   }
 

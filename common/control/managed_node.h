@@ -23,6 +23,8 @@ struct ManagedNodeContext {
   MetricsRegistry* metrics;
   int node_id;
   const config::ClusterConfig* config;
+  const ClusterView* view;  // the cluster as of registration
+  int* data_port;           // a data node's start hook sets the native TCP port it listens on
 };
 
 struct ManagedNodeHooks {

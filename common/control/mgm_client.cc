@@ -90,7 +90,7 @@ void MgmClient::OnRegistered(const RegisterConf& conf) {
     registered_ = true;
     mgmd_connected_->Set(1);
     heartbeat_timer_.Start(heartbeat_interval_, Timer::Mode::kRepeat);
-    if (callbacks_.on_registered) callbacks_.on_registered(node_id_, *config);
+    if (callbacks_.on_registered) callbacks_.on_registered(node_id_, *config, conf.view());
   } else {
     registered_ = true;
     mgmd_connected_->Set(1);
@@ -130,15 +130,17 @@ void MgmClient::OnClosed(const absl::Status& why) {
   reconnect_timer_.Start(kReconnectDelay);
 }
 
-void MgmClient::ReportStarted(int metrics_port) {
+void MgmClient::ReportStarted(int metrics_port, int data_port) {
   started_ = true;
   metrics_port_ = metrics_port;
+  data_port_ = data_port;
   if (registered_) SendStarted();
 }
 
 void MgmClient::SendStarted() {
   ControlMessage message;
   message.mutable_node_started()->set_metrics_port(static_cast<uint32_t>(metrics_port_));
+  message.mutable_node_started()->set_data_port(static_cast<uint32_t>(data_port_));
   channel_->Send(message);
 }
 

@@ -32,7 +32,9 @@ class MgmClient {
   };
   struct Callbacks {
     // The first registration succeeded: this node's id and the cluster configuration.
-    absl::AnyInvocable<void(int node_id, const config::ClusterConfig& config)> on_registered;
+    absl::AnyInvocable<void(int node_id, const config::ClusterConfig& config,
+                            const ClusterView& view)>
+        on_registered;
     // The node cannot join: registration refused, or no mgmd within connect_timeout.
     absl::AnyInvocable<void(const absl::Status& why)> on_fatal;
     // Every new cluster view (optional).
@@ -47,7 +49,7 @@ class MgmClient {
   // Starts connecting; returns at once.
   void Start();
   // Tells the mgmd the node serves; repeated after every reconnect.
-  void ReportStarted(int metrics_port);
+  void ReportStarted(int metrics_port, int data_port);
   // Tells the mgmd the node is going away on purpose, so it is not counted as a failure, and
   // stops talking to it. `done` runs once the notice is sent (or could not be).
   void ReportStopping(const std::string& reason, absl::AnyInvocable<void()> done);
@@ -79,6 +81,7 @@ class MgmClient {
   bool stopping_ = false;
   absl::AnyInvocable<void()> stopped_;
   int metrics_port_ = 0;
+  int data_port_ = 0;
   uint64_t heartbeat_sequence_ = 0;
   absl::Status last_error_;
 

@@ -1,0 +1,460 @@
+// Operation definition, batching per data node, and result dispatch.
+#include "engine/api/client.h"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/api/client_state.h"
+#include "engine/schema/row.h"
+#include "engine/transport/shm_channel.h"
+#include "engine/transport/tcp_channel.h"
+
+namespace shoal::api {
+namespace {
+
+// MySQL's ER_GET_TEMPORARY_ERRMSG: the operation may succeed if retried.
+constexpr uint16_t kErTemporary = 1297;
+constexpr absl::Duration kConnectTimeout = absl::Seconds(2);
+
+}  // namespace
+
+Client::Client(Cluster* cluster) : cluster_(cluster), topology_(cluster->topology()) {}
+
+Client::~Client() = default;
+
+uint32_t Client::PartitionOf(const schema::TableDef& table, absl::string_view key) {
+  return schema::KeyHash(key) % std::max<uint32_t>(1, table.partitions);
+}
+
+bool Client::KeyOfRow(const schema::TableDef& table, absl::string_view row, std::string* key) {
+  thread_local std::vector<uint16_t> all;
+  thread_local std::vector<schema::Field> fields;
+  all.resize(table.columns.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint16_t>(i);
+  fields.resize(all.size());
+  size_t consumed = 0;
+  if (!schema::SplitRow(table, all, row, fields.data(), &consumed) || consumed != row.size()) {
+    return false;
+  }
+  thread_local schema::RowWriter writer;
+  writer.Clear();
+  writer.BeginKey();
+  for (int c : table.primary_key().columns) {
+    if (fields[c].null) return false;
+    writer.Raw(table.columns[c], fields[c]);
+  }
+  key->assign(writer.view().data(), writer.view().size());
+  return true;
+}
+
+Client::Link* Client::LinkTo(int node_id) {
+  if (auto it = links_.find(node_id); it != links_.end()) return it->second.get();
+  if (topology_ == nullptr) return nullptr;
+  const DataNodeInfo* node = topology_->Find(node_id);
+  if (node == nullptr || node->port == 0) return nullptr;
+  const Cluster::Options& options = cluster_->options();
+  absl::StatusOr<std::unique_ptr<transport::Channel>> channel =
+      options.use_shared_memory && !node->socket.empty() && node->host == options.local_host
+          ? transport::ConnectShm(node->socket, kConnectTimeout)
+          : transport::ConnectTcp(node->host, node->port, kConnectTimeout);
+  if (!channel.ok()) return nullptr;
+  auto link = std::make_unique<Link>();
+  link->node = node_id;
+  link->channel = std::move(*channel);
+  wire::AppendHello(&link->out, wire::FrameType::kHelloReq, options.client_id);
+  Link* raw = link.get();
+  links_.emplace(node_id, std::move(link));
+  return raw;
+}
+
+uint64_t Client::NewTag(Pending pending) {
+  uint32_t slot;
+  if (free_tags_.empty()) {
+    slot = static_cast<uint32_t>(pending_.size());
+    pending_.emplace_back();
+  } else {
+    slot = free_tags_.back();
+    free_tags_.pop_back();
+  }
+  pending.generation = tag_generation_++;
+  pending_[slot] = pending;
+  ++in_flight_;
+  return (uint64_t{pending.generation} << 32) | slot;
+}
+
+void Client::FailNow(Completion* done, uint16_t code, absl::string_view message) {
+  Outcome outcome;
+  outcome.code = code;
+  outcome.message = message;
+  done->Done(outcome);
+}
+
+void Client::Queue(int node, const wire::OpHeader& header,
+                   std::initializer_list<absl::string_view> sections, Pending pending) {
+  Link* link = node < 0 ? nullptr : LinkTo(node);
+  if (link == nullptr) {
+    // Deliver the failure through the normal path so gathers and scans see it too.
+    pending.node = node;
+    wire::Result result;
+    result.code = kErTemporary;
+    result.tag = NewTag(pending);
+    std::string message = absl::StrCat("Got temporary error 4009 'no data node serves partition ",
+                                       header.partition, "' from Shoal");
+    result.sections[0] = message;
+    result.section_count = 1;
+    HandleResult(result);
+    return;
+  }
+  pending.node = node;
+  wire::OpHeader h = header;
+  h.tag = NewTag(pending);
+  wire::FrameBuilder& out = link->out;
+  if (out.in_frame() && out.current_body_size() >= wire::kFrameSoftLimit) out.Finish();
+  if (!out.in_frame()) out.Begin(wire::FrameType::kOpReq);
+  wire::AppendOp(&out, h, sections);
+}
+
+void Client::KeyOp(const schema::TableDef& table, wire::OpType type, uint32_t partition,
+                   uint8_t flags, std::initializer_list<absl::string_view> sections,
+                   Completion* done, Transaction* txn) {
+  if (topology_ == nullptr) topology_ = cluster_->topology();
+  int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(partition);
+  wire::OpHeader h;
+  h.type = type;
+  h.flags = flags;
+  h.table_id = table.id;
+  h.table_version = table.version;
+  h.partition = partition;
+  if (txn != nullptr) {
+    h.txn = txn->id;
+    Transaction::Touch touch{node, table.id, table.version, partition};
+    if (node >= 0 && !absl::c_linear_search(txn->touched, touch)) txn->touched.push_back(touch);
+  }
+  Pending pending;
+  pending.kind = Pending::Kind::kKey;
+  pending.done = done;
+  Queue(node, h, sections, pending);
+}
+
+void Client::Read(const schema::TableDef& table, absl::string_view key,
+                  absl::Span<const uint16_t> columns, Completion* done, Transaction* txn,
+                  Lock lock) {
+  key_scratch_ = wire::EncodeColumns(columns);
+  KeyOp(table, wire::OpType::kRead, PartitionOf(table, key),
+        lock == Lock::kExclusive ? wire::kLockExclusive : 0, {key, key_scratch_}, done, txn);
+}
+
+void Client::Insert(const schema::TableDef& table, absl::string_view row, Completion* done,
+                    Transaction* txn) {
+  if (!KeyOfRow(table, row, &key_scratch_)) {
+    FailNow(done, 1048, "Column in the primary key cannot be null or the row is malformed");
+    return;
+  }
+  KeyOp(table, wire::OpType::kInsert, PartitionOf(table, key_scratch_), 0, {row}, done, txn);
+}
+
+void Client::Write(const schema::TableDef& table, absl::string_view row, Completion* done,
+                   Transaction* txn) {
+  if (!KeyOfRow(table, row, &key_scratch_)) {
+    FailNow(done, 1048, "Column in the primary key cannot be null or the row is malformed");
+    return;
+  }
+  KeyOp(table, wire::OpType::kWrite, PartitionOf(table, key_scratch_), 0, {row}, done, txn);
+}
+
+void Client::Update(const schema::TableDef& table, absl::string_view key, absl::string_view program,
+                    Completion* done, Transaction* txn, absl::string_view filter) {
+  uint32_t partition = PartitionOf(table, key);
+  if (filter.empty()) {
+    KeyOp(table, wire::OpType::kUpdate, partition, 0, {key, program}, done, txn);
+  } else {
+    KeyOp(table, wire::OpType::kUpdateIf, partition, 0, {key, filter, program}, done, txn);
+  }
+}
+
+void Client::Delete(const schema::TableDef& table, absl::string_view key, Completion* done,
+                    Transaction* txn, absl::string_view filter) {
+  uint32_t partition = PartitionOf(table, key);
+  if (filter.empty()) {
+    KeyOp(table, wire::OpType::kDelete, partition, 0, {key}, done, txn);
+  } else {
+    KeyOp(table, wire::OpType::kDeleteIf, partition, 0, {key, filter}, done, txn);
+  }
+}
+
+void Client::ReadUnique(const schema::TableDef& table, int index, absl::string_view key,
+                        absl::Span<const uint16_t> columns, Completion* done, Transaction* txn,
+                        Lock lock) {
+  if (topology_ == nullptr) topology_ = cluster_->topology();
+  auto* gather = new Gather;
+  gather->done = done;
+  gather->remaining = static_cast<int>(table.partitions);
+  std::string encoded = wire::EncodeColumns(columns);
+  for (uint32_t p = 0; p < table.partitions; ++p) {
+    int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(p);
+    wire::OpHeader h;
+    h.type = wire::OpType::kReadUnique;
+    h.flags = lock == Lock::kExclusive ? wire::kLockExclusive : 0;
+    h.index = static_cast<uint16_t>(index);
+    h.table_id = table.id;
+    h.table_version = table.version;
+    h.partition = p;
+    if (txn != nullptr) {
+      h.txn = txn->id;
+      Transaction::Touch touch{node, table.id, table.version, p};
+      if (node >= 0 && !absl::c_linear_search(txn->touched, touch)) txn->touched.push_back(touch);
+    }
+    Pending pending;
+    pending.kind = Pending::Kind::kGather;
+    pending.gather = gather;
+    Queue(node, h, {key, encoded}, pending);
+  }
+}
+
+Transaction Client::Begin() {
+  Transaction txn;
+  txn.id = next_txn_++;
+  return txn;
+}
+
+void Client::Commit(Transaction* txn, Completion* done) {
+  EndTransaction(txn, wire::OpType::kCommit, done);
+}
+
+void Client::Rollback(Transaction* txn, Completion* done) {
+  EndTransaction(txn, wire::OpType::kAbort, done);
+}
+
+void Client::EndTransaction(Transaction* txn, wire::OpType type, Completion* done) {
+  std::vector<Transaction::Touch> touched = std::move(txn->touched);
+  txn->touched.clear();
+  if (touched.empty()) {
+    done->Done(Outcome{});
+    return;
+  }
+  auto* gather = new Gather;
+  gather->done = done;
+  gather->remaining = static_cast<int>(touched.size());
+  gather->code = wire::kResultOk;
+  for (const Transaction::Touch& t : touched) {
+    wire::OpHeader h;
+    h.type = type;
+    h.table_id = t.table_id;
+    h.table_version = t.table_version;
+    h.partition = t.partition;
+    h.txn = txn->id;
+    Pending pending;
+    pending.kind = Pending::Kind::kGather;
+    pending.gather = gather;
+    Queue(t.node, h, {}, pending);
+  }
+}
+
+void Client::Send() {
+  std::vector<Link*> dead;
+  for (auto& [node, link] : links_) {
+    link->out.Finish();
+    absl::string_view frames = link->out.finished();
+    size_t sent = 0;
+    while (sent < frames.size()) {
+      absl::string_view frame = wire::FirstFrame(frames.substr(sent));
+      if (!link->channel->TryWrite(frame)) break;  // full: Poll() sends the rest
+      sent += frame.size();
+    }
+    if (sent > 0) link->out.ConsumeFinished(sent);
+    if (sent > 0 || link->channel->HasPendingOutput()) {
+      if (!link->channel->Flush().ok()) dead.push_back(link.get());
+    }
+  }
+  for (Link* link : dead) CloseLink(link, "send failed");
+}
+
+int Client::Poll(absl::Duration timeout) {
+  absl::Time deadline = absl::InfiniteFuture();
+  absl::Time spin_until = absl::InfinitePast();
+  int ran_before = in_flight_;
+  int completed = 0;
+  while (true) {
+    // Completions may define operations and so open links: walk a copy.
+    std::vector<Link*> links;
+    for (auto& [node, link] : links_) links.push_back(link.get());
+    std::vector<Link*> dead;
+    for (Link* link : links) {
+      if (!link->channel->Receive().ok()) {
+        dead.push_back(link);
+        continue;
+      }
+      for (absl::string_view frame = link->channel->Peek(); !frame.empty();
+           frame = link->channel->Peek()) {
+        HandleFrame(link, frame);
+        link->channel->Consume();
+      }
+    }
+    for (Link* link : dead) CloseLink(link, "connection lost");
+    completed = ran_before - in_flight_;
+    bool output_waiting = false;
+    for (auto& [node, link] : links_) output_waiting |= !link->out.empty();
+    if (output_waiting) Send();
+    if (completed > 0 || !dict_replies_.empty() || timeout <= absl::ZeroDuration()) break;
+    absl::Time now = absl::Now();
+    if (deadline == absl::InfiniteFuture()) {
+      deadline = now + timeout;
+      spin_until = now + std::min(timeout, cluster_->options().spin);
+    }
+    absl::Duration left = deadline - now;
+    if (left <= absl::ZeroDuration() || links_.empty()) break;
+    if (now < spin_until) continue;
+    // Sleep until a data node answers: announce it on every link, then wait on all of them.
+    std::vector<pollfd> fds;
+    bool may_sleep = true;
+    for (auto& [node, link] : links_) {
+      if (!link->channel->PrepareToSleep()) may_sleep = false;
+      fds.push_back({link->channel->wait_fd(), POLLIN, 0});
+    }
+    if (may_sleep) {
+      int ms = output_waiting ? 1 : static_cast<int>(absl::ToInt64Milliseconds(left) + 1);
+      poll(fds.data(), fds.size(), std::min(ms, 100));
+    }
+    for (auto& [node, link] : links_) link->channel->WokeUp();
+  }
+  return completed;
+}
+
+void Client::HandleFrame(Link* link, absl::string_view frame) {
+  wire::FrameHeader header;
+  absl::string_view body;
+  if (wire::DecodeFrame(frame, &header, &body) != wire::DecodeStatus::kOk) return;
+  seen_dictionary_version_ = std::max(seen_dictionary_version_, header.schema_version);
+  switch (header.type) {
+    case wire::FrameType::kOpConf:
+      for (uint32_t i = 0; i < header.count; ++i) {
+        wire::Result result;
+        if (wire::DecodeResult(&body, &result) != wire::DecodeStatus::kOk) break;
+        HandleResult(result);
+      }
+      return;
+    case wire::FrameType::kDictConf: {
+      wire::DictConf conf;
+      if (conf.ParseFromArray(body.data(), static_cast<int>(body.size()))) {
+        dict_replies_[conf.tag()] = std::move(conf);
+      }
+      return;
+    }
+    default:
+      (void)link;  // kHelloConf: nothing to do
+      return;
+  }
+}
+
+void Client::HandleResult(const wire::Result& result) {
+  uint32_t slot = static_cast<uint32_t>(result.tag);
+  if (slot >= pending_.size() || pending_[slot].kind == Pending::Kind::kFree ||
+      pending_[slot].generation != static_cast<uint32_t>(result.tag >> 32)) {
+    return;  // a late answer for something already failed
+  }
+  Pending pending = pending_[slot];
+  pending_[slot].kind = Pending::Kind::kFree;
+  free_tags_.push_back(slot);
+  --in_flight_;
+  absl::string_view first = result.section_count > 0 ? result.sections[0] : absl::string_view();
+  switch (pending.kind) {
+    case Pending::Kind::kKey: {
+      Outcome outcome;
+      outcome.code = result.code;
+      if (result.code == wire::kResultOk) {
+        outcome.row = first;
+      } else {
+        outcome.message = first;
+      }
+      pending.done->Done(outcome);
+      return;
+    }
+    case Pending::Kind::kGather: {
+      Gather* gather = pending.gather;
+      if (result.code == wire::kResultOk) {
+        if (gather->code != wire::kResultOk || gather->row.empty())
+          gather->row = std::string(first);
+        if (gather->code == wire::kResultNotFound) gather->code = wire::kResultOk;
+      } else if (result.code != wire::kResultNotFound && gather->message.empty()) {
+        gather->code = result.code;
+        gather->message = std::string(first);
+      }
+      if (--gather->remaining == 0) {
+        Outcome outcome;
+        outcome.code = gather->code;
+        outcome.row = gather->row;
+        outcome.message = gather->message;
+        gather->done->Done(outcome);
+        delete gather;
+      }
+      return;
+    }
+    case Pending::Kind::kScan:
+      OnScanBatch(pending.scan, pending.slot, result);
+      return;
+    case Pending::Kind::kFree:
+      return;
+  }
+}
+
+void Client::CloseLink(Link* link, absl::string_view why) {
+  int node = link->node;
+  std::string message =
+      absl::StrCat("Got temporary error 4010 'data node ", node, " lost: ", why, "' from Shoal");
+  for (uint32_t slot = 0; slot < pending_.size(); ++slot) {
+    if (pending_[slot].kind == Pending::Kind::kFree || pending_[slot].node != node) continue;
+    wire::Result result;
+    result.code = kErTemporary;
+    result.tag = (uint64_t{pending_[slot].generation} << 32) | slot;
+    result.sections[0] = message;
+    result.section_count = 1;
+    HandleResult(result);
+  }
+  links_.erase(node);
+  topology_ = cluster_->topology();
+}
+
+absl::StatusOr<wire::DictConf> Client::Dictionary(wire::DictReq request, absl::Duration timeout) {
+  absl::Time deadline = absl::Now() + timeout;
+  while (true) {
+    topology_ = cluster_->topology();
+    int master = topology_ == nullptr ? -1 : topology_->Master();
+    Link* link = master < 0 ? nullptr : LinkTo(master);
+    if (link != nullptr) {
+      uint64_t tag = next_dict_tag_++;
+      request.set_tag(tag);
+      link->out.Finish();
+      link->out.Begin(wire::FrameType::kDictReq);
+      request.AppendToString(link->out.buffer());
+      link->out.CountItem();
+      link->out.Finish();
+      Send();
+      while (absl::Now() < deadline && links_.contains(master)) {
+        Poll(std::min(absl::Milliseconds(100), deadline - absl::Now()));
+        auto it = dict_replies_.find(tag);
+        if (it == dict_replies_.end()) continue;
+        wire::DictConf conf = std::move(it->second);
+        dict_replies_.erase(it);
+        if (conf.error_code() == kErTemporary) break;  // not the master (yet): ask again
+        if (conf.has_dictionary()) cluster_->SetDictionary(conf.dictionary());
+        return conf;
+      }
+    }
+    if (absl::Now() >= deadline) {
+      return absl::UnavailableError("no data node answered the dictionary request in time");
+    }
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+}
+
+absl::Status Client::RefreshDictionary() {
+  wire::DictReq request;
+  request.mutable_get_dictionary();
+  absl::StatusOr<wire::DictConf> conf = Dictionary(std::move(request));
+  return conf.status();
+}
+
+}  // namespace shoal::api

@@ -1,0 +1,185 @@
+// The native client (the counterpart of an NDB API `Ndb` object): defines operations, sends
+// them in batches straight to the data node that owns each partition (I1, I2), and delivers
+// results to completions as Poll() finds them — in the spirit of NDB's
+// executeAsynchPrepare + sendPollNdb.
+//
+//   api::Client client(&cluster);
+//   client.Read(*table, key, columns, &done);       // defines and queues, no I/O
+//   client.Update(*table, key2, program, &done2);
+//   client.Send();                                  // one frame per data node
+//   client.Poll(absl::Milliseconds(10));            // runs done.Done(...) and done2.Done(...)
+//
+// Owned and used by one thread. Completions are the caller's and must outlive their operation.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "engine/api/cluster.h"
+#include "engine/transport/channel.h"
+#include "engine/wire/dictionary.pb.h"
+#include "engine/wire/frame.h"
+#include "engine/wire/op.h"
+
+namespace shoal::api {
+
+// The outcome of one key operation. `row` and `message` are valid during Done() only.
+struct Outcome {
+  uint16_t code = 0;          // 0 ok, 1 not found, else a MySQL error number
+  absl::string_view row;      // reads: packed row over the columns asked for
+  absl::string_view message;  // errors: MySQL's text
+  bool ok() const { return code == wire::kResultOk; }
+  bool not_found() const { return code == wire::kResultNotFound; }
+};
+
+class Completion {
+ public:
+  virtual ~Completion() = default;
+  virtual void Done(const Outcome& outcome) = 0;
+};
+
+// Receives a scan's rows, then its end.
+class ScanReceiver {
+ public:
+  virtual ~ScanReceiver() = default;
+  // A packed row over ScanRequest::columns; valid during the call only.
+  virtual void Row(absl::string_view row) = 0;
+  // The scan is over: code 0, or the MySQL error that ended it.
+  virtual void Done(uint16_t code, absl::string_view message) = 0;
+};
+
+enum class Lock : uint8_t { kNone, kExclusive };
+
+// A transaction: operations that name it hold their row locks until Commit or Rollback.
+// Returned by Client::Begin; used with that client only.
+struct Transaction {
+  uint64_t id = 0;
+  // (data node, table, partition) touched, to end the transaction everywhere.
+  struct Touch {
+    int node;
+    uint32_t table_id;
+    uint32_t table_version;
+    uint32_t partition;
+    bool operator==(const Touch&) const = default;
+  };
+  std::vector<Touch> touched;
+};
+
+struct ScanRequest {
+  const schema::TableDef* table = nullptr;
+  int index = 0;             // 0: the primary key, i.e. a full-table scan without bounds
+  std::string lower, upper;  // packed keys over a prefix of the index's columns; empty: open
+  bool lower_exclusive = false;
+  bool upper_exclusive = false;
+  bool descending = false;
+  std::string filter;  // schema/program.h
+  std::vector<uint16_t> columns;
+  // Merge the partitions' rows in index order. REQUIRES: `columns` includes every column of
+  // the index.
+  bool ordered = false;
+  uint64_t limit = 0;  // 0: all
+  Lock lock = Lock::kNone;
+  Transaction* txn = nullptr;
+};
+
+class Client {
+ public:
+  explicit Client(Cluster* cluster);
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // Key operations. `key` is the packed primary key; `row` the packed row over every column.
+  // Without a transaction they commit on their own (autocommit).
+  void Read(const schema::TableDef& table, absl::string_view key,
+            absl::Span<const uint16_t> columns, Completion* done, Transaction* txn = nullptr,
+            Lock lock = Lock::kNone);
+  void Insert(const schema::TableDef& table, absl::string_view row, Completion* done,
+              Transaction* txn = nullptr);
+  void Write(const schema::TableDef& table, absl::string_view row, Completion* done,
+             Transaction* txn = nullptr);
+  void Update(const schema::TableDef& table, absl::string_view key, absl::string_view program,
+              Completion* done, Transaction* txn = nullptr, absl::string_view filter = {});
+  void Delete(const schema::TableDef& table, absl::string_view key, Completion* done,
+              Transaction* txn = nullptr, absl::string_view filter = {});
+  // Unique-index lookup. Rows are partitioned by primary key, so this asks every partition
+  // (NDB keeps a hidden table per unique index instead; not built yet).
+  void ReadUnique(const schema::TableDef& table, int index, absl::string_view key,
+                  absl::Span<const uint16_t> columns, Completion* done, Transaction* txn = nullptr,
+                  Lock lock = Lock::kNone);
+  // Range or full scan over every partition, in parallel.
+  void Scan(ScanRequest request, ScanReceiver* receiver);
+
+  Transaction Begin();
+  // Ends `txn` in every partition it touched; `done` runs once all have answered.
+  void Commit(Transaction* txn, Completion* done);
+  void Rollback(Transaction* txn, Completion* done);
+
+  // Hands every defined operation to the transports: one frame (or a few, when large) per data
+  // node. Operations whose data node cannot be reached complete with error 1297 at once.
+  void Send();
+  // Reads results and runs their completions until at least one has run or `timeout` passed;
+  // returns how many ran. A zero timeout only looks.
+  int Poll(absl::Duration timeout);
+  // Operations sent and not yet completed.
+  int in_flight() const { return in_flight_; }
+
+  // The partition of a packed primary key, and the packed primary key of a packed row.
+  static uint32_t PartitionOf(const schema::TableDef& table, absl::string_view key);
+  static bool KeyOfRow(const schema::TableDef& table, absl::string_view row, std::string* key);
+
+  // Dictionary requests (DDL, auto-increment ranges, refresh) go to the dictionary master and
+  // block until answered; results of other operations that arrive meanwhile are delivered.
+  absl::StatusOr<wire::DictConf> Dictionary(wire::DictReq request,
+                                            absl::Duration timeout = absl::Seconds(30));
+  // Fetches the dictionary from a data node and installs it in the Cluster.
+  absl::Status RefreshDictionary();
+  // The newest dictionary version data nodes have mentioned in replies.
+  uint32_t seen_dictionary_version() const { return seen_dictionary_version_; }
+
+ private:
+  struct Link;
+  struct Pending;
+  struct ScanState;
+
+  Link* LinkTo(int node_id);
+  void Queue(int node, const wire::OpHeader& header,
+             std::initializer_list<absl::string_view> sections, Pending pending);
+  uint64_t NewTag(Pending pending);
+  void KeyOp(const schema::TableDef& table, wire::OpType type, uint32_t partition, uint8_t flags,
+             std::initializer_list<absl::string_view> sections, Completion* done, Transaction* txn);
+  void EndTransaction(Transaction* txn, wire::OpType type, Completion* done);
+  void FailNow(Completion* done, uint16_t code, absl::string_view message);
+  void HandleFrame(Link* link, absl::string_view frame);
+  void HandleResult(const wire::Result& result);
+  void SendScanBatch(ScanState* scan, int partition_slot);
+  void OnScanBatch(ScanState* scan, int slot, const wire::Result& result);
+  void DeliverScanRows(ScanState* scan);
+  void FinishScan(ScanState* scan, uint16_t code, absl::string_view message);
+  void CloseLink(Link* link, absl::string_view why);
+
+  Cluster* cluster_;
+  std::shared_ptr<const Topology> topology_;
+  absl::flat_hash_map<int, std::unique_ptr<Link>> links_;
+  std::vector<Pending> pending_;  // by tag & 0xffffffff
+  std::vector<uint32_t> free_tags_;
+  uint32_t tag_generation_ = 1;
+  int in_flight_ = 0;
+  uint64_t next_txn_ = 1;
+  uint32_t seen_dictionary_version_ = 0;
+  std::deque<std::unique_ptr<ScanState>> scans_;
+  std::string key_scratch_;
+  // Dictionary replies, by tag, for the blocking Dictionary() call.
+  absl::flat_hash_map<uint64_t, wire::DictConf> dict_replies_;
+  uint64_t next_dict_tag_ = 1;
+};
+
+}  // namespace shoal::api

@@ -1,0 +1,185 @@
+// Scans: one scan operation per partition, sent in parallel to each partition's primary, each
+// continued batch by batch with the resume token the data node returns; ordered scans merge
+// the partitions' rows by the index's columns.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "engine/api/client.h"
+#include "engine/api/client_state.h"
+#include "engine/schema/row.h"
+
+namespace shoal::api {
+namespace {
+
+// Ordered scans ask for small batches: the merge can only run ahead as far as the slowest
+// partition, and memory is per partition.
+constexpr uint32_t kOrderedBatchRows = 256;
+
+}  // namespace
+
+void Client::Scan(ScanRequest request, ScanReceiver* receiver) {
+  if (topology_ == nullptr) topology_ = cluster_->topology();
+  auto scan = std::make_unique<ScanState>();
+  scan->request = std::move(request);
+  scan->receiver = receiver;
+  const schema::TableDef& table = *scan->request.table;
+  if (scan->request.index < 0 || static_cast<size_t>(scan->request.index) >= table.indexes.size()) {
+    receiver->Done(1176, "Key does not exist in table");
+    return;
+  }
+  if (scan->request.ordered) {
+    for (int column : table.indexes[scan->request.index].columns) {
+      auto it = absl::c_find(scan->request.columns, column);
+      if (it == scan->request.columns.end()) {
+        receiver->Done(1815, "Internal error: an ordered scan must read the index's columns");
+        return;
+      }
+      scan->key_positions.push_back(static_cast<int>(it - scan->request.columns.begin()));
+    }
+  }
+  scan->a.resize(scan->request.columns.size());
+  scan->b.resize(scan->request.columns.size());
+  scan->parts.resize(table.partitions);
+  for (uint32_t p = 0; p < table.partitions; ++p) scan->parts[p].partition = p;
+  ScanState* raw = scan.get();
+  scans_.push_back(std::move(scan));
+  for (uint32_t p = 0; p < table.partitions && !raw->finished; ++p) {
+    SendScanBatch(raw, static_cast<int>(p));
+  }
+}
+
+void Client::SendScanBatch(ScanState* scan, int slot) {
+  ScanState::Part& part = scan->parts[slot];
+  const ScanRequest& r = scan->request;
+  const schema::TableDef& table = *r.table;
+  int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(part.partition);
+  wire::OpHeader h;
+  h.type = wire::OpType::kScan;
+  h.flags = r.lock == Lock::kExclusive ? wire::kLockExclusive : 0;
+  h.index = static_cast<uint16_t>(r.index);
+  h.table_id = table.id;
+  h.table_version = table.version;
+  h.partition = part.partition;
+  if (r.txn != nullptr) {
+    h.txn = r.txn->id;
+    Transaction::Touch touch{node, table.id, table.version, part.partition};
+    if (node >= 0 && !absl::c_linear_search(r.txn->touched, touch)) {
+      r.txn->touched.push_back(touch);
+    }
+  }
+  wire::ScanParams params;
+  params.flags = (r.lower_exclusive ? wire::kLowerExclusive : 0) |
+                 (r.upper_exclusive ? wire::kUpperExclusive : 0) |
+                 (r.descending ? wire::kDescending : 0);
+  if (r.ordered) params.max_rows = kOrderedBatchRows;
+  if (r.limit > 0) {
+    uint64_t left = r.limit - std::min(r.limit, scan->delivered);
+    params.max_rows = static_cast<uint32_t>(
+        std::min<uint64_t>(std::max<uint64_t>(left, 1), params.max_rows ? params.max_rows : left));
+  }
+  part.waiting = true;
+  ++scan->outstanding;
+  Pending pending;
+  pending.kind = Pending::Kind::kScan;
+  pending.scan = scan;
+  pending.slot = slot;
+  Queue(node, h,
+        {r.lower, r.upper, part.resume, r.filter, wire::EncodeColumns(r.columns),
+         wire::EncodeScanParams(params)},
+        pending);
+}
+
+void Client::OnScanBatch(ScanState* scan, int slot, const wire::Result& result) {
+  ScanState::Part& part = scan->parts[slot];
+  part.waiting = false;
+  --scan->outstanding;
+  if (!scan->finished) {
+    if (result.code != wire::kResultOk || result.section_count != 3) {
+      absl::string_view message = result.section_count > 0 ? result.sections[0] : "";
+      FinishScan(scan, result.code == wire::kResultOk ? 1815 : result.code, message);
+    } else {
+      const ScanRequest& r = scan->request;
+      absl::string_view rows = result.sections[0];
+      size_t consumed = 0;
+      while (!rows.empty() && !scan->finished) {
+        if (!schema::SplitRow(*r.table, r.columns, rows, scan->a.data(), &consumed)) {
+          FinishScan(scan, 1815, "Internal error: malformed scan rows");
+          break;
+        }
+        if (r.ordered) {
+          part.rows.emplace_back(rows.substr(0, consumed));
+        } else {
+          scan->receiver->Row(rows.substr(0, consumed));
+          if (++scan->delivered == r.limit) FinishScan(scan, 0, "");
+        }
+        rows.remove_prefix(consumed);
+      }
+      part.more = (result.flags & wire::kMoreRows) != 0;
+      part.resume = std::string(result.sections[2]);
+      if (!scan->finished) {
+        if (r.ordered) {
+          DeliverScanRows(scan);
+        } else if (part.more) {
+          SendScanBatch(scan, slot);
+        }
+      }
+      if (!scan->finished && scan->outstanding == 0 &&
+          absl::c_all_of(scan->parts,
+                         [](const ScanState::Part& p) { return !p.more && p.rows.empty(); })) {
+        FinishScan(scan, 0, "");
+      }
+    }
+  }
+  if (scan->finished && scan->outstanding == 0) {
+    std::erase_if(scans_, [scan](const auto& s) { return s.get() == scan; });
+  }
+}
+
+void Client::DeliverScanRows(ScanState* scan) {
+  const ScanRequest& r = scan->request;
+  const schema::TableDef& table = *r.table;
+  const schema::IndexDef& index = table.indexes[r.index];
+  while (!scan->finished) {
+    int best = -1;
+    for (size_t i = 0; i < scan->parts.size(); ++i) {
+      ScanState::Part& part = scan->parts[i];
+      if (part.rows.empty()) {
+        if (!part.more) continue;
+        if (!part.waiting) SendScanBatch(scan, static_cast<int>(i));
+        return;  // this partition may still hold the next row in order
+      }
+      if (best < 0) {
+        best = static_cast<int>(i);
+        continue;
+      }
+      size_t consumed;
+      schema::SplitRow(table, r.columns, part.rows.front(), scan->a.data(), &consumed);
+      schema::SplitRow(table, r.columns, scan->parts[best].rows.front(), scan->b.data(), &consumed);
+      int order = 0;
+      for (size_t k = 0; k < index.columns.size() && order == 0; ++k) {
+        const schema::Field& x = scan->a[scan->key_positions[k]];
+        const schema::Field& y = scan->b[scan->key_positions[k]];
+        if (x.null || y.null) {
+          order = (x.null ? 0 : 1) - (y.null ? 0 : 1);  // NULL first, as MySQL orders
+        } else {
+          order = schema::CompareField(table.columns[index.columns[k]], x.bytes, y.bytes);
+        }
+      }
+      if (r.descending ? order > 0 : order < 0) best = static_cast<int>(i);
+    }
+    if (best < 0) return;  // every partition is exhausted
+    std::string row = std::move(scan->parts[best].rows.front());
+    scan->parts[best].rows.pop_front();
+    scan->receiver->Row(row);
+    if (++scan->delivered == r.limit) FinishScan(scan, 0, "");
+  }
+}
+
+void Client::FinishScan(ScanState* scan, uint16_t code, absl::string_view message) {
+  if (scan->finished) return;
+  scan->finished = true;
+  for (ScanState::Part& part : scan->parts) part.rows.clear();
+  scan->receiver->Done(code, message);
+}
+
+}  // namespace shoal::api

@@ -1,0 +1,59 @@
+// The client's private bookkeeping, shared by client.cc (key operations) and client_scan.cc.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/api/client.h"
+#include "engine/schema/row.h"
+
+namespace shoal::api {
+
+struct Client::Link {
+  int node = 0;
+  std::unique_ptr<transport::Channel> channel;
+  wire::FrameBuilder out;
+};
+
+// Several answers that make one: a unique-key read asked of every partition, or a commit
+// sent to every partition a transaction touched.
+struct Gather {
+  Completion* done = nullptr;
+  int remaining = 0;
+  uint16_t code = wire::kResultNotFound;
+  std::string row;
+  std::string message;
+};
+
+struct Client::Pending {
+  enum class Kind : uint8_t { kFree, kKey, kGather, kScan };
+  Kind kind = Kind::kFree;
+  int node = 0;
+  Completion* done = nullptr;
+  Gather* gather = nullptr;
+  ScanState* scan = nullptr;
+  int slot = 0;  // scans: which partition
+  uint32_t generation = 0;
+};
+
+struct Client::ScanState {
+  struct Part {
+    uint32_t partition = 0;
+    std::string resume;
+    bool more = true;
+    bool waiting = false;
+    std::deque<std::string> rows;  // ordered scans: rows not yet merged
+  };
+  ScanRequest request;
+  ScanReceiver* receiver = nullptr;
+  std::vector<Part> parts;
+  std::vector<int> key_positions;  // ordered: where the index columns are in request.columns
+  std::vector<schema::Field> a, b;
+  uint64_t delivered = 0;
+  int outstanding = 0;
+  bool finished = false;
+};
+
+}  // namespace shoal::api

@@ -1,0 +1,152 @@
+#include "engine/api/cluster.h"
+
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "common/control/frame.h"
+
+namespace shoal::api {
+
+const DataNodeInfo* Topology::Find(int id) const {
+  for (const DataNodeInfo& node : nodes) {
+    if (node.id == id) return &node;
+  }
+  return nullptr;
+}
+
+int Topology::PrimaryOf(uint32_t partition) const {
+  if (groups.empty()) return -1;
+  const std::vector<int>& group = groups[partition % groups.size()];
+  if (group.empty()) return -1;
+  size_t first = (partition / groups.size()) % group.size();
+  for (size_t i = 0; i < group.size(); ++i) {
+    const DataNodeInfo& node = nodes[group[(first + i) % group.size()]];
+    if (node.started && node.port != 0) return node.id;
+  }
+  return -1;
+}
+
+int Topology::Master() const {
+  for (const DataNodeInfo& node : nodes) {
+    if (node.started && node.port != 0) return node.id;
+  }
+  return -1;
+}
+
+TablePtr Dictionary::Find(absl::string_view db, absl::string_view table) const {
+  auto it = by_name.find(absl::StrCat(db, ".", table));
+  return it == by_name.end() ? nullptr : it->second;
+}
+
+void Cluster::SetView(const control::ClusterView& view) {
+  auto topology = std::make_shared<Topology>();
+  topology->view_version = view.version();
+  for (const control::NodeStatus& status : view.nodes()) {
+    if (status.type() != control::DATANODE) continue;
+    DataNodeInfo& node = topology->nodes.emplace_back();
+    node.id = static_cast<int>(status.node_id());
+    node.host = status.host();
+    node.port = static_cast<int>(status.data_port());
+    node.socket = status.data_socket();
+    node.node_group = status.node_group();
+    node.started = status.state() == control::STARTED;
+  }
+  std::sort(topology->nodes.begin(), topology->nodes.end(),
+            [](const DataNodeInfo& a, const DataNodeInfo& b) { return a.id < b.id; });
+  for (size_t i = 0; i < topology->nodes.size(); ++i) {
+    int group = std::max(0, topology->nodes[i].node_group);
+    if (topology->groups.size() <= static_cast<size_t>(group)) topology->groups.resize(group + 1);
+    topology->groups[group].push_back(static_cast<int>(i));
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (topology_ == nullptr || topology_->view_version <= topology->view_version) {
+    topology_ = std::move(topology);
+  }
+}
+
+std::shared_ptr<const Topology> Cluster::topology() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return topology_;
+}
+
+void Cluster::SetDictionary(const wire::Dictionary& proto) {
+  auto dictionary = std::make_shared<Dictionary>();
+  dictionary->version = proto.version();
+  dictionary->databases.assign(proto.databases().begin(), proto.databases().end());
+  for (const std::string& bytes : proto.tables()) {
+    absl::string_view in = bytes;
+    absl::StatusOr<schema::TableDef> table = schema::ParseTableDef(&in);
+    if (!table.ok()) continue;
+    auto shared = std::make_shared<const schema::TableDef>(std::move(*table));
+    dictionary->by_name[absl::StrCat(shared->database, ".", shared->name)] = shared;
+    dictionary->by_id[shared->id] = shared;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (dictionary_ == nullptr || dictionary_->version <= dictionary->version) {
+    dictionary_ = std::move(dictionary);
+  }
+}
+
+std::shared_ptr<const Dictionary> Cluster::dictionary() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return dictionary_;
+}
+
+absl::StatusOr<control::ClusterView> Cluster::FetchView(const std::string& mgmd_host, int mgmd_port,
+                                                        absl::Duration timeout) {
+  addrinfo hints = {};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* addresses = nullptr;
+  std::string port = absl::StrCat(mgmd_port);
+  if (getaddrinfo(mgmd_host.c_str(), port.c_str(), &hints, &addresses) != 0) {
+    return absl::UnavailableError(absl::StrCat("unknown host ", mgmd_host));
+  }
+  int fd = socket(addresses->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  bool connected = fd >= 0 && connect(fd, addresses->ai_addr, addresses->ai_addrlen) == 0;
+  freeaddrinfo(addresses);
+  if (!connected) {
+    if (fd >= 0) close(fd);
+    return absl::UnavailableError(
+        absl::StrCat("cannot connect to the management daemon at ", mgmd_host, ":", mgmd_port));
+  }
+  control::ControlMessage request;
+  request.mutable_console_req()->set_verb(control::ConsoleReq::SHOW);
+  std::string bytes;
+  control::AppendMessage(request, &bytes);
+  bool sent = write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
+  std::string in;
+  absl::Time deadline = absl::Now() + timeout;
+  while (sent) {
+    control::ControlMessage reply;
+    size_t consumed = 0;
+    control::DecodeStatus decoded = control::DecodeMessage(
+        absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(in.data()), in.size()), &reply,
+        &consumed);
+    if (decoded == control::DecodeStatus::kMalformed) break;
+    if (decoded == control::DecodeStatus::kOk) {
+      close(fd);
+      if (!reply.has_console_rep() || !reply.console_rep().ok()) {
+        return absl::UnavailableError("the management daemon refused SHOW");
+      }
+      return reply.console_rep().view();
+    }
+    pollfd p = {fd, POLLIN, 0};
+    int ms = static_cast<int>(absl::ToInt64Milliseconds(deadline - absl::Now()));
+    if (ms <= 0 || poll(&p, 1, ms) <= 0) break;
+    char buffer[16384];
+    ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n <= 0) break;
+    in.append(buffer, static_cast<size_t>(n));
+  }
+  close(fd);
+  return absl::UnavailableError(
+      absl::StrCat("no cluster view from the management daemon at ", mgmd_host, ":", mgmd_port));
+}
+
+}  // namespace shoal::api

@@ -1,0 +1,92 @@
+// What a native client knows about the cluster: which data nodes serve, where to reach them,
+// how partitions map to them (I2), and the cached dictionary. Shared by every Client of a
+// process; thread-safe. Snapshots are immutable and swapped whole (shared_ptr), so a Client
+// reads them without locks on the operation path.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "common/control/control.pb.h"
+#include "engine/schema/schema.h"
+#include "engine/wire/dictionary.pb.h"
+
+namespace shoal::api {
+
+using TablePtr = std::shared_ptr<const schema::TableDef>;
+
+struct DataNodeInfo {
+  int id = 0;
+  std::string host;
+  int port = 0;        // native TCP; 0 until the node has started
+  std::string socket;  // shared-memory handshake socket; empty if none
+  int node_group = 0;
+  bool started = false;
+};
+
+// The data nodes and partition placement as of one cluster view.
+struct Topology {
+  uint64_t view_version = 0;
+  std::vector<DataNodeInfo> nodes;       // by id order
+  std::vector<std::vector<int>> groups;  // node group → indexes into `nodes`, config order
+
+  const DataNodeInfo* Find(int id) const;
+  // The data node serving the primary replica of `partition`: replica r = (p / groups) %
+  // replicas of group p % groups, or the next started replica of that group when it is down.
+  // -1 when no replica of the group has started.
+  int PrimaryOf(uint32_t partition) const;
+  // The lowest-id started data node: the dictionary master. -1 if none.
+  int Master() const;
+};
+
+struct Dictionary {
+  uint32_t version = 0;
+  std::vector<std::string> databases;
+  absl::flat_hash_map<std::string, TablePtr> by_name;  // "db.table"
+  absl::flat_hash_map<uint32_t, TablePtr> by_id;
+
+  TablePtr Find(absl::string_view db, absl::string_view table) const;
+};
+
+class Cluster {
+ public:
+  struct Options {
+    // Clients on this host use shared memory with data nodes configured on the same host.
+    std::string local_host = "127.0.0.1";
+    bool use_shared_memory = true;
+    uint32_t client_id = 0;  // sent in the hello, for the data node's logs
+    // Poll() busy-polls this long before it sleeps: lower latency for one operation at a time
+    // (no wake-up on either side when the data node spins too), at the price of a busy core.
+    absl::Duration spin = absl::ZeroDuration();
+  };
+  explicit Cluster(Options options) : options_(std::move(options)) {}
+
+  const Options& options() const { return options_; }
+
+  void SetView(const control::ClusterView& view);
+  std::shared_ptr<const Topology> topology() const;
+
+  // Keeps `dictionary` if it is newer than the one held.
+  void SetDictionary(const wire::Dictionary& dictionary);
+  std::shared_ptr<const Dictionary> dictionary() const;
+
+  // For programs that are not cluster members (benchmarks, tools): asks the mgmd for its view
+  // over the console protocol. Blocks.
+  static absl::StatusOr<control::ClusterView> FetchView(const std::string& mgmd_host, int mgmd_port,
+                                                        absl::Duration timeout);
+
+ private:
+  const Options options_;
+  mutable std::mutex mutex_;
+  std::shared_ptr<const Topology> topology_;      // guarded by mutex_
+  std::shared_ptr<const Dictionary> dictionary_;  // guarded by mutex_
+};
+
+}  // namespace shoal::api

@@ -1,0 +1,156 @@
+// The data node's data plane: the thread(s) that accept native clients over shared memory and
+// TCP, decode their frames, run operations on the LDMs, and send batched replies. It also
+// plays the dictionary role: DDL on the master, installs from the master elsewhere.
+//
+// Thread layout (ARCHITECTURE.md I3): one data-plane thread runs the recv, send, main and
+// dictionary roles; the LDMs run on it too (the layout for 1–2 CPUs) or each on a thread of its
+// own (`ldm_threads`, ldm_worker.h). Everything below is owned by the data-plane thread, except
+// SetView(), which any thread may call.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "common/control/control.pb.h"
+#include "common/metrics.h"
+#include "engine/node/dictionary.h"
+#include "engine/node/ldm.h"
+#include "engine/node/ldm_worker.h"
+#include "engine/storage/memory_budget.h"
+#include "engine/transport/channel.h"
+#include "engine/wire/dictionary.pb.h"
+#include "engine/wire/frame.h"
+
+namespace shoal::transport {
+class ShmListener;
+class TcpListener;
+}  // namespace shoal::transport
+
+namespace shoal::node {
+
+struct DataPlaneOptions {
+  int node_id = 0;
+  int node_group = 0;
+  int node_groups = 1;
+  int replicas = 1;
+  std::string host = "127.0.0.1";
+  int port = 0;        // native TCP; 0: any free port
+  std::string socket;  // shared-memory handshake socket; empty: none
+  int ldm_count = 1;
+  bool ldm_threads = false;  // one thread per LDM; else the LDMs run on the data-plane thread
+  absl::Duration spin = absl::ZeroDuration();
+  absl::Duration lock_wait_timeout = absl::Milliseconds(1200);
+  uint64_t data_memory = 0;
+  uint32_t default_partitions = 8;
+  MetricsRegistry* metrics = nullptr;
+};
+
+class DataPlane : private ReplySink {
+ public:
+  // Listens, installs `dictionary` (from the master, when another data node already runs) and
+  // starts the data-plane thread.
+  static absl::StatusOr<std::unique_ptr<DataPlane>> Start(
+      DataPlaneOptions options, const control::ClusterView& view,
+      const std::optional<wire::Dictionary>& dictionary);
+  ~DataPlane() override;  // stops the thread
+
+  int port() const { return port_; }
+  // Thread-safe: the mgmd's latest cluster view (who is the dictionary master, peer ports).
+  void SetView(const control::ClusterView& view);
+
+ private:
+  struct Connection {
+    uint32_t id = 0;
+    std::unique_ptr<transport::Channel> channel;
+    wire::FrameBuilder out;
+    bool hello_done = false;
+    bool is_peer = false;  // a connection this node opened to another data node
+    int peer_node = 0;
+    bool dead = false;
+  };
+  struct PendingDdl {
+    uint32_t conn = 0;
+    wire::DictReq req;
+    wire::DictConf conf;
+    std::vector<int> waiting_for;  // peers that have not confirmed the install yet
+  };
+
+  explicit DataPlane(DataPlaneOptions options);
+  void Run();
+  bool PollInput();
+  void HandleFrame(Connection* conn, absl::string_view frame);
+  void HandleOps(Connection* conn, uint32_t count, absl::string_view body);
+  // Threaded LDMs: retries `push` on LDM `ldm` until its queue takes it, draining results
+  // meanwhile.
+  template <typename Push>
+  void PushToLdm(int ldm, Push push);
+  bool DrainLdmResults();
+  void Accept();
+  void FlushAll();
+  void Sleep(absl::Duration timeout);
+  void CheckConnections();
+  void Close(Connection* conn, absl::string_view why);
+  Connection* Find(uint32_t id);
+  wire::FrameBuilder* ReplyTo(uint32_t conn) override;
+  void SendFrame(Connection* conn, wire::FrameType type, const google::protobuf::Message& body);
+
+  // Dictionary role (dictionary_service.cc).
+  void HandleDict(Connection* conn, absl::string_view body);
+  void StartNextDdl();
+  void FinishDdl();
+  void OnPeerConf(Connection* conn, const wire::DictConf& conf);
+  void PeerGone(int node_id);
+  bool IsMaster();
+  Connection* PeerConnection(int node_id);
+  void ApplyDelta(const DictionaryDelta& delta);
+  void PublishStats();
+
+  DataPlaneOptions options_;
+  int port_ = 0;
+  std::unique_ptr<transport::TcpListener> tcp_listener_;
+  std::unique_ptr<transport::ShmListener> shm_listener_;
+  storage::MemoryBudget budget_;
+  Dictionary dictionary_;
+  std::vector<std::unique_ptr<Ldm>> ldms_;           // LDMs run on this thread, or
+  std::vector<std::unique_ptr<LdmWorker>> workers_;  // LDMs on threads of their own
+  std::vector<std::string> ldm_batches_;             // HandleOps: one frame's ops per LDM
+  std::vector<uint32_t> ldm_batch_counts_;
+  absl::flat_hash_map<uint32_t, std::unique_ptr<Connection>> connections_;
+  absl::flat_hash_map<int, uint32_t> peers_;  // data node id → connection
+  uint32_t next_connection_id_ = 1;
+  std::deque<PendingDdl> ddl_queue_;  // front: the one in flight
+  bool ddl_in_flight_ = false;
+  int epoll_fd_ = -1;
+  int wake_fd_ = -1;
+
+  std::mutex view_mutex_;
+  std::optional<control::ClusterView> new_view_;  // guarded by view_mutex_
+  control::ClusterView view_;                     // the data-plane thread's copy
+
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+
+  Counter* frames_in_ = nullptr;
+  Counter* frames_out_ = nullptr;
+  Counter* ops_metric_ = nullptr;
+  Counter* connections_metric_ = nullptr;
+  Gauge* rows_metric_ = nullptr;
+  Gauge* memory_metric_ = nullptr;
+  Gauge* dictionary_version_metric_ = nullptr;
+};
+
+// Asks a running data node for its dictionary (used once at start-up; blocks).
+absl::StatusOr<wire::Dictionary> FetchDictionary(const std::string& host, int port,
+                                                 absl::Duration timeout);
+
+}  // namespace shoal::node

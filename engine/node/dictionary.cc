@@ -1,0 +1,315 @@
+// DDL on the dictionary master, and installing the master's dictionary elsewhere. Error codes
+// and texts are MySQL 8.0's, so the router can pass them on unchanged.
+#include "engine/node/dictionary.h"
+
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace shoal::node {
+namespace {
+
+void Fail(wire::DictConf* conf, uint32_t code, std::string message) {
+  conf->set_error_code(code);
+  conf->set_error_message(std::move(message));
+}
+
+void Note(wire::DictConf* conf, uint32_t code, std::string message) {
+  conf->set_note_code(code);
+  conf->set_note_message(std::move(message));
+}
+
+// schema::ValidateAndComplete reports "<code>: <message>".
+void FailFromStatus(wire::DictConf* conf, const absl::Status& status) {
+  absl::string_view text = status.message();
+  uint32_t code = 0;
+  size_t colon = text.find(": ");
+  if (colon != absl::string_view::npos && absl::SimpleAtoi(text.substr(0, colon), &code)) {
+    Fail(conf, code, std::string(text.substr(colon + 2)));
+  } else {
+    Fail(conf, 1064, std::string(text));
+  }
+}
+
+bool HasUniqueSecondaryIndex(const schema::TableDef& table) {
+  return absl::c_any_of(
+      table.indexes, [](const schema::IndexDef& index) { return index.unique && !index.primary; });
+}
+
+// Rows are placed by primary key, and a partition checks uniqueness among its own rows only;
+// until unique indexes are kept as tables of their own (placed by the unique key, as NDB does),
+// a table with one is a single partition so that its unique keys hold across the table.
+bool UniqueIndexesHold(const schema::TableDef& table, wire::DictConf* conf) {
+  if (!HasUniqueSecondaryIndex(table) || table.partitions <= 1) return true;
+  Fail(conf, 1235,
+       "This version of Shoal doesn't yet support 'UNIQUE secondary indexes on a table with more "
+       "than one partition'");
+  return false;
+}
+
+}  // namespace
+
+TablePtr Dictionary::FindTable(uint32_t id) const {
+  auto it = tables_.find(id);
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+TablePtr Dictionary::FindByName(const std::string& db, const std::string& name) const {
+  for (const auto& [id, table] : tables_) {
+    if (table->database == db && table->name == name) return table;
+  }
+  return nullptr;
+}
+
+void Dictionary::Publish(std::shared_ptr<schema::TableDef> table, DictionaryDelta* delta) {
+  TablePtr published = std::move(table);
+  tables_[published->id] = published;
+  delta->created.push_back(std::move(published));
+}
+
+void Dictionary::Apply(const wire::DictReq& req, wire::DictConf* conf, DictionaryDelta* delta) {
+  switch (req.op_case()) {
+    case wire::DictReq::kCreateDatabase: {
+      const std::string& name = req.create_database().name();
+      if (name.empty() || name.size() > 64) {
+        Fail(conf, 1102, absl::StrCat("Incorrect database name '", name, "'"));
+      } else if (databases_.contains(name)) {
+        if (req.create_database().if_not_exists()) {
+          Note(conf, 1007, absl::StrCat("Can't create database '", name, "'; database exists"));
+        } else {
+          Fail(conf, 1007, absl::StrCat("Can't create database '", name, "'; database exists"));
+        }
+      } else {
+        databases_.insert(name);
+        ++version_;
+      }
+      break;
+    }
+    case wire::DictReq::kDropDatabase:
+      DropDatabase(req.drop_database(), conf, delta);
+      break;
+    case wire::DictReq::kCreateTable:
+      CreateTable(req.create_table(), conf, delta);
+      break;
+    case wire::DictReq::kDropTable:
+      DropTable(req.drop_table(), conf, delta);
+      break;
+    case wire::DictReq::kTruncateTable: {
+      const wire::TruncateTable& t = req.truncate_table();
+      TablePtr table = FindByName(t.database(), t.name());
+      if (table == nullptr) {
+        Fail(conf, 1146, absl::StrCat("Table '", t.database(), ".", t.name(), "' doesn't exist"));
+        break;
+      }
+      auto copy = std::make_shared<schema::TableDef>(*table);
+      ++copy->version;
+      delta->truncated.push_back(copy->id);
+      next_auto_increment_[copy->id] = 1;
+      Publish(std::move(copy), delta);
+      ++version_;
+      break;
+    }
+    case wire::DictReq::kCreateIndex:
+    case wire::DictReq::kDropIndex:
+      ChangeIndexes(req, conf, delta);
+      break;
+    case wire::DictReq::kGetDictionary:
+      break;
+    default:
+      Fail(conf, 1235, "This version of Shoal doesn't yet support this dictionary request");
+      return;
+  }
+  if (conf->error_code() == 0) {
+    ToProto(conf->mutable_dictionary());
+  }
+}
+
+void Dictionary::CreateTable(const wire::CreateTable& req, wire::DictConf* conf,
+                             DictionaryDelta* delta) {
+  absl::string_view bytes = req.table();
+  absl::StatusOr<schema::TableDef> parsed = schema::ParseTableDef(&bytes);
+  if (!parsed.ok()) {
+    Fail(conf, 1064, absl::StrCat("Malformed table definition: ", parsed.status().message()));
+    return;
+  }
+  auto table = std::make_shared<schema::TableDef>(std::move(*parsed));
+  if (!databases_.contains(table->database)) {
+    Fail(conf, 1049, absl::StrCat("Unknown database '", table->database, "'"));
+    return;
+  }
+  if (FindByName(table->database, table->name) != nullptr) {
+    std::string message = absl::StrCat("Table '", table->name, "' already exists");
+    if (req.if_not_exists()) {
+      Note(conf, 1050, std::move(message));
+    } else {
+      Fail(conf, 1050, std::move(message));
+    }
+    return;
+  }
+  if (absl::Status status = schema::ValidateAndComplete(table.get()); !status.ok()) {
+    FailFromStatus(conf, status);
+    return;
+  }
+  if (!UniqueIndexesHold(*table, conf)) return;
+  if (table->partitions == 0) {
+    table->partitions = HasUniqueSecondaryIndex(*table) ? 1 : default_partitions_;
+  }
+  if (table->partitions > 1024) {
+    Fail(conf, 1499, "Too many partitions (including subpartitions) were defined");
+    return;
+  }
+  table->id = next_table_id_++;
+  table->version = 1;
+  next_auto_increment_[table->id] = 1;
+  Publish(std::move(table), delta);
+  ++version_;
+}
+
+void Dictionary::DropTable(const wire::DropTable& req, wire::DictConf* conf,
+                           DictionaryDelta* delta) {
+  TablePtr table = FindByName(req.database(), req.name());
+  if (table == nullptr) {
+    std::string message = absl::StrCat("Unknown table '", req.database(), ".", req.name(), "'");
+    if (req.if_exists()) {
+      Note(conf, 1051, std::move(message));
+    } else {
+      Fail(conf, 1051, std::move(message));
+    }
+    return;
+  }
+  tables_.erase(table->id);
+  next_auto_increment_.erase(table->id);
+  delta->dropped.push_back(table->id);
+  ++version_;
+}
+
+void Dictionary::DropDatabase(const wire::DropDatabase& req, wire::DictConf* conf,
+                              DictionaryDelta* delta) {
+  const std::string& name = req.name();
+  if (!databases_.contains(name)) {
+    std::string message = absl::StrCat("Can't drop database '", name, "'; database doesn't exist");
+    if (req.if_exists()) {
+      Note(conf, 1008, std::move(message));
+    } else {
+      Fail(conf, 1008, std::move(message));
+    }
+    return;
+  }
+  std::vector<uint32_t> doomed;
+  for (const auto& [id, table] : tables_) {
+    if (table->database == name) doomed.push_back(id);
+  }
+  for (uint32_t id : doomed) {
+    tables_.erase(id);
+    next_auto_increment_.erase(id);
+    delta->dropped.push_back(id);
+  }
+  databases_.erase(name);
+  ++version_;
+}
+
+void Dictionary::ChangeIndexes(const wire::DictReq& req, wire::DictConf* conf,
+                               DictionaryDelta* delta) {
+  bool create = req.has_create_index();
+  const std::string& db = create ? req.create_index().database() : req.drop_index().database();
+  const std::string& name = create ? req.create_index().table() : req.drop_index().table();
+  const std::string& index = create ? req.create_index().name() : req.drop_index().name();
+  TablePtr table = FindByName(db, name);
+  if (table == nullptr) {
+    Fail(conf, 1146, absl::StrCat("Table '", db, ".", name, "' doesn't exist"));
+    return;
+  }
+  auto copy = std::make_shared<schema::TableDef>(*table);
+  int existing = copy->FindIndex(index);
+  if (create) {
+    if (existing >= 0) {
+      Fail(conf, 1061, absl::StrCat("Duplicate key name '", index, "'"));
+      return;
+    }
+    schema::IndexDef def;
+    def.name = index;
+    def.unique = req.create_index().unique();
+    for (const std::string& column : req.create_index().columns()) {
+      int position = copy->FindColumn(column);
+      if (position < 0 || copy->columns[position].hidden) {
+        Fail(conf, 1072, absl::StrCat("Key column '", column, "' doesn't exist in table"));
+        return;
+      }
+      def.columns.push_back(position);
+    }
+    if (def.columns.empty()) {
+      Fail(conf, 1064, "An index needs at least one column");
+      return;
+    }
+    copy->indexes.push_back(std::move(def));
+    if (!UniqueIndexesHold(*copy, conf)) return;
+  } else {
+    if (existing < 0) {
+      Fail(conf, 1091, absl::StrCat("Can't DROP '", index, "'; check that column/key exists"));
+      return;
+    }
+    if (existing == 0) {
+      Fail(conf, 1235, "This version of Shoal doesn't yet support 'dropping the primary key'");
+      return;
+    }
+    copy->indexes.erase(copy->indexes.begin() + existing);
+  }
+  ++copy->version;
+  Publish(std::move(copy), delta);
+  ++version_;
+}
+
+void Dictionary::ReserveAutoIncrement(const wire::ReserveAutoIncrement& req, wire::DictConf* conf) {
+  auto it = next_auto_increment_.find(req.table_id());
+  if (it == next_auto_increment_.end()) {
+    Fail(conf, 1146, absl::StrCat("Table with id ", req.table_id(), " doesn't exist"));
+    return;
+  }
+  uint64_t count = std::max<uint64_t>(1, std::min<uint64_t>(req.count(), 1 << 20));
+  uint64_t first = std::max(it->second, req.at_least());
+  if (first > UINT64_MAX - count) {
+    Fail(conf, 1467, "Failed to read auto-increment value from storage engine");
+    return;
+  }
+  it->second = first + count;
+  conf->set_auto_increment_first(first);
+  conf->set_auto_increment_count(count);
+}
+
+absl::Status Dictionary::Install(const wire::Dictionary& dictionary,
+                                 absl::Span<const uint32_t> truncated, DictionaryDelta* delta) {
+  absl::flat_hash_map<uint32_t, TablePtr> tables;
+  for (const std::string& bytes : dictionary.tables()) {
+    absl::string_view in = bytes;
+    absl::StatusOr<schema::TableDef> table = schema::ParseTableDef(&in);
+    if (!table.ok()) return table.status();
+    TablePtr old = FindTable(table->id);
+    if (old != nullptr && old->version == table->version) {
+      tables.emplace(table->id, old);
+      continue;
+    }
+    auto fresh = std::make_shared<const schema::TableDef>(std::move(*table));
+    tables.emplace(fresh->id, fresh);
+    delta->created.push_back(fresh);
+  }
+  for (const auto& [id, table] : tables_) {
+    if (!tables.contains(id)) delta->dropped.push_back(id);
+  }
+  delta->truncated.assign(truncated.begin(), truncated.end());
+  tables_ = std::move(tables);
+  databases_ = {dictionary.databases().begin(), dictionary.databases().end()};
+  version_ = dictionary.version();
+  next_table_id_ = dictionary.next_table_id();
+  for (const auto& [id, table] : tables_) next_auto_increment_.try_emplace(id, 1);
+  return absl::OkStatus();
+}
+
+void Dictionary::ToProto(wire::Dictionary* out) const {
+  out->set_version(version_);
+  out->set_next_table_id(next_table_id_);
+  for (const std::string& db : databases_) out->add_databases(db);
+  for (const auto& [id, table] : tables_) schema::AppendTableDef(*table, out->add_tables());
+}
+
+}  // namespace shoal::node

@@ -1,0 +1,72 @@
+// The data node's copy of the dictionary: databases, tables and auto-increment counters.
+//
+// On the dictionary master (the lowest-id started data node) Apply() checks and performs DDL
+// and hands back the new dictionary for the other data nodes; everywhere, Install() replaces
+// the whole dictionary with one the master sent. Owned by the data node's main role (its io
+// thread); LDMs get immutable TableDef snapshots.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/btree_set.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "engine/schema/schema.h"
+#include "engine/wire/dictionary.pb.h"
+
+namespace shoal::node {
+
+using TablePtr = std::shared_ptr<const schema::TableDef>;
+
+// What a change did to tables, so the LDMs can follow.
+struct DictionaryDelta {
+  std::vector<TablePtr> created;    // new tables, and new versions of changed ones
+  std::vector<uint32_t> dropped;    // table ids gone
+  std::vector<uint32_t> truncated;  // table ids whose rows go (the id stays)
+};
+
+class Dictionary {
+ public:
+  // Partitions a table gets when CREATE TABLE names none.
+  explicit Dictionary(uint32_t default_partitions) : default_partitions_(default_partitions) {}
+
+  uint32_t version() const { return version_; }
+  TablePtr FindTable(uint32_t id) const;
+  const absl::flat_hash_map<uint32_t, TablePtr>& tables() const { return tables_; }
+
+  // Master only: performs one DDL request. On success `conf` carries the new dictionary (or a
+  // note, for IF [NOT] EXISTS that did nothing) and `delta` what changed; on failure `conf`
+  // carries the MySQL error and nothing changed.
+  void Apply(const wire::DictReq& req, wire::DictConf* conf, DictionaryDelta* delta);
+  // Master only: reserves auto-increment values (ReserveAutoIncrement).
+  void ReserveAutoIncrement(const wire::ReserveAutoIncrement& req, wire::DictConf* conf);
+
+  // Replaces everything with a dictionary from the master. Tables whose definition is
+  // unchanged keep their TablePtr, so LDMs keep their partitions.
+  absl::Status Install(const wire::Dictionary& dictionary, absl::Span<const uint32_t> truncated,
+                       DictionaryDelta* delta);
+  void ToProto(wire::Dictionary* out) const;
+
+ private:
+  TablePtr FindByName(const std::string& db, const std::string& name) const;
+  void CreateTable(const wire::CreateTable& req, wire::DictConf* conf, DictionaryDelta* delta);
+  void DropTable(const wire::DropTable& req, wire::DictConf* conf, DictionaryDelta* delta);
+  void DropDatabase(const wire::DropDatabase& req, wire::DictConf* conf, DictionaryDelta* delta);
+  void ChangeIndexes(const wire::DictReq& req, wire::DictConf* conf, DictionaryDelta* delta);
+  void Publish(std::shared_ptr<schema::TableDef> table, DictionaryDelta* delta);
+
+  uint32_t default_partitions_;
+  uint32_t version_ = 0;
+  uint32_t next_table_id_ = 1;
+  // Names compare exactly, as MySQL on Linux (lower_case_table_names = 0).
+  absl::btree_set<std::string> databases_;
+  absl::flat_hash_map<uint32_t, TablePtr> tables_;
+  absl::flat_hash_map<uint32_t, uint64_t> next_auto_increment_;  // table id → next value
+};
+
+}  // namespace shoal::node

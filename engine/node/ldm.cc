@@ -1,0 +1,383 @@
+// Runs native operations on the partitions of one LDM: key operations, scans, transaction
+// ends, and the parking of operations that wait for a row lock.
+#include "engine/node/ldm.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/logging.h"
+#include "engine/schema/program.h"
+
+namespace shoal::node {
+namespace {
+
+using storage::OpCode;
+using storage::OpResult;
+using wire::OpType;
+
+// MySQL errors the LDM gives.
+constexpr uint16_t kErTableDefChanged = 1412;
+constexpr uint16_t kErDupEntry = 1062;
+constexpr uint16_t kErRecordFileFull = 1114;
+constexpr uint16_t kErLockWaitTimeout = 1205;
+constexpr uint16_t kErDataOutOfRange = 1690;
+constexpr uint16_t kErInternal = 1815;
+
+// A scan batch stops here so its reply stays well inside one frame.
+constexpr size_t kScanBatchBytes = 256 * 1024;
+constexpr uint32_t kScanMaxRows = 1000;
+constexpr uint32_t kScanMaxExamined = 10000;
+
+bool IsWrite(OpType type) {
+  return type != OpType::kRead && type != OpType::kReadUnique && type != OpType::kScan;
+}
+
+size_t MaxRowBytes(const schema::TableDef& table, absl::Span<const uint16_t> columns) {
+  size_t bytes = (columns.size() + 7) / 8;
+  for (uint16_t c : columns) {
+    const schema::ColumnDef& column = table.columns[c];
+    int fixed = schema::FixedSize(column.type);
+    if (fixed > 0) {
+      bytes += fixed;
+    } else if (column.type == schema::ColumnType::kText ||
+               column.type == schema::ColumnType::kBlob) {
+      bytes += 2 + 65535;
+    } else {
+      bytes += 2 + std::min<size_t>(65535, size_t{column.length} * 4 + column.precision + 3);
+    }
+  }
+  return bytes;
+}
+
+}  // namespace
+
+Ldm::Ldm(PartitionPlacement placement, storage::MemoryBudget* budget,
+         absl::Duration lock_wait_timeout)
+    : placement_(placement), budget_(budget), lock_wait_timeout_(lock_wait_timeout) {}
+
+Ldm::~Ldm() = default;
+
+void Ldm::Apply(const DictionaryDelta& delta) {
+  for (uint32_t id : delta.dropped) {
+    // Transactions keep raw partition pointers; forget those of the dropped partitions.
+    if (auto it = tables_.find(id); it != tables_.end()) {
+      for (auto& partition : it->second.partitions) {
+        for (auto& [txn, touched] : open_) touched.erase(partition.get());
+      }
+      tables_.erase(it);
+    }
+  }
+  for (const TablePtr& def : delta.created) {
+    TableState& state = tables_[def->id];
+    bool truncate = absl::c_linear_search(delta.truncated, def->id);
+    if (state.def != nullptr && !truncate) {
+      for (auto& partition : state.partitions) {
+        if (partition == nullptr) continue;
+        OpResult result = partition->SetTable(def.get());
+        if (result.code != OpCode::kOk) {
+          SHOAL_LOG(kError) << "table " << def->database << "." << def->name
+                            << ": a partition keeps version " << state.def->version
+                            << " (its rows break a new unique index)";
+          if (!absl::c_linear_search(state.kept, state.def)) state.kept.push_back(state.def);
+        }
+      }
+      state.def = def;
+      continue;
+    }
+    for (auto& partition : state.partitions) {
+      for (auto& [txn, touched] : open_) touched.erase(partition.get());
+    }
+    state.def = def;
+    state.partitions.clear();
+    state.partitions.resize(def->partitions);
+    for (uint32_t p = 0; p < def->partitions; ++p) {
+      if (placement_.Owns(p)) {
+        state.partitions[p] = std::make_unique<storage::Partition>(def.get(), budget_);
+      }
+    }
+  }
+}
+
+void Ldm::Execute(const wire::Op& op, uint32_t conn, ReplySink* sink) {
+  ++stats_.ops;
+  Run(op, conn, sink, absl::InfiniteFuture());
+}
+
+bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline) {
+  const wire::OpHeader& h = op.header;
+  auto it = tables_.find(h.table_id);
+  if (it == tables_.end() || it->second.def->version != h.table_version) {
+    Error(sink->ReplyTo(conn), h.tag, kErTableDefChanged,
+          "Table definition has changed, please retry transaction");
+    return true;
+  }
+  const TableState& table = it->second;
+  const schema::TableDef& def = *table.def;
+  storage::Partition* partition =
+      h.partition < table.partitions.size() ? table.partitions[h.partition].get() : nullptr;
+  if (partition == nullptr) {
+    Error(sink->ReplyTo(conn), h.tag, kErInternal,
+          absl::StrCat("Internal error: partition ", h.partition, " of table ", def.name,
+                       " is not on this node"));
+    return true;
+  }
+  storage::TxnId txn = NodeTxnId(conn, h.txn);
+  storage::LockMode lock =
+      (h.flags & wire::kLockExclusive) ? storage::LockMode::kExclusive : storage::LockMode::kNone;
+  OpResult result;
+  switch (h.type) {
+    case OpType::kRead:
+    case OpType::kReadUnique: {
+      ++stats_.reads;
+      if (!wire::DecodeColumns(op.sections[1], &columns_) ||
+          absl::c_any_of(columns_, [&](uint16_t c) { return c >= def.columns.size(); })) {
+        Error(sink->ReplyTo(conn), h.tag, kErInternal, "Internal error: bad column list");
+        return true;
+      }
+      if (h.type == OpType::kRead) {
+        result = partition->Read(txn, op.sections[0], columns_, lock, &row_);
+      } else if (h.index == 0 || h.index >= def.indexes.size() || !def.indexes[h.index].unique) {
+        Error(sink->ReplyTo(conn), h.tag, kErInternal, "Internal error: not a unique index");
+        return true;
+      } else {
+        result = partition->ReadUnique(txn, h.index, op.sections[0], columns_, lock, &row_);
+      }
+      if (result.code == OpCode::kOk) {
+        wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {row_.view()});
+        row_.Clear();
+        if (lock != storage::LockMode::kNone && txn != storage::kAutocommit) {
+          open_[txn].insert(partition);
+        }
+        return true;
+      }
+      row_.Clear();
+      break;
+    }
+    case OpType::kInsert:
+      result = partition->Insert(txn, op.sections[0]);
+      break;
+    case OpType::kWrite:
+      result = partition->Write(txn, op.sections[0]);
+      break;
+    case OpType::kUpdate:
+    case OpType::kUpdateIf: {
+      absl::string_view program = op.sections[h.type == OpType::kUpdate ? 1 : 2];
+      if (absl::Status status = schema::ValidateUpdate(def, program); !status.ok()) {
+        Error(sink->ReplyTo(conn), h.tag, kErInternal,
+              absl::StrCat("Internal error: ", status.message()));
+        return true;
+      }
+      if (h.type == OpType::kUpdate) {
+        result = partition->Update(txn, op.sections[0], program);
+      } else if (absl::Status status = schema::ValidateFilter(def, op.sections[1]); !status.ok()) {
+        Error(sink->ReplyTo(conn), h.tag, kErInternal,
+              absl::StrCat("Internal error: ", status.message()));
+        return true;
+      } else {
+        result = partition->UpdateIf(txn, op.sections[0], op.sections[1], program);
+      }
+      break;
+    }
+    case OpType::kDelete:
+      result = partition->Delete(txn, op.sections[0]);
+      break;
+    case OpType::kDeleteIf:
+      if (absl::Status status = schema::ValidateFilter(def, op.sections[1]); !status.ok()) {
+        Error(sink->ReplyTo(conn), h.tag, kErInternal,
+              absl::StrCat("Internal error: ", status.message()));
+        return true;
+      }
+      result = partition->DeleteIf(txn, op.sections[0], op.sections[1]);
+      break;
+    case OpType::kScan:
+      ++stats_.scans;
+      RunScan(op, table, partition, txn, sink->ReplyTo(conn));
+      return true;
+    case OpType::kCommit:
+    case OpType::kAbort:
+      if (txn != storage::kAutocommit) {
+        if (h.type == OpType::kCommit) {
+          partition->Commit(txn);
+        } else {
+          partition->Abort(txn);
+        }
+        if (auto open = open_.find(txn); open != open_.end()) {
+          open->second.erase(partition);
+          if (open->second.empty()) open_.erase(open);
+        }
+      }
+      wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {});
+      Unpark(txn, sink);
+      return true;
+  }
+  if (result.code == OpCode::kLocked) {
+    if (deadline == absl::InfiniteFuture()) deadline = absl::Now() + lock_wait_timeout_;
+    Park(op, conn, result.holder, deadline);
+    return false;
+  }
+  if (IsWrite(h.type)) {
+    ++stats_.writes;
+    if (txn != storage::kAutocommit && result.code == OpCode::kOk) open_[txn].insert(partition);
+  }
+  Reply(sink->ReplyTo(conn), result, op, def);
+  return true;
+}
+
+void Ldm::RunScan(const wire::Op& op, const TableState& table, storage::Partition* partition,
+                  storage::TxnId txn, wire::FrameBuilder* out) {
+  const wire::OpHeader& h = op.header;
+  const schema::TableDef& def = *table.def;
+  wire::ScanParams params;
+  if (h.index >= def.indexes.size() ||
+      wire::DecodeScanParams(op.sections[5], &params) != wire::DecodeStatus::kOk ||
+      !wire::DecodeColumns(op.sections[4], &columns_) ||
+      absl::c_any_of(columns_, [&](uint16_t c) { return c >= def.columns.size(); })) {
+    Error(out, h.tag, kErInternal, "Internal error: malformed scan");
+    return;
+  }
+  if (absl::Status status = schema::ValidateFilter(def, op.sections[3]); !status.ok()) {
+    Error(out, h.tag, kErInternal, absl::StrCat("Internal error: ", status.message()));
+    return;
+  }
+  storage::ScanSpec spec;
+  spec.index = h.index;
+  spec.lower = op.sections[0];
+  spec.upper = op.sections[1];
+  spec.resume_after = op.sections[2];
+  spec.filter = op.sections[3];
+  spec.columns = columns_;
+  spec.lower_exclusive = params.flags & wire::kLowerExclusive;
+  spec.upper_exclusive = params.flags & wire::kUpperExclusive;
+  spec.descending = params.flags & wire::kDescending;
+  uint32_t byte_cap =
+      static_cast<uint32_t>(std::max<size_t>(1, kScanBatchBytes / MaxRowBytes(def, columns_)));
+  spec.max_rows =
+      std::min({params.max_rows == 0 ? kScanMaxRows : params.max_rows, kScanMaxRows, byte_cap});
+  spec.max_examined =
+      std::min(params.max_examined == 0 ? kScanMaxExamined : params.max_examined, kScanMaxExamined);
+  spec.lock =
+      (h.flags & wire::kLockExclusive) ? storage::LockMode::kExclusive : storage::LockMode::kNone;
+  spec.txn = txn;
+  storage::ScanBatch batch = partition->Scan(spec, &row_);
+  if (batch.result.code != OpCode::kOk && batch.result.code != OpCode::kLocked) {
+    row_.Clear();
+    Reply(out, batch.result, op, def);
+    return;
+  }
+  if (spec.lock != storage::LockMode::kNone && txn != storage::kAutocommit) {
+    open_[txn].insert(partition);
+  }
+  // A lock met mid-scan ends the batch early; the client resumes and waits on that row then.
+  std::string count;
+  wire::PutU32(&count, batch.rows);
+  wire::AppendResult(out, wire::kResultOk, batch.done ? 0 : wire::kMoreRows, h.tag,
+                     {row_.view(), count, batch.resume_after});
+  row_.Clear();
+}
+
+void Ldm::Reply(wire::FrameBuilder* out, const OpResult& result, const wire::Op& op,
+                const schema::TableDef& table) {
+  const uint64_t tag = op.header.tag;
+  switch (result.code) {
+    case OpCode::kOk:
+      wire::AppendResult(out, wire::kResultOk, 0, tag, {});
+      return;
+    case OpCode::kNotFound:
+      wire::AppendResult(out, wire::kResultNotFound, 0, tag, {});
+      return;
+    case OpCode::kDuplicateKey: {
+      std::string key;
+      bool has_row = op.header.type == OpType::kInsert || op.header.type == OpType::kWrite;
+      if (has_row && storage::ExtractKey(table, result.index, op.sections[0], &key)) {
+        Error(out, tag, kErDupEntry, storage::DuplicateEntryMessage(table, result.index, key));
+      } else {
+        Error(out, tag, kErDupEntry,
+              absl::StrCat("Duplicate entry for key '", table.name, ".",
+                           table.indexes[std::max(0, result.index)].name, "'"));
+      }
+      return;
+    }
+    case OpCode::kTableFull:
+      Error(out, tag, kErRecordFileFull, absl::StrCat("The table '", table.name, "' is full"));
+      return;
+    case OpCode::kOutOfRange:
+      Error(out, tag, kErDataOutOfRange, result.message);
+      return;
+    case OpCode::kBadRequest:
+    case OpCode::kLocked:
+      Error(out, tag, kErInternal, absl::StrCat("Internal error: ", result.message));
+      return;
+  }
+}
+
+void Ldm::Error(wire::FrameBuilder* out, uint64_t tag, uint16_t code, absl::string_view message) {
+  ++stats_.errors;
+  if (out != nullptr) wire::AppendResult(out, code, 0, tag, {message});
+}
+
+void Ldm::Park(const wire::Op& op, uint32_t conn, storage::TxnId holder, absl::Time deadline) {
+  ++stats_.lock_waits;
+  parked_.push_back(Parked{std::string(op.bytes), conn, holder, deadline});
+}
+
+void Ldm::Unpark(storage::TxnId txn, ReplySink* sink) {
+  if (parked_.empty()) return;
+  std::vector<Parked> ready;
+  for (auto it = parked_.begin(); it != parked_.end();) {
+    if (it->waiting_for == txn) {
+      ready.push_back(std::move(*it));
+      it = parked_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (Parked& waiting : ready) {
+    absl::string_view bytes = waiting.op;
+    wire::Op op;
+    if (wire::DecodeOp(&bytes, &op) != wire::DecodeStatus::kOk) continue;
+    Run(op, waiting.conn, sink, waiting.deadline);
+  }
+}
+
+void Ldm::ExpireLockWaits(absl::Time now, ReplySink* sink) {
+  for (auto it = parked_.begin(); it != parked_.end();) {
+    if (it->deadline > now) {
+      ++it;
+      continue;
+    }
+    ++stats_.lock_timeouts;
+    absl::string_view bytes = it->op;
+    wire::Op op;
+    if (wire::DecodeOp(&bytes, &op) == wire::DecodeStatus::kOk) {
+      Error(sink->ReplyTo(it->conn), op.header.tag, kErLockWaitTimeout,
+            "Lock wait timeout exceeded; try restarting transaction");
+    }
+    it = parked_.erase(it);
+  }
+}
+
+void Ldm::ConnectionClosed(uint32_t conn, ReplySink* sink) {
+  std::erase_if(parked_, [conn](const Parked& p) { return p.conn == conn; });
+  std::vector<storage::TxnId> doomed;
+  for (const auto& [txn, touched] : open_) {
+    if ((txn >> 40) == conn) doomed.push_back(txn);
+  }
+  for (storage::TxnId txn : doomed) {
+    for (storage::Partition* partition : open_[txn]) partition->Abort(txn);
+    open_.erase(txn);
+    Unpark(txn, sink);
+  }
+}
+
+uint64_t Ldm::row_count() const {
+  uint64_t rows = 0;
+  for (const auto& [id, table] : tables_) {
+    for (const auto& partition : table.partitions) {
+      if (partition != nullptr) rows += partition->row_count();
+    }
+  }
+  return rows;
+}
+
+}  // namespace shoal::node

@@ -1,0 +1,570 @@
+// Type facts, date packing, table-definition checks (with MySQL's error codes and texts) and
+// the binary form of a TableDef that DDL frames and dictionary snapshots carry.
+#include "engine/schema/schema.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "engine/schema/bytes.h"
+#include "engine/schema/row.h"
+
+namespace shoal::schema {
+namespace {
+
+using internal::AppendLe;
+using internal::LoadLe;
+
+constexpr size_t kMaxNameChars = 64;
+constexpr size_t kMaxColumns = 4096;
+constexpr size_t kMaxIndexes = 64;
+constexpr size_t kMaxKeyParts = 16;
+constexpr size_t kMaxKeyBytes = 3072;
+constexpr size_t kMaxCommentChars = 2048;
+
+absl::Status Error(int code, absl::string_view message) {
+  return absl::InvalidArgumentError(absl::StrCat(code, ": ", message));
+}
+
+// MySQL limits identifiers in characters; count UTF-8 lead bytes.
+size_t Utf8Chars(absl::string_view s) {
+  size_t n = 0;
+  for (char c : s) n += (static_cast<uint8_t>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+bool BadIdentifier(absl::string_view name) { return name.empty() || name.back() == ' '; }
+
+bool IsNumeric(ColumnType type) {
+  return IsInteger(type) || type == ColumnType::kFloat || type == ColumnType::kDouble ||
+         type == ColumnType::kDecimal;
+}
+
+absl::Status CheckLength(const ColumnDef& column, uint32_t max) {
+  if (column.length <= max) return absl::OkStatus();
+  return Error(1074, absl::StrCat("Column length too big for column '", column.name,
+                                  "' (max = ", max, "); use BLOB or TEXT instead"));
+}
+
+absl::Status CheckPrecision(const ColumnDef& column, int max) {
+  if (column.precision <= max) return absl::OkStatus();
+  return Error(1426, absl::StrCat("Too big precision ", column.precision, " specified for '",
+                                  column.name, "'. Maximum is ", max, "."));
+}
+
+// Type-specific limits; fills in MySQL's implicit DECIMAL precision.
+absl::Status CheckType(ColumnDef* column) {
+  switch (column->type) {
+    case ColumnType::kChar:
+    case ColumnType::kBinary:
+      return CheckLength(*column, 255);
+    case ColumnType::kVarChar:
+      return CheckLength(*column, 16383);
+    case ColumnType::kVarBinary:
+      return CheckLength(*column, 65535);
+    case ColumnType::kDecimal:
+      if (column->precision == 0) column->precision = 10;
+      if (absl::Status s = CheckPrecision(*column, 65); !s.ok()) return s;
+      if (column->scale > 30) {
+        return Error(1425, absl::StrCat("Too big scale ", column->scale, " specified for '",
+                                        column->name, "'. Maximum is 30."));
+      }
+      if (column->scale > column->precision) {
+        return Error(1427, absl::StrCat("For float(M,D), double(M,D) or decimal(M,D), M must be "
+                                        ">= D (column '",
+                                        column->name, "')."));
+      }
+      return absl::OkStatus();
+    case ColumnType::kTime:
+    case ColumnType::kDateTime:
+    case ColumnType::kTimestamp:
+      return CheckPrecision(*column, 6);
+    default:
+      return absl::OkStatus();
+  }
+}
+
+absl::Status CheckDefault(const ColumnDef& column) {
+  if (!column.default_value.has_value()) return absl::OkStatus();
+  if (column.type == ColumnType::kText || column.type == ColumnType::kBlob) {
+    return Error(1101, absl::StrCat("BLOB, TEXT, GEOMETRY or JSON column '", column.name,
+                                    "' can't have a default value"));
+  }
+  Field field;
+  size_t consumed = 0;
+  if (column.auto_increment || !ReadField(column, *column.default_value, &field, &consumed) ||
+      consumed != column.default_value->size()) {
+    return Error(1067, absl::StrCat("Invalid default value for '", column.name, "'"));
+  }
+  return absl::OkStatus();
+}
+
+bool IsCompletedHiddenKey(const TableDef& table, size_t i) {
+  const ColumnDef& c = table.columns[i];
+  return i + 1 == table.columns.size() && c.name == kHiddenKeyColumn &&
+         c.type == ColumnType::kBigInt && c.is_unsigned && !c.nullable && !c.auto_increment;
+}
+
+absl::Status CheckColumn(const TableDef& table, size_t i, ColumnDef* column) {
+  if (column->hidden && !IsCompletedHiddenKey(table, i)) {
+    return Error(1166, absl::StrCat("Incorrect column name '", column->name, "'"));
+  }
+  if (BadIdentifier(column->name) ||
+      (!column->hidden && absl::EqualsIgnoreCase(column->name, kHiddenKeyColumn))) {
+    return Error(1166, absl::StrCat("Incorrect column name '", column->name, "'"));
+  }
+  if (Utf8Chars(column->name) > kMaxNameChars) {
+    return Error(1059, absl::StrCat("Identifier name '", column->name, "' is too long"));
+  }
+  for (size_t j = 0; j < i; ++j) {
+    if (absl::EqualsIgnoreCase(table.columns[j].name, column->name)) {
+      return Error(1060, absl::StrCat("Duplicate column name '", column->name, "'"));
+    }
+  }
+  if (column->type < ColumnType::kTinyInt || column->type > kMaxColumnType) {
+    return Error(1064, absl::StrCat("Unknown type ", static_cast<int>(column->type),
+                                    " for column '", column->name, "'"));
+  }
+  if (!IsNumeric(column->type)) column->is_unsigned = false;
+  if (column->auto_increment && !IsInteger(column->type)) {
+    return Error(1063, absl::StrCat("Incorrect column specifier for column '", column->name, "'"));
+  }
+  if (absl::Status s = CheckType(column); !s.ok()) return s;
+  return CheckDefault(*column);
+}
+
+absl::Status CheckTableNames(const TableDef& table) {
+  if (BadIdentifier(table.database) || Utf8Chars(table.database) > kMaxNameChars) {
+    return Error(1102, absl::StrCat("Incorrect database name '", table.database, "'"));
+  }
+  if (BadIdentifier(table.name) || Utf8Chars(table.name) > kMaxNameChars) {
+    return Error(1103, absl::StrCat("Incorrect table name '", table.name, "'"));
+  }
+  if (Utf8Chars(table.comment) > kMaxCommentChars) {
+    return Error(1628, absl::StrCat("Comment for table '", table.name,
+                                    "' is too long (max = ", kMaxCommentChars, ")"));
+  }
+  return absl::OkStatus();
+}
+
+// The most bytes a key part can take in a packed key.
+size_t KeyPartBytes(const ColumnDef& column) {
+  int fixed = FixedSize(column.type);
+  return fixed > 0 ? fixed : MaxValueBytes(column);
+}
+
+absl::Status CheckIndexColumns(TableDef* table, IndexDef* index) {
+  if (index->columns.empty()) {
+    return Error(1064, absl::StrCat("Index '", index->name, "' needs at least one column"));
+  }
+  if (index->columns.size() > kMaxKeyParts) {
+    return Error(1070, "Too many key parts specified; max 16 parts allowed");
+  }
+  size_t key_bytes = 0;
+  for (size_t k = 0; k < index->columns.size(); ++k) {
+    int pos = index->columns[k];
+    if (pos < 0 || static_cast<size_t>(pos) >= table->columns.size()) {
+      return Error(1072, absl::StrCat("Key column '", pos, "' doesn't exist in table"));
+    }
+    ColumnDef& column = table->columns[pos];
+    if (column.hidden && !(index->primary && index->columns.size() == 1)) {
+      return Error(1072, absl::StrCat("Key column '", column.name, "' doesn't exist in table"));
+    }
+    for (size_t j = 0; j < k; ++j) {
+      if (index->columns[j] == pos) {
+        return Error(1060, absl::StrCat("Duplicate column name '", column.name, "'"));
+      }
+    }
+    if (column.type == ColumnType::kText || column.type == ColumnType::kBlob) {
+      return Error(1170, absl::StrCat("BLOB/TEXT column '", column.name,
+                                      "' used in key specification without a key length"));
+    }
+    key_bytes += KeyPartBytes(column);
+    // MySQL makes primary-key columns NOT NULL implicitly.
+    if (index->primary) column.nullable = false;
+  }
+  if (key_bytes > kMaxKeyBytes) {
+    return Error(1071, "Specified key was too long; max key length is 3072 bytes");
+  }
+  return absl::OkStatus();
+}
+
+bool IndexNameTaken(const TableDef& table, absl::string_view name) {
+  return table.FindIndex(name) >= 0;
+}
+
+// MySQL names an unnamed index after its first column: `c`, then `c_2`, `c_3`, ...
+void NameIndex(TableDef* table, IndexDef* index) {
+  std::string base = table->columns[index->columns[0]].name;
+  std::string name = base;
+  for (int n = 2; IndexNameTaken(*table, name); ++n) name = absl::StrCat(base, "_", n);
+  index->name = std::move(name);
+}
+
+absl::Status CheckIndexNames(TableDef* table) {
+  for (size_t i = 0; i < table->indexes.size(); ++i) {
+    IndexDef& index = table->indexes[i];
+    if (index.primary) {
+      index.name = "PRIMARY";
+      index.unique = true;
+    } else if (absl::EqualsIgnoreCase(index.name, "PRIMARY")) {
+      return Error(1280, absl::StrCat("Incorrect index name '", index.name, "'"));
+    }
+    if (Utf8Chars(index.name) > kMaxNameChars) {
+      return Error(1059, absl::StrCat("Identifier name '", index.name, "' is too long"));
+    }
+    for (size_t j = 0; j < i && !index.name.empty(); ++j) {
+      if (absl::EqualsIgnoreCase(table->indexes[j].name, index.name)) {
+        return Error(1061, absl::StrCat("Duplicate key name '", index.name, "'"));
+      }
+    }
+  }
+  for (IndexDef& index : table->indexes) {
+    if (index.name.empty()) NameIndex(table, &index);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckIndexes(TableDef* table) {
+  if (table->indexes.size() > kMaxIndexes) {
+    return Error(1069, "Too many keys specified; max 64 keys allowed");
+  }
+  int primaries = 0;
+  for (IndexDef& index : table->indexes) {
+    if (index.primary && ++primaries > 1) return Error(1068, "Multiple primary key defined");
+    if (absl::Status s = CheckIndexColumns(table, &index); !s.ok()) return s;
+  }
+  if (absl::Status s = CheckIndexNames(table); !s.ok()) return s;
+  auto primary = std::find_if(table->indexes.begin(), table->indexes.end(),
+                              [](const IndexDef& index) { return index.primary; });
+  if (primary != table->indexes.end()) {
+    std::rotate(table->indexes.begin(), primary, primary + 1);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckAutoIncrement(const TableDef& table) {
+  int count = 0;
+  int column = -1;
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    if (!table.columns[i].auto_increment) continue;
+    if (count++ == 0) column = static_cast<int>(i);
+  }
+  if (count == 0) return absl::OkStatus();
+  if (count == 1) {
+    for (const IndexDef& index : table.indexes) {
+      if (index.columns[0] == column) return absl::OkStatus();
+    }
+  }
+  return Error(1075,
+               "Incorrect table definition; there can be only one auto column and it must be "
+               "defined as a key");
+}
+
+void AddHiddenKey(TableDef* table) {
+  ColumnDef key;
+  key.name = kHiddenKeyColumn;
+  key.type = ColumnType::kBigInt;
+  key.is_unsigned = true;
+  key.nullable = false;
+  key.hidden = true;
+  table->columns.push_back(std::move(key));
+  IndexDef primary;
+  primary.name = "PRIMARY";
+  primary.columns = {static_cast<int>(table->columns.size()) - 1};
+  primary.unique = true;
+  primary.primary = true;
+  table->indexes.insert(table->indexes.begin(), std::move(primary));
+}
+
+}  // namespace
+
+absl::string_view ColumnTypeName(ColumnType type) {
+  static constexpr std::array<absl::string_view, 19> kNames = {
+      "?",      "TINYINT", "SMALLINT", "MEDIUMINT", "INT",      "BIGINT",    "FLOAT",
+      "DOUBLE", "DECIMAL", "CHAR",     "VARCHAR",   "BINARY",   "VARBINARY", "TEXT",
+      "BLOB",   "DATE",    "TIME",     "DATETIME",  "TIMESTAMP"};
+  size_t i = static_cast<size_t>(type);
+  return i < kNames.size() ? kNames[i] : kNames[0];
+}
+
+int FixedSize(ColumnType type) { return internal::FixedSizeOf(static_cast<uint8_t>(type)); }
+
+bool IsInteger(ColumnType type) {
+  return type >= ColumnType::kTinyInt && type <= ColumnType::kBigInt;
+}
+
+bool IsString(ColumnType type) { return type >= ColumnType::kDecimal && type <= ColumnType::kBlob; }
+
+int64_t PackDateTime(int year, int month, int day, int hour, int minute, int second,
+                     int microsecond) {
+  int64_t v = (int64_t{year} * 13 + month) * 32 + day;
+  v = ((v * 24 + hour) * 60 + minute) * 60 + second;
+  return v * 1000000 + microsecond;
+}
+
+DateTimeParts UnpackDateTime(int64_t packed) {
+  DateTimeParts p;
+  p.microsecond = static_cast<int>(packed % 1000000);
+  int64_t v = packed / 1000000;
+  p.second = static_cast<int>(v % 60);
+  v /= 60;
+  p.minute = static_cast<int>(v % 60);
+  v /= 60;
+  p.hour = static_cast<int>(v % 24);
+  v /= 24;
+  p.day = static_cast<int>(v % 32);
+  v /= 32;
+  p.month = static_cast<int>(v % 13);
+  p.year = static_cast<int>(v / 13);
+  return p;
+}
+
+int TableDef::auto_increment_column() const {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].auto_increment) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int TableDef::FindColumn(absl::string_view column_name) const {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (absl::EqualsIgnoreCase(columns[i].name, column_name)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int TableDef::FindIndex(absl::string_view index_name) const {
+  for (size_t i = 0; i < indexes.size(); ++i) {
+    if (absl::EqualsIgnoreCase(indexes[i].name, index_name)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+absl::Status ValidateAndComplete(TableDef* table) {
+  if (absl::Status s = CheckTableNames(*table); !s.ok()) return s;
+  size_t user_columns = table->columns.size() - (table->has_hidden_key() ? 1 : 0);
+  if (user_columns == 0) return Error(1113, "A table must have at least 1 column");
+  if (table->columns.size() > kMaxColumns) return Error(1117, "Too many columns");
+  for (size_t i = 0; i < table->columns.size(); ++i) {
+    if (absl::Status s = CheckColumn(*table, i, &table->columns[i]); !s.ok()) return s;
+  }
+  if (absl::Status s = CheckIndexes(table); !s.ok()) return s;
+  if (absl::Status s = CheckAutoIncrement(*table); !s.ok()) return s;
+  if (table->has_hidden_key() &&
+      (table->indexes.empty() || !table->indexes[0].primary ||
+       table->indexes[0].columns[0] != static_cast<int>(table->columns.size()) - 1)) {
+    return Error(1166, absl::StrCat("Incorrect column name '", kHiddenKeyColumn, "'"));
+  }
+  if (table->indexes.empty() || !table->indexes[0].primary) {
+    if (table->columns.size() >= kMaxColumns) return Error(1117, "Too many columns");
+    if (table->indexes.size() >= kMaxIndexes) {
+      return Error(1069, "Too many keys specified; max 64 keys allowed");
+    }
+    AddHiddenKey(table);
+  }
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serialization:
+//
+//   int<1> format (kFormat)
+//   int<4> id | int<4> version | int<4> partitions | str database | str name | str comment
+//   int<2> column count, then per column:
+//     str name | int<1> type | int<1> flags (ColumnFlag) | int<4> length | int<1> precision |
+//     int<1> scale | [str default, when flags has kHasDefault]
+//   int<1> index count, then per index:
+//     str name | int<1> flags (IndexFlag) | int<1> part count | part count × int<2> position
+//
+// where str is int<4> length | bytes.
+
+namespace {
+
+constexpr uint8_t kFormat = 1;
+constexpr uint32_t kMaxNameBytes = 1024;
+constexpr uint32_t kMaxCommentBytes = 65535;
+constexpr uint32_t kMaxDefaultBytes = 2 + 65535;
+constexpr size_t kMinColumnBytes = 12;  // an empty name and no default
+
+enum ColumnFlag : uint8_t {
+  kUnsigned = 1,
+  kNullable = 2,
+  kAutoIncrement = 4,
+  kHidden = 8,
+  kHasDefault = 16,
+  kAllColumnFlags = 31,
+};
+enum IndexFlag : uint8_t { kUnique = 1, kPrimary = 2, kAllIndexFlags = 3 };
+
+void AppendString(absl::string_view s, std::string* out) {
+  AppendLe(s.size(), 4, out);
+  out->append(s.data(), s.size());
+}
+
+// Bounds-checked reads over the input; each failed read leaves `in_` as it was.
+class DefReader {
+ public:
+  explicit DefReader(absl::string_view in) : in_(in) {}
+  absl::string_view rest() const { return in_; }
+
+  template <typename T>
+  bool Int(T* out) {
+    if (in_.size() < sizeof(T)) return false;
+    *out = LoadLe<T>(in_.data());
+    in_.remove_prefix(sizeof(T));
+    return true;
+  }
+  bool String(uint32_t max, std::string* out) {
+    uint32_t n;
+    if (!Int(&n) || n > max || in_.size() < n) return false;
+    out->assign(in_.data(), n);
+    in_.remove_prefix(n);
+    return true;
+  }
+
+ private:
+  absl::string_view in_;
+};
+
+bool ParseColumn(DefReader* r, ColumnDef* c) {
+  uint8_t type, flags;
+  if (!r->String(kMaxNameBytes, &c->name) || !r->Int(&type) || !r->Int(&flags) ||
+      !r->Int(&c->length) || !r->Int(&c->precision) || !r->Int(&c->scale)) {
+    return false;
+  }
+  if (type < 1 || type > static_cast<uint8_t>(kMaxColumnType) || (flags & ~kAllColumnFlags)) {
+    return false;
+  }
+  c->type = static_cast<ColumnType>(type);
+  c->is_unsigned = flags & kUnsigned;
+  c->nullable = flags & kNullable;
+  c->auto_increment = flags & kAutoIncrement;
+  c->hidden = flags & kHidden;
+  if (flags & kHasDefault) {
+    if (!r->String(kMaxDefaultBytes, &c->default_value.emplace())) return false;
+  }
+  return true;
+}
+
+bool ParseIndex(DefReader* r, size_t columns, IndexDef* index) {
+  uint8_t flags, parts;
+  if (!r->String(kMaxNameBytes, &index->name) || !r->Int(&flags) || !r->Int(&parts) ||
+      (flags & ~kAllIndexFlags) || parts == 0) {
+    return false;
+  }
+  index->unique = flags & kUnique;
+  index->primary = flags & kPrimary;
+  index->columns.resize(parts);
+  for (int& column : index->columns) {
+    uint16_t pos;
+    if (!r->Int(&pos) || pos >= columns) return false;
+    column = pos;
+  }
+  return true;
+}
+
+}  // namespace
+
+void AppendTableDef(const TableDef& table, std::string* out) {
+  out->push_back(static_cast<char>(kFormat));
+  AppendLe(table.id, 4, out);
+  AppendLe(table.version, 4, out);
+  AppendLe(table.partitions, 4, out);
+  AppendString(table.database, out);
+  AppendString(table.name, out);
+  AppendString(table.comment, out);
+  AppendLe(table.columns.size(), 2, out);
+  for (const ColumnDef& c : table.columns) {
+    AppendString(c.name, out);
+    out->push_back(static_cast<char>(c.type));
+    uint8_t flags = (c.is_unsigned ? kUnsigned : 0) | (c.nullable ? kNullable : 0) |
+                    (c.auto_increment ? kAutoIncrement : 0) | (c.hidden ? kHidden : 0) |
+                    (c.default_value.has_value() ? kHasDefault : 0);
+    out->push_back(static_cast<char>(flags));
+    AppendLe(c.length, 4, out);
+    out->push_back(static_cast<char>(c.precision));
+    out->push_back(static_cast<char>(c.scale));
+    if (c.default_value.has_value()) AppendString(*c.default_value, out);
+  }
+  out->push_back(static_cast<char>(table.indexes.size()));
+  for (const IndexDef& index : table.indexes) {
+    AppendString(index.name, out);
+    out->push_back(
+        static_cast<char>((index.unique ? kUnique : 0) | (index.primary ? kPrimary : 0)));
+    out->push_back(static_cast<char>(index.columns.size()));
+    for (int column : index.columns) AppendLe(static_cast<uint16_t>(column), 2, out);
+  }
+}
+
+absl::StatusOr<TableDef> ParseTableDef(absl::string_view* in) {
+  DefReader r(*in);
+  TableDef table;
+  uint8_t format;
+  uint16_t columns;
+  uint8_t indexes;
+  if (!r.Int(&format) || format != kFormat) {
+    return absl::InvalidArgumentError("table definition: unknown format");
+  }
+  if (!r.Int(&table.id) || !r.Int(&table.version) || !r.Int(&table.partitions) ||
+      !r.String(kMaxNameBytes, &table.database) || !r.String(kMaxNameBytes, &table.name) ||
+      !r.String(kMaxCommentBytes, &table.comment) || !r.Int(&columns) || columns > kMaxColumns ||
+      r.rest().size() < size_t{columns} * kMinColumnBytes) {
+    return absl::InvalidArgumentError("table definition: malformed header");
+  }
+  table.columns.resize(columns);
+  for (ColumnDef& column : table.columns) {
+    if (!ParseColumn(&r, &column)) {
+      return absl::InvalidArgumentError("table definition: malformed column");
+    }
+  }
+  if (!r.Int(&indexes) || indexes > kMaxIndexes) {
+    return absl::InvalidArgumentError("table definition: malformed index count");
+  }
+  table.indexes.resize(indexes);
+  for (IndexDef& index : table.indexes) {
+    if (!ParseIndex(&r, table.columns.size(), &index)) {
+      return absl::InvalidArgumentError("table definition: malformed index");
+    }
+  }
+  *in = r.rest();
+  return table;
+}
+
+// xxHash32 (seed 0) over the key bytes, spelled out so that every process and platform agrees.
+uint32_t KeyHash(absl::string_view packed_key) {
+  constexpr uint32_t kP1 = 0x9E3779B1u, kP2 = 0x85EBCA77u, kP3 = 0xC2B2AE3Du;
+  constexpr uint32_t kP4 = 0x27D4EB2Fu, kP5 = 0x165667B1u;
+  auto round = [](uint32_t acc, uint32_t lane) { return std::rotl(acc + lane * kP2, 13) * kP1; };
+  const char* p = packed_key.data();
+  const char* end = p + packed_key.size();
+  uint32_t h;
+  if (packed_key.size() >= 16) {
+    uint32_t v1 = kP1 + kP2, v2 = kP2, v3 = 0, v4 = 0u - kP1;
+    for (; end - p >= 16; p += 16) {
+      v1 = round(v1, LoadLe<uint32_t>(p));
+      v2 = round(v2, LoadLe<uint32_t>(p + 4));
+      v3 = round(v3, LoadLe<uint32_t>(p + 8));
+      v4 = round(v4, LoadLe<uint32_t>(p + 12));
+    }
+    h = std::rotl(v1, 1) + std::rotl(v2, 7) + std::rotl(v3, 12) + std::rotl(v4, 18);
+  } else {
+    h = kP5;
+  }
+  h += static_cast<uint32_t>(packed_key.size());
+  for (; end - p >= 4; p += 4) h = std::rotl(h + LoadLe<uint32_t>(p) * kP3, 17) * kP4;
+  for (; p < end; ++p) h = std::rotl(h + static_cast<uint8_t>(*p) * kP5, 11) * kP1;
+  h ^= h >> 15;
+  h *= kP2;
+  h ^= h >> 13;
+  h *= kP3;
+  h ^= h >> 16;
+  return h;
+}
+
+}  // namespace shoal::schema

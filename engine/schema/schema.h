@@ -1,0 +1,116 @@
+// The dictionary's data model: databases, tables, columns and indexes as the data nodes store
+// them and every native client caches them. Plain values; copy freely. A table definition is
+// immutable once published: DDL makes a new TableDef with a higher `version`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace shoal::schema {
+
+// Column types and how each is stored in a packed row (row.h). Numbers are stable: they
+// travel in native frames and DDL.
+enum class ColumnType : uint8_t {
+  kTinyInt = 1,     // int<1>, two's complement (or unsigned when ColumnDef::is_unsigned)
+  kSmallInt = 2,    // int<2>
+  kMediumInt = 3,   // int<4> holding a 24-bit value
+  kInt = 4,         // int<4>
+  kBigInt = 5,      // int<8>
+  kFloat = 6,       // IEEE binary32
+  kDouble = 7,      // IEEE binary64
+  kDecimal = 8,     // variable: canonical text "-123.45" with exactly `scale` decimals
+  kChar = 9,        // variable: UTF-8 bytes, trailing spaces stripped (MySQL's CHAR)
+  kVarChar = 10,    // variable: UTF-8 bytes
+  kBinary = 11,     // variable: bytes, padded with 0x00 to `length` on insert
+  kVarBinary = 12,  // variable: bytes
+  kText = 13,       // variable: UTF-8 bytes, at most 65535
+  kBlob = 14,       // variable: bytes, at most 65535
+  kDate = 15,       // int<4>: year * 512 + month * 32 + day (orders like the date)
+  kTime = 16,       // int<8> signed microseconds, -838:59:59 … 838:59:59
+  kDateTime = 17,   // int<8>: PackDateTime (orders like the value)
+  kTimestamp = 18,  // int<8>: PackDateTime, in UTC
+};
+inline constexpr ColumnType kMaxColumnType = ColumnType::kTimestamp;
+
+// The MySQL spelling ("INT", "VARCHAR", …).
+absl::string_view ColumnTypeName(ColumnType type);
+// Bytes of a fixed-size type in a packed row; 0 for the variable-size ones.
+int FixedSize(ColumnType type);
+bool IsInteger(ColumnType type);
+bool IsString(ColumnType type);  // the variable-size types: DECIMAL and the string types
+
+// Packs a date and time so that integer order is chronological:
+// ((((year * 13 + month) * 32 + day) * 24 + hour) * 60 + minute) * 60 + second, then * 10^6 +
+// microsecond.
+int64_t PackDateTime(int year, int month, int day, int hour, int minute, int second,
+                     int microsecond);
+struct DateTimeParts {
+  int year, month, day, hour, minute, second, microsecond;
+};
+DateTimeParts UnpackDateTime(int64_t packed);
+
+struct ColumnDef {
+  std::string name;
+  ColumnType type = ColumnType::kInt;
+  bool is_unsigned = false;
+  uint32_t length = 0;    // CHAR/VARCHAR: characters; BINARY/VARBINARY: bytes
+  uint8_t precision = 0;  // DECIMAL(precision, scale); fractional digits for TIME/DATETIME
+  uint8_t scale = 0;
+  bool nullable = true;
+  bool auto_increment = false;
+  // The default as a packed single-column value (row.h EncodeValue); nullopt: no default
+  // (NULL when nullable).
+  std::optional<std::string> default_value;
+  bool hidden = false;  // the hidden primary key NDB-style tables without one get
+};
+
+struct IndexDef {
+  std::string name;          // "PRIMARY" for the primary key
+  std::vector<int> columns;  // positions in TableDef::columns, in key order
+  bool unique = false;
+  bool primary = false;
+};
+
+inline constexpr char kHiddenKeyColumn[] = "$PK";
+
+struct TableDef {
+  uint32_t id = 0;       // stable for the table's life; never reused within a dictionary
+  uint32_t version = 0;  // grows with every change of this table (TRUNCATE included)
+  std::string database;
+  std::string name;
+  std::vector<ColumnDef> columns;
+  // indexes[0] is always the primary key (unique, primary). A table created without one gets
+  // a hidden BIGINT UNSIGNED column `$PK` (last column) filled from the auto-increment counter.
+  std::vector<IndexDef> indexes;
+  uint32_t partitions = 0;
+  std::string comment;
+
+  const IndexDef& primary_key() const { return indexes[0]; }
+  bool has_hidden_key() const { return !columns.empty() && columns.back().hidden; }
+  int auto_increment_column() const;  // -1 if none
+  // Position of the column named `name` (case-insensitive, as MySQL), or -1.
+  int FindColumn(absl::string_view name) const;
+  int FindIndex(absl::string_view name) const;
+};
+
+// Checks a definition a client asks to create: names, types, lengths, keys, at most one
+// AUTO_INCREMENT column which must be a key's first column. Adds the hidden primary key when
+// there is none. Errors are InvalidArgument with the MySQL error code as a payload-free
+// message prefix "<code>: <message>" (see dictionary error helpers in engine/api).
+absl::Status ValidateAndComplete(TableDef* table);
+
+// Serialization for DDL frames and dictionary snapshots (little-endian, versioned). Decode
+// never trusts its input.
+void AppendTableDef(const TableDef& table, std::string* out);
+absl::StatusOr<TableDef> ParseTableDef(absl::string_view* in);
+
+// Hash of a packed primary key (row.h), the same in every process: partition =
+// KeyHash(key) % partitions.
+uint32_t KeyHash(absl::string_view packed_key);
+
+}  // namespace shoal::schema

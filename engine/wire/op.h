@@ -1,0 +1,138 @@
+// Operations and their results: the items of kOpReq and kOpConf frames (frame.h).
+//
+// Operation:
+//   int<4> length        the whole operation, this field included
+//   int<1> type          OpType
+//   int<1> flags         OpFlags bits
+//   int<2> index         kReadUnique, kScan: position in TableDef::indexes; else 0
+//   int<4> table_id
+//   int<4> table_version the version the client planned with; a mismatch is refused with
+//                        ER_TABLE_DEF_CHANGED (1412) and the client refreshes its dictionary
+//   int<4> partition     which partition of the table (the client hashed the key: I2)
+//   int<8> txn           transaction id (0: autocommit), unique per client connection
+//   int<8> tag           the client's correlation id, echoed in the result
+//   sections: each int<4> length | bytes, in the order the type defines:
+//     kRead, kReadUnique   key | columns
+//     kInsert, kWrite      row (packed over every column)
+//     kUpdate              key | update program          kUpdateIf  key | filter | program
+//     kDelete              key                           kDeleteIf  key | filter
+//     kScan                lower | upper | resume | filter | columns | ScanParams
+//     kCommit, kAbort      (none): ends `txn` in `partition`
+//   key: a packed key (schema/row.h); columns: int<2> column positions; programs and filters:
+//   schema/program.h. ScanParams: int<4> max_rows | int<4> max_examined | int<1> ScanFlags.
+//
+// Result:
+//   int<4> length | int<2> code (0 ok, 1 not found, else a MySQL error number) | int<2> flags |
+//   int<8> tag | sections:
+//     ok kRead, kReadUnique   row (packed over the columns asked for)
+//     ok kScan                rows (packed rows, back to back) | int<4> row count | resume
+//                             (flags & kMoreRows: call again with this resume token)
+//     error                   message (the MySQL error text)
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "engine/wire/frame.h"
+
+namespace shoal::wire {
+
+enum class OpType : uint8_t {
+  kRead = 1,
+  kReadUnique = 2,
+  kInsert = 3,
+  kWrite = 4,
+  kUpdate = 5,
+  kUpdateIf = 6,
+  kDelete = 7,
+  kDeleteIf = 8,
+  kScan = 9,
+  kCommit = 10,
+  kAbort = 11,
+};
+inline constexpr OpType kMaxOpType = OpType::kAbort;
+absl::string_view OpTypeName(OpType type);
+
+enum OpFlags : uint8_t {
+  kLockExclusive = 1,  // reads and scans: lock the rows (SELECT … FOR UPDATE)
+};
+enum ScanFlags : uint8_t {
+  kLowerExclusive = 1,
+  kUpperExclusive = 2,
+  kDescending = 4,
+};
+enum ResultFlags : uint16_t {
+  kMoreRows = 1,
+};
+enum ResultCode : uint16_t {
+  kResultOk = 0,
+  kResultNotFound = 1,
+};
+
+inline constexpr int kMaxSections = 6;
+inline constexpr size_t kOpHeaderSize = 36;
+inline constexpr size_t kResultHeaderSize = 16;
+
+struct OpHeader {
+  OpType type = OpType::kRead;
+  uint8_t flags = 0;
+  uint16_t index = 0;
+  uint32_t table_id = 0;
+  uint32_t table_version = 0;
+  uint32_t partition = 0;
+  uint64_t txn = 0;
+  uint64_t tag = 0;
+};
+
+struct Op {
+  OpHeader header;
+  absl::string_view sections[kMaxSections];
+  int section_count = 0;
+  absl::string_view bytes;  // the whole operation as it came (for forwarding)
+};
+
+struct ScanParams {
+  uint32_t max_rows = 0;
+  uint32_t max_examined = 0;
+  uint8_t flags = 0;  // ScanFlags
+};
+
+struct Result {
+  uint16_t code = kResultOk;
+  uint16_t flags = 0;
+  uint64_t tag = 0;
+  absl::string_view sections[3];
+  int section_count = 0;
+};
+
+// How many sections each type carries; operations with another count are malformed.
+int SectionCount(OpType type);
+
+// Decodes the operation at the front of `*in` and advances past it. Sections borrow `*in`.
+// kMalformed for anything that does not fit the layout above (type, lengths, section count).
+DecodeStatus DecodeOp(absl::string_view* in, Op* out);
+DecodeStatus DecodeResult(absl::string_view* in, Result* out);
+// Column lists are int<2> positions, copied out because the section may be unaligned; `out`
+// is reused (no allocation once it has grown). False when the section's size is odd.
+bool DecodeColumns(absl::string_view section, std::vector<uint16_t>* out);
+DecodeStatus DecodeScanParams(absl::string_view section, ScanParams* out);
+
+// Encoders append to a frame under construction and count the item.
+void AppendOp(FrameBuilder* builder, const OpHeader& header,
+              std::initializer_list<absl::string_view> sections);
+void AppendResult(FrameBuilder* builder, uint16_t code, uint16_t flags, uint64_t tag,
+                  std::initializer_list<absl::string_view> sections);
+// Appends a result whose one section the caller writes directly into builder->buffer() between
+// BeginResult and EndResult (saves a copy of read rows).
+size_t BeginResult(FrameBuilder* builder, uint16_t code, uint16_t flags, uint64_t tag);
+void BeginSection(FrameBuilder* builder, size_t* section_at);
+void EndSection(FrameBuilder* builder, size_t section_at);
+void EndResult(FrameBuilder* builder, size_t result_at);
+
+std::string EncodeColumns(absl::Span<const uint16_t> columns);
+std::string EncodeScanParams(const ScanParams& params);
+
+}  // namespace shoal::wire
