@@ -32,6 +32,14 @@ SyncOutcome SyncClient::Read(const schema::TableDef& table, absl::string_view ke
   return Wait();
 }
 
+SyncOutcome SyncClient::ReadUnique(const schema::TableDef& table, int index, absl::string_view key,
+                                   absl::Span<const uint16_t> columns, Transaction* txn,
+                                   Lock lock) {
+  Recorder done(this);
+  client_.ReadUnique(table, index, key, columns, &done, txn, lock);
+  return Wait();
+}
+
 SyncOutcome SyncClient::Insert(const schema::TableDef& table, absl::string_view row,
                                Transaction* txn) {
   Recorder done(this);

@@ -28,6 +28,9 @@ class SyncClient {
   SyncOutcome Read(const schema::TableDef& table, absl::string_view key,
                    absl::Span<const uint16_t> columns, Transaction* txn = nullptr,
                    Lock lock = Lock::kNone);
+  SyncOutcome ReadUnique(const schema::TableDef& table, int index, absl::string_view key,
+                         absl::Span<const uint16_t> columns, Transaction* txn = nullptr,
+                         Lock lock = Lock::kNone);
   SyncOutcome Insert(const schema::TableDef& table, absl::string_view row,
                      Transaction* txn = nullptr);
   SyncOutcome Write(const schema::TableDef& table, absl::string_view row,

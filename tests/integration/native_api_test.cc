@@ -387,6 +387,65 @@ TEST_P(NativeApiTest, DictionaryErrorsAreMySqlErrors) {
   EXPECT_TRUE(sync_->Insert(**fresh, Row(**fresh, 1, 1, "", "")).ok());
 }
 
+TEST_P(NativeApiTest, UniqueKeysAutoIncrementAndTruncate) {
+  api::TablePtr t = Create(TestTable("unique"));
+  ASSERT_NE(t, nullptr);
+  // Unique keys hold across the table: it is one partition (until unique indexes become tables
+  // of their own), and asking for more is refused.
+  EXPECT_EQ(t->partitions, 1u);
+  TableDef wide = TestTable(absl::StrCat("wide", GetParam() ? "_shm" : "_tcp"));
+  wide.partitions = 4;
+  wire::DictReq create;
+  schema::AppendTableDef(wide, create.mutable_create_table()->mutable_table());
+  absl::StatusOr<wire::DictConf> conf = sync_->Dictionary(create);
+  ASSERT_TRUE(conf.ok());
+  EXPECT_EQ(conf->error_code(), 1235u) << conf->error_message();
+
+  for (int id = 1; id <= 20; ++id) {
+    ASSERT_TRUE(sync_->Insert(*t, Row(*t, id, id, absl::StrCat("u", id), "c")).ok());
+  }
+  api::SyncOutcome dup = sync_->Insert(*t, Row(*t, 21, 0, "u5", ""));
+  EXPECT_EQ(dup.code, 1062);
+  EXPECT_THAT(dup.message, HasSubstr("Duplicate entry 'u5' for key '" + t->name + ".u'"));
+  RowWriter key;
+  key.BeginKey();
+  key.Bytes("u7");
+  api::SyncOutcome by_u = sync_->ReadUnique(*t, 1, key.view(), kAllColumns);
+  ASSERT_TRUE(by_u.ok()) << by_u.message;
+  EXPECT_EQ(Decode(*t, by_u.row),
+            std::make_tuple(int64_t{7}, int64_t{7}, std::string("u7"), std::string("c")));
+  key.Clear();
+  key.BeginKey();
+  key.Bytes("u99");
+  EXPECT_TRUE(sync_->ReadUnique(*t, 1, key.view(), kAllColumns).not_found());
+
+  // Auto-increment values come in ranges that never overlap, and jump past explicit values.
+  wire::DictReq reserve;
+  reserve.mutable_reserve_auto_increment()->set_table_id(t->id);
+  reserve.mutable_reserve_auto_increment()->set_count(10);
+  conf = sync_->Dictionary(reserve);
+  ASSERT_TRUE(conf.ok());
+  ASSERT_EQ(conf->error_code(), 0u) << conf->error_message();
+  EXPECT_EQ(conf->auto_increment_count(), 10u);
+  uint64_t first = conf->auto_increment_first();
+  reserve.mutable_reserve_auto_increment()->set_at_least(first + 1000);
+  conf = sync_->Dictionary(reserve);
+  ASSERT_TRUE(conf.ok());
+  EXPECT_GE(conf->auto_increment_first(), first + 1000);
+
+  wire::DictReq truncate;
+  truncate.mutable_truncate_table()->set_database("test");
+  truncate.mutable_truncate_table()->set_name(t->name);
+  conf = sync_->Dictionary(truncate);
+  ASSERT_TRUE(conf.ok());
+  ASSERT_EQ(conf->error_code(), 0u) << conf->error_message();
+  absl::StatusOr<api::TablePtr> fresh = sync_->Table("test", t->name);
+  ASSERT_TRUE(fresh.ok());
+  EXPECT_TRUE(sync_->Read(**fresh, Key(**fresh, 7), kAllColumns).not_found());
+  // The unique key is free again, and the table takes rows.
+  EXPECT_TRUE(sync_->Insert(**fresh, Row(**fresh, 1, 1, "u5", "again")).ok());
+}
+
 TEST_P(NativeApiTest, FullMemoryGives1114AndTheNodeGoesOn) {
   TableDef def;
   def.database = "test";
