@@ -117,14 +117,10 @@ void Client::Queue(int node, const wire::OpHeader& header,
   wire::AppendOp(&out, h, sections);
 }
 
-void Client::KeyOp(const schema::TableDef& table, wire::OpType type, uint32_t partition,
-                   uint8_t flags, std::initializer_list<absl::string_view> sections,
-                   Completion* done, Transaction* txn) {
-  if (topology_ == nullptr) topology_ = cluster_->topology();
-  int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(partition);
+wire::OpHeader Client::Header(const schema::TableDef& table, wire::OpType type, uint32_t partition,
+                              int node, Transaction* txn) {
   wire::OpHeader h;
   h.type = type;
-  h.flags = flags;
   h.table_id = table.id;
   h.table_version = table.version;
   h.partition = partition;
@@ -133,6 +129,16 @@ void Client::KeyOp(const schema::TableDef& table, wire::OpType type, uint32_t pa
     Transaction::Touch touch{node, table.id, table.version, partition};
     if (node >= 0 && !absl::c_linear_search(txn->touched, touch)) txn->touched.push_back(touch);
   }
+  return h;
+}
+
+void Client::KeyOp(const schema::TableDef& table, wire::OpType type, uint32_t partition,
+                   uint8_t flags, std::initializer_list<absl::string_view> sections,
+                   Completion* done, Transaction* txn) {
+  if (topology_ == nullptr) topology_ = cluster_->topology();
+  int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(partition);
+  wire::OpHeader h = Header(table, type, partition, node, txn);
+  h.flags = flags;
   Pending pending;
   pending.kind = Pending::Kind::kKey;
   pending.done = done;
@@ -195,18 +201,9 @@ void Client::ReadUnique(const schema::TableDef& table, int index, absl::string_v
   std::string encoded = wire::EncodeColumns(columns);
   for (uint32_t p = 0; p < table.partitions; ++p) {
     int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(p);
-    wire::OpHeader h;
-    h.type = wire::OpType::kReadUnique;
+    wire::OpHeader h = Header(table, wire::OpType::kReadUnique, p, node, txn);
     h.flags = lock == Lock::kExclusive ? wire::kLockExclusive : 0;
     h.index = static_cast<uint16_t>(index);
-    h.table_id = table.id;
-    h.table_version = table.version;
-    h.partition = p;
-    if (txn != nullptr) {
-      h.txn = txn->id;
-      Transaction::Touch touch{node, table.id, table.version, p};
-      if (node >= 0 && !absl::c_linear_search(txn->touched, touch)) txn->touched.push_back(touch);
-    }
     Pending pending;
     pending.kind = Pending::Kind::kGather;
     pending.gather = gather;

@@ -154,6 +154,10 @@ class Client {
   void Queue(int node, const wire::OpHeader& header,
              std::initializer_list<absl::string_view> sections, Pending pending);
   uint64_t NewTag(Pending pending);
+  // An operation's header for `partition` of `table` on data node `node`; notes the partition
+  // in `txn`, so that Commit and Rollback reach it.
+  wire::OpHeader Header(const schema::TableDef& table, wire::OpType type, uint32_t partition,
+                        int node, Transaction* txn);
   void KeyOp(const schema::TableDef& table, wire::OpType type, uint32_t partition, uint8_t flags,
              std::initializer_list<absl::string_view> sections, Completion* done, Transaction* txn);
   void EndTransaction(Transaction* txn, wire::OpType type, Completion* done);

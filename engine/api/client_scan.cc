@@ -53,20 +53,9 @@ void Client::SendScanBatch(ScanState* scan, int slot) {
   const ScanRequest& r = scan->request;
   const schema::TableDef& table = *r.table;
   int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(part.partition);
-  wire::OpHeader h;
-  h.type = wire::OpType::kScan;
+  wire::OpHeader h = Header(table, wire::OpType::kScan, part.partition, node, r.txn);
   h.flags = r.lock == Lock::kExclusive ? wire::kLockExclusive : 0;
   h.index = static_cast<uint16_t>(r.index);
-  h.table_id = table.id;
-  h.table_version = table.version;
-  h.partition = part.partition;
-  if (r.txn != nullptr) {
-    h.txn = r.txn->id;
-    Transaction::Touch touch{node, table.id, table.version, part.partition};
-    if (node >= 0 && !absl::c_linear_search(r.txn->touched, touch)) {
-      r.txn->touched.push_back(touch);
-    }
-  }
   wire::ScanParams params;
   params.flags = (r.lower_exclusive ? wire::kLowerExclusive : 0) |
                  (r.upper_exclusive ? wire::kUpperExclusive : 0) |

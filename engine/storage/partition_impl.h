@@ -89,6 +89,8 @@ class Partition::Impl {
   void UniquePut(int index, Row* h);
   bool UniqueEraseIf(int index, Row* h);
   void RemoveRow(Row* h);  // a head and its before-image, from every index; frees them
+  // Frees a head's before-image, if any, and the index entries only it had.
+  void FreeBeforeImage(Row* h);
   void FinishAutocommit(TxnId txn) {
     if (txn == kAutoTxn) Commit(kAutoTxn);
   }

@@ -18,16 +18,7 @@ void Partition::Impl::Commit(TxnId txn) {
     }
     const bool modified = (h->flags & kInserted) || h->other != nullptr;
     if (h->flags & kInserted) ++row_count_;
-    if (Row* b = h->other; b != nullptr) {
-      for (int i = 1; i < index_count(); ++i) {
-        if ((b->split_mask >> i) & 1) {
-          EraseEntry(i, b);
-          --indexes_[i]->split_entries;
-        }
-      }
-      FreeBlock(b);
-      h->other = nullptr;
-    }
+    FreeBeforeImage(h);
     h->flags = 0;
     h->owner = 0;
     if (modified) {

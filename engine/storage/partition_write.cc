@@ -74,18 +74,23 @@ void Partition::Impl::RemoveRow(Row* h) {
     EraseEntry(i, h);
     UniqueEraseIf(i, h);
   }
-  if (Row* b = h->other; b != nullptr) {
-    for (int i = 1; i < index_count(); ++i) {
-      if ((b->split_mask >> i) & 1) {
-        EraseEntry(i, b);
-        --indexes_[i]->split_entries;
-      }
-    }
-    FreeBlock(b);
-  }
+  FreeBeforeImage(h);
   pk_.erase(h->key());
   --index_entries_;
   FreeBlock(h);
+}
+
+void Partition::Impl::FreeBeforeImage(Row* h) {
+  Row* b = h->other;
+  if (b == nullptr) return;
+  for (int i = 1; i < index_count(); ++i) {
+    if ((b->split_mask >> i) & 1) {
+      EraseEntry(i, b);
+      --indexes_[i]->split_entries;
+    }
+  }
+  FreeBlock(b);
+  h->other = nullptr;
 }
 
 OpResult Partition::Impl::ValidateRow(absl::string_view row) {
