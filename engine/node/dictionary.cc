@@ -242,8 +242,15 @@ void Dictionary::ChangeIndexes(const wire::DictReq& req, wire::DictConf* conf,
       Fail(conf, 1064, "An index needs at least one column");
       return;
     }
+    if (def.unique) {
+      // Rows already there may break it, and a partition that finds so would have to undo
+      // the change on every node: DDL has no such second phase yet.
+      Fail(conf, 1235,
+           "This version of Shoal doesn't yet support 'adding a UNIQUE index to an existing "
+           "table (declare it in CREATE TABLE)'");
+      return;
+    }
     copy->indexes.push_back(std::move(def));
-    if (!UniqueIndexesHold(*copy, conf)) return;
   } else {
     if (existing < 0) {
       Fail(conf, 1091, absl::StrCat("Can't DROP '", index, "'; check that column/key exists"));

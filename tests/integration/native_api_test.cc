@@ -401,6 +401,17 @@ TEST_P(NativeApiTest, UniqueKeysAutoIncrementAndTruncate) {
   ASSERT_TRUE(conf.ok());
   EXPECT_EQ(conf->error_code(), 1235u) << conf->error_message();
 
+  // Nor can a unique index be added later (rows already there might break it).
+  wire::DictReq add_unique;
+  add_unique.mutable_create_index()->set_database("test");
+  add_unique.mutable_create_index()->set_table(t->name);
+  add_unique.mutable_create_index()->set_name("c_unique");
+  add_unique.mutable_create_index()->add_columns("c");
+  add_unique.mutable_create_index()->set_unique(true);
+  conf = sync_->Dictionary(add_unique);
+  ASSERT_TRUE(conf.ok());
+  EXPECT_EQ(conf->error_code(), 1235u) << conf->error_message();
+
   for (int id = 1; id <= 20; ++id) {
     ASSERT_TRUE(sync_->Insert(*t, Row(*t, id, id, absl::StrCat("u", id), "c")).ok());
   }
