@@ -137,8 +137,9 @@ class Worker : public Completion {
       counts_->ok.fetch_add(1, std::memory_order_relaxed);
     } else {
       if (counts_->errors.fetch_add(1, std::memory_order_relaxed) < 5) {
-        std::fprintf(stderr, "error %u: %.*s\n", outcome.code,
-                     static_cast<int>(outcome.message.size()), outcome.message.data());
+        absl::string_view message = outcome.not_found() ? "row not found" : outcome.message;
+        std::fprintf(stderr, "error %u: %.*s\n", outcome.code, static_cast<int>(message.size()),
+                     message.data());
       }
     }
   }
@@ -275,19 +276,27 @@ int main(int argc, char** argv) {
     counts.ok = 0;
     counts.errors = 0;
     double client_cpu = SelfCpuSeconds();
-    double node_cpu = 0;
-    for (int pid : datanode_pids) node_cpu -= ProcessCpuSeconds(pid);
+    std::vector<double> node_cpu_before;
+    for (int pid : datanode_pids) node_cpu_before.push_back(ProcessCpuSeconds(pid));
     absl::Time start = absl::Now();
     std::vector<std::thread> running;
     for (auto& worker : workers) running.emplace_back([&worker, phase] { worker->Run(phase); });
     for (std::thread& t : running) t.join();
     double seconds = absl::ToDoubleSeconds(absl::Now() - start);
     client_cpu = SelfCpuSeconds() - client_cpu;
-    for (int pid : datanode_pids) node_cpu += ProcessCpuSeconds(pid);
+    double node_cpu = 0;
+    bool node_gone = false;  // a data node that died (or restarted) mid-phase: no figure
+    for (size_t i = 0; i < datanode_pids.size(); ++i) {
+      double after = ProcessCpuSeconds(datanode_pids[i]);
+      node_gone |= after < node_cpu_before[i] || after == 0;
+      node_cpu += after - node_cpu_before[i];
+    }
     double ops = static_cast<double>(threads * records);
-    std::printf("%-8s %12.0f %10lld %16.3f %18.3f\n", PhaseName(phase), ops / seconds,
+    std::string node_column =
+        node_gone ? std::string("-") : absl::StrFormat("%.3f", node_cpu * 1e6 / ops);
+    std::printf("%-8s %12.0f %10lld %16.3f %18s\n", PhaseName(phase), ops / seconds,
                 static_cast<long long>(counts.errors.load()), client_cpu * 1e6 / ops,
-                node_cpu * 1e6 / ops);
+                node_column.c_str());
     std::fflush(stdout);
     if (counts.errors.load() > 0) exit_code = 1;
   }

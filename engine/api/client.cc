@@ -18,6 +18,8 @@ namespace {
 // MySQL's ER_GET_TEMPORARY_ERRMSG: the operation may succeed if retried.
 constexpr uint16_t kErTemporary = 1297;
 constexpr absl::Duration kConnectTimeout = absl::Seconds(2);
+constexpr absl::Duration kReconnectBackoff = absl::Milliseconds(200);
+constexpr absl::Duration kLivenessInterval = absl::Milliseconds(100);
 
 }  // namespace
 
@@ -53,6 +55,12 @@ bool Client::KeyOfRow(const schema::TableDef& table, absl::string_view row, std:
 Client::Link* Client::LinkTo(int node_id) {
   if (auto it = links_.find(node_id); it != links_.end()) return it->second.get();
   if (topology_ == nullptr) return nullptr;
+  absl::Time now = absl::Now();
+  if (auto it = reconnect_after_.find(node_id); it != reconnect_after_.end()) {
+    // A node that just refused us is not asked again for every operation.
+    if (now < it->second) return nullptr;
+    reconnect_after_.erase(it);
+  }
   const DataNodeInfo* node = topology_->Find(node_id);
   if (node == nullptr || node->port == 0) return nullptr;
   const Cluster::Options& options = cluster_->options();
@@ -60,7 +68,10 @@ Client::Link* Client::LinkTo(int node_id) {
       options.use_shared_memory && !node->socket.empty() && node->host == options.local_host
           ? transport::ConnectShm(node->socket, kConnectTimeout)
           : transport::ConnectTcp(node->host, node->port, kConnectTimeout);
-  if (!channel.ok()) return nullptr;
+  if (!channel.ok()) {
+    reconnect_after_[node_id] = now + kReconnectBackoff;
+    return nullptr;
+  }
   auto link = std::make_unique<Link>();
   link->node = node_id;
   link->channel = std::move(*channel);
@@ -101,8 +112,11 @@ void Client::Queue(int node, const wire::OpHeader& header,
     wire::Result result;
     result.code = kErTemporary;
     result.tag = NewTag(pending);
-    std::string message = absl::StrCat("Got temporary error 4009 'no data node serves partition ",
-                                       header.partition, "' from Shoal");
+    std::string message =
+        node < 0 ? absl::StrCat("Got temporary error 4009 'no data node serves partition ",
+                                header.partition, "' from Shoal")
+                 : absl::StrCat("Got temporary error 4009 'data node ", node,
+                                " is not reachable' from Shoal");
     result.sections[0] = message;
     result.section_count = 1;
     HandleResult(result);
@@ -135,7 +149,7 @@ wire::OpHeader Client::Header(const schema::TableDef& table, wire::OpType type, 
 void Client::KeyOp(const schema::TableDef& table, wire::OpType type, uint32_t partition,
                    uint8_t flags, std::initializer_list<absl::string_view> sections,
                    Completion* done, Transaction* txn) {
-  if (topology_ == nullptr) topology_ = cluster_->topology();
+  RefreshTopology();
   int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(partition);
   wire::OpHeader h = Header(table, type, partition, node, txn);
   h.flags = flags;
@@ -194,7 +208,7 @@ void Client::Delete(const schema::TableDef& table, absl::string_view key, Comple
 void Client::ReadUnique(const schema::TableDef& table, int index, absl::string_view key,
                         absl::Span<const uint16_t> columns, Completion* done, Transaction* txn,
                         Lock lock) {
-  if (topology_ == nullptr) topology_ = cluster_->topology();
+  RefreshTopology();
   auto* gather = new Gather;
   gather->done = done;
   gather->remaining = static_cast<int>(table.partitions);
@@ -288,6 +302,15 @@ int Client::Poll(absl::Duration timeout) {
            frame = link->channel->Peek()) {
         HandleFrame(link, frame);
         link->channel->Consume();
+      }
+    }
+    if (absl::Time now = absl::Now(); now >= next_liveness_check_) {
+      // A shared-memory peer that died says nothing on its rings: ask each link now and then.
+      next_liveness_check_ = now + kLivenessInterval;
+      for (Link* link : links) {
+        if (!absl::c_linear_search(dead, link) && !link->channel->CheckAlive().ok()) {
+          dead.push_back(link);
+        }
       }
     }
     for (Link* link : dead) CloseLink(link, "connection lost");
@@ -411,13 +434,13 @@ void Client::CloseLink(Link* link, absl::string_view why) {
     HandleResult(result);
   }
   links_.erase(node);
-  topology_ = cluster_->topology();
+  RefreshTopology();
 }
 
 absl::StatusOr<wire::DictConf> Client::Dictionary(wire::DictReq request, absl::Duration timeout) {
   absl::Time deadline = absl::Now() + timeout;
   while (true) {
-    topology_ = cluster_->topology();
+    RefreshTopology();
     int master = topology_ == nullptr ? -1 : topology_->Master();
     Link* link = master < 0 ? nullptr : LinkTo(master);
     if (link != nullptr) {

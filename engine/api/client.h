@@ -150,6 +150,13 @@ class Client {
   struct Pending;
   struct ScanState;
 
+  // Picks up the Cluster's newest topology when it changed.
+  void RefreshTopology() {
+    if (uint64_t g = cluster_->topology_generation(); g != topology_generation_) {
+      topology_generation_ = g;
+      topology_ = cluster_->topology();
+    }
+  }
   Link* LinkTo(int node_id);
   void Queue(int node, const wire::OpHeader& header,
              std::initializer_list<absl::string_view> sections, Pending pending);
@@ -172,7 +179,10 @@ class Client {
 
   Cluster* cluster_;
   std::shared_ptr<const Topology> topology_;
+  uint64_t topology_generation_ = 0;
   absl::flat_hash_map<int, std::unique_ptr<Link>> links_;
+  absl::flat_hash_map<int, absl::Time> reconnect_after_;  // nodes that refused a connection
+  absl::Time next_liveness_check_ = absl::InfinitePast();
   std::vector<Pending> pending_;  // by tag & 0xffffffff
   std::vector<uint32_t> free_tags_;
   uint32_t tag_generation_ = 1;

@@ -18,7 +18,7 @@ constexpr uint32_t kOrderedBatchRows = 256;
 }  // namespace
 
 void Client::Scan(ScanRequest request, ScanReceiver* receiver) {
-  if (topology_ == nullptr) topology_ = cluster_->topology();
+  RefreshTopology();
   auto scan = std::make_unique<ScanState>();
   scan->request = std::move(request);
   scan->receiver = receiver;

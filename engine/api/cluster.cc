@@ -66,6 +66,7 @@ void Cluster::SetView(const control::ClusterView& view) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (topology_ == nullptr || topology_->view_version <= topology->view_version) {
     topology_ = std::move(topology);
+    topology_generation_.fetch_add(1, std::memory_order_release);
   }
 }
 

@@ -4,6 +4,7 @@
 // reads them without locks on the operation path.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -72,6 +73,10 @@ class Cluster {
 
   void SetView(const control::ClusterView& view);
   std::shared_ptr<const Topology> topology() const;
+  // Grows whenever SetView installs a new topology: a cheap way for clients to notice.
+  uint64_t topology_generation() const {
+    return topology_generation_.load(std::memory_order_acquire);
+  }
 
   // Keeps `dictionary` if it is newer than the one held.
   void SetDictionary(const wire::Dictionary& dictionary);
@@ -85,7 +90,8 @@ class Cluster {
  private:
   const Options options_;
   mutable std::mutex mutex_;
-  std::shared_ptr<const Topology> topology_;      // guarded by mutex_
+  std::shared_ptr<const Topology> topology_;  // guarded by mutex_
+  std::atomic<uint64_t> topology_generation_{0};
   std::shared_ptr<const Dictionary> dictionary_;  // guarded by mutex_
 };
 

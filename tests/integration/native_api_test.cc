@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <map>
 #include <memory>
 #include <string>
@@ -594,6 +595,92 @@ TEST(NativeApiRestartTest, RestartedDataNodeFetchesTheDictionary) {
     w.BeginKey();
     w.Int((*t)->columns[0], id);
     ASSERT_TRUE(fresh.Read(**t, w.view(), kAllColumns).ok()) << id;
+  }
+}
+
+// A data node killed with operations in flight: every operation still completes, those the
+// node did not answer with the temporary error 1297, and once the node is back (restarted by
+// the mgmd; empty until replication comes) clients reconnect on their own.
+TEST(NativeApiFailureTest, OperationsInFlightToAKilledDataNodeComplete) {
+  TestCluster cluster = TestCluster::FromConfig(kConfig, {"--launch"});
+  ASSERT_TRUE(cluster.WaitForState({2, 3}, "started")) << cluster.MgmdLog();
+  absl::StatusOr<control::ClusterView> view =
+      api::Cluster::FetchView("127.0.0.1", cluster.mgmd_port(), absl::Seconds(5));
+  ASSERT_TRUE(view.ok()) << view.status();
+  api::Cluster shm_cluster({});
+  shm_cluster.SetView(*view);
+  api::Cluster::Options tcp_options;
+  tcp_options.use_shared_memory = false;
+  api::Cluster tcp_cluster(tcp_options);
+  tcp_cluster.SetView(*view);
+  api::SyncClient shm(&shm_cluster);
+  api::SyncClient tcp(&tcp_cluster);
+  wire::DictReq db;
+  db.mutable_create_database()->set_name("test");
+  ASSERT_EQ(shm.Dictionary(db)->error_code(), 0u);
+  TableDef def = TestTable("victim");
+  def.indexes.erase(def.indexes.begin() + 1);  // no unique index: partitions on both nodes
+  wire::DictReq create;
+  schema::AppendTableDef(def, create.mutable_create_table()->mutable_table());
+  ASSERT_EQ(shm.Dictionary(create)->error_code(), 0u);
+  absl::StatusOr<api::TablePtr> t = shm.Table("test", "victim");
+  ASSERT_TRUE(t.ok()) << t.status();
+  ASSERT_TRUE(tcp.Table("test", "victim").ok());
+
+  class Tally : public api::Completion {
+   public:
+    void Done(const api::Outcome& outcome) override {
+      ++done;
+      if (!outcome.ok() && !outcome.not_found()) codes.push_back(outcome.code);
+    }
+    int done = 0;
+    std::vector<uint16_t> codes;
+  } shm_tally, tcp_tally;
+  constexpr int kOps = 20000;
+  for (int id = 0; id < kOps; ++id) {
+    RowWriter w;
+    w.BeginKey();
+    w.Int((*t)->columns[0], id);
+    shm.client().Read(**t, w.view(), kAllColumns, &shm_tally);
+    tcp.client().Read(**t, w.view(), kAllColumns, &tcp_tally);
+  }
+  shm.client().Send();
+  tcp.client().Send();
+  ASSERT_EQ(kill(cluster.Show()[3].pid, SIGKILL), 0);
+  absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while ((shm_tally.done < kOps || tcp_tally.done < kOps) && absl::Now() < deadline) {
+    shm.client().Poll(absl::Milliseconds(10));
+    tcp.client().Poll(absl::Milliseconds(10));
+  }
+  EXPECT_EQ(shm_tally.done, kOps);
+  EXPECT_EQ(tcp_tally.done, kOps);
+  for (uint16_t code : shm_tally.codes) ASSERT_EQ(code, 1297);
+  for (uint16_t code : tcp_tally.codes) ASSERT_EQ(code, 1297);
+
+  ASSERT_TRUE(cluster.WaitForState({2, 3}, "started")) << cluster.MgmdLog();
+  // The node's TCP port is a new ephemeral one: clients learn it from the view, as routers do.
+  view = api::Cluster::FetchView("127.0.0.1", cluster.mgmd_port(), absl::Seconds(5));
+  ASSERT_TRUE(view.ok()) << view.status();
+  shm_cluster.SetView(*view);
+  tcp_cluster.SetView(*view);
+  for (api::SyncClient* client : {&shm, &tcp}) {
+    // The restarted node serves again; the clients' links come back by themselves.
+    bool served = false;
+    for (int attempt = 0; attempt < 100 && !served; ++attempt) {
+      served = true;
+      for (int id = 0; id < 64 && served; ++id) {
+        RowWriter w;
+        w.BeginKey();
+        w.Int((*t)->columns[0], id);
+        api::SyncOutcome read = client->Read(**t, w.view(), kAllColumns);
+        served = read.not_found();
+        if (!served) {
+          EXPECT_EQ(read.code, 1297) << read.message;
+        }
+      }
+      if (!served) absl::SleepFor(absl::Milliseconds(100));
+    }
+    EXPECT_TRUE(served) << (client == &shm ? "shm" : "tcp");
   }
 }
 
