@@ -60,11 +60,13 @@ absl::StatusOr<std::unique_ptr<DataPlane>> DataPlane::Start(
                                  p.options_.ldm_count, i};
     auto ldm = std::make_unique<Ldm>(placement, &p.budget_, p.options_.lock_wait_timeout);
     if (p.options_.ldm_threads) {
-      SHOAL_ASSIGN_OR_RETURN(std::unique_ptr<LdmWorker> worker,
-                             LdmWorker::Start(std::move(ldm), i, p.options_.spin));
+      SHOAL_ASSIGN_OR_RETURN(
+          std::unique_ptr<LdmWorker> worker,
+          LdmWorker::Start(std::move(ldm), i, p.options_.spin, p.options_.metrics));
       p.workers_.push_back(std::move(worker));
     } else {
       p.ldms_.push_back(std::move(ldm));
+      p.ldm_metrics_.emplace_back(p.options_.metrics, i);
     }
   }
   p.ldm_batches_.resize(p.options_.ldm_count);
@@ -439,7 +441,10 @@ void DataPlane::ApplyDelta(const DictionaryDelta& delta) {
 
 void DataPlane::PublishStats() {
   int64_t rows = 0;
-  for (auto& ldm : ldms_) rows += static_cast<int64_t>(ldm->row_count());
+  for (size_t i = 0; i < ldms_.size(); ++i) {
+    rows += static_cast<int64_t>(ldms_[i]->row_count());
+    ldm_metrics_[i].Publish(*ldms_[i]);
+  }
   for (auto& worker : workers_) rows += worker->rows();
   rows_metric_->Set(rows);
   memory_metric_->Set(static_cast<int64_t>(budget_.used()));

@@ -25,6 +25,7 @@
 #include "common/metrics.h"
 #include "engine/node/dictionary.h"
 #include "engine/node/ldm.h"
+#include "engine/node/ldm_metrics.h"
 #include "engine/node/ldm_worker.h"
 #include "engine/storage/memory_budget.h"
 #include "engine/transport/channel.h"
@@ -121,7 +122,8 @@ class DataPlane : private ReplySink {
   std::unique_ptr<transport::ShmListener> shm_listener_;
   storage::MemoryBudget budget_;
   Dictionary dictionary_;
-  std::vector<std::unique_ptr<Ldm>> ldms_;           // LDMs run on this thread, or
+  std::vector<std::unique_ptr<Ldm>> ldms_;           // LDMs run on this thread,
+  std::vector<LdmMetrics> ldm_metrics_;              // (theirs), or
   std::vector<std::unique_ptr<LdmWorker>> workers_;  // LDMs on threads of their own
   std::vector<std::string> ldm_batches_;             // HandleOps: one frame's ops per LDM
   std::vector<uint32_t> ldm_batch_counts_;

@@ -19,17 +19,19 @@ namespace {
 constexpr size_t kRequestHeader = 12;
 constexpr absl::Duration kLockCheckInterval = absl::Milliseconds(5);
 constexpr absl::Duration kIdleSleep = absl::Milliseconds(100);
-constexpr absl::Duration kRowCountInterval = absl::Milliseconds(100);
+constexpr absl::Duration kStatsInterval = absl::Milliseconds(100);
 
 }  // namespace
 
-LdmWorker::LdmWorker(std::unique_ptr<Ldm> ldm, absl::Duration spin)
-    : ldm_(std::move(ldm)), spin_(spin) {}
+LdmWorker::LdmWorker(std::unique_ptr<Ldm> ldm, int index, absl::Duration spin,
+                     MetricsRegistry* metrics)
+    : ldm_(std::move(ldm)), metrics_(metrics, index), spin_(spin) {}
 
 absl::StatusOr<std::unique_ptr<LdmWorker>> LdmWorker::Start(std::unique_ptr<Ldm> ldm, int index,
                                                             absl::Duration spin,
+                                                            MetricsRegistry* metrics,
                                                             size_t queue_bytes) {
-  std::unique_ptr<LdmWorker> worker(new LdmWorker(std::move(ldm), spin));
+  std::unique_ptr<LdmWorker> worker(new LdmWorker(std::move(ldm), index, spin, metrics));
   queue_bytes = std::max(queue_bytes, kMinQueueBytes);
   SHOAL_ASSIGN_OR_RETURN(worker->requests_, transport::InProcessQueue::Create(queue_bytes));
   SHOAL_ASSIGN_OR_RETURN(worker->results_, transport::InProcessQueue::Create(queue_bytes));
@@ -178,7 +180,7 @@ void LdmWorker::Run() {
   absl::Time now = absl::Now();
   absl::Time busy_until = now;
   absl::Time last_lock_check = now;
-  absl::Time last_row_count = now;
+  absl::Time last_stats = now;
   while (!stopping_.load(std::memory_order_relaxed)) {
     bool worked = false;
     for (int n = 0; n < 256; ++n) {
@@ -194,9 +196,10 @@ void LdmWorker::Run() {
       ldm_->ExpireLockWaits(now, this);
     }
     SendResults();
-    if (now - last_row_count >= kRowCountInterval) {
-      last_row_count = now;
+    if (now - last_stats >= kStatsInterval) {
+      last_stats = now;
       rows_.store(static_cast<int64_t>(ldm_->row_count()), std::memory_order_relaxed);
+      metrics_.Publish(*ldm_);
     }
     if (worked) {
       busy_until = now + spin_;

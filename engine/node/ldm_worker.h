@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "engine/node/ldm.h"
+#include "engine/node/ldm_metrics.h"
 #include "engine/transport/in_process_queue.h"
 
 namespace shoal::node {
@@ -34,7 +35,7 @@ class LdmWorker : private ReplySink {
   static constexpr size_t kMinQueueBytes = 4 * wire::kMaxFrameSize;
 
   static absl::StatusOr<std::unique_ptr<LdmWorker>> Start(
-      std::unique_ptr<Ldm> ldm, int index, absl::Duration spin,
+      std::unique_ptr<Ldm> ldm, int index, absl::Duration spin, MetricsRegistry* metrics,
       size_t queue_bytes = kDefaultQueueBytes);  // raised to kMinQueueBytes
   ~LdmWorker() override;                         // stops and joins the thread
 
@@ -60,7 +61,7 @@ class LdmWorker : private ReplySink {
  private:
   enum class Kind : uint8_t { kOps, kClosed, kDelta };
 
-  LdmWorker(std::unique_ptr<Ldm> ldm, absl::Duration spin);
+  LdmWorker(std::unique_ptr<Ldm> ldm, int index, absl::Duration spin, MetricsRegistry* metrics);
   bool Push(Kind kind, uint32_t conn, uint32_t count, absl::string_view payload);
   void Run();
   void Handle(absl::string_view record);
@@ -68,6 +69,7 @@ class LdmWorker : private ReplySink {
   void SendResults();
 
   std::unique_ptr<Ldm> ldm_;
+  LdmMetrics metrics_;  // published by the LDM thread
   absl::Duration spin_;
   std::unique_ptr<transport::InProcessQueue> requests_;  // data plane → LDM
   std::unique_ptr<transport::InProcessQueue> results_;   // LDM → data plane

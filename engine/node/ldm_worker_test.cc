@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "engine/schema/row.h"
 #include "engine/schema/schema.h"
 #include "engine/storage/memory_budget.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace shoal::node {
@@ -86,7 +88,7 @@ class LdmWorkerTest : public ::testing::Test {
     PartitionPlacement placement;  // one node group, one replica, one LDM: it owns everything
     absl::StatusOr<std::unique_ptr<LdmWorker>> worker =
         LdmWorker::Start(std::make_unique<Ldm>(placement, &budget_, absl::Milliseconds(2000)), 0,
-                         absl::ZeroDuration(), kQueueBytes);
+                         absl::ZeroDuration(), &metrics_, kQueueBytes);
     ASSERT_TRUE(worker.ok()) << worker.status();
     worker_ = std::move(*worker);
     DictionaryDelta delta;
@@ -143,6 +145,7 @@ class LdmWorkerTest : public ::testing::Test {
     return all;
   }
 
+  MetricsRegistry metrics_;
   storage::MemoryBudget budget_{64 << 20};
   std::shared_ptr<const schema::TableDef> table_;
   std::unique_ptr<LdmWorker> worker_;
@@ -186,6 +189,13 @@ TEST_F(LdmWorkerTest, BatchesPastTheQueueCapacityAllComeBack) {
   absl::Time deadline = absl::Now() + absl::Seconds(5);
   while (worker_->rows() != kRows && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(5));
   EXPECT_EQ(worker_->rows(), kRows);
+  // The LDM thread publishes its counters on its own.
+  std::string expected = absl::StrCat("shoal_datanode_ldm_writes_total{ldm=\"0\"} ", kRows);
+  while (metrics_.RenderPrometheus().find(expected) == std::string::npos &&
+         absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  EXPECT_THAT(metrics_.RenderPrometheus(), ::testing::HasSubstr(expected));
 }
 
 TEST_F(LdmWorkerTest, ALockWaiterRunsWhenTheHolderDisconnects) {

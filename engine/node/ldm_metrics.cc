@@ -1,0 +1,40 @@
+#include "engine/node/ldm_metrics.h"
+
+#include <string>
+
+namespace shoal::node {
+
+LdmMetrics::LdmMetrics(MetricsRegistry* registry, int ldm_index) {
+  MetricLabels ldm = {{"ldm", std::to_string(ldm_index)}};
+  auto counter = [&](const char* name, const char* help) {
+    return registry->GetCounter(name, help, ldm);
+  };
+  reads_ = counter("shoal_datanode_ldm_reads_total", "Key reads run (primary and unique key).");
+  writes_ = counter("shoal_datanode_ldm_writes_total",
+                    "Inserts, writes (upserts), updates and deletes run.");
+  scans_ = counter("shoal_datanode_ldm_scan_batches_total", "Scan batches run.");
+  errors_ = counter("shoal_datanode_ldm_errors_total",
+                    "Operations answered with a MySQL error (duplicate key, full, ...).");
+  lock_waits_ =
+      counter("shoal_datanode_ldm_lock_waits_total", "Operations that waited for a row lock.");
+  lock_timeouts_ = counter("shoal_datanode_ldm_lock_wait_timeouts_total",
+                           "Lock waits that ran out (error 1205).");
+  rows_ = registry->GetGauge("shoal_datanode_ldm_rows", "Rows in the LDM's partitions.", ldm);
+}
+
+void LdmMetrics::Publish(const Ldm& ldm) {
+  const LdmStats& now = ldm.stats();
+  auto publish = [](Counter* counter, uint64_t now_value, uint64_t* published) {
+    counter->Increment(static_cast<int64_t>(now_value - *published));
+    *published = now_value;
+  };
+  publish(reads_, now.reads, &published_.reads);
+  publish(writes_, now.writes, &published_.writes);
+  publish(scans_, now.scans, &published_.scans);
+  publish(errors_, now.errors, &published_.errors);
+  publish(lock_waits_, now.lock_waits, &published_.lock_waits);
+  publish(lock_timeouts_, now.lock_timeouts, &published_.lock_timeouts);
+  rows_->Set(static_cast<int64_t>(ldm.row_count()));
+}
+
+}  // namespace shoal::node
