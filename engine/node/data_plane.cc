@@ -278,11 +278,13 @@ void DataPlane::HandleOps(Connection* conn, uint32_t count, absl::string_view bo
   }
   if (!conn->dead && !body.empty()) Close(conn, "trailing bytes after the operations");
   for (int ldm = 0; ldm < static_cast<int>(workers_.size()); ++ldm) {
-    if (ldm_batch_counts_[ldm] == 0) continue;
-    // What was decoded before a malformed operation still runs, as it would inline.
-    PushToLdm(ldm, [&](LdmWorker* worker) {
-      return worker->PushOps(conn->id, ldm_batch_counts_[ldm], ldm_batches_[ldm]);
-    });
+    // A connection closed by a malformed operation has had its closing queued already:
+    // operations queued after it would open transactions nobody ends.
+    if (ldm_batch_counts_[ldm] > 0 && !conn->dead) {
+      PushToLdm(ldm, [&](LdmWorker* worker) {
+        return worker->PushOps(conn->id, ldm_batch_counts_[ldm], ldm_batches_[ldm]);
+      });
+    }
     ldm_batches_[ldm].clear();
     ldm_batch_counts_[ldm] = 0;
   }
