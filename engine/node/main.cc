@@ -1,6 +1,7 @@
 // shoal-datanode: a data node. It joins the cluster through the management daemon, which gives
 // it its node id and the cluster configuration, fetches the dictionary from a running data
 // node if there is one, and serves the native API over shared memory and TCP.
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -82,7 +83,10 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
   options.spin = self->spin;
   options.lock_wait_timeout = config.cluster.lock_wait_timeout;
   options.data_memory = config.cluster.data_memory;
-  options.default_partitions = static_cast<uint32_t>(8 * config.node_groups());
+  // Enough partitions that every LDM of every replica is primary for some (placement in
+  // ldm.h), and at least 8 per node group so that small layouts still spread.
+  options.default_partitions = static_cast<uint32_t>(
+      config.node_groups() * std::max(8, config.cluster.replicas * layout.ldm_count));
   options.metrics = context.metrics;
   absl::StatusOr<std::unique_ptr<shoal::node::DataPlane>> plane =
       shoal::node::DataPlane::Start(std::move(options), *context.view, *dictionary);
