@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -62,9 +63,14 @@ std::string MakeTempDir(const std::string& prefix) {
 Subprocess Subprocess::Start(const std::vector<std::string>& argv, const std::string& log_path) {
   std::vector<char*> args = Argv(argv);
   int log_fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
     setpgid(0, 0);
+    // A test killed outright (a ctest timeout) runs no destructors: its daemons stop with it,
+    // a mgmd taking its cluster down cleanly on SIGTERM.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(127);
     if (log_fd >= 0) {
       dup2(log_fd, STDOUT_FILENO);
       dup2(log_fd, STDERR_FILENO);
