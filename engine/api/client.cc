@@ -74,6 +74,7 @@ Client::Link* Client::LinkTo(int node_id) {
   }
   auto link = std::make_unique<Link>();
   link->node = node_id;
+  link->epoch = next_link_epoch_++;
   link->channel = std::move(*channel);
   wire::AppendHello(&link->out, wire::FrameType::kHelloReq, options.client_id);
   Link* raw = link.get();
@@ -140,7 +141,9 @@ wire::OpHeader Client::Header(const schema::TableDef& table, wire::OpType type, 
   h.partition = partition;
   if (txn != nullptr) {
     h.txn = txn->id;
-    Transaction::Touch touch{node, table.id, table.version, partition};
+    Link* link = node < 0 ? nullptr : LinkTo(node);
+    Transaction::Touch touch{node, link == nullptr ? 0 : link->epoch, table.id, table.version,
+                             partition};
     if (node >= 0 && !absl::c_linear_search(txn->touched, touch)) txn->touched.push_back(touch);
   }
   return h;
@@ -248,8 +251,31 @@ void Client::EndTransaction(Transaction* txn, wire::OpType type, Completion* don
   }
   auto* gather = new Gather;
   gather->done = done;
-  gather->remaining = static_cast<int>(touched.size());
   gather->code = wire::kResultOk;
+  // A node whose connection was lost since the transaction touched it has rolled its part
+  // back: the transaction cannot commit, so what remains is rolled back too.
+  for (const Transaction::Touch& t : touched) {
+    auto link = links_.find(t.node);
+    if (t.link_epoch == 0 || link == links_.end() || link->second->epoch != t.link_epoch) {
+      gather->code = kErTemporary;
+      gather->message = absl::StrCat("Got temporary error 4010 'data node ", t.node,
+                                     " lost: transaction rolled back' from Shoal");
+      type = wire::OpType::kAbort;
+    }
+  }
+  std::erase_if(touched, [this](const Transaction::Touch& t) {
+    auto link = links_.find(t.node);
+    return t.link_epoch == 0 || link == links_.end() || link->second->epoch != t.link_epoch;
+  });
+  gather->remaining = static_cast<int>(touched.size());
+  if (touched.empty()) {
+    Outcome outcome;
+    outcome.code = gather->code;
+    outcome.message = gather->message;
+    done->Done(outcome);
+    delete gather;
+    return;
+  }
   for (const Transaction::Touch& t : touched) {
     wire::OpHeader h;
     h.type = type;
@@ -287,6 +313,7 @@ int Client::Poll(absl::Duration timeout) {
   absl::Time deadline = absl::InfiniteFuture();
   absl::Time spin_until = absl::InfinitePast();
   int ran_before = in_flight_;
+  std::erase_if(scans_, [](const auto& s) { return s->finished && s->outstanding == 0; });
   int completed = 0;
   while (true) {
     // Completions may define operations and so open links: walk a copy.
@@ -300,7 +327,10 @@ int Client::Poll(absl::Duration timeout) {
       }
       for (absl::string_view frame = link->channel->Peek(); !frame.empty();
            frame = link->channel->Peek()) {
-        HandleFrame(link, frame);
+        if (!HandleFrame(link, frame)) {
+          dead.push_back(link);
+          break;
+        }
         link->channel->Consume();
       }
     }
@@ -343,29 +373,30 @@ int Client::Poll(absl::Duration timeout) {
   return completed;
 }
 
-void Client::HandleFrame(Link* link, absl::string_view frame) {
+bool Client::HandleFrame(Link* link, absl::string_view frame) {
   wire::FrameHeader header;
   absl::string_view body;
-  if (wire::DecodeFrame(frame, &header, &body) != wire::DecodeStatus::kOk) return;
+  if (wire::DecodeFrame(frame, &header, &body) != wire::DecodeStatus::kOk) return false;
   seen_dictionary_version_ = std::max(seen_dictionary_version_, header.schema_version);
   switch (header.type) {
     case wire::FrameType::kOpConf:
       for (uint32_t i = 0; i < header.count; ++i) {
         wire::Result result;
-        if (wire::DecodeResult(&body, &result) != wire::DecodeStatus::kOk) break;
+        if (wire::DecodeResult(&body, &result) != wire::DecodeStatus::kOk) return false;
         HandleResult(result);
       }
-      return;
+      return true;
     case wire::FrameType::kDictConf: {
       wire::DictConf conf;
-      if (conf.ParseFromArray(body.data(), static_cast<int>(body.size()))) {
-        dict_replies_[conf.tag()] = std::move(conf);
-      }
-      return;
+      if (!conf.ParseFromArray(body.data(), static_cast<int>(body.size()))) return false;
+      dict_replies_[conf.tag()] = std::move(conf);
+      return true;
     }
+    case wire::FrameType::kHelloConf:
+      (void)link;
+      return true;
     default:
-      (void)link;  // kHelloConf: nothing to do
-      return;
+      return false;
   }
 }
 
@@ -424,17 +455,22 @@ void Client::CloseLink(Link* link, absl::string_view why) {
   int node = link->node;
   std::string message =
       absl::StrCat("Got temporary error 4010 'data node ", node, " lost: ", why, "' from Shoal");
-  for (uint32_t slot = 0; slot < pending_.size(); ++slot) {
-    if (pending_[slot].kind == Pending::Kind::kFree || pending_[slot].node != node) continue;
-    wire::Result result;
-    result.code = kErTemporary;
-    result.tag = (uint64_t{pending_[slot].generation} << 32) | slot;
-    result.sections[0] = message;
-    result.section_count = 1;
-    HandleResult(result);
-  }
+  // Gone before any completion runs: one that retries must not queue on the dead link.
   links_.erase(node);
   RefreshTopology();
+  std::vector<uint64_t> lost;
+  for (uint32_t slot = 0; slot < pending_.size(); ++slot) {
+    if (pending_[slot].kind == Pending::Kind::kFree || pending_[slot].node != node) continue;
+    lost.push_back((uint64_t{pending_[slot].generation} << 32) | slot);
+  }
+  for (uint64_t tag : lost) {
+    wire::Result result;
+    result.code = kErTemporary;
+    result.tag = tag;
+    result.sections[0] = message;
+    result.section_count = 1;
+    HandleResult(result);  // ignores a tag whose slot was reused meanwhile
+  }
 }
 
 absl::StatusOr<wire::DictConf> Client::Dictionary(wire::DictReq request, absl::Duration timeout) {

@@ -65,6 +65,7 @@ struct Transaction {
   // (data node, table, partition) touched, to end the transaction everywhere.
   struct Touch {
     int node;
+    uint64_t link_epoch;  // the connection the transaction lives in on that node
     uint32_t table_id;
     uint32_t table_version;
     uint32_t partition;
@@ -169,7 +170,8 @@ class Client {
              std::initializer_list<absl::string_view> sections, Completion* done, Transaction* txn);
   void EndTransaction(Transaction* txn, wire::OpType type, Completion* done);
   void FailNow(Completion* done, uint16_t code, absl::string_view message);
-  void HandleFrame(Link* link, absl::string_view frame);
+  // False: the frame is malformed and the link must go.
+  bool HandleFrame(Link* link, absl::string_view frame);
   void HandleResult(const wire::Result& result);
   void SendScanBatch(ScanState* scan, int partition_slot);
   void OnScanBatch(ScanState* scan, int slot, const wire::Result& result);
@@ -188,6 +190,7 @@ class Client {
   uint32_t tag_generation_ = 1;
   int in_flight_ = 0;
   uint64_t next_txn_ = 1;
+  uint64_t next_link_epoch_ = 1;
   uint32_t seen_dictionary_version_ = 0;
   std::deque<std::unique_ptr<ScanState>> scans_;
   std::string key_scratch_;

@@ -89,8 +89,10 @@ void Client::OnScanBatch(ScanState* scan, int slot, const wire::Result& result) 
     } else {
       const ScanRequest& r = scan->request;
       absl::string_view rows = result.sections[0];
+      // By count: a scan reading no columns (counting rows) has rows of zero bytes.
+      uint32_t count = result.sections[1].size() == 4 ? wire::GetU32(result.sections[1].data()) : 0;
       size_t consumed = 0;
-      while (!rows.empty() && !scan->finished) {
+      for (uint32_t i = 0; i < count && !scan->finished; ++i) {
         if (!schema::SplitRow(*r.table, r.columns, rows, scan->a.data(), &consumed)) {
           FinishScan(scan, 1815, "Internal error: malformed scan rows");
           break;
@@ -102,6 +104,9 @@ void Client::OnScanBatch(ScanState* scan, int slot, const wire::Result& result) 
           if (++scan->delivered == r.limit) FinishScan(scan, 0, "");
         }
         rows.remove_prefix(consumed);
+      }
+      if (!scan->finished && !rows.empty()) {
+        FinishScan(scan, 1815, "Internal error: malformed scan rows");
       }
       part.more = (result.flags & wire::kMoreRows) != 0;
       part.resume = std::string(result.sections[2]);
@@ -119,9 +124,7 @@ void Client::OnScanBatch(ScanState* scan, int slot, const wire::Result& result) 
       }
     }
   }
-  if (scan->finished && scan->outstanding == 0) {
-    std::erase_if(scans_, [scan](const auto& s) { return s.get() == scan; });
-  }
+  // A finished scan is freed by Poll, not here: callers up the stack may still hold it.
 }
 
 void Client::DeliverScanRows(ScanState* scan) {

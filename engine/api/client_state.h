@@ -13,6 +13,7 @@ namespace shoal::api {
 
 struct Client::Link {
   int node = 0;
+  uint64_t epoch = 0;  // which connection to the node this is (transactions live in one)
   std::unique_ptr<transport::Channel> channel;
   wire::FrameBuilder out;
 };

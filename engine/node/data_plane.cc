@@ -231,6 +231,7 @@ void DataPlane::HandleFrame(Connection* conn, absl::string_view frame) {
       return;
     }
     conn->hello_done = true;
+    conn->hello_id = id;
     if (!conn->is_peer) {
       conn->out.Finish();
       wire::AppendHello(&conn->out, wire::FrameType::kHelloConf,
@@ -328,8 +329,12 @@ void DataPlane::SendFrame(Connection* conn, wire::FrameType type,
 }
 
 void DataPlane::FlushAll() {
-  for (auto& [id, conn] : connections_) {
-    if (conn->dead) continue;
+  // By id: closing a peer connection may open another (a DDL moving on to the next peer).
+  ids_.clear();
+  for (auto& [id, conn] : connections_) ids_.push_back(id);
+  for (uint32_t id : ids_) {
+    Connection* conn = Find(id);
+    if (conn == nullptr || conn->dead) continue;
     conn->out.Finish();
     size_t sent = 0;
     absl::string_view frames = conn->out.finished();
@@ -342,7 +347,7 @@ void DataPlane::FlushAll() {
     if (sent > 0) conn->out.ConsumeFinished(sent);
     if (sent > 0 || conn->channel->HasPendingOutput()) {
       if (absl::Status status = conn->channel->Flush(); !status.ok()) {
-        Close(conn.get(), status.message());
+        Close(conn, status.message());
       }
     }
   }
@@ -350,12 +355,15 @@ void DataPlane::FlushAll() {
 
 void DataPlane::Sleep(absl::Duration timeout) {
   std::vector<transport::Channel*> sleeping;
+  // Replies a client is not taking: look again soon, but do not spin on it.
+  bool blocked_output = false;
   for (auto& [id, conn] : connections_) {
     if (conn->dead) continue;
-    if (!conn->channel->PrepareToSleep() || !conn->out.finished().empty()) {
+    if (!conn->channel->PrepareToSleep()) {
       for (transport::Channel* channel : sleeping) channel->WokeUp();
       return;
     }
+    blocked_output |= !conn->out.finished().empty();
     sleeping.push_back(conn->channel.get());
   }
   size_t prepared = 0;
@@ -367,7 +375,7 @@ void DataPlane::Sleep(absl::Duration timeout) {
     for (transport::Channel* channel : sleeping) channel->WokeUp();
     return;
   }
-  bool pending_output = false;
+  bool pending_output = blocked_output;
   for (auto& [id, conn] : connections_) pending_output |= conn->channel->HasPendingOutput();
   if (pending_output) timeout = std::min(timeout, absl::Milliseconds(1));
   epoll_event event;
@@ -402,10 +410,13 @@ void DataPlane::Accept() {
 }
 
 void DataPlane::CheckConnections() {
-  for (auto& [id, conn] : connections_) {
-    if (conn->dead) continue;
+  ids_.clear();
+  for (auto& [id, conn] : connections_) ids_.push_back(id);
+  for (uint32_t id : ids_) {
+    Connection* conn = Find(id);
+    if (conn == nullptr || conn->dead) continue;
     if (absl::Status status = conn->channel->CheckAlive(); !status.ok()) {
-      Close(conn.get(), status.message());
+      Close(conn, status.message());
     }
   }
 }

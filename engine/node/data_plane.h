@@ -75,7 +75,8 @@ class DataPlane : private ReplySink {
     std::unique_ptr<transport::Channel> channel;
     wire::FrameBuilder out;
     bool hello_done = false;
-    bool is_peer = false;  // a connection this node opened to another data node
+    uint32_t hello_id = 0;  // the id the peer gave in its hello (client id or data node id)
+    bool is_peer = false;   // a connection this node opened to another data node
     int peer_node = 0;
     bool dead = false;
   };
@@ -112,6 +113,8 @@ class DataPlane : private ReplySink {
   void OnPeerConf(Connection* conn, const wire::DictConf& conf);
   void PeerGone(int node_id);
   bool IsMaster();
+  // A data node of the current view, other than this one, that is STARTED.
+  bool IsStartedPeer(uint32_t node_id) const;
   Connection* PeerConnection(int node_id);
   void ApplyDelta(const DictionaryDelta& delta);
   void PublishStats();
@@ -128,6 +131,7 @@ class DataPlane : private ReplySink {
   std::vector<std::string> ldm_batches_;             // HandleOps: one frame's ops per LDM
   std::vector<uint32_t> ldm_batch_counts_;
   absl::flat_hash_map<uint32_t, std::unique_ptr<Connection>> connections_;
+  std::vector<uint32_t> ids_;  // scratch: connection ids to walk while connections_ may grow
   absl::flat_hash_map<int, uint32_t> peers_;  // data node id → connection
   uint32_t next_connection_id_ = 1;
   std::deque<PendingDdl> ddl_queue_;  // front: the one in flight

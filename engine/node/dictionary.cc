@@ -10,6 +10,8 @@
 namespace shoal::node {
 namespace {
 
+constexpr uint32_t kMaxPartitions = 1024;
+
 void Fail(wire::DictConf* conf, uint32_t code, std::string message) {
   conf->set_error_code(code);
   conf->set_error_message(std::move(message));
@@ -155,7 +157,7 @@ void Dictionary::CreateTable(const wire::CreateTable& req, wire::DictConf* conf,
   if (table->partitions == 0) {
     table->partitions = HasUniqueSecondaryIndex(*table) ? 1 : default_partitions_;
   }
-  if (table->partitions > 1024) {
+  if (table->partitions > kMaxPartitions) {
     Fail(conf, 1499, "Too many partitions (including subpartitions) were defined");
     return;
   }
@@ -292,6 +294,14 @@ absl::Status Dictionary::Install(const wire::Dictionary& dictionary,
     absl::StatusOr<schema::TableDef> table = schema::ParseTableDef(&in);
     if (!table.ok()) return table.status();
     TablePtr old = FindTable(table->id);
+    // What the master made always passes; anything else must not reach the partitions.
+    if (table->partitions == 0 || table->partitions > kMaxPartitions || table->columns.empty() ||
+        table->indexes.empty() || !table->indexes[0].primary ||
+        (old != nullptr &&
+         (old->columns.size() != table->columns.size() || old->partitions != table->partitions))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("inconsistent definition of table ", table->database, ".", table->name));
+    }
     if (old != nullptr && old->version == table->version) {
       tables.emplace(table->id, old);
       continue;

@@ -28,6 +28,16 @@ bool DataPlane::IsMaster() {
   return true;
 }
 
+bool DataPlane::IsStartedPeer(uint32_t node_id) const {
+  for (const auto& node : view_.nodes()) {
+    if (node.type() == control::DATANODE && node.node_id() == node_id &&
+        node.state() == control::STARTED && static_cast<int>(node_id) != options_.node_id) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void DataPlane::HandleDict(Connection* conn, absl::string_view body) {
   wire::DictReq req;
   if (!req.ParseFromArray(body.data(), static_cast<int>(body.size()))) {
@@ -41,6 +51,14 @@ void DataPlane::HandleDict(Connection* conn, absl::string_view body) {
       dictionary_.ToProto(conf.mutable_dictionary());
       break;
     case wire::DictReq::kInstallDictionary: {
+      // Only the dictionary master installs: a data node of the view, by its hello.
+      if (!IsStartedPeer(conn->hello_id)) {
+        conf.set_error_code(1227);
+        conf.set_error_message(
+            "Access denied; you need (at least one of) the data node privilege(s) for this "
+            "operation");
+        break;
+      }
       DictionaryDelta delta;
       const wire::InstallDictionary& install = req.install_dictionary();
       std::vector<uint32_t> truncated(install.truncated_tables().begin(),

@@ -33,6 +33,18 @@ bool IsWrite(OpType type) {
   return type != OpType::kRead && type != OpType::kReadUnique && type != OpType::kScan;
 }
 
+// A projection names existing columns, none twice (a repeated column would let one small
+// request ask for rows far larger than the table's).
+bool ValidColumns(const schema::TableDef& table, absl::Span<const uint16_t> columns) {
+  if (columns.size() > table.columns.size()) return false;
+  std::vector<bool> seen(table.columns.size());
+  for (uint16_t c : columns) {
+    if (c >= table.columns.size() || seen[c]) return false;
+    seen[c] = true;
+  }
+  return true;
+}
+
 size_t MaxRowBytes(const schema::TableDef& table, absl::Span<const uint16_t> columns) {
   size_t bytes = (columns.size() + 7) / 8;
   for (uint16_t c : columns) {
@@ -106,6 +118,24 @@ void Ldm::Execute(const wire::Op& op, uint32_t conn, ReplySink* sink) {
 
 bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline) {
   const wire::OpHeader& h = op.header;
+  if (h.type == OpType::kCommit || h.type == OpType::kAbort) {
+    // Ends the transaction in every partition of this LDM it touched, whatever happened to
+    // the table's definition meanwhile (an index added must not strand its locks).
+    storage::TxnId txn = NodeTxnId(conn, h.txn);
+    if (auto open = open_.find(txn); h.txn != 0 && open != open_.end()) {
+      for (storage::Partition* partition : open->second) {
+        if (h.type == OpType::kCommit) {
+          partition->Commit(txn);
+        } else {
+          partition->Abort(txn);
+        }
+      }
+      open_.erase(open);
+    }
+    wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {});
+    Unpark(txn, sink);
+    return true;
+  }
   auto it = tables_.find(h.table_id);
   if (it == tables_.end() || it->second.def->version != h.table_version) {
     Error(sink->ReplyTo(conn), h.tag, kErTableDefChanged,
@@ -130,8 +160,7 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
     case OpType::kRead:
     case OpType::kReadUnique: {
       ++stats_.reads;
-      if (!wire::DecodeColumns(op.sections[1], &columns_) ||
-          absl::c_any_of(columns_, [&](uint16_t c) { return c >= def.columns.size(); })) {
+      if (!wire::DecodeColumns(op.sections[1], &columns_) || !ValidColumns(def, columns_)) {
         Error(sink->ReplyTo(conn), h.tag, kErInternal, "Internal error: bad column list");
         return true;
       }
@@ -196,20 +225,7 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
       return true;
     case OpType::kCommit:
     case OpType::kAbort:
-      if (txn != storage::kAutocommit) {
-        if (h.type == OpType::kCommit) {
-          partition->Commit(txn);
-        } else {
-          partition->Abort(txn);
-        }
-        if (auto open = open_.find(txn); open != open_.end()) {
-          open->second.erase(partition);
-          if (open->second.empty()) open_.erase(open);
-        }
-      }
-      wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {});
-      Unpark(txn, sink);
-      return true;
+      return true;  // handled above
   }
   if (result.code == OpCode::kLocked) {
     if (deadline == absl::InfiniteFuture()) deadline = absl::Now() + lock_wait_timeout_;
@@ -231,8 +247,7 @@ void Ldm::RunScan(const wire::Op& op, const TableState& table, storage::Partitio
   wire::ScanParams params;
   if (h.index >= def.indexes.size() ||
       wire::DecodeScanParams(op.sections[5], &params) != wire::DecodeStatus::kOk ||
-      !wire::DecodeColumns(op.sections[4], &columns_) ||
-      absl::c_any_of(columns_, [&](uint16_t c) { return c >= def.columns.size(); })) {
+      !wire::DecodeColumns(op.sections[4], &columns_) || !ValidColumns(def, columns_)) {
     Error(out, h.tag, kErInternal, "Internal error: malformed scan");
     return;
   }
@@ -250,8 +265,8 @@ void Ldm::RunScan(const wire::Op& op, const TableState& table, storage::Partitio
   spec.lower_exclusive = params.flags & wire::kLowerExclusive;
   spec.upper_exclusive = params.flags & wire::kUpperExclusive;
   spec.descending = params.flags & wire::kDescending;
-  uint32_t byte_cap =
-      static_cast<uint32_t>(std::max<size_t>(1, kScanBatchBytes / MaxRowBytes(def, columns_)));
+  uint32_t byte_cap = static_cast<uint32_t>(
+      std::max<size_t>(1, kScanBatchBytes / std::max<size_t>(1, MaxRowBytes(def, columns_))));
   spec.max_rows =
       std::min({params.max_rows == 0 ? kScanMaxRows : params.max_rows, kScanMaxRows, byte_cap});
   spec.max_examined =
@@ -361,7 +376,7 @@ void Ldm::ConnectionClosed(uint32_t conn, ReplySink* sink) {
   std::erase_if(parked_, [conn](const Parked& p) { return p.conn == conn; });
   std::vector<storage::TxnId> doomed;
   for (const auto& [txn, touched] : open_) {
-    if ((txn >> 40) == conn) doomed.push_back(txn);
+    if ((txn >> 40) == (conn & 0xffffff)) doomed.push_back(txn);
   }
   for (storage::TxnId txn : doomed) {
     for (storage::Partition* partition : open_[txn]) partition->Abort(txn);

@@ -96,12 +96,13 @@ bool LdmWorker::DrainResults(ReplySink* sink) {
   bool any = false;
   for (absl::string_view record = results_->Front(); !record.empty(); record = results_->Front()) {
     any = true;
+    // Our own frame: read its header as written (its size may pass a client frame's limit
+    // when one result is huge), then hand the results over one by one, so the connection's
+    // frames keep within their limit.
     uint32_t conn = wire::GetU32(record.data());
-    wire::FrameHeader header;
-    absl::string_view body;
-    SHOAL_CHECK(wire::DecodeFrame(record.substr(4), &header, &body) == wire::DecodeStatus::kOk);
-    // Result by result, so the connection's frames keep within their size limit.
-    for (uint32_t i = 0; i < header.count; ++i) {
+    uint32_t count = wire::GetU32(record.data() + 4 + 8);
+    absl::string_view body = record.substr(4 + wire::kFrameHeaderSize);
+    for (uint32_t i = 0; i < count; ++i) {
       uint32_t length = wire::GetU32(body.data());
       if (wire::FrameBuilder* out = sink->ReplyTo(conn); out != nullptr) {
         out->buffer()->append(body.data(), length);
@@ -130,6 +131,12 @@ void LdmWorker::SendResults() {
     absl::string_view frames = out.finished();
     while (!frames.empty()) {
       absl::string_view frame = wire::FirstFrame(frames);
+      if (4 + frame.size() > results_->max_record_size()) {
+        SHOAL_LOG(kError) << "dropping " << frame.size() << " bytes of results for connection "
+                          << conn << ": larger than the results queue takes";
+        frames.remove_prefix(frame.size());
+        continue;
+      }
       uint8_t* record;
       // Full: the data-plane thread is behind; it drains without ever waiting for us.
       while ((record = results_->Reserve(4 + frame.size())) == nullptr) {

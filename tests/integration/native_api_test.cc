@@ -458,6 +458,38 @@ TEST_P(NativeApiTest, UniqueKeysAutoIncrementAndTruncate) {
   EXPECT_TRUE(sync_->Insert(**fresh, Row(**fresh, 1, 1, "u5", "again")).ok());
 }
 
+// An index added while a transaction holds row locks: its commit still ends it everywhere
+// (no lock left behind), and a scan reading no columns counts rows.
+TEST_P(NativeApiTest, TransactionsOutliveAnIndexChange) {
+  api::TablePtr t = Create(TestTable("txn_ddl"));
+  ASSERT_NE(t, nullptr);
+  api::Transaction txn = sync_->client().Begin();
+  ASSERT_TRUE(sync_->Insert(*t, Row(*t, 1, 1, "", "in txn"), &txn).ok());
+  wire::DictReq index;
+  index.mutable_create_index()->set_database("test");
+  index.mutable_create_index()->set_table(t->name);
+  index.mutable_create_index()->set_name("by_c");
+  index.mutable_create_index()->add_columns("c");
+  absl::StatusOr<wire::DictConf> conf = sync_->Dictionary(index);
+  ASSERT_TRUE(conf.ok());
+  ASSERT_EQ(conf->error_code(), 0u) << conf->error_message();
+  ASSERT_TRUE(sync_->Commit(&txn).ok());
+
+  absl::StatusOr<api::TablePtr> fresh = sync_->Table("test", t->name);
+  ASSERT_TRUE(fresh.ok());
+  api::SyncOutcome read = sync_->Read(**fresh, Key(**fresh, 1), kAllColumns);
+  ASSERT_TRUE(read.ok()) << read.message;
+  EXPECT_EQ(std::get<3>(Decode(**fresh, read.row)), "in txn");
+  // Not locked any more: a write goes straight through.
+  EXPECT_TRUE(sync_->Write(**fresh, Row(**fresh, 1, 2, "", "after")).ok());
+
+  api::ScanRequest count;
+  count.table = fresh->get();
+  absl::StatusOr<std::vector<std::string>> rows = sync_->Scan(count);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(rows->size(), 1u);
+}
+
 TEST_P(NativeApiTest, FullMemoryGives1114AndTheNodeGoesOn) {
   TableDef def;
   def.database = "test";
