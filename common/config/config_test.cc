@@ -118,6 +118,16 @@ TEST(LoadConfigTest, LoadsBaseWithDefaults) {
   EXPECT_EQ(config->node_groups(), 1);
 }
 
+TEST(LoadConfigTest, DataNodeSpinTakesZeroAndMicroseconds) {
+  absl::StatusOr<ClusterConfig> config =
+      LoadConfigString(Edit("    cpus: 0-1\n", "    spin: 50us\n"), "test.yaml");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->datanodes[0].spin, absl::Microseconds(50));
+  config = LoadConfigString(Edit("    cpus: 0-1\n", "    spin: 0s\n"), "test.yaml");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->datanodes[0].spin, absl::ZeroDuration());
+}
+
 TEST(LoadConfigTest, DerivesNodeGroups) {
   absl::StatusOr<ClusterConfig> config = LoadConfigString(
       R"(mgmd: {data_dir: /m}
@@ -398,6 +408,10 @@ std::vector<ErrorCase> ErrorCases() {
        14, "routers[0].socket", "already used by datanodes[0].socket (line 9)"},
       {"DataNodePortOnRouterPort", Edit("    cpus: 0-1\n", "    port: 3306\n"), 14,
        "routers[0].port", "already used by datanodes[0].port (line 9)"},
+      {"SpinTooLong", Edit("    cpus: 0-1\n", "    spin: 1s\n"), 9, "datanodes[0].spin",
+       "from 0s to 10ms"},
+      {"SpinFraction", Edit("    cpus: 0-1\n", "    spin: 1.5us\n"), 9, "datanodes[0].spin",
+       "whole number of microseconds"},
       // Text the parser rejects.
       {"SyntaxError", Edit("replicas: 2", "replicas: [2"), 3, "yaml", ""},
       {"TabIndent", Edit("  replicas: 2", "\treplicas: 2"), 2, "yaml", ""},

@@ -11,12 +11,13 @@
 #include "engine/schema/row.h"
 #include "engine/transport/shm_channel.h"
 #include "engine/transport/tcp_channel.h"
+#include "engine/wire/errors.h"
 
 namespace shoal::api {
 namespace {
 
 // MySQL's ER_GET_TEMPORARY_ERRMSG: the operation may succeed if retried.
-constexpr uint16_t kErTemporary = 1297;
+using wire::kErTemporary;
 constexpr absl::Duration kConnectTimeout = absl::Seconds(2);
 constexpr absl::Duration kReconnectBackoff = absl::Milliseconds(200);
 constexpr absl::Duration kLivenessInterval = absl::Milliseconds(100);

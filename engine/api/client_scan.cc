@@ -7,6 +7,7 @@
 #include "engine/api/client.h"
 #include "engine/api/client_state.h"
 #include "engine/schema/row.h"
+#include "engine/wire/errors.h"
 
 namespace shoal::api {
 namespace {
@@ -31,7 +32,8 @@ void Client::Scan(ScanRequest request, ScanReceiver* receiver) {
     for (int column : table.indexes[scan->request.index].columns) {
       auto it = absl::c_find(scan->request.columns, column);
       if (it == scan->request.columns.end()) {
-        receiver->Done(1815, "Internal error: an ordered scan must read the index's columns");
+        receiver->Done(wire::kErInternal,
+                       "Internal error: an ordered scan must read the index's columns");
         return;
       }
       scan->key_positions.push_back(static_cast<int>(it - scan->request.columns.begin()));
@@ -85,7 +87,7 @@ void Client::OnScanBatch(ScanState* scan, int slot, const wire::Result& result) 
   if (!scan->finished) {
     if (result.code != wire::kResultOk || result.section_count != 3) {
       absl::string_view message = result.section_count > 0 ? result.sections[0] : "";
-      FinishScan(scan, result.code == wire::kResultOk ? 1815 : result.code, message);
+      FinishScan(scan, result.code == wire::kResultOk ? wire::kErInternal : result.code, message);
     } else {
       const ScanRequest& r = scan->request;
       absl::string_view rows = result.sections[0];
@@ -94,7 +96,7 @@ void Client::OnScanBatch(ScanState* scan, int slot, const wire::Result& result) 
       size_t consumed = 0;
       for (uint32_t i = 0; i < count && !scan->finished; ++i) {
         if (!schema::SplitRow(*r.table, r.columns, rows, scan->a.data(), &consumed)) {
-          FinishScan(scan, 1815, "Internal error: malformed scan rows");
+          FinishScan(scan, wire::kErInternal, "Internal error: malformed scan rows");
           break;
         }
         if (r.ordered) {
@@ -106,7 +108,7 @@ void Client::OnScanBatch(ScanState* scan, int slot, const wire::Result& result) 
         rows.remove_prefix(consumed);
       }
       if (!scan->finished && !rows.empty()) {
-        FinishScan(scan, 1815, "Internal error: malformed scan rows");
+        FinishScan(scan, wire::kErInternal, "Internal error: malformed scan rows");
       }
       part.more = (result.flags & wire::kMoreRows) != 0;
       part.resume = std::string(result.sections[2]);

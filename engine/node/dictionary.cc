@@ -6,6 +6,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "engine/wire/errors.h"
 
 namespace shoal::node {
 namespace {
@@ -44,7 +45,7 @@ bool HasUniqueSecondaryIndex(const schema::TableDef& table) {
 // a table with one is a single partition so that its unique keys hold across the table.
 bool UniqueIndexesHold(const schema::TableDef& table, wire::DictConf* conf) {
   if (!HasUniqueSecondaryIndex(table) || table.partitions <= 1) return true;
-  Fail(conf, 1235,
+  Fail(conf, wire::kErNotSupportedYet,
        "This version of Shoal doesn't yet support 'UNIQUE secondary indexes on a table with more "
        "than one partition'");
   return false;
@@ -119,7 +120,8 @@ void Dictionary::Apply(const wire::DictReq& req, wire::DictConf* conf, Dictionar
     case wire::DictReq::kGetDictionary:
       break;
     default:
-      Fail(conf, 1235, "This version of Shoal doesn't yet support this dictionary request");
+      Fail(conf, wire::kErNotSupportedYet,
+           "This version of Shoal doesn't yet support this dictionary request");
       return;
   }
   if (conf->error_code() == 0) {
@@ -247,7 +249,7 @@ void Dictionary::ChangeIndexes(const wire::DictReq& req, wire::DictConf* conf,
     if (def.unique) {
       // Rows already there may break it, and a partition that finds so would have to undo
       // the change on every node: DDL has no such second phase yet.
-      Fail(conf, 1235,
+      Fail(conf, wire::kErNotSupportedYet,
            "This version of Shoal doesn't yet support 'adding a UNIQUE index to an existing "
            "table (declare it in CREATE TABLE)'");
       return;
@@ -259,7 +261,8 @@ void Dictionary::ChangeIndexes(const wire::DictReq& req, wire::DictConf* conf,
       return;
     }
     if (existing == 0) {
-      Fail(conf, 1235, "This version of Shoal doesn't yet support 'dropping the primary key'");
+      Fail(conf, wire::kErNotSupportedYet,
+           "This version of Shoal doesn't yet support 'dropping the primary key'");
       return;
     }
     copy->indexes.erase(copy->indexes.begin() + existing);

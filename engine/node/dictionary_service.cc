@@ -9,12 +9,12 @@
 #include "common/status_macros.h"
 #include "engine/node/data_plane.h"
 #include "engine/transport/tcp_channel.h"
+#include "engine/wire/errors.h"
 
 namespace shoal::node {
 namespace {
 
 // The temporary error a client retries on: MySQL's ER_GET_TEMPORARY_ERRMSG.
-constexpr uint32_t kErTemporary = 1297;
 
 }  // namespace
 
@@ -65,7 +65,7 @@ void DataPlane::HandleDict(Connection* conn, absl::string_view body) {
                                       install.truncated_tables().end());
       if (absl::Status status = dictionary_.Install(install.dictionary(), truncated, &delta);
           !status.ok()) {
-        conf.set_error_code(1815);
+        conf.set_error_code(wire::kErInternal);
         conf.set_error_message(absl::StrCat("Internal error: ", status.message()));
       } else {
         ApplyDelta(delta);
@@ -76,13 +76,13 @@ void DataPlane::HandleDict(Connection* conn, absl::string_view body) {
       if (IsMaster()) {
         dictionary_.ReserveAutoIncrement(req.reserve_auto_increment(), &conf);
       } else {
-        conf.set_error_code(kErTemporary);
+        conf.set_error_code(wire::kErTemporary);
         conf.set_error_message("Got temporary error 4009 'not the dictionary master' from Shoal");
       }
       break;
     default:
       if (!IsMaster()) {
-        conf.set_error_code(kErTemporary);
+        conf.set_error_code(wire::kErTemporary);
         conf.set_error_message("Got temporary error 4009 'not the dictionary master' from Shoal");
         break;
       }

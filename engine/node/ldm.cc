@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
 #include "engine/schema/program.h"
+#include "engine/wire/errors.h"
 
 namespace shoal::node {
 namespace {
@@ -16,13 +17,12 @@ using storage::OpCode;
 using storage::OpResult;
 using wire::OpType;
 
-// MySQL errors the LDM gives.
-constexpr uint16_t kErTableDefChanged = 1412;
-constexpr uint16_t kErDupEntry = 1062;
-constexpr uint16_t kErRecordFileFull = 1114;
-constexpr uint16_t kErLockWaitTimeout = 1205;
-constexpr uint16_t kErDataOutOfRange = 1690;
-constexpr uint16_t kErInternal = 1815;
+using wire::kErDataOutOfRange;
+using wire::kErDupEntry;
+using wire::kErInternal;
+using wire::kErLockWaitTimeout;
+using wire::kErRecordFileFull;
+using wire::kErTableDefChanged;
 
 // A scan batch stops here so its reply stays well inside one frame.
 constexpr size_t kScanBatchBytes = 256 * 1024;
