@@ -2,8 +2,8 @@
 // Statement; no pointers into the SQL text survive parsing (names and literal texts are
 // copied), so a prepared statement outlives the packet it came in.
 //
-// Each statement group has its own struct in the `StatementNode` variant; adding INSERT or
-// CREATE TABLE later means a new struct here, a new parse_*.cc and a new exec_*.cc.
+// Each statement group has its own struct in the `StatementNode` variant, its own parse_*.cc
+// and its own exec_*.cc.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +33,8 @@ enum class ExprKind : uint8_t {
   kIn,          // args[0] [NOT] IN (args[1..]); negated
   kBetween,     // args[0] [NOT] BETWEEN args[1] AND args[2]; negated
   kLike,        // args[0] [NOT] LIKE args[1] [ESCAPE args[2]]; negated
+  kDefault,     // DEFAULT as a value in INSERT … VALUES, INSERT … SET and UPDATE … SET
+  kStar,        // `*` as the only argument of COUNT(*)
 };
 
 enum class LiteralKind : uint8_t {
@@ -87,11 +89,12 @@ struct Expr {
   bool negated = false;
   bool truth = false;       // kIsBool: IS TRUE (true) or IS FALSE (false)
   bool has_parens = false;  // kFunction: written with (), e.g. CURRENT_USER vs CURRENT_USER()
+  bool distinct = false;    // kFunction: an aggregate's DISTINCT, COUNT(DISTINCT x)
   int param_index = -1;     // kParam
   std::string text;         // kLiteral
   std::string charset;      // kLiteral strings: introducer (`_utf8mb4`, N'' = utf8mb3)
   std::string name;         // kSysVar, kUserVar, kAssignUser, kColumn, kFunction
-  std::string qualifier;    // kColumn: table
+  std::string qualifier;    // kColumn: the table (or alias) written before the name, if any
   std::vector<ExprPtr> args;
 };
 
@@ -109,11 +112,157 @@ struct SelectItem {
   bool has_alias = false;
 };
 
-// SELECT without tables today; FROM/GROUP BY/ORDER BY slot in here later.
+// [database.]table; database empty = the session's current one.
+struct TableName {
+  std::string database;
+  std::string name;
+};
+
+struct OrderItem {
+  ExprPtr expr;  // a column, an expression, or an integer literal naming a select item
+  bool descending = false;
+};
+
+// What FROM names: one table (joins answer 1235), or a derived table `(SELECT …) AS alias`.
+struct SelectStmt;
+struct TableRef {
+  TableName table;                       // empty name when `derived` is set
+  std::string alias;                     // AS alias; empty if none
+  std::unique_ptr<SelectStmt> derived;   // FROM (SELECT …) alias
+  std::string index_hint;                // FORCE/USE INDEX (name): the name, upper-cased PRIMARY
+};
+
+enum class LockMode : uint8_t { kNone, kForUpdate, kShare };  // FOR UPDATE, LOCK IN SHARE MODE
+
 struct SelectStmt {
+  bool distinct = false;
   std::vector<SelectItem> items;
+  std::optional<TableRef> from;  // nullopt: no FROM (or FROM DUAL)
   ExprPtr where;
+  std::vector<ExprPtr> group_by;
+  ExprPtr having;
+  std::vector<OrderItem> order_by;
   std::optional<Limit> limit;
+  LockMode lock = LockMode::kNone;
+};
+
+// ---------------------------------------------------------------------------------------
+// DML
+
+// `column = value` in UPDATE … SET, INSERT … SET and ON DUPLICATE KEY UPDATE. `value` may be
+// kDefault; in ON DUPLICATE KEY UPDATE, VALUES(col) is a kFunction named "VALUES".
+struct Assignment {
+  std::string column;  // a qualifier written before it is dropped (one table only)
+  ExprPtr value;
+};
+
+// INSERT/REPLACE [IGNORE] [INTO] t [(cols)] VALUES (…), (…) | SET a = 1, …
+//   [ON DUPLICATE KEY UPDATE …]. The SET form becomes `columns` plus one row.
+struct InsertStmt {
+  TableName table;
+  bool replace = false;
+  bool ignore = false;
+  std::vector<std::string> columns;        // empty: every column, in table order
+  std::vector<std::vector<ExprPtr>> rows;  // VALUES () gives an empty row
+  std::vector<Assignment> on_duplicate;
+};
+
+struct UpdateStmt {
+  TableName table;
+  std::string alias;
+  bool ignore = false;
+  std::vector<Assignment> set;
+  ExprPtr where;
+  std::vector<OrderItem> order_by;
+  std::optional<Limit> limit;
+};
+
+struct DeleteStmt {
+  TableName table;
+  std::string alias;
+  bool ignore = false;
+  ExprPtr where;
+  std::vector<OrderItem> order_by;
+  std::optional<Limit> limit;
+};
+
+// ---------------------------------------------------------------------------------------
+// DDL
+
+// A column's type as written. `name` is the canonical upper-case keyword: INTEGER → INT,
+// BOOL/BOOLEAN → TINYINT (length 1), DEC/NUMERIC/FIXED → DECIMAL, REAL → DOUBLE,
+// CHARACTER → CHAR, CHARACTER VARYING → VARCHAR; the others as MySQL spells them.
+struct TypeSpec {
+  std::string name;
+  std::optional<uint32_t> length;  // (n), or the precision of (p, s)
+  std::optional<uint32_t> scale;   // the s of (p, s)
+  bool is_unsigned = false;
+  bool zerofill = false;
+  std::string charset;    // CHARACTER SET / CHARSET, lower-cased; empty if not given
+  std::string collation;  // COLLATE, lower-cased; empty if not given
+};
+
+struct ColumnSpec {
+  std::string name;
+  TypeSpec type;
+  std::optional<bool> nullable;  // NULL / NOT NULL as written
+  ExprPtr default_value;         // DEFAULT literal, -literal, CURRENT_TIMESTAMP, (expr)
+  bool auto_increment = false;
+  bool primary_key = false;  // PRIMARY KEY on the column itself
+  bool unique = false;       // UNIQUE [KEY] on the column itself
+  std::string comment;
+};
+
+struct IndexSpec {
+  enum class Kind : uint8_t { kPrimary, kUnique, kIndex };
+  Kind kind = Kind::kIndex;
+  std::string name;                  // empty if not given
+  std::vector<std::string> columns;  // in key order
+};
+
+struct CreateTableStmt {
+  TableName table;
+  bool if_not_exists = false;
+  std::vector<ColumnSpec> columns;
+  std::vector<IndexSpec> indexes;  // table-level PRIMARY KEY / UNIQUE / KEY / INDEX clauses
+  std::string engine;              // ENGINE = x, lower-cased; empty if not given
+  std::optional<uint32_t> partitions;  // PARTITION BY KEY() PARTITIONS n
+  std::optional<uint64_t> auto_increment;  // AUTO_INCREMENT = n
+  std::string comment;
+};
+
+struct CreateDatabaseStmt {
+  std::string name;
+  bool if_not_exists = false;
+};
+
+struct DropDatabaseStmt {
+  std::string name;
+  bool if_exists = false;
+};
+
+struct DropTableStmt {
+  std::vector<TableName> tables;
+  bool if_exists = false;
+};
+
+struct CreateIndexStmt {
+  TableName table;
+  IndexSpec index;  // kind kUnique or kIndex; name always set
+};
+
+struct DropIndexStmt {
+  TableName table;
+  std::string name;  // "PRIMARY" for DROP INDEX `PRIMARY`
+};
+
+struct TruncateStmt {
+  TableName table;
+};
+
+// ANALYZE [NO_WRITE_TO_BINLOG | LOCAL] TABLE t, …: accepted, a status row per table.
+struct AnalyzeStmt {
+  std::vector<TableName> tables;
 };
 
 struct SetAssignment {
@@ -149,13 +298,18 @@ enum class ShowKind : uint8_t {
   kCharset,
   kDatabases,
   kTables,
+  kColumns,      // SHOW [FULL] COLUMNS|FIELDS FROM t [FROM db], DESCRIBE t, DESC t
+  kIndex,        // SHOW INDEX|INDEXES|KEYS FROM t [FROM db]
+  kCreateTable,  // SHOW CREATE TABLE t
+  kCreateDatabase,
 };
 
 struct ShowStmt {
   ShowKind kind = ShowKind::kVariables;
   VarScope scope = VarScope::kDefault;
   bool full = false;                // SHOW FULL TABLES
-  std::string from_database;        // SHOW TABLES FROM db
+  std::string from_database;        // SHOW TABLES FROM db, SHOW COLUMNS FROM t FROM db
+  TableName table;                  // SHOW COLUMNS/INDEX/CREATE TABLE; SHOW CREATE DATABASE name
   std::optional<std::string> like;  // LIKE 'pattern'
   ExprPtr where;                    // WHERE expr over the result's columns
   std::optional<Limit> limit;       // SHOW WARNINGS LIMIT …
@@ -192,9 +346,18 @@ struct DoStmt {
   std::vector<ExprPtr> exprs;
 };
 
+struct Statement;
+
+// EXPLAIN [FORMAT=…] SELECT|UPDATE|DELETE|INSERT|REPLACE: the native plan as rows.
+struct ExplainStmt {
+  std::unique_ptr<Statement> statement;
+};
+
 using StatementNode =
     std::variant<SelectStmt, SetStmt, SetTransactionStmt, ShowStmt, UseStmt, TransactionStmt,
-                 PrepareStmt, ExecuteStmt, DeallocateStmt, DoStmt>;
+                 PrepareStmt, ExecuteStmt, DeallocateStmt, DoStmt, InsertStmt, UpdateStmt,
+                 DeleteStmt, CreateTableStmt, CreateDatabaseStmt, DropDatabaseStmt, DropTableStmt,
+                 CreateIndexStmt, DropIndexStmt, TruncateStmt, AnalyzeStmt, ExplainStmt>;
 
 struct Statement {
   StatementNode node;

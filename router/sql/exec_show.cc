@@ -191,6 +191,11 @@ std::variant<std::vector<ColumnDefinition>, mysql::SqlError> ShowColumns(const S
       if (stmt.full) cols.push_back(Named(StringColumn(64, s, kNN), "Table_type"));
       return cols;
     }
+    case ShowKind::kColumns:
+    case ShowKind::kIndex:
+    case ShowKind::kCreateTable:
+    case ShowKind::kCreateDatabase:
+      return mysql::errors::NotSupportedYet("SHOW of table definitions");
   }
   return std::vector<ColumnDefinition>{};
 }
@@ -253,6 +258,11 @@ StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx) {
       }
       break;
     }
+    case ShowKind::kColumns:
+    case ShowKind::kIndex:
+    case ShowKind::kCreateTable:
+    case ShowKind::kCreateDatabase:
+      break;  // ShowColumns refused them
   }
   if (auto err = Filter(stmt, ctx, &rs)) return *err;
   for (Row& r : rs.rows) {

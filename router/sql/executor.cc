@@ -188,6 +188,9 @@ StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
                         [&](const ExecuteStmt& s) { return ExecuteExecute(s, ctx); },
                         [&](const DeallocateStmt& s) { return ExecuteDeallocate(s, ctx); },
                         [&](const DoStmt& s) { return ExecuteDo(s, ctx); },
+                        [&](const auto&) -> StatementResult {
+                          return mysql::errors::NotSupportedYet("table statements");
+                        },
                     },
                     stmt.node);
 }

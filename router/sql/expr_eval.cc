@@ -205,6 +205,11 @@ ColumnDefinition ExprEngine::Type(const Expr& e) {
     }
     case ExprKind::kFunction:
       return FunctionType(e);
+    case ExprKind::kDefault:
+    case ExprKind::kStar:
+      // Only INSERT/UPDATE values and COUNT(*) hold these; they never reach the evaluator.
+      SetError(mysql::errors::ParseError(e.kind == ExprKind::kStar ? "*" : "DEFAULT", 1));
+      return NullColumn();
     case ExprKind::kUnary: {
       ColumnDefinition a = Type(*e.args[0]);
       Nullability n = NotNull(a) ? Nullability::kNotNull : Nullability::kNullable;
@@ -464,6 +469,10 @@ Value ExprEngine::Eval(const Expr& e) {
     }
     case ExprKind::kFunction:
       return FunctionEval(e);
+    case ExprKind::kDefault:
+    case ExprKind::kStar:
+      SetError(mysql::errors::ParseError(e.kind == ExprKind::kStar ? "*" : "DEFAULT", 1));
+      return Value{};
     case ExprKind::kUnary: {
       Value a = Eval(*e.args[0]);
       if (IsNull(a)) return a;

@@ -134,6 +134,16 @@ bool Parser::ParseStatement(StatementNode* out) {
     return as(&Parser::ParseDeallocate);
   }
   if (PeekKeyword("DO")) return as(&Parser::ParseDo);
+  if (PeekKeyword("INSERT") || PeekKeyword("REPLACE")) return as(&Parser::ParseInsert);
+  if (PeekKeyword("UPDATE")) return as(&Parser::ParseUpdate);
+  if (PeekKeyword("DELETE")) return as(&Parser::ParseDelete);
+  if (PeekKeyword("CREATE")) return ParseCreate(out);
+  if (PeekKeyword("DROP")) return ParseDrop(out);
+  if (PeekKeyword("TRUNCATE")) return as(&Parser::ParseTruncate);
+  if (PeekKeyword("ANALYZE")) return as(&Parser::ParseAnalyze);
+  if (PeekKeyword("EXPLAIN") || PeekKeyword("DESCRIBE") || PeekKeyword("DESC")) {
+    return ParseExplain(out);
+  }
   return UnsupportedStatement();
 }
 

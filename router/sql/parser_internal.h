@@ -56,6 +56,19 @@ class Parser {
   bool ParseExecute(ExecuteStmt* out);
   bool ParseDeallocate(DeallocateStmt* out);
   bool ParseDo(DoStmt* out);
+  // DML (parse_dml.cc): INSERT and REPLACE, UPDATE, DELETE; ORDER BY lists.
+  bool ParseInsert(InsertStmt* out);
+  bool ParseUpdate(UpdateStmt* out);
+  bool ParseDelete(DeleteStmt* out);
+  bool ParseOrderBy(std::vector<OrderItem>* out);
+  bool ParseTableName(TableName* out);
+  // DDL (parse_ddl.cc): CREATE and DROP of databases, tables and indexes; TRUNCATE; ANALYZE;
+  // EXPLAIN and DESCRIBE.
+  bool ParseCreate(StatementNode* out);
+  bool ParseDrop(StatementNode* out);
+  bool ParseTruncate(TruncateStmt* out);
+  bool ParseAnalyze(AnalyzeStmt* out);
+  bool ParseExplain(StatementNode* out);
 
   // --- expressions (parse_expr.cc), lowest precedence first
   ExprPtr ParseExpr();

@@ -1,0 +1,1 @@
+#include "router/sql/field_codec.h"

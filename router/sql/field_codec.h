@@ -1,0 +1,46 @@
+// Values between the MySQL protocol's form (mysql::Value) and the packed row format of the
+// data nodes (engine/schema/row.h), for one column at a time, with MySQL's strict-mode
+// conversions and errors; and the result-set metadata of a table column.
+#pragma once
+
+#include <string>
+#include <optional>
+
+#include "absl/strings/string_view.h"
+#include "engine/schema/row.h"
+#include "engine/schema/schema.h"
+#include "protocol/column.h"
+#include "protocol/sql_error.h"
+#include "protocol/value.h"
+
+namespace shoal::sql {
+
+// Converts `value` to what `column` stores and appends it to `out` (RowWriter::Int/Float/
+// Double/Bytes, or Null()). Strict mode as MySQL 8.0's default sql_mode: out-of-range numbers
+// are ER_WARN_DATA_OUT_OF_RANGE 1264 "Out of range value for column 'c' at row N", strings
+// too long are ER_DATA_TOO_LONG 1406 "Data too long for column 'c' at row N", text that is
+// not a number for a numeric column is ER_TRUNCATED_WRONG_VALUE_FOR_FIELD 1366 "Incorrect
+// integer value: 'abc' for column 'c' at row N", bad dates 1292, NULL into NOT NULL 1048
+// "Column 'c' cannot be null". Numbers round as MySQL does (3.5 → 4 into INT; DECIMAL
+// rounds half away from zero to its scale). `row` is 1-based, for the messages.
+std::optional<mysql::SqlError> AppendField(const schema::ColumnDef& column,
+                                           const mysql::Value& value, int row,
+                                           schema::RowWriter* out);
+
+// The same conversion into one packed field (row.h EncodeValue form): for keys, defaults,
+// filter operands and update programs. NULL is not allowed here.
+std::variant<std::string, mysql::SqlError> EncodeField(const schema::ColumnDef& column,
+                                                       const mysql::Value& value, int row);
+
+// The Value a stored field reads as: integers as int64_t (uint64_t when unsigned), FLOAT and
+// DOUBLE as double, DECIMAL as mysql::Decimal, strings as std::string (CHAR without its
+// trailing spaces), DATE/DATETIME/TIMESTAMP as mysql::DateTime, TIME as mysql::Time.
+mysql::Value DecodeField(const schema::ColumnDef& column, const schema::Field& field);
+
+// The column definition a result set carries for `column` of `table` (type, length in
+// characters × the result charset's bytes, flags NOT_NULL/PRI_KEY/UNIQUE_KEY/MULTIPLE_KEY/
+// UNSIGNED/AUTO_INCREMENT/BINARY/BLOB, decimals), as MySQL 8.0 sends it.
+mysql::ColumnDefinition ResultColumn(const schema::TableDef& table, int column,
+                                     uint16_t collation_id, int charset_max_len);
+
+}  // namespace shoal::sql

@@ -1,0 +1,3 @@
+#include "router/sql/field_codec.h"
+
+#include <gtest/gtest.h>

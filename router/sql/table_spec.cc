@@ -1,0 +1,1 @@
+#include "router/sql/table_spec.h"

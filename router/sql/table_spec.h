@@ -1,0 +1,27 @@
+// From CREATE TABLE's syntax tree to the dictionary's table definition, with the errors MySQL
+// gives for definitions it refuses; and back, for SHOW CREATE TABLE.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include "engine/schema/schema.h"
+#include "protocol/sql_error.h"
+#include "router/sql/ast.h"
+
+namespace shoal::sql {
+
+// Builds the TableDef a CREATE TABLE asks for (database and name as given; id, version and,
+// when the statement names none, partitions are left 0 for the dictionary master). Checks
+// what MySQL checks before it creates anything: known types and their lengths (1074, 1439,
+// 1425, 1426, 1427), duplicate columns (1060) and keys (1061), key columns that exist (1072),
+// one primary key (1068), defaults that fit the column (1067), AUTO_INCREMENT only on an
+// indexed integer column (1075, 1063), the storage engine (ndbcluster, ndb, innodb, memory,
+// shoal and myisam all mean Shoal; others 1286). Unsupported but valid MySQL answers 1235.
+std::variant<schema::TableDef, mysql::SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
+                                                                 const std::string& database);
+
+// MySQL's SHOW CREATE TABLE text for `table` (ENGINE=ndbcluster).
+std::string ShowCreateTableText(const schema::TableDef& table);
+
+}  // namespace shoal::sql

@@ -1,0 +1,3 @@
+#include "router/sql/table_spec.h"
+
+#include <gtest/gtest.h>
