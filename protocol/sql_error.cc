@@ -117,4 +117,43 @@ SqlError MalformedPacket() { return Make(1835, "HY000", "Malformed communication
 
 SqlError Internal(absl::string_view what) { return Make(1105, "HY000", std::string(what)); }
 
+SqlError DerivedTableNeedsAlias() {
+  return Make(1248, "42000", "Every derived table must have its own alias");
+}
+
+SqlError ColumnCannotBeNull(absl::string_view column) {
+  return Make(1048, "23000", absl::StrCat("Column '", column, "' cannot be null"));
+}
+
+SqlError OutOfRangeValue(absl::string_view column, int row) {
+  return Make(1264, "22003",
+              absl::StrCat("Out of range value for column '", column, "' at row ", row));
+}
+
+SqlError DataTruncated(absl::string_view column, int row) {
+  return Make(1265, "01000", absl::StrCat("Data truncated for column '", column, "' at row ", row));
+}
+
+SqlError DataTooLong(absl::string_view column, int row) {
+  return Make(1406, "22001", absl::StrCat("Data too long for column '", column, "' at row ", row));
+}
+
+SqlError IncorrectValueForColumn(absl::string_view type, absl::string_view value,
+                                 absl::string_view column, int row) {
+  return Make(1366, "HY000",
+              absl::StrCat("Incorrect ", type, " value: '", value, "' for column '", column,
+                           "' at row ", row));
+}
+
+SqlError IncorrectStringValue(absl::string_view value, absl::string_view column, int row) {
+  return IncorrectValueForColumn("string", value, column, row);
+}
+
+SqlError IncorrectTemporalValue(absl::string_view type, absl::string_view value,
+                                absl::string_view column, int row) {
+  return Make(1292, "22007",
+              absl::StrCat("Incorrect ", type, " value: '", value, "' for column '", column,
+                           "' at row ", row));
+}
+
 }  // namespace shoal::mysql::errors

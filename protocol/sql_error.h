@@ -70,6 +70,24 @@ SqlError EmptyQuery();
 SqlError MalformedPacket();
 // 1158/1159-style network errors are logged, not sent. 1105 HY000 for internal errors: %s
 SqlError Internal(absl::string_view what);
+// 1248 42000 Every derived table must have its own alias
+SqlError DerivedTableNeedsAlias();
+// 1048 23000 Column '%s' cannot be null
+SqlError ColumnCannotBeNull(absl::string_view column);
+// 1264 22003 Out of range value for column '%s' at row %ld
+SqlError OutOfRangeValue(absl::string_view column, int row);
+// 1265 01000 Data truncated for column '%s' at row %ld (an error in strict mode)
+SqlError DataTruncated(absl::string_view column, int row);
+// 1406 22001 Data too long for column '%s' at row %ld
+SqlError DataTooLong(absl::string_view column, int row);
+// 1366 HY000 Incorrect %s value: '%s' for column '%s' at row %ld ("integer", "decimal")
+SqlError IncorrectValueForColumn(absl::string_view type, absl::string_view value,
+                                 absl::string_view column, int row);
+// 1366 HY000 Incorrect string value: '%s' for column '%s' at row %ld (`value` already printable)
+SqlError IncorrectStringValue(absl::string_view value, absl::string_view column, int row);
+// 1292 22007 Incorrect %s value: '%s' for column '%s' at row %ld ("date", "datetime", "time")
+SqlError IncorrectTemporalValue(absl::string_view type, absl::string_view value,
+                                absl::string_view column, int row);
 
 }  // namespace errors
 }  // namespace shoal::mysql

@@ -13,6 +13,7 @@
 #include "absl/time/clock.h"
 #include "common/control/managed_node.h"
 #include "common/logging.h"
+#include "engine/api/cluster.h"
 #include "router/net/router_server.h"
 #include "router/session/accounts.h"
 
@@ -26,6 +27,7 @@ constexpr char kUsage[] =
 
 // What the router serves with; lives from start to stop on main()'s stack.
 struct RouterProcess {
+  std::unique_ptr<shoal::api::Cluster> cluster;
   shoal::router::RouterContext context;
   std::unique_ptr<shoal::router::RouterServer> server;
 };
@@ -45,6 +47,12 @@ absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNo
     SHOAL_LOG(kWarning) << "the configuration has no users: every login will be refused";
   }
   context.metrics = node.metrics;
+  shoal::api::Cluster::Options cluster_options;
+  cluster_options.local_host = self->host;
+  cluster_options.client_id = static_cast<uint32_t>(node.node_id);
+  process->cluster = std::make_unique<shoal::api::Cluster>(cluster_options);
+  process->cluster->SetView(*node.view);
+  context.cluster = process->cluster.get();
   shoal::sql::ServerInfo& server = context.server;
   server.version = absl::StrCat("8.0.36-shoal-", SHOAL_VERSION);
   char hostname[256] = {};
@@ -92,6 +100,9 @@ int main(int argc, char** argv) {
     return StartRouter(&process, node);
   };
   hooks.stop = [&process] { process.server.reset(); };
+  hooks.on_view = [&process](const shoal::control::ClusterView& view) {
+    if (process.cluster != nullptr) process.cluster->SetView(view);
+  };
   return shoal::control::RunManagedNode(shoal::control::ROUTER, "shoal-router", kUsage, argc, argv,
                                         std::move(hooks));
 }

@@ -374,6 +374,27 @@ int Client::Poll(absl::Duration timeout) {
   return completed;
 }
 
+bool Client::PrepareToSleep(std::vector<int>* fds) {
+  fds->clear();
+  bool may_sleep = !has_queued_output();
+  for (auto& [node, link] : links_) {
+    if (!link->channel->PrepareToSleep()) may_sleep = false;
+    fds->push_back(link->channel->wait_fd());
+  }
+  return may_sleep;
+}
+
+void Client::WokeUp() {
+  for (auto& [node, link] : links_) link->channel->WokeUp();
+}
+
+bool Client::has_queued_output() const {
+  for (const auto& [node, link] : links_) {
+    if (!link->out.empty() || link->channel->HasPendingOutput()) return true;
+  }
+  return false;
+}
+
 bool Client::HandleFrame(Link* link, absl::string_view frame) {
   wire::FrameHeader header;
   absl::string_view body;

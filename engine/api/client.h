@@ -133,6 +133,16 @@ class Client {
   // Operations sent and not yet completed.
   int in_flight() const { return in_flight_; }
 
+  // For a thread that sleeps in its own event loop instead of in Poll(): after Poll(0) found
+  // nothing more, PrepareToSleep tells every data node link that we are about to sleep and
+  // fills `fds` with the descriptors to wait on (readable = results may have arrived). False
+  // means results arrived meanwhile or output is still queued: Poll(0) again (after a short
+  // pause when output is queued) instead of sleeping. After waking, call WokeUp() and Poll(0).
+  bool PrepareToSleep(std::vector<int>* fds);
+  void WokeUp();
+  // Frames defined or sent but not yet taken by a transport (back-pressure).
+  bool has_queued_output() const;
+
   // The partition of a packed primary key, and the packed primary key of a packed row.
   static uint32_t PartitionOf(const schema::TableDef& table, absl::string_view key);
   static bool KeyOfRow(const schema::TableDef& table, absl::string_view row, std::string* key);

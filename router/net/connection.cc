@@ -33,11 +33,14 @@ Connection::Connection(Worker* worker, int fd, const RouterContext* context, Tra
                             &Connection::OnReadable, this)),
       write_event_(event_new(worker->loop()->base(), fd, EV_WRITE | EV_PERSIST,
                              &Connection::OnWritable, this)),
-      session_(context, connection_id, std::move(peer_host)),
+      session_(context, connection_id, std::move(peer_host), worker->data()),
       bytes_in_(context->metrics->GetCounter("shoal_router_bytes_received_total",
                                              "Bytes received from MySQL clients.")),
       bytes_out_(context->metrics->GetCounter("shoal_router_bytes_sent_total",
                                               "Bytes sent to MySQL clients.")) {
+  session_.SetDeferredOutput(&out_, [this] {
+    if (!finished_ && !HandleInput()) Finish();
+  });
   evutil_make_socket_nonblocking(fd);
   evutil_make_socket_closeonexec(fd);
   if (transport == Transport::kTcp) {
@@ -114,10 +117,16 @@ bool Connection::Read() {
   in_end_ += static_cast<size_t>(n);
   bytes_in_->Increment(n);
   last_active_ = worker_->now();
+  return HandleInput();
+}
+
+bool Connection::HandleInput() {
   size_t consumed = 0;
   Session::Action action = session_.OnInput(
-      absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(in_.data()), in_end_), &consumed, &out_);
-  in_start_ = consumed;
+      absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(in_.data()) + in_start_,
+                          in_end_ - in_start_),
+      &consumed, &out_);
+  in_start_ += consumed;
   if (in_start_ == in_end_) {
     in_start_ = in_end_ = 0;
     if (in_.size() > kMaxIdleBuffer) std::string().swap(in_);  // after one huge packet
@@ -127,8 +136,9 @@ bool Connection::Read() {
     CloseAfterFlush();
     return true;
   }
-  // A client that sends without reading its replies waits until they are taken.
-  if (out_.size() - out_sent_ > kMaxPendingOutput && reading_) {
+  // A client that sends without reading its replies waits until they are taken; one whose
+  // statement runs on the data nodes waits for its answer (its next request stays unread).
+  if ((session_.waiting() || out_.size() - out_sent_ > kMaxPendingOutput) && reading_) {
     event_del(read_event_);
     reading_ = false;
   }
@@ -164,7 +174,7 @@ bool Connection::Flush() {
   }
   out_sent_ = 0;
   event_del(write_event_);
-  if (!reading_ && !closing_) {
+  if (!reading_ && !closing_ && !session_.waiting()) {
     event_add(read_event_, nullptr);
     reading_ = true;
   }

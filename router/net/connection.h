@@ -45,6 +45,9 @@ class Connection {
   static void OnWritable(int fd, short what, void* arg);
   // Reads once and hands whole packets to the session; false when the connection is done.
   bool Read();
+  // Hands the unconsumed input to the session (again, after a deferred statement answered)
+  // and sends its replies; false when the connection is done.
+  bool HandleInput();
   // Sends what is pending; false when the socket failed.
   bool Flush();
   // Removes this connection from its worker in a later turn (never inside our own callback).

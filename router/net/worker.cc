@@ -18,6 +18,9 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(int index, int cpu,
   if (!loop.ok()) return loop.status();
   std::unique_ptr<Worker> worker(new Worker(index, context, open_connections, std::move(*loop)));
   Worker* raw = worker.get();
+  if (context->cluster != nullptr) {
+    raw->pump_ = std::make_unique<DataPump>(raw->loop_.get(), context->cluster, context->metrics);
+  }
   raw->idle_sweep_ = std::make_unique<Timer>(raw->loop_.get(), [raw] {
     absl::Time now = absl::Now();
     for (auto& [id, connection] : raw->connections_) connection->CloseIfIdle(now);

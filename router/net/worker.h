@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "common/event_loop.h"
 #include "common/metrics.h"
+#include "router/net/data_pump.h"
 #include "router/session/context.h"
 
 namespace shoal::router {
@@ -41,6 +42,8 @@ class Worker {
   // Destroys the connection (if still there); safe from inside its own callbacks.
   void Remove(uint32_t connection_id);
   EventLoop* loop() { return loop_.get(); }
+  // The worker's data nodes; null when the router has no cluster.
+  sql::DataAccess* data() { return pump_.get(); }
 
  private:
   Worker(int index, const RouterContext* context, Gauge* open_connections,
@@ -50,6 +53,7 @@ class Worker {
   const RouterContext* context_;
   Gauge* open_connections_;
   std::unique_ptr<EventLoop> loop_;
+  std::unique_ptr<DataPump> pump_;
   std::thread thread_;
   absl::flat_hash_map<uint32_t, std::unique_ptr<Connection>> connections_;
   bool shutting_down_ = false;

@@ -9,6 +9,7 @@
 #include "protocol/codec.h"
 #include "protocol/resultset.h"
 #include "router/session/session.h"
+#include "router/sql/table_access.h"
 
 namespace shoal::router {
 namespace {
@@ -179,22 +180,62 @@ Session::Action Session::OnCommand(absl::Span<const uint8_t> payload, std::strin
 }
 
 void Session::OnQuery(absl::string_view text, std::string* out) {
+  query_statements_.clear();
+  next_statement_ = 0;
   if ((caps_ & mysql::capability::kMultiStatements) == 0) {
-    SendResult(sql::ExecuteText(text, &sql_), mysql::RowFormat::kText, false, out);
-    return;
+    query_statements_.emplace_back(text);
+  } else {
+    for (absl::string_view statement : sql::SplitStatements(text)) {
+      query_statements_.emplace_back(statement);
+    }
+    if (query_statements_.empty()) {
+      SendError(mysql::errors::EmptyQuery(), out);
+      return;
+    }
   }
-  std::vector<absl::string_view> statements = sql::SplitStatements(text);
-  if (statements.empty()) {
-    SendError(mysql::errors::EmptyQuery(), out);
-    return;
-  }
-  for (size_t i = 0; i < statements.size(); ++i) {
-    sql::StatementResult result = sql::ExecuteText(statements[i], &sql_);
-    bool last = i + 1 == statements.size();
+  RunQueryStatements(out);
+}
+
+void Session::RunQueryStatements(std::string* out) {
+  while (next_statement_ < query_statements_.size()) {
+    sql::StatementResult result = sql::ExecuteText(query_statements_[next_statement_++], &sql_);
+    if (std::holds_alternative<sql::Deferred>(result) && !TakeEarlyResult(&result)) {
+      waiting_ = true;
+      deferred_format_ = mysql::RowFormat::kText;
+      return;
+    }
+    bool last = next_statement_ == query_statements_.size();
     bool failed = std::holds_alternative<mysql::SqlError>(result);
     SendResult(result, mysql::RowFormat::kText, !last && !failed, out);
-    if (failed) return;  // as mysqld: the statements after an error are not run
+    if (failed) break;  // as mysqld: the statements after an error are not run
   }
+  query_statements_.clear();
+  next_statement_ = 0;
+}
+
+void Session::StatementDone(sql::StatementResult result) {
+  if (!waiting_) {  // completed before Execute even returned (e.g. no data node to ask)
+    early_result_ = std::move(result);
+    return;
+  }
+  waiting_ = false;
+  std::string* out = deferred_out_;
+  bool more = false;
+  if (deferred_format_ == mysql::RowFormat::kText && !query_statements_.empty()) {
+    more = next_statement_ < query_statements_.size() &&
+           !std::holds_alternative<mysql::SqlError>(result);
+    if (!more) query_statements_.clear();
+  }
+  SendResult(result, deferred_format_, more, out);
+  if (more) RunQueryStatements(out);
+  if (resumed_) resumed_();
+}
+
+bool Session::TakeEarlyResult(sql::StatementResult* result) {
+  if (!early_result_) return false;
+  *result = std::move(*early_result_);
+  early_result_.reset();
+  return true;
 }
 
 void Session::OnStmtPrepare(absl::string_view text, std::string* out) {
@@ -243,8 +284,13 @@ void Session::OnStmtExecute(absl::Span<const uint8_t> payload, std::string* out)
     if (param < execute.params.size()) execute.params[param] = std::move(data);
   }
   statement.long_data.clear();
-  SendResult(sql::Execute(*statement.plan, execute.params, &sql_), mysql::RowFormat::kBinary, false,
-             out);
+  sql::StatementResult result = sql::Execute(*statement.plan, execute.params, &sql_);
+  if (std::holds_alternative<sql::Deferred>(result) && !TakeEarlyResult(&result)) {
+    waiting_ = true;
+    deferred_format_ = mysql::RowFormat::kBinary;
+    return;
+  }
+  SendResult(result, mysql::RowFormat::kBinary, false, out);
 }
 
 Session::Action Session::OnChangeUser(absl::Span<const uint8_t> payload, std::string* out) {
@@ -273,7 +319,10 @@ sql::StatementResult Session::UseDatabase(absl::string_view name) {
 
 void Session::ResetSessionState() {
   statements_.clear();
+  sql::RollbackInBackground(sql_.data, std::move(sql_.txn));  // as mysqld: an open one ends
   sql::SessionState fresh;
+  fresh.data = sql_.data;
+  fresh.sink = sql_.sink;
   fresh.server = sql_.server;
   fresh.connection_id = sql_.connection_id;
   fresh.host = sql_.host;
@@ -291,8 +340,11 @@ void Session::SendResult(const sql::StatementResult& result, mysql::RowFormat fo
   } else if (const auto* rows = std::get_if<mysql::ResultSet>(&result)) {
     mysql::AppendResultSet(*rows, format, caps_, StatusFlags() | more_flag, sql::WarningCount(sql_),
                            &seq_, out);
+  } else if (const auto* error = std::get_if<mysql::SqlError>(&result)) {
+    SendError(*error, out);
   } else {
-    SendError(std::get<mysql::SqlError>(result), out);
+    SHOAL_LOG(kError) << "connection " << connection_id_ << ": a deferred result sent as final";
+    SendError(mysql::errors::NotSupportedYet("this statement here"), out);
   }
 }
 

@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "common/metrics.h"
 #include "protocol/sha.h"
+#include "engine/api/cluster.h"
 #include "router/sql/executor.h"
 
 namespace shoal::router {
@@ -31,6 +32,8 @@ struct RouterContext {
   Accounts users;
   uint32_t max_allowed_packet = 64 << 20;
   MetricsRegistry* metrics = nullptr;
+  // The data nodes; null in tests of the protocol alone (table statements then fail).
+  api::Cluster* cluster = nullptr;
 };
 
 }  // namespace shoal::router

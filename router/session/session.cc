@@ -8,6 +8,8 @@
 #include "common/logging.h"
 #include "protocol/auth.h"
 #include "protocol/codec.h"
+#include "router/sql/async_statement.h"
+#include "router/sql/table_access.h"
 
 namespace shoal::router {
 namespace {
@@ -19,7 +21,8 @@ mysql::SqlError BadHandshake() { return {1043, "08S01", "Bad handshake"}; }
 
 }  // namespace
 
-Session::Session(const RouterContext* context, uint32_t connection_id, std::string peer_host)
+Session::Session(const RouterContext* context, uint32_t connection_id, std::string peer_host,
+                 sql::DataAccess* data)
     : context_(context),
       connection_id_(connection_id),
       peer_host_(std::move(peer_host)),
@@ -31,9 +34,24 @@ Session::Session(const RouterContext* context, uint32_t connection_id, std::stri
   sql_.server = &context->server;
   sql_.connection_id = connection_id;
   sql_.host = peer_host_;
+  sql_.data = data;
+  sql_.sink = this;
 }
 
-Session::~Session() = default;
+Session::~Session() {
+  // A transaction left open is rolled back: by the statement still running, once it is done,
+  // or now.
+  if (sql_.in_flight != nullptr) {
+    sql_.in_flight->Orphan(std::move(sql_.txn));
+  } else {
+    sql::RollbackInBackground(sql_.data, std::move(sql_.txn));
+  }
+}
+
+void Session::SetDeferredOutput(std::string* deferred_out, absl::AnyInvocable<void()> resumed) {
+  deferred_out_ = deferred_out;
+  resumed_ = std::move(resumed);
+}
 
 std::string Session::TooManyConnectionsPacket() {
   mysql::SqlError error = mysql::errors::TooManyConnections();
@@ -60,7 +78,7 @@ void Session::Start(std::string* out) {
 
 Session::Action Session::OnInput(absl::Span<const uint8_t> in, size_t* consumed, std::string* out) {
   *consumed = 0;
-  while (state_ != State::kClosing) {
+  while (state_ != State::kClosing && !waiting_) {
     size_t used = 0;
     absl::Span<const uint8_t> payload;
     DecodeStatus status = decoder_.Next(in.subspan(*consumed), &used, &payload);
@@ -92,7 +110,7 @@ Session::Action Session::OnInput(absl::Span<const uint8_t> in, size_t* consumed,
     }
     if (action == Action::kClose) state_ = State::kClosing;
   }
-  return Action::kClose;
+  return state_ == State::kClosing ? Action::kClose : Action::kContinue;
 }
 
 Session::Action Session::OnPacket(absl::Span<const uint8_t> payload, std::string* out) {

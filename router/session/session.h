@@ -20,10 +20,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/any_invocable.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "protocol/column.h"
@@ -36,11 +38,13 @@
 
 namespace shoal::router {
 
-class Session {
+class Session : private sql::ResultSink {
  public:
   enum class Action { kContinue, kClose };
 
-  Session(const RouterContext* context, uint32_t connection_id, std::string peer_host);
+  // `data`: the worker's data nodes (may be null: table statements then fail).
+  Session(const RouterContext* context, uint32_t connection_id, std::string peer_host,
+          sql::DataAccess* data = nullptr);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -60,7 +64,14 @@ class Session {
   // Handles every whole packet at the front of `in`, appending replies to `out`; `*consumed`
   // is how many bytes of `in` were used (the rest waits for more input). kClose: close the
   // connection once `out` has been sent.
+  //
+  // A statement that runs on the data nodes leaves the session waiting(): OnInput stops after
+  // its packet, and the reply comes later — the session appends it to `*deferred_out` (see
+  // SetDeferredOutput) and calls `resumed`, after which the connection sends it and feeds the
+  // rest of its input again.
   Action OnInput(absl::Span<const uint8_t> in, size_t* consumed, std::string* out);
+  bool waiting() const { return waiting_; }
+  void SetDeferredOutput(std::string* deferred_out, absl::AnyInvocable<void()> resumed);
 
  private:
   enum class State { kGreeting, kAuthSwitch, kCommand, kClosing };
@@ -74,6 +85,13 @@ class Session {
   };
 
   Action OnPacket(absl::Span<const uint8_t> payload, std::string* out);
+  // sql::ResultSink: a deferred statement finished.
+  void StatementDone(sql::StatementResult result) override;
+  // Runs the statements of a COM_QUERY from `next_statement_` on until one is deferred or
+  // all have answered.
+  void RunQueryStatements(std::string* out);
+  // After Execute returned Deferred: the result, if it was delivered already.
+  bool TakeEarlyResult(sql::StatementResult* result);
 
   // Authentication (session.cc).
   Action OnHandshakeResponse(absl::Span<const uint8_t> payload, std::string* out);
@@ -118,6 +136,15 @@ class Session {
   sql::SessionState sql_;
   absl::flat_hash_map<uint32_t, Statement> statements_;
   uint32_t next_statement_id_ = 1;
+  // The deferred statement's reply: where it goes, how rows are encoded, and what to run after
+  // it (the rest of a multi-statement COM_QUERY).
+  bool waiting_ = false;
+  std::string* deferred_out_ = nullptr;
+  absl::AnyInvocable<void()> resumed_;
+  mysql::RowFormat deferred_format_ = mysql::RowFormat::kText;
+  std::vector<std::string> query_statements_;  // a multi-statement COM_QUERY, split
+  size_t next_statement_ = 0;
+  std::optional<sql::StatementResult> early_result_;
   Counter* commands_;
   Counter* logins_failed_;
 };

@@ -106,10 +106,13 @@ struct Limit {
   ExprPtr offset;  // may be null
 };
 
+// `*` and `t.*` have a null `expr` and the name "*"; `star_qualifier` tells them apart, so
+// the executor knows whose columns to expand.
 struct SelectItem {
-  ExprPtr expr;      // null for `*`
+  ExprPtr expr;      // null for `*` and `t.*`
   std::string name;  // the alias, or the expression text as written (MySQL's column name)
   bool has_alias = false;
+  std::string star_qualifier;  // `t.*`: the table or alias (a database before it is dropped)
 };
 
 // [database.]table; database empty = the session's current one.

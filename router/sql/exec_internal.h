@@ -2,6 +2,7 @@
 // statement group, all running against one SessionState on the session's thread.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@ struct ExecContext {
   SessionState* state = nullptr;
   absl::Span<const mysql::Value> params;
   absl::Time now;
+  // Owns the statement when nothing else does (COM_QUERY text): a deferred statement keeps
+  // it alive until it finishes.
+  std::shared_ptr<const PreparedStatement> owner;
 
   EvalContext Eval() const {
     EvalContext c;
@@ -32,6 +36,25 @@ struct ExecContext {
 };
 
 StatementResult ExecuteSet(const SetStmt& stmt, const ExecContext& ctx);
+// Table statements (exec_ddl.cc, exec_insert.cc, exec_select.cc, exec_modify.cc).
+StatementResult ExecuteCreateDatabase(const CreateDatabaseStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteDropDatabase(const DropDatabaseStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteCreateTable(const CreateTableStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteDropTable(const DropTableStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteCreateIndex(const CreateIndexStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteDropIndex(const DropIndexStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteTruncate(const TruncateStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteAnalyze(const AnalyzeStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteTableSelect(const SelectStmt& stmt, const ExecContext& ctx);
+// A table SELECT's result columns, for COM_STMT_PREPARE.
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectColumns(
+    const SelectStmt& select, const SessionState& state);
+StatementResult ExecuteUpdate(const UpdateStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteDelete(const DeleteStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteTransaction(const TransactionStmt& stmt, const ExecContext& ctx);
+// Commits (or rolls back) the session's native transaction, if it has one, then answers `ok`.
+StatementResult EndNativeTransaction(const ExecContext& ctx, bool commit, OkResult ok);
 StatementResult ExecuteSetTransaction(const SetTransactionStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx);
 // SHOW's result columns, known before it runs (for Prepare); errors as ExecuteShow would.
@@ -42,14 +65,13 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> ShowColumns(
 std::optional<mysql::SqlError> EvalLimit(const Limit& limit, const ExecContext& ctx,
                                          uint64_t* offset, uint64_t* count);
 
-// The databases SHOW DATABASES lists. No dictionary yet: the system schemas and the session's
-// current database. The dictionary replaces this function.
+// The databases SHOW DATABASES lists: the system schemas and the dictionary's (without a
+// cluster, the session's current database).
 std::vector<std::string> ListDatabases(const SessionState& state);
-// The tables SHOW TABLES lists for `database`. No dictionary yet: none. The dictionary
-// replaces this function.
+// The tables SHOW TABLES lists for `database`, sorted.
 std::vector<std::string> ListTables(const SessionState& state, absl::string_view database);
-// Whether USE may select `database`. No dictionary yet: any well-formed name (1102 for an
-// empty or over-long one). The dictionary adds 1049 Unknown database here.
+// Whether USE may select `database`: 1102 for an empty or over-long name, 1049 for one the
+// dictionary does not have (without a cluster, any well-formed name).
 std::optional<mysql::SqlError> CheckDatabaseForUse(absl::string_view database,
                                                    const SessionState& state);
 
@@ -57,6 +79,10 @@ std::optional<mysql::SqlError> CheckDatabaseForUse(absl::string_view database,
 // transaction (MySQL sets IN_TRANS only then: `SET autocommit=0; SELECT 1` stays outside a
 // transaction). Table statements call this; none exist yet.
 void BeginImplicitTransaction(SessionState* state);
+
+// Statement bookkeeping shared by every path, deferred ones included: record an error in the
+// diagnostics and fill the OK packet's warning count.
+StatementResult FinishStatement(StatementResult result, SessionState* state);
 
 // Adds a diagnostic to the current statement's list.
 void AddWarning(SessionState* state, Diagnostic::Level level, uint16_t code, std::string message);

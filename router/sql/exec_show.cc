@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "router/sql/charsets.h"
 #include "router/sql/exec_internal.h"
+#include "router/sql/table_access.h"
 #include "router/sql/like.h"
 #include "router/sql/result_columns.h"
 #include "router/sql/system_variables.h"
@@ -130,15 +131,25 @@ std::optional<mysql::SqlError> Filter(const ShowStmt& stmt, const ExecContext& c
 
 std::vector<std::string> ListDatabases(const SessionState& state) {
   std::vector<std::string> dbs = {"information_schema", "mysql", "performance_schema", "sys"};
-  if (!state.database.empty() && std::find(dbs.begin(), dbs.end(), state.database) == dbs.end()) {
-    dbs.push_back(state.database);
+  if (std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state)) {
+    dbs.insert(dbs.end(), dictionary->databases.begin(), dictionary->databases.end());
+  } else if (!state.database.empty() &&
+             std::find(dbs.begin(), dbs.end(), state.database) == dbs.end()) {
+    dbs.push_back(state.database);  // no cluster: what the session chose
   }
   std::sort(dbs.begin(), dbs.end());
   return dbs;
 }
 
-std::vector<std::string> ListTables(const SessionState& /*state*/, absl::string_view /*database*/) {
-  return {};
+std::vector<std::string> ListTables(const SessionState& state, absl::string_view database) {
+  std::vector<std::string> tables;
+  if (std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state)) {
+    for (const auto& [name, table] : dictionary->by_name) {
+      if (table->database == database) tables.push_back(table->name);
+    }
+  }
+  std::sort(tables.begin(), tables.end());
+  return tables;
 }
 
 std::variant<std::vector<ColumnDefinition>, mysql::SqlError> ShowColumns(const ShowStmt& stmt,

@@ -8,6 +8,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "protocol/constants.h"
+#include "engine/api/client.h"
 #include "router/sql/exec_internal.h"
 #include "router/sql/parser.h"
 #include "router/sql/value_util.h"
@@ -67,6 +68,7 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SelectColumn
 }
 
 StatementResult ExecuteSelect(const SelectStmt& select, const ExecContext& ctx) {
+  if (select.from) return ExecuteTableSelect(select, ctx);
   EvalContext eval = ctx.Eval();
   auto typed = SelectColumns(select, eval);
   if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
@@ -111,24 +113,6 @@ StatementResult ExecuteUse(const UseStmt& stmt, const ExecContext& ctx) {
   return OkResult{};
 }
 
-// Today transactions only move the status flags; the transaction coordinator hooks in here.
-StatementResult ExecuteTransaction(const TransactionStmt& stmt, const ExecContext& ctx) {
-  SessionState* s = ctx.state;
-  switch (stmt.action) {
-    case TransactionStmt::Action::kBegin:
-      // BEGIN inside a transaction commits it first (implicit commit), then starts anew.
-      s->in_transaction = true;
-      s->read_only_transaction = stmt.read_only;
-      break;
-    case TransactionStmt::Action::kCommit:
-    case TransactionStmt::Action::kRollback:
-      s->in_transaction = stmt.chain;
-      if (!stmt.chain) s->read_only_transaction = false;
-      break;
-  }
-  return OkResult{};
-}
-
 StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx);
 
 StatementResult ExecutePrepare(const PrepareStmt& stmt, const ExecContext& ctx) {
@@ -166,6 +150,7 @@ StatementResult ExecuteExecute(const ExecuteStmt& stmt, const ExecContext& ctx) 
   }
   ExecContext inner = ctx;
   inner.params = params;
+  inner.owner = ps;
   return RunStatement(ps->statement(), inner);
 }
 
@@ -179,7 +164,16 @@ StatementResult ExecuteDeallocate(const DeallocateStmt& stmt, const ExecContext&
 StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
   return std::visit(Overloaded{
                         [&](const SelectStmt& s) { return ExecuteSelect(s, ctx); },
-                        [&](const SetStmt& s) { return ExecuteSet(s, ctx); },
+                        [&](const SetStmt& s) {
+                          StatementResult r = ExecuteSet(s, ctx);
+                          // SET autocommit = 1 inside a transaction commits it.
+                          if (auto* ok = std::get_if<OkResult>(&r);
+                              ok != nullptr && ctx.state->txn != nullptr &&
+                              !ctx.state->in_transaction) {
+                            return EndNativeTransaction(ctx, true, *ok);
+                          }
+                          return r;
+                        },
                         [&](const SetTransactionStmt& s) { return ExecuteSetTransaction(s, ctx); },
                         [&](const ShowStmt& s) { return ExecuteShow(s, ctx); },
                         [&](const UseStmt& s) { return ExecuteUse(s, ctx); },
@@ -188,25 +182,36 @@ StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
                         [&](const ExecuteStmt& s) { return ExecuteExecute(s, ctx); },
                         [&](const DeallocateStmt& s) { return ExecuteDeallocate(s, ctx); },
                         [&](const DoStmt& s) { return ExecuteDo(s, ctx); },
-                        [&](const auto&) -> StatementResult {
-                          return mysql::errors::NotSupportedYet("table statements");
+                        [&](const InsertStmt& s) { return ExecuteInsert(s, ctx); },
+                        [&](const UpdateStmt& s) { return ExecuteUpdate(s, ctx); },
+                        [&](const DeleteStmt& s) { return ExecuteDelete(s, ctx); },
+                        [&](const CreateTableStmt& s) { return ExecuteCreateTable(s, ctx); },
+                        [&](const CreateDatabaseStmt& s) { return ExecuteCreateDatabase(s, ctx); },
+                        [&](const DropDatabaseStmt& s) { return ExecuteDropDatabase(s, ctx); },
+                        [&](const DropTableStmt& s) { return ExecuteDropTable(s, ctx); },
+                        [&](const CreateIndexStmt& s) { return ExecuteCreateIndex(s, ctx); },
+                        [&](const DropIndexStmt& s) { return ExecuteDropIndex(s, ctx); },
+                        [&](const TruncateStmt& s) { return ExecuteTruncate(s, ctx); },
+                        [&](const AnalyzeStmt& s) { return ExecuteAnalyze(s, ctx); },
+                        [&](const ExplainStmt&) -> StatementResult {
+                          return mysql::errors::NotSupportedYet("EXPLAIN");
                         },
                     },
                     stmt.node);
 }
 
-// Statement bookkeeping shared by every path: count it, reset or keep the diagnostics,
-// record an error in them, and fill the OK packet's warning count.
-StatementResult Finish(StatementResult result, SessionState* state) {
+}  // namespace
+
+StatementResult FinishStatement(StatementResult result, SessionState* state) {
+  state->row_count = -1;
   if (auto* err = std::get_if<mysql::SqlError>(&result)) {
     AddWarning(state, Diagnostic::Level::kError, err->code, err->message);
   } else if (auto* ok = std::get_if<OkResult>(&result)) {
     ok->warnings = WarningCount(*state);
+    state->row_count = static_cast<int64_t>(ok->affected_rows);
   }
   return result;
 }
-
-}  // namespace
 
 std::optional<mysql::SqlError> EvalLimit(const Limit& limit, const ExecContext& ctx,
                                          uint64_t* offset, uint64_t* count) {
@@ -231,11 +236,19 @@ std::optional<mysql::SqlError> EvalLimit(const Limit& limit, const ExecContext& 
 }
 
 std::optional<mysql::SqlError> CheckDatabaseForUse(absl::string_view database,
-                                                   const SessionState& /*state*/) {
+                                                   const SessionState& state) {
   if (database.empty() || database.size() > 64 || database.back() == ' ') {
     return mysql::SqlError{1102, "42000", absl::StrCat("Incorrect database name '", database, "'")};
   }
-  return std::nullopt;
+  if (state.data == nullptr) return std::nullopt;
+  std::vector<std::string> known = ListDatabases(state);
+  if (std::find(known.begin(), known.end(), database) != known.end()) return std::nullopt;
+  // Another router may have just created it.
+  if (state.data->client().RefreshDictionary().ok()) {
+    known = ListDatabases(state);
+    if (std::find(known.begin(), known.end(), database) != known.end()) return std::nullopt;
+  }
+  return mysql::errors::UnknownDatabase(database);
 }
 
 void BeginImplicitTransaction(SessionState* state) {
@@ -263,7 +276,11 @@ std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
     return mysql::errors::UnsupportedPreparedStatement();
   }
   std::vector<mysql::ColumnDefinition> columns;
-  if (const auto* select = std::get_if<SelectStmt>(&stmt.node)) {
+  if (const auto* select = std::get_if<SelectStmt>(&stmt.node); select && select->from) {
+    auto typed = internal::TableSelectColumns(*select, state);
+    if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
+    columns = std::get<std::vector<mysql::ColumnDefinition>>(std::move(typed));
+  } else if (select != nullptr) {
     EvalContext ctx;
     ctx.state = &state;
     auto typed = internal::SelectColumns(*select, ctx);
@@ -277,15 +294,26 @@ std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
   return std::make_unique<PreparedStatement>(std::string(sql), std::move(stmt), std::move(columns));
 }
 
-StatementResult Execute(const PreparedStatement& stmt, absl::Span<const mysql::Value> params,
-                        SessionState* state) {
+namespace {
+
+StatementResult Run(const PreparedStatement& stmt, absl::Span<const mysql::Value> params,
+                    SessionState* state, std::shared_ptr<const PreparedStatement> owner) {
   ++state->questions;
   if (!internal::IsDiagnostic(stmt.statement())) state->warnings.clear();
   if (static_cast<int>(params.size()) != stmt.param_count()) {
-    return internal::Finish(mysql::errors::WrongArguments("mysqld_stmt_execute"), state);
+    return internal::FinishStatement(mysql::errors::WrongArguments("mysqld_stmt_execute"), state);
   }
-  internal::ExecContext ctx{state, params, internal::Now(*state)};
-  return internal::Finish(internal::RunStatement(stmt.statement(), ctx), state);
+  internal::ExecContext ctx{state, params, internal::Now(*state), std::move(owner)};
+  StatementResult result = internal::RunStatement(stmt.statement(), ctx);
+  if (std::holds_alternative<Deferred>(result)) return result;
+  return internal::FinishStatement(std::move(result), state);
+}
+
+}  // namespace
+
+StatementResult Execute(const PreparedStatement& stmt, absl::Span<const mysql::Value> params,
+                        SessionState* state) {
+  return Run(stmt, params, state, nullptr);
 }
 
 StatementResult ExecuteText(absl::string_view one_statement, SessionState* state) {
@@ -295,10 +323,11 @@ StatementResult ExecuteText(absl::string_view one_statement, SessionState* state
   if (auto* err = std::get_if<mysql::SqlError>(&parsed)) {
     ++state->questions;
     state->warnings.clear();
-    return internal::Finish(*err, state);
+    return internal::FinishStatement(*err, state);
   }
-  PreparedStatement stmt(std::string(), std::get<Statement>(std::move(parsed)), {});
-  return Execute(stmt, {}, state);
+  auto stmt = std::make_shared<const PreparedStatement>(
+      std::string(), std::get<Statement>(std::move(parsed)), std::vector<mysql::ColumnDefinition>{});
+  return Run(*stmt, {}, state, stmt);
 }
 
 uint16_t StatusFlags(const SessionState& state) {

@@ -29,8 +29,23 @@ struct OkResult {
   std::string info;  // e.g. "Statement prepared"
 };
 
-// Exactly one of: OK, a result set (send with WarningCount(state) in its EOF), or an error.
-using StatementResult = std::variant<OkResult, mysql::ResultSet, mysql::SqlError>;
+// The statement runs on the data nodes: its result comes later through the session's
+// ResultSink (see below).
+struct Deferred {};
+
+// Exactly one of: OK, a result set (send with WarningCount(state) in its EOF), an error, or
+// Deferred.
+using StatementResult = std::variant<OkResult, mysql::ResultSet, mysql::SqlError, Deferred>;
+
+// Where a deferred statement's result goes: called exactly once, on the session's thread,
+// with an OK, a result set or an error, unless the session went away first (see
+// SessionState::in_flight). The session reads nothing more from its client until then, so
+// one statement per session is in flight at a time.
+class ResultSink {
+ public:
+  virtual ~ResultSink() = default;
+  virtual void StatementDone(StatementResult result) = 0;
+};
 
 // A parsed statement with `?` placeholders. Immutable once built; the session (or a SQL-level
 // PREPARE) owns it.
@@ -58,7 +73,9 @@ class PreparedStatement {
 std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
     absl::string_view sql, const SessionState& state);
 
-// Runs `stmt` with one value per placeholder (1210 if the count differs).
+// Runs `stmt` with one value per placeholder (1210 if the count differs). Table statements
+// return Deferred when the session has data nodes (SessionState::data); `stmt` and `params`
+// need not outlive the call.
 StatementResult Execute(const PreparedStatement& stmt, absl::Span<const mysql::Value> params,
                         SessionState* state);
 

@@ -204,6 +204,11 @@ ColumnDefinition ExprEngine::Type(const Expr& e) {
       return i < 0 ? NullColumn() : (*ctx_.row_columns)[i];
     }
     case ExprKind::kFunction:
+      if (ctx_.aggregate_types != nullptr) {
+        if (auto it = ctx_.aggregate_types->find(&e); it != ctx_.aggregate_types->end()) {
+          return it->second;
+        }
+      }
       return FunctionType(e);
     case ExprKind::kDefault:
     case ExprKind::kStar:
@@ -468,6 +473,11 @@ Value ExprEngine::Eval(const Expr& e) {
       return i < 0 || ctx_.row == nullptr ? Value{} : (*ctx_.row)[i];
     }
     case ExprKind::kFunction:
+      if (ctx_.aggregate_values != nullptr) {
+        if (auto it = ctx_.aggregate_values->find(&e); it != ctx_.aggregate_values->end()) {
+          return it->second;
+        }
+      }
       return FunctionEval(e);
     case ExprKind::kDefault:
     case ExprKind::kStar:

@@ -3,6 +3,8 @@
 // because every result is passed through ConvertToColumn with the typed column.
 #pragma once
 
+#include "absl/container/flat_hash_map.h"
+
 #include <variant>
 #include <vector>
 
@@ -26,6 +28,10 @@ struct EvalContext {
   // The current row, for statements over rows (SHOW … WHERE). Names match case-insensitively.
   const std::vector<mysql::ColumnDefinition>* row_columns = nullptr;
   const std::vector<mysql::Value>* row = nullptr;
+  // Aggregate calls (COUNT, SUM, …) the statement computed itself over a group of rows: their
+  // types and, when evaluating a group's result, their values. Keyed by the call's node.
+  const absl::flat_hash_map<const Expr*, mysql::ColumnDefinition>* aggregate_types = nullptr;
+  const absl::flat_hash_map<const Expr*, mysql::Value>* aggregate_values = nullptr;
   absl::string_view clause = "field list";      // names the clause in 1054 messages
   absl::Time now;                               // one statement sees one NOW()
   std::vector<Diagnostic>* warnings = nullptr;  // may be null when only typing

@@ -3,8 +3,9 @@
 // conversions and errors; and the result-set metadata of a table column.
 #pragma once
 
-#include <string>
 #include <optional>
+#include <string>
+#include <variant>
 
 #include "absl/strings/string_view.h"
 #include "engine/schema/row.h"
@@ -23,6 +24,8 @@ namespace shoal::sql {
 // integer value: 'abc' for column 'c' at row N", bad dates 1292, NULL into NOT NULL 1048
 // "Column 'c' cannot be null". Numbers round as MySQL does (3.5 → 4 into INT; DECIMAL
 // rounds half away from zero to its scale). `row` is 1-based, for the messages.
+// TIMESTAMP values are taken as UTC (the session time zone is UTC for now). The caller turns
+// NULL or 0 for an AUTO_INCREMENT column into the next value before calling.
 std::optional<mysql::SqlError> AppendField(const schema::ColumnDef& column,
                                            const mysql::Value& value, int row,
                                            schema::RowWriter* out);
@@ -33,8 +36,10 @@ std::variant<std::string, mysql::SqlError> EncodeField(const schema::ColumnDef& 
                                                        const mysql::Value& value, int row);
 
 // The Value a stored field reads as: integers as int64_t (uint64_t when unsigned), FLOAT and
-// DOUBLE as double, DECIMAL as mysql::Decimal, strings as std::string (CHAR without its
-// trailing spaces), DATE/DATETIME/TIMESTAMP as mysql::DateTime, TIME as mysql::Time.
+// DOUBLE as double (a FLOAT as the double nearest its shortest decimal form: 1.1f reads as
+// 1.1), DECIMAL as mysql::Decimal, strings as std::string (CHAR without its trailing spaces,
+// BINARY with its 0x00 padding), DATE/DATETIME/TIMESTAMP as mysql::DateTime, TIME as
+// mysql::Time.
 mysql::Value DecodeField(const schema::ColumnDef& column, const schema::Field& field);
 
 // The column definition a result set carries for `column` of `table` (type, length in

@@ -27,6 +27,7 @@ enum class Fn : uint8_t {
   kCurrentUser,
   kConnectionId,
   kLastInsertId,
+  kRowCount,
   kVersion,
   kNow,
   kUtcTimestamp,
@@ -62,6 +63,7 @@ constexpr FnInfo kFunctions[] = {
     {"LOCALTIME", Fn::kNow, 0, 1},
     {"LOCALTIMESTAMP", Fn::kNow, 0, 1},
     {"NOW", Fn::kNow, 0, 1},
+    {"ROW_COUNT", Fn::kRowCount, 0, 0},
     {"SCHEMA", Fn::kDatabase, 0, 0},
     {"SESSION_USER", Fn::kUser, 0, 0},
     {"SYSDATE", Fn::kNow, 0, 1},
@@ -88,7 +90,7 @@ constexpr absl::string_view kKnownBuiltins[] = {
     "MD5",         "MID",          "MIN",         "MINUTE",
     "MOD",         "MONTH",        "NULLIF",      "POW",
     "POWER",       "RAND",         "REPEAT",      "REPLACE",
-    "REVERSE",     "RIGHT",        "ROUND",       "ROW_COUNT",
+    "REVERSE",     "RIGHT",        "ROUND",
     "RPAD",        "RTRIM",        "SHA1",        "SHA2",
     "SIGN",        "SLEEP",        "SQRT",        "STR_TO_DATE",
     "SUBSTR",      "SUBSTRING",    "SUM",         "TIMESTAMPDIFF",
@@ -196,6 +198,8 @@ ColumnDefinition ExprEngine::FunctionType(const Expr& e) {
       return IntColumn(10, true, nn);
     case Fn::kLastInsertId:
       return IntColumn(21, true, nn);
+    case Fn::kRowCount:
+      return IntColumn(21, false, nn);
     case Fn::kVersion:
       return StringColumn(60, state, nn);
     case Fn::kNow:
@@ -272,6 +276,8 @@ Value ExprEngine::FunctionEval(const Expr& e) {
       if (ctx_.mutable_state != nullptr && !failed()) ctx_.mutable_state->last_insert_id = id;
       return id;
     }
+    case Fn::kRowCount:
+      return state.row_count;
     case Fn::kVersion:
       return state.server != nullptr ? state.server->version : std::string("8.0.36-shoal");
     case Fn::kNow:

@@ -1,6 +1,8 @@
 // Expressions, by MySQL's precedence (lowest first): OR/||, XOR, AND/&&, NOT, predicates
 // (comparisons, IS, IN, BETWEEN, LIKE), |, &, << >>, + -, * / DIV % MOD, ^, unary - ~ !,
 // primaries. Each level is one function; all are left-associative.
+#include <utility>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "router/sql/charsets.h"
@@ -43,6 +45,76 @@ bool IsUnsupportedExprKeyword(absl::string_view word) {
     if (absl::EqualsIgnoreCase(word, n)) return true;
   }
   return false;
+}
+
+// [[db.]table.]column. The qualifier keeps only the table: a statement names one table, so
+// the database adds nothing to resolve. After a dot even reserved words are names, as in
+// MySQL's lexer.
+ExprPtr ParseColumnRef(Parser& p) {
+  ExprPtr e = MakeExpr(ExprKind::kColumn);
+  if (!p.ParseIdentifier(&e->name)) return nullptr;
+  for (int dots = 0; dots < 2 && p.Peek().kind == TokenKind::kDot; ++dots) {
+    p.Advance();
+    const Token& t = p.Peek();
+    if (t.kind != TokenKind::kIdent && t.kind != TokenKind::kQuotedIdent) return p.Fail(), nullptr;
+    e->qualifier =
+        std::exchange(e->name, t.kind == TokenKind::kIdent ? std::string(t.text) : t.value);
+    p.Advance();
+  }
+  return e;
+}
+
+// Aggregates whose argument MySQL's grammar lets start with ALL; COUNT also takes `*`.
+bool TakesAll(absl::string_view name) {
+  static constexpr absl::string_view kNames[] = {
+      "AVG", "BIT_AND", "BIT_OR",     "BIT_XOR",     "COUNT",    "MAX",     "MIN",     "SUM",
+      "STD", "STDDEV",  "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP"};
+  for (absl::string_view n : kNames) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+bool TakesDistinct(absl::string_view name) {
+  return name == "AVG" || name == "COUNT" || name == "GROUP_CONCAT" || name == "MAX" ||
+         name == "MIN" || name == "SUM";
+}
+
+bool IsAggregate(absl::string_view name) { return name == "GROUP_CONCAT" || TakesAll(name); }
+
+// expr, … up to and including `)`.
+bool ParseArgList(Parser& p, Expr* fn) {
+  do {
+    ExprPtr arg = p.ParseExpr();
+    if (!arg) return false;
+    fn->args.push_back(std::move(arg));
+  } while (p.Accept(TokenKind::kComma));
+  return p.Expect(TokenKind::kRParen);
+}
+
+// After `name(` of an aggregate (`name` upper-cased): [ALL | DISTINCT] args `)`, or COUNT's
+// `*`. Only COUNT(DISTINCT …) and GROUP_CONCAT take several arguments; a modifier a function
+// does not take is left for the argument parser to reject where MySQL does.
+bool ParseAggregateArgs(Parser& p, Expr* fn) {
+  if (TakesDistinct(fn->name) && p.AcceptKeyword("DISTINCT")) {
+    fn->distinct = true;
+  } else if (TakesAll(fn->name)) {
+    p.AcceptKeyword("ALL");
+  }
+  if (fn->name == "COUNT" && !fn->distinct && p.Accept(TokenKind::kStar)) {
+    fn->args.push_back(MakeExpr(ExprKind::kStar));
+    return p.Expect(TokenKind::kRParen);
+  }
+  bool several = fn->name == "GROUP_CONCAT" || (fn->name == "COUNT" && fn->distinct);
+  do {
+    ExprPtr arg = p.ParseExpr();
+    if (!arg) return false;
+    fn->args.push_back(std::move(arg));
+  } while (several && p.Accept(TokenKind::kComma));
+  if (fn->name == "GROUP_CONCAT" && (p.PeekKeyword("ORDER") || p.PeekKeyword("SEPARATOR"))) {
+    return p.NotSupported("GROUP_CONCAT with ORDER BY or SEPARATOR");
+  }
+  return p.Expect(TokenKind::kRParen);
 }
 
 }  // namespace
@@ -443,23 +515,7 @@ ExprPtr Parser::ParseIdentExpr() {
       return e;
     }
   }
-  ExprPtr e = MakeExpr(ExprKind::kColumn);
-  if (!ParseIdentifier(&e->name)) return nullptr;
-  if (Peek().kind == TokenKind::kDot) {
-    Advance();
-    e->qualifier = std::move(e->name);
-    if (Peek().kind == TokenKind::kStar) return NotSupported("SELECT from tables"), nullptr;
-    const Token& col = Peek();
-    if (col.kind == TokenKind::kIdent) {  // after a dot, reserved words are names too
-      e->name = std::string(col.text);
-    } else if (col.kind == TokenKind::kQuotedIdent) {
-      e->name = col.value;
-    } else {
-      return Fail(), nullptr;
-    }
-    Advance();
-  }
-  return e;
+  return ParseColumnRef(*this);
 }
 
 ExprPtr Parser::ParseFunctionArgs(std::string name) {
@@ -467,16 +523,16 @@ ExprPtr Parser::ParseFunctionArgs(std::string name) {
   ExprPtr e = MakeExpr(ExprKind::kFunction);
   e->name = std::move(name);
   e->has_parens = true;
-  if (Accept(TokenKind::kRParen)) return e;
-  if (Peek().kind == TokenKind::kStar || PeekKeyword("DISTINCT") || PeekKeyword("ALL")) {
-    return NotSupported("aggregate functions"), nullptr;
+  if (e->name == "VALUES") {
+    ExprPtr column = ParseColumnRef(*this);
+    if (!column || !Expect(TokenKind::kRParen)) return nullptr;
+    e->args.push_back(std::move(column));
+    return e;
   }
-  do {
-    ExprPtr arg = ParseExpr();
-    if (!arg) return nullptr;
-    e->args.push_back(std::move(arg));
-  } while (Accept(TokenKind::kComma));
-  if (!Expect(TokenKind::kRParen)) return nullptr;
+  bool ok = IsAggregate(e->name) ? ParseAggregateArgs(*this, e.get())
+                                 : Accept(TokenKind::kRParen) || ParseArgList(*this, e.get());
+  if (!ok) return nullptr;
+  if (PeekKeyword("OVER")) return NotSupported("window functions"), nullptr;
   return e;
 }
 

@@ -69,6 +69,8 @@ class Parser {
   bool ParseTruncate(TruncateStmt* out);
   bool ParseAnalyze(AnalyzeStmt* out);
   bool ParseExplain(StatementNode* out);
+  // One statement by its first keyword (parser.cc); EXPLAIN parses the statement it explains.
+  bool ParseStatement(StatementNode* out);
 
   // --- expressions (parse_expr.cc), lowest precedence first
   ExprPtr ParseExpr();
@@ -91,7 +93,6 @@ class Parser {
   ExprPtr ParseParam();
 
  private:
-  bool ParseStatement(StatementNode* out);
   bool UnsupportedStatement();
 
   absl::string_view sql_;

@@ -16,7 +16,38 @@
 #include "absl/time/time.h"
 #include "protocol/value.h"
 
+namespace shoal::api {
+class Client;
+class Cluster;
+struct Transaction;
+}  // namespace shoal::api
+
 namespace shoal::sql {
+
+// The data nodes as one router worker thread reaches them: the thread's native client, the
+// process's view of the cluster and dictionary, and a way to have defined operations sent.
+class DataAccess {
+ public:
+  virtual ~DataAccess() = default;
+  virtual api::Client& client() = 0;
+  virtual api::Cluster& cluster() = 0;
+  // Operations were defined on client(): send them (in one batch with every other session's)
+  // before the thread next sleeps.
+  virtual void Flush() = 0;
+
+  // AUTO_INCREMENT values this thread reserved from the dictionary master and has not used
+  // yet, by table id: reserved in batches, as NDB's ndb_autoincrement_prefetch_sz, so that an
+  // insert does not cost a round trip to the master.
+  struct AutoIncrementRange {
+    uint32_t table_version = 0;
+    uint64_t next = 0;
+    uint64_t end = 0;
+  };
+  absl::flat_hash_map<uint32_t, AutoIncrementRange> auto_increment;
+};
+
+class ResultSink;
+class AsyncStatement;
 
 // Filled once by the router process; outlives every session. Read-only after startup.
 struct ServerInfo {
@@ -49,6 +80,7 @@ struct SessionState {
   bool in_transaction = false;
   bool read_only_transaction = false;  // START TRANSACTION READ ONLY
   uint64_t last_insert_id = 0;
+  int64_t row_count = -1;  // ROW_COUNT(): the last statement's affected rows, -1 after a SELECT
   uint64_t questions = 0;             // statements run, for SHOW STATUS
   bool no_backslash_escapes = false;  // derived from sql_mode
 
@@ -62,6 +94,17 @@ struct SessionState {
   std::vector<Diagnostic> warnings;
   // SQL-level prepared statements (PREPARE name FROM …), by lower-case name.
   absl::flat_hash_map<std::string, std::shared_ptr<const PreparedStatement>> sql_prepared;
+
+  // The data nodes; null when the router has no cluster (table statements then fail).
+  DataAccess* data = nullptr;
+  // Receives the results of deferred statements (the session).
+  ResultSink* sink = nullptr;
+  // The native transaction of the open SQL transaction (BEGIN … COMMIT, or autocommit off),
+  // begun by its first table statement; null outside one.
+  std::shared_ptr<api::Transaction> txn;
+  // The deferred statement running now, if any. A session that goes away while one runs
+  // calls in_flight->Orphan() so that its completion touches nothing of the session.
+  AsyncStatement* in_flight = nullptr;
 };
 
 // Sets character_set_client/connection/results and collation_connection from the collation

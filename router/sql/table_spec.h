@@ -2,6 +2,7 @@
 // gives for definitions it refuses; and back, for SHOW CREATE TABLE.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <variant>
 
@@ -21,7 +22,12 @@ namespace shoal::sql {
 std::variant<schema::TableDef, mysql::SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
                                                                  const std::string& database);
 
-// MySQL's SHOW CREATE TABLE text for `table` (ENGINE=ndbcluster).
+// MySQL's SHOW CREATE TABLE text for `table` (ENGINE=ndbcluster). Column comments, column
+// character sets and partitioning are not kept in a TableDef, so they are not shown.
 std::string ShowCreateTableText(const schema::TableDef& table);
+// The same with ` AUTO_INCREMENT=n` after the engine, as MySQL shows it when the table's next
+// auto-increment value is above 1. (CreateTableStmt::auto_increment is the AUTO_INCREMENT = n
+// a CREATE TABLE asks for; the caller seeds the table's counter from it.)
+std::string ShowCreateTableText(const schema::TableDef& table, uint64_t next_auto_increment);
 
 }  // namespace shoal::sql

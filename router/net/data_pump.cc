@@ -1,0 +1,82 @@
+#include "router/net/data_pump.h"
+
+#include <event2/event.h>
+
+#include "absl/time/time.h"
+
+namespace shoal::router {
+namespace {
+
+// How often a worker with operations in flight checks its links without being woken.
+constexpr absl::Duration kTick = absl::Milliseconds(10);
+// How soon to retry output a transport pushed back.
+constexpr absl::Duration kRetryOutput = absl::Milliseconds(1);
+
+}  // namespace
+
+DataPump::DataPump(EventLoop* loop, api::Cluster* cluster, MetricsRegistry* metrics)
+    : loop_(loop),
+      cluster_(cluster),
+      client_(cluster),
+      flush_event_(event_new(loop->base(), -1, 0, &DataPump::OnFlush, this)),
+      tick_(loop, [this] { Pump(); }),
+      batches_(metrics->GetCounter("shoal_router_native_batches_total",
+                                   "Batches of native operations a router worker sent.")) {}
+
+DataPump::~DataPump() {
+  event_free(flush_event_);
+  for (event* e : fd_events_) event_free(e);
+}
+
+void DataPump::Flush() {
+  if (flush_pending_) return;
+  flush_pending_ = true;
+  event_active(flush_event_, EV_TIMEOUT, 0);
+}
+
+void DataPump::OnFlush(int, short, void* arg) {
+  auto* self = static_cast<DataPump*>(arg);
+  self->flush_pending_ = false;
+  self->batches_->Increment();
+  self->Pump();
+}
+
+void DataPump::OnReadable(int, short, void* arg) {
+  auto* self = static_cast<DataPump*>(arg);
+  self->client_.WokeUp();
+  self->Pump();
+}
+
+void DataPump::Pump() {
+  client_.Send();
+  while (true) {
+    client_.Poll(absl::ZeroDuration());
+    // Completions may have defined more operations (a session's next statement).
+    if (flush_pending_) {
+      flush_pending_ = false;
+      client_.Send();
+      continue;
+    }
+    if (client_.PrepareToSleep(&scratch_fds_)) break;
+    if (client_.has_queued_output()) {
+      tick_.Start(kRetryOutput);
+      break;
+    }
+  }
+  WatchFds(scratch_fds_);
+  if (client_.in_flight() > 0 && !tick_.pending()) tick_.Start(kTick);
+}
+
+void DataPump::WatchFds(const std::vector<int>& fds) {
+  if (fds == watched_fds_) return;
+  for (event* e : fd_events_) event_free(e);
+  fd_events_.clear();
+  for (int fd : fds) {
+    event* e = event_new(loop_->base(), fd, EV_READ | EV_PERSIST, &DataPump::OnReadable, this);
+    event_add(e, nullptr);
+    fd_events_.push_back(e);
+  }
+  watched_fds_ = fds;
+}
+
+}  // namespace shoal::router

@@ -1,0 +1,55 @@
+// DataPump: one router worker's native client, driven by the worker's event loop (the
+// router's half of I1's batching). Sessions define operations on client() while the loop
+// runs their input; Flush() asks for one Send() after all of them, so every statement that
+// arrived in the same loop turn leaves in the same frame to each data node. Results are
+// read when a data node's link becomes readable, and their completions run on this thread.
+//
+// Owned by its Worker; used only on the worker's thread (Create may run anywhere).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "common/event_loop.h"
+#include "common/metrics.h"
+#include "engine/api/client.h"
+#include "router/sql/session.h"
+
+struct event;
+
+namespace shoal::router {
+
+class DataPump : public sql::DataAccess {
+ public:
+  DataPump(EventLoop* loop, api::Cluster* cluster, MetricsRegistry* metrics);
+  ~DataPump() override;
+  DataPump(const DataPump&) = delete;
+  DataPump& operator=(const DataPump&) = delete;
+
+  api::Client& client() override { return client_; }
+  api::Cluster& cluster() override { return *cluster_; }
+  void Flush() override;
+
+ private:
+  static void OnFlush(int fd, short what, void* arg);
+  static void OnReadable(int fd, short what, void* arg);
+  // Sends what is queued, runs every completion that is ready, and arms the wake-ups.
+  void Pump();
+  // Watches exactly `fds` for readability.
+  void WatchFds(const std::vector<int>& fds);
+
+  EventLoop* loop_;
+  api::Cluster* cluster_;
+  api::Client client_;
+  event* flush_event_;
+  bool flush_pending_ = false;
+  std::vector<int> watched_fds_;
+  std::vector<event*> fd_events_;
+  std::vector<int> scratch_fds_;
+  // While operations are in flight: a periodic poll that notices dead links (I/O alone does
+  // not when a shared-memory peer dies) and retries output the transports pushed back.
+  Timer tick_;
+  Counter* batches_;
+};
+
+}  // namespace shoal::router

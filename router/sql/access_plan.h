@@ -1,0 +1,53 @@
+// How a statement reaches the rows its WHERE clause selects (ARCHITECTURE.md I2):
+//   key lookup          the primary key's columns all equal constants: one key operation,
+//                       sent to the partition's primary;
+//   batched lookups     `pk IN (…)` on a one-column primary key: one key operation per value,
+//                       all in one batch;
+//   index ranges        bounds on the first column of an ordered index (the primary key's
+//                       or a secondary one), from =, IN, BETWEEN, <, > and ORs of them: one
+//                       scan of that index per range (overlapping ranges merged), every
+//                       partition in parallel;
+//   full scan           anything else.
+// Every path may return rows the WHERE clause does not want (bounds are kept inclusive, and
+// values that do not convert exactly are not used as bounds): the router checks WHERE again
+// on every row, so the plan decides speed, never the result.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/api/client.h"
+#include "engine/schema/schema.h"
+#include "router/sql/ast.h"
+#include "router/sql/exec_internal.h"
+
+namespace shoal::sql::internal {
+
+struct AccessPlan {
+  enum class Kind : uint8_t { kKeyLookup, kBatchedLookup, kIndexRange, kFullScan, kNothing };
+  Kind kind = Kind::kFullScan;
+  std::vector<std::string> keys;  // packed primary keys (key lookups)
+  int index = 0;                  // kIndexRange: position in TableDef::indexes
+  // kIndexRange: inclusive packed one-column bounds, disjoint and in order; empty = open.
+  struct Range {
+    std::string lower, upper;
+  };
+  std::vector<Range> ranges;
+
+  // What EXPLAIN shows: "key lookup on PRIMARY", "index range scan on k_1", …
+  std::string Describe(const schema::TableDef& table) const;
+};
+
+// Defines the scans a kIndexRange or kFullScan plan needs: `base` (table, columns, lock,
+// transaction set) once per range; `*outstanding` grows by the number of scans.
+void DefineScans(const AccessPlan& plan, const api::ScanRequest& base, api::Client* client,
+                 api::ScanReceiver* receiver, int* outstanding);
+
+// The top-level AND-ed parts of a condition (none for a null one).
+void Conjuncts(const Expr* e, std::vector<const Expr*>* out);
+
+// Chooses the access path for `where` (may be null) over `table`. Constants in the clause
+// (literals, parameters, variables) are evaluated with `ctx`.
+AccessPlan PlanAccess(const schema::TableDef& table, const Expr* where, const ExecContext& ctx);
+
+}  // namespace shoal::sql::internal

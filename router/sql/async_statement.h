@@ -1,0 +1,64 @@
+// AsyncStatement: a table statement waiting for the data nodes. It is the Completion (or
+// ScanReceiver) of the native operations it defined, and it owns itself: once the last of
+// them has completed it delivers the statement's result to the session and deletes itself.
+//
+// Lives on the session's worker thread. The session may go away first (the client hung up):
+// it then calls Orphan(), and the statement frees itself without delivering when its
+// operations are done — they cannot be recalled, and their completions point here.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "protocol/value.h"
+#include "router/sql/exec_internal.h"
+#include "router/sql/executor.h"
+#include "router/sql/session.h"
+
+namespace shoal::sql {
+
+class AsyncStatement {
+ public:
+  // Copies what the statement needs later from `ctx` (the parameters; the statement text's
+  // owner); the rest of `ctx` need not outlive this call.
+  explicit AsyncStatement(const internal::ExecContext& ctx);
+  virtual ~AsyncStatement() = default;
+  AsyncStatement(const AsyncStatement&) = delete;
+  AsyncStatement& operator=(const AsyncStatement&) = delete;
+
+  // The session is gone; `txn` (its open transaction, may be null) is rolled back once this
+  // statement's operations are done.
+  void Orphan(std::shared_ptr<api::Transaction> txn) {
+    state_ = nullptr;
+    abandoned_txn_ = std::move(txn);
+  }
+
+ protected:
+  // The statement is over: hands `result` to the session (with the bookkeeping every
+  // statement gets) unless orphaned, then deletes this. REQUIRES: no operation of this
+  // statement is still in flight.
+  void Deliver(StatementResult result);
+
+  // Like Deliver, after rolling back the session's whole transaction: for an error that left
+  // it unusable (a statement that failed after some of its writes were applied, a lock wait
+  // timeout, a lost data node). The session is then outside any transaction, as after NDB
+  // aborts one.
+  void DeliverAfterRollback(mysql::SqlError error);
+
+  // Null once orphaned.
+  SessionState* state() const { return state_; }
+  // The statement's context as at its start. REQUIRES: not orphaned.
+  internal::ExecContext context() const;
+  // The worker's data nodes: outlive every session.
+  DataAccess* data() const { return data_; }
+
+ private:
+  SessionState* state_;
+  DataAccess* data_;
+  std::vector<mysql::Value> params_;
+  absl::Time now_;
+  std::shared_ptr<const PreparedStatement> owner_;
+  std::shared_ptr<api::Transaction> abandoned_txn_;
+};
+
+}  // namespace shoal::sql

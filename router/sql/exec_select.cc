@@ -1,0 +1,190 @@
+// SELECT over a table: the access plan (access_plan.h) becomes key reads or parallel scans
+// sent in one batch; the rows that come back are decoded and finished in the router
+// (row_pipeline.h).
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "engine/api/client.h"
+#include "engine/schema/row.h"
+#include "router/sql/access_plan.h"
+#include "router/sql/async_statement.h"
+#include "router/sql/exec_internal.h"
+#include "router/sql/field_codec.h"
+#include "router/sql/row_pipeline.h"
+#include "router/sql/table_access.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+void CollectColumnNames(const Expr& e, std::vector<std::string>* out) {
+  if (e.kind == ExprKind::kColumn) out->push_back(e.name);
+  for (const ExprPtr& a : e.args) CollectColumnNames(*a, out);
+}
+
+// The table columns a SELECT reads: every visible one for `*`, else those it names.
+std::vector<uint16_t> FetchColumns(const SelectStmt& select, const schema::TableDef& table) {
+  std::vector<uint16_t> columns;
+  bool star = std::any_of(select.items.begin(), select.items.end(),
+                          [](const SelectItem& i) { return i.expr == nullptr; });
+  if (star) {
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+      if (!table.columns[i].hidden) columns.push_back(static_cast<uint16_t>(i));
+    }
+    return columns;
+  }
+  std::vector<std::string> names;
+  for (const SelectItem& item : select.items) CollectColumnNames(*item.expr, &names);
+  if (select.where) CollectColumnNames(*select.where, &names);
+  for (const ExprPtr& g : select.group_by) CollectColumnNames(*g, &names);
+  if (select.having) CollectColumnNames(*select.having, &names);
+  for (const OrderItem& o : select.order_by) CollectColumnNames(*o.expr, &names);
+  for (const std::string& name : names) {
+    int i = table.FindColumn(name);
+    if (i < 0 || table.columns[i].hidden) continue;  // an alias, or 1054 when evaluated
+    if (std::find(columns.begin(), columns.end(), i) == columns.end()) {
+      columns.push_back(static_cast<uint16_t>(i));
+    }
+  }
+  std::sort(columns.begin(), columns.end());
+  return columns;
+}
+
+std::vector<mysql::ColumnDefinition> FetchedColumnDefs(const schema::TableDef& table,
+                                                       const std::vector<uint16_t>& columns,
+                                                       const SessionState& state) {
+  std::vector<mysql::ColumnDefinition> defs;
+  for (uint16_t c : columns) {
+    defs.push_back(ResultColumn(table, c, ResultCollationId(state), ResultCharsetMaxLen(state)));
+  }
+  return defs;
+}
+
+class SelectRun : public AsyncStatement, public api::Completion, public api::ScanReceiver {
+ public:
+  SelectRun(const ExecContext& ctx, const SelectStmt& select, api::TablePtr table,
+            std::vector<uint16_t> columns)
+      : AsyncStatement(ctx),
+        select_(select),
+        table_(std::move(table)),
+        columns_(std::move(columns)),
+        txn_(StatementTransaction(ctx.state)) {
+    fetched_.columns = FetchedColumnDefs(*table_, columns_, *ctx.state);
+    fields_.resize(columns_.size());
+  }
+
+  void Start(const AccessPlan& plan) {
+    DataAccess* data_access = data();
+    api::Client& client = data_access->client();
+    api::Lock lock = select_.lock == LockMode::kNone || txn_ == nullptr ? api::Lock::kNone
+                                                                        : api::Lock::kExclusive;
+    outstanding_ = 1;  // the definitions below; completions may run inside them
+    switch (plan.kind) {
+      case AccessPlan::Kind::kKeyLookup:
+      case AccessPlan::Kind::kBatchedLookup:
+        for (const std::string& key : plan.keys) {
+          ++outstanding_;
+          client.Read(*table_, key, columns_, this, txn_.get(), lock);
+        }
+        break;
+      case AccessPlan::Kind::kIndexRange:
+      case AccessPlan::Kind::kFullScan: {
+        api::ScanRequest request;
+        request.table = table_.get();
+        request.columns = columns_;
+        request.lock = lock;
+        request.txn = txn_.get();
+        DefineScans(plan, request, &client, this, &outstanding_);
+        break;
+      }
+      case AccessPlan::Kind::kNothing:
+        break;
+    }
+    data_access->Flush();
+    OneDone();
+  }
+
+  // Key reads.
+  void Done(const api::Outcome& outcome) override {
+    if (outcome.ok()) {
+      AddRow(outcome.row);
+    } else if (!outcome.not_found() && !error_) {
+      error_ = EngineError(outcome.code, outcome.message);
+    }
+    OneDone();
+  }
+
+  // Scans.
+  void Row(absl::string_view row) override { AddRow(row); }
+  void Done(uint16_t code, absl::string_view message) override {
+    if (code != 0 && !error_) error_ = EngineError(code, message);
+    OneDone();
+  }
+
+ private:
+  void AddRow(absl::string_view packed) {
+    size_t used = 0;
+    if (!schema::SplitRow(*table_, columns_, packed, fields_.data(), &used)) {
+      if (!error_) error_ = mysql::errors::Internal("a data node sent a malformed row");
+      return;
+    }
+    std::vector<mysql::Value> row;
+    row.reserve(columns_.size());
+    for (size_t i = 0; i < columns_.size(); ++i) {
+      row.push_back(fields_[i].null ? mysql::Value{}
+                                    : DecodeField(table_->columns[columns_[i]], fields_[i]));
+    }
+    fetched_.rows.push_back(std::move(row));
+  }
+
+  void OneDone() {
+    if (--outstanding_ > 0) return;
+    Finish();
+  }
+
+  void Finish() {
+    if (state() == nullptr) return Deliver(OkResult{});  // orphaned: nobody reads it
+    if (error_) {
+      if (txn_ != nullptr && AbortsTransaction(error_->code)) return DeliverAfterRollback(*error_);
+      return Deliver(*error_);
+    }
+    Deliver(FinishSelect(select_, std::move(fetched_), context()));
+  }
+
+  const SelectStmt& select_;
+  api::TablePtr table_;
+  std::vector<uint16_t> columns_;
+  std::shared_ptr<api::Transaction> txn_;
+  std::vector<schema::Field> fields_;
+  FetchedRows fetched_;
+  int outstanding_ = 0;
+  std::optional<mysql::SqlError> error_;
+};
+
+}  // namespace
+
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectColumns(
+    const SelectStmt& select, const SessionState& state) {
+  if (select.from->derived) return mysql::errors::NotSupportedYet("derived tables");
+  auto resolved = ResolveTable(select.from->table, state);
+  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
+  std::vector<uint16_t> columns = FetchColumns(select, table);
+  ExecContext ctx;
+  ctx.state = const_cast<SessionState*>(&state);  // typing changes nothing
+  return SelectListColumns(select, FetchedColumnDefs(table, columns, state), ctx);
+}
+
+StatementResult ExecuteTableSelect(const SelectStmt& select, const ExecContext& ctx) {
+  if (select.from->derived) return mysql::errors::NotSupportedYet("derived tables");
+  auto resolved = ResolveTable(select.from->table, *ctx.state);
+  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
+  BeginImplicitTransaction(ctx.state);
+  AccessPlan plan = PlanAccess(*table, select.where.get(), ctx);
+  std::vector<uint16_t> columns = FetchColumns(select, *table);
+  auto* run = new SelectRun(ctx, select, std::move(table), std::move(columns));
+  run->Start(plan);
+  return Deferred{};
+}
+
+}  // namespace shoal::sql::internal

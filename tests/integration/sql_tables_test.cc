@@ -1,0 +1,255 @@
+// Tables through SQL, end to end: a real mariadb client and a real sysbench against a router
+// of a running cluster (mgmd, two data nodes, one router), over the Unix socket and TCP.
+// Every statement becomes native operations on the data nodes; the tests check the values
+// that come back, the errors MySQL would give, and that sysbench's OLTP workloads run
+// unmodified with zero errors and leave the tables in the state they imply.
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/integration/test_cluster.h"
+
+namespace shoal::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr char kConfig[] = R"(
+mgmd:
+  port: {MGMD_PORT}
+  data_dir: {RUN_DIR}/mgmd
+datanodes:
+  - id: 2
+    data_dir: {RUN_DIR}/dn2
+  - id: 3
+    data_dir: {RUN_DIR}/dn3
+routers:
+  - id: 4
+    socket: {RUN_DIR}/r4.sock
+    port: {ROUTER_PORT}
+    threads: 2
+    metrics_port: {METRICS_BASE}
+users:
+  - name: root
+)";
+
+class SqlTablesTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    cluster_ = new TestCluster(TestCluster::FromConfig(kConfig, {"--launch"}));
+    ASSERT_TRUE(cluster_->WaitForState({2, 3, 4}, "started")) << cluster_->MgmdLog();
+  }
+  static void TearDownTestSuite() {
+    delete cluster_;
+    cluster_ = nullptr;
+  }
+
+  static std::string socket() { return cluster_->run_dir() + "/r4.sock"; }
+  static std::string port() { return std::to_string(cluster_->router_port()); }
+
+  // Runs `sql` with the mariadb CLI (batch mode: tab-separated rows after a header line).
+  static CommandResult Mariadb(const std::string& sql, bool tcp = false,
+                               const std::string& database = "") {
+    std::vector<std::string> args = {"/usr/bin/mariadb", "--user=root", "--batch"};
+    if (tcp) {
+      args.insert(args.end(), {"--protocol=TCP", "--host=127.0.0.1", "--port=" + port()});
+    } else {
+      args.push_back("--socket=" + socket());
+    }
+    if (!database.empty()) args.push_back("--database=" + database);
+    args.insert(args.end(), {"-e", sql});
+    return RunCommand(args, absl::Seconds(60));
+  }
+
+  // The output of statements that must succeed.
+  static std::string Query(const std::string& sql, const std::string& database = "shop") {
+    CommandResult r = Mariadb(sql, false, database);
+    EXPECT_EQ(r.exit_code, 0) << sql << "\n" << r.out << r.err;
+    return r.out;
+  }
+
+  static TestCluster* cluster_;
+};
+
+TestCluster* SqlTablesTest::cluster_ = nullptr;
+
+TEST_F(SqlTablesTest, CreateInsertSelectUpdateDeleteDrop) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query(
+      "CREATE TABLE items (id INT NOT NULL AUTO_INCREMENT, name VARCHAR(40) NOT NULL, "
+      "qty INT DEFAULT 0, price DECIMAL(10,2), added DATE, PRIMARY KEY (id), KEY by_qty (qty)) "
+      "ENGINE=ndbcluster");
+  std::string insert = Query(
+      "INSERT INTO items (name, qty, price, added) VALUES ('apple', 5, 1.25, '2026-01-02'), "
+      "('pear', 7, 2.50, '2026-02-03'), ('plum', NULL, NULL, NULL), ('fig', 7, 9.99, "
+      "'2024-02-29'); SELECT LAST_INSERT_ID(), ROW_COUNT()");
+  EXPECT_EQ(insert, "LAST_INSERT_ID()\tROW_COUNT()\n1\t4\n");
+
+  EXPECT_EQ(Query("SELECT name, qty, price, added FROM items WHERE id = 2"),
+            "name\tqty\tprice\tadded\npear\t7\t2.50\t2026-02-03\n");
+  EXPECT_EQ(Query("SELECT id FROM items WHERE id IN (1, 3, 99) ORDER BY id"), "id\n1\n3\n");
+  EXPECT_EQ(Query("SELECT id, name FROM items WHERE qty BETWEEN 6 AND 7 ORDER BY name DESC"),
+            "id\tname\n2\tpear\n4\tfig\n");
+  EXPECT_EQ(Query("SELECT name FROM items WHERE qty IS NULL"), "name\nplum\n");
+  EXPECT_EQ(Query("SELECT COUNT(*), SUM(qty), MIN(name), MAX(price) FROM items"),
+            "COUNT(*)\tSUM(qty)\tMIN(name)\tMAX(price)\n4\t19\tapple\t9.99\n");
+  EXPECT_EQ(Query("SELECT qty, COUNT(*) AS n FROM items GROUP BY qty HAVING n > 1"),
+            "qty\tn\n7\t2\n");
+  EXPECT_EQ(Query("SELECT DISTINCT qty FROM items WHERE qty IS NOT NULL ORDER BY qty"),
+            "qty\n5\n7\n");
+  EXPECT_EQ(Query("SELECT name FROM items ORDER BY id LIMIT 2 OFFSET 1"), "name\npear\nplum\n");
+  EXPECT_EQ(Query("SELECT name FROM items WHERE name LIKE 'p%' ORDER BY name"),
+            "name\npear\nplum\n");
+
+  // The direct path (key equality, interpreted k = k + 1) and the general one.
+  EXPECT_THAT(Query("UPDATE items SET qty = qty + 1 WHERE id = 1; SELECT ROW_COUNT()"),
+              HasSubstr("\n1\n"));
+  EXPECT_THAT(Query("UPDATE items SET price = price * 2 WHERE qty = 7; SELECT ROW_COUNT()"),
+              HasSubstr("\n2\n"));
+  EXPECT_EQ(Query("SELECT id, qty, price FROM items ORDER BY id"),
+            "id\tqty\tprice\n1\t6\t1.25\n2\t7\t5.00\n3\tNULL\tNULL\n4\t7\t19.98\n");
+  EXPECT_THAT(Query("DELETE FROM items WHERE id = 3; SELECT ROW_COUNT()"), HasSubstr("\n1\n"));
+  EXPECT_THAT(Query("DELETE FROM items WHERE price > 10; SELECT ROW_COUNT()"),
+              HasSubstr("\n1\n"));
+  EXPECT_EQ(Query("SELECT id FROM items ORDER BY id"), "id\n1\n2\n");
+  EXPECT_THAT(Query("SHOW TABLES"), HasSubstr("items"));
+  Query("DROP TABLE items");
+  CommandResult gone = Mariadb("SELECT * FROM items", false, "shop");
+  EXPECT_NE(gone.exit_code, 0);
+  EXPECT_THAT(gone.err, HasSubstr("ERROR 1146 (42S02)"));
+  EXPECT_THAT(gone.err, HasSubstr("Table 'shop.items' doesn't exist"));
+}
+
+TEST_F(SqlTablesTest, ErrorsAsMySqlGivesThem) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE IF NOT EXISTS errs (id INT PRIMARY KEY, v TINYINT NOT NULL)");
+  Query("INSERT INTO errs VALUES (1, 1)");
+  struct Case {
+    std::string sql;
+    std::string error;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"INSERT INTO errs VALUES (1, 2)",
+            "ERROR 1062 (23000) at line 1: Duplicate entry '1' for key 'errs.PRIMARY'"},
+           {"INSERT INTO errs VALUES (2, 300)",
+            "ERROR 1264 (22003) at line 1: Out of range value for column 'v' at row 1"},
+           {"INSERT INTO errs VALUES (3, NULL)",
+            "ERROR 1048 (23000) at line 1: Column 'v' cannot be null"},
+           {"INSERT INTO errs (id) VALUES (4)",
+            "ERROR 1364 (HY000) at line 1: Field 'v' doesn't have a default value"},
+           {"INSERT INTO errs VALUES (5)",
+            "ERROR 1136 (21S01) at line 1: Column count doesn't match value count at row 1"},
+           {"SELECT nope FROM errs", "ERROR 1054 (42S22) at line 1: Unknown column 'nope'"},
+           {"CREATE TABLE errs (id INT PRIMARY KEY)",
+            "ERROR 1050 (42S01) at line 1: Table 'errs' already exists"},
+           {"SELECT * FROM nowhere",
+            "ERROR 1146 (42S02) at line 1: Table 'shop.nowhere' doesn't exist"},
+           {"DROP TABLE nowhere", "ERROR 1051 (42S02) at line 1: Unknown table 'shop.nowhere'"},
+       }) {
+    CommandResult r = Mariadb(c.sql, false, "shop");
+    EXPECT_NE(r.exit_code, 0) << c.sql;
+    EXPECT_THAT(r.err, HasSubstr(c.error)) << c.sql;
+  }
+  // A failed multi-row insert leaves nothing behind.
+  CommandResult r = Mariadb("INSERT INTO errs VALUES (10, 1), (11, 1), (1, 1)", false, "shop");
+  EXPECT_THAT(r.err, HasSubstr("ERROR 1062 (23000)"));
+  EXPECT_EQ(Query("SELECT COUNT(*) FROM errs"), "COUNT(*)\n1\n");
+  CommandResult no_db = Mariadb("SELECT * FROM errs");
+  EXPECT_THAT(no_db.err, HasSubstr("ERROR 1046 (3D000)"));
+  CommandResult use = Mariadb("USE not_there");
+  EXPECT_THAT(use.err, HasSubstr("ERROR 1049 (42000)"));
+  Query("DROP TABLE errs");
+}
+
+// sysbench 1.0.20, unmodified: prepare, run and cleanup with NDB's storage engine name.
+struct SysbenchCase {
+  std::string workload;
+  bool tcp;
+  std::string ps_mode;
+};
+
+class SysbenchTest : public SqlTablesTest, public ::testing::WithParamInterface<SysbenchCase> {
+ protected:
+  std::vector<std::string> Args(const std::string& command) {
+    const SysbenchCase& c = GetParam();
+    std::vector<std::string> args = {"/usr/bin/sysbench",
+                                     c.workload,
+                                     "--mysql-user=root",
+                                     "--mysql-db=sbtest",
+                                     "--mysql-storage-engine=ndbcluster",
+                                     "--tables=2",
+                                     "--table-size=500",
+                                     "--threads=4",
+                                     "--events=400",
+                                     "--time=0",
+                                     "--db-ps-mode=" + c.ps_mode};
+    if (c.tcp) {
+      args.insert(args.end(), {"--mysql-host=127.0.0.1", "--mysql-port=" + port()});
+    } else {
+      args.push_back("--mysql-socket=" + socket());
+    }
+    args.push_back(command);
+    return args;
+  }
+
+  // Row count and sum(k) of sbtestN.
+  std::pair<int64_t, int64_t> CountAndSum(int table) {
+    std::string out = Query(absl::StrCat("SELECT COUNT(*), SUM(k) FROM sbtest", table), "sbtest");
+    std::vector<std::string> lines = absl::StrSplit(out, '\n', absl::SkipEmpty());
+    if (lines.size() != 2) {
+      ADD_FAILURE() << out;
+      return {-1, -1};
+    }
+    std::vector<std::string> cells = absl::StrSplit(lines[1], '\t');
+    int64_t count = -1, sum = -1;
+    EXPECT_TRUE(absl::SimpleAtoi(cells[0], &count) && absl::SimpleAtoi(cells[1], &sum)) << out;
+    return {count, sum};
+  }
+};
+
+TEST_P(SysbenchTest, PrepareRunCleanup) {
+  Query("CREATE DATABASE IF NOT EXISTS sbtest", "");
+  CommandResult prepare = RunCommand(Args("prepare"), absl::Seconds(120));
+  ASSERT_EQ(prepare.exit_code, 0) << prepare.out << prepare.err;
+  std::pair<int64_t, int64_t> before[3];
+  for (int t = 1; t <= 2; ++t) {
+    before[t] = CountAndSum(t);
+    EXPECT_EQ(before[t].first, 500);
+  }
+  CommandResult run = RunCommand(Args("run"), absl::Seconds(300));
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr("ignored errors:                      0")) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("reconnects:                          0")) << run.out;
+  const std::string& workload = GetParam().workload;
+  for (int t = 1; t <= 2; ++t) {
+    std::pair<int64_t, int64_t> after = CountAndSum(t);
+    if (workload == "oltp_point_select" || workload == "oltp_read_only") {
+      EXPECT_EQ(after, before[t]) << "table " << t;
+    } else if (workload == "oltp_update_non_index") {
+      EXPECT_EQ(after, before[t]) << "table " << t;  // c changes, k and the rows stay
+    } else if (workload == "oltp_update_index") {
+      EXPECT_EQ(after.first, before[t].first) << "table " << t;
+      EXPECT_GE(after.second, before[t].second) << "table " << t;  // k = k + 1 only
+    }
+  }
+  CommandResult cleanup = RunCommand(Args("cleanup"), absl::Seconds(120));
+  ASSERT_EQ(cleanup.exit_code, 0) << cleanup.out << cleanup.err;
+  EXPECT_THAT(Query("SHOW TABLES", "sbtest"), Not(HasSubstr("sbtest1")));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Workloads, SysbenchTest,
+    ::testing::Values(SysbenchCase{"oltp_point_select", false, "auto"},
+                      SysbenchCase{"oltp_point_select", true, "disable"},
+                      SysbenchCase{"oltp_update_index", false, "auto"},
+                      SysbenchCase{"oltp_update_non_index", true, "disable"}),
+    [](const ::testing::TestParamInfo<SysbenchCase>& param) {
+      const SysbenchCase& c = param.param;
+      return c.workload + (c.tcp ? "_tcp_" : "_socket_") + c.ps_mode;
+    });
+
+}  // namespace
+}  // namespace shoal::testing
