@@ -120,6 +120,8 @@ bool ParseAggregateArgs(Parser& p, Expr* fn) {
 }  // namespace
 
 ExprPtr Parser::ParseExpr() {
+  DepthGuard depth(this);
+  if (!depth.ok()) return nullptr;
   ExprPtr left = ParseXor();
   while (left && (PeekKeyword("OR") || Peek().kind == TokenKind::kOrOr)) {
     Advance();
@@ -152,6 +154,8 @@ ExprPtr Parser::ParseAnd() {
 }
 
 ExprPtr Parser::ParseNot() {
+  DepthGuard depth(this);
+  if (!depth.ok()) return nullptr;
   if (AcceptKeyword("NOT")) {
     ExprPtr inner = ParseNot();
     if (!inner) return nullptr;
@@ -353,6 +357,8 @@ ExprPtr Parser::ParseBitXor() {
 }
 
 ExprPtr Parser::ParseUnary() {
+  DepthGuard depth(this);
+  if (!depth.ok()) return nullptr;
   TokenKind k = Peek().kind;
   if (k == TokenKind::kPlus) {
     Advance();

@@ -230,6 +230,8 @@ bool ParseLockingClause(Parser& p, LockMode* lock) {
 }  // namespace
 
 bool Parser::ParseSelect(SelectStmt* out) {
+  DepthGuard depth(this);
+  if (!depth.ok()) return false;
   Advance();  // SELECT
   ParseSelectOptions(*this, &out->distinct);
   do {

@@ -60,6 +60,20 @@ bool Parser::Fail(const Token& tok) {
   return false;
 }
 
+Parser::DepthGuard::DepthGuard(Parser* parser) : parser_(parser) {
+  // Deep enough for any real statement; shallow enough for a worker's stack under ASan.
+  constexpr int kMaxDepth = 200;
+  ok_ = ++parser_->depth_ <= kMaxDepth;
+  if (!ok_ && !parser_->error_) {
+    const Token& tok = parser_->Peek();
+    size_t offset = tok.kind == TokenKind::kEnd ? parser_->sql_.size() : tok.offset;
+    parser_->error_ = mysql::SqlError{
+        1064, "42000",
+        absl::StrCat("memory exhausted near '", NearText(parser_->sql_, offset), "' at line ",
+                     tok.line)};
+  }
+}
+
 bool Parser::NotSupported(absl::string_view what) {
   if (!error_) error_ = mysql::errors::NotSupportedYet(what);
   return false;

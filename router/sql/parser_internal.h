@@ -34,6 +34,22 @@ class Parser {
   bool Fail(const Token& tok);
   // 1235 naming `what`. Always returns false.
   bool NotSupported(absl::string_view what);
+
+  // Bounds the recursion of nested expressions and subqueries, so that a statement of
+  // thousands of `(` gets MySQL's "memory exhausted" parse error instead of overflowing the
+  // stack. Construct one at every recursive entry point; when !ok() the error is recorded.
+  class DepthGuard {
+   public:
+    explicit DepthGuard(Parser* parser);
+    ~DepthGuard() { --parser_->depth_; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+    bool ok() const { return ok_; }
+
+   private:
+    Parser* parser_;
+    bool ok_;
+  };
   bool failed() const { return error_.has_value(); }
   // An identifier: unquoted and not reserved, or backquoted.
   bool ParseIdentifier(std::string* out);
@@ -100,6 +116,7 @@ class Parser {
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   int param_count_ = 0;
+  int depth_ = 0;
   std::optional<mysql::SqlError> error_;
 };
 

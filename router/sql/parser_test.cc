@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace shoal::sql {
@@ -229,6 +230,33 @@ TEST(ParserTest, Placeholders) {
   EXPECT_EQ(s.param_count, 3);
   const auto& select = std::get<SelectStmt>(s.node);
   EXPECT_EQ(select.items[1].expr->args[0]->param_index, 1);
+}
+
+}  // namespace
+}  // namespace shoal::sql
+
+namespace shoal::sql {
+namespace {
+
+// Thousands of nested parentheses, NOTs, signs or subqueries must not overflow the stack: MySQL's
+// parser answers "memory exhausted" past its depth, and so do we.
+TEST(ParserTest, DeepNestingIsMemoryExhaustedNotACrash) {
+  auto repeat = [](absl::string_view s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out.append(s.data(), s.size());
+    return out;
+  };
+  for (const std::string& sql :
+       {"SELECT " + repeat("(", 100000) + "1" + repeat(")", 100000),
+        "SELECT " + repeat("-", 100000) + "1", "SELECT " + repeat("NOT ", 100000) + "1",
+        "SELECT " + repeat("~", 100000) + "1",
+        "SELECT * FROM " + repeat("(SELECT * FROM ", 20000) + "t" + repeat(") x", 20000)}) {
+    mysql::SqlError e = MustFail(sql);
+    EXPECT_EQ(e.code, 1064);
+    EXPECT_TRUE(absl::StartsWith(e.message, "memory exhausted near '")) << e.message;
+  }
+  MustParse("SELECT " + repeat("(", 60) + "1" + repeat(")", 60));
+  MustParse("SELECT " + repeat("- ", 60) + "1");
 }
 
 }  // namespace
