@@ -136,9 +136,12 @@ bool Connection::HandleInput() {
     CloseAfterFlush();
     return true;
   }
-  // A client that sends without reading its replies waits until they are taken; one whose
-  // statement runs on the data nodes waits for its answer (its next request stays unread).
-  if ((session_.waiting() || out_.size() - out_sent_ > kMaxPendingOutput) && reading_) {
+  // A client that sends without reading its replies waits until they are taken. While a
+  // statement runs on the data nodes the next requests are only buffered (read interest stays
+  // registered: toggling it costs two epoll_ctl calls per statement), up to a bound.
+  bool backlog = out_.size() - out_sent_ > kMaxPendingOutput ||
+                 (session_.waiting() && in_end_ - in_start_ > kMaxPendingOutput);
+  if (backlog && reading_) {
     event_del(read_event_);
     reading_ = false;
   }

@@ -164,6 +164,31 @@ TEST_F(SqlTablesTest, ErrorsAsMySqlGivesThem) {
   Query("DROP TABLE errs");
 }
 
+TEST_F(SqlTablesTest, TransactionsCommitAndRollBack) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE IF NOT EXISTS acct (id INT PRIMARY KEY, balance INT NOT NULL)");
+  Query("INSERT INTO acct VALUES (1, 100), (2, 100)");
+  // A transaction sees its own writes; ROLLBACK undoes all of them.
+  EXPECT_EQ(Query("BEGIN; UPDATE acct SET balance = balance - 30 WHERE id = 1; "
+                  "UPDATE acct SET balance = balance + 30 WHERE id = 2; INSERT INTO acct VALUES "
+                  "(3, 5); SELECT SUM(balance), COUNT(*) FROM acct; ROLLBACK; "
+                  "SELECT id, balance FROM acct ORDER BY id"),
+            "SUM(balance)\tCOUNT(*)\n205\t3\nid\tbalance\n1\t100\n2\t100\n");
+  // COMMIT keeps them; so does autocommit off followed by COMMIT.
+  Query("START TRANSACTION; UPDATE acct SET balance = balance - 30 WHERE id = 1; "
+        "UPDATE acct SET balance = balance + 30 WHERE id = 2; COMMIT");
+  Query("SET autocommit = 0; DELETE FROM acct WHERE id = 2; INSERT INTO acct VALUES (4, 130); "
+        "COMMIT");
+  EXPECT_EQ(Query("SELECT id, balance FROM acct ORDER BY id"),
+            "id\tbalance\n1\t70\n4\t130\n");
+  // A client that disconnects inside a transaction leaves nothing behind, and no locks.
+  Query("SET autocommit = 0; UPDATE acct SET balance = 0 WHERE id = 1");
+  EXPECT_EQ(Query("UPDATE acct SET balance = balance + 1 WHERE id = 1; "
+                  "SELECT balance FROM acct WHERE id = 1"),
+            "balance\n71\n");
+  Query("DROP TABLE acct");
+}
+
 // sysbench 1.0.20, unmodified: prepare, run and cleanup with NDB's storage engine name, then
 // a check of every table against what the workload implies.
 struct SysbenchCase {
