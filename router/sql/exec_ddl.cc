@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
 #include "engine/api/client.h"
 #include "router/sql/exec_internal.h"
 #include "router/sql/result_columns.h"
@@ -15,10 +16,46 @@
 namespace shoal::sql::internal {
 namespace {
 
+// DDL ends an open transaction first (MySQL's implicit commit). Blocking, like the DDL.
+std::optional<mysql::SqlError> ImplicitCommit(SessionState* state) {
+  state->in_transaction = false;
+  state->read_only_transaction = false;
+  if (state->txn == nullptr) return std::nullopt;
+  // Heap-held: if the answer is late, it frees itself when it comes.
+  struct Wait : api::Completion {
+    void Done(const api::Outcome& outcome) override {
+      if (abandoned) return delete this;
+      done = true;
+      code = outcome.code;
+      message = std::string(outcome.message);
+    }
+    bool done = false;
+    bool abandoned = false;
+    uint16_t code = 0;
+    std::string message;
+  };
+  auto* wait = new Wait;
+  std::shared_ptr<api::Transaction> txn = std::move(state->txn);
+  state->txn = nullptr;
+  api::Client& client = state->data->client();
+  client.Commit(txn.get(), wait);
+  client.Send();
+  absl::Time deadline = absl::Now() + absl::Seconds(30);
+  while (!wait->done && absl::Now() < deadline) client.Poll(absl::Milliseconds(100));
+  if (!wait->done) {
+    wait->abandoned = true;
+    return EngineError(1297, "Got temporary error 4008 'commit timed out' from Shoal");
+  }
+  std::unique_ptr<Wait> answered(wait);
+  if (wait->code != 0) return EngineError(wait->code, wait->message);
+  return std::nullopt;
+}
+
 // Runs one dictionary request: its error as the statement's, its note as a warning.
 std::variant<wire::DictConf, mysql::SqlError> RunDictionary(wire::DictReq request,
                                                            SessionState* state) {
   if (auto err = RequireDataNodes(*state)) return *err;
+  if (auto err = ImplicitCommit(state)) return *err;
   absl::StatusOr<wire::DictConf> conf = state->data->client().Dictionary(std::move(request));
   if (!conf.ok()) {
     return EngineError(1297, absl::StrCat("Got temporary error 4009 'Cluster Failure' from "

@@ -4,6 +4,7 @@
 // the statement has no effect, as in MySQL.
 #include <algorithm>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "engine/api/client.h"
@@ -11,6 +12,7 @@
 #include "router/sql/async_statement.h"
 #include "router/sql/exec_internal.h"
 #include "router/sql/field_codec.h"
+#include "router/sql/result_columns.h"
 #include "router/sql/table_access.h"
 
 namespace shoal::sql::internal {
@@ -177,10 +179,227 @@ class InsertRun : public AsyncStatement, public api::Completion {
   std::optional<mysql::SqlError> error_;
 };
 
+// INSERT … ON DUPLICATE KEY UPDATE: every row's primary key is read with an exclusive lock
+// (in the session's transaction or one of the statement's own); rows not there are inserted,
+// the others rewritten with the assignments, where VALUES(col) is the value the row would
+// have inserted. Affected rows as MySQL counts them: 1 per insert, 2 per changed row, 0 per
+// unchanged one. Only the primary key is checked for duplicates: a clash on a unique
+// secondary key answers 1062.
+class UpsertRun : public AsyncStatement, public api::Completion {
+ public:
+  UpsertRun(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
+            const std::vector<Assignment>& assignments, uint64_t last_insert_id)
+      : AsyncStatement(ctx),
+        table_(std::move(table)),
+        rows_(std::move(rows)),
+        assignments_(assignments),
+        last_insert_id_(last_insert_id),
+        session_txn_(StatementTransaction(ctx.state)) {
+    for (size_t i = 0; i < table_->columns.size(); ++i) {
+      all_columns_.push_back(static_cast<uint16_t>(i));
+      row_columns_.push_back(ResultColumn(*table_, static_cast<int>(i),
+                                          ResultCollationId(*ctx.state),
+                                          ResultCharsetMaxLen(*ctx.state)));
+    }
+    existing_.resize(rows_.size());
+  }
+
+  void Start() {
+    DataAccess* data_access = data();
+    if (session_txn_ == nullptr) own_txn_ = data_access->client().Begin();
+    outstanding_ = 1;
+    for (size_t r = 0; r < rows_.size(); ++r) {
+      std::string key;
+      api::Client::KeyOfRow(*table_, rows_[r], &key);
+      ++outstanding_;
+      reads_.push_back(std::make_unique<ReadInto>(this, r));
+      data_access->client().Read(*table_, key, all_columns_, reads_.back().get(), txn(),
+                                 api::Lock::kExclusive);
+    }
+    data_access->Flush();
+    StepDone();
+  }
+
+  // Writes and the end of the own transaction.
+  void Done(const api::Outcome& outcome) override {
+    if (!outcome.ok() && !error_) error_ = EngineError(outcome.code, outcome.message);
+    if (phase_ == Phase::kEnd) return Finish();
+    StepDone();
+  }
+
+ private:
+  enum class Phase { kRead, kWrite, kEnd };
+
+  // One row's read: remembers what is stored under its key.
+  struct ReadInto : api::Completion {
+    ReadInto(UpsertRun* owner, size_t index) : run(owner), row(index) {}
+    void Done(const api::Outcome& outcome) override {
+      if (outcome.ok()) {
+        run->existing_[row] = std::string(outcome.row);
+      } else if (!outcome.not_found() && !run->error_) {
+        run->error_ = EngineError(outcome.code, outcome.message);
+      }
+      run->StepDone();
+    }
+    UpsertRun* run;
+    size_t row;
+  };
+
+  api::Transaction* txn() { return session_txn_ != nullptr ? session_txn_.get() : &own_txn_; }
+
+  void StepDone() {
+    if (--outstanding_ > 0) return;
+    if (phase_ == Phase::kRead) return Write();
+    End();
+  }
+
+  std::vector<mysql::Value> Decode(const std::string& packed) {
+    std::vector<schema::Field> fields(all_columns_.size());
+    std::vector<mysql::Value> values;
+    size_t used = 0;
+    if (!schema::SplitRow(*table_, all_columns_, packed, fields.data(), &used)) return values;
+    for (size_t c = 0; c < fields.size(); ++c) {
+      values.push_back(fields[c].null ? mysql::Value{}
+                                      : DecodeField(table_->columns[c], fields[c]));
+    }
+    return values;
+  }
+
+  // VALUES(col) calls in the assignments, with the value and type of `col` in `inserted`.
+  void BindValuesCalls(const Expr& e, const std::vector<mysql::Value>& inserted,
+                       absl::flat_hash_map<const Expr*, mysql::Value>* values,
+                       absl::flat_hash_map<const Expr*, mysql::ColumnDefinition>* types) {
+    if (e.kind == ExprKind::kFunction && e.name == "VALUES" && e.args.size() == 1) {
+      int c = table_->FindColumn(e.args[0]->name);
+      (*values)[&e] = c >= 0 ? inserted[c] : mysql::Value{};
+      (*types)[&e] = c >= 0 ? row_columns_[c] : NullColumn();
+      return;
+    }
+    for (const ExprPtr& a : e.args) BindValuesCalls(*a, inserted, values, types);
+  }
+
+  // The row as the assignments leave it, or an error.
+  std::variant<std::string, mysql::SqlError> Updated(const std::string& stored,
+                                                     const std::string& inserted, int row) {
+    std::vector<mysql::Value> values = Decode(stored);
+    std::vector<mysql::Value> new_values = Decode(inserted);
+    if (values.size() != all_columns_.size() || new_values.size() != all_columns_.size()) {
+      return mysql::errors::Internal("a malformed row");
+    }
+    ExecContext ctx = context();
+    EvalContext eval = ctx.Eval();
+    eval.row_columns = &row_columns_;
+    eval.row = &values;
+    for (const Assignment& a : assignments_) {
+      int c = table_->FindColumn(a.column);
+      if (c < 0 || table_->columns[c].hidden) {
+        return mysql::errors::UnknownColumn(a.column, "field list");
+      }
+      absl::flat_hash_map<const Expr*, mysql::Value> bound;
+      absl::flat_hash_map<const Expr*, mysql::ColumnDefinition> bound_types;
+      BindValuesCalls(*a.value, new_values, &bound, &bound_types);
+      eval.aggregate_values = &bound;
+      eval.aggregate_types = &bound_types;
+      auto v = Evaluate(*a.value, &eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+      values[c] = std::get<mysql::Value>(std::move(v));
+    }
+    schema::RowWriter writer;
+    writer.BeginRow(static_cast<int>(values.size()));
+    for (size_t c = 0; c < values.size(); ++c) {
+      if (auto err = AppendField(table_->columns[c], values[c], row, &writer)) return *err;
+    }
+    return std::string(writer.view());
+  }
+
+  void Write() {
+    phase_ = Phase::kWrite;
+    if (error_ || state() == nullptr) return End();
+    DataAccess* data_access = data();
+    outstanding_ = 1;
+    // A key repeated within the statement updates what the earlier row made of it.
+    absl::flat_hash_map<std::string, std::string> pending;  // key → row as it will be
+    std::vector<std::string> order;
+    for (size_t r = 0; r < rows_.size(); ++r) {
+      std::string key;
+      api::Client::KeyOfRow(*table_, rows_[r], &key);
+      auto it = pending.find(key);
+      const std::string* stored = it != pending.end() ? &it->second
+                                  : existing_[r] ? &*existing_[r]
+                                                 : nullptr;
+      if (stored == nullptr) {
+        pending[key] = rows_[r];
+        order.push_back(key);
+        affected_ += 1;
+        continue;
+      }
+      auto updated = Updated(*stored, rows_[r], static_cast<int>(r + 1));
+      if (auto* err = std::get_if<mysql::SqlError>(&updated)) {
+        error_ = *err;
+        break;
+      }
+      std::string& next = std::get<std::string>(updated);
+      if (next == *stored) continue;
+      affected_ += 2;
+      if (it == pending.end()) order.push_back(key);
+      pending[key] = std::move(next);
+    }
+    if (!error_) {
+      for (const std::string& key : order) {
+        ++outstanding_;
+        data_access->client().Write(*table_, pending[key], this, txn());
+      }
+    }
+    data_access->Flush();
+    StepDone();
+  }
+
+  void End() {
+    if (session_txn_ != nullptr) return Finish();
+    phase_ = Phase::kEnd;
+    DataAccess* data_access = data();  // `this` may be gone when Commit returns
+    if (error_) {
+      data_access->client().Rollback(&own_txn_, this);
+    } else {
+      data_access->client().Commit(&own_txn_, this);
+    }
+    data_access->Flush();
+  }
+
+  void Finish() {
+    if (error_) {
+      if (session_txn_ != nullptr) return DeliverAfterRollback(*error_);
+      return Deliver(*error_);
+    }
+    OkResult ok;
+    ok.affected_rows = affected_;
+    ok.last_insert_id = last_insert_id_;
+    if (rows_.size() > 1) {
+      ok.info = absl::StrCat("Records: ", rows_.size(), "  Duplicates: 0  Warnings: 0");
+    }
+    if (state() != nullptr && last_insert_id_ != 0) state()->last_insert_id = last_insert_id_;
+    Deliver(ok);
+  }
+
+  api::TablePtr table_;
+  std::vector<std::string> rows_;
+  const std::vector<Assignment>& assignments_;  // the statement's: kept alive by the owner
+  uint64_t last_insert_id_;
+  std::shared_ptr<api::Transaction> session_txn_;
+  api::Transaction own_txn_;
+  std::vector<uint16_t> all_columns_;
+  std::vector<mysql::ColumnDefinition> row_columns_;
+  std::vector<std::optional<std::string>> existing_;
+  std::vector<std::unique_ptr<ReadInto>> reads_;
+  Phase phase_ = Phase::kRead;
+  int outstanding_ = 0;
+  uint64_t affected_ = 0;
+  std::optional<mysql::SqlError> error_;
+};
+
 }  // namespace
 
 StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
-  if (!stmt.on_duplicate.empty()) return mysql::errors::NotSupportedYet("ON DUPLICATE KEY UPDATE");
   auto resolved = ResolveTable(stmt.table, *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
@@ -260,6 +479,13 @@ StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
     packed[r] = std::string(writer.view());
   }
   BeginImplicitTransaction(ctx.state);
+  if (!stmt.on_duplicate.empty()) {
+    if (stmt.replace) return mysql::errors::ParseError("ON DUPLICATE KEY UPDATE", 1);
+    auto* upsert = new UpsertRun(ctx, std::move(table), std::move(packed), stmt.on_duplicate,
+                                 last_insert_id);
+    upsert->Start();
+    return Deferred{};
+  }
   auto* run = new InsertRun(ctx, std::move(table), std::move(packed), stmt.replace,
                             stmt.ignore, last_insert_id);
   run->Start();

@@ -181,12 +181,36 @@ TEST_F(SqlTablesTest, TransactionsCommitAndRollBack) {
         "COMMIT");
   EXPECT_EQ(Query("SELECT id, balance FROM acct ORDER BY id"),
             "id\tbalance\n1\t70\n4\t130\n");
+  // DDL commits the open transaction first, as in MySQL: the ROLLBACK after it has nothing
+  // to undo.
+  Query("BEGIN; INSERT INTO acct VALUES (5, 1); CREATE TABLE acct_log (id INT PRIMARY KEY); "
+        "ROLLBACK; DROP TABLE acct_log");
+  EXPECT_EQ(Query("SELECT COUNT(*) FROM acct WHERE id = 5"), "COUNT(*)\n1\n");
+  Query("DELETE FROM acct WHERE id = 5");
   // A client that disconnects inside a transaction leaves nothing behind, and no locks.
   Query("SET autocommit = 0; UPDATE acct SET balance = 0 WHERE id = 1");
   EXPECT_EQ(Query("UPDATE acct SET balance = balance + 1 WHERE id = 1; "
                   "SELECT balance FROM acct WHERE id = 1"),
             "balance\n71\n");
   Query("DROP TABLE acct");
+}
+
+TEST_F(SqlTablesTest, InsertOnDuplicateKeyUpdateAndReplace) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE IF NOT EXISTS counters (name VARCHAR(20) PRIMARY KEY, hits INT NOT NULL)");
+  EXPECT_EQ(Query("INSERT INTO counters VALUES ('a', 1), ('b', 1); SELECT ROW_COUNT()"),
+            "ROW_COUNT()\n2\n");
+  // One new row (1), one changed (2), one repeated within the statement (2 more), as MySQL.
+  EXPECT_EQ(Query("INSERT INTO counters VALUES ('a', 5), ('c', 1), ('a', 7) "
+                  "ON DUPLICATE KEY UPDATE hits = hits + VALUES(hits); SELECT ROW_COUNT()"),
+            "ROW_COUNT()\n5\n");
+  EXPECT_EQ(Query("INSERT INTO counters VALUES ('b', 9) ON DUPLICATE KEY UPDATE hits = hits; "
+                  "SELECT ROW_COUNT()"),
+            "ROW_COUNT()\n0\n");
+  Query("REPLACE INTO counters VALUES ('b', 42), ('d', 4)");
+  EXPECT_EQ(Query("SELECT name, hits FROM counters ORDER BY name"),
+            "name\thits\na\t13\nb\t42\nc\t1\nd\t4\n");
+  Query("DROP TABLE counters");
 }
 
 // sysbench 1.0.20, unmodified: prepare, run and cleanup with NDB's storage engine name, then
