@@ -122,10 +122,10 @@ bool Connection::Read() {
 
 bool Connection::HandleInput() {
   size_t consumed = 0;
-  Session::Action action = session_.OnInput(
-      absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(in_.data()) + in_start_,
-                          in_end_ - in_start_),
-      &consumed, &out_);
+  Session::Action action =
+      session_.OnInput(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(in_.data()) + in_start_,
+                                           in_end_ - in_start_),
+                       &consumed, &out_);
   in_start_ += consumed;
   if (in_start_ == in_end_) {
     in_start_ = in_end_ = 0;

@@ -8,8 +8,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "common/metrics.h"
-#include "protocol/sha.h"
 #include "engine/api/cluster.h"
+#include "protocol/sha.h"
 #include "router/sql/executor.h"
 
 namespace shoal::router {

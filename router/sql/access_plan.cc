@@ -119,7 +119,8 @@ class Planner {
     const schema::IndexDef& pk = table_.primary_key();
     if (pk.columns.size() != 1) return false;
     for (const Expr* e : conjuncts) {
-      if (e->kind != ExprKind::kIn || e->negated || ColumnOf(table_, *e->args[0]) != pk.columns[0]) {
+      if (e->kind != ExprKind::kIn || e->negated ||
+          ColumnOf(table_, *e->args[0]) != pk.columns[0]) {
         continue;
       }
       std::vector<std::string> keys;
@@ -224,7 +225,8 @@ class Planner {
                         schema::CompareField(def, bytes(r.lower), bytes(last.upper)) <= 0;
         if (overlaps) {
           if (!last.upper.empty() &&
-              (r.upper.empty() || schema::CompareField(def, bytes(r.upper), bytes(last.upper)) > 0)) {
+              (r.upper.empty() ||
+               schema::CompareField(def, bytes(r.upper), bytes(last.upper)) > 0)) {
             last.upper = r.upper;
           }
           continue;

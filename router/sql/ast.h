@@ -129,10 +129,10 @@ struct OrderItem {
 // What FROM names: one table (joins answer 1235), or a derived table `(SELECT …) AS alias`.
 struct SelectStmt;
 struct TableRef {
-  TableName table;                       // empty name when `derived` is set
-  std::string alias;                     // AS alias; empty if none
-  std::unique_ptr<SelectStmt> derived;   // FROM (SELECT …) alias
-  std::string index_hint;                // FORCE/USE INDEX (name): the name, upper-cased PRIMARY
+  TableName table;                      // empty name when `derived` is set
+  std::string alias;                    // AS alias; empty if none
+  std::unique_ptr<SelectStmt> derived;  // FROM (SELECT …) alias
+  std::string index_hint;               // FORCE/USE INDEX (name): the name, upper-cased PRIMARY
 };
 
 enum class LockMode : uint8_t { kNone, kForUpdate, kShare };  // FOR UPDATE, LOCK IN SHARE MODE
@@ -227,9 +227,9 @@ struct CreateTableStmt {
   TableName table;
   bool if_not_exists = false;
   std::vector<ColumnSpec> columns;
-  std::vector<IndexSpec> indexes;  // table-level PRIMARY KEY / UNIQUE / KEY / INDEX clauses
-  std::string engine;              // ENGINE = x, lower-cased; empty if not given
-  std::optional<uint32_t> partitions;  // PARTITION BY KEY() PARTITIONS n
+  std::vector<IndexSpec> indexes;          // table-level PRIMARY KEY / UNIQUE / KEY / INDEX clauses
+  std::string engine;                      // ENGINE = x, lower-cased; empty if not given
+  std::optional<uint32_t> partitions;      // PARTITION BY KEY() PARTITIONS n
   std::optional<uint64_t> auto_increment;  // AUTO_INCREMENT = n
   std::string comment;
 };

@@ -53,7 +53,7 @@ std::optional<mysql::SqlError> ImplicitCommit(SessionState* state) {
 
 // Runs one dictionary request: its error as the statement's, its note as a warning.
 std::variant<wire::DictConf, mysql::SqlError> RunDictionary(wire::DictReq request,
-                                                           SessionState* state) {
+                                                            SessionState* state) {
   if (auto err = RequireDataNodes(*state)) return *err;
   if (auto err = ImplicitCommit(state)) return *err;
   absl::StatusOr<wire::DictConf> conf = state->data->client().Dictionary(std::move(request));
@@ -212,8 +212,8 @@ StatementResult ExecuteAnalyze(const AnalyzeStmt& stmt, const ExecContext& ctx) 
     std::string full = absl::StrCat(db, ".", name.name);
     if (auto* err = std::get_if<mysql::SqlError>(&table)) {
       rs.rows.push_back({full, std::string("analyze"), std::string("Error"), err->message});
-      rs.rows.push_back({full, std::string("analyze"), std::string("error"),
-                         std::string("Corrupt")});
+      rs.rows.push_back(
+          {full, std::string("analyze"), std::string("error"), std::string("Corrupt")});
       continue;
     }
     rs.rows.push_back({full, std::string("analyze"), std::string("status"), std::string("OK")});

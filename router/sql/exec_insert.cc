@@ -325,8 +325,8 @@ class UpsertRun : public AsyncStatement, public api::Completion {
       api::Client::KeyOfRow(*table_, rows_[r], &key);
       auto it = pending.find(key);
       const std::string* stored = it != pending.end() ? &it->second
-                                  : existing_[r] ? &*existing_[r]
-                                                 : nullptr;
+                                  : existing_[r]      ? &*existing_[r]
+                                                      : nullptr;
       if (stored == nullptr) {
         pending[key] = rows_[r];
         order.push_back(key);
@@ -481,13 +481,13 @@ StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
   BeginImplicitTransaction(ctx.state);
   if (!stmt.on_duplicate.empty()) {
     if (stmt.replace) return mysql::errors::ParseError("ON DUPLICATE KEY UPDATE", 1);
-    auto* upsert = new UpsertRun(ctx, std::move(table), std::move(packed), stmt.on_duplicate,
-                                 last_insert_id);
+    auto* upsert =
+        new UpsertRun(ctx, std::move(table), std::move(packed), stmt.on_duplicate, last_insert_id);
     upsert->Start();
     return Deferred{};
   }
-  auto* run = new InsertRun(ctx, std::move(table), std::move(packed), stmt.replace,
-                            stmt.ignore, last_insert_id);
+  auto* run = new InsertRun(ctx, std::move(table), std::move(packed), stmt.replace, stmt.ignore,
+                            last_insert_id);
   run->Start();
   return Deferred{};
 }

@@ -66,8 +66,8 @@ bool WhereIsKeyOnly(const schema::TableDef& table, const Expr* where, const Acce
 // The interpreted update program for `set` when every assignment is `col = constant` or
 // `col = col ± integer constant` and no key column changes; nullopt otherwise.
 std::optional<std::string> DirectProgram(const schema::TableDef& table,
-                                         const std::vector<Assignment>& set,
-                                         const ExecContext& ctx, std::optional<mysql::SqlError>* error) {
+                                         const std::vector<Assignment>& set, const ExecContext& ctx,
+                                         std::optional<mysql::SqlError>* error) {
   schema::UpdateBuilder program;
   for (const Assignment& a : set) {
     int c = table.FindColumn(a.column);
@@ -76,7 +76,8 @@ std::optional<std::string> DirectProgram(const schema::TableDef& table,
     if (std::find(pk.begin(), pk.end(), c) != pk.end()) return std::nullopt;
     const schema::ColumnDef& column = table.columns[c];
     const Expr& e = *a.value;
-    if (e.kind == ExprKind::kBinary && (e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kSub) &&
+    if (e.kind == ExprKind::kBinary &&
+        (e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kSub) &&
         e.args[0]->kind == ExprKind::kColumn && table.FindColumn(e.args[0]->name) == c &&
         !HasColumn(*e.args[1]) && schema::IsInteger(column.type)) {
       EvalContext eval = ctx.Eval();
@@ -95,7 +96,8 @@ std::optional<std::string> DirectProgram(const schema::TableDef& table,
     const Value& value = std::get<Value>(v);
     if (mysql::IsNull(value)) {
       if (!column.nullable) {
-        *error = mysql::SqlError{1048, "23000", absl::StrCat("Column '", column.name, "' cannot be null")};
+        *error = mysql::SqlError{1048, "23000",
+                                 absl::StrCat("Column '", column.name, "' cannot be null")};
         return std::nullopt;
       }
       program.SetNull(c);
@@ -127,10 +129,12 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
         spec_(spec),
         table_(std::move(table)),
         session_txn_(StatementTransaction(ctx.state)) {
-    for (size_t i = 0; i < table_->columns.size(); ++i) all_columns_.push_back(static_cast<uint16_t>(i));
+    for (size_t i = 0; i < table_->columns.size(); ++i)
+      all_columns_.push_back(static_cast<uint16_t>(i));
     for (const schema::ColumnDef& c : table_->columns) {
       row_columns_.push_back(ResultColumn(*table_, static_cast<int>(&c - table_->columns.data()),
-                                          ResultCollationId(*ctx.state), ResultCharsetMaxLen(*ctx.state)));
+                                          ResultCollationId(*ctx.state),
+                                          ResultCharsetMaxLen(*ctx.state)));
     }
   }
 
@@ -157,7 +161,8 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
     if (session_txn_ == nullptr) own_txn_ = client.Begin();
     api::Transaction* txn = this->txn();
     outstanding_ = 1;
-    if (plan.kind == AccessPlan::Kind::kKeyLookup || plan.kind == AccessPlan::Kind::kBatchedLookup) {
+    if (plan.kind == AccessPlan::Kind::kKeyLookup ||
+        plan.kind == AccessPlan::Kind::kBatchedLookup) {
       for (const std::string& key : plan.keys) {
         ++outstanding_;
         client.Read(*table_, key, all_columns_, this, txn, api::Lock::kExclusive);
@@ -301,7 +306,8 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
     eval.row = &updated;  // MySQL: later assignments see earlier ones
     for (const Assignment& a : *spec_.set) {
       int c = table_->FindColumn(a.column);
-      if (c < 0 || table_->columns[c].hidden) return mysql::errors::UnknownColumn(a.column, "field list");
+      if (c < 0 || table_->columns[c].hidden)
+        return mysql::errors::UnknownColumn(a.column, "field list");
       if (a.value->kind == ExprKind::kDefault) {
         return mysql::errors::NotSupportedYet("DEFAULT in UPDATE");
       }
@@ -362,8 +368,8 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
     ok.affected_rows = static_cast<uint64_t>(std::max<int64_t>(0, affected_));
     if (spec_.verb == Verb::kUpdate) {
       uint64_t matched = phase_ == Phase::kDirect ? ok.affected_rows : matched_;
-      ok.info = absl::StrCat("Rows matched: ", matched, "  Changed: ", ok.affected_rows,
-                             "  Warnings: 0");
+      ok.info =
+          absl::StrCat("Rows matched: ", matched, "  Changed: ", ok.affected_rows, "  Warnings: 0");
     }
     Deliver(ok);
   }
@@ -418,17 +424,15 @@ StatementResult RunModify(const TableName& name, ModifySpec spec, const ExecCont
 }  // namespace
 
 StatementResult ExecuteUpdate(const UpdateStmt& stmt, const ExecContext& ctx) {
-  return RunModify(stmt.table,
-                   {Verb::kUpdate, stmt.where.get(), &stmt.set, &stmt.order_by, &stmt.limit,
-                    stmt.ignore},
-                   ctx);
+  return RunModify(
+      stmt.table,
+      {Verb::kUpdate, stmt.where.get(), &stmt.set, &stmt.order_by, &stmt.limit, stmt.ignore}, ctx);
 }
 
 StatementResult ExecuteDelete(const DeleteStmt& stmt, const ExecContext& ctx) {
-  return RunModify(stmt.table,
-                   {Verb::kDelete, stmt.where.get(), nullptr, &stmt.order_by, &stmt.limit,
-                    stmt.ignore},
-                   ctx);
+  return RunModify(
+      stmt.table,
+      {Verb::kDelete, stmt.where.get(), nullptr, &stmt.order_by, &stmt.limit, stmt.ignore}, ctx);
 }
 
 }  // namespace shoal::sql::internal

@@ -59,8 +59,7 @@ StatementResult ExecuteTransaction(const TransactionStmt& stmt, const ExecContex
     case TransactionStmt::Action::kRollback:
       s->in_transaction = stmt.chain;
       if (!stmt.chain) s->read_only_transaction = false;
-      return EndNativeTransaction(ctx, stmt.action == TransactionStmt::Action::kCommit,
-                                  OkResult{});
+      return EndNativeTransaction(ctx, stmt.action == TransactionStmt::Action::kCommit, OkResult{});
   }
   return OkResult{};
 }

@@ -3,11 +3,10 @@
 // because every result is passed through ConvertToColumn with the typed column.
 #pragma once
 
-#include "absl/container/flat_hash_map.h"
-
 #include <variant>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"

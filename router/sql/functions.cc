@@ -78,24 +78,24 @@ constexpr FnInfo kFunctions[] = {
 
 // MySQL built-ins Shoal does not evaluate yet: 1235 rather than "does not exist".
 constexpr absl::string_view kKnownBuiltins[] = {
-    "ABS",         "AVG",          "BIT_LENGTH",  "CEIL",
-    "CEILING",     "CHAR",         "CHAR_LENGTH", "CHARACTER_LENGTH",
-    "CONCAT_WS",   "COUNT",        "DATE",        "DATE_ADD",
-    "DATE_FORMAT", "DATE_SUB",     "DATEDIFF",    "DAY",
-    "FLOOR",       "FORMAT",       "FOUND_ROWS",  "FROM_UNIXTIME",
-    "GREATEST",    "GROUP_CONCAT", "HEX",         "HOUR",
-    "IF",          "INSTR",        "ISNULL",      "LCASE",
-    "LEAST",       "LEFT",         "LENGTH",      "LOCATE",
-    "LOWER",       "LPAD",         "LTRIM",       "MAX",
-    "MD5",         "MID",          "MIN",         "MINUTE",
-    "MOD",         "MONTH",        "NULLIF",      "POW",
-    "POWER",       "RAND",         "REPEAT",      "REPLACE",
-    "REVERSE",     "RIGHT",        "ROUND",
-    "RPAD",        "RTRIM",        "SHA1",        "SHA2",
-    "SIGN",        "SLEEP",        "SQRT",        "STR_TO_DATE",
-    "SUBSTR",      "SUBSTRING",    "SUM",         "TIMESTAMPDIFF",
-    "TRIM",        "TRUNCATE",     "UCASE",       "UNHEX",
-    "UPPER",       "UUID",         "YEAR"};
+    "ABS",         "AVG",          "BIT_LENGTH",    "CEIL",
+    "CEILING",     "CHAR",         "CHAR_LENGTH",   "CHARACTER_LENGTH",
+    "CONCAT_WS",   "COUNT",        "DATE",          "DATE_ADD",
+    "DATE_FORMAT", "DATE_SUB",     "DATEDIFF",      "DAY",
+    "FLOOR",       "FORMAT",       "FOUND_ROWS",    "FROM_UNIXTIME",
+    "GREATEST",    "GROUP_CONCAT", "HEX",           "HOUR",
+    "IF",          "INSTR",        "ISNULL",        "LCASE",
+    "LEAST",       "LEFT",         "LENGTH",        "LOCATE",
+    "LOWER",       "LPAD",         "LTRIM",         "MAX",
+    "MD5",         "MID",          "MIN",           "MINUTE",
+    "MOD",         "MONTH",        "NULLIF",        "POW",
+    "POWER",       "RAND",         "REPEAT",        "REPLACE",
+    "REVERSE",     "RIGHT",        "ROUND",         "RPAD",
+    "RTRIM",       "SHA1",         "SHA2",          "SIGN",
+    "SLEEP",       "SQRT",         "STR_TO_DATE",   "SUBSTR",
+    "SUBSTRING",   "SUM",          "TIMESTAMPDIFF", "TRIM",
+    "TRUNCATE",    "UCASE",        "UNHEX",         "UPPER",
+    "UUID",        "YEAR"};
 
 const FnInfo* FindFunction(absl::string_view name) {
   for (const FnInfo& f : kFunctions) {

@@ -67,10 +67,10 @@ Parser::DepthGuard::DepthGuard(Parser* parser) : parser_(parser) {
   if (!ok_ && !parser_->error_) {
     const Token& tok = parser_->Peek();
     size_t offset = tok.kind == TokenKind::kEnd ? parser_->sql_.size() : tok.offset;
-    parser_->error_ = mysql::SqlError{
-        1064, "42000",
-        absl::StrCat("memory exhausted near '", NearText(parser_->sql_, offset), "' at line ",
-                     tok.line)};
+    parser_->error_ =
+        mysql::SqlError{1064, "42000",
+                        absl::StrCat("memory exhausted near '", NearText(parser_->sql_, offset),
+                                     "' at line ", tok.line)};
   }
 }
 

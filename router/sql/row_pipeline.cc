@@ -83,7 +83,7 @@ struct Accumulator {
   bool exact = true;  // every value an integer: sum exactly
   __int128 int_sum = 0;
   double double_sum = 0;
-  Value best;  // MIN/MAX
+  Value best;                             // MIN/MAX
   absl::flat_hash_set<std::string> seen;  // DISTINCT
 
   void Add(const Expr& call, const Value& v) {
@@ -301,8 +301,8 @@ class Pipeline {
       int output = OutputColumnOf(*o.expr);
       if (output >= 0) {
         if (output >= static_cast<int>(out.values.size())) {
-          return mysql::SqlError{1054, "42S22",
-                                 absl::StrCat("Unknown column '", output + 1, "' in 'order clause'")};
+          return mysql::SqlError{
+              1054, "42S22", absl::StrCat("Unknown column '", output + 1, "' in 'order clause'")};
         }
         out.sort_keys.push_back(out.values[output]);
         continue;

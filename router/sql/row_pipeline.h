@@ -26,8 +26,7 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SelectListCo
     const ExecContext& ctx);
 
 // Applies WHERE, grouping, the select list, DISTINCT, ORDER BY and LIMIT to `fetched`.
-StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched,
-                             const ExecContext& ctx);
+StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched, const ExecContext& ctx);
 
 // MySQL's ordering of two values of one column: NULL first, numbers by value, strings by
 // bytes (binary collation), temporal values chronologically.

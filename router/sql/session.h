@@ -81,7 +81,7 @@ struct SessionState {
   bool read_only_transaction = false;  // START TRANSACTION READ ONLY
   uint64_t last_insert_id = 0;
   int64_t row_count = -1;  // ROW_COUNT(): the last statement's affected rows, -1 after a SELECT
-  uint64_t questions = 0;             // statements run, for SHOW STATUS
+  uint64_t questions = 0;  // statements run, for SHOW STATUS
   bool no_backslash_escapes = false;  // derived from sql_mode
 
   // System variables whose session value differs from the global one, by lower-case name.

@@ -112,8 +112,7 @@ TEST_F(SqlTablesTest, CreateInsertSelectUpdateDeleteDrop) {
   EXPECT_EQ(Query("SELECT id, qty, price FROM items ORDER BY id"),
             "id\tqty\tprice\n1\t6\t1.25\n2\t7\t5.00\n3\tNULL\tNULL\n4\t7\t19.98\n");
   EXPECT_THAT(Query("DELETE FROM items WHERE id = 3; SELECT ROW_COUNT()"), HasSubstr("\n1\n"));
-  EXPECT_THAT(Query("DELETE FROM items WHERE price > 10; SELECT ROW_COUNT()"),
-              HasSubstr("\n1\n"));
+  EXPECT_THAT(Query("DELETE FROM items WHERE price > 10; SELECT ROW_COUNT()"), HasSubstr("\n1\n"));
   EXPECT_EQ(Query("SELECT id FROM items ORDER BY id"), "id\n1\n2\n");
   EXPECT_THAT(Query("SHOW TABLES"), HasSubstr("items"));
   Query("DROP TABLE items");
@@ -175,16 +174,18 @@ TEST_F(SqlTablesTest, TransactionsCommitAndRollBack) {
                   "SELECT id, balance FROM acct ORDER BY id"),
             "SUM(balance)\tCOUNT(*)\n205\t3\nid\tbalance\n1\t100\n2\t100\n");
   // COMMIT keeps them; so does autocommit off followed by COMMIT.
-  Query("START TRANSACTION; UPDATE acct SET balance = balance - 30 WHERE id = 1; "
-        "UPDATE acct SET balance = balance + 30 WHERE id = 2; COMMIT");
-  Query("SET autocommit = 0; DELETE FROM acct WHERE id = 2; INSERT INTO acct VALUES (4, 130); "
-        "COMMIT");
-  EXPECT_EQ(Query("SELECT id, balance FROM acct ORDER BY id"),
-            "id\tbalance\n1\t70\n4\t130\n");
+  Query(
+      "START TRANSACTION; UPDATE acct SET balance = balance - 30 WHERE id = 1; "
+      "UPDATE acct SET balance = balance + 30 WHERE id = 2; COMMIT");
+  Query(
+      "SET autocommit = 0; DELETE FROM acct WHERE id = 2; INSERT INTO acct VALUES (4, 130); "
+      "COMMIT");
+  EXPECT_EQ(Query("SELECT id, balance FROM acct ORDER BY id"), "id\tbalance\n1\t70\n4\t130\n");
   // DDL commits the open transaction first, as in MySQL: the ROLLBACK after it has nothing
   // to undo.
-  Query("BEGIN; INSERT INTO acct VALUES (5, 1); CREATE TABLE acct_log (id INT PRIMARY KEY); "
-        "ROLLBACK; DROP TABLE acct_log");
+  Query(
+      "BEGIN; INSERT INTO acct VALUES (5, 1); CREATE TABLE acct_log (id INT PRIMARY KEY); "
+      "ROLLBACK; DROP TABLE acct_log");
   EXPECT_EQ(Query("SELECT COUNT(*) FROM acct WHERE id = 5"), "COUNT(*)\n1\n");
   Query("DELETE FROM acct WHERE id = 5");
   // A client that disconnects inside a transaction leaves nothing behind, and no locks.
@@ -329,27 +330,26 @@ TEST_P(SysbenchTest, PrepareRunCleanup) {
   EXPECT_THAT(Query("SHOW TABLES", "sbtest"), Not(HasSubstr("sbtest1")));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Workloads, SysbenchTest,
-    ::testing::Values(SysbenchCase{"oltp_point_select", false, "auto"},
-                      SysbenchCase{"oltp_point_select", false, "disable"},
-                      SysbenchCase{"oltp_point_select", true, "auto"},
-                      SysbenchCase{"oltp_point_select", true, "disable"},
-                      SysbenchCase{"oltp_read_only", false, "auto"},
-                      SysbenchCase{"oltp_read_write", true, "auto"},
-                      SysbenchCase{"oltp_read_write", false, "disable"},
-                      SysbenchCase{"oltp_write_only", true, "disable"},
-                      SysbenchCase{"oltp_update_index", false, "auto"},
-                      SysbenchCase{"oltp_update_non_index", true, "disable"},
-                      SysbenchCase{"oltp_insert", false, "auto"},
-                      SysbenchCase{"oltp_delete", true, "auto"},
-                      SysbenchCase{"select_random_points", false, "auto"},
-                      SysbenchCase{"select_random_ranges", true, "disable"},
-                      SysbenchCase{"bulk_insert", false, "disable"}),
-    [](const ::testing::TestParamInfo<SysbenchCase>& param) {
-      const SysbenchCase& c = param.param;
-      return c.workload + (c.tcp ? "_tcp_" : "_socket_") + c.ps_mode;
-    });
+INSTANTIATE_TEST_SUITE_P(Workloads, SysbenchTest,
+                         ::testing::Values(SysbenchCase{"oltp_point_select", false, "auto"},
+                                           SysbenchCase{"oltp_point_select", false, "disable"},
+                                           SysbenchCase{"oltp_point_select", true, "auto"},
+                                           SysbenchCase{"oltp_point_select", true, "disable"},
+                                           SysbenchCase{"oltp_read_only", false, "auto"},
+                                           SysbenchCase{"oltp_read_write", true, "auto"},
+                                           SysbenchCase{"oltp_read_write", false, "disable"},
+                                           SysbenchCase{"oltp_write_only", true, "disable"},
+                                           SysbenchCase{"oltp_update_index", false, "auto"},
+                                           SysbenchCase{"oltp_update_non_index", true, "disable"},
+                                           SysbenchCase{"oltp_insert", false, "auto"},
+                                           SysbenchCase{"oltp_delete", true, "auto"},
+                                           SysbenchCase{"select_random_points", false, "auto"},
+                                           SysbenchCase{"select_random_ranges", true, "disable"},
+                                           SysbenchCase{"bulk_insert", false, "disable"}),
+                         [](const ::testing::TestParamInfo<SysbenchCase>& param) {
+                           const SysbenchCase& c = param.param;
+                           return c.workload + (c.tcp ? "_tcp_" : "_socket_") + c.ps_mode;
+                         });
 
 }  // namespace
 }  // namespace shoal::testing
