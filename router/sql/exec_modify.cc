@@ -110,6 +110,20 @@ std::optional<std::string> DirectProgram(const schema::TableDef& table,
   return program.Finish();
 }
 
+// What `SET col = DEFAULT` stores: the column's default, else NULL, else MySQL's 1364.
+std::variant<Value, mysql::SqlError> DefaultValue(const schema::ColumnDef& column) {
+  if (column.default_value) {
+    schema::Field field;
+    size_t used = 0;
+    if (schema::ReadField(column, *column.default_value, &field, &used)) {
+      return DecodeField(column, field);
+    }
+  }
+  if (column.nullable) return Value{};
+  return mysql::SqlError{1364, "HY000",
+                         absl::StrCat("Field '", column.name, "' doesn't have a default value")};
+}
+
 enum class Verb { kUpdate, kDelete };
 
 struct ModifySpec {
@@ -309,7 +323,10 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       if (c < 0 || table_->columns[c].hidden)
         return mysql::errors::UnknownColumn(a.column, "field list");
       if (a.value->kind == ExprKind::kDefault) {
-        return mysql::errors::NotSupportedYet("DEFAULT in UPDATE");
+        auto v = DefaultValue(table_->columns[c]);
+        if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+        updated[c] = std::get<Value>(std::move(v));
+        continue;
       }
       auto v = Evaluate(*a.value, &eval);
       if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;

@@ -114,6 +114,9 @@ TEST_F(SqlTablesTest, CreateInsertSelectUpdateDeleteDrop) {
   EXPECT_THAT(Query("DELETE FROM items WHERE id = 3; SELECT ROW_COUNT()"), HasSubstr("\n1\n"));
   EXPECT_THAT(Query("DELETE FROM items WHERE price > 10; SELECT ROW_COUNT()"), HasSubstr("\n1\n"));
   EXPECT_EQ(Query("SELECT id FROM items ORDER BY id"), "id\n1\n2\n");
+  EXPECT_EQ(
+      Query("UPDATE items SET qty = DEFAULT WHERE id = 2; SELECT qty FROM items WHERE id = 2"),
+      "qty\n0\n");
   EXPECT_THAT(Query("SHOW TABLES"), HasSubstr("items"));
   Query("DROP TABLE items");
   CommandResult gone = Mariadb("SELECT * FROM items", false, "shop");
@@ -141,6 +144,8 @@ TEST_F(SqlTablesTest, ErrorsAsMySqlGivesThem) {
             "ERROR 1364 (HY000) at line 1: Field 'v' doesn't have a default value"},
            {"INSERT INTO errs VALUES (5)",
             "ERROR 1136 (21S01) at line 1: Column count doesn't match value count at row 1"},
+           {"UPDATE errs SET v = DEFAULT WHERE id = 1",
+            "ERROR 1364 (HY000) at line 1: Field 'v' doesn't have a default value"},
            {"SELECT nope FROM errs", "ERROR 1054 (42S22) at line 1: Unknown column 'nope'"},
            {"CREATE TABLE errs (id INT PRIMARY KEY)",
             "ERROR 1050 (42S01) at line 1: Table 'errs' already exists"},
