@@ -321,13 +321,19 @@ class Pipeline {
                                         bool* keep) {
     std::vector<ColumnDefinition> columns = fetched_.columns;
     Row values = row;
-    for (size_t i = 0; i < select_.items.size() && i < output.size(); ++i) {
-      const SelectItem& item = select_.items[i];
-      if (item.expr == nullptr || !item.has_alias) continue;
-      ColumnDefinition c = result_.columns[i];
-      c.name = item.name;
-      columns.push_back(std::move(c));
-      values.push_back(output[i]);
+    size_t out = 0;  // the item's column in `output` (a `*` spans several)
+    for (const SelectItem& item : select_.items) {
+      if (item.expr == nullptr) {
+        out += fetched_.columns.size();
+        continue;
+      }
+      if (item.has_alias && out < output.size()) {
+        ColumnDefinition c = result_.columns[out];
+        c.name = item.name;
+        columns.push_back(std::move(c));
+        values.push_back(output[out]);
+      }
+      ++out;
     }
     EvalContext eval = ctx_.Eval();
     eval.row_columns = &columns;
