@@ -93,6 +93,7 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
         request.columns = columns_;
         request.lock = lock;
         request.txn = txn_.get();
+        request.limit = RowsNeeded(select_, context());
         DefineScans(plan, request, &client, this, &outstanding_);
         break;
       }

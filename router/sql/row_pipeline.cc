@@ -446,6 +446,22 @@ StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched,
   return Pipeline(select, std::move(fetched), ctx).Run();
 }
 
+uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx) {
+  if (!select.limit || select.where || !select.group_by.empty() || select.having ||
+      select.distinct || !select.order_by.empty()) {
+    return 0;
+  }
+  std::vector<const Expr*> aggregates;
+  for (const SelectItem& item : select.items) {
+    if (item.expr != nullptr) CollectAggregates(*item.expr, &aggregates);
+  }
+  if (!aggregates.empty()) return 0;
+  uint64_t offset = 0, count = 0;
+  if (EvalLimit(*select.limit, ctx, &offset, &count)) return 0;  // the pipeline reports it
+  // LIMIT 0 needs no row; the scan's 0 means all, so ask for one and let LIMIT drop it.
+  return std::max<uint64_t>(1, offset + count < offset ? UINT64_MAX : offset + count);
+}
+
 int CompareValues(const Value& a, const Value& b) {
   bool an = mysql::IsNull(a), bn = mysql::IsNull(b);
   if (an || bn) return an == bn ? 0 : an ? -1 : 1;

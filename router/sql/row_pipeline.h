@@ -28,6 +28,10 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SelectListCo
 // Applies WHERE, grouping, the select list, DISTINCT, ORDER BY and LIMIT to `fetched`.
 StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched, const ExecContext& ctx);
 
+// How many rows the data nodes need to return at most for `select` (LIMIT's offset + count)
+// when nothing in the router filters, groups, orders or deduplicates them; 0 = all.
+uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx);
+
 // MySQL's ordering of two values of one column: NULL first, numbers by value, strings by
 // bytes (binary collation), temporal values chronologically.
 int CompareValues(const mysql::Value& a, const mysql::Value& b);

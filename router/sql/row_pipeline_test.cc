@@ -92,3 +92,26 @@ TEST(CompareValuesTest, MySqlOrder) {
 
 }  // namespace
 }  // namespace shoal::sql::internal
+
+namespace shoal::sql::internal {
+namespace {
+
+TEST(RowsNeededTest, OnlyWhenTheRouterTakesRowsAsTheyCome) {
+  SessionState state;
+  auto needed = [&](const std::string& sql) {
+    Statement stmt = std::get<Statement>(Parse(sql, ParseOptions{}));
+    ExecContext ctx{&state, {}, absl::Now(), nullptr};
+    return RowsNeeded(std::get<SelectStmt>(stmt.node), ctx);
+  };
+  EXPECT_EQ(needed("SELECT * FROM t LIMIT 10"), 10u);
+  EXPECT_EQ(needed("SELECT c FROM t LIMIT 5, 10"), 15u);
+  EXPECT_EQ(needed("SELECT c FROM t LIMIT 0"), 1u);
+  EXPECT_EQ(needed("SELECT c FROM t"), 0u);
+  EXPECT_EQ(needed("SELECT c FROM t WHERE k = 1 LIMIT 10"), 0u);
+  EXPECT_EQ(needed("SELECT c FROM t ORDER BY c LIMIT 10"), 0u);
+  EXPECT_EQ(needed("SELECT DISTINCT c FROM t LIMIT 10"), 0u);
+  EXPECT_EQ(needed("SELECT COUNT(*) FROM t LIMIT 10"), 0u);
+}
+
+}  // namespace
+}  // namespace shoal::sql::internal
