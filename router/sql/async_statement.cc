@@ -2,24 +2,51 @@
 
 #include <utility>
 
+#include "engine/api/client.h"
 #include "router/sql/table_access.h"
 
 namespace shoal::sql {
+namespace {
+
+constexpr uint16_t kErTableDefChanged = 1412;
+
+}  // namespace
 
 AsyncStatement::AsyncStatement(const internal::ExecContext& ctx)
     : state_(ctx.state),
       data_(ctx.state->data),
       params_(ctx.params.begin(), ctx.params.end()),
       now_(ctx.now),
-      owner_(ctx.owner) {
+      owner_(ctx.owner),
+      statement_(ctx.statement),
+      may_retry_(ctx.may_retry) {
   state_->in_flight = this;
 }
 
 internal::ExecContext AsyncStatement::context() const {
-  return internal::ExecContext{state_, params_, now_, owner_};
+  internal::ExecContext ctx{state_, params_, now_, owner_};
+  ctx.statement = statement_;
+  ctx.may_retry = may_retry_;
+  return ctx;
 }
 
 void AsyncStatement::Deliver(StatementResult result) {
+  const auto* error = std::get_if<mysql::SqlError>(&result);
+  if (error != nullptr && error->code == kErTableDefChanged) {
+    (void)data_->client().RefreshDictionary();
+    if (state_ != nullptr && state_->txn == nullptr && statement_ != nullptr && may_retry_) {
+      internal::ExecContext ctx = context();
+      ctx.may_retry = false;
+      SessionState* s = state_;
+      s->in_flight = nullptr;
+      StatementResult again = internal::RunAgain(*statement_, ctx);
+      if (!std::holds_alternative<Deferred>(again)) {
+        s->sink->StatementDone(internal::FinishStatement(std::move(again), s));
+      }
+      delete this;
+      return;
+    }
+  }
   if (SessionState* s = state_; s != nullptr) {
     s->in_flight = nullptr;
     s->sink->StatementDone(internal::FinishStatement(std::move(result), s));

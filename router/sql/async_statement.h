@@ -37,6 +37,8 @@ class AsyncStatement {
   // The statement is over: hands `result` to the session (with the bookkeeping every
   // statement gets) unless orphaned, then deletes this. REQUIRES: no operation of this
   // statement is still in flight.
+  // A 1412 (the table changed under a cached definition) refreshes the dictionary and, for
+  // an autocommit statement, runs it once more instead: nothing of it was applied.
   void Deliver(StatementResult result);
 
   // Like Deliver, after rolling back the session's whole transaction: for an error that left
@@ -58,6 +60,8 @@ class AsyncStatement {
   std::vector<mysql::Value> params_;
   absl::Time now_;
   std::shared_ptr<const PreparedStatement> owner_;
+  const Statement* statement_;
+  bool may_retry_;
   std::shared_ptr<api::Transaction> abandoned_txn_;
 };
 

@@ -22,6 +22,9 @@ struct ExecContext {
   // Owns the statement when nothing else does (COM_QUERY text): a deferred statement keeps
   // it alive until it finishes.
   std::shared_ptr<const PreparedStatement> owner;
+  // The statement being run, and whether it may run again after a stale dictionary (1412).
+  const Statement* statement = nullptr;
+  bool may_retry = true;
 
   EvalContext Eval() const {
     EvalContext c;
@@ -79,6 +82,9 @@ std::optional<mysql::SqlError> CheckDatabaseForUse(absl::string_view database,
 // transaction (MySQL sets IN_TRANS only then: `SET autocommit=0; SELECT 1` stays outside a
 // transaction). Table statements call this; none exist yet.
 void BeginImplicitTransaction(SessionState* state);
+
+// Runs `stmt` once more (a deferred statement whose table definition had changed).
+StatementResult RunAgain(const Statement& stmt, const ExecContext& ctx);
 
 // Statement bookkeeping shared by every path, deferred ones included: record an error in the
 // diagnostics and fill the OK packet's warning count.

@@ -151,6 +151,7 @@ StatementResult ExecuteExecute(const ExecuteStmt& stmt, const ExecContext& ctx) 
   ExecContext inner = ctx;
   inner.params = params;
   inner.owner = ps;
+  inner.statement = &ps->statement();
   return RunStatement(ps->statement(), inner);
 }
 
@@ -201,6 +202,10 @@ StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
 }
 
 }  // namespace
+
+StatementResult RunAgain(const Statement& stmt, const ExecContext& ctx) {
+  return RunStatement(stmt, ctx);
+}
 
 StatementResult FinishStatement(StatementResult result, SessionState* state) {
   state->row_count = -1;
@@ -304,6 +309,7 @@ StatementResult Run(const PreparedStatement& stmt, absl::Span<const mysql::Value
     return internal::FinishStatement(mysql::errors::WrongArguments("mysqld_stmt_execute"), state);
   }
   internal::ExecContext ctx{state, params, internal::Now(*state), std::move(owner)};
+  ctx.statement = &stmt.statement();
   StatementResult result = internal::RunStatement(stmt.statement(), ctx);
   if (std::holds_alternative<Deferred>(result)) return result;
   return internal::FinishStatement(std::move(result), state);

@@ -32,6 +32,9 @@ routers:
     port: {ROUTER_PORT}
     threads: 2
     metrics_port: {METRICS_BASE}
+  - id: 5
+    socket: {RUN_DIR}/r5.sock
+    threads: 1
 users:
   - name: root
 )";
@@ -40,7 +43,7 @@ class SqlTablesTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     cluster_ = new TestCluster(TestCluster::FromConfig(kConfig, {"--launch"}));
-    ASSERT_TRUE(cluster_->WaitForState({2, 3, 4}, "started")) << cluster_->MgmdLog();
+    ASSERT_TRUE(cluster_->WaitForState({2, 3, 4, 5}, "started")) << cluster_->MgmdLog();
   }
   static void TearDownTestSuite() {
     delete cluster_;
@@ -48,6 +51,7 @@ class SqlTablesTest : public ::testing::Test {
   }
 
   static std::string socket() { return cluster_->run_dir() + "/r4.sock"; }
+  static std::string other_socket() { return cluster_->run_dir() + "/r5.sock"; }
   static std::string port() { return std::to_string(cluster_->router_port()); }
 
   // Runs `sql` with the mariadb CLI (batch mode: tab-separated rows after a header line).
@@ -217,6 +221,29 @@ TEST_F(SqlTablesTest, InsertOnDuplicateKeyUpdateAndReplace) {
   EXPECT_EQ(Query("SELECT name, hits FROM counters ORDER BY name"),
             "name\thits\na\t13\nb\t42\nc\t1\nd\t4\n");
   Query("DROP TABLE counters");
+}
+
+// A router that cached a table's definition serves it again after another router dropped and
+// re-created it: the data nodes refuse the old version (1412), the router refreshes its
+// dictionary and runs the statement again, and the client never sees the change.
+TEST_F(SqlTablesTest, DefinitionsChangedThroughAnotherRouter) {
+  auto other = [](const std::string& sql) {
+    CommandResult r = RunCommand(
+        {"/usr/bin/mariadb", "--user=root", "--batch", "--socket=" + other_socket(), "-e", sql});
+    EXPECT_EQ(r.exit_code, 0) << sql << "\n" << r.out << r.err;
+    return r.out;
+  };
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE redo (id INT PRIMARY KEY, v INT); INSERT INTO redo VALUES (1, 1)");
+  EXPECT_EQ(other("SELECT v FROM shop.redo WHERE id = 1"), "v\n1\n");
+  Query(
+      "DROP TABLE redo; CREATE TABLE redo (id INT PRIMARY KEY, v VARCHAR(5)); "
+      "INSERT INTO redo VALUES (1, 'x')");
+  EXPECT_EQ(other("SELECT v FROM shop.redo WHERE id = 1"), "v\nx\n");
+  Query("DROP TABLE redo; CREATE TABLE redo (id INT PRIMARY KEY, v VARCHAR(5))");
+  EXPECT_EQ(other("INSERT INTO shop.redo VALUES (2, 'y'); SELECT id, v FROM shop.redo"),
+            "id\tv\n2\ty\n");
+  Query("DROP TABLE redo");
 }
 
 // sysbench 1.0.20, unmodified: prepare, run and cleanup with NDB's storage engine name, then
