@@ -61,10 +61,13 @@ std::vector<mysql::ColumnDefinition> FetchedColumnDefs(const schema::TableDef& t
 
 class SelectRun : public AsyncStatement, public api::Completion, public api::ScanReceiver {
  public:
+  // With `outer`, `select` is the derived table of `outer`'s FROM: its result becomes the rows
+  // `outer` is finished over.
   SelectRun(const ExecContext& ctx, const SelectStmt& select, api::TablePtr table,
-            std::vector<uint16_t> columns)
+            std::vector<uint16_t> columns, const SelectStmt* outer = nullptr)
       : AsyncStatement(ctx),
         select_(select),
+        outer_(outer),
         table_(std::move(table)),
         columns_(std::move(columns)),
         txn_(StatementTransaction(ctx.state)) {
@@ -148,10 +151,15 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
       if (txn_ != nullptr && AbortsTransaction(error_->code)) return DeliverAfterRollback(*error_);
       return Deliver(*error_);
     }
-    Deliver(FinishSelect(select_, std::move(fetched_), context()));
+    StatementResult result = FinishSelect(select_, std::move(fetched_), context());
+    auto* derived = std::get_if<mysql::ResultSet>(&result);
+    if (outer_ == nullptr || derived == nullptr) return Deliver(std::move(result));
+    FetchedRows rows{std::move(derived->columns), std::move(derived->rows)};
+    Deliver(FinishSelect(*outer_, std::move(rows), context()));
   }
 
   const SelectStmt& select_;
+  const SelectStmt* outer_;
   api::TablePtr table_;
   std::vector<uint16_t> columns_;
   std::shared_ptr<api::Transaction> txn_;
@@ -161,31 +169,54 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
   std::optional<mysql::SqlError> error_;
 };
 
-}  // namespace
-
-std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectColumns(
-    const SelectStmt& select, const SessionState& state) {
-  if (select.from->derived) return mysql::errors::NotSupportedYet("derived tables");
-  auto resolved = ResolveTable(select.from->table, state);
-  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
-  const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
-  std::vector<uint16_t> columns = FetchColumns(select, table);
-  ExecContext ctx;
-  ctx.state = const_cast<SessionState*>(&state);  // typing changes nothing
-  return SelectListColumns(select, FetchedColumnDefs(table, columns, state), ctx);
+mysql::SqlError NestedDerived() {
+  return mysql::errors::NotSupportedYet("derived tables other than one SELECT from one table");
 }
 
-StatementResult ExecuteTableSelect(const SelectStmt& select, const ExecContext& ctx) {
-  if (select.from->derived) return mysql::errors::NotSupportedYet("derived tables");
+StatementResult RunSelect(const SelectStmt& select, const SelectStmt* outer,
+                          const ExecContext& ctx) {
   auto resolved = ResolveTable(select.from->table, *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
   BeginImplicitTransaction(ctx.state);
   AccessPlan plan = PlanAccess(*table, select.where.get(), ctx);
   std::vector<uint16_t> columns = FetchColumns(select, *table);
-  auto* run = new SelectRun(ctx, select, std::move(table), std::move(columns));
+  auto* run = new SelectRun(ctx, select, std::move(table), std::move(columns), outer);
   run->Start(plan);
   return Deferred{};
+}
+
+}  // namespace
+
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectColumns(
+    const SelectStmt& select, const SessionState& state) {
+  ExecContext ctx;
+  ctx.state = const_cast<SessionState*>(&state);  // typing changes nothing
+  if (const SelectStmt* inner = select.from->derived.get()) {
+    if (!inner->from || inner->from->derived) return NestedDerived();
+    auto inner_columns = TableSelectColumns(*inner, state);
+    if (auto* err = std::get_if<mysql::SqlError>(&inner_columns)) return *err;
+    return SelectListColumns(select, std::get<std::vector<mysql::ColumnDefinition>>(inner_columns),
+                             ctx);
+  }
+  auto resolved = ResolveTable(select.from->table, state);
+  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
+  std::vector<uint16_t> columns = FetchColumns(select, table);
+  return SelectListColumns(select, FetchedColumnDefs(table, columns, state), ctx);
+}
+
+StatementResult ExecuteTableSelect(const SelectStmt& select, const ExecContext& ctx) {
+  // FROM (SELECT … FROM t …) alias: the inner SELECT runs on the data nodes, the outer one in
+  // the router over its result.
+  const SelectStmt* outer = nullptr;
+  const SelectStmt* query = &select;
+  if (select.from->derived) {
+    outer = &select;
+    query = select.from->derived.get();
+    if (!query->from || query->from->derived) return NestedDerived();
+  }
+  return RunSelect(*query, outer, ctx);
 }
 
 }  // namespace shoal::sql::internal
