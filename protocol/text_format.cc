@@ -46,7 +46,9 @@ void Digits(double x, int max_digits, std::string* digits, int* decpt) {
   }
 }
 
-void AppendGcvt(double x, int width, int max_digits, std::string* out) {
+// `exact`: never drop digits to fit the width (doubles: a client must read back the same
+// value; MySQL's own buffer for them is large enough that it never cuts either).
+void AppendGcvt(double x, int width, int max_digits, bool exact, std::string* out) {
   if (!std::isfinite(x)) {
     out->push_back('0');  // what MySQL's dtoa reports on overflow
     return;
@@ -86,7 +88,7 @@ void AppendGcvt(double x, int width, int max_digits, std::string* out) {
   }
   int exponent = decpt - 1;
   int room = width - (exponent < 0) - 1 - exp_len - (len > 1);
-  if (room < len) {
+  if (room < len && !exact) {
     Digits(x, std::max(room, 1), &digits, &decpt);
     len = static_cast<int>(digits.size());
     exponent = decpt - 1;
@@ -124,9 +126,9 @@ bool IsDecimalType(ColumnType type) {
 
 }  // namespace
 
-void AppendDouble(double v, std::string* out) { AppendGcvt(v, 22, 22, out); }
+void AppendDouble(double v, std::string* out) { AppendGcvt(v, 22, 22, true, out); }
 
-void AppendFloat(float v, std::string* out) { AppendGcvt(v, 12, 6, out); }
+void AppendFloat(float v, std::string* out) { AppendGcvt(v, 12, 6, false, out); }
 
 void AppendTextValue(const Value& v, ColumnType type, uint8_t decimals, std::string* out) {
   if (const auto* i = std::get_if<int64_t>(&v)) {

@@ -21,7 +21,8 @@ inline constexpr uint8_t kNotFixedDecimals = 31;
 // (the row encoder writes NULL as 0xFB itself).
 void AppendTextValue(const Value& v, ColumnType type, uint8_t decimals, std::string* out);
 
-// MySQL's my_gcvt for DOUBLE (field width 22) and FLOAT (width 12, 6 significant digits).
+// MySQL's my_gcvt for DOUBLE (field width 22 for the choice of notation, every digit the value
+// needs to read back exactly) and FLOAT (width 12, 6 significant digits).
 void AppendDouble(double v, std::string* out);
 void AppendFloat(float v, std::string* out);
 

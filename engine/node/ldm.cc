@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
 #include "engine/schema/program.h"
@@ -316,9 +317,17 @@ void Ldm::Reply(wire::FrameBuilder* out, const OpResult& result, const wire::Op&
     case OpCode::kTableFull:
       Error(out, tag, kErRecordFileFull, absl::StrCat("The table '", table.name, "' is full"));
       return;
-    case OpCode::kOutOfRange:
-      Error(out, tag, kErDataOutOfRange, result.message);
+    case OpCode::kOutOfRange: {
+      // "1264: text" names its MySQL error (a value outside its column); plain text is 1690.
+      uint16_t code = kErDataOutOfRange;
+      absl::string_view message = result.message;
+      if (absl::StartsWith(message, "1264: ")) {
+        code = 1264;
+        message.remove_prefix(6);
+      }
+      Error(out, tag, code, message);
       return;
+    }
     case OpCode::kBadRequest:
     case OpCode::kLocked:
       Error(out, tag, kErInternal, absl::StrCat("Internal error: ", result.message));

@@ -334,8 +334,21 @@ std::string TypeLabel(const ColumnDef& column) {
   return absl::StrCat(ColumnTypeName(column.type), column.is_unsigned ? " UNSIGNED" : "");
 }
 
-absl::Status OutOfRange(const TableDef& table, const ColumnDef& column, absl::string_view delta) {
-  return absl::OutOfRangeError(absl::StrCat(TypeLabel(column), " value is out of range in '(`",
+// How an ADD step failed. MySQL computes `k + 1` in BIGINT (or DOUBLE): a sum outside that
+// is ER_DATA_OUT_OF_RANGE (1690) on the expression; a sum that only misses the column's range
+// is ER_WARN_DATA_OUT_OF_RANGE (1264) on the column.
+enum class StepResult { kOk, kColumnRange, kExpressionRange };
+
+absl::Status OutOfRange(const TableDef& table, const ColumnDef& column, absl::string_view delta,
+                        StepResult how) {
+  if (how == StepResult::kColumnRange) {
+    return absl::OutOfRangeError(absl::StrCat(
+        "1264: Out of range value for column '", column.name, "' at row 1"));
+  }
+  std::string label = IsInteger(column.type)
+                          ? (column.is_unsigned ? "BIGINT UNSIGNED" : "BIGINT")
+                          : TypeLabel(column);
+  return absl::OutOfRangeError(absl::StrCat(label, " value is out of range in '(`",
                                             table.database, "`.`", table.name, "`.`", column.name,
                                             "` ", delta, ")'"));
 }
@@ -386,32 +399,32 @@ uint64_t UnsignedMax(ColumnType type) {
   }
 }
 
-// value + delta into `out` (the packed field); false when the sum does not fit the column.
-bool AddInteger(const ColumnDef& column, absl::string_view value, int64_t delta, char* out) {
+// value + delta into `out` (the packed field) when the sum fits the column.
+StepResult AddInteger(const ColumnDef& column, absl::string_view value, int64_t delta, char* out) {
   uint64_t result;
   if (column.is_unsigned) {
     uint64_t v = FieldUint(column, value);
     uint64_t max = UnsignedMax(column.type);
-    if (v > max) return false;
     if (delta >= 0) {
-      if (static_cast<uint64_t>(delta) > max - v) return false;
+      if (static_cast<uint64_t>(delta) > UINT64_MAX - v) return StepResult::kExpressionRange;
       result = v + static_cast<uint64_t>(delta);
     } else {
       uint64_t magnitude = 0 - static_cast<uint64_t>(delta);
-      if (magnitude > v) return false;
+      if (magnitude > v) return StepResult::kExpressionRange;  // below 0 in BIGINT UNSIGNED
       result = v - magnitude;
     }
+    if (result > max) return StepResult::kColumnRange;
   } else {
     int64_t sum;
     IntRange range = SignedRange(column.type);
-    if (__builtin_add_overflow(FieldInt(column, value), delta, &sum) || sum < range.min ||
-        sum > range.max) {
-      return false;
+    if (__builtin_add_overflow(FieldInt(column, value), delta, &sum)) {
+      return StepResult::kExpressionRange;
     }
+    if (sum < range.min || sum > range.max) return StepResult::kColumnRange;
     result = static_cast<uint64_t>(sum);
   }
   for (int i = 0; i < FixedSize(column.type); ++i) out[i] = static_cast<char>(result >> (8 * i));
-  return true;
+  return StepResult::kOk;
 }
 
 bool AddFloating(const ColumnDef& column, absl::string_view value, double delta, char* out) {
@@ -429,24 +442,29 @@ bool AddFloating(const ColumnDef& column, absl::string_view value, double delta,
 }
 
 // Applies one step to `*current`; `scratch` (8 bytes) holds an ADD's result.
-bool ApplyStep(const ColumnDef& column, const Step& step, Field* current, char* scratch) {
+StepResult ApplyStep(const ColumnDef& column, const Step& step, Field* current, char* scratch) {
   switch (step.op) {
     case UpdateOp::kSet:
       *current = Field{step.operand, false};
-      return true;
+      return StepResult::kOk;
     case UpdateOp::kSetNull:
       *current = Field{absl::string_view(), true};
-      return true;
+      return StepResult::kOk;
     case UpdateOp::kAdd:
       break;
   }
-  if (current->null) return true;  // NULL + x is NULL
+  if (current->null) return StepResult::kOk;  // NULL + x is NULL
   uint64_t bits = LoadLe<uint64_t>(step.operand.data());
-  bool ok = IsInteger(column.type)
-                ? AddInteger(column, current->bytes, static_cast<int64_t>(bits), scratch)
-                : AddFloating(column, current->bytes, std::bit_cast<double>(bits), scratch);
-  if (ok) *current = Field{absl::string_view(scratch, FixedSize(column.type)), false};
-  return ok;
+  StepResult result =
+      IsInteger(column.type)
+          ? AddInteger(column, current->bytes, static_cast<int64_t>(bits), scratch)
+          : (AddFloating(column, current->bytes, std::bit_cast<double>(bits), scratch)
+                 ? StepResult::kOk
+                 : StepResult::kExpressionRange);
+  if (result == StepResult::kOk) {
+    *current = Field{absl::string_view(scratch, FixedSize(column.type)), false};
+  }
+  return result;
 }
 
 }  // namespace
@@ -483,6 +501,7 @@ absl::Status ApplyUpdate(const TableDef& table, absl::string_view program, const
   const size_t start = out->buffer().size();
   const int columns = static_cast<int>(table.columns.size());
   const Step* failed = nullptr;
+  StepResult failure = StepResult::kOk;
   out->BeginRow(columns);
   int k = 0;
   for (int c = 0; c < columns; ++c) {
@@ -490,8 +509,12 @@ absl::Status ApplyUpdate(const TableDef& table, absl::string_view program, const
     Field current = row[c];
     char scratch[8];
     for (; k < n && steps[k].column == c; ++k) {
-      if (ApplyStep(column, steps[k], &current, scratch)) continue;
-      if (failed == nullptr || steps[k].index < failed->index) failed = &steps[k];
+      StepResult result = ApplyStep(column, steps[k], &current, scratch);
+      if (result == StepResult::kOk) continue;
+      if (failed == nullptr || steps[k].index < failed->index) {
+        failed = &steps[k];
+        failure = result;
+      }
       while (k < n && steps[k].column == c) ++k;
       break;
     }
@@ -500,7 +523,7 @@ absl::Status ApplyUpdate(const TableDef& table, absl::string_view program, const
   if (failed != nullptr) {
     out->buffer().resize(start);
     const ColumnDef& column = table.columns[failed->column];
-    return OutOfRange(table, column, DeltaText(column, failed->operand));
+    return OutOfRange(table, column, DeltaText(column, failed->operand), failure);
   }
   return absl::OkStatus();
 }

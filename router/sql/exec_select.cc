@@ -49,6 +49,38 @@ std::vector<uint16_t> FetchColumns(const SelectStmt& select, const schema::Table
   return columns;
 }
 
+// ORDER BY the leading NOT NULL columns of an ordered index, all one way, over a whole table:
+// the scan can merge the partitions in that order, so LIMIT stops it early. -1 if not.
+struct ScanOrder {
+  int index = -1;
+  bool descending = false;
+};
+
+ScanOrder OrderFromIndex(const SelectStmt& select, const schema::TableDef& table) {
+  ScanOrder none;
+  if (select.order_by.empty() || select.where || !select.limit) return none;
+  std::vector<int> columns;
+  for (const OrderItem& o : select.order_by) {
+    if (o.expr->kind != ExprKind::kColumn || o.descending != select.order_by[0].descending) {
+      return none;
+    }
+    int c = table.FindColumn(o.expr->name);
+    if (c < 0 || table.columns[c].hidden || table.columns[c].nullable) return none;
+    columns.push_back(c);
+  }
+  // An alias of the same name would make ORDER BY mean the select item instead.
+  for (const SelectItem& item : select.items) {
+    if (item.has_alias) return none;
+  }
+  for (size_t i = 0; i < table.indexes.size(); ++i) {
+    const std::vector<int>& key = table.indexes[i].columns;
+    if (key.size() >= columns.size() && std::equal(columns.begin(), columns.end(), key.begin())) {
+      return {static_cast<int>(i), select.order_by[0].descending};
+    }
+  }
+  return none;
+}
+
 std::vector<mysql::ColumnDefinition> FetchedColumnDefs(const schema::TableDef& table,
                                                        const std::vector<uint16_t>& columns,
                                                        const SessionState& state) {
@@ -96,7 +128,13 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
         request.columns = columns_;
         request.lock = lock;
         request.txn = txn_.get();
-        request.limit = RowsNeeded(select_, context());
+        ScanOrder order = OrderFromIndex(select_, *table_);
+        if (order.index >= 0 && plan.kind == AccessPlan::Kind::kFullScan) {
+          request.index = order.index;
+          request.ordered = true;
+          request.descending = order.descending;
+        }
+        request.limit = RowsNeeded(select_, context(), request.ordered);
         DefineScans(plan, request, &client, this, &outstanding_);
         break;
       }
@@ -181,6 +219,15 @@ StatementResult RunSelect(const SelectStmt& select, const SelectStmt* outer,
   BeginImplicitTransaction(ctx.state);
   AccessPlan plan = PlanAccess(*table, select.where.get(), ctx);
   std::vector<uint16_t> columns = FetchColumns(select, *table);
+  if (ScanOrder order = OrderFromIndex(select, *table); order.index >= 0) {
+    // An ordered scan reads the whole key it merges on.
+    for (int c : table->indexes[order.index].columns) {
+      if (std::find(columns.begin(), columns.end(), c) == columns.end()) {
+        columns.push_back(static_cast<uint16_t>(c));
+      }
+    }
+    std::sort(columns.begin(), columns.end());
+  }
   auto* run = new SelectRun(ctx, select, std::move(table), std::move(columns), outer);
   run->Start(plan);
   return Deferred{};

@@ -943,15 +943,9 @@ void Write(const ColumnDef& column, const Stored& stored, schema::RowWriter* out
 // ---------------------------------------------------------------------------------------------
 // Decoding.
 
-// A FLOAT as the double nearest its shortest decimal form (1.1f reads as 1.1, not
-// 1.100000023841858), so both protocols print and send what MySQL does.
-double FloatValue(float f) {
-  char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), f);
-  double d = f;
-  if (ec == std::errc()) std::from_chars(buf, end, d);
-  return d;
-}
+// A FLOAT as its exact double value, as MySQL evaluates it (1.1f + 0 is 1.100000023841858);
+// a FLOAT result column still prints and travels as a float (six digits: 1.1).
+double FloatValue(float f) { return f; }
 
 mysql::Value DecodeTime(int64_t micros) {
   mysql::Time t;

@@ -227,10 +227,11 @@ TEST(FieldCodecReal, RoundTrips) {
   EXPECT_EQ(RoundTrip(d, Dec("0.1")), Value{0.1});
   EXPECT_EQ(RoundTrip(d, Date(2024, 1, 31, 12, 0, 0, 500000)), Value{20240131120000.5});
   ColumnDef f = Col(ColumnType::kFloat);
-  // A FLOAT reads back as its shortest decimal form, as MySQL prints it.
-  EXPECT_EQ(RoundTrip(f, Value{1.1}), Value{1.1});
-  EXPECT_EQ(RoundTrip(f, Str("3.4e38")), Value{3.4e38});
-  EXPECT_EQ(RoundTrip(f, Value{0.1 + 0.2}), Value{0.3});
+  // A FLOAT reads back as the float's exact value, as MySQL computes with it (1.1f + 0 is
+  // 1.100000023841858); the protocols print and send it as a float.
+  EXPECT_EQ(RoundTrip(f, Value{1.1}), Value{static_cast<double>(1.1f)});
+  EXPECT_EQ(RoundTrip(f, Str("3.4e38")), Value{static_cast<double>(3.4e38f)});
+  EXPECT_EQ(RoundTrip(f, Value{0.1 + 0.2}), Value{static_cast<double>(0.3f)});
 }
 
 TEST(FieldCodecReal, Errors) {

@@ -446,9 +446,9 @@ StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched,
   return Pipeline(select, std::move(fetched), ctx).Run();
 }
 
-uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx) {
+uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx, bool scan_ordered) {
   if (!select.limit || select.where || !select.group_by.empty() || select.having ||
-      select.distinct || !select.order_by.empty()) {
+      select.distinct || (!select.order_by.empty() && !scan_ordered)) {
     return 0;
   }
   std::vector<const Expr*> aggregates;

@@ -29,8 +29,9 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SelectListCo
 StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched, const ExecContext& ctx);
 
 // How many rows the data nodes need to return at most for `select` (LIMIT's offset + count)
-// when nothing in the router filters, groups, orders or deduplicates them; 0 = all.
-uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx);
+// when nothing in the router filters, groups, orders or deduplicates them; 0 = all. With
+// `scan_ordered`, the scan itself returns rows in ORDER BY's order.
+uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx, bool scan_ordered = false);
 
 // MySQL's ordering of two values of one column: NULL first, numbers by value, strings by
 // bytes (binary collation), temporal values chronologically.

@@ -152,6 +152,8 @@ TEST_F(SqlTablesTest, ErrorsAsMySqlGivesThem) {
             "ERROR 1364 (HY000) at line 1: Field 'v' doesn't have a default value"},
            {"INSERT INTO errs VALUES (5)",
             "ERROR 1136 (21S01) at line 1: Column count doesn't match value count at row 1"},
+           {"UPDATE errs SET v = v + 200 WHERE id = 1",
+            "ERROR 1264 (22003) at line 1: Out of range value for column 'v' at row 1"},
            {"UPDATE errs SET v = DEFAULT WHERE id = 1",
             "ERROR 1364 (HY000) at line 1: Field 'v' doesn't have a default value"},
            {"SELECT nope FROM errs", "ERROR 1054 (42S22) at line 1: Unknown column 'nope'"},
