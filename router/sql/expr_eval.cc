@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "router/sql/charsets.h"
 #include "router/sql/expr_internal.h"
+#include "router/sql/field_codec.h"
 #include "router/sql/like.h"
 #include "router/sql/result_columns.h"
 #include "router/sql/system_variables.h"
@@ -151,11 +152,28 @@ ColumnDefinition TypeOfValue(const Value& v, const SessionState& state) {
   return std::visit(Visitor{state}, v);
 }
 
+static int CompareDateTimes(const mysql::DateTime& x, const mysql::DateTime& y) {
+  auto tie = [](const mysql::DateTime& d) {
+    return std::tie(d.year, d.month, d.day, d.hour, d.minute, d.second, d.microsecond);
+  };
+  return tie(x) < tie(y) ? -1 : tie(x) > tie(y) ? 1 : 0;
+}
+
 std::optional<int> Compare(const Value& a, const Value& b) {
   Cls ca = ClassOf(a), cb = ClassOf(b);
   if (ca == Cls::kNull || cb == Cls::kNull) return std::nullopt;
   auto sign = [](auto x, auto y) { return x < y ? -1 : (x > y ? 1 : 0); };
   if (ca == Cls::kInt && cb == Cls::kInt) return sign(Int128(a), Int128(b));
+  // A date and a string compare as dates when the string reads as one, as in MySQL.
+  const auto* ta = std::get_if<mysql::DateTime>(&a);
+  const auto* tb = std::get_if<mysql::DateTime>(&b);
+  if ((ta != nullptr) != (tb != nullptr) && (ca == Cls::kString || cb == Cls::kString)) {
+    const Value& text = ta != nullptr ? b : a;
+    if (std::optional<mysql::DateTime> parsed = DateTimeFromText(std::get<std::string>(text))) {
+      return ta != nullptr ? CompareDateTimes(*ta, *parsed) : CompareDateTimes(*parsed, *tb);
+    }
+  }
+  if (ta != nullptr && tb != nullptr) return CompareDateTimes(*ta, *tb);
   if ((ca == Cls::kString || ca == Cls::kTemporal) &&
       (cb == Cls::kString || cb == Cls::kTemporal)) {
     // The connection collations are case-insensitive; compare ASCII case-folded.

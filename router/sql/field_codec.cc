@@ -1044,6 +1044,20 @@ uint16_t KeyFlags(const schema::TableDef& table, int column) {
 
 }  // namespace
 
+std::optional<mysql::DateTime> DateTimeFromText(absl::string_view text) {
+  Moment m;
+  if (!ParseDateTimeText(text, &m) || !ValidMoment(m)) return std::nullopt;
+  mysql::DateTime t;
+  t.year = static_cast<uint16_t>(m.year);
+  t.month = static_cast<uint8_t>(m.month);
+  t.day = static_cast<uint8_t>(m.day);
+  t.hour = static_cast<uint8_t>(m.hour);
+  t.minute = static_cast<uint8_t>(m.minute);
+  t.second = static_cast<uint8_t>(m.second);
+  t.microsecond = static_cast<uint32_t>(m.micro);
+  return t;
+}
+
 std::optional<SqlError> AppendField(const ColumnDef& column, const mysql::Value& value, int row,
                                     schema::RowWriter* out) {
   if (mysql::IsNull(value)) {

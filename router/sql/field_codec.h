@@ -42,6 +42,10 @@ std::variant<std::string, mysql::SqlError> EncodeField(const schema::ColumnDef& 
 // mysql::Time.
 mysql::Value DecodeField(const schema::ColumnDef& column, const schema::Field& field);
 
+// MySQL's reading of `text` as a date or a date and time ('2024-02-29', '2024-02-29 12:00:00.5',
+// '20240229'): how a string compares with a temporal value. nullopt if it is not one.
+std::optional<mysql::DateTime> DateTimeFromText(absl::string_view text);
+
 // The column definition a result set carries for `column` of `table` (type, length in
 // characters × the result charset's bytes, flags NOT_NULL/PRI_KEY/UNIQUE_KEY/MULTIPLE_KEY/
 // UNSIGNED/AUTO_INCREMENT/BINARY/BLOB, decimals), as MySQL 8.0 sends it.

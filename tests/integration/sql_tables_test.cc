@@ -108,6 +108,14 @@ TEST_F(SqlTablesTest, CreateInsertSelectUpdateDeleteDrop) {
   EXPECT_EQ(Query("SELECT name FROM items WHERE name LIKE 'p%' ORDER BY name"),
             "name\npear\nplum\n");
 
+  // Dates compare with strings as dates.
+  EXPECT_EQ(Query("SELECT name FROM items WHERE added = '2024-02-29'"), "name\nfig\n");
+  EXPECT_EQ(Query("SELECT name FROM items WHERE added >= '2026-01-01' ORDER BY added DESC"),
+            "name\npear\napple\n");
+  // An ordered scan with LIMIT on the primary key, both ways.
+  EXPECT_EQ(Query("SELECT id FROM items ORDER BY id DESC LIMIT 2"), "id\n4\n3\n");
+  EXPECT_EQ(Query("SELECT id, name FROM items ORDER BY id LIMIT 1, 2"),
+            "id\tname\n2\tpear\n3\tplum\n");
   // The direct path (key equality, interpreted k = k + 1) and the general one.
   EXPECT_THAT(Query("UPDATE items SET qty = qty + 1 WHERE id = 1; SELECT ROW_COUNT()"),
               HasSubstr("\n1\n"));
