@@ -49,7 +49,14 @@ void DataPump::OnReadable(int, short, void* arg) {
 
 void DataPump::Pump() {
   client_.Send();
-  while (true) {
+  // Results may keep arriving under load: after a few rounds go back to the loop (the client
+  // sockets wait too) and come back in its next turn.
+  constexpr int kMaxRounds = 8;
+  for (int round = 0;; ++round) {
+    if (round == kMaxRounds) {
+      Flush();
+      return;
+    }
     client_.Poll(absl::ZeroDuration());
     // Completions may have defined more operations (a session's next statement).
     if (flush_pending_) {
