@@ -7,8 +7,11 @@
 #include "absl/time/clock.h"
 #include "common/logging.h"
 #include "protocol/codec.h"
+#include "protocol/packet.h"
 #include "protocol/resultset.h"
+#include "protocol/wire.h"
 #include "router/session/session.h"
+#include "router/sql/exec_internal.h"
 #include "router/sql/table_access.h"
 
 namespace shoal::router {
@@ -147,10 +150,25 @@ Session::Action Session::OnCommand(absl::Span<const uint8_t> payload, std::strin
     case Command::kFieldList: {
       mysql::client::FieldList list;
       if (mysql::Decode(payload, caps_, &list) != DecodeStatus::kOk) break;
-      // There are no tables until the dictionary comes (issue 4): the table does not exist.
-      SendError(sql_.database.empty() ? mysql::errors::NoDatabaseSelected()
-                                      : mysql::errors::NoSuchTable(sql_.database, list.table),
-                out);
+      // mysqld's answer: no column count, a column definition per column each followed by
+      // the default a new row gets (string<lenenc>, 0xFB for NULL), then EOF.
+      auto fields = sql::internal::ListFields(list.table, list.wildcard, sql_);
+      if (const auto* error = std::get_if<mysql::SqlError>(&fields)) {
+        SendError(*error, out);
+        return Action::kContinue;
+      }
+      for (const auto& field : std::get<std::vector<sql::internal::FieldListColumn>>(fields)) {
+        const size_t start = mysql::StartPacket(out);
+        mysql::Writer writer(out);
+        mysql::EncodeColumnDefinition(field.definition, &writer);
+        if (field.default_text) {
+          writer.WriteLenencString(*field.default_text);
+        } else {
+          writer.WriteInt1(0xFB);
+        }
+        mysql::FinishPacket(start, &seq_, out);
+      }
+      mysql::AppendResultSetEnd(StatusFlags(), 0, caps_, &seq_, out);
       return Action::kContinue;
     }
     case Command::kResetConnection:

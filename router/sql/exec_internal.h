@@ -93,4 +93,23 @@ StatementResult FinishStatement(StatementResult result, SessionState* state);
 // Adds a diagnostic to the current statement's list.
 void AddWarning(SessionState* state, Diagnostic::Level level, uint16_t code, std::string message);
 
+// EXPLAIN (exec_explain.cc): the plan of the inner statement as MySQL's traditional table.
+StatementResult ExecuteExplain(const ExplainStmt& stmt, const ExecContext& ctx);
+// EXPLAIN's twelve result columns, for COM_STMT_PREPARE.
+std::vector<mysql::ColumnDefinition> ExplainColumns(const SessionState& state);
+
+// One column of COM_FIELD_LIST's answer: its definition, and the text mysqld appends to it —
+// the default a new row gets (nullopt: NULL; a NOT NULL column without a default shows the
+// zero of its type, as mysqld's empty record holds).
+struct FieldListColumn {
+  mysql::ColumnDefinition definition;
+  std::optional<std::string> default_text;
+};
+// COM_FIELD_LIST: the visible columns of `table` in the session's database whose names match
+// `wildcard` (a LIKE pattern, case-insensitive; empty matches all), in table order. 1046
+// without a database, 1146 for an unknown table (always without a cluster).
+std::variant<std::vector<FieldListColumn>, mysql::SqlError> ListFields(absl::string_view table,
+                                                                       absl::string_view wildcard,
+                                                                       const SessionState& state);
+
 }  // namespace shoal::sql::internal

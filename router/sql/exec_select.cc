@@ -86,7 +86,8 @@ std::vector<mysql::ColumnDefinition> FetchedColumnDefs(const schema::TableDef& t
                                                        const SessionState& state) {
   std::vector<mysql::ColumnDefinition> defs;
   for (uint16_t c : columns) {
-    defs.push_back(ResultColumn(table, c, ResultCollationId(state), ResultCharsetMaxLen(state)));
+    defs.push_back(
+        ResultColumn(table, c, ResultCollationId(state), TableResultCharsetMaxLen(state)));
   }
   return defs;
 }

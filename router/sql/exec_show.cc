@@ -1,15 +1,21 @@
 // SHOW: each form builds its full row list, then LIKE (on the first column) or WHERE (over
-// the row's columns by name) filters it, as MySQL's SHOW over information_schema does.
+// the row's columns by name) filters it, as MySQL's SHOW over information_schema does. The
+// forms about one table (COLUMNS, INDEX, CREATE TABLE) read its definition from the
+// dictionary; COM_FIELD_LIST, the protocol's own SHOW COLUMNS, is answered here too.
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "engine/schema/row.h"
+#include "protocol/text_format.h"
 #include "router/sql/charsets.h"
 #include "router/sql/exec_internal.h"
-#include "router/sql/table_access.h"
+#include "router/sql/field_codec.h"
 #include "router/sql/like.h"
 #include "router/sql/result_columns.h"
 #include "router/sql/system_variables.h"
+#include "router/sql/table_access.h"
+#include "router/sql/table_spec.h"
 #include "router/sql/value_util.h"
 
 namespace shoal::sql::internal {
@@ -103,6 +109,192 @@ std::vector<Row> CharsetRows() {
                     std::string(c.default_collation), static_cast<uint64_t>(c.maxlen)});
   }
   return rows;
+}
+
+// ---------------------------------------------------------------------------------------
+// The forms about one table or database
+
+using schema::ColumnType;
+
+// information_schema's TEXT columns (a column's type and default) come out as BLOB, 2^24 - 1
+// characters long for a MEDIUMTEXT.
+ColumnDefinition TextColumn(uint32_t chars, const SessionState& s, Nullability n) {
+  ColumnDefinition c = StringColumn(chars, s, n);
+  c.type = mysql::ColumnType::kBlob;
+  c.flags |= mysql::column_flag::kBlob;
+  return c;
+}
+
+std::vector<ColumnDefinition> ColumnsColumns(bool full, const SessionState& s) {
+  std::vector<ColumnDefinition> cols = {Named(StringColumn(64, s, kNN), "Field"),
+                                        Named(TextColumn(16777215, s, kNN), "Type")};
+  if (full) cols.push_back(Named(StringColumn(64, s, kN), "Collation"));
+  cols.push_back(Named(StringColumn(3, s, kNN), "Null"));
+  cols.push_back(Named(StringColumn(3, s, kNN), "Key"));
+  cols.push_back(Named(TextColumn(65535, s, kN), "Default"));
+  cols.push_back(Named(StringColumn(256, s, kNN), "Extra"));
+  if (full) {
+    cols.push_back(Named(StringColumn(154, s, kNN), "Privileges"));
+    cols.push_back(Named(TextColumn(65535, s, kNN), "Comment"));
+  }
+  return cols;
+}
+
+std::vector<ColumnDefinition> IndexColumns(const SessionState& s) {
+  using mysql::ColumnType::kLong;
+  return {Named(StringColumn(64, s, kNN), "Table"),
+          Named(IntColumn(1, false, kNN, kLong), "Non_unique"),
+          Named(StringColumn(64, s, kNN), "Key_name"),
+          Named(IntColumn(10, true, kNN, kLong), "Seq_in_index"),
+          Named(StringColumn(64, s, kN), "Column_name"),
+          Named(StringColumn(1, s, kN), "Collation"),
+          Named(IntColumn(21, false, kN), "Cardinality"),
+          Named(IntColumn(21, false, kN), "Sub_part"),
+          Named(StringColumn(0, s, kN), "Packed"),
+          Named(StringColumn(3, s, kNN), "Null"),
+          Named(StringColumn(11, s, kNN), "Index_type"),
+          Named(StringColumn(8, s, kNN), "Comment"),
+          Named(StringColumn(2048, s, kNN), "Index_comment"),
+          Named(StringColumn(3, s, kNN), "Visible"),
+          Named(TextColumn(16777215, s, kN), "Expression")};
+}
+
+std::vector<ColumnDefinition> CreateColumns(absl::string_view what, const SessionState& s) {
+  return {Named(StringColumn(64, s, kNN), what),
+          Named(StringColumn(1024, s, kNN), absl::StrCat("Create ", what))};
+}
+
+// A value as a SELECT of the column would print it (DATETIME(3) with three fraction digits).
+std::string ColumnValueText(const mysql::Value& v, const ColumnDefinition& result_column) {
+  std::string text;
+  mysql::AppendTextValue(v, result_column.type, result_column.decimals, &text);
+  return text;
+}
+
+// The column's declared default as text; nullopt when it has none (shown as NULL).
+std::optional<std::string> DeclaredDefault(const schema::ColumnDef& c,
+                                           const ColumnDefinition& result_column) {
+  if (!c.default_value) return std::nullopt;
+  schema::Field field;
+  size_t used = 0;
+  if (!schema::ReadField(c, *c.default_value, &field, &used)) return std::nullopt;
+  return ColumnValueText(DecodeField(c, field), result_column);
+}
+
+// What a NOT NULL column without a default holds in mysqld's empty record.
+mysql::Value ZeroValue(const schema::ColumnDef& c) {
+  switch (c.type) {
+    case ColumnType::kFloat:
+    case ColumnType::kDouble:
+      return 0.0;
+    case ColumnType::kDecimal:
+      return mysql::Decimal{c.scale > 0 ? "0." + std::string(c.scale, '0') : "0"};
+    case ColumnType::kDate:
+    case ColumnType::kDateTime:
+    case ColumnType::kTimestamp:
+      return mysql::DateTime{};
+    case ColumnType::kTime:
+      return mysql::Time{};
+    default:
+      break;
+  }
+  return schema::IsInteger(c.type) ? Value{int64_t{0}} : Value{std::string()};
+}
+
+// DESCRIBE's Key: PRI, UNI and MUL in that priority, from the flags a result column of the
+// table carries (the same rules, the promoted unique key included).
+std::string KeyText(uint16_t flags) {
+  if (flags & mysql::column_flag::kPrimaryKey) return "PRI";
+  if (flags & mysql::column_flag::kUniqueKey) return "UNI";
+  if (flags & mysql::column_flag::kMultipleKey) return "MUL";
+  return "";
+}
+
+Row ColumnRow(const schema::TableDef& table, int i, bool full, const SessionState& s) {
+  const schema::ColumnDef& c = table.columns[i];
+  ColumnDefinition rc = ResultColumn(table, i, ResultCollationId(s), ResultCharsetMaxLen(s));
+  Row row;
+  row.emplace_back(c.name);
+  row.emplace_back(ColumnTypeText(c));
+  if (full) {
+    bool text = c.type == ColumnType::kChar || c.type == ColumnType::kVarChar ||
+                c.type == ColumnType::kText;
+    // Column collations are not kept: a text column has the table's.
+    row.push_back(text ? Value{std::string("utf8mb4_0900_ai_ci")} : Value{});
+  }
+  row.push_back(std::string(c.nullable ? "YES" : "NO"));
+  row.push_back(KeyText(rc.flags));
+  std::optional<std::string> dflt = DeclaredDefault(c, rc);
+  row.push_back(dflt ? Value{std::move(*dflt)} : Value{});
+  row.push_back(std::string(c.auto_increment ? "auto_increment" : ""));
+  if (full) {
+    row.push_back(std::string("select,insert,update,references"));
+    row.push_back(std::string());  // column comments are not kept
+  }
+  return row;
+}
+
+std::vector<Row> ColumnRows(const schema::TableDef& table, bool full, const SessionState& s) {
+  std::vector<Row> rows;
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    if (!table.columns[i].hidden) rows.push_back(ColumnRow(table, static_cast<int>(i), full, s));
+  }
+  return rows;
+}
+
+std::vector<Row> IndexRows(const schema::TableDef& table) {
+  std::vector<Row> rows;
+  for (const schema::IndexDef& index : table.indexes) {
+    if (index.columns.size() == 1 && table.columns[index.columns[0]].hidden) continue;
+    for (size_t seq = 0; seq < index.columns.size(); ++seq) {
+      const schema::ColumnDef& c = table.columns[index.columns[seq]];
+      rows.push_back({table.name, int64_t{index.unique ? 0 : 1}, index.name, uint64_t{seq + 1},
+                      c.name, std::string("A"), int64_t{0}, Value{}, Value{},
+                      std::string(c.nullable ? "YES" : ""), std::string("BTREE"), std::string(),
+                      std::string(), std::string("YES"), Value{}});
+    }
+  }
+  return rows;
+}
+
+std::string QuotedName(absl::string_view name) {
+  std::string out = "`";
+  for (char c : name) {
+    if (c == '`') out.push_back('`');
+    out.push_back(c);
+  }
+  out.push_back('`');
+  return out;
+}
+
+std::variant<std::vector<Row>, mysql::SqlError> CreateDatabaseRows(const ShowStmt& stmt,
+                                                                   const SessionState& s) {
+  const std::string& db = stmt.table.name;
+  if (auto err = CheckDatabaseForUse(db, s)) return *err;
+  // information_schema is the one system schema MySQL 8.0 keeps in utf8mb3.
+  absl::string_view charset = absl::AsciiStrToLower(db) == "information_schema"
+                                  ? "utf8mb3"
+                                  : "utf8mb4 COLLATE utf8mb4_0900_ai_ci";
+  return std::vector<Row>{
+      {db, absl::StrCat("CREATE DATABASE ", QuotedName(db), " /*!40100 DEFAULT CHARACTER SET ",
+                        charset, " */ /*!80016 DEFAULT ENCRYPTION='N' */")}};
+}
+
+// The rows of SHOW COLUMNS, INDEX, CREATE TABLE and CREATE DATABASE (1046, 1146, 1049).
+std::variant<std::vector<Row>, mysql::SqlError> TableFormRows(const ShowStmt& stmt,
+                                                              const SessionState& s) {
+  if (stmt.kind == ShowKind::kCreateDatabase) return CreateDatabaseRows(stmt, s);
+  auto resolved = ResolveTable(stmt.table, s);
+  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
+  switch (stmt.kind) {
+    case ShowKind::kColumns:
+      return ColumnRows(table, stmt.full, s);
+    case ShowKind::kIndex:
+      return IndexRows(table);
+    default:
+      return std::vector<Row>{{table.name, ShowCreateTableText(table)}};
+  }
 }
 
 // Keeps the rows LIKE or WHERE select.
@@ -203,12 +395,41 @@ std::variant<std::vector<ColumnDefinition>, mysql::SqlError> ShowColumns(const S
       return cols;
     }
     case ShowKind::kColumns:
+      return ColumnsColumns(stmt.full, s);
     case ShowKind::kIndex:
+      return IndexColumns(s);
     case ShowKind::kCreateTable:
+      return CreateColumns("Table", s);
     case ShowKind::kCreateDatabase:
-      return mysql::errors::NotSupportedYet("SHOW of table definitions");
+      return CreateColumns("Database", s);
   }
   return std::vector<ColumnDefinition>{};
+}
+
+std::variant<std::vector<FieldListColumn>, mysql::SqlError> ListFields(absl::string_view table_name,
+                                                                       absl::string_view wildcard,
+                                                                       const SessionState& s) {
+  if (s.database.empty()) return mysql::errors::NoDatabaseSelected();
+  if (s.data == nullptr) return mysql::errors::NoSuchTable(s.database, table_name);
+  auto resolved = ResolveTable(TableName{"", std::string(table_name)}, s);
+  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
+  std::optional<LikeMatcher> match;
+  if (!wildcard.empty()) match.emplace(wildcard, '\\', LikeMatcher::Case::kInsensitive);
+  std::vector<FieldListColumn> fields;
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    const schema::ColumnDef& c = table.columns[i];
+    if (c.hidden || (match && !match->Matches(c.name))) continue;
+    FieldListColumn field;
+    field.definition =
+        ResultColumn(table, static_cast<int>(i), ResultCollationId(s), ResultCharsetMaxLen(s));
+    field.default_text = DeclaredDefault(c, field.definition);
+    if (!field.default_text && !c.nullable) {
+      field.default_text = ColumnValueText(ZeroValue(c), field.definition);
+    }
+    fields.push_back(std::move(field));
+  }
+  return fields;
 }
 
 StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx) {
@@ -272,8 +493,12 @@ StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx) {
     case ShowKind::kColumns:
     case ShowKind::kIndex:
     case ShowKind::kCreateTable:
-    case ShowKind::kCreateDatabase:
-      break;  // ShowColumns refused them
+    case ShowKind::kCreateDatabase: {
+      auto rows = TableFormRows(stmt, s);
+      if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
+      rs.rows = std::get<std::vector<Row>>(std::move(rows));
+      break;
+    }
   }
   if (auto err = Filter(stmt, ctx, &rs)) return *err;
   for (Row& r : rs.rows) {

@@ -7,8 +7,8 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "protocol/constants.h"
 #include "engine/api/client.h"
+#include "protocol/constants.h"
 #include "router/sql/exec_internal.h"
 #include "router/sql/parser.h"
 #include "router/sql/value_util.h"
@@ -168,9 +168,9 @@ StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
                         [&](const SetStmt& s) {
                           StatementResult r = ExecuteSet(s, ctx);
                           // SET autocommit = 1 inside a transaction commits it.
-                          if (auto* ok = std::get_if<OkResult>(&r);
-                              ok != nullptr && ctx.state->txn != nullptr &&
-                              !ctx.state->in_transaction) {
+                          if (auto* ok = std::get_if<OkResult>(&r); ok != nullptr &&
+                                                                    ctx.state->txn != nullptr &&
+                                                                    !ctx.state->in_transaction) {
                             return EndNativeTransaction(ctx, true, *ok);
                           }
                           return r;
@@ -194,9 +194,7 @@ StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
                         [&](const DropIndexStmt& s) { return ExecuteDropIndex(s, ctx); },
                         [&](const TruncateStmt& s) { return ExecuteTruncate(s, ctx); },
                         [&](const AnalyzeStmt& s) { return ExecuteAnalyze(s, ctx); },
-                        [&](const ExplainStmt&) -> StatementResult {
-                          return mysql::errors::NotSupportedYet("EXPLAIN");
-                        },
+                        [&](const ExplainStmt& s) { return ExecuteExplain(s, ctx); },
                     },
                     stmt.node);
 }
@@ -295,6 +293,8 @@ std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
     auto typed = internal::ShowColumns(*show, state);
     if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
     columns = std::get<std::vector<mysql::ColumnDefinition>>(std::move(typed));
+  } else if (std::holds_alternative<ExplainStmt>(stmt.node)) {
+    columns = internal::ExplainColumns(state);
   }
   return std::make_unique<PreparedStatement>(std::string(sql), std::move(stmt), std::move(columns));
 }
@@ -331,8 +331,9 @@ StatementResult ExecuteText(absl::string_view one_statement, SessionState* state
     state->warnings.clear();
     return internal::FinishStatement(*err, state);
   }
-  auto stmt = std::make_shared<const PreparedStatement>(
-      std::string(), std::get<Statement>(std::move(parsed)), std::vector<mysql::ColumnDefinition>{});
+  auto stmt = std::make_shared<const PreparedStatement>(std::string(),
+                                                        std::get<Statement>(std::move(parsed)),
+                                                        std::vector<mysql::ColumnDefinition>{});
   return Run(*stmt, {}, state, stmt);
 }
 

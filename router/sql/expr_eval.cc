@@ -152,6 +152,42 @@ ColumnDefinition TypeOfValue(const Value& v, const SessionState& state) {
   return std::visit(Visitor{state}, v);
 }
 
+static int64_t TimeMicros(const mysql::Time& t) {
+  int64_t v = ((static_cast<int64_t>(t.days) * 24 + t.hours) * 60 + t.minutes) * 60 + t.seconds;
+  v = v * 1000000 + t.microsecond;
+  return t.negative ? -v : v;
+}
+
+// An integer or decimal value as plain decimal text.
+static std::string ExactText(const Value& v) {
+  if (const auto* d = std::get_if<mysql::Decimal>(&v)) return d->text;
+  return ValueText(v);
+}
+
+// Three-way comparison of two plain decimal numbers ("-12.50", "7", "0.001").
+static int CompareDecimalText(absl::string_view x, absl::string_view y) {
+  auto parts = [](absl::string_view s, bool* negative, absl::string_view* whole,
+                  absl::string_view* fraction) {
+    *negative = !s.empty() && s[0] == '-';
+    if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+    size_t point = s.find('.');
+    *whole = s.substr(0, point);
+    *fraction = point == absl::string_view::npos ? absl::string_view() : s.substr(point + 1);
+    while (!whole->empty() && whole->front() == '0') whole->remove_prefix(1);
+    while (!fraction->empty() && fraction->back() == '0') fraction->remove_suffix(1);
+    if (whole->empty() && fraction->empty()) *negative = false;  // -0 is 0
+  };
+  bool nx, ny;
+  absl::string_view wx, fx, wy, fy;
+  parts(x, &nx, &wx, &fx);
+  parts(y, &ny, &wy, &fy);
+  if (nx != ny) return nx ? -1 : 1;
+  int magnitude = wx.size() != wy.size() ? (wx.size() < wy.size() ? -1 : 1) : 0;
+  if (magnitude == 0) magnitude = wx.compare(wy) < 0 ? -1 : wx.compare(wy) > 0 ? 1 : 0;
+  if (magnitude == 0) magnitude = fx.compare(fy) < 0 ? -1 : fx.compare(fy) > 0 ? 1 : 0;
+  return nx ? -magnitude : magnitude;
+}
+
 static int CompareDateTimes(const mysql::DateTime& x, const mysql::DateTime& y) {
   auto tie = [](const mysql::DateTime& d) {
     return std::tie(d.year, d.month, d.day, d.hour, d.minute, d.second, d.microsecond);
@@ -174,6 +210,21 @@ std::optional<int> Compare(const Value& a, const Value& b) {
     }
   }
   if (ta != nullptr && tb != nullptr) return CompareDateTimes(*ta, *tb);
+  // So do a TIME and a string, as times.
+  const auto* ma = std::get_if<mysql::Time>(&a);
+  const auto* mb = std::get_if<mysql::Time>(&b);
+  if ((ma != nullptr || mb != nullptr) && (ma != nullptr || ca == Cls::kString) &&
+      (mb != nullptr || cb == Cls::kString)) {
+    std::optional<int64_t> x =
+        ma != nullptr ? TimeMicros(*ma) : TimeMicrosFromText(std::get<std::string>(a));
+    std::optional<int64_t> y =
+        mb != nullptr ? TimeMicros(*mb) : TimeMicrosFromText(std::get<std::string>(b));
+    if (x && y) return sign(*x, *y);
+  }
+  // Integers and decimals compare exactly, as decimals; with a float or a string, as doubles.
+  if ((ca == Cls::kInt || ca == Cls::kDecimal) && (cb == Cls::kInt || cb == Cls::kDecimal)) {
+    return CompareDecimalText(ExactText(a), ExactText(b));
+  }
   if ((ca == Cls::kString || ca == Cls::kTemporal) &&
       (cb == Cls::kString || cb == Cls::kTemporal)) {
     // The connection collations are case-insensitive; compare ASCII case-folded.
@@ -182,7 +233,7 @@ std::optional<int> Compare(const Value& a, const Value& b) {
     return sign(x, y);
   }
   bool t = false;
-  return sign(ToLongDouble(a, &t), ToLongDouble(b, &t));
+  return sign(ToDouble(a, &t), ToDouble(b, &t));
 }
 
 int ExprEngine::ColumnIndex(const Expr& e) {

@@ -1058,6 +1058,14 @@ std::optional<mysql::DateTime> DateTimeFromText(absl::string_view text) {
   return t;
 }
 
+std::optional<int64_t> TimeMicrosFromText(absl::string_view text) {
+  Span t;
+  if (!ParseSpanText(text, &t) || t.minute >= 60 || t.second >= 60) return std::nullopt;
+  int64_t micros = 0;
+  if (!SpanMicros(t, 6, &micros)) return std::nullopt;
+  return micros;
+}
+
 std::optional<SqlError> AppendField(const ColumnDef& column, const mysql::Value& value, int row,
                                     schema::RowWriter* out) {
   if (mysql::IsNull(value)) {
@@ -1124,7 +1132,9 @@ mysql::Value DecodeField(const ColumnDef& column, const schema::Field& field) {
 mysql::ColumnDefinition ResultColumn(const schema::TableDef& table, int column,
                                      uint16_t collation_id, int charset_max_len) {
   const ColumnDef& c = table.columns[column];
-  const uint32_t max_len = static_cast<uint32_t>(std::max(charset_max_len, 1));
+  const bool converted = charset_max_len > 0;
+  // Unconverted, a string column's length is its own bytes: 4 per utf8mb4 character.
+  const uint32_t max_len = converted ? static_cast<uint32_t>(charset_max_len) : 4;
   mysql::ColumnDefinition d;
   d.schema = table.database;
   d.table = d.org_table = table.name;
@@ -1167,7 +1177,7 @@ mysql::ColumnDefinition ResultColumn(const schema::TableDef& table, int column,
     case ColumnType::kText:
       // A TEXT's 65535 bytes, each possibly a character in the result charset.
       d.charset = collation_id;
-      d.length = 65535 * max_len;
+      d.length = converted ? 65535 * max_len : 65535;
       d.flags |= flag::kBlob;
       break;
     case ColumnType::kBinary:

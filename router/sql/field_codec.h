@@ -46,9 +46,14 @@ mysql::Value DecodeField(const schema::ColumnDef& column, const schema::Field& f
 // '20240229'): how a string compares with a temporal value. nullopt if it is not one.
 std::optional<mysql::DateTime> DateTimeFromText(absl::string_view text);
 
+// MySQL's reading of `text` as a TIME ('12:34:56.789', '-838:59:59', '1 02:03:04', '123456'),
+// in signed microseconds. nullopt if it is not one.
+std::optional<int64_t> TimeMicrosFromText(absl::string_view text);
+
 // The column definition a result set carries for `column` of `table` (type, length in
 // characters × the result charset's bytes, flags NOT_NULL/PRI_KEY/UNIQUE_KEY/MULTIPLE_KEY/
-// UNSIGNED/AUTO_INCREMENT/BINARY/BLOB, decimals), as MySQL 8.0 sends it.
+// UNSIGNED/AUTO_INCREMENT/BINARY/BLOB, decimals), as MySQL 8.0 sends it. `charset_max_len` 0:
+// results are not converted (character_set_results NULL), lengths are the column's bytes.
 mysql::ColumnDefinition ResultColumn(const schema::TableDef& table, int column,
                                      uint16_t collation_id, int charset_max_len);
 

@@ -35,4 +35,10 @@ int ResultCharsetMaxLen(const SessionState& state) {
   return cs == nullptr ? 4 : cs->maxlen;
 }
 
+int TableResultCharsetMaxLen(const SessionState& state) {
+  auto it = state.session_vars.find("character_set_results");
+  if (it != state.session_vars.end() && mysql::IsNull(it->second)) return 0;
+  return ResultCharsetMaxLen(state);
+}
+
 }  // namespace shoal::sql

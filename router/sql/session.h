@@ -116,5 +116,8 @@ void ApplyHandshakeCollation(uint16_t collation_id, SessionState* state);
 // per character of its charset (column lengths are characters × this).
 uint16_t ResultCollationId(const SessionState& state);
 int ResultCharsetMaxLen(const SessionState& state);
+// The same for table columns, or 0 when character_set_results is NULL: results then travel
+// unconverted and MySQL reports a column's own byte length (a TEXT is 65535, not 65535 × 4).
+int TableResultCharsetMaxLen(const SessionState& state);
 
 }  // namespace shoal::sql

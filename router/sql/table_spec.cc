@@ -474,7 +474,9 @@ bool IsValidUtf8(absl::string_view s) {
   return true;
 }
 
-std::string TypeText(const ColumnDef& c) {
+}  // namespace
+
+std::string ColumnTypeText(const ColumnDef& c) {
   std::string name = absl::AsciiStrToLower(schema::ColumnTypeName(c.type));
   switch (c.type) {
     case ColumnType::kTinyInt:
@@ -500,6 +502,8 @@ std::string TypeText(const ColumnDef& c) {
   if (c.is_unsigned && IsNumeric(c.type)) name += " unsigned";
   return name;
 }
+
+namespace {
 
 // Temporal values with exactly the column's fractional digits, as MySQL shows them.
 std::string TemporalText(const ColumnDef& c, const mysql::Value& v) {
@@ -539,7 +543,7 @@ std::string DefaultText(const ColumnDef& c) {
 }
 
 std::string ColumnLine(const ColumnDef& c) {
-  std::string line = absl::StrCat("  ", QuotedName(c.name), " ", TypeText(c));
+  std::string line = absl::StrCat("  ", QuotedName(c.name), " ", ColumnTypeText(c));
   if (!c.nullable) {
     line += " NOT NULL";
   } else if (c.type == ColumnType::kTimestamp) {

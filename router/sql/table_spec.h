@@ -22,6 +22,10 @@ namespace shoal::sql {
 std::variant<schema::TableDef, mysql::SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
                                                                  const std::string& database);
 
+// A column's type as MySQL 8.0 spells it in SHOW CREATE TABLE and SHOW COLUMNS: no display
+// widths (TINYINT(1) excepted), "int unsigned", "decimal(10,2)", "datetime(3)".
+std::string ColumnTypeText(const schema::ColumnDef& column);
+
 // MySQL's SHOW CREATE TABLE text for `table` (ENGINE=ndbcluster). Column comments, column
 // character sets and partitioning are not kept in a TableDef, so they are not shown.
 std::string ShowCreateTableText(const schema::TableDef& table);

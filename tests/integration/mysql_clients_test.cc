@@ -14,31 +14,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// root has an empty password; app's password is "secret".
-constexpr char kConfig[] = R"(
-cluster:
-  replicas: 2
-mgmd:
-  port: {MGMD_PORT}
-  data_dir: {RUN_DIR}/mgmd
-datanodes:
-  - id: 2
-    data_dir: {RUN_DIR}/dn2
-  - id: 3
-    data_dir: {RUN_DIR}/dn3
-routers:
-  - id: 4
-    socket: {RUN_DIR}/r4.sock
-    port: {ROUTER_PORT}
-    threads: 2
-    metrics_port: {METRICS_BASE}
-users:
-  - name: root
-  - name: app
-    native_hash: "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7"
-    sha256_hash: "3881219d087dd9c634373fd33dfa33a2cb6bfc6c520b64b8bb60ef2ceb534ae7"
-)";
-
 std::string ClientsDir() { return SourceDir() + "/build/clients"; }
 
 struct Endpoint {
@@ -50,7 +25,7 @@ struct Endpoint {
 class ClusterFixture : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    cluster_ = new TestCluster(TestCluster::FromConfig(kConfig, {"--launch"}));
+    cluster_ = new TestCluster(TestCluster::FromConfig(RouterClusterConfig(), {"--launch"}));
     ASSERT_TRUE(cluster_->WaitForState({2, 3, 4}, "started")) << cluster_->MgmdLog();
   }
   static void TearDownTestSuite() {
@@ -117,6 +92,11 @@ TEST_P(MySqlClientsTest, MariadbCli) {
 }
 
 TEST_P(MySqlClientsTest, Sysbench) {
+  // sysbench connects to its database, sbtest, which must exist (1049 otherwise).
+  std::vector<std::string> create = MariadbArgs("app", "secret");
+  create.insert(create.end(), {"-e", "CREATE DATABASE IF NOT EXISTS sbtest"});
+  CommandResult created = RunCommand(create);
+  ASSERT_EQ(created.exit_code, 0) << created.out << created.err;
   std::vector<std::string> args = {"/usr/bin/sysbench", SourceDir() + "/bench/select1.lua",
                                    "--mysql-user=app",  "--mysql-password=secret",
                                    "--threads=2",       "--events=2000",

@@ -17,32 +17,12 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-constexpr char kConfig[] = R"(
-mgmd:
-  port: {MGMD_PORT}
-  data_dir: {RUN_DIR}/mgmd
-datanodes:
-  - id: 2
-    data_dir: {RUN_DIR}/dn2
-  - id: 3
-    data_dir: {RUN_DIR}/dn3
-routers:
-  - id: 4
-    socket: {RUN_DIR}/r4.sock
-    port: {ROUTER_PORT}
-    threads: 2
-    metrics_port: {METRICS_BASE}
-  - id: 5
-    socket: {RUN_DIR}/r5.sock
-    threads: 1
-users:
-  - name: root
-)";
-
 class SqlTablesTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    cluster_ = new TestCluster(TestCluster::FromConfig(kConfig, {"--launch"}));
+    cluster_ = new TestCluster(TestCluster::FromConfig(
+        RouterClusterConfig("  - id: 5\n    socket: {RUN_DIR}/r5.sock\n    threads: 1\n"),
+        {"--launch"}));
     ASSERT_TRUE(cluster_->WaitForState({2, 3, 4, 5}, "started")) << cluster_->MgmdLog();
   }
   static void TearDownTestSuite() {

@@ -11,6 +11,31 @@
 
 namespace shoal::testing {
 
+std::string RouterClusterConfig(const std::string& more_routers) {
+  return R"(
+mgmd:
+  port: {MGMD_PORT}
+  data_dir: {RUN_DIR}/mgmd
+datanodes:
+  - id: 2
+    data_dir: {RUN_DIR}/dn2
+  - id: 3
+    data_dir: {RUN_DIR}/dn3
+routers:
+  - id: 4
+    socket: {RUN_DIR}/r4.sock
+    port: {ROUTER_PORT}
+    threads: 2
+    metrics_port: {METRICS_BASE}
+)" + more_routers +
+         R"(users:
+  - name: root
+  - name: app
+    native_hash: "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7"
+    sha256_hash: "3881219d087dd9c634373fd33dfa33a2cb6bfc6c520b64b8bb60ef2ceb534ae7"
+)";
+}
+
 TestCluster TestCluster::Embedded(const std::vector<std::string>& extra_args) {
   TestCluster cluster;
   cluster.run_dir_ = MakeTempDir("shoal-it");

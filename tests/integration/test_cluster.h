@@ -19,6 +19,12 @@ struct ShownNode {
   int restarts = 0;
 };
 
+// For TestCluster::FromConfig: the mgmd, data nodes 2 and 3, and router 4 on the Unix socket
+// {RUN_DIR}/r4.sock and TCP {ROUTER_PORT} with two workers and /metrics on {METRICS_BASE};
+// `more_routers` are further YAML items for the routers list. Users: root (no password) and
+// app (password "secret").
+std::string RouterClusterConfig(const std::string& more_routers = "");
+
 class TestCluster {
  public:
   // The embedded cluster in a box, with `extra_args` appended to shoal-mgmd's command line.

@@ -3,6 +3,7 @@
 // surprise. Used by the integration tests against a Shoal router.
 //
 //	mysqlclient -dsn 'root:@unix(/tmp/shoal/router-4.sock)/' [-interpolate] [-bad-password]
+//	mysqlclient types -dsn ... -table NAME [-interpolate]   (every column type; see types.go)
 package main
 
 import (
@@ -22,6 +23,9 @@ func fail(format string, args ...any) {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "types" {
+		os.Exit(runTypes(os.Args[2:]))
+	}
 	dsn := flag.String("dsn", "", "go-sql-driver DSN")
 	interpolate := flag.Bool("interpolate", false, "interpolateParams=true (client-side parameters)")
 	badPassword := flag.Bool("bad-password", false, "expect the login to be refused with 1045")

@@ -4,6 +4,7 @@ Used by the integration tests against a Shoal router.
 
   client.py --driver pymysql|connector [--socket PATH | --host H --port P] --user U
             [--password P] [--bad-password] [--prepared]
+  client.py types ...   every column type, exact values back (types_check.py)
 """
 import argparse
 import sys
@@ -101,4 +102,7 @@ def main():
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "types":
+        import types_check
+        sys.exit(types_check.main(sys.argv[2:]))
     main()

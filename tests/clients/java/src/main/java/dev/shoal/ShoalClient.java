@@ -12,6 +12,8 @@ import java.sql.Statement;
  * use it; exits non-zero on any surprise. Used by the integration tests against a Shoal router.
  *
  * <p>Usage: ShoalClient jdbc-url user password [--bad-password]
+ *
+ * <p>or: ShoalClient types jdbc-url user password table (every column type; see TypesCheck)
  */
 public final class ShoalClient {
   private static void check(boolean ok, String what) {
@@ -29,6 +31,9 @@ public final class ShoalClient {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("types")) {
+      System.exit(TypesCheck.run(java.util.Arrays.copyOfRange(args, 1, args.length)));
+    }
     String url = args[0];
     String user = args[1];
     String password = args[2];
