@@ -342,15 +342,14 @@ enum class StepResult { kOk, kColumnRange, kExpressionRange };
 absl::Status OutOfRange(const TableDef& table, const ColumnDef& column, absl::string_view delta,
                         StepResult how) {
   if (how == StepResult::kColumnRange) {
-    return absl::OutOfRangeError(absl::StrCat(
-        "1264: Out of range value for column '", column.name, "' at row 1"));
+    return absl::OutOfRangeError(
+        absl::StrCat("1264: Out of range value for column '", column.name, "' at row 1"));
   }
-  std::string label = IsInteger(column.type)
-                          ? (column.is_unsigned ? "BIGINT UNSIGNED" : "BIGINT")
-                          : TypeLabel(column);
-  return absl::OutOfRangeError(absl::StrCat(label, " value is out of range in '(`",
-                                            table.database, "`.`", table.name, "`.`", column.name,
-                                            "` ", delta, ")'"));
+  std::string label = IsInteger(column.type) ? (column.is_unsigned ? "BIGINT UNSIGNED" : "BIGINT")
+                                             : TypeLabel(column);
+  return absl::OutOfRangeError(absl::StrCat(label, " value is out of range in '(`", table.database,
+                                            "`.`", table.name, "`.`", column.name, "` ", delta,
+                                            ")'"));
 }
 
 // "+ 1", "- 1", "+ 0.5" as MySQL prints `k + 1`, `k - 1`.

@@ -481,15 +481,14 @@ TEST(UpdateTest, OverflowPerWidth) {
     const std::string column_range = "1264: Out of range value for column 'k' at row 1";
     Apply(t, plus, at_max, &status);
     EXPECT_TRUE(absl::IsOutOfRange(status));
-    EXPECT_EQ(status.message(),
-              bigint ? expression + " value is out of range in '(`db`.`t`.`k` + 1)'"
-                     : column_range);
+    EXPECT_EQ(status.message(), bigint
+                                    ? expression + " value is out of range in '(`db`.`t`.`k` + 1)'"
+                                    : column_range);
     Apply(t, minus, at_min, &status);
     EXPECT_TRUE(absl::IsOutOfRange(status));
-    EXPECT_EQ(status.message(),
-              bigint || w.is_unsigned
-                  ? expression + " value is out of range in '(`db`.`t`.`k` - 1)'"
-                  : column_range);
+    EXPECT_EQ(status.message(), bigint || w.is_unsigned
+                                    ? expression + " value is out of range in '(`db`.`t`.`k` - 1)'"
+                                    : column_range);
 
     Row down = Apply(t, minus, at_max, &status);
     ASSERT_TRUE(status.ok());

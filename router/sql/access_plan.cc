@@ -317,6 +317,50 @@ void DefineScans(const AccessPlan& plan, const api::ScanRequest& base, api::Clie
   }
 }
 
+bool HasColumn(const Expr& e) {
+  if (e.kind == ExprKind::kColumn) return true;
+  return std::any_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return HasColumn(*a); });
+}
+
+static bool IsKeyColumn(const schema::TableDef& table, const Expr& e) {
+  if (e.kind != ExprKind::kColumn) return false;
+  const std::vector<int>& pk = table.primary_key().columns;
+  return std::find(pk.begin(), pk.end(), table.FindColumn(e.name)) != pk.end();
+}
+
+bool WhereIsKeyOnly(const schema::TableDef& table, const Expr* where, const AccessPlan& plan) {
+  if (plan.kind != AccessPlan::Kind::kKeyLookup && plan.kind != AccessPlan::Kind::kBatchedLookup) {
+    return false;
+  }
+  std::vector<const Expr*> conjuncts;
+  Conjuncts(where, &conjuncts);
+  if (conjuncts.size() != table.primary_key().columns.size()) return false;
+  return std::all_of(conjuncts.begin(), conjuncts.end(), [&](const Expr* e) {
+    if (e->kind == ExprKind::kBinary && e->binary_op == BinaryOp::kEq) {
+      return (IsKeyColumn(table, *e->args[0]) && !HasColumn(*e->args[1])) ||
+             (IsKeyColumn(table, *e->args[1]) && !HasColumn(*e->args[0]));
+    }
+    if (e->kind != ExprKind::kIn || e->negated || !IsKeyColumn(table, *e->args[0])) return false;
+    return std::none_of(e->args.begin() + 1, e->args.end(),
+                        [](const ExprPtr& a) { return HasColumn(*a); });
+  });
+}
+
+bool SetFitsProgram(const schema::TableDef& table, const std::vector<Assignment>& set) {
+  return std::all_of(set.begin(), set.end(), [&](const Assignment& a) {
+    int c = table.FindColumn(a.column);
+    if (c < 0 || table.columns[c].hidden) return false;
+    const std::vector<int>& pk = table.primary_key().columns;
+    if (std::find(pk.begin(), pk.end(), c) != pk.end()) return false;
+    const Expr& e = *a.value;
+    bool add = e.kind == ExprKind::kBinary &&
+               (e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kSub) &&
+               e.args[0]->kind == ExprKind::kColumn && table.FindColumn(e.args[0]->name) == c &&
+               !HasColumn(*e.args[1]) && schema::IsInteger(table.columns[c].type);
+    return add || (!HasColumn(e) && e.kind != ExprKind::kDefault);
+  });
+}
+
 AccessPlan PlanAccess(const schema::TableDef& table, const Expr* where, const ExecContext& ctx) {
   return Planner(table, ctx).Plan(where);
 }

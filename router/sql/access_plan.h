@@ -46,6 +46,17 @@ void DefineScans(const AccessPlan& plan, const api::ScanRequest& base, api::Clie
 // The top-level AND-ed parts of a condition (none for a null one).
 void Conjuncts(const Expr* e, std::vector<const Expr*>* out);
 
+// Whether `e` reads any column.
+bool HasColumn(const Expr& e);
+
+// Whether a key plan selects exactly what `where` asks, so no row needs checking again: every
+// part of it a primary-key column compared to a constant with = or IN.
+bool WhereIsKeyOnly(const schema::TableDef& table, const Expr* where, const AccessPlan& plan);
+
+// Whether UPDATE's SET can travel as an interpreted update program (schema/program.h):
+// constants, or `c = c ± n` on an integer column, and no key column changed.
+bool SetFitsProgram(const schema::TableDef& table, const std::vector<Assignment>& set);
+
 // Chooses the access path for `where` (may be null) over `table`. Constants in the clause
 // (literals, parameters, variables) are evaluated with `ctx`.
 AccessPlan PlanAccess(const schema::TableDef& table, const Expr* where, const ExecContext& ctx);

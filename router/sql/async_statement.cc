@@ -56,6 +56,24 @@ void AsyncStatement::Deliver(StatementResult result) {
   delete this;
 }
 
+void AsyncStatement::DeliverFailure(mysql::SqlError error, bool in_session_txn,
+                                    bool partly_applied) {
+  if (in_session_txn && (partly_applied || AbortsTransaction(error.code))) {
+    return DeliverAfterRollback(std::move(error));
+  }
+  Deliver(std::move(error));
+}
+
+void AsyncStatement::EndTransaction(api::Transaction* txn, bool commit, api::Completion* done) {
+  DataAccess* data_access = data_;
+  if (commit) {
+    data_access->client().Commit(txn, done);
+  } else {
+    data_access->client().Rollback(txn, done);
+  }
+  data_access->Flush();
+}
+
 void AsyncStatement::DeliverAfterRollback(mysql::SqlError error) {
   if (state_ != nullptr && state_->txn != nullptr) {
     RollbackInBackground(data_, std::move(state_->txn));

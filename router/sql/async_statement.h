@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/api/client.h"
 #include "protocol/value.h"
 #include "router/sql/exec_internal.h"
 #include "router/sql/executor.h"
@@ -46,6 +47,15 @@ class AsyncStatement {
   // timeout, a lost data node). The session is then outside any transaction, as after NDB
   // aborts one.
   void DeliverAfterRollback(mysql::SqlError error);
+
+  // An error from a statement that ran in the session's transaction (`in_session_txn`): the
+  // whole transaction is rolled back when part of the statement was applied or the error
+  // aborts transactions (AbortsTransaction); otherwise only the statement failed.
+  void DeliverFailure(mysql::SqlError error, bool in_session_txn, bool partly_applied);
+
+  // Commits `txn`, or rolls it back; `done` gets the answer, possibly before this returns —
+  // so `this` may be gone afterwards.
+  void EndTransaction(api::Transaction* txn, bool commit, api::Completion* done);
 
   // Null once orphaned.
   SessionState* state() const { return state_; }

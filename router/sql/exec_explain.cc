@@ -224,54 +224,6 @@ std::variant<ExplainRows, mysql::SqlError> ExplainSelect(const SelectStmt& selec
   return ExplainTableSelect(select, ctx);
 }
 
-bool HasColumn(const Expr& e) {
-  if (e.kind == ExprKind::kColumn) return true;
-  return std::any_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return HasColumn(*a); });
-}
-
-bool IsKeyColumn(const schema::TableDef& table, const Expr& e) {
-  if (e.kind != ExprKind::kColumn) return false;
-  const std::vector<int>& pk = table.primary_key().columns;
-  return std::find(pk.begin(), pk.end(), table.FindColumn(e.name)) != pk.end();
-}
-
-// Whether a key plan selects exactly what `where` asks: every part of it a primary-key
-// column compared to a constant with = or IN (exec_modify.cc's test for its direct path).
-bool WhereIsKeyOnly(const schema::TableDef& table, const Expr* where, const AccessPlan& plan) {
-  if (plan.kind != AccessPlan::Kind::kKeyLookup && plan.kind != AccessPlan::Kind::kBatchedLookup) {
-    return false;
-  }
-  std::vector<const Expr*> conjuncts;
-  Conjuncts(where, &conjuncts);
-  if (conjuncts.size() != table.primary_key().columns.size()) return false;
-  return std::all_of(conjuncts.begin(), conjuncts.end(), [&](const Expr* e) {
-    if (e->kind == ExprKind::kBinary && e->binary_op == BinaryOp::kEq) {
-      return (IsKeyColumn(table, *e->args[0]) && !HasColumn(*e->args[1])) ||
-             (IsKeyColumn(table, *e->args[1]) && !HasColumn(*e->args[0]));
-    }
-    if (e->kind != ExprKind::kIn || e->negated || !IsKeyColumn(table, *e->args[0])) return false;
-    return std::none_of(e->args.begin() + 1, e->args.end(),
-                        [](const ExprPtr& a) { return HasColumn(*a); });
-  });
-}
-
-// Whether UPDATE's SET can travel as an interpreted program: constants, or `c = c ± n` on an
-// integer column, and no key column changed (exec_modify.cc's DirectProgram, without values).
-bool SetIsProgram(const schema::TableDef& table, const std::vector<Assignment>& set) {
-  return std::all_of(set.begin(), set.end(), [&](const Assignment& a) {
-    int c = table.FindColumn(a.column);
-    if (c < 0 || table.columns[c].hidden) return false;
-    const std::vector<int>& pk = table.primary_key().columns;
-    if (std::find(pk.begin(), pk.end(), c) != pk.end()) return false;
-    const Expr& e = *a.value;
-    bool add = e.kind == ExprKind::kBinary &&
-               (e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kSub) &&
-               e.args[0]->kind == ExprKind::kColumn && table.FindColumn(e.args[0]->name) == c &&
-               !HasColumn(*e.args[1]) && schema::IsInteger(table.columns[c].type);
-    return add || (!HasColumn(e) && e.kind != ExprKind::kDefault);
-  });
-}
-
 struct ModifyParts {
   const char* verb;
   const TableName& table;
@@ -291,7 +243,7 @@ std::variant<ExplainRows, mysql::SqlError> ExplainModify(const ModifyParts& m,
   const PlannedAccess& access = std::get<PlannedAccess>(planned);
   const schema::TableDef& table = *access.table;
   bool direct = WhereIsKeyOnly(table, m.where, access.plan) && !m.ordered &&
-                (m.set == nullptr || SetIsProgram(table, *m.set));
+                (m.set == nullptr || SetFitsProgram(table, *m.set));
   if (direct && m.limit) {
     uint64_t offset = 0, count = 0;
     if (auto err = EvalLimit(*m.limit, ctx, &offset, &count)) return *err;

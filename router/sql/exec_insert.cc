@@ -137,24 +137,12 @@ class InsertRun : public AsyncStatement, public api::Completion {
 
   void EndOwnTransaction() {
     ending_ = true;
-    DataAccess* data_access = data();  // `this` may be gone when Commit returns
-    if (error_) {
-      data_access->client().Rollback(&own_txn_, this);
-    } else {
-      data_access->client().Commit(&own_txn_, this);
-    }
-    data_access->Flush();
+    EndTransaction(&own_txn_, !error_, this);
   }
 
   void Finish() {
-    if (error_) {
-      // Some rows of the session's transaction went in and others did not: the statement
-      // cannot be undone alone.
-      if (session_txn_ != nullptr && (inserted_ > 0 || AbortsTransaction(error_->code))) {
-        return DeliverAfterRollback(*error_);
-      }
-      return Deliver(*error_);
-    }
+    // Rows of the session's transaction that went in cannot be taken out alone.
+    if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, inserted_ > 0);
     OkResult ok;
     ok.affected_rows = inserted_;
     ok.last_insert_id = last_insert_id_;
@@ -357,20 +345,11 @@ class UpsertRun : public AsyncStatement, public api::Completion {
   void End() {
     if (session_txn_ != nullptr) return Finish();
     phase_ = Phase::kEnd;
-    DataAccess* data_access = data();  // `this` may be gone when Commit returns
-    if (error_) {
-      data_access->client().Rollback(&own_txn_, this);
-    } else {
-      data_access->client().Commit(&own_txn_, this);
-    }
-    data_access->Flush();
+    EndTransaction(&own_txn_, !error_, this);
   }
 
   void Finish() {
-    if (error_) {
-      if (session_txn_ != nullptr) return DeliverAfterRollback(*error_);
-      return Deliver(*error_);
-    }
+    if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, true);
     OkResult ok;
     ok.affected_rows = affected_;
     ok.last_insert_id = last_insert_id_;

@@ -24,56 +24,15 @@ namespace {
 
 using mysql::Value;
 
-bool HasColumn(const Expr& e) {
-  if (e.kind == ExprKind::kColumn) return true;
-  return std::any_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return HasColumn(*a); });
-}
-
-bool IsPrimaryKeyColumn(const schema::TableDef& table, const Expr& e) {
-  if (e.kind != ExprKind::kColumn) return false;
-  int c = table.FindColumn(e.name);
-  const std::vector<int>& pk = table.primary_key().columns;
-  return c >= 0 && std::find(pk.begin(), pk.end(), c) != pk.end();
-}
-
-// True when a key plan already selects exactly what `where` asks: every part of it is a
-// primary-key column compared to a constant with = or IN.
-bool WhereIsKeyOnly(const schema::TableDef& table, const Expr* where, const AccessPlan& plan) {
-  if (plan.kind != AccessPlan::Kind::kKeyLookup && plan.kind != AccessPlan::Kind::kBatchedLookup) {
-    return false;
-  }
-  std::vector<const Expr*> conjuncts;
-  Conjuncts(where, &conjuncts);
-  if (conjuncts.size() != table.primary_key().columns.size()) return false;
-  for (const Expr* e : conjuncts) {
-    bool eq = e->kind == ExprKind::kBinary && e->binary_op == BinaryOp::kEq;
-    bool in = e->kind == ExprKind::kIn && !e->negated;
-    if (!eq && !in) return false;
-    if (eq) {
-      bool left = IsPrimaryKeyColumn(table, *e->args[0]) && !HasColumn(*e->args[1]);
-      bool right = IsPrimaryKeyColumn(table, *e->args[1]) && !HasColumn(*e->args[0]);
-      if (!left && !right) return false;
-    } else {
-      if (!IsPrimaryKeyColumn(table, *e->args[0])) return false;
-      for (size_t i = 1; i < e->args.size(); ++i) {
-        if (HasColumn(*e->args[i])) return false;
-      }
-    }
-  }
-  return true;
-}
-
-// The interpreted update program for `set` when every assignment is `col = constant` or
-// `col = col ± integer constant` and no key column changes; nullopt otherwise.
+// The interpreted update program for `set` (SetFitsProgram), with its values; nullopt when
+// the general path must run it (or *error when a value is refused).
 std::optional<std::string> DirectProgram(const schema::TableDef& table,
                                          const std::vector<Assignment>& set, const ExecContext& ctx,
                                          std::optional<mysql::SqlError>* error) {
+  if (!SetFitsProgram(table, set)) return std::nullopt;
   schema::UpdateBuilder program;
   for (const Assignment& a : set) {
     int c = table.FindColumn(a.column);
-    if (c < 0 || table.columns[c].hidden) return std::nullopt;  // the general path reports it
-    const std::vector<int>& pk = table.primary_key().columns;
-    if (std::find(pk.begin(), pk.end(), c) != pk.end()) return std::nullopt;
     const schema::ColumnDef& column = table.columns[c];
     const Expr& e = *a.value;
     if (e.kind == ExprKind::kBinary &&
@@ -85,11 +44,10 @@ std::optional<std::string> DirectProgram(const schema::TableDef& table,
       if (auto* err = std::get_if<mysql::SqlError>(&v)) return *error = *err, std::nullopt;
       const Value& delta = std::get<Value>(v);
       const auto* i = std::get_if<int64_t>(&delta);
-      if (i == nullptr) return std::nullopt;
+      if (i == nullptr || (*i == INT64_MIN && e.binary_op == BinaryOp::kSub)) return std::nullopt;
       program.AddInt(c, e.binary_op == BinaryOp::kAdd ? *i : -*i);
       continue;
     }
-    if (HasColumn(e) || e.kind == ExprKind::kDefault) return std::nullopt;
     EvalContext eval = ctx.Eval();
     auto v = Evaluate(e, &eval);
     if (auto* err = std::get_if<mysql::SqlError>(&v)) return *error = *err, std::nullopt;
@@ -365,22 +323,11 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
   void End() {
     if (session_txn_ != nullptr) return Finish();
     phase_ = Phase::kEnd;
-    DataAccess* data_access = data();  // `this` may be gone when Commit returns
-    if (error_) {
-      data_access->client().Rollback(&own_txn_, this);
-    } else {
-      data_access->client().Commit(&own_txn_, this);
-    }
-    data_access->Flush();
+    EndTransaction(&own_txn_, !error_, this);
   }
 
   void Finish() {
-    if (error_) {
-      if (session_txn_ != nullptr && (affected_ > 0 || AbortsTransaction(error_->code))) {
-        return DeliverAfterRollback(*error_);
-      }
-      return Deliver(*error_);
-    }
+    if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, affected_ > 0);
     OkResult ok;
     ok.affected_rows = static_cast<uint64_t>(std::max<int64_t>(0, affected_));
     if (spec_.verb == Verb::kUpdate) {

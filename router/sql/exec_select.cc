@@ -186,10 +186,7 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
 
   void Finish() {
     if (state() == nullptr) return Deliver(OkResult{});  // orphaned: nobody reads it
-    if (error_) {
-      if (txn_ != nullptr && AbortsTransaction(error_->code)) return DeliverAfterRollback(*error_);
-      return Deliver(*error_);
-    }
+    if (error_) return DeliverFailure(*error_, txn_ != nullptr, false);
     StatementResult result = FinishSelect(select_, std::move(fetched_), context());
     auto* derived = std::get_if<mysql::ResultSet>(&result);
     if (outer_ == nullptr || derived == nullptr) return Deliver(std::move(result));

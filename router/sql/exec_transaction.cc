@@ -17,15 +17,7 @@ class EndTransactionRun : public AsyncStatement, public api::Completion {
     ctx.state->txn = nullptr;
   }
 
-  void Start() {
-    DataAccess* data_access = data();  // `this` may be gone when Commit returns
-    if (commit_) {
-      data_access->client().Commit(txn_.get(), this);
-    } else {
-      data_access->client().Rollback(txn_.get(), this);
-    }
-    data_access->Flush();
-  }
+  void Start() { EndTransaction(txn_.get(), commit_, this); }
 
   void Done(const api::Outcome& outcome) override {
     if (commit_ && !outcome.ok()) return Deliver(EngineError(outcome.code, outcome.message));
