@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "engine/schema/program.h"
 #include "engine/schema/row.h"
 #include "router/sql/field_codec.h"
 
@@ -359,6 +360,76 @@ bool SetFitsProgram(const schema::TableDef& table, const std::vector<Assignment>
                !HasColumn(*e.args[1]) && schema::IsInteger(table.columns[c].type);
     return add || (!HasColumn(e) && e.kind != ExprKind::kDefault);
   });
+}
+
+std::string PushedFilter(const schema::TableDef& table, const Expr* where, const ExecContext& ctx) {
+  std::vector<const Expr*> conjuncts;
+  Conjuncts(where, &conjuncts);
+  schema::FilterBuilder parts;
+  int count = 0;
+  for (const Expr* e : conjuncts) {
+    if (count == 255) break;  // an AND node's limit; the router checks the rest
+    if (e->kind == ExprKind::kIsNull && ColumnOf(table, *e->args[0]) >= 0) {
+      parts.IsNull(ColumnOf(table, *e->args[0]), !e->negated);
+      ++count;
+      continue;
+    }
+    if (e->kind != ExprKind::kBinary) continue;
+    schema::CompareOp op;
+    switch (e->binary_op) {
+      case BinaryOp::kEq:
+        op = schema::CompareOp::kEq;
+        break;
+      case BinaryOp::kNe:
+        op = schema::CompareOp::kNe;
+        break;
+      case BinaryOp::kLt:
+        op = schema::CompareOp::kLt;
+        break;
+      case BinaryOp::kLe:
+        op = schema::CompareOp::kLe;
+        break;
+      case BinaryOp::kGt:
+        op = schema::CompareOp::kGt;
+        break;
+      case BinaryOp::kGe:
+        op = schema::CompareOp::kGe;
+        break;
+      default:
+        continue;
+    }
+    int column = ColumnOf(table, *e->args[0]);
+    const Expr* constant = e->args[1].get();
+    if (column < 0) {  // `5 < k` is `k > 5`
+      column = ColumnOf(table, *e->args[1]);
+      constant = e->args[0].get();
+      if (op == schema::CompareOp::kLt)
+        op = schema::CompareOp::kGt;
+      else if (op == schema::CompareOp::kLe)
+        op = schema::CompareOp::kGe;
+      else if (op == schema::CompareOp::kGt)
+        op = schema::CompareOp::kLt;
+      else if (op == schema::CompareOp::kGe)
+        op = schema::CompareOp::kLe;
+    }
+    if (column < 0 || !schema::IsInteger(table.columns[column].type) || !IsConstant(*constant)) {
+      continue;
+    }
+    EvalContext eval = ctx.Eval();
+    eval.warnings = nullptr;
+    auto v = Evaluate(*constant, &eval);
+    const auto* value = std::get_if<mysql::Value>(&v);
+    if (value == nullptr || mysql::IsNull(*value)) continue;
+    // Only a constant the column can hold compares the same on the data node.
+    std::optional<std::string> field = ExactField(table.columns[column], *value);
+    if (!field) continue;
+    parts.CompareBytes(table.columns[column], column, op, *field);
+    ++count;
+  }
+  if (count == 0) return "";
+  schema::FilterBuilder filter;
+  filter.And(count);
+  return filter.bytes() + parts.bytes();
 }
 
 AccessPlan PlanAccess(const schema::TableDef& table, const Expr* where, const ExecContext& ctx) {

@@ -57,6 +57,12 @@ bool WhereIsKeyOnly(const schema::TableDef& table, const Expr* where, const Acce
 // constants, or `c = c ± n` on an integer column, and no key column changed.
 bool SetFitsProgram(const schema::TableDef& table, const std::vector<Assignment>& set);
 
+// The part of `where` the data nodes can check while they scan (schema/program.h filter):
+// the top-level conjuncts comparing an integer column with an integer constant, and IS [NOT]
+// NULL — where the data node's comparison is exactly MySQL's (strings are left to the router,
+// whose comparisons follow the connection's collation). Empty when none.
+std::string PushedFilter(const schema::TableDef& table, const Expr* where, const ExecContext& ctx);
+
 // Chooses the access path for `where` (may be null) over `table`. Constants in the clause
 // (literals, parameters, variables) are evaluated with `ctx`.
 AccessPlan PlanAccess(const schema::TableDef& table, const Expr* where, const ExecContext& ctx);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/schema/program.h"
 #include "router/sql/field_codec.h"
 #include "router/sql/parser.h"
 
@@ -114,6 +115,34 @@ TEST_F(AccessPlanTest, WhatCannotBoundIsAFullScan) {
   EXPECT_EQ(Plan("id = 1.5").kind, AccessPlan::Kind::kFullScan);
   EXPECT_EQ(Plan("id = 99999999999").kind, AccessPlan::Kind::kFullScan);
   EXPECT_EQ(Plan("NOT id BETWEEN 1 AND 2").kind, AccessPlan::Kind::kFullScan);
+}
+
+}  // namespace
+}  // namespace shoal::sql::internal
+
+namespace shoal::sql::internal {
+namespace {
+
+TEST_F(AccessPlanTest, PushedFilterKeepsWhatTheDataNodeComparesExactly) {
+  auto filter = [&](const std::string& where) {
+    ParseOptions options;
+    stmt_ = std::get<Statement>(Parse("SELECT * FROM t WHERE " + where, options));
+    ExecContext ctx{&state_, {}, absl::Now(), nullptr};
+    return PushedFilter(table_, std::get<SelectStmt>(stmt_.node).where.get(), ctx);
+  };
+  // k > 5 and k IS NOT NULL go down; the string comparison stays in the router.
+  std::string f = filter("k > 5 AND c = 'x' AND 7 >= k AND k IS NOT NULL");
+  schema::FilterBuilder expected;
+  expected.And(3)
+      .CompareBytes(table_.columns[1], 1, schema::CompareOp::kGt, K(5))
+      .CompareBytes(table_.columns[1], 1, schema::CompareOp::kLe, K(7))
+      .IsNull(1, false);
+  EXPECT_EQ(f, expected.bytes());
+  EXPECT_TRUE(schema::ValidateFilter(table_, f).ok());
+  EXPECT_EQ(filter("c = 'x'"), "");
+  EXPECT_EQ(filter("k > 5 OR id = 1"), "");  // only whole conjuncts
+  EXPECT_EQ(filter("k = 99999999999"), "");  // not a value k can hold: the router decides
+  EXPECT_EQ(filter("k = 1.5"), "");
 }
 
 }  // namespace

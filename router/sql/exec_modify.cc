@@ -145,6 +145,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       request.columns = all_columns_;
       request.lock = api::Lock::kExclusive;
       request.txn = txn;
+      request.filter = PushedFilter(*table_, spec_.where, context());
       DefineScans(plan, request, &client, this, &outstanding_);
     }
     data_access->Flush();

@@ -136,6 +136,7 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
           request.descending = order.descending;
         }
         request.limit = RowsNeeded(select_, context(), request.ordered);
+        request.filter = PushedFilter(*table_, select_.where.get(), context());
         DefineScans(plan, request, &client, this, &outstanding_);
         break;
       }
