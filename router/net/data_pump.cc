@@ -34,6 +34,11 @@ void DataPump::Flush() {
   event_active(flush_event_, EV_TIMEOUT, 0);
 }
 
+void DataPump::Defer(absl::AnyInvocable<void()> task) {
+  deferred_.push_back(std::move(task));
+  Flush();
+}
+
 void DataPump::OnFlush(int, short, void* arg) {
   auto* self = static_cast<DataPump*>(arg);
   self->flush_pending_ = false;
@@ -58,6 +63,13 @@ void DataPump::Pump() {
       return;
     }
     client_.Poll(absl::ZeroDuration());
+    // What completions left to do outside Poll (a session's next statement, …); tasks may
+    // defer more.
+    while (!deferred_.empty()) {
+      std::vector<absl::AnyInvocable<void()>> tasks;
+      tasks.swap(deferred_);
+      for (auto& task : tasks) task();
+    }
     // Completions may have defined more operations (a session's next statement).
     if (flush_pending_) {
       flush_pending_ = false;

@@ -29,6 +29,7 @@ class DataPump : public sql::DataAccess {
   api::Client& client() override { return client_; }
   api::Cluster& cluster() override { return *cluster_; }
   void Flush() override;
+  void Defer(absl::AnyInvocable<void()> task) override;
 
  private:
   static void OnFlush(int fd, short what, void* arg);
@@ -46,6 +47,7 @@ class DataPump : public sql::DataAccess {
   std::vector<int> watched_fds_;
   std::vector<event*> fd_events_;
   std::vector<int> scratch_fds_;
+  std::vector<absl::AnyInvocable<void()>> deferred_;
   // While operations are in flight: a periodic poll that notices dead links (I/O alone does
   // not when a shared-memory peer dies) and retries output the transports pushed back.
   Timer tick_;

@@ -236,6 +236,15 @@ void Session::StatementDone(sql::StatementResult result) {
     early_result_ = std::move(result);
     return;
   }
+  // This runs inside the client's Poll(); answering may start the next statement, which may
+  // poll itself (DDL): go on from the worker's loop instead.
+  sql_.data->Defer(
+      [this, alive = std::weak_ptr<bool>(alive_), result = std::move(result)]() mutable {
+        if (alive.lock() != nullptr) Resume(std::move(result));
+      });
+}
+
+void Session::Resume(sql::StatementResult result) {
   waiting_ = false;
   std::string* out = deferred_out_;
   bool more = false;

@@ -85,8 +85,11 @@ class Session : private sql::ResultSink {
   };
 
   Action OnPacket(absl::Span<const uint8_t> payload, std::string* out);
-  // sql::ResultSink: a deferred statement finished.
+  // sql::ResultSink: a deferred statement finished (inside the client's Poll()).
   void StatementDone(sql::StatementResult result) override;
+  // Sends that result and goes on (the rest of a multi-statement query, then the client's
+  // next commands); from the worker's loop.
+  void Resume(sql::StatementResult result);
   // Runs the statements of a COM_QUERY from `next_statement_` on until one is deferred or
   // all have answered.
   void RunQueryStatements(std::string* out);
@@ -145,6 +148,8 @@ class Session : private sql::ResultSink {
   std::vector<std::string> query_statements_;  // a multi-statement COM_QUERY, split
   size_t next_statement_ = 0;
   std::optional<sql::StatementResult> early_result_;
+  // Tasks deferred to the loop hold it weakly: a session gone by then is not touched.
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   Counter* commands_;
   Counter* logins_failed_;
 };

@@ -33,25 +33,38 @@ internal::ExecContext AsyncStatement::context() const {
 void AsyncStatement::Deliver(StatementResult result) {
   const auto* error = std::get_if<mysql::SqlError>(&result);
   if (error != nullptr && error->code == kErTableDefChanged) {
-    (void)data_->client().RefreshDictionary();
+    // Completions run inside the client's Poll(), which a dictionary refresh would enter
+    // again: refresh (and retry) from the worker's loop.
     if (state_ != nullptr && state_->txn == nullptr && statement_ != nullptr && may_retry_) {
-      internal::ExecContext ctx = context();
-      ctx.may_retry = false;
-      SessionState* s = state_;
-      s->in_flight = nullptr;
-      StatementResult again = internal::RunAgain(*statement_, ctx);
-      if (!std::holds_alternative<Deferred>(again)) {
-        s->sink->StatementDone(internal::FinishStatement(std::move(again), s));
-      }
-      delete this;
+      data_->Defer([this] { RunAgainWithFreshDictionary(); });
       return;
     }
+    DataAccess* data = data_;
+    data->Defer([data] { (void)data->client().RefreshDictionary(); });
   }
   if (SessionState* s = state_; s != nullptr) {
     s->in_flight = nullptr;
     s->sink->StatementDone(internal::FinishStatement(std::move(result), s));
   } else {
     RollbackInBackground(data_, std::move(abandoned_txn_));
+  }
+  delete this;
+}
+
+void AsyncStatement::RunAgainWithFreshDictionary() {
+  (void)data_->client().RefreshDictionary();
+  SessionState* s = state_;
+  if (s == nullptr) {  // the session went away meanwhile
+    RollbackInBackground(data_, std::move(abandoned_txn_));
+    delete this;
+    return;
+  }
+  internal::ExecContext ctx = context();
+  ctx.may_retry = false;
+  s->in_flight = nullptr;
+  StatementResult again = internal::RunAgain(*statement_, ctx);
+  if (!std::holds_alternative<Deferred>(again)) {
+    s->sink->StatementDone(internal::FinishStatement(std::move(again), s));
   }
   delete this;
 }

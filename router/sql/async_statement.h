@@ -65,6 +65,9 @@ class AsyncStatement {
   DataAccess* data() const { return data_; }
 
  private:
+  // After 1412: the statement once more, on a refreshed dictionary; then deletes this.
+  void RunAgainWithFreshDictionary();
+
   SessionState* state_;
   DataAccess* data_;
   std::vector<mysql::Value> params_;

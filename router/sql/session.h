@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/any_invocable.h"
 #include "absl/time/time.h"
 #include "protocol/value.h"
 
@@ -34,6 +35,10 @@ class DataAccess {
   // Operations were defined on client(): send them (in one batch with every other session's)
   // before the thread next sleeps.
   virtual void Flush() = 0;
+  // Runs `task` on this thread soon, outside the client's Poll(). Completions run inside
+  // Poll(), which must not be entered again, and a session's next statement may poll (DDL,
+  // dictionary refreshes): whatever a completion starts beyond defining operations goes here.
+  virtual void Defer(absl::AnyInvocable<void()> task) = 0;
 
   // AUTO_INCREMENT values this thread reserved from the dictionary master and has not used
   // yet, by table id: reserved in batches, as NDB's ndb_autoincrement_prefetch_sz, so that an
