@@ -9,8 +9,9 @@
 #                     [workloads, default "oltp_point_select oltp_read_write"]
 #   SHOAL_TABLES=4 SHOAL_TABLE_SIZE=100000 bench/sysbench.sh
 #
-# Needs a release build (scripts/run.sh or cmake --build --preset release). Everything runs
-# under a temp dir and is stopped at the end.
+# Needs a release build (scripts/run.sh or cmake --build --preset release); SHOAL_BIN_DIR
+# picks other binaries (e.g. an older router, to measure a change). Everything runs under a
+# temp dir and is stopped at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
@@ -27,7 +28,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-build/bin/shoal-mgmd --run-dir "$work/shoal" --port 0 --base-port 0 --metrics-base-port 0 \
+bin_dir=${SHOAL_BIN_DIR:-build/bin}
+"$bin_dir/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port 0 --metrics-base-port 0 \
   >"$work/mgmd.out" 2>&1 &
 mgmd_pid=$!
 pids+=($mgmd_pid)
