@@ -13,6 +13,7 @@
 #include "router/session/session.h"
 #include "router/sql/exec_internal.h"
 #include "router/sql/table_access.h"
+#include "router/sql/table_spec.h"
 
 namespace shoal::router {
 namespace {
@@ -335,13 +336,7 @@ Session::Action Session::OnChangeUser(absl::Span<const uint8_t> payload, std::st
 }
 
 sql::StatementResult Session::UseDatabase(absl::string_view name) {
-  std::string quoted = "USE `";
-  for (char c : name) {
-    quoted.push_back(c);
-    if (c == '`') quoted.push_back('`');  // a backtick inside a quoted name is doubled
-  }
-  quoted.push_back('`');
-  return sql::ExecuteText(quoted, &sql_);
+  return sql::ExecuteText("USE " + sql::QuoteIdentifier(name), &sql_);
 }
 
 void Session::ResetSessionState() {

@@ -257,16 +257,6 @@ std::vector<Row> IndexRows(const schema::TableDef& table) {
   return rows;
 }
 
-std::string QuotedName(absl::string_view name) {
-  std::string out = "`";
-  for (char c : name) {
-    if (c == '`') out.push_back('`');
-    out.push_back(c);
-  }
-  out.push_back('`');
-  return out;
-}
-
 std::variant<std::vector<Row>, mysql::SqlError> CreateDatabaseRows(const ShowStmt& stmt,
                                                                    const SessionState& s) {
   const std::string& db = stmt.table.name;
@@ -276,7 +266,7 @@ std::variant<std::vector<Row>, mysql::SqlError> CreateDatabaseRows(const ShowStm
                                   ? "utf8mb3"
                                   : "utf8mb4 COLLATE utf8mb4_0900_ai_ci";
   return std::vector<Row>{
-      {db, absl::StrCat("CREATE DATABASE ", QuotedName(db), " /*!40100 DEFAULT CHARACTER SET ",
+      {db, absl::StrCat("CREATE DATABASE ", QuoteIdentifier(db), " /*!40100 DEFAULT CHARACTER SET ",
                         charset, " */ /*!80016 DEFAULT ENCRYPTION='N' */")}};
 }
 

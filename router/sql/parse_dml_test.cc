@@ -6,51 +6,19 @@
 
 #include "absl/strings/str_cat.h"
 #include "router/sql/parser.h"
+#include "router/sql/parser_test_util.h"
 
 namespace shoal::sql {
 namespace {
 
-Statement MustParse(absl::string_view sql, ParamMode params = ParamMode::kForbidden) {
-  ParseOptions options;
-  options.params = params;
-  auto r = Parse(sql, options);
-  if (auto* err = std::get_if<mysql::SqlError>(&r)) {
-    ADD_FAILURE() << sql << ": " << err->code << " " << err->message;
-    return Statement{};
-  }
-  return std::get<Statement>(std::move(r));
-}
-
-mysql::SqlError MustFail(absl::string_view sql, ParamMode params = ParamMode::kForbidden) {
-  ParseOptions options;
-  options.params = params;
-  auto r = Parse(sql, options);
-  if (!std::holds_alternative<mysql::SqlError>(r)) {
-    ADD_FAILURE() << sql << " parsed";
-    return {};
-  }
-  return std::get<mysql::SqlError>(r);
-}
-
-std::string Syntax(absl::string_view near) {
-  return absl::StrCat(
-      "You have an error in your SQL syntax; check the manual that corresponds to your MySQL "
-      "server version for the right syntax to use near '",
-      near, "' at line 1");
-}
-
-std::string NotYet(absl::string_view what) {
-  return absl::StrCat("This version of MySQL doesn't yet support '", what, "'");
-}
+using testing::MustFail;
+using testing::MustParse;
+using testing::NotYet;
+using testing::Syntax;
 
 template <typename T>
 T Get(absl::string_view sql, ParamMode params = ParamMode::kForbidden) {
-  Statement s = MustParse(sql, params);
-  if (!std::holds_alternative<T>(s.node)) {
-    ADD_FAILURE() << sql << ": another statement kind";
-    return T{};
-  }
-  return std::get<T>(std::move(s.node));
+  return testing::MustParseAs<T>(sql, params);
 }
 
 bool IsColumn(const ExprPtr& e, absl::string_view name, absl::string_view qualifier = "") {

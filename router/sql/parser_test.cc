@@ -7,39 +7,14 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "router/sql/parser_test_util.h"
 
 namespace shoal::sql {
 namespace {
 
-constexpr absl::string_view kSyntax =
-    "You have an error in your SQL syntax; check the manual that corresponds to your MySQL "
-    "server version for the right syntax to use near ";
-
-Statement MustParse(absl::string_view sql, ParamMode params = ParamMode::kForbidden) {
-  ParseOptions options;
-  options.params = params;
-  auto r = Parse(sql, options);
-  if (auto* err = std::get_if<mysql::SqlError>(&r)) {
-    ADD_FAILURE() << sql << ": " << err->code << " " << err->message;
-    return Statement{};
-  }
-  return std::get<Statement>(std::move(r));
-}
-
-mysql::SqlError MustFail(absl::string_view sql, ParamMode params = ParamMode::kForbidden) {
-  ParseOptions options;
-  options.params = params;
-  auto r = Parse(sql, options);
-  if (!std::holds_alternative<mysql::SqlError>(r)) {
-    ADD_FAILURE() << sql << " parsed";
-    return {};
-  }
-  return std::get<mysql::SqlError>(r);
-}
-
-std::string Syntax(absl::string_view near, int line) {
-  return absl::StrCat(kSyntax, "'", near, "' at line ", line);
-}
+using testing::MustFail;
+using testing::MustParse;
+using testing::Syntax;
 
 TEST(ParserTest, EveryStatementKindParses) {
   const char* kStatements[] = {

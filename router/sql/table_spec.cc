@@ -419,16 +419,6 @@ bool IsShoalEngine(absl::string_view engine) {
 // ---------------------------------------------------------------------------------------
 // SHOW CREATE TABLE
 
-std::string QuotedName(absl::string_view name) {
-  std::string out = "`";
-  for (char c : name) {
-    if (c == '`') out.push_back('`');
-    out.push_back(c);
-  }
-  out.push_back('`');
-  return out;
-}
-
 // A string as SHOW CREATE TABLE quotes it (MySQL's append_unescaped).
 std::string QuotedString(absl::string_view s) {
   std::string out = "'";
@@ -475,6 +465,16 @@ bool IsValidUtf8(absl::string_view s) {
 }
 
 }  // namespace
+
+std::string QuoteIdentifier(absl::string_view name) {
+  std::string out = "`";
+  for (char c : name) {
+    if (c == '`') out.push_back('`');
+    out.push_back(c);
+  }
+  out.push_back('`');
+  return out;
+}
 
 std::string ColumnTypeText(const ColumnDef& c) {
   std::string name = absl::AsciiStrToLower(schema::ColumnTypeName(c.type));
@@ -543,7 +543,7 @@ std::string DefaultText(const ColumnDef& c) {
 }
 
 std::string ColumnLine(const ColumnDef& c) {
-  std::string line = absl::StrCat("  ", QuotedName(c.name), " ", ColumnTypeText(c));
+  std::string line = absl::StrCat("  ", QuoteIdentifier(c.name), " ", ColumnTypeText(c));
   if (!c.nullable) {
     line += " NOT NULL";
   } else if (c.type == ColumnType::kTimestamp) {
@@ -555,13 +555,14 @@ std::string ColumnLine(const ColumnDef& c) {
 }
 
 std::string IndexLine(const TableDef& table, const IndexDef& index) {
-  std::string line = index.primary  ? "  PRIMARY KEY ("
-                     : index.unique ? absl::StrCat("  UNIQUE KEY ", QuotedName(index.name), " (")
-                                    : absl::StrCat("  KEY ", QuotedName(index.name), " (");
+  std::string line = index.primary ? "  PRIMARY KEY ("
+                     : index.unique
+                         ? absl::StrCat("  UNIQUE KEY ", QuoteIdentifier(index.name), " (")
+                         : absl::StrCat("  KEY ", QuoteIdentifier(index.name), " (");
   absl::StrAppend(&line,
                   absl::StrJoin(index.columns, ",",
                                 [&](std::string* out, int c) {
-                                  out->append(QuotedName(table.columns[c].name));
+                                  out->append(QuoteIdentifier(table.columns[c].name));
                                 }),
                   ")");
   return line;
@@ -602,7 +603,7 @@ std::string ShowCreateTableText(const TableDef& table, uint64_t next_auto_increm
     bool hidden = index.columns.size() == 1 && table.columns[index.columns[0]].hidden;
     if (!hidden) lines.push_back(IndexLine(table, index));
   }
-  std::string out = absl::StrCat("CREATE TABLE ", QuotedName(table.name), " (\n",
+  std::string out = absl::StrCat("CREATE TABLE ", QuoteIdentifier(table.name), " (\n",
                                  absl::StrJoin(lines, ",\n"), "\n) ENGINE=ndbcluster");
   if (next_auto_increment > 1) absl::StrAppend(&out, " AUTO_INCREMENT=", next_auto_increment);
   out += " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci";

@@ -6,6 +6,7 @@
 #include <string>
 #include <variant>
 
+#include "absl/strings/string_view.h"
 #include "engine/schema/schema.h"
 #include "protocol/sql_error.h"
 #include "router/sql/ast.h"
@@ -21,6 +22,9 @@ namespace shoal::sql {
 // shoal and myisam all mean Shoal; others 1286). Unsupported but valid MySQL answers 1235.
 std::variant<schema::TableDef, mysql::SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
                                                                  const std::string& database);
+
+// `name` between backquotes, a backquote inside doubled: `a``b`.
+std::string QuoteIdentifier(absl::string_view name);
 
 // A column's type as MySQL 8.0 spells it in SHOW CREATE TABLE and SHOW COLUMNS: no display
 // widths (TINYINT(1) excepted), "int unsigned", "decimal(10,2)", "datetime(3)".
