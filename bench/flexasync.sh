@@ -6,9 +6,11 @@
 #   bench/flexasync.sh [data nodes: 1 or 2, default 1] [records per thread, default 500000]
 #                      [extra flexasync flags...]
 #
-# One data node (replicas: 1) is the seeds' single-node figure; two form a node group and share
-# the primaries (replication itself is issue 6). Needs a release build. Environment:
-# SHOAL_SPIN (data nodes' spin, e.g. 50us), SHOAL_THREADS (data nodes' `threads`, 0 = auto).
+# One data node (replicas: 1) is the seeds' single-node figure; two form a node group, share
+# the primaries and replicate every write to each other. Needs a release build. Environment:
+# SHOAL_SPIN (data nodes' spin, e.g. 50us), SHOAL_THREADS (data nodes' `threads`, 0 = auto),
+# SHOAL_REPLICAS (default: the number of data nodes; 1 with two nodes makes two node groups
+# that do not replicate), SHOAL_TRANSPORTS (default "shm tcp"), SHOAL_SIZES (default "8 100").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nodes=${1:-1}
@@ -25,7 +27,7 @@ trap cleanup EXIT
 port=$(( 20000 + RANDOM % 20000 ))
 {
   echo "cluster:"
-  echo "  replicas: $nodes"
+  echo "  replicas: ${SHOAL_REPLICAS:-$nodes}"
   echo "  data_memory: 2G"
   echo "mgmd:"
   echo "  port: $port"
@@ -48,9 +50,9 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 
-for transport in shm tcp; do
-  for size in 8 100; do
-    echo "== $nodes data node(s), $transport, $size-byte records"
+for transport in ${SHOAL_TRANSPORTS:-shm tcp}; do
+  for size in ${SHOAL_SIZES:-8 100}; do
+    echo "== $nodes data node(s), replicas: ${SHOAL_REPLICAS:-$nodes}, $transport, $size-byte records"
     build/bin/flexasync --mgmd "127.0.0.1:$port" --transport "$transport" --record_size "$size" \
       --records "$records" "$@"
   done

@@ -203,11 +203,13 @@ void MgmdServer::ExpirePendingReplies() {
       continue;
     }
     const NodeSlot* slot = membership_.Find(it->node_id);
+    std::string progress = control::StartProgressText(slot->start_phase, slot->start_percent);
     Reply(it->connection_id,
           Error(absl::StrCat("Node ", it->node_id, " did not get to '",
                              control::NodeStateLabel(it->wanted), "' within ",
                              absl::FormatDuration(options_.command_timeout), " (it is '",
-                             control::NodeStateLabel(slot->state), "'); see CLUSTERLOG")));
+                             control::NodeStateLabel(slot->state), "'",
+                             progress.empty() ? "" : ": ", progress, "); see CLUSTERLOG")));
     it = pending_.erase(it);
   }
 }

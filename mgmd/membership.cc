@@ -4,6 +4,8 @@
 #include <netdb.h>
 #include <sys/socket.h>
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -113,6 +115,24 @@ bool Membership::SetState(int id, NodeState state, absl::Time now) {
   if (slot == nullptr || slot->state == state) return false;
   slot->state = state;
   slot->state_since = now;
+  slot->start_phase.clear();
+  slot->start_percent = -1;
+  ++version_;
+  return true;
+}
+
+bool Membership::SetStartProgress(int id, absl::string_view phase, int percent) {
+  NodeSlot* slot = Find(id);
+  if (slot == nullptr || slot->state != control::STARTING) return false;
+  if (phase.size() > kMaxStartPhaseBytes) {
+    // Cut at a character boundary: the view's strings must stay valid UTF-8.
+    size_t end = kMaxStartPhaseBytes;
+    while (end > 0 && (static_cast<unsigned char>(phase[end]) & 0xC0) == 0x80) --end;
+    phase = phase.substr(0, end);
+  }
+  slot->start_percent = std::clamp(percent, -1, 100);
+  if (slot->start_phase == phase) return false;
+  slot->start_phase = std::string(phase);
   ++version_;
   return true;
 }
@@ -158,6 +178,10 @@ control::ClusterView Membership::View() const {
     node->set_state_since_unix_ms(absl::ToUnixMillis(slot.state_since));
     node->set_supervised(slot.supervised);
     node->set_restarts(static_cast<uint32_t>(slot.restarts));
+    if (!slot.start_phase.empty()) {
+      node->set_start_phase(slot.start_phase);
+      node->set_start_percent(slot.start_percent);
+    }
   }
   return view;
 }

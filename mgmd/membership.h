@@ -11,6 +11,7 @@
 
 #include "absl/container/btree_map.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "common/config/config.h"
 #include "common/control/control.pb.h"
@@ -32,10 +33,15 @@ struct NodeSlot {
   absl::Time last_heard;
   bool supervised = false;
   int restarts = 0;
+  // A STARTING node's latest progress report ("" / -1: none); cleared at every state change.
+  std::string start_phase;
+  int start_percent = -1;
 };
 
 class Membership {
  public:
+  static constexpr size_t kMaxStartPhaseBytes = 64;
+
   // Resolves every configured host once (the mgmd may block at start-up).
   Membership(const config::ClusterConfig& config, absl::Time now);
 
@@ -46,8 +52,13 @@ class Membership {
                                const std::string& peer_ip) const;
 
   // Moves a node to `state`; returns false (and changes nothing) if it already is there.
-  // Every change makes a new view version.
+  // Every change makes a new view version, and clears the node's start progress.
   bool SetState(int id, control::NodeState state, absl::Time now);
+  // Records a STARTING node's progress report (others' are ignored). The phase is cut to
+  // kMaxStartPhaseBytes and the percent clamped to -1..100. Returns true when the phase changed,
+  // which makes a new view version; a new percent alone does not (see NodeStatus in
+  // control.proto), though View() shows it.
+  bool SetStartProgress(int id, absl::string_view phase, int percent);
   void Heard(int id, absl::Time now);
   // Connected nodes not heard from for `limit`.
   std::vector<int> Silent(absl::Time now, absl::Duration limit) const;

@@ -56,6 +56,36 @@ TEST(MembershipTest, StateChangesBumpTheViewVersionOnce) {
   EXPECT_EQ(dn2.node_group(), 0);
 }
 
+TEST(MembershipTest, StartProgressIsKeptWhileStartingAndOnlyANewPhaseMakesANewView) {
+  absl::Time now = absl::Now();
+  Membership m(config::EmbeddedDefault({.run_dir = "/tmp/x"}), now);
+  EXPECT_FALSE(m.SetStartProgress(2, "copying data", 5));  // not connected: ignored
+  m.SetState(2, control::STARTING, now);
+  uint64_t v = m.View().version();
+  EXPECT_TRUE(m.SetStartProgress(2, "copying data", 5));
+  EXPECT_EQ(m.View().version(), v + 1);
+  EXPECT_FALSE(m.SetStartProgress(2, "copying data", 42));
+  control::ClusterView view = m.View();
+  EXPECT_EQ(view.version(), v + 1);
+  EXPECT_EQ(view.nodes(1).start_phase(), "copying data");
+  EXPECT_EQ(view.nodes(1).start_percent(), 42);
+  EXPECT_EQ(view.nodes(2).start_phase(), "");  // node 3 said nothing
+  EXPECT_TRUE(m.SetStartProgress(2, "catching up", 250));
+  EXPECT_EQ(m.Find(2)->start_percent, 100);
+  EXPECT_FALSE(m.SetStartProgress(2, "catching up", -9));
+  EXPECT_EQ(m.Find(2)->start_percent, -1);
+  // A long phase is cut at a character boundary.
+  std::string long_phase = std::string(Membership::kMaxStartPhaseBytes - 1, 'x') + "\xc3\xa9tape";
+  EXPECT_TRUE(m.SetStartProgress(2, long_phase, 1));
+  EXPECT_EQ(m.Find(2)->start_phase, std::string(Membership::kMaxStartPhaseBytes - 1, 'x'));
+  // Any state change clears it; a started node's reports are ignored.
+  m.SetState(2, control::STARTED, now);
+  EXPECT_EQ(m.Find(2)->start_phase, "");
+  EXPECT_EQ(m.View().nodes(1).start_phase(), "");
+  EXPECT_FALSE(m.SetStartProgress(2, "copying data", 50));
+  EXPECT_EQ(m.Find(2)->start_phase, "");
+}
+
 TEST(MembershipTest, SilentNodesAreThoseNotHeardWithinTheLimit) {
   absl::Time now = absl::Now();
   Membership m(config::EmbeddedDefault({.run_dir = "/tmp/x"}), now);

@@ -172,6 +172,9 @@ void MgmdServer::OnMessage(uint64_t connection_id, const ControlMessage& message
       if (!is_node) break;
       membership_.Heard(conn.node_id, absl::Now());
       heartbeats_received_->Increment();
+      if (message.heartbeat().has_start_progress()) {
+        HandleStartProgress(conn.node_id, message.heartbeat().start_progress());
+      }
       return;
     case ControlMessage::kNodeStarted:
       if (!is_node) break;
@@ -254,6 +257,15 @@ void MgmdServer::HandleRegister(Connection& conn, const control::RegisterReq& re
   conf->set_config_yaml(config_yaml_);
   *conf->mutable_view() = membership_.View();
   conn.channel->Send(accept);
+  PublishView();
+}
+
+void MgmdServer::HandleStartProgress(int node_id, const control::NodeStartProgress& progress) {
+  if (!membership_.SetStartProgress(node_id, progress.phase(), progress.percent())) return;
+  // A new phase is news for everyone (and the cluster log); a new percent alone is only kept
+  // for the console, which reads it from the membership at each STATUS.
+  const std::string& phase = membership_.Find(node_id)->start_phase;
+  if (!phase.empty()) log_->Add("INFO", node_id, absl::StrCat("start phase: ", phase));
   PublishView();
 }
 

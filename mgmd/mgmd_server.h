@@ -83,6 +83,7 @@ class MgmdServer {
 
   // Node side (mgmd_server.cc).
   void HandleRegister(Connection& conn, const control::RegisterReq& req);
+  void HandleStartProgress(int node_id, const control::NodeStartProgress& progress);
   void NodeLeft(int node_id, const std::string& why);
   void CheckHeartbeats();
   void SetState(int node_id, control::NodeState state);

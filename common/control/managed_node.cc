@@ -26,22 +26,34 @@ ABSL_FLAG(absl::Duration, connect_timeout, absl::Seconds(60),
 namespace shoal::control {
 namespace {
 
-// Drives one node process; lives on main()'s stack for the life of the process.
+// Drives one node process; lives on the stack of whoever runs the loop, for the node's life.
+//
+// Starting: registered → metrics server → start hook → (deferred: progress reports, then
+// Done) → NodeStarted. `start_hook_ok_` is set once the hook returned OK, `started_` once
+// NodeStarted was reported; a deferred start lies between the two.
 class ManagedNode {
  public:
-  ManagedNode(NodeType type, EventLoop* loop, ManagedNodeHooks hooks)
-      : type_(type), loop_(loop), hooks_(std::move(hooks)), stop_timer_(loop, [loop] {
-          SHOAL_LOG(kWarning) << "the management daemon did not take the stop notice in time";
-          loop->Stop();
-        }) {}
+  ManagedNode(EventLoop* loop, const ManagedNodeOptions& options, ManagedNodeHooks hooks)
+      : options_(options),
+        loop_(loop),
+        hooks_(std::move(hooks)),
+        stop_timer_(loop,
+                    [loop] {
+                      SHOAL_LOG(kWarning)
+                          << "the management daemon did not take the stop notice in time";
+                      loop->Stop();
+                    }),
+        progress_(loop, {.on_report = [this](const std::string& phase,
+                                             int percent) { OnStartProgress(phase, percent); },
+                         .on_done = [this](absl::Status status) { OnStartDone(status); }}) {}
 
-  int Run(const HostPort& mgmd) {
+  int Run() {
     MgmClient::Options options;
-    options.mgmd_host = mgmd.host;
-    options.mgmd_port = mgmd.port;
-    options.type = type_;
-    options.requested_node_id = absl::GetFlag(FLAGS_node_id);
-    options.connect_timeout = absl::GetFlag(FLAGS_connect_timeout);
+    options.mgmd_host = options_.mgmd.host;
+    options.mgmd_port = options_.mgmd.port;
+    options.type = options_.type;
+    options.requested_node_id = options_.node_id;
+    options.connect_timeout = options_.connect_timeout;
     MgmClient::Callbacks callbacks;
     callbacks.on_registered = [this](int id, const config::ClusterConfig& c,
                                      const ClusterView& view) { Start(id, c, view); };
@@ -58,10 +70,13 @@ class ManagedNode {
         std::make_unique<MgmClient>(loop_, std::move(options), std::move(callbacks), &metrics_);
     SignalWatcher sigterm(loop_, SIGTERM, [this] { Shutdown("SIGTERM"); });
     SignalWatcher sigint(loop_, SIGINT, [this] { Shutdown("SIGINT"); });
-    SHOAL_LOG(kInfo) << "connecting to the management daemon at " << mgmd.host << ":" << mgmd.port;
+    SHOAL_LOG(kInfo) << "connecting to the management daemon at " << options_.mgmd.host << ":"
+                     << options_.mgmd.port;
     client_->Start();
     loop_->Run();
-    if (started_ && hooks_.stop) hooks_.stop();
+    // Threads the start hook began may still report; from here on that does nothing.
+    progress_.Detach();
+    if (start_hook_ok_ && hooks_.stop) hooks_.stop();
     client_.reset();
     metrics_server_.reset();
     SHOAL_LOG(kInfo) << "stopped";
@@ -72,45 +87,74 @@ class ManagedNode {
   void Start(int node_id, const config::ClusterConfig& config, const ClusterView& view) {
     node_id_ = node_id;
     config_ = config;
-    SetLogIdentity(absl::StrCat(NodeTypeLabel(type_), "-", node_id));
+    if (options_.set_log_identity) {
+      SetLogIdentity(absl::StrCat(NodeTypeLabel(options_.type), "-", node_id));
+    }
     SHOAL_LOG(kInfo) << "registered as node " << node_id << " (configuration " << config.source
                      << ")";
     metrics_
         .GetGauge("shoal_node_info", "Constant 1, labelled with what this process is.",
                   {{"id", std::to_string(node_id)},
-                   {"type", std::string(NodeTypeLabel(type_))},
+                   {"type", std::string(NodeTypeLabel(options_.type))},
                    {"version", SHOAL_VERSION}})
         ->Set(1);
     std::string host;
-    int metrics_port = 0;
-    int data_port = 0;
     if (const auto* dn = config_->FindDataNode(node_id)) {
       host = dn->host;
-      metrics_port = dn->metrics_port;
+      metrics_port_ = dn->metrics_port;
     } else if (const auto* router = config_->FindRouter(node_id)) {
       host = router->host;
-      metrics_port = router->metrics_port;
+      metrics_port_ = router->metrics_port;
     }
-    if (metrics_port != 0) {
-      auto server = MetricsServer::Start(&metrics_, host, metrics_port);
+    if (metrics_port_ != 0) {
+      auto server = MetricsServer::Start(&metrics_, host, metrics_port_);
       if (!server.ok()) {
         Fail(server.status());
         return;
       }
       metrics_server_ = std::move(*server);
-      SHOAL_LOG(kInfo) << "serving http://" << host << ":" << metrics_port << "/metrics";
+      SHOAL_LOG(kInfo) << "serving http://" << host << ":" << metrics_port_ << "/metrics";
     }
     if (hooks_.start) {
-      absl::Status status =
-          hooks_.start({loop_, &metrics_, node_id_, &*config_, &view, &data_port});
+      progress_.BeginStartHook();
+      absl::Status status = hooks_.start(
+          {loop_, &metrics_, node_id_, &*config_, &view, &data_port_, progress_.handle()});
+      bool deferred = progress_.EndStartHook();
       if (!status.ok()) {
         Fail(status);
         return;
       }
+      start_hook_ok_ = true;
+      if (deferred) {
+        SHOAL_LOG(kInfo) << "still starting (the start hook finishes in the background)";
+        return;
+      }
     }
+    ReportStarted();
+  }
+
+  void ReportStarted() {
     started_ = true;
-    client_->ReportStarted(metrics_port, data_port);
+    client_->ReportStarted(metrics_port_, data_port_);
     SHOAL_LOG(kInfo) << "started";
+  }
+
+  void OnStartProgress(const std::string& phase, int percent) {
+    if (started_ || shutting_down_) return;
+    if (phase != start_phase_) {
+      SHOAL_LOG(kInfo) << "start phase: " << phase;
+      start_phase_ = phase;
+    }
+    client_->ReportStartProgress(phase, percent);
+  }
+
+  void OnStartDone(const absl::Status& status) {
+    if (started_ || shutting_down_) return;
+    if (!status.ok()) {
+      Fail(status);
+      return;
+    }
+    ReportStarted();
   }
 
   void OnView(const ClusterView& view) {
@@ -136,7 +180,7 @@ class ManagedNode {
     client_->ReportStopping(reason, [this] { loop_->Stop(); });
   }
 
-  NodeType type_;
+  ManagedNodeOptions options_;
   EventLoop* loop_;
   ManagedNodeHooks hooks_;
   MetricsRegistry metrics_;
@@ -145,13 +189,23 @@ class ManagedNode {
   std::optional<config::ClusterConfig> config_;
   ClusterView last_view_;
   Timer stop_timer_;
+  StartProgressReceiver progress_;
+  std::string start_phase_;  // the last phase logged
   int node_id_ = 0;
+  int metrics_port_ = 0;
+  int data_port_ = 0;  // set by a data node's start hook
   int exit_code_ = 0;
-  bool started_ = false;
+  bool start_hook_ok_ = false;  // the stop hook runs at exit
+  bool started_ = false;        // NodeStarted reported
   bool shutting_down_ = false;
 };
 
 }  // namespace
+
+int RunManagedNodeOn(EventLoop* loop, const ManagedNodeOptions& options, ManagedNodeHooks hooks) {
+  ManagedNode node(loop, options, std::move(hooks));
+  return node.Run();
+}
 
 int RunManagedNode(NodeType type, absl::string_view name, absl::string_view usage, int argc,
                    char** argv, ManagedNodeHooks hooks) {
@@ -172,8 +226,12 @@ int RunManagedNode(NodeType type, absl::string_view name, absl::string_view usag
     SHOAL_LOG(kError) << loop.status().message();
     return 1;
   }
-  ManagedNode node(type, loop->get(), std::move(hooks));
-  return node.Run(*mgmd);
+  ManagedNodeOptions options;
+  options.type = type;
+  options.mgmd = *mgmd;
+  options.node_id = absl::GetFlag(FLAGS_node_id);
+  options.connect_timeout = absl::GetFlag(FLAGS_connect_timeout);
+  return RunManagedNodeOn(loop->get(), options, std::move(hooks));
 }
 
 }  // namespace shoal::control

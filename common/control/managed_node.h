@@ -3,34 +3,51 @@
 // cluster view, and stop cleanly on SIGTERM/SIGINT or a STOP from the console.
 //
 // The node's own work plugs in through ManagedNodeHooks; everything here runs on the main
-// thread's EventLoop.
+// thread's EventLoop. A start hook may defer the node's "started" until work it began has
+// finished (StartProgress, start_progress.h), reporting its progress to the mgmd meanwhile.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "common/config/config.h"
 #include "common/control/control.pb.h"
+#include "common/control/start_progress.h"
 #include "common/event_loop.h"
+#include "common/host_port.h"
 #include "common/metrics.h"
 
 namespace shoal::control {
 
+// What the start hook gets. `loop`, `metrics`, `config` and `data_port` stay valid until the
+// stop hook has returned; `view` only while the start hook runs.
 struct ManagedNodeContext {
   EventLoop* loop;
   MetricsRegistry* metrics;
   int node_id;
   const config::ClusterConfig* config;
   const ClusterView* view;  // the cluster as of registration
-  int* data_port;           // a data node's start hook sets the native TCP port it listens on
+  // A data node's start hook sets the native TCP port it listens on (a deferred start may set
+  // it from any thread until it calls Done; it is read on the loop thread after Done).
+  int* data_port;
+  // To defer "started" until Done(), and report progress meanwhile. Copy it into whichever
+  // thread finishes the start: a copy is safe from any thread and harmless after shutdown.
+  StartProgress start_progress;
 };
 
 struct ManagedNodeHooks {
-  // Runs once the node is registered; an error ends the process with that message.
+  // Runs once the node is registered; an error ends the process with that message. It may
+  // call context.start_progress.Defer(): the node then reports itself started only when
+  // start_progress.Done(OkStatus()) is called, and Done(error) ends the process as an error
+  // returned here does.
   absl::AnyInvocable<absl::Status(const ManagedNodeContext&)> start;
-  // Runs before the process exits after a successful start.
+  // Runs before the process exits whenever the start hook returned OK — also when a deferred
+  // start never finished or finished with an error, so the hook's threads can be stopped.
+  // StartProgress calls made from now on do nothing.
   absl::AnyInvocable<void()> stop;
   // Runs on every new cluster view (optional).
   absl::AnyInvocable<void(const ClusterView&)> on_view;
@@ -40,5 +57,20 @@ struct ManagedNodeHooks {
 // runs the node until it is told to stop. Returns the process exit code.
 int RunManagedNode(NodeType type, absl::string_view name, absl::string_view usage, int argc,
                    char** argv, ManagedNodeHooks hooks);
+
+struct ManagedNodeOptions {
+  NodeType type = NODE_TYPE_UNSPECIFIED;
+  HostPort mgmd;
+  int node_id = 0;  // 0: any free id of this type
+  absl::Duration connect_timeout = absl::Seconds(60);
+  // Names the process's log lines after the node ("datanode-3") once registered. Off for a
+  // node run inside a test process, where other threads are already logging.
+  bool set_log_identity = true;
+};
+
+// RunManagedNode without the command line, on `loop` (which the caller's thread runs until
+// the node stops; it watches SIGTERM and SIGINT). Returns the exit code. Lets tests run a
+// node in-process.
+int RunManagedNodeOn(EventLoop* loop, const ManagedNodeOptions& options, ManagedNodeHooks hooks);
 
 }  // namespace shoal::control

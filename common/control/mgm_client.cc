@@ -98,7 +98,11 @@ void MgmClient::OnRegistered(const RegisterConf& conf) {
     SHOAL_LOG(kInfo) << "reconnected to the management daemon at " << channel_->peer()
                      << " as node " << node_id_;
     heartbeat_timer_.Start(heartbeat_interval_, Timer::Mode::kRepeat);
-    if (started_) SendStarted();
+    if (started_) {
+      SendStarted();
+    } else if (has_start_progress_) {
+      SendHeartbeat();  // the new mgmd learns how far we are without waiting an interval
+    }
   }
   view_version_->Set(static_cast<int64_t>(conf.view().version()));
   if (callbacks_.on_view) callbacks_.on_view(conf.view());
@@ -137,6 +141,15 @@ void MgmClient::ReportStarted(int metrics_port, int data_port) {
   if (registered_) SendStarted();
 }
 
+void MgmClient::ReportStartProgress(const std::string& phase, int percent) {
+  if (started_ || stopping_) return;
+  bool new_phase = !has_start_progress_ || phase != start_phase_;
+  has_start_progress_ = true;
+  start_phase_ = phase;
+  start_percent_ = percent;
+  if (new_phase) SendHeartbeat();
+}
+
 void MgmClient::SendStarted() {
   ControlMessage message;
   message.mutable_node_started()->set_metrics_port(static_cast<uint32_t>(metrics_port_));
@@ -170,7 +183,12 @@ void MgmClient::Fail(absl::Status why) {
 void MgmClient::SendHeartbeat() {
   if (!registered_) return;
   ControlMessage message;
-  message.mutable_heartbeat()->set_sequence(++heartbeat_sequence_);
+  Heartbeat* heartbeat = message.mutable_heartbeat();
+  heartbeat->set_sequence(++heartbeat_sequence_);
+  if (has_start_progress_ && !started_) {
+    heartbeat->mutable_start_progress()->set_phase(start_phase_);
+    heartbeat->mutable_start_progress()->set_percent(start_percent_);
+  }
   channel_->Send(message);
   heartbeats_sent_->Increment();
 }

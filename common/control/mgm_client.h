@@ -50,6 +50,10 @@ class MgmClient {
   void Start();
   // Tells the mgmd the node serves; repeated after every reconnect.
   void ReportStarted(int metrics_port, int data_port);
+  // Until ReportStarted: how far the node has got (phase text, percent 0-100 or -1). Every
+  // heartbeat carries the latest report (so a restarted mgmd learns it again); a new phase
+  // goes out at once in an extra heartbeat.
+  void ReportStartProgress(const std::string& phase, int percent);
   // Tells the mgmd the node is going away on purpose, so it is not counted as a failure, and
   // stops talking to it. `done` runs once the notice is sent (or could not be).
   void ReportStopping(const std::string& reason, absl::AnyInvocable<void()> done);
@@ -82,6 +86,9 @@ class MgmClient {
   absl::AnyInvocable<void()> stopped_;
   int metrics_port_ = 0;
   int data_port_ = 0;
+  bool has_start_progress_ = false;
+  std::string start_phase_;
+  int start_percent_ = -1;
   uint64_t heartbeat_sequence_ = 0;
   absl::Status last_error_;
 

@@ -34,6 +34,12 @@ absl::string_view NodeStateLabel(NodeState state) {
   }
 }
 
+std::string StartProgressText(absl::string_view phase, int percent) {
+  if (phase.empty()) return "";
+  if (percent < 0) return std::string(phase);
+  return absl::StrCat(phase, ", ", percent, "% done");
+}
+
 std::vector<std::string> DescribeViewChanges(const ClusterView& before, const ClusterView& after) {
   absl::flat_hash_map<uint32_t, NodeState> old_states;
   for (const NodeStatus& node : before.nodes()) old_states[node.node_id()] = node.state();

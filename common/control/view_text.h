@@ -14,6 +14,10 @@ namespace shoal::control {
 absl::string_view NodeTypeLabel(NodeType type);     // "mgmd", "datanode", "router"
 absl::string_view NodeStateLabel(NodeState state);  // "not connected", "starting", ...
 
+// A starting node's progress as the console and the cluster log say it: "copying data, 42%
+// done", "copying data" (percent -1), or "" when there is no phase.
+std::string StartProgressText(absl::string_view phase, int percent);
+
 // One line per node whose state differs between `before` and `after`,
 // e.g. "node 3 (datanode): started -> not connected".
 std::vector<std::string> DescribeViewChanges(const ClusterView& before, const ClusterView& after);

@@ -2,6 +2,8 @@
 #include "engine/api/client.h"
 
 #include <poll.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <utility>
@@ -24,7 +26,17 @@ constexpr absl::Duration kLivenessInterval = absl::Milliseconds(100);
 
 }  // namespace
 
-Client::Client(Cluster* cluster) : cluster_(cluster), topology_(cluster->topology()) {}
+Client::Client(Cluster* cluster) : cluster_(cluster), topology_(cluster->topology()) {
+  // Transaction ids name a transaction on every data node it reaches, and on their backups:
+  // a random 31-bit prefix per client (bit 63 stays clear, data nodes' own ids set it) and a
+  // 32-bit counter.
+  uint32_t random[2] = {0, 0};
+  if (getrandom(random, sizeof(random), 0) != sizeof(random)) {
+    random[0] = static_cast<uint32_t>(absl::ToUnixNanos(absl::Now()) ^ getpid());
+  }
+  txn_prefix_ = (uint64_t{random[0]} & 0x7fffffff) << 32;
+  next_txn_ = random[1];
+}
 
 Client::~Client() = default;
 
@@ -108,6 +120,7 @@ void Client::FailNow(Completion* done, uint16_t code, absl::string_view message)
 void Client::Queue(int node, const wire::OpHeader& header,
                    std::initializer_list<absl::string_view> sections, Pending pending) {
   Link* link = node < 0 ? nullptr : LinkTo(node);
+  if (link == nullptr && pending.retry_read && RetryRead(node, header, sections, pending)) return;
   if (link == nullptr) {
     // Deliver the failure through the normal path so gathers and scans see it too.
     pending.node = node;
@@ -130,7 +143,23 @@ void Client::Queue(int node, const wire::OpHeader& header,
   wire::FrameBuilder& out = link->out;
   if (out.in_frame() && out.current_body_size() >= wire::kFrameSoftLimit) out.Finish();
   if (!out.in_frame()) out.Begin(wire::FrameType::kOpReq);
+  size_t at = out.buffer()->size();
   wire::AppendOp(&out, h, sections);
+  if (pending.retry_read) {
+    uint32_t slot = static_cast<uint32_t>(h.tag);
+    if (retry_ops_.size() <= slot) retry_ops_.resize(pending_.size());
+    retry_ops_[slot].assign(*out.buffer(), at, out.buffer()->size() - at);
+  }
+}
+
+bool Client::RetryRead(int lost_node, const wire::OpHeader& header,
+                       std::initializer_list<absl::string_view> sections, Pending pending) {
+  RefreshTopology();
+  int other = topology_ == nullptr ? -1 : topology_->OtherReplicaOf(header.partition, lost_node);
+  if (other < 0 || LinkTo(other) == nullptr) return false;
+  pending.retry_read = false;  // once
+  Queue(other, header, sections, pending);
+  return true;
 }
 
 wire::OpHeader Client::Header(const schema::TableDef& table, wire::OpType type, uint32_t partition,
@@ -160,6 +189,7 @@ void Client::KeyOp(const schema::TableDef& table, wire::OpType type, uint32_t pa
   Pending pending;
   pending.kind = Pending::Kind::kKey;
   pending.done = done;
+  pending.retry_read = type == wire::OpType::kRead && txn == nullptr && flags == 0;
   Queue(node, h, sections, pending);
 }
 
@@ -231,7 +261,9 @@ void Client::ReadUnique(const schema::TableDef& table, int index, absl::string_v
 
 Transaction Client::Begin() {
   Transaction txn;
-  txn.id = next_txn_++;
+  do {
+    txn.id = txn_prefix_ | next_txn_++;
+  } while (txn.id == 0);
   return txn;
 }
 
@@ -486,6 +518,23 @@ void Client::CloseLink(Link* link, absl::string_view why) {
     lost.push_back((uint64_t{pending_[slot].generation} << 32) | slot);
   }
   for (uint64_t tag : lost) {
+    uint32_t slot = static_cast<uint32_t>(tag);
+    if (pending_[slot].retry_read && pending_[slot].generation == (tag >> 32)) {
+      std::string bytes = std::move(retry_ops_[slot]);
+      Pending pending = pending_[slot];
+      absl::string_view in = bytes;
+      wire::Op op;
+      if (wire::DecodeOp(&in, &op) == wire::DecodeStatus::kOk) {
+        pending_[slot].kind = Pending::Kind::kFree;
+        free_tags_.push_back(slot);
+        --in_flight_;
+        if (RetryRead(node, op.header, {op.sections[0], op.sections[1]}, pending)) continue;
+        // No other replica: fail it as any other operation (under a new tag).
+        pending.retry_read = false;
+        pending.node = node;
+        tag = NewTag(pending);
+      }
+    }
     wire::Result result;
     result.code = kErTemporary;
     result.tag = tag;

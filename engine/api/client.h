@@ -180,6 +180,10 @@ class Client {
              std::initializer_list<absl::string_view> sections, Completion* done, Transaction* txn);
   void EndTransaction(Transaction* txn, wire::OpType type, Completion* done);
   void FailNow(Completion* done, uint16_t code, absl::string_view message);
+  // Sends a committed read whose data node was lost to another replica; false if there is
+  // none (the caller fails it).
+  bool RetryRead(int lost_node, const wire::OpHeader& header,
+                 std::initializer_list<absl::string_view> sections, Pending pending);
   // False: the frame is malformed and the link must go.
   bool HandleFrame(Link* link, absl::string_view frame);
   void HandleResult(const wire::Result& result);
@@ -195,11 +199,13 @@ class Client {
   absl::flat_hash_map<int, std::unique_ptr<Link>> links_;
   absl::flat_hash_map<int, absl::Time> reconnect_after_;  // nodes that refused a connection
   absl::Time next_liveness_check_ = absl::InfinitePast();
-  std::vector<Pending> pending_;  // by tag & 0xffffffff
+  std::vector<Pending> pending_;        // by tag & 0xffffffff
+  std::vector<std::string> retry_ops_;  // by tag & 0xffffffff: the bytes of retry_read ops
   std::vector<uint32_t> free_tags_;
   uint32_t tag_generation_ = 1;
   int in_flight_ = 0;
-  uint64_t next_txn_ = 1;
+  uint64_t txn_prefix_ = 0;
+  uint32_t next_txn_ = 0;
   uint64_t next_link_epoch_ = 1;
   uint32_t seen_dictionary_version_ = 0;
   std::deque<std::unique_ptr<ScanState>> scans_;

@@ -37,6 +37,9 @@ struct Client::Pending {
   ScanState* scan = nullptr;
   int slot = 0;  // scans: which partition
   uint32_t generation = 0;
+  // A committed read without a transaction: if its data node is lost before it answers, the
+  // read goes to another replica (Client::retry_ops_ keeps its bytes).
+  bool retry_read = false;
 };
 
 struct Client::ScanState {

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/control/frame.h"
+#include "engine/wire/placement.h"
 
 namespace shoal::api {
 
@@ -21,12 +22,21 @@ const DataNodeInfo* Topology::Find(int id) const {
 
 int Topology::PrimaryOf(uint32_t partition) const {
   if (groups.empty()) return -1;
-  const std::vector<int>& group = groups[partition % groups.size()];
-  if (group.empty()) return -1;
-  size_t first = (partition / groups.size()) % group.size();
-  for (size_t i = 0; i < group.size(); ++i) {
-    const DataNodeInfo& node = nodes[group[(first + i) % group.size()]];
-    if (node.started && node.port != 0) return node.id;
+  const std::vector<int>& group =
+      groups[wire::NodeGroupOf(partition, static_cast<int>(groups.size()))];
+  int replica = wire::PrimaryReplica(partition, static_cast<int>(groups.size()),
+                                     static_cast<int>(group.size()), [&](int i) {
+                                       const DataNodeInfo& node = nodes[group[i]];
+                                       return node.started && node.port != 0;
+                                     });
+  return replica < 0 ? -1 : nodes[group[replica]].id;
+}
+
+int Topology::OtherReplicaOf(uint32_t partition, int not_node) const {
+  if (groups.empty()) return -1;
+  for (int index : groups[wire::NodeGroupOf(partition, static_cast<int>(groups.size()))]) {
+    const DataNodeInfo& node = nodes[index];
+    if (node.id != not_node && node.started && node.port != 0) return node.id;
   }
   return -1;
 }

@@ -43,6 +43,9 @@ struct Topology {
   // replicas of group p % groups, or the next started replica of that group when it is down.
   // -1 when no replica of the group has started.
   int PrimaryOf(uint32_t partition) const;
+  // A started replica of `partition` other than data node `not_node`: where a committed read
+  // goes when that node cannot be reached. -1 if none.
+  int OtherReplicaOf(uint32_t partition, int not_node) const;
   // The lowest-id started data node: the dictionary master. -1 if none.
   int Master() const;
 };

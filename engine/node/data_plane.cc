@@ -48,6 +48,15 @@ absl::StatusOr<std::unique_ptr<DataPlane>> DataPlane::Start(
   std::unique_ptr<DataPlane> plane(new DataPlane(std::move(options)));
   DataPlane& p = *plane;
   p.view_ = view;
+  // Restarting: another node of the group serves, so our replica must be copied from it.
+  for (const control::NodeStatus& node : view.nodes()) {
+    if (node.type() == control::DATANODE && node.node_group() == p.options_.node_group &&
+        static_cast<int>(node.node_id()) != p.options_.node_id &&
+        node.state() == control::STARTED && node.data_port() != 0) {
+      p.copy_source_ = static_cast<int>(node.node_id());
+      break;
+    }
+  }
   SHOAL_ASSIGN_OR_RETURN(p.tcp_listener_,
                          transport::TcpListener::Listen(p.options_.host, p.options_.port));
   p.port_ = p.tcp_listener_->port();
@@ -98,6 +107,7 @@ absl::StatusOr<std::unique_ptr<DataPlane>> DataPlane::Start(
   p.dictionary_version_metric_ =
       m->GetGauge("shoal_datanode_dictionary_version", "Version of the dictionary held here.");
 
+  p.PushGroup();
   p.thread_ = std::thread([&p] { p.Run(); });
   SHOAL_LOG(kInfo) << "native API on tcp " << p.options_.host << ":" << p.port_
                    << (p.shm_listener_ ? absl::StrCat(" and shm ", p.options_.socket) : "") << ", "
@@ -133,8 +143,10 @@ void DataPlane::Run() {
   absl::Time last_liveness = now;
   absl::Time last_lock_check = now;
   absl::Time busy_until = now;
+  RequestCopy();
   while (!stopping_.load(std::memory_order_relaxed)) {
     bool worked = PollInput();
+    CopySteps();
     FlushAll();
     now = absl::Now();
     if (now - last_lock_check >= kLockCheckInterval) {
@@ -154,7 +166,7 @@ void DataPlane::Run() {
     }
     if (now < busy_until) continue;
     bool parked = false;
-    for (auto& ldm : ldms_) parked |= ldm->has_parked();
+    for (auto& ldm : ldms_) parked |= ldm->has_parked() || ldm->copying();
     Sleep(parked ? kLockCheckInterval : kLivenessInterval);
   }
 }
@@ -178,15 +190,7 @@ bool DataPlane::PollInput() {
         std::lock_guard<std::mutex> lock(view_mutex_);
         view.swap(new_view_);
       }
-      if (view.has_value()) {
-        view_ = std::move(*view);
-        for (const auto& node : view_.nodes()) {
-          if (node.type() == control::DATANODE && node.state() != control::STARTED &&
-              peers_.contains(static_cast<int>(node.node_id()))) {
-            PeerGone(static_cast<int>(node.node_id()));
-          }
-        }
-      }
+      if (view.has_value()) OnView(std::move(*view));
     }
   }
   std::vector<uint32_t> ids;
@@ -232,6 +236,7 @@ void DataPlane::HandleFrame(Connection* conn, absl::string_view frame) {
     }
     conn->hello_done = true;
     conn->hello_id = id;
+    if (!conn->is_peer && IsDataNode(id)) conn->data_node = static_cast<int>(id);
     if (!conn->is_peer) {
       conn->out.Finish();
       wire::AppendHello(&conn->out, wire::FrameType::kHelloConf,
@@ -248,7 +253,8 @@ void DataPlane::HandleFrame(Connection* conn, absl::string_view frame) {
       return;
     case wire::FrameType::kDictConf: {
       wire::DictConf conf;
-      if (!conn->is_peer || !conf.ParseFromArray(body.data(), static_cast<int>(body.size()))) {
+      if (conn->data_node == 0 ||
+          !conf.ParseFromArray(body.data(), static_cast<int>(body.size()))) {
         Close(conn, "unexpected dictionary reply");
         return;
       }
@@ -268,6 +274,18 @@ void DataPlane::HandleOps(Connection* conn, uint32_t count, absl::string_view bo
     if (wire::DecodeOp(&body, &op) != wire::DecodeStatus::kOk) {
       Close(conn, "malformed operation");
       break;
+    }
+    if (op.header.type == wire::OpType::kCopyReq || op.header.type == wire::OpType::kCopyDone) {
+      if (conn->data_node == 0) {
+        Close(conn, "a copy request from a client");
+        break;
+      }
+      if (op.header.type == wire::OpType::kCopyReq) {
+        StartCopyTo(conn, conn->data_node);
+      } else {
+        OnCopyProgress(op.header);
+      }
+      continue;
     }
     int ldm = placement.LdmOf(op.header.partition);
     if (workers_.empty()) {
@@ -292,30 +310,31 @@ void DataPlane::HandleOps(Connection* conn, uint32_t count, absl::string_view bo
   ops_metric_->Increment(count);
 }
 
-template <typename Push>
-void DataPlane::PushToLdm(int ldm, Push push) {
-  LdmWorker* worker = workers_[ldm].get();
-  while (!push(worker)) {
-    // The LDM is behind; it may itself be waiting for room for its results.
-    worker->Flush();
-    DrainLdmResults();
-    sched_yield();
-  }
-}
-
 bool DataPlane::DrainLdmResults() {
   bool any = false;
   for (auto& worker : workers_) any |= worker->DrainResults(this);
   return any;
 }
 
-wire::FrameBuilder* DataPlane::ReplyTo(uint32_t id) {
-  Connection* conn = Find(id);
+wire::FrameBuilder* DataPlane::ReplyTo(uint32_t destination) {
+  wire::FrameType type = wire::FrameType::kOpConf;
+  Connection* conn = nullptr;
+  if (destination & kToNode) {
+    type = wire::FrameType::kOpReq;
+    conn = PeerConnection(static_cast<int>(destination & ~kToNode));
+  } else if (destination & kOpsOn) {
+    type = wire::FrameType::kOpReq;
+    conn = Find(destination & ~kOpsOn);
+  } else {
+    conn = Find(destination);
+  }
   if (conn == nullptr || conn->dead) return nullptr;
   wire::FrameBuilder& out = conn->out;
-  if (out.in_frame() && out.current_body_size() < wire::kFrameSoftLimit) return &out;
+  if (out.in_frame() && out.type() == type && out.current_body_size() < wire::kFrameSoftLimit) {
+    return &out;
+  }
   out.Finish();
-  out.Begin(wire::FrameType::kOpConf, dictionary_.version());
+  out.Begin(type, dictionary_.version());
   return &out;
 }
 
@@ -424,6 +443,23 @@ void DataPlane::CheckConnections() {
 void DataPlane::Close(Connection* conn, absl::string_view why) {
   if (conn->dead) return;
   conn->dead = true;
+  bool peer_link = false;  // the connection PeerConnection() hands out for this node
+  if (conn->data_node != 0) {
+    if (auto it = peers_.find(conn->data_node); it != peers_.end() && it->second == conn->id) {
+      peer_link = true;
+      if (IsStartedPeer(conn->data_node)) {
+        // Writes sent on it may be lost: none may follow on a new connection until the view
+        // says whether the node is gone (then it copies everything again when it returns).
+        lost_peers_.insert(conn->data_node);
+        SHOAL_LOG(kWarning) << "lost the connection to data node " << conn->data_node
+                            << ", which the cluster view still has serving";
+      }
+    }
+    if (conn->data_node == copy_source_ && !ready_reported_) {
+      Ready(absl::UnavailableError(
+          absl::StrCat("lost data node ", copy_source_, " while copying from it: ", why)));
+    }
+  }
   if (conn->is_peer) {
     SHOAL_LOG(kWarning) << "closing peer connection " << conn->id << " (" << conn->channel->kind()
                         << "): " << why;
@@ -436,7 +472,7 @@ void DataPlane::Close(Connection* conn, absl::string_view why) {
   for (int ldm = 0; ldm < static_cast<int>(workers_.size()); ++ldm) {
     PushToLdm(ldm, [&](LdmWorker* worker) { return worker->PushConnectionClosed(conn->id); });
   }
-  if (conn->is_peer) PeerGone(conn->peer_node);
+  if (peer_link) PeerGone(conn->data_node);
 }
 
 DataPlane::Connection* DataPlane::Find(uint32_t id) {

@@ -8,6 +8,8 @@
 // SetView(), which any thread may call.
 #pragma once
 
+#include <sched.h>
+
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -19,6 +21,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "common/control/control.pb.h"
@@ -54,6 +58,12 @@ struct DataPlaneOptions {
   uint64_t data_memory = 0;
   uint32_t default_partitions = 8;
   MetricsRegistry* metrics = nullptr;
+  // Called on the data-plane thread. A node whose group already has a serving replica copies
+  // every partition from it first (node restart): `on_copy_progress` tells the percent copied
+  // now and then; `on_ready` runs once, when this node holds a complete replica (at once when
+  // there was nothing to copy), or with the error that stopped the copy.
+  absl::AnyInvocable<void(int percent)> on_copy_progress;
+  absl::AnyInvocable<void(absl::Status status)> on_ready;
 };
 
 class DataPlane : private ReplySink {
@@ -77,7 +87,7 @@ class DataPlane : private ReplySink {
     bool hello_done = false;
     uint32_t hello_id = 0;  // the id the peer gave in its hello (client id or data node id)
     bool is_peer = false;   // a connection this node opened to another data node
-    int peer_node = 0;
+    int data_node = 0;      // the data node at the other end (either direction); 0: a client
     bool dead = false;
   };
   struct PendingDdl {
@@ -115,7 +125,20 @@ class DataPlane : private ReplySink {
   bool IsMaster();
   // A data node of the current view, other than this one, that is STARTED.
   bool IsStartedPeer(uint32_t node_id) const;
+  // The connection replication and DDL use to reach `node_id`, opened if need be; nullptr
+  // when it cannot be reached, or was lost while the view still has it serving (it must not
+  // get later writes without the ones lost with the connection).
   Connection* PeerConnection(int node_id);
+
+  // Replication (data_plane_group.cc): the node group from the view, node restart copies.
+  void OnView(control::ClusterView view);
+  void PushGroup();
+  bool IsDataNode(uint32_t id) const;
+  void StartCopyTo(Connection* conn, int node);
+  void OnCopyProgress(const wire::OpHeader& header);
+  void RequestCopy();
+  void CopySteps();
+  void Ready(absl::Status status);
   void ApplyDelta(const DictionaryDelta& delta);
   void PublishStats();
 
@@ -139,6 +162,18 @@ class DataPlane : private ReplySink {
   int epoll_fd_ = -1;
   int wake_fd_ = -1;
 
+  // Replication state (data_plane_group.cc).
+  int copy_source_ = 0;          // the node this one copies from while it restarts (0: none)
+  bool ready_reported_ = false;  // on_ready has run
+  int copy_percent_ = -1;
+  std::vector<wire::OpHeader> copy_progress_;  // per LDM of the copy source: its last kCopyDone
+  // Nodes this one copies to, with the view version when they asked: until a newer view says
+  // they started, they are not replicas that serve, whatever an older view said.
+  absl::flat_hash_map<int, uint64_t> copy_targets_;
+  uint32_t copy_conn_ = 0;               // the connection the copy goes out on
+  absl::flat_hash_set<int> lost_peers_;  // see PeerConnection
+  absl::flat_hash_map<int, absl::Time> unreachable_until_;
+
   std::mutex view_mutex_;
   std::optional<control::ClusterView> new_view_;  // guarded by view_mutex_
   control::ClusterView view_;                     // the data-plane thread's copy
@@ -154,6 +189,17 @@ class DataPlane : private ReplySink {
   Gauge* memory_metric_ = nullptr;
   Gauge* dictionary_version_metric_ = nullptr;
 };
+
+template <typename Push>
+void DataPlane::PushToLdm(int ldm, Push push) {
+  LdmWorker* worker = workers_[ldm].get();
+  while (!push(worker)) {
+    // The LDM is behind; it may itself be waiting for room for its results.
+    worker->Flush();
+    DrainLdmResults();
+    sched_yield();
+  }
+}
 
 // Asks a running data node for its dictionary (used once at start-up; blocks).
 absl::StatusOr<wire::Dictionary> FetchDictionary(const std::string& host, int port,

@@ -140,11 +140,11 @@ void DataPlane::FinishDdl() {
 
 void DataPlane::OnPeerConf(Connection* conn, const wire::DictConf& conf) {
   if (conf.error_code() != 0) {
-    SHOAL_LOG(kWarning) << "data node " << conn->peer_node
+    SHOAL_LOG(kWarning) << "data node " << conn->data_node
                         << " could not install the dictionary: " << conf.error_message();
   }
   if (!ddl_in_flight_) return;
-  std::erase(ddl_queue_.front().waiting_for, conn->peer_node);
+  std::erase(ddl_queue_.front().waiting_for, conn->data_node);
   if (ddl_queue_.front().waiting_for.empty()) {
     FinishDdl();
     StartNextDdl();
@@ -174,21 +174,28 @@ DataPlane::Connection* DataPlane::PeerConnection(int node_id) {
     if (conn != nullptr && !conn->dead) return conn;
     peers_.erase(it);
   }
+  if (lost_peers_.contains(node_id)) return nullptr;
+  absl::Time now = absl::Now();
+  if (auto it = unreachable_until_.find(node_id); it != unreachable_until_.end()) {
+    if (now < it->second) return nullptr;
+    unreachable_until_.erase(it);
+  }
   for (const auto& node : view_.nodes()) {
     if (static_cast<int>(node.node_id()) != node_id || node.data_port() == 0) continue;
-    // DDL is rare; a short blocking connect here keeps the peer links simple.
+    // Once per peer and process: a short blocking connect keeps the peer links simple.
     absl::StatusOr<std::unique_ptr<transport::Channel>> channel =
         transport::ConnectTcp(node.host(), static_cast<int>(node.data_port()), absl::Seconds(2));
     if (!channel.ok()) {
       SHOAL_LOG(kWarning) << "cannot reach data node " << node_id << ": "
                           << channel.status().message();
+      unreachable_until_[node_id] = now + absl::Milliseconds(200);
       return nullptr;
     }
     auto conn = std::make_unique<Connection>();
     conn->id = next_connection_id_++;
     conn->channel = std::move(*channel);
     conn->is_peer = true;
-    conn->peer_node = node_id;
+    conn->data_node = node_id;
     wire::AppendHello(&conn->out, wire::FrameType::kHelloReq,
                       static_cast<uint32_t>(options_.node_id));
     epoll_event event = {};

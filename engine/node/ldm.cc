@@ -24,6 +24,7 @@ using wire::kErInternal;
 using wire::kErLockWaitTimeout;
 using wire::kErRecordFileFull;
 using wire::kErTableDefChanged;
+using wire::kErTemporary;
 
 // A scan batch stops here so its reply stays well inside one frame.
 constexpr size_t kScanBatchBytes = 256 * 1024;
@@ -75,9 +76,7 @@ void Ldm::Apply(const DictionaryDelta& delta) {
   for (uint32_t id : delta.dropped) {
     // Transactions keep raw partition pointers; forget those of the dropped partitions.
     if (auto it = tables_.find(id); it != tables_.end()) {
-      for (auto& partition : it->second.partitions) {
-        for (auto& [txn, touched] : open_) touched.erase(partition.get());
-      }
+      ForgetPartitions(id);
       tables_.erase(it);
     }
   }
@@ -98,18 +97,38 @@ void Ldm::Apply(const DictionaryDelta& delta) {
       state.def = def;
       continue;
     }
-    for (auto& partition : state.partitions) {
-      for (auto& [txn, touched] : open_) touched.erase(partition.get());
-    }
+    ForgetPartitions(def->id);
     state.def = def;
     state.partitions.clear();
     state.partitions.resize(def->partitions);
     for (uint32_t p = 0; p < def->partitions; ++p) {
       if (placement_.Owns(p)) {
         state.partitions[p] = std::make_unique<storage::Partition>(def.get(), budget_);
+        // A table created while a copy runs is copied too (its rows may be written before).
+        if (copying()) copy_->todo.emplace_back(def->id, p);
       }
     }
   }
+}
+
+void Ldm::ForgetPartitions(uint32_t table_id) {
+  // Transactions and waits keep raw partition pointers; forget those of the table's.
+  auto forget = [table_id](std::vector<Touched>& touched) {
+    std::erase_if(touched, [table_id](const Touched& t) { return t.table_id == table_id; });
+  };
+  for (auto& [txn, open] : open_) forget(open.touched);
+  for (auto& [txn, open] : replicas_) forget(open.touched);
+  for (auto& [id, wait] : waits_) {
+    for (Touched& t : wait.touched) {
+      if (t.table_id == table_id) t.partition = nullptr;
+    }
+  }
+}
+
+storage::Partition* Ldm::Find(uint32_t table_id, uint32_t partition) const {
+  auto it = tables_.find(table_id);
+  if (it == tables_.end() || partition >= it->second.partitions.size()) return nullptr;
+  return it->second.partitions[partition].get();
 }
 
 void Ldm::Execute(const wire::Op& op, uint32_t conn, ReplySink* sink) {
@@ -119,22 +138,18 @@ void Ldm::Execute(const wire::Op& op, uint32_t conn, ReplySink* sink) {
 
 bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline) {
   const wire::OpHeader& h = op.header;
-  if (h.type == OpType::kCommit || h.type == OpType::kAbort) {
-    // Ends the transaction in every partition of this LDM it touched, whatever happened to
-    // the table's definition meanwhile (an index added must not strand its locks).
-    storage::TxnId txn = NodeTxnId(conn, h.txn);
-    if (auto open = open_.find(txn); h.txn != 0 && open != open_.end()) {
-      for (storage::Partition* partition : open->second) {
-        if (h.type == OpType::kCommit) {
-          partition->Commit(txn);
-        } else {
-          partition->Abort(txn);
-        }
-      }
-      open_.erase(open);
-    }
+  if (h.type >= OpType::kReplicaWrite) return RunReplica(op, conn, sink, deadline);
+  if (h.txn >> 63) {
+    Error(sink->ReplyTo(conn), h.tag, kErInternal, "Internal error: reserved transaction id");
+    return true;
+  }
+  if (h.type == OpType::kCommit) {
+    Commit(op, conn, sink);
+    return true;
+  }
+  if (h.type == OpType::kAbort) {
+    Abort(h.txn, sink);
     wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {});
-    Unpark(txn, sink);
     return true;
   }
   auto it = tables_.find(h.table_id);
@@ -153,9 +168,21 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
                        " is not on this node"));
     return true;
   }
-  storage::TxnId txn = NodeTxnId(conn, h.txn);
   storage::LockMode lock =
       (h.flags & wire::kLockExclusive) ? storage::LockMode::kExclusive : storage::LockMode::kNone;
+  const bool write = IsWrite(h.type);
+  if ((write || lock != storage::LockMode::kNone) && !group_.IsPrimary(h.partition)) {
+    // The client's view is behind ours (a node failed or came back): it retries with the new.
+    Error(sink->ReplyTo(conn), h.tag, kErTemporary,
+          absl::StrCat("Got temporary error 4011 'data node ", group_.self,
+                       " is not the primary of partition ", h.partition, "' from Shoal"));
+    return true;
+  }
+  storage::TxnId txn = h.txn;
+  // A replicated autocommit write holds its row under a transaction of ours until the
+  // backups have it, so nobody reads what a failure could still take back.
+  const bool internal = write && txn == storage::kAutocommit && HasTargets(h.table_id, h.partition);
+  if (internal) txn = NewInternalTxn();
   OpResult result;
   switch (h.type) {
     case OpType::kRead:
@@ -177,7 +204,7 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
         wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {row_.view()});
         row_.Clear();
         if (lock != storage::LockMode::kNone && txn != storage::kAutocommit) {
-          open_[txn].insert(partition);
+          Touch(txn, conn, Touched{partition, h.table_id, h.partition});
         }
         return true;
       }
@@ -222,27 +249,46 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
       break;
     case OpType::kScan:
       ++stats_.scans;
-      RunScan(op, table, partition, txn, sink->ReplyTo(conn));
+      RunScan(op, table, partition, txn, conn, sink->ReplyTo(conn));
       return true;
     case OpType::kCommit:
     case OpType::kAbort:
+    case OpType::kReplicaWrite:
+    case OpType::kReplicaDelete:
+    case OpType::kReplicaCommit:
+    case OpType::kReplicaAbort:
+    case OpType::kReplicaAck:
+    case OpType::kCopyReq:
+    case OpType::kCopyDone:
       return true;  // handled above
   }
   if (result.code == OpCode::kLocked) {
+    if (internal) partition->Abort(txn);
     if (deadline == absl::InfiniteFuture()) deadline = absl::Now() + lock_wait_timeout_;
     Park(op, conn, result.holder, deadline);
     return false;
   }
-  if (IsWrite(h.type)) {
+  if (write) {
     ++stats_.writes;
-    if (txn != storage::kAutocommit && result.code == OpCode::kOk) open_[txn].insert(partition);
+    if (result.code == OpCode::kOk) {
+      if (!internal && txn != storage::kAutocommit) {
+        Touch(txn, conn, Touched{partition, h.table_id, h.partition});
+      }
+      if (HasTargets(h.table_id, h.partition) &&
+          Replicate(op, table, partition, txn, internal, conn, sink)) {
+        return true;  // answered when the backups have it
+      }
+      if (internal) partition->Commit(txn);
+    } else if (internal) {
+      partition->Abort(txn);  // nothing changed; forgets the id
+    }
   }
   Reply(sink->ReplyTo(conn), result, op, def);
   return true;
 }
 
 void Ldm::RunScan(const wire::Op& op, const TableState& table, storage::Partition* partition,
-                  storage::TxnId txn, wire::FrameBuilder* out) {
+                  storage::TxnId txn, uint32_t conn, wire::FrameBuilder* out) {
   const wire::OpHeader& h = op.header;
   const schema::TableDef& def = *table.def;
   wire::ScanParams params;
@@ -282,7 +328,7 @@ void Ldm::RunScan(const wire::Op& op, const TableState& table, storage::Partitio
     return;
   }
   if (spec.lock != storage::LockMode::kNone && txn != storage::kAutocommit) {
-    open_[txn].insert(partition);
+    Touch(txn, conn, Touched{partition, h.table_id, h.partition});
   }
   // A lock met mid-scan ends the batch early; the client resumes and waits on that row then.
   std::string count;
@@ -373,9 +419,13 @@ void Ldm::ExpireLockWaits(absl::Time now, ReplySink* sink) {
     ++stats_.lock_timeouts;
     absl::string_view bytes = it->op;
     wire::Op op;
-    if (wire::DecodeOp(&bytes, &op) == wire::DecodeStatus::kOk) {
-      Error(sink->ReplyTo(it->conn), op.header.tag, kErLockWaitTimeout,
-            "Lock wait timeout exceeded; try restarting transaction");
+    constexpr absl::string_view kTimeout = "Lock wait timeout exceeded; try restarting transaction";
+    if (wire::DecodeOp(&bytes, &op) != wire::DecodeStatus::kOk) {
+      // Not possible: parked operations were decoded before.
+    } else if (op.header.type >= OpType::kReplicaWrite) {
+      Ack(op, it->conn, sink, kErLockWaitTimeout, kTimeout);
+    } else {
+      Error(sink->ReplyTo(it->conn), op.header.tag, kErLockWaitTimeout, kTimeout);
     }
     it = parked_.erase(it);
   }
@@ -384,14 +434,22 @@ void Ldm::ExpireLockWaits(absl::Time now, ReplySink* sink) {
 void Ldm::ConnectionClosed(uint32_t conn, ReplySink* sink) {
   std::erase_if(parked_, [conn](const Parked& p) { return p.conn == conn; });
   std::vector<storage::TxnId> doomed;
-  for (const auto& [txn, touched] : open_) {
-    if ((txn >> 40) == (conn & 0xffffff)) doomed.push_back(txn);
+  for (const auto& [txn, open] : open_) {
+    if (open.conn == conn) doomed.push_back(txn);
   }
-  for (storage::TxnId txn : doomed) {
-    for (storage::Partition* partition : open_[txn]) partition->Abort(txn);
-    open_.erase(txn);
-    Unpark(txn, sink);
+  for (storage::TxnId txn : doomed) Abort(txn, sink);
+  doomed.clear();
+  for (const auto& [txn, open] : replicas_) {
+    if (open.conn == conn) doomed.push_back(txn);
   }
+  for (storage::TxnId txn : doomed) EndReplicaTxn(txn, nullptr, /*commit=*/false, sink);
+  if (copy_.has_value() && copy_->conn == conn) copy_.reset();  // the node being copied to left
+}
+
+void Ldm::Touch(storage::TxnId txn, uint32_t conn, const Touched& touched) {
+  OpenTxn& open = open_[txn];
+  open.conn = conn;
+  if (!absl::c_linear_search(open.touched, touched)) open.touched.push_back(touched);
 }
 
 uint64_t Ldm::row_count() const {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,13 +26,29 @@
 
 namespace shoal::node {
 
-// Where results go: the kOpConf frame under construction for a client connection.
+// Where an LDM's output goes: results in the kOpConf frame under construction for a client
+// connection, or replication messages in a kOpReq frame (destinations below).
 class ReplySink {
  public:
   virtual ~ReplySink() = default;
-  // A builder inside a kOpConf frame for connection `conn`, with room for another result;
-  // nullptr when the connection is gone (the result is dropped).
-  virtual wire::FrameBuilder* ReplyTo(uint32_t conn) = 0;
+  // A builder inside a frame for `destination`, with room for another item; nullptr when the
+  // destination is gone (the item is dropped). Plain connection ids get kOpConf frames.
+  virtual wire::FrameBuilder* ReplyTo(uint32_t destination) = 0;
+};
+
+// ReplySink destinations beyond client connections (connection ids stay below 2^30):
+inline constexpr uint32_t kToNode = 1u << 31;  // | data node id: kOpReq to that node
+inline constexpr uint32_t kOpsOn = 1u << 30;   // | connection id: kOpReq back on it
+
+// This data node's node group as of the latest cluster view.
+struct GroupView {
+  int self = 0;  // this data node's id
+  int node_groups = 1;
+  std::vector<int> members;   // the group's data node ids, in configuration (id) order
+  std::vector<bool> started;  // parallel to members: serving, a complete replica
+  // True when this node is the primary replica of `partition`; also without a group (tests).
+  bool IsPrimary(uint32_t partition) const;
+  bool IsStarted(int node) const;
 };
 
 struct PartitionPlacement {
@@ -59,8 +76,18 @@ struct LdmStats {
   uint64_t lock_waits = 0;
   uint64_t lock_timeouts = 0;
   uint64_t errors = 0;
+  uint64_t replicated = 0;       // writes and commits sent to backups (as primary)
+  uint64_t replica_applied = 0;  // replication messages applied (as backup or copy target)
+  uint64_t copied_rows = 0;      // row versions sent to a node being restarted
 };
 
+// Replication (ARCHITECTURE.md I7, ldm_replication.cc): a write the primary has applied goes
+// to every other started replica of its node group, as its after-image, before the client
+// hears of it; an autocommit write runs under an internal transaction that commits once the
+// backups have it. A commit goes to the backups first and is answered once all have committed.
+// Backups hold the written rows locked under the same transaction id until then. A node that
+// restarts gets every partition copied (with the versions open transactions hold), and every
+// write made meanwhile to a partition already copied.
 class Ldm {
  public:
   Ldm(PartitionPlacement placement, storage::MemoryBudget* budget,
@@ -69,15 +96,25 @@ class Ldm {
 
   // Follows the dictionary: creates, re-versions, truncates and drops partitions.
   void Apply(const DictionaryDelta& delta);
+  // Follows the cluster view. Writes stop waiting for a replica that left the group, and the
+  // open transactions it replicated here are rolled back.
+  void SetGroup(const GroupView& group, ReplySink* sink);
 
-  // Runs one operation from connection `conn`. The transaction id the client chose is made
-  // unique per connection here.
+  // Runs one operation from connection `conn`. Transaction ids are the client's (unique in
+  // the cluster: api::Client::Begin), or this node's own for replicated autocommit writes.
   void Execute(const wire::Op& op, uint32_t conn, ReplySink* sink);
   // Answers parked operations whose lock wait has run out. Call every few milliseconds.
   void ExpireLockWaits(absl::Time now, ReplySink* sink);
   bool has_parked() const { return !parked_.empty(); }
   // Aborts every transaction of a connection that went away.
   void ConnectionClosed(uint32_t conn, ReplySink* sink);
+
+  // Node restart: copies every partition of this LDM to data node `node`, whose request came
+  // on connection `conn`, one partition per CopyStep(); `ldm_count` LDMs of this node copy.
+  void StartCopy(int node, uint32_t conn, int ldm_count);
+  // Copies the next partition; false when there is nothing (more) to copy.
+  bool CopyStep(ReplySink* sink);
+  bool copying() const { return copy_.has_value() && !copy_->complete; }
 
   const LdmStats& stats() const { return stats_; }
   uint64_t row_count() const;
@@ -96,35 +133,109 @@ class Ldm {
     storage::TxnId waiting_for;
     absl::Time deadline;
   };
+  // A partition an open transaction has touched.
+  struct Touched {
+    storage::Partition* partition;
+    uint32_t table_id;
+    uint32_t index;
+    bool operator==(const Touched&) const = default;
+  };
+  struct OpenTxn {
+    uint32_t conn = 0;  // where its operations came from
+    int source = 0;     // replicated here by this data node (0: a client's, run as primary)
+    std::vector<Touched> touched;
+  };
+  // A client's write or commit waiting for the backups' answers.
+  struct ReplicaWait {
+    bool commit = false;  // else a write
+    uint32_t conn = 0;    // the client to answer
+    uint64_t tag = 0;
+    storage::TxnId txn = 0;
+    bool internal = false;         // an autocommit write under this node's own transaction id
+    std::vector<Touched> touched;  // the partition written, or those the commit ends
+    std::vector<int> pending;      // data nodes whose answer is due (one entry per answer)
+    uint16_t error = 0;
+    std::string message;
+  };
+  struct CopyState {
+    int node = 0;
+    uint32_t conn = 0;
+    int ldm_count = 1;
+    std::deque<std::pair<uint32_t, uint32_t>> todo;  // (table, partition) not copied yet
+    absl::flat_hash_set<std::pair<uint32_t, uint32_t>> done;
+    uint32_t total = 0;
+    bool complete = false;
+  };
 
   // Returns false when the operation hit a lock and was parked (no reply yet).
   bool Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline);
   void RunScan(const wire::Op& op, const TableState& table, storage::Partition* partition,
-               storage::TxnId txn, wire::FrameBuilder* out);
+               storage::TxnId txn, uint32_t conn, wire::FrameBuilder* out);
+  // Notes a partition a client's transaction has written or locked.
+  void Touch(storage::TxnId txn, uint32_t conn, const Touched& touched);
+  void ForgetPartitions(uint32_t table_id);
   void Park(const wire::Op& op, uint32_t conn, storage::TxnId holder, absl::Time deadline);
   // Retries operations that waited for `txn`, in arrival order.
   void Unpark(storage::TxnId txn, ReplySink* sink);
   void Error(wire::FrameBuilder* out, uint64_t tag, uint16_t code, absl::string_view message);
   void Reply(wire::FrameBuilder* out, const storage::OpResult& result, const wire::Op& op,
              const schema::TableDef& table);
+  storage::Partition* Find(uint32_t table_id, uint32_t partition) const;
+
+  // Replication, primary side (ldm_replication.cc).
+  // Data nodes besides this one that get `partition`'s writes: started replicas (they answer)
+  // and a node being copied to that has this partition already (it does not).
+  void Targets(uint32_t table_id, uint32_t partition);
+  bool HasTargets(uint32_t table_id, uint32_t partition) {
+    Targets(table_id, partition);
+    return !acked_targets_.empty() || copy_target_;
+  }
+  storage::TxnId NewInternalTxn();
+  // Sends the after-image of a write that succeeded under `txn` to the targets; false when
+  // there were none that answer (the caller replies now).
+  bool Replicate(const wire::Op& op, const TableState& table, storage::Partition* partition,
+                 storage::TxnId txn, bool internal, uint32_t conn, ReplySink* sink);
+  void SendReplica(uint32_t destination, const wire::OpHeader& header, absl::string_view section,
+                   ReplySink* sink);
+  // Sends kReplicaCommit or kReplicaAbort of `txn` in `touched` to its copy target, if any.
+  void EndOnCopyTarget(storage::TxnId txn, const Touched& touched, bool commit, ReplySink* sink);
+  void SendCopyProgress(ReplySink* sink);
+  void Commit(const wire::Op& op, uint32_t conn, ReplySink* sink);
+  void Abort(storage::TxnId txn, ReplySink* sink);
+  void OnAck(const wire::Op& op, ReplySink* sink);
+  void Finish(uint64_t wait_id, ReplySink* sink);
+  void NodeLost(int node, ReplySink* sink);
+  // Backup side.
+  bool RunReplica(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline);
+  void Ack(const wire::Op& op, uint32_t conn, ReplySink* sink, uint16_t code,
+           absl::string_view message);
+  void EndReplicaTxn(storage::TxnId txn, const Touched* only, bool commit, ReplySink* sink);
 
   PartitionPlacement placement_;
   storage::MemoryBudget* budget_;
   absl::Duration lock_wait_timeout_;
+  GroupView group_;
   absl::flat_hash_map<uint32_t, TableState> tables_;
   // Open transactions: the partitions each has touched, so commit, abort and a closed
-  // connection reach all of them.
-  absl::flat_hash_map<storage::TxnId, absl::flat_hash_set<storage::Partition*>> open_;
+  // connection reach all of them. Those this node runs as primary, and those replicated here.
+  absl::flat_hash_map<storage::TxnId, OpenTxn> open_;
+  absl::flat_hash_map<storage::TxnId, OpenTxn> replicas_;
+  // Transactions a backup failed to follow: their commit turns into a rollback.
+  absl::flat_hash_set<storage::TxnId> doomed_;
+  absl::flat_hash_map<uint64_t, ReplicaWait> waits_;
+  uint64_t next_wait_ = 1;
+  uint64_t next_internal_txn_ = 1;
+  std::optional<CopyState> copy_;
   std::deque<Parked> parked_;
   LdmStats stats_;
   schema::RowWriter row_;
+  schema::RowWriter copy_row_;
   std::vector<uint16_t> columns_;
+  std::vector<uint16_t> all_columns_;
+  std::string section_;
+  // Targets(): scratch.
+  std::vector<int> acked_targets_;
+  bool copy_target_ = false;
 };
-
-// Node-wide transaction id: the connection in the top 24 bits, the client's id below.
-inline storage::TxnId NodeTxnId(uint32_t conn, uint64_t client_txn) {
-  return client_txn == 0 ? storage::kAutocommit
-                         : (uint64_t{conn} << 40) | (client_txn & ((uint64_t{1} << 40) - 1));
-}
 
 }  // namespace shoal::node

@@ -19,6 +19,12 @@ LdmMetrics::LdmMetrics(MetricsRegistry* registry, int ldm_index) {
       counter("shoal_datanode_ldm_lock_waits_total", "Operations that waited for a row lock.");
   lock_timeouts_ = counter("shoal_datanode_ldm_lock_wait_timeouts_total",
                            "Lock waits that ran out (error 1205).");
+  replicated_ = counter("shoal_datanode_ldm_replicated_total",
+                        "Writes and commits this node, as primary, sent to backups and awaited.");
+  replica_applied_ = counter("shoal_datanode_ldm_replica_applied_total",
+                             "Replicated writes, commits and rollbacks applied as a backup.");
+  copied_rows_ = counter("shoal_datanode_ldm_copied_rows_total",
+                         "Row versions copied to a restarting data node.");
   rows_ = registry->GetGauge("shoal_datanode_ldm_rows", "Rows in the LDM's partitions.", ldm);
 }
 
@@ -34,6 +40,9 @@ void LdmMetrics::Publish(const Ldm& ldm) {
   publish(errors_, now.errors, &published_.errors);
   publish(lock_waits_, now.lock_waits, &published_.lock_waits);
   publish(lock_timeouts_, now.lock_timeouts, &published_.lock_timeouts);
+  publish(replicated_, now.replicated, &published_.replicated);
+  publish(replica_applied_, now.replica_applied, &published_.replica_applied);
+  publish(copied_rows_, now.copied_rows, &published_.copied_rows);
   rows_->Set(static_cast<int64_t>(ldm.row_count()));
 }
 

@@ -24,6 +24,9 @@ class LdmMetrics {
   Counter* errors_;
   Counter* lock_waits_;
   Counter* lock_timeouts_;
+  Counter* replicated_;
+  Counter* replica_applied_;
+  Counter* copied_rows_;
   Gauge* rows_;
 };
 

@@ -55,9 +55,9 @@ LdmWorker::~LdmWorker() {
   for (absl::string_view record = requests_->Front(); !record.empty();
        record = requests_->Front()) {
     if (static_cast<Kind>(record[0]) == Kind::kDelta) {
-      DictionaryDelta* delta;
-      std::memcpy(&delta, record.data() + kRequestHeader, sizeof(delta));
-      delete delta;
+      delete TakePointer<DictionaryDelta>(record);
+    } else if (static_cast<Kind>(record[0]) == Kind::kGroup) {
+      delete TakePointer<GroupView>(record);
     }
     requests_->Pop();
   }
@@ -83,13 +83,33 @@ bool LdmWorker::PushOps(uint32_t conn, uint32_t count, absl::string_view ops) {
 bool LdmWorker::PushConnectionClosed(uint32_t conn) { return Push(Kind::kClosed, conn, 0, {}); }
 
 bool LdmWorker::PushDelta(const DictionaryDelta& delta) {
-  auto* copy = new DictionaryDelta(delta);
-  if (Push(Kind::kDelta, 0, 1,
-           absl::string_view(reinterpret_cast<const char*>(&copy), sizeof(copy)))) {
+  return PushPointer(Kind::kDelta, new DictionaryDelta(delta));
+}
+
+bool LdmWorker::PushGroup(const GroupView& group) {
+  return PushPointer(Kind::kGroup, new GroupView(group));
+}
+
+bool LdmWorker::PushStartCopy(int node, uint32_t conn, int ldm_count) {
+  uint32_t count = static_cast<uint32_t>(ldm_count);
+  return Push(Kind::kCopy, conn, static_cast<uint32_t>(node),
+              absl::string_view(reinterpret_cast<const char*>(&count), sizeof(count)));
+}
+
+template <typename T>
+bool LdmWorker::PushPointer(Kind kind, T* owned) {
+  if (Push(kind, 0, 1, absl::string_view(reinterpret_cast<const char*>(&owned), sizeof(owned)))) {
     return true;
   }
-  delete copy;
+  delete owned;
   return false;
+}
+
+template <typename T>
+T* LdmWorker::TakePointer(absl::string_view record) {
+  T* owned;
+  std::memcpy(&owned, record.data() + kRequestHeader, sizeof(owned));
+  return owned;
 }
 
 bool LdmWorker::DrainResults(ReplySink* sink) {
@@ -174,12 +194,19 @@ void LdmWorker::Handle(absl::string_view record) {
       replies_.erase(conn);
       return;
     case Kind::kDelta: {
-      DictionaryDelta* delta;
-      std::memcpy(&delta, payload.data(), sizeof(delta));
+      std::unique_ptr<DictionaryDelta> delta(TakePointer<DictionaryDelta>(record));
       ldm_->Apply(*delta);
-      delete delta;
       return;
     }
+    case Kind::kGroup: {
+      std::unique_ptr<GroupView> group(TakePointer<GroupView>(record));
+      ldm_->SetGroup(*group, this);
+      return;
+    }
+    case Kind::kCopy:
+      ldm_->StartCopy(static_cast<int>(count), conn,
+                      static_cast<int>(wire::GetU32(payload.data())));
+      return;
   }
 }
 
@@ -197,6 +224,8 @@ void LdmWorker::Run() {
       requests_->Pop();
       worked = true;
     }
+    // A copy to a restarting node goes one partition per turn, between the operations.
+    worked |= ldm_->CopyStep(this);
     now = absl::Now();
     if (ldm_->has_parked() && now - last_lock_check >= kLockCheckInterval) {
       last_lock_check = now;

@@ -7,8 +7,9 @@
 //   PushOps(conn, ops) ──── requests ────▶  Ldm::Execute … (parks lock waits, expires them)
 //   DrainResults(sink) ◀─── results ─────   one kOpConf frame per connection and turn
 //
-// Dictionary changes and closed connections travel through the request queue too, so the LDM
-// sees them in order with the operations around them.
+// Dictionary changes, cluster views, copy requests and closed connections travel through the
+// request queue too, so the LDM sees them in order with the operations around them. Results
+// include replication messages to other data nodes (ReplySink destinations, ldm.h).
 #pragma once
 
 #include <atomic>
@@ -44,6 +45,8 @@ class LdmWorker : private ReplySink {
   bool PushOps(uint32_t conn, uint32_t count, absl::string_view ops);
   bool PushConnectionClosed(uint32_t conn);
   bool PushDelta(const DictionaryDelta& delta);
+  bool PushGroup(const GroupView& group);
+  bool PushStartCopy(int node, uint32_t conn, int ldm_count);
   // Wakes the LDM thread if it sleeps; call after a round of pushes.
   void Flush() { requests_->Flush(); }
   // Hands every result the LDM thread has produced to `sink`, appended to each connection's
@@ -59,10 +62,15 @@ class LdmWorker : private ReplySink {
   int64_t rows() const { return rows_.load(std::memory_order_relaxed); }
 
  private:
-  enum class Kind : uint8_t { kOps, kClosed, kDelta };
+  enum class Kind : uint8_t { kOps, kClosed, kDelta, kGroup, kCopy };
 
   LdmWorker(std::unique_ptr<Ldm> ldm, int index, absl::Duration spin, MetricsRegistry* metrics);
   bool Push(Kind kind, uint32_t conn, uint32_t count, absl::string_view payload);
+  // Records that carry an object by pointer; the LDM thread (or the destructor) deletes it.
+  template <typename T>
+  bool PushPointer(Kind kind, T* owned);
+  template <typename T>
+  static T* TakePointer(absl::string_view record);
   void Run();
   void Handle(absl::string_view record);
   wire::FrameBuilder* ReplyTo(uint32_t conn) override;

@@ -1,6 +1,7 @@
 // shoal-datanode: a data node. It joins the cluster through the management daemon, which gives
 // it its node id and the cluster configuration, fetches the dictionary from a running data
-// node if there is one, and serves the native API over shared memory and TCP.
+// node if there is one, copies its partitions from the other replica of its node group if that
+// one serves (a restart), and serves the native API over shared memory and TCP.
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -88,6 +89,12 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
   options.default_partitions = static_cast<uint32_t>(
       config.node_groups() * std::max(8, config.cluster.replicas * layout.ldm_count));
   options.metrics = context.metrics;
+  // "Started" waits until this node holds a complete replica: copied from the other node of
+  // its group when that one serves (a restart), at once otherwise.
+  shoal::control::StartProgress progress = context.start_progress;
+  progress.Defer();
+  options.on_copy_progress = [progress](int percent) { progress.Report("copying data", percent); };
+  options.on_ready = [progress](absl::Status status) { progress.Done(std::move(status)); };
   absl::StatusOr<std::unique_ptr<shoal::node::DataPlane>> plane =
       shoal::node::DataPlane::Start(std::move(options), *context.view, *dictionary);
   if (!plane.ok()) return plane.status();

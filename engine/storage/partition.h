@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "engine/schema/row.h"
@@ -118,6 +119,15 @@ class Partition {
   void Abort(TxnId txn);
   // True when `txn` holds anything here.
   bool HasTransaction(TxnId txn) const;
+
+  // Copying the partition to a new replica (node restart, partition_copy.cc): calls `emit` for
+  // every row as a committed reader sees it (txn 0), then for every row an open transaction
+  // holds, with that transaction's version (`row` empty: it deleted the row). Keys are packed
+  // primary keys, rows packed over all columns, both valid during the call only. Applying the
+  // same calls in order to an empty partition (Write, or Delete for an empty row, under `txn`)
+  // reproduces this one, locks included.
+  void Export(absl::FunctionRef<void(TxnId txn, absl::string_view key, absl::string_view row)> emit,
+              schema::RowWriter* scratch);
 
   uint64_t row_count() const;     // committed rows as a committed reader sees them
   uint64_t memory_bytes() const;  // bytes reserved from the budget

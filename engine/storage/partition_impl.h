@@ -25,7 +25,7 @@
 namespace shoal::storage {
 
 // The id autocommit operations run under inside a partition; never held between calls.
-// (NodeTxnId never produces it: that needs connection 0xFFFFFF and client txn 2^40-1.)
+// (Clients' transaction ids keep bit 63 clear; data nodes' own ids never set every bit.)
 inline constexpr TxnId kAutoTxn = ~TxnId{0};
 inline constexpr int kMaxIndexes = 64;  // Row::split_mask bits
 
@@ -55,6 +55,8 @@ class Partition::Impl {
   void Commit(TxnId txn);
   void Abort(TxnId txn);
   bool HasTransaction(TxnId txn) const { return txns_.contains(txn); }
+  void Export(absl::FunctionRef<void(TxnId, absl::string_view, absl::string_view)> emit,
+              schema::RowWriter* scratch);
   uint64_t row_count() const { return row_count_; }
   uint64_t memory_bytes() const { return arena_.reserved_bytes(); }
   uint64_t max_auto_increment() const { return max_auto_increment_; }

@@ -30,6 +30,7 @@ void FrameBuilder::Begin(FrameType type, uint32_t schema_version) {
   PutU32(&buffer_, 0);
   PutU32(&buffer_, schema_version);
   count_ = 0;
+  type_ = type;
   in_frame_ = true;
 }
 

@@ -91,6 +91,7 @@ class FrameBuilder {
   // dictionary frames count their one item like any other).
   void Finish();
   bool in_frame() const { return in_frame_; }
+  FrameType type() const { return type_; }  // the current (or last) frame's
   uint32_t count() const { return count_; }
   size_t current_body_size() const { return buffer_.size() - start_ - kFrameHeaderSize; }
   std::string* buffer() { return &buffer_; }
@@ -106,6 +107,7 @@ class FrameBuilder {
   size_t start_ = 0;     // the current frame's first byte
   size_t finished_ = 0;  // bytes of finished frames at the front of buffer_
   uint32_t count_ = 0;
+  FrameType type_ = FrameType::kOpReq;
   bool in_frame_ = false;
 };
 

@@ -50,6 +50,20 @@ absl::string_view OpTypeName(OpType type) {
       return "commit";
     case OpType::kAbort:
       return "abort";
+    case OpType::kReplicaWrite:
+      return "replica_write";
+    case OpType::kReplicaDelete:
+      return "replica_delete";
+    case OpType::kReplicaCommit:
+      return "replica_commit";
+    case OpType::kReplicaAbort:
+      return "replica_abort";
+    case OpType::kReplicaAck:
+      return "replica_ack";
+    case OpType::kCopyReq:
+      return "copy_req";
+    case OpType::kCopyDone:
+      return "copy_done";
   }
   return "unknown";
 }
@@ -64,6 +78,9 @@ int SectionCount(OpType type) {
     case OpType::kInsert:
     case OpType::kWrite:
     case OpType::kDelete:
+    case OpType::kReplicaWrite:
+    case OpType::kReplicaDelete:
+    case OpType::kReplicaAck:
       return 1;
     case OpType::kUpdateIf:
       return 3;
@@ -71,6 +88,10 @@ int SectionCount(OpType type) {
       return 6;
     case OpType::kCommit:
     case OpType::kAbort:
+    case OpType::kReplicaCommit:
+    case OpType::kReplicaAbort:
+    case OpType::kCopyReq:
+    case OpType::kCopyDone:
       return 0;
   }
   return -1;

@@ -18,6 +18,19 @@
 //     kDelete              key                           kDeleteIf  key | filter
 //     kScan                lower | upper | resume | filter | columns | ScanParams
 //     kCommit, kAbort      (none): ends `txn` in `partition`
+//   Between the data nodes of a node group (replication, ARCHITECTURE.md I7); `index` carries
+//   the sending data node's id:
+//     kReplicaWrite        row: insert or replace, under `txn` (kReplicaCommitNow: committed
+//                          at once, the primary ran it as an autocommit write)
+//     kReplicaDelete       key
+//     kReplicaCommit       (none): commit `txn` in `partition`; kReplicaAbort (none): roll back
+//     kReplicaAck          status (empty: done; else int<2> MySQL error | message): the backup's
+//                          answer to the kReplicaWrite/Delete/Commit whose `tag` it echoes
+//                          (tag 0 asks for no answer)
+//     kCopyReq             (none): "copy your partitions to me", from a starting node
+//     kCopyDone            (none): progress of one LDM of the copying node: `table_id` that
+//                          LDM, `partition` how many LDMs copy, `tag` partitions it has sent,
+//                          `txn` its partitions in all; flags kCopyComplete: it has sent all
 //   key: a packed key (schema/row.h); columns: int<2> column positions; programs and filters:
 //   schema/program.h. ScanParams: int<4> max_rows | int<4> max_examined | int<1> ScanFlags.
 //
@@ -52,12 +65,21 @@ enum class OpType : uint8_t {
   kScan = 9,
   kCommit = 10,
   kAbort = 11,
+  kReplicaWrite = 12,
+  kReplicaDelete = 13,
+  kReplicaCommit = 14,
+  kReplicaAbort = 15,
+  kReplicaAck = 16,
+  kCopyReq = 17,
+  kCopyDone = 18,
 };
-inline constexpr OpType kMaxOpType = OpType::kAbort;
+inline constexpr OpType kMaxOpType = OpType::kCopyDone;
 absl::string_view OpTypeName(OpType type);
 
 enum OpFlags : uint8_t {
-  kLockExclusive = 1,  // reads and scans: lock the rows (SELECT … FOR UPDATE)
+  kLockExclusive = 1,     // reads and scans: lock the rows (SELECT … FOR UPDATE)
+  kReplicaCommitNow = 2,  // kReplicaWrite, kReplicaDelete: commit as applied
+  kCopyComplete = 4,      // kCopyDone: the last partition is sent
 };
 enum ScanFlags : uint8_t {
   kLowerExclusive = 1,

@@ -19,8 +19,9 @@ using control::ConsoleReq;
 const char kHelpText[] =
     "Commands (case does not matter):\n"
     "  SHOW             the configured nodes: type, id, host, state, version, node group\n"
-    "  ALL STATUS       the state of every node\n"
-    "  <id> STATUS      the state of node <id>\n"
+    "  ALL STATUS       the state of every node; a starting node also says how far it has\n"
+    "                   got, e.g. 'starting for 12s (copying data, 42% done)'\n"
+    "  <id> STATUS      the state of node <id>, as ALL STATUS\n"
     "  <id> STOP        stop node <id> (a data node or router) and wait until it has stopped\n"
     "  <id> START       start node <id> again (nodes this mgmd launched) and wait until it serves\n"
     "  <id> RESTART     stop node <id> and start it again\n"

@@ -51,5 +51,10 @@ TEST(CommandTest, ExplainsWhatIsWrong) {
   EXPECT_THAT(ErrorOf("show me"), HasSubstr("Unknown command"));
 }
 
+TEST(CommandTest, HelpSaysStatusShowsAStartingNodesProgress) {
+  EXPECT_THAT(kHelpText, HasSubstr("ALL STATUS"));
+  EXPECT_THAT(kHelpText, HasSubstr("'starting for 12s (copying data, 42% done)'"));
+}
+
 }  // namespace
 }  // namespace shoal::console

@@ -58,6 +58,10 @@ std::string FormatStatus(const control::ClusterView& view, uint32_t node_id, abs
     absl::StrAppend(&out, "Node ", node.node_id(), ": ", control::NodeTypeLabel(node.type()), ", ",
                     control::NodeStateLabel(node.state()), " for ",
                     absl::FormatDuration(absl::Trunc(since, absl::Seconds(1))));
+    if (node.state() == control::STARTING && !node.start_phase().empty()) {
+      absl::StrAppend(&out, " (",
+                      control::StartProgressText(node.start_phase(), node.start_percent()), ")");
+    }
     if (node.state() != control::NOT_CONNECTED) absl::StrAppend(&out, ", shoal-", node.version());
     if (node.pid() != 0) absl::StrAppend(&out, ", pid ", node.pid());
     if (node.metrics_port() != 0) {

@@ -11,7 +11,9 @@ namespace shoal::console {
 
 // SHOW: the nodes grouped by type, in the spirit of ndb_mgm's SHOW.
 std::string FormatShow(const control::ClusterView& view);
-// STATUS: one line per node (just `node_id` unless 0).
+// STATUS: one line per node (just `node_id` unless 0), e.g.
+//   Node 3: datanode, starting for 12s (copying data, 42% done), shoal-0.1.0, pid 4242
+// where the parenthesis is a starting node's progress report, if it made one.
 std::string FormatStatus(const control::ClusterView& view, uint32_t node_id, absl::Time now);
 // CLUSTERLOG: one line per event, oldest first.
 std::string FormatClusterLog(const control::ConsoleRep& rep);

@@ -50,5 +50,36 @@ TEST(FormatTest, StatusOfOneNodeOrAll) {
   EXPECT_THAT(FormatStatus(view, 0, now), HasSubstr("Node 3: datanode, not connected"));
 }
 
+TEST(FormatTest, StatusOfAStartingNodeSaysHowFarItHasGot) {
+  control::ClusterView view = SampleView();
+  control::NodeStatus* dn3 = view.mutable_nodes(2);
+  dn3->set_state(control::STARTING);
+  dn3->set_pid(103);
+  dn3->set_start_phase("copying data");
+  dn3->set_start_percent(42);
+  absl::Time now = absl::FromUnixMillis(dn3->state_since_unix_ms()) + absl::Seconds(12);
+  EXPECT_EQ(FormatStatus(view, 3, now),
+            "Node 3: datanode, starting for 12s (copying data, 42% done), shoal-0.1.0, pid 103\n");
+  dn3->set_start_percent(-1);  // not meaningful: the phase alone
+  EXPECT_EQ(FormatStatus(view, 3, now),
+            "Node 3: datanode, starting for 12s (copying data), shoal-0.1.0, pid 103\n");
+  dn3->set_start_percent(0);
+  EXPECT_THAT(FormatStatus(view, 0, now), HasSubstr("starting for 12s (copying data, 0% done)"));
+  // No phase reported: the line is as before.
+  dn3->clear_start_phase();
+  EXPECT_EQ(FormatStatus(view, 3, now),
+            "Node 3: datanode, starting for 12s, shoal-0.1.0, pid 103\n");
+  // Only a starting node's progress is shown.
+  dn3->set_start_phase("copying data");
+  dn3->set_state(control::STARTED);
+  EXPECT_EQ(FormatStatus(view, 3, now),
+            "Node 3: datanode, started for 12s, shoal-0.1.0, pid 103\n");
+  // SHOW stays as it was (scripts parse it).
+  dn3->set_state(control::STARTING);
+  EXPECT_THAT(
+      FormatShow(view),
+      HasSubstr("id=3   @127.0.0.1       (shoal-0.1.0, node group 0, starting, pid 103)\n"));
+}
+
 }  // namespace
 }  // namespace shoal::console

@@ -534,7 +534,8 @@ TEST_P(NativeApiTest, FullMemoryGives1114AndTheNodeGoesOn) {
   w.BeginRow(2);
   w.Int(t->columns[0], 1000000);
   w.Bytes(blob);
-  EXPECT_TRUE(sync_->Insert(*t, w.view()).ok());
+  api::SyncOutcome inserted = sync_->Insert(*t, w.view());
+  EXPECT_TRUE(inserted.ok()) << inserted.code << " " << inserted.message;
   // Dropping the table gives all of it back.
   wire::DictReq drop;
   drop.mutable_drop_table()->set_database("test");

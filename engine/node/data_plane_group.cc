@@ -1,0 +1,170 @@
+// The data plane's part in replication: following the cluster view (who serves in this node's
+// group, which peers left), and copying partitions to a node that restarts, from either end.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "common/logging.h"
+#include "engine/node/data_plane.h"
+#include "engine/wire/op.h"
+
+namespace shoal::node {
+namespace {
+
+// The copy pauses while this much is queued for the node being copied to.
+constexpr size_t kMaxQueuedCopyBytes = 4 << 20;
+
+}  // namespace
+
+void DataPlane::OnView(control::ClusterView view) {
+  if (view.version() < view_.version()) return;  // views are applied in order only
+  view_ = std::move(view);
+  for (const control::NodeStatus& node : view_.nodes()) {
+    if (node.type() != control::DATANODE) continue;
+    int id = static_cast<int>(node.node_id());
+    if (node.state() != control::STARTED) lost_peers_.erase(id);
+    if (node.state() == control::NOT_CONNECTED || node.state() == control::STOPPING) {
+      if (peers_.contains(id)) PeerGone(id);
+      // Its own connections to us too: what it replicated here is rolled back.
+      ids_.clear();
+      for (auto& [conn_id, conn] : connections_) {
+        if (conn->data_node == id && !conn->dead) ids_.push_back(conn_id);
+      }
+      for (uint32_t conn_id : ids_) Close(Find(conn_id), "the data node left the cluster");
+      copy_targets_.erase(id);
+    }
+    if (auto it = copy_targets_.find(id); it != copy_targets_.end() &&
+                                          node.state() == control::STARTED &&
+                                          view_.version() > it->second) {
+      copy_targets_.erase(it);
+    }
+    if (id == copy_source_ && !ready_reported_ && node.state() != control::STARTED) {
+      Ready(absl::UnavailableError(
+          absl::StrCat("data node ", id, " left the cluster while this node copied from it")));
+    }
+  }
+  PushGroup();
+}
+
+void DataPlane::PushGroup() {
+  GroupView group;
+  group.self = options_.node_id;
+  group.node_groups = options_.node_groups;
+  std::vector<std::pair<int, bool>> members;
+  for (const control::NodeStatus& node : view_.nodes()) {
+    if (node.type() != control::DATANODE || node.node_group() != options_.node_group) continue;
+    int id = static_cast<int>(node.node_id());
+    members.emplace_back(id, node.state() == control::STARTED && !copy_targets_.contains(id));
+  }
+  std::sort(members.begin(), members.end());
+  for (const auto& [id, started] : members) {
+    group.members.push_back(id);
+    group.started.push_back(started);
+  }
+  for (auto& ldm : ldms_) ldm->SetGroup(group, this);
+  for (int ldm = 0; ldm < static_cast<int>(workers_.size()); ++ldm) {
+    PushToLdm(ldm, [&](LdmWorker* worker) { return worker->PushGroup(group); });
+    workers_[ldm]->Flush();
+  }
+}
+
+bool DataPlane::IsDataNode(uint32_t id) const {
+  for (const control::NodeStatus& node : view_.nodes()) {
+    if (node.node_id() == id) return node.type() == control::DATANODE;
+  }
+  return false;
+}
+
+void DataPlane::StartCopyTo(Connection* conn, int node) {
+  SHOAL_LOG(kInfo) << "data node " << node << " restarts: copying our partitions to it";
+  // Replication and DDL reach it on this connection from now on, in order with the copy.
+  if (auto it = peers_.find(node); it != peers_.end() && it->second != conn->id) {
+    if (Connection* old = Find(it->second); old != nullptr) Close(old, "replaced by a restart");
+  }
+  peers_[node] = conn->id;
+  lost_peers_.erase(node);
+  copy_targets_[node] = view_.version();
+  copy_conn_ = conn->id;
+  PushGroup();  // whatever our view says, it does not serve before the copy is over
+  int ldm_count = options_.ldm_count;
+  for (auto& ldm : ldms_) ldm->StartCopy(node, conn->id, ldm_count);
+  for (int ldm = 0; ldm < static_cast<int>(workers_.size()); ++ldm) {
+    PushToLdm(ldm,
+              [&](LdmWorker* worker) { return worker->PushStartCopy(node, conn->id, ldm_count); });
+    workers_[ldm]->Flush();
+  }
+}
+
+void DataPlane::CopySteps() {
+  bool copying = false;
+  for (auto& ldm : ldms_) copying |= ldm->copying();
+  if (!copying) return;
+  Connection* conn = Find(copy_conn_);
+  if (conn != nullptr && conn->out.finished().size() > kMaxQueuedCopyBytes) return;
+  for (auto& ldm : ldms_) ldm->CopyStep(this);
+}
+
+void DataPlane::RequestCopy() {
+  if (copy_source_ == 0) {
+    Ready(absl::OkStatus());
+    return;
+  }
+  SHOAL_LOG(kInfo) << "copying this node's partitions from data node " << copy_source_;
+  Connection* conn = PeerConnection(copy_source_);
+  if (conn == nullptr) {
+    Ready(absl::UnavailableError(
+        absl::StrCat("cannot reach data node ", copy_source_, " to copy from it")));
+    return;
+  }
+  wire::OpHeader request;
+  request.type = wire::OpType::kCopyReq;
+  request.index = static_cast<uint16_t>(options_.node_id);
+  conn->out.Finish();
+  conn->out.Begin(wire::FrameType::kOpReq);
+  wire::AppendOp(&conn->out, request, {});
+  conn->out.Finish();
+  if (options_.on_copy_progress) options_.on_copy_progress(0);
+}
+
+void DataPlane::OnCopyProgress(const wire::OpHeader& header) {
+  if (ready_reported_ || header.partition == 0 || header.partition > 256 ||
+      header.table_id >= header.partition) {
+    return;
+  }
+  copy_progress_.resize(header.partition);
+  copy_progress_[header.table_id] = header;
+  uint64_t done = 0;
+  uint64_t total = 0;
+  int complete = 0;
+  for (const wire::OpHeader& ldm : copy_progress_) {
+    done += ldm.tag;
+    total += ldm.txn;
+    complete += (ldm.flags & wire::kCopyComplete) ? 1 : 0;
+  }
+  if (complete == static_cast<int>(copy_progress_.size())) {
+    SHOAL_LOG(kInfo) << "copy from data node " << copy_source_ << " complete";
+    Ready(absl::OkStatus());
+    return;
+  }
+  // LDMs not heard from yet count as not started: the percent only grows.
+  int percent = total == 0 ? 0 : static_cast<int>(std::min<uint64_t>(99, done * 100 / total));
+  if (copy_progress_.size() > 1) {
+    uint64_t heard = 0;
+    for (const wire::OpHeader& ldm : copy_progress_) heard += ldm.partition != 0 ? 1 : 0;
+    percent = static_cast<int>(percent * heard / copy_progress_.size());
+  }
+  if (percent != copy_percent_) {
+    copy_percent_ = percent;
+    if (options_.on_copy_progress) options_.on_copy_progress(percent);
+  }
+}
+
+void DataPlane::Ready(absl::Status status) {
+  if (ready_reported_) return;
+  ready_reported_ = true;
+  if (!status.ok()) {
+    SHOAL_LOG(kError) << status.message();
+  }
+  if (options_.on_ready) options_.on_ready(std::move(status));
+}
+
+}  // namespace shoal::node
