@@ -150,6 +150,29 @@ std::vector<int> Membership::Silent(absl::Time now, absl::Duration limit) const 
   return silent;
 }
 
+ArbitrationVerdict Membership::Arbitrate(int asker, int lost) const {
+  using Outcome = ArbitrationVerdict::Outcome;
+  const NodeSlot* a = Find(asker);
+  const NodeSlot* b = Find(lost);
+  if (a == nullptr || a->type != control::DATANODE) {
+    return {Outcome::kRefuse, absl::StrCat("node ", asker, " is not a data node")};
+  }
+  if (b == nullptr || b->type != control::DATANODE) {
+    return {Outcome::kRefuse, absl::StrCat("node ", lost, " is not a data node")};
+  }
+  if (asker == lost) return {Outcome::kRefuse, "a node cannot lose itself"};
+  if (b->state != control::STARTED) {
+    return {Outcome::kGrant, absl::StrCat("node ", lost, " is not serving (it is '",
+                                          control::NodeStateLabel(b->state), "')")};
+  }
+  if (a->state != control::STARTED) {
+    return {Outcome::kRefuse, absl::StrCat("node ", asker, " is not started (it is '",
+                                           control::NodeStateLabel(a->state), "')")};
+  }
+  return {Outcome::kAskerWins,
+          absl::StrCat("node ", lost, " was declared failed: node ", asker, " asked first")};
+}
+
 NodeSlot* Membership::Find(int id) {
   auto it = slots_.find(id);
   return it == slots_.end() ? nullptr : &it->second;

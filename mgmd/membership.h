@@ -36,6 +36,21 @@ struct NodeSlot {
   // A STARTING node's latest progress report ("" / -1: none); cleared at every state change.
   std::string start_phase;
   int start_percent = -1;
+  // The pid of the process that lost arbitration in this slot (0: none). That process may not
+  // register again — it has to restart, as a node declared failed does — while a new process
+  // may.
+  int fenced_pid = 0;
+};
+
+// What the mgmd answers a data node that lost sight of another (I5).
+struct ArbitrationVerdict {
+  enum class Outcome {
+    kGrant,      // the lost node is not serving anyway: the asker may go on
+    kRefuse,     // the asker may not go on serving (it must stop)
+    kAskerWins,  // both serve: the asker was first, so the lost node is declared failed
+  };
+  Outcome outcome = Outcome::kRefuse;
+  std::string reason;  // one line, for the asker's log and the cluster log
 };
 
 class Membership {
@@ -62,6 +77,13 @@ class Membership {
   void Heard(int id, absl::Time now);
   // Connected nodes not heard from for `limit`.
   std::vector<int> Silent(absl::Time now, absl::Duration limit) const;
+
+  // Data node `asker` can no longer reach data node `lost`: grants when `lost` is not STARTED
+  // (failed, stopping or still starting), refuses when `asker` is not STARTED (it lost the race
+  // or never started) or either is not a data node, and otherwise lets the asker win. Changes
+  // nothing: on kAskerWins the caller declares `lost` failed, so that the loser's own request,
+  // if it comes, is refused.
+  ArbitrationVerdict Arbitrate(int asker, int lost) const;
 
   NodeSlot* Find(int id);
   const NodeSlot* Find(int id) const;

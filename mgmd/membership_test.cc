@@ -99,5 +99,59 @@ TEST(MembershipTest, SilentNodesAreThoseNotHeardWithinTheLimit) {
   EXPECT_TRUE(m.Silent(now + absl::Seconds(3), absl::Seconds(2)).empty());
 }
 
+TEST(MembershipTest, ArbitrationLetsTheFirstStartedAskerWin) {
+  using Outcome = ArbitrationVerdict::Outcome;
+  absl::Time now = absl::Now();
+  Membership m(config::EmbeddedDefault({.run_dir = "/tmp/x"}), now);
+  m.SetState(2, control::STARTED, now);
+  m.SetState(3, control::STARTED, now);
+  uint64_t v = m.View().version();
+  ArbitrationVerdict win = m.Arbitrate(2, 3);
+  EXPECT_EQ(win.outcome, Outcome::kAskerWins);
+  EXPECT_THAT(win.reason, HasSubstr("node 3 was declared failed: node 2 asked first"));
+  EXPECT_EQ(m.View().version(), v);  // the decision changes nothing: the caller fails node 3
+  m.SetState(3, control::NOT_CONNECTED, now);
+  // The loser asking in its turn is refused; the winner asking again is granted.
+  ArbitrationVerdict late = m.Arbitrate(3, 2);
+  EXPECT_EQ(late.outcome, Outcome::kRefuse);
+  EXPECT_THAT(late.reason, HasSubstr("node 3 is not started (it is 'not connected')"));
+  ArbitrationVerdict again = m.Arbitrate(2, 3);
+  EXPECT_EQ(again.outcome, Outcome::kGrant);
+  EXPECT_THAT(again.reason, HasSubstr("node 3 is not serving (it is 'not connected')"));
+}
+
+TEST(MembershipTest, ArbitrationGrantsWhenTheLostNodeDoesNotServe) {
+  using Outcome = ArbitrationVerdict::Outcome;
+  absl::Time now = absl::Now();
+  Membership m(config::EmbeddedDefault({.run_dir = "/tmp/x"}), now);
+  m.SetState(2, control::STARTED, now);
+  for (control::NodeState state : {control::NOT_CONNECTED, control::STARTING, control::STOPPING}) {
+    m.SetState(3, state, now);
+    EXPECT_EQ(m.Arbitrate(2, 3).outcome, Outcome::kGrant) << control::NodeState_Name(state);
+  }
+  // Even to an asker that does not serve itself: it loses nothing.
+  m.SetState(2, control::STARTING, now);
+  EXPECT_EQ(m.Arbitrate(2, 3).outcome, Outcome::kGrant);
+}
+
+TEST(MembershipTest, ArbitrationRefusesAskersNotStartedAndNodesThatAreNotDataNodes) {
+  using Outcome = ArbitrationVerdict::Outcome;
+  absl::Time now = absl::Now();
+  Membership m(config::EmbeddedDefault({.run_dir = "/tmp/x"}), now);
+  m.SetState(3, control::STARTED, now);
+  for (control::NodeState state : {control::NOT_CONNECTED, control::STARTING, control::STOPPING}) {
+    m.SetState(2, state, now);
+    EXPECT_EQ(m.Arbitrate(2, 3).outcome, Outcome::kRefuse) << control::NodeState_Name(state);
+  }
+  m.SetState(2, control::STARTED, now);
+  m.SetState(4, control::STARTED, now);
+  EXPECT_THAT(m.Arbitrate(4, 3).reason, HasSubstr("node 4 is not a data node"));
+  EXPECT_THAT(m.Arbitrate(2, 4).reason, HasSubstr("node 4 is not a data node"));
+  EXPECT_THAT(m.Arbitrate(2, 1).reason, HasSubstr("node 1 is not a data node"));
+  EXPECT_THAT(m.Arbitrate(2, 99).reason, HasSubstr("node 99 is not a data node"));
+  EXPECT_EQ(m.Arbitrate(2, 2).outcome, Outcome::kRefuse);
+  EXPECT_EQ(m.Arbitrate(4, 3).outcome, Outcome::kRefuse);
+}
+
 }  // namespace
 }  // namespace shoal::mgmd

@@ -189,6 +189,9 @@ void MgmdServer::OnMessage(uint64_t connection_id, const ControlMessage& message
                        " started"));
       SetState(conn.node_id, control::STARTED);
       return;
+    case ControlMessage::kArbitrationReq:
+      if (!is_node) break;
+      return HandleArbitration(conn.node_id, message.arbitration_req());
     case ControlMessage::kNodeStopping:
       if (!is_node) break;
       if (membership_.Find(conn.node_id)->state != control::STOPPING) {
@@ -241,9 +244,22 @@ void MgmdServer::HandleRegister(Connection& conn, const control::RegisterReq& re
     conn.channel->CloseAfterFlush();
     return;
   }
+  NodeSlot* slot = membership_.Find(*id);
+  if (slot->fenced_pid != 0 && slot->fenced_pid == req.pid()) {
+    // It was declared failed by arbitration yet lives on: it has to restart (I5).
+    log_->Add("WARNING", *id,
+              absl::StrCat("Refused process ", req.pid(), " from ", conn.peer_ip,
+                           ": it lost arbitration and must restart"));
+    ControlMessage refuse;
+    refuse.mutable_register_ref()->set_message(
+        absl::StrCat("node ", *id, " lost arbitration; this process must restart"));
+    conn.channel->Send(refuse);
+    conn.channel->CloseAfterFlush();
+    return;
+  }
+  slot->fenced_pid = 0;
   conn.node_id = *id;
   node_connections_[*id] = conn.id;
-  NodeSlot* slot = membership_.Find(*id);
   slot->version = req.version();
   slot->pid = req.pid();
   membership_.Heard(*id, absl::Now());
@@ -288,21 +304,41 @@ void MgmdServer::CheckHeartbeats() {
   absl::Time now = absl::Now();
   for (int node_id : membership_.Silent(now, limit)) {
     NodeSlot* slot = membership_.Find(node_id);
-    node_failures_->Increment();
     log_->Add("ALERT", node_id,
               absl::StrCat(
                   Capitalized(control::NodeTypeLabel(slot->type)), " missed ", c.missed_heartbeats,
                   " heartbeats (silent for ",
                   absl::FormatDuration(absl::Trunc(now - slot->last_heard, absl::Milliseconds(1))),
                   "); declared failed"));
-    if (auto it = node_connections_.find(node_id); it != node_connections_.end()) {
-      DropConnection(it->second);
+    DeclareFailed(node_id, /*stop_reason=*/"", "killed the unresponsive process");
+  }
+}
+
+void MgmdServer::DeclareFailed(int node_id, const std::string& stop_reason,
+                               absl::string_view kill_note) {
+  node_failures_->Increment();
+  if (auto it = node_connections_.find(node_id); it != node_connections_.end()) {
+    uint64_t connection_id = it->second;
+    auto conn = connections_.find(connection_id);
+    if (stop_reason.empty() || conn == connections_.end()) {
+      DropConnection(connection_id);
+    } else {
+      // The node may still hear us: tell it to stop (with an error, so that whatever
+      // supervises it starts it again), then let the connection go. Unbound, its close is no
+      // news, and it reads nothing more.
+      node_connections_.erase(it);
+      conn->second->node_id = 0;
+      ControlMessage stop;
+      stop.mutable_stop_req()->set_reason(stop_reason);
+      stop.mutable_stop_req()->set_exit_code(1);
+      conn->second->channel->Send(stop);
+      conn->second->channel->CloseAfterFlush();
     }
-    SetState(node_id, control::NOT_CONNECTED);
-    // A hung supervised node is killed; its exit brings the angel's restart.
-    if (supervisor_ != nullptr && supervisor_->Signal(node_id, SIGKILL)) {
-      log_->Add("WARNING", node_id, "killed the unresponsive process");
-    }
+  }
+  SetState(node_id, control::NOT_CONNECTED);
+  // A supervised node is killed, so it surely stops; its exit brings the angel's restart.
+  if (supervisor_ != nullptr && supervisor_->Signal(node_id, SIGKILL)) {
+    log_->Add("WARNING", node_id, kill_note);
   }
 }
 

@@ -14,6 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "common/config/config.h"
 #include "common/control/channel.h"
@@ -86,9 +87,17 @@ class MgmdServer {
   void HandleStartProgress(int node_id, const control::NodeStartProgress& progress);
   void NodeLeft(int node_id, const std::string& why);
   void CheckHeartbeats();
+  // A node still connected is failed all the same (it went silent, or lost arbitration): it is
+  // counted as a failure, its connection let go — at once when `stop_reason` is empty, else
+  // after a StopReq saying it — the view published, and a supervised process killed (noting
+  // `kill_note` in the cluster log) so that the angel starts it again. The caller logs why.
+  void DeclareFailed(int node_id, const std::string& stop_reason, absl::string_view kill_note);
   void SetState(int node_id, control::NodeState state);
   void PublishView();
   void SendTo(int node_id, const control::ControlMessage& message);
+
+  // Arbitration (arbitration.cc).
+  void HandleArbitration(int node_id, const control::ArbitrationReq& req);
 
   // Supervision (supervision.cc).
   absl::Status LaunchLocalNodes();

@@ -45,7 +45,13 @@ class ManagedNode {
                     }),
         progress_(loop, {.on_report = [this](const std::string& phase,
                                              int percent) { OnStartProgress(phase, percent); },
-                         .on_done = [this](absl::Status status) { OnStartDone(status); }}) {}
+                         .on_done = [this](absl::Status status) { OnStartDone(status); }}),
+        arbitrator_(loop, {.on_arbitrate =
+                               [this](int lost, absl::Duration timeout, Arbitrator::Done done) {
+                                 client_->Arbitrate(lost, timeout, std::move(done));
+                               },
+                           .on_stop = [this](std::string reason,
+                                             int exit_code) { Stop(reason, exit_code); }}) {}
 
   int Run() {
     MgmClient::Options options;
@@ -63,8 +69,8 @@ class ManagedNode {
       loop_->Stop();
     };
     callbacks.on_view = [this](const ClusterView& view) { OnView(view); };
-    callbacks.on_stop_requested = [this](const std::string& reason) {
-      Shutdown(absl::StrCat("the management daemon asked this node to stop (", reason, ")"));
+    callbacks.on_stop_requested = [this](const std::string& reason, int exit_code) {
+      Stop(absl::StrCat("the management daemon asked this node to stop (", reason, ")"), exit_code);
     };
     client_ =
         std::make_unique<MgmClient>(loop_, std::move(options), std::move(callbacks), &metrics_);
@@ -74,8 +80,11 @@ class ManagedNode {
                      << options_.mgmd.port;
     client_->Start();
     loop_->Run();
-    // Threads the start hook began may still report; from here on that does nothing.
+    // Threads the start hook began may still report or ask; from here on that does nothing
+    // (or answers false), and the questions still outstanding are answered false.
     progress_.Detach();
+    arbitrator_.Detach();
+    client_->FailArbitrations("the node is stopping");
     if (start_hook_ok_ && hooks_.stop) hooks_.stop();
     client_.reset();
     metrics_server_.reset();
@@ -117,8 +126,8 @@ class ManagedNode {
     }
     if (hooks_.start) {
       progress_.BeginStartHook();
-      absl::Status status = hooks_.start(
-          {loop_, &metrics_, node_id_, &*config_, &view, &data_port_, progress_.handle()});
+      absl::Status status = hooks_.start({loop_, &metrics_, node_id_, &*config_, &view, &data_port_,
+                                          progress_.handle(), arbitrator_.handle()});
       bool deferred = progress_.EndStartHook();
       if (!status.ok()) {
         Fail(status);
@@ -171,6 +180,16 @@ class ManagedNode {
     Shutdown("start-up failed");
   }
 
+  // StopNode, or a stop the mgmd asked for: an error exit code is kept even when the node is
+  // already stopping.
+  void Stop(const std::string& reason, int exit_code) {
+    if (exit_code != 0) {
+      SHOAL_LOG(kError) << "stopping with exit code " << exit_code << ": " << reason;
+      exit_code_ = exit_code;
+    }
+    Shutdown(reason);
+  }
+
   void Shutdown(const std::string& reason) {
     if (shutting_down_) return;
     shutting_down_ = true;
@@ -190,6 +209,7 @@ class ManagedNode {
   ClusterView last_view_;
   Timer stop_timer_;
   StartProgressReceiver progress_;
+  ArbitratorReceiver arbitrator_;
   std::string start_phase_;  // the last phase logged
   int node_id_ = 0;
   int metrics_port_ = 0;

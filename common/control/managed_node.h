@@ -4,7 +4,8 @@
 //
 // The node's own work plugs in through ManagedNodeHooks; everything here runs on the main
 // thread's EventLoop. A start hook may defer the node's "started" until work it began has
-// finished (StartProgress, start_progress.h), reporting its progress to the mgmd meanwhile.
+// finished (StartProgress, start_progress.h), reporting its progress to the mgmd meanwhile. Its
+// threads may ask the mgmd for arbitration and stop the node (Arbitrator, arbitrator.h).
 #pragma once
 
 #include <string>
@@ -15,6 +16,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "common/config/config.h"
+#include "common/control/arbitrator.h"
 #include "common/control/control.pb.h"
 #include "common/control/start_progress.h"
 #include "common/event_loop.h"
@@ -37,6 +39,10 @@ struct ManagedNodeContext {
   // To defer "started" until Done(), and report progress meanwhile. Copy it into whichever
   // thread finishes the start: a copy is safe from any thread and harmless after shutdown.
   StartProgress start_progress;
+  // To ask the mgmd whether the node may go on serving without a data node it lost (I5), and to
+  // stop the node with an error exit code. Copy it into any thread: safe from any thread and
+  // harmless after shutdown (arbitrator.h).
+  Arbitrator arbitrator;
 };
 
 struct ManagedNodeHooks {
@@ -47,7 +53,8 @@ struct ManagedNodeHooks {
   absl::AnyInvocable<absl::Status(const ManagedNodeContext&)> start;
   // Runs before the process exits whenever the start hook returned OK — also when a deferred
   // start never finished or finished with an error, so the hook's threads can be stopped.
-  // StartProgress calls made from now on do nothing.
+  // StartProgress calls made from now on do nothing, Arbitrator calls answer false at once,
+  // and arbitrations still outstanding have been answered false.
   absl::AnyInvocable<void()> stop;
   // Runs on every new cluster view (optional).
   absl::AnyInvocable<void(const ClusterView&)> on_view;

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
@@ -21,6 +23,7 @@ MgmClient::MgmClient(EventLoop* loop, Options options, Callbacks callbacks,
       callbacks_(std::move(callbacks)),
       heartbeat_timer_(loop, [this] { SendHeartbeat(); }),
       reconnect_timer_(loop, [this] { Connect(); }),
+      arbitration_timer_(loop, [this] { ExpireArbitrations(); }),
       node_id_(options_.requested_node_id),
       heartbeats_sent_(metrics->GetCounter("shoal_mgmd_heartbeats_sent_total",
                                            "Heartbeats sent to the management daemon.")),
@@ -68,7 +71,12 @@ void MgmClient::OnMessage(const ControlMessage& message) {
       if (callbacks_.on_view) callbacks_.on_view(message.cluster_view());
       break;
     case ControlMessage::kStopReq:
-      if (callbacks_.on_stop_requested) callbacks_.on_stop_requested(message.stop_req().reason());
+      if (callbacks_.on_stop_requested) {
+        callbacks_.on_stop_requested(message.stop_req().reason(), message.stop_req().exit_code());
+      }
+      break;
+    case ControlMessage::kArbitrationConf:
+      OnArbitrationConf(message.arbitration_conf());
       break;
     default:
       SHOAL_LOG(kWarning) << "ignoring unexpected control message " << message.body_case()
@@ -115,6 +123,9 @@ void MgmClient::OnClosed(const absl::Status& why) {
   heartbeat_timer_.Cancel();
   // The channel is inside its own close handler here: let it go from a later turn.
   loop_->Post([dead = std::move(channel_)] {});
+  // Answers sent before the close have been read; none can come now.
+  FailArbitrations(
+      absl::StrCat("lost the connection to the management daemon (", why.message(), ")"));
   if (stopping_) {
     if (stopped_) std::exchange(stopped_, nullptr)();
     return;
@@ -161,6 +172,7 @@ void MgmClient::ReportStopping(const std::string& reason, absl::AnyInvocable<voi
   stopping_ = true;
   heartbeat_timer_.Cancel();
   reconnect_timer_.Cancel();
+  FailArbitrations("the node is stopping");
   if (!registered_) {
     channel_.reset();
     done();
@@ -177,6 +189,7 @@ void MgmClient::Fail(absl::Status why) {
   stopping_ = true;
   heartbeat_timer_.Cancel();
   reconnect_timer_.Cancel();
+  FailArbitrations(std::string(why.message()));
   if (callbacks_.on_fatal) callbacks_.on_fatal(why);
 }
 
@@ -191,6 +204,82 @@ void MgmClient::SendHeartbeat() {
   }
   channel_->Send(message);
   heartbeats_sent_->Increment();
+}
+
+void MgmClient::Arbitrate(int lost, absl::Duration timeout, ArbitrationDone done) {
+  if (!registered_ || stopping_) {
+    done(false, "no connection to the management daemon");
+    return;
+  }
+  SHOAL_LOG(kWarning) << "asking the management daemon at " << channel_->peer()
+                      << " whether this node may go on serving without node " << lost;
+  bool asked = false;
+  for (const PendingArbitration& pending : arbitrations_) asked = asked || pending.lost == lost;
+  absl::Time deadline = absl::Now() + std::max(timeout, absl::ZeroDuration());
+  arbitrations_.push_back({lost, deadline, std::move(done)});
+  if (!asked) {
+    ControlMessage message;
+    message.mutable_arbitration_req()->set_lost_node(static_cast<uint32_t>(lost));
+    channel_->Send(message);
+  }
+  ExpireArbitrations();  // rearms the timer (and answers a request that had no time at all)
+}
+
+void MgmClient::OnArbitrationConf(const ArbitrationConf& conf) {
+  std::vector<PendingArbitration> answered;
+  std::erase_if(arbitrations_, [&](PendingArbitration& pending) {
+    if (static_cast<uint32_t>(pending.lost) != conf.lost_node()) return false;
+    answered.push_back(std::move(pending));
+    return true;
+  });
+  if (answered.empty()) {
+    SHOAL_LOG(kWarning) << "late arbitration answer about node " << conf.lost_node() << " ("
+                        << (conf.granted() ? "granted" : "refused") << ": " << conf.reason()
+                        << ") ignored";
+    return;
+  }
+  if (conf.granted()) {
+    SHOAL_LOG(kInfo) << "arbitration granted: may go on serving without node " << conf.lost_node()
+                     << " (" << conf.reason() << ")";
+  } else {
+    SHOAL_LOG(kError) << "arbitration refused: may not go on serving without node "
+                      << conf.lost_node() << " (" << conf.reason() << ")";
+  }
+  for (PendingArbitration& pending : answered) pending.done(conf.granted(), conf.reason());
+  ExpireArbitrations();
+}
+
+void MgmClient::ExpireArbitrations() {
+  absl::Time now = absl::Now();
+  std::vector<PendingArbitration> expired;
+  absl::Time next = absl::InfiniteFuture();
+  std::erase_if(arbitrations_, [&](PendingArbitration& pending) {
+    if (pending.deadline > now) {
+      next = std::min(next, pending.deadline);
+      return false;
+    }
+    expired.push_back(std::move(pending));
+    return true;
+  });
+  if (next == absl::InfiniteFuture()) {
+    arbitration_timer_.Cancel();
+  } else {
+    arbitration_timer_.Start(next - now);
+  }
+  // Callbacks last: they may ask again.
+  for (PendingArbitration& pending : expired) {
+    SHOAL_LOG(kError) << "no arbitration answer about node " << pending.lost << " in time";
+    pending.done(false, "no answer from the management daemon in time");
+  }
+}
+
+void MgmClient::FailArbitrations(const std::string& why) {
+  arbitration_timer_.Cancel();
+  std::vector<PendingArbitration> failed = std::exchange(arbitrations_, {});
+  for (PendingArbitration& pending : failed) {
+    SHOAL_LOG(kError) << "arbitration about node " << pending.lost << " failed: " << why;
+    pending.done(false, why);
+  }
 }
 
 }  // namespace shoal::control

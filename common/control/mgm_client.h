@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
@@ -39,9 +40,11 @@ class MgmClient {
     absl::AnyInvocable<void(const absl::Status& why)> on_fatal;
     // Every new cluster view (optional).
     absl::AnyInvocable<void(const ClusterView& view)> on_view;
-    // The mgmd asked this node to stop.
-    absl::AnyInvocable<void(const std::string& reason)> on_stop_requested;
+    // The mgmd asked this node to stop; a non-zero `exit_code` when it declared the node
+    // failed (it lost arbitration).
+    absl::AnyInvocable<void(const std::string& reason, int exit_code)> on_stop_requested;
   };
+  using ArbitrationDone = absl::AnyInvocable<void(bool granted, std::string why)>;
 
   MgmClient(EventLoop* loop, Options options, Callbacks callbacks, MetricsRegistry* metrics);
   ~MgmClient();
@@ -58,6 +61,15 @@ class MgmClient {
   // stops talking to it. `done` runs once the notice is sent (or could not be).
   void ReportStopping(const std::string& reason, absl::AnyInvocable<void()> done);
 
+  // Asks the mgmd whether this node may go on serving without data node `lost` (I5). `done`
+  // runs once, on the loop thread: with the mgmd's answer, or with false when there is no
+  // answer within `timeout`, when the connection is lost meanwhile, or at once when there is
+  // no registered connection now. Requests about the same node share one ArbitrationReq and
+  // its answer.
+  void Arbitrate(int lost, absl::Duration timeout, ArbitrationDone done);
+  // Answers every outstanding Arbitrate with false and `why`.
+  void FailArbitrations(const std::string& why);
+
   int node_id() const { return node_id_; }
   bool connected() const { return registered_; }
 
@@ -69,6 +81,8 @@ class MgmClient {
   void SendHeartbeat();
   void SendStarted();
   void Fail(absl::Status why);  // stops for good and reports through on_fatal
+  void OnArbitrationConf(const ArbitrationConf& conf);
+  void ExpireArbitrations();
 
   EventLoop* loop_;
   Options options_;
@@ -76,6 +90,7 @@ class MgmClient {
   std::unique_ptr<ControlChannel> channel_;
   Timer heartbeat_timer_;
   Timer reconnect_timer_;
+  Timer arbitration_timer_;  // armed for the earliest deadline in arbitrations_
   absl::Time first_attempt_ = absl::InfinitePast();
   absl::Duration heartbeat_interval_ = absl::Milliseconds(500);
   int node_id_ = 0;
@@ -91,6 +106,12 @@ class MgmClient {
   int start_percent_ = -1;
   uint64_t heartbeat_sequence_ = 0;
   absl::Status last_error_;
+  struct PendingArbitration {
+    int lost = 0;
+    absl::Time deadline;
+    ArbitrationDone done;
+  };
+  std::vector<PendingArbitration> arbitrations_;  // few: about one per lost peer
 
   Counter* heartbeats_sent_;
   Counter* reconnects_;

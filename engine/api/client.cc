@@ -163,7 +163,7 @@ bool Client::RetryRead(int lost_node, const wire::OpHeader& header,
 }
 
 wire::OpHeader Client::Header(const schema::TableDef& table, wire::OpType type, uint32_t partition,
-                              int node, Transaction* txn) {
+                              int node, Transaction* txn, bool locks) {
   wire::OpHeader h;
   h.type = type;
   h.table_id = table.id;
@@ -172,8 +172,11 @@ wire::OpHeader Client::Header(const schema::TableDef& table, wire::OpType type, 
   if (txn != nullptr) {
     h.txn = txn->id;
     Link* link = node < 0 ? nullptr : LinkTo(node);
-    Transaction::Touch touch{node, link == nullptr ? 0 : link->epoch, table.id, table.version,
-                             partition};
+    bool reads = type == wire::OpType::kRead || type == wire::OpType::kReadUnique ||
+                 type == wire::OpType::kScan;
+    Transaction::Touch touch{node,      link == nullptr ? 0 : link->epoch,
+                             table.id,  table.version,
+                             partition, locks || !reads};
     if (node >= 0 && !absl::c_linear_search(txn->touched, touch)) txn->touched.push_back(touch);
   }
   return h;
@@ -183,8 +186,14 @@ void Client::KeyOp(const schema::TableDef& table, wire::OpType type, uint32_t pa
                    uint8_t flags, std::initializer_list<absl::string_view> sections,
                    Completion* done, Transaction* txn) {
   RefreshTopology();
-  int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(partition);
-  wire::OpHeader h = Header(table, type, partition, node, txn);
+  int node = -1;
+  if (topology_ != nullptr) {
+    node =
+        type == wire::OpType::kRead && !(flags & wire::kLockExclusive) && schema::ReadBackup(table)
+            ? topology_->NearestReplicaOf(partition, cluster_->options().local_host)
+            : topology_->PrimaryOf(partition);
+  }
+  wire::OpHeader h = Header(table, type, partition, node, txn, flags & wire::kLockExclusive);
   h.flags = flags;
   Pending pending;
   pending.kind = Pending::Kind::kKey;
@@ -249,7 +258,8 @@ void Client::ReadUnique(const schema::TableDef& table, int index, absl::string_v
   std::string encoded = wire::EncodeColumns(columns);
   for (uint32_t p = 0; p < table.partitions; ++p) {
     int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(p);
-    wire::OpHeader h = Header(table, wire::OpType::kReadUnique, p, node, txn);
+    wire::OpHeader h =
+        Header(table, wire::OpType::kReadUnique, p, node, txn, lock == Lock::kExclusive);
     h.flags = lock == Lock::kExclusive ? wire::kLockExclusive : 0;
     h.index = static_cast<uint16_t>(index);
     Pending pending;
@@ -300,6 +310,10 @@ void Client::EndTransaction(Transaction* txn, wire::OpType type, Completion* don
     auto link = links_.find(t.node);
     return t.link_epoch == 0 || link == links_.end() || link->second->epoch != t.link_epoch;
   });
+  if (type == wire::OpType::kCommit && CommitThroughTc(*txn, touched, done)) {
+    delete gather;
+    return;
+  }
   gather->remaining = static_cast<int>(touched.size());
   if (touched.empty()) {
     Outcome outcome;
@@ -321,6 +335,61 @@ void Client::EndTransaction(Transaction* txn, wire::OpType type, Completion* don
     pending.gather = gather;
     Queue(t.node, h, {}, pending);
   }
+}
+
+bool Client::CommitThroughTc(const Transaction& txn, const std::vector<Transaction::Touch>& touched,
+                             Completion* done) {
+  std::string participants;
+  std::vector<std::pair<uint32_t, uint32_t>> seen;
+  for (const Transaction::Touch& t : touched) {
+    std::pair<uint32_t, uint32_t> partition(t.table_id, t.partition);
+    // Only partitions it holds something in take part; committed reads need no commit.
+    if (!t.holds || absl::c_linear_search(seen, partition)) continue;
+    seen.push_back(partition);
+    wire::PutU32(&participants, t.table_id);
+    wire::PutU32(&participants, t.partition);
+  }
+  // One partition: its primary commits it on every replica by itself (no TC needed).
+  if (seen.size() < 2) return false;
+  RefreshTopology();
+  wire::OpHeader h;
+  h.type = wire::OpType::kCommitTxn;
+  h.table_id = seen.front().first;
+  h.partition = seen.front().second;
+  h.txn = txn.id;
+  Pending pending;
+  pending.kind = Pending::Kind::kKey;
+  // A commit that fails leaves the TC's participants rolled back, but the transaction may
+  // also hold locks on a node that was its primary when it ran and is no longer (the TC asks
+  // the primaries of now): those are rolled back afterwards (prepared ones refuse).
+  pending.done = new CleanupAfterFailedCommit(this, done, txn.id, touched);
+  Queue(topology_ == nullptr ? -1 : topology_->PrimaryOf(h.partition), h, {participants}, pending);
+  return true;
+}
+
+Client::CleanupAfterFailedCommit::CleanupAfterFailedCommit(Client* client, Completion* done,
+                                                           uint64_t txn,
+                                                           std::vector<Transaction::Touch> touched)
+    : client_(client), done_(done), txn_(txn), touched_(std::move(touched)) {}
+
+void Client::CleanupAfterFailedCommit::Done(const Outcome& outcome) {
+  if (!outcome.ok()) {
+    for (const Transaction::Touch& t : touched_) {
+      wire::OpHeader h;
+      h.type = wire::OpType::kAbort;
+      h.table_id = t.table_id;
+      h.table_version = t.table_version;
+      h.partition = t.partition;
+      h.txn = txn_;
+      Pending pending;
+      pending.kind = Pending::Kind::kKey;
+      pending.done = &client_->ignore_;
+      client_->Queue(t.node, h, {}, pending);
+    }
+  }
+  Completion* done = done_;
+  delete this;
+  done->Done(outcome);
 }
 
 void Client::Send() {

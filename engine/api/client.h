@@ -69,6 +69,7 @@ struct Transaction {
     uint32_t table_id;
     uint32_t table_version;
     uint32_t partition;
+    bool holds;  // wrote or locked there (a committed read holds nothing)
     bool operator==(const Touch&) const = default;
   };
   std::vector<Touch> touched;
@@ -120,7 +121,9 @@ class Client {
   void Scan(ScanRequest request, ScanReceiver* receiver);
 
   Transaction Begin();
-  // Ends `txn` in every partition it touched; `done` runs once all have answered.
+  // Ends `txn` in every partition it touched; `done` runs once all have answered. A
+  // transaction over several partitions commits through a TC with two-phase commit: all of it
+  // or none, whichever data node fails (an error then may leave either outcome).
   void Commit(Transaction* txn, Completion* done);
   void Rollback(Transaction* txn, Completion* done);
 
@@ -160,6 +163,22 @@ class Client {
   struct Link;
   struct Pending;
   struct ScanState;
+  class CleanupAfterFailedCommit : public Completion {
+   public:
+    CleanupAfterFailedCommit(Client* client, Completion* done, uint64_t txn,
+                             std::vector<Transaction::Touch> touched);
+    void Done(const Outcome& outcome) override;
+
+   private:
+    Client* client_;
+    Completion* done_;
+    uint64_t txn_;
+    std::vector<Transaction::Touch> touched_;
+  };
+  class IgnoreOutcome : public Completion {
+   public:
+    void Done(const Outcome&) override {}
+  };
 
   // Picks up the Cluster's newest topology when it changed.
   void RefreshTopology() {
@@ -175,10 +194,14 @@ class Client {
   // An operation's header for `partition` of `table` on data node `node`; notes the partition
   // in `txn`, so that Commit and Rollback reach it.
   wire::OpHeader Header(const schema::TableDef& table, wire::OpType type, uint32_t partition,
-                        int node, Transaction* txn);
+                        int node, Transaction* txn, bool locks = false);
   void KeyOp(const schema::TableDef& table, wire::OpType type, uint32_t partition, uint8_t flags,
              std::initializer_list<absl::string_view> sections, Completion* done, Transaction* txn);
   void EndTransaction(Transaction* txn, wire::OpType type, Completion* done);
+  // Commits a transaction over several partitions through a TC on the data node primary for
+  // its first partition (two-phase commit, engine/node/coordinator.h); false for one partition.
+  bool CommitThroughTc(const Transaction& txn, const std::vector<Transaction::Touch>& touched,
+                       Completion* done);
   void FailNow(Completion* done, uint16_t code, absl::string_view message);
   // Sends a committed read whose data node was lost to another replica; false if there is
   // none (the caller fails it).
@@ -204,6 +227,7 @@ class Client {
   std::vector<uint32_t> free_tags_;
   uint32_t tag_generation_ = 1;
   int in_flight_ = 0;
+  IgnoreOutcome ignore_;
   uint64_t txn_prefix_ = 0;
   uint32_t next_txn_ = 0;
   uint64_t next_link_epoch_ = 1;

@@ -55,7 +55,8 @@ void Client::SendScanBatch(ScanState* scan, int slot) {
   const ScanRequest& r = scan->request;
   const schema::TableDef& table = *r.table;
   int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(part.partition);
-  wire::OpHeader h = Header(table, wire::OpType::kScan, part.partition, node, r.txn);
+  wire::OpHeader h =
+      Header(table, wire::OpType::kScan, part.partition, node, r.txn, r.lock == Lock::kExclusive);
   h.flags = r.lock == Lock::kExclusive ? wire::kLockExclusive : 0;
   h.index = static_cast<uint16_t>(r.index);
   wire::ScanParams params;

@@ -41,6 +41,17 @@ int Topology::OtherReplicaOf(uint32_t partition, int not_node) const {
   return -1;
 }
 
+int Topology::NearestReplicaOf(uint32_t partition, const std::string& host) const {
+  int primary = PrimaryOf(partition);
+  const DataNodeInfo* node = Find(primary);
+  if (node == nullptr || node->host == host || groups.empty()) return primary;
+  for (int index : groups[wire::NodeGroupOf(partition, static_cast<int>(groups.size()))]) {
+    const DataNodeInfo& replica = nodes[index];
+    if (replica.host == host && replica.started && replica.port != 0) return replica.id;
+  }
+  return primary;
+}
+
 int Topology::Master() const {
   for (const DataNodeInfo& node : nodes) {
     if (node.started && node.port != 0) return node.id;

@@ -46,6 +46,9 @@ struct Topology {
   // A started replica of `partition` other than data node `not_node`: where a committed read
   // goes when that node cannot be reached. -1 if none.
   int OtherReplicaOf(uint32_t partition, int not_node) const;
+  // For committed reads of read-backup tables: the primary if it is on `host`, else a started
+  // replica on `host`, else the primary.
+  int NearestReplicaOf(uint32_t partition, const std::string& host) const;
   // The lowest-id started data node: the dictionary master. -1 if none.
   int Master() const;
 };

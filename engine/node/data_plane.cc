@@ -107,6 +107,27 @@ absl::StatusOr<std::unique_ptr<DataPlane>> DataPlane::Start(
   p.dictionary_version_metric_ =
       m->GetGauge("shoal_datanode_dictionary_version", "Version of the dictionary held here.");
 
+  p.tc_ = std::make_unique<Coordinator>(
+      p.options_.node_id,
+      [&p](int node, const wire::OpHeader& header, absl::string_view section) {
+        p.SendFromTc(node, header, section);
+      },
+      [&p](uint32_t conn, uint64_t tag, uint16_t code, absl::string_view message) {
+        if (code == wire::kResultOk) {
+          wire::AppendResult(p.ReplyTo(conn), code, 0, tag, {});
+        } else {
+          wire::AppendResult(p.ReplyTo(conn), code, 0, tag, {message});
+        }
+      });
+  p.tc_commits_metric_ = m->GetCounter("shoal_datanode_tc_commits_total",
+                                       "Transactions over several partitions this node's TC "
+                                       "committed with two-phase commit.");
+  p.tc_aborts_metric_ = m->GetCounter(
+      "shoal_datanode_tc_aborts_total",
+      "Transactions over several partitions rolled back because one could not prepare.");
+  p.tc_takeovers_metric_ = m->GetCounter(
+      "shoal_datanode_tc_takeovers_total",
+      "Transactions of a failed TC this node finished (committed or rolled back) as master.");
   p.PushGroup();
   p.thread_ = std::thread([&p] { p.Run(); });
   SHOAL_LOG(kInfo) << "native API on tcp " << p.options_.host << ":" << p.port_
@@ -146,6 +167,7 @@ void DataPlane::Run() {
   RequestCopy();
   while (!stopping_.load(std::memory_order_relaxed)) {
     bool worked = PollInput();
+    DrainTcResults();
     CopySteps();
     FlushAll();
     now = absl::Now();
@@ -158,7 +180,13 @@ void DataPlane::Run() {
     if (now - last_liveness >= kLivenessInterval) {
       last_liveness = now;
       CheckConnections();
+      CheckPeers(now);
       PublishStats();
+      if (now - last_stuck_report_ >= absl::Seconds(1)) {
+        last_stuck_report_ = now;
+        for (auto& ldm : ldms_) ldm->ReportStuckWaits(now, absl::Seconds(1));
+        tc_->ReportStuck(now, absl::Seconds(1));
+      }
     }
     if (worked) {
       busy_until = now + options_.spin;
@@ -207,6 +235,7 @@ bool DataPlane::PollInput() {
     for (int frames = 0; frames < 16 && !conn->dead; ++frames) {
       absl::string_view frame = conn->channel->Peek();
       if (frame.empty()) break;
+      if (conn->data_node != 0) heard_[conn->data_node] = absl::Now();
       frames_in_->Increment();
       HandleFrame(conn, frame);
       if (!conn->dead) conn->channel->Consume();
@@ -251,6 +280,21 @@ void DataPlane::HandleFrame(Connection* conn, absl::string_view frame) {
     case wire::FrameType::kDictReq:
       HandleDict(conn, body);
       return;
+    case wire::FrameType::kOpConf:
+      // Data nodes answer only our TC's operations.
+      if (conn->data_node == 0) {
+        Close(conn, "unexpected results from a client");
+        return;
+      }
+      for (uint32_t i = 0; i < header.count; ++i) {
+        wire::Result result;
+        if (wire::DecodeResult(&body, &result) != wire::DecodeStatus::kOk) {
+          Close(conn, "malformed results");
+          return;
+        }
+        tc_->OnResult(result);
+      }
+      return;
     case wire::FrameType::kDictConf: {
       wire::DictConf conf;
       if (conn->data_node == 0 ||
@@ -274,6 +318,11 @@ void DataPlane::HandleOps(Connection* conn, uint32_t count, absl::string_view bo
     if (wire::DecodeOp(&body, &op) != wire::DecodeStatus::kOk) {
       Close(conn, "malformed operation");
       break;
+    }
+    if (op.header.type == wire::OpType::kPing) continue;  // its arrival was the point
+    if (op.header.type == wire::OpType::kCommitTxn) {
+      tc_->Commit(conn->id, op);
+      continue;
     }
     if (op.header.type == wire::OpType::kCopyReq || op.header.type == wire::OpType::kCopyDone) {
       if (conn->data_node == 0) {
@@ -317,6 +366,10 @@ bool DataPlane::DrainLdmResults() {
 }
 
 wire::FrameBuilder* DataPlane::ReplyTo(uint32_t destination) {
+  if (destination == kTcConn) {
+    if (!tc_results_.in_frame()) tc_results_.Begin(wire::FrameType::kOpConf);
+    return &tc_results_;
+  }
   wire::FrameType type = wire::FrameType::kOpConf;
   Connection* conn = nullptr;
   if (destination & kToNode) {
@@ -450,9 +503,7 @@ void DataPlane::Close(Connection* conn, absl::string_view why) {
       if (IsStartedPeer(conn->data_node)) {
         // Writes sent on it may be lost: none may follow on a new connection until the view
         // says whether the node is gone (then it copies everything again when it returns).
-        lost_peers_.insert(conn->data_node);
-        SHOAL_LOG(kWarning) << "lost the connection to data node " << conn->data_node
-                            << ", which the cluster view still has serving";
+        PeerLost(conn->data_node, why);
       }
     }
     if (conn->data_node == copy_source_ && !ready_reported_) {
@@ -498,6 +549,11 @@ void DataPlane::PublishStats() {
   rows_metric_->Set(rows);
   memory_metric_->Set(static_cast<int64_t>(budget_.used()));
   dictionary_version_metric_->Set(dictionary_.version());
+  const CoordinatorStats& tc = tc_->stats();
+  tc_commits_metric_->Increment(static_cast<int64_t>(tc.commits - tc_published_.commits));
+  tc_aborts_metric_->Increment(static_cast<int64_t>(tc.aborts - tc_published_.aborts));
+  tc_takeovers_metric_->Increment(static_cast<int64_t>(tc.takeovers - tc_published_.takeovers));
+  tc_published_ = tc;
 }
 
 }  // namespace shoal::node

@@ -27,6 +27,7 @@
 #include "absl/time/time.h"
 #include "common/control/control.pb.h"
 #include "common/metrics.h"
+#include "engine/node/coordinator.h"
 #include "engine/node/dictionary.h"
 #include "engine/node/ldm.h"
 #include "engine/node/ldm_metrics.h"
@@ -64,6 +65,12 @@ struct DataPlaneOptions {
   // there was nothing to copy), or with the error that stopped the copy.
   absl::AnyInvocable<void(int percent)> on_copy_progress;
   absl::AnyInvocable<void(absl::Status status)> on_ready;
+  // Peers of the node group that say nothing (no frame, not even a ping) this long are lost.
+  absl::Duration peer_timeout = absl::Seconds(2);
+  // Called on the data-plane thread when this node loses sight of a data node of its group
+  // that the view has serving (I5): the node may serve on without it only if the arbitrator
+  // agrees; meanwhile writes that it owes an answer wait.
+  absl::AnyInvocable<void(int node)> on_peer_lost;
 };
 
 class DataPlane : private ReplySink {
@@ -90,6 +97,8 @@ class DataPlane : private ReplySink {
     int data_node = 0;      // the data node at the other end (either direction); 0: a client
     bool dead = false;
   };
+  // The connection id under which the TC's operations run on this node's own LDMs.
+  static constexpr uint32_t kTcConn = kOpsOn - 1;
   struct PendingDdl {
     uint32_t conn = 0;
     wire::DictReq req;
@@ -139,6 +148,13 @@ class DataPlane : private ReplySink {
   void RequestCopy();
   void CopySteps();
   void Ready(absl::Status status);
+  // Pings the group's serving peers and drops links silent past peer_timeout.
+  void CheckPeers(absl::Time now);
+  void PeerLost(int node, absl::string_view why);
+  // The TC role (coordinator.h): its operations to this node's own LDMs, and their results.
+  void SendFromTc(int node, const wire::OpHeader& header, absl::string_view section);
+  void DrainTcResults();
+  std::vector<std::pair<uint32_t, uint32_t>> AllPartitions() const;
   void ApplyDelta(const DictionaryDelta& delta);
   void PublishStats();
 
@@ -172,7 +188,14 @@ class DataPlane : private ReplySink {
   absl::flat_hash_map<int, uint64_t> copy_targets_;
   uint32_t copy_conn_ = 0;               // the connection the copy goes out on
   absl::flat_hash_set<int> lost_peers_;  // see PeerConnection
+  // The last frame from each data node, on any connection with it (pings keep links heard).
+  absl::flat_hash_map<int, absl::Time> heard_;
   absl::flat_hash_map<int, absl::Time> unreachable_until_;
+
+  std::unique_ptr<Coordinator> tc_;
+  absl::Time last_stuck_report_ = absl::InfinitePast();
+  wire::FrameBuilder tc_results_;  // our LDMs' results for the TC (ReplyTo(kTcConn))
+  wire::FrameBuilder tc_scratch_;
 
   std::mutex view_mutex_;
   std::optional<control::ClusterView> new_view_;  // guarded by view_mutex_
@@ -188,6 +211,10 @@ class DataPlane : private ReplySink {
   Gauge* rows_metric_ = nullptr;
   Gauge* memory_metric_ = nullptr;
   Gauge* dictionary_version_metric_ = nullptr;
+  Counter* tc_commits_metric_ = nullptr;
+  Counter* tc_aborts_metric_ = nullptr;
+  Counter* tc_takeovers_metric_ = nullptr;
+  CoordinatorStats tc_published_;
 };
 
 template <typename Push>

@@ -17,11 +17,23 @@ constexpr size_t kMaxQueuedCopyBytes = 4 << 20;
 
 void DataPlane::OnView(control::ClusterView view) {
   if (view.version() < view_.version()) return;  // views are applied in order only
+  std::vector<int> lost;                         // data nodes that served and no longer do
+  for (const control::NodeStatus& before : view_.nodes()) {
+    if (before.type() != control::DATANODE || before.state() != control::STARTED) continue;
+    for (const control::NodeStatus& after : view.nodes()) {
+      if (after.node_id() == before.node_id() && after.state() != control::STARTED) {
+        lost.push_back(static_cast<int>(after.node_id()));
+      }
+    }
+  }
   view_ = std::move(view);
   for (const control::NodeStatus& node : view_.nodes()) {
     if (node.type() != control::DATANODE) continue;
     int id = static_cast<int>(node.node_id());
-    if (node.state() != control::STARTED) lost_peers_.erase(id);
+    if (node.state() != control::STARTED) {
+      lost_peers_.erase(id);
+      heard_.erase(id);
+    }
     if (node.state() == control::NOT_CONNECTED || node.state() == control::STOPPING) {
       if (peers_.contains(id)) PeerGone(id);
       // Its own connections to us too: what it replicated here is rolled back.
@@ -43,23 +55,37 @@ void DataPlane::OnView(control::ClusterView view) {
     }
   }
   PushGroup();
+  // After the LDMs: they adopt the prepared transactions of lost primaries before the TC
+  // sends those their outcome again.
+  for (int node : lost) {
+    bool take_over = IsMaster();
+    if (take_over) {
+      SHOAL_LOG(kInfo) << "data node " << node << " lost: taking over its transactions";
+    }
+    tc_->NodeLost(node, take_over, AllPartitions());
+  }
 }
 
 void DataPlane::PushGroup() {
   GroupView group;
   group.self = options_.node_id;
   group.node_groups = options_.node_groups;
-  std::vector<std::pair<int, bool>> members;
+  std::vector<std::vector<std::pair<int, bool>>> groups(options_.node_groups);
   for (const control::NodeStatus& node : view_.nodes()) {
-    if (node.type() != control::DATANODE || node.node_group() != options_.node_group) continue;
+    if (node.type() != control::DATANODE) continue;
     int id = static_cast<int>(node.node_id());
-    members.emplace_back(id, node.state() == control::STARTED && !copy_targets_.contains(id));
+    bool started = node.state() == control::STARTED && !copy_targets_.contains(id);
+    if (!started) group.down.push_back(id);
+    if (node.node_group() >= 0 && node.node_group() < options_.node_groups) {
+      groups[node.node_group()].emplace_back(id, started);
+    }
   }
-  std::sort(members.begin(), members.end());
-  for (const auto& [id, started] : members) {
+  for (auto& members : groups) std::sort(members.begin(), members.end());
+  for (const auto& [id, started] : groups[options_.node_group]) {
     group.members.push_back(id);
     group.started.push_back(started);
   }
+  tc_->SetGroups(std::move(groups));
   for (auto& ldm : ldms_) ldm->SetGroup(group, this);
   for (int ldm = 0; ldm < static_cast<int>(workers_.size()); ++ldm) {
     PushToLdm(ldm, [&](LdmWorker* worker) { return worker->PushGroup(group); });
@@ -156,6 +182,96 @@ void DataPlane::OnCopyProgress(const wire::OpHeader& header) {
     copy_percent_ = percent;
     if (options_.on_copy_progress) options_.on_copy_progress(percent);
   }
+}
+
+void DataPlane::SendFromTc(int node, const wire::OpHeader& header, absl::string_view section) {
+  auto append = [&](wire::FrameBuilder* out) {
+    if (wire::SectionCount(header.type) == 0) {
+      wire::AppendOp(out, header, {});
+    } else {
+      wire::AppendOp(out, header, {section});
+    }
+  };
+  if (node != options_.node_id) {
+    if (wire::FrameBuilder* out = ReplyTo(kToNode | static_cast<uint32_t>(node)); out != nullptr) {
+      append(out);
+    }
+    return;  // unreachable: the view will drop it, and the TC sends again (NodeLost)
+  }
+  tc_scratch_.Clear();
+  tc_scratch_.Begin(wire::FrameType::kOpReq);
+  append(&tc_scratch_);
+  tc_scratch_.Finish();
+  absl::string_view body = tc_scratch_.finished().substr(wire::kFrameHeaderSize);
+  PartitionPlacement placement{options_.node_groups, options_.replicas, 0, options_.ldm_count};
+  int ldm = placement.LdmOf(header.partition);
+  if (workers_.empty()) {
+    wire::Op op;
+    if (wire::DecodeOp(&body, &op) == wire::DecodeStatus::kOk) {
+      ldms_[ldm]->Execute(op, kTcConn, this);
+    }
+  } else {
+    PushToLdm(ldm, [&](LdmWorker* worker) { return worker->PushOps(kTcConn, 1, body); });
+    workers_[ldm]->Flush();
+  }
+}
+
+void DataPlane::DrainTcResults() {
+  if (tc_results_.empty()) return;
+  tc_results_.Finish();
+  // Results may send operations whose results land in tc_results_ again: take them first.
+  std::string frames(tc_results_.finished());
+  tc_results_.Clear();
+  for (absl::string_view rest = frames; !rest.empty();) {
+    absl::string_view frame = wire::FirstFrame(rest);
+    rest.remove_prefix(frame.size());
+    wire::FrameHeader header;
+    absl::string_view body;
+    if (wire::DecodeFrame(frame, &header, &body) != wire::DecodeStatus::kOk) continue;
+    for (uint32_t i = 0; i < header.count; ++i) {
+      wire::Result result;
+      if (wire::DecodeResult(&body, &result) != wire::DecodeStatus::kOk) break;
+      tc_->OnResult(result);
+    }
+  }
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> DataPlane::AllPartitions() const {
+  std::vector<std::pair<uint32_t, uint32_t>> all;
+  for (const auto& [id, table] : dictionary_.tables()) {
+    for (uint32_t p = 0; p < table->partitions; ++p) all.emplace_back(id, p);
+  }
+  return all;
+}
+
+void DataPlane::CheckPeers(absl::Time now) {
+  for (const control::NodeStatus& node : view_.nodes()) {
+    int id = static_cast<int>(node.node_id());
+    if (node.type() != control::DATANODE || node.node_group() != options_.node_group ||
+        id == options_.node_id || !IsStartedPeer(node.node_id()) || lost_peers_.contains(id)) {
+      continue;
+    }
+    Connection* conn = PeerConnection(id);
+    if (conn == nullptr) continue;  // PeerConnection reported it lost
+    absl::Time& heard = heard_.try_emplace(id, now).first->second;
+    if (now - heard > options_.peer_timeout) {
+      Close(conn, absl::StrCat("silent for ", absl::FormatDuration(now - heard)));
+      continue;
+    }
+    wire::OpHeader ping;
+    ping.type = wire::OpType::kPing;
+    ping.index = static_cast<uint16_t>(options_.node_id);
+    if (wire::FrameBuilder* out = ReplyTo(kToNode | static_cast<uint32_t>(id)); out != nullptr) {
+      wire::AppendOp(out, ping, {});
+    }
+  }
+}
+
+void DataPlane::PeerLost(int node, absl::string_view why) {
+  if (!lost_peers_.insert(node).second) return;
+  SHOAL_LOG(kWarning) << "lost sight of data node " << node << " (" << why
+                      << "), which the cluster view has serving: asking for arbitration";
+  if (options_.on_peer_lost) options_.on_peer_lost(node);
 }
 
 void DataPlane::Ready(absl::Status status) {

@@ -189,6 +189,7 @@ DataPlane::Connection* DataPlane::PeerConnection(int node_id) {
       SHOAL_LOG(kWarning) << "cannot reach data node " << node_id << ": "
                           << channel.status().message();
       unreachable_until_[node_id] = now + absl::Milliseconds(200);
+      if (IsStartedPeer(node_id)) PeerLost(node_id, channel.status().message());
       return nullptr;
     }
     auto conn = std::make_unique<Connection>();

@@ -148,7 +148,14 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
     return true;
   }
   if (h.type == OpType::kAbort) {
-    Abort(h.txn, sink);
+    AdoptIfPrimary(h.txn, h.partition);
+    // A client's rollback (index 0) does not end what a TC prepared: only the TC (or the node
+    // taking over from it) knows the outcome. The client sends one after any failed commit,
+    // to clear what the TC did not reach.
+    if (auto open = open_.find(h.txn);
+        h.index != 0 || open == open_.end() || !open->second.prepared) {
+      Abort(h.txn, sink);
+    }
     wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {});
     return true;
   }
@@ -260,6 +267,11 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
     case OpType::kReplicaAck:
     case OpType::kCopyReq:
     case OpType::kCopyDone:
+    case OpType::kCommitTxn:
+    case OpType::kPrepare:
+    case OpType::kReplicaPrepare:
+    case OpType::kTakeoverReq:
+    case OpType::kPing:
       return true;  // handled above
   }
   if (result.code == OpCode::kLocked) {
@@ -417,6 +429,20 @@ void Ldm::ExpireLockWaits(absl::Time now, ReplySink* sink) {
       continue;
     }
     ++stats_.lock_timeouts;
+    if (stats_.lock_timeouts % 64 == 1) {
+      auto open = open_.find(it->waiting_for);
+      auto replica = replicas_.find(it->waiting_for);
+      SHOAL_LOG(kWarning) << "lock wait timeout behind transaction " << it->waiting_for
+                          << (open != open_.end()
+                                  ? absl::StrCat(" (ours, from connection ", open->second.conn,
+                                                 open->second.prepared ? ", prepared" : "", ")")
+                                  : "")
+                          << (replica != replicas_.end()
+                                  ? absl::StrCat(" (replicated from data node ",
+                                                 replica->second.source,
+                                                 replica->second.prepared ? ", prepared" : "", ")")
+                                  : "");
+    }
     absl::string_view bytes = it->op;
     wire::Op op;
     constexpr absl::string_view kTimeout = "Lock wait timeout exceeded; try restarting transaction";
@@ -435,12 +461,13 @@ void Ldm::ConnectionClosed(uint32_t conn, ReplySink* sink) {
   std::erase_if(parked_, [conn](const Parked& p) { return p.conn == conn; });
   std::vector<storage::TxnId> doomed;
   for (const auto& [txn, open] : open_) {
-    if (open.conn == conn) doomed.push_back(txn);
+    // A prepared transaction is its TC's to end, whatever becomes of its client.
+    if (open.conn == conn && !open.prepared) doomed.push_back(txn);
   }
   for (storage::TxnId txn : doomed) Abort(txn, sink);
   doomed.clear();
   for (const auto& [txn, open] : replicas_) {
-    if (open.conn == conn) doomed.push_back(txn);
+    if (open.conn == conn && !open.prepared) doomed.push_back(txn);
   }
   for (storage::TxnId txn : doomed) EndReplicaTxn(txn, nullptr, /*commit=*/false, sink);
   if (copy_.has_value() && copy_->conn == conn) copy_.reset();  // the node being copied to left

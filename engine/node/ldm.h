@@ -46,6 +46,7 @@ struct GroupView {
   int node_groups = 1;
   std::vector<int> members;   // the group's data node ids, in configuration (id) order
   std::vector<bool> started;  // parallel to members: serving, a complete replica
+  std::vector<int> down;      // every data node of the cluster that does not serve
   // True when this node is the primary replica of `partition`; also without a group (tests).
   bool IsPrimary(uint32_t partition) const;
   bool IsStarted(int node) const;
@@ -105,6 +106,8 @@ class Ldm {
   void Execute(const wire::Op& op, uint32_t conn, ReplySink* sink);
   // Answers parked operations whose lock wait has run out. Call every few milliseconds.
   void ExpireLockWaits(absl::Time now, ReplySink* sink);
+  // Logs replication waits older than `age` (a backup that owes an answer for that long).
+  void ReportStuckWaits(absl::Time now, absl::Duration age) const;
   bool has_parked() const { return !parked_.empty(); }
   // Aborts every transaction of a connection that went away.
   void ConnectionClosed(uint32_t conn, ReplySink* sink);
@@ -144,11 +147,30 @@ class Ldm {
     uint32_t conn = 0;  // where its operations came from
     int source = 0;     // replicated here by this data node (0: a client's, run as primary)
     std::vector<Touched> touched;
+    // Prepared by a TC (two-phase commit): only the TC, or the node taking over from it,
+    // ends it now; neither its client's nor its primary's loss rolls it back.
+    bool prepared = false;
+    int tc = 0;
+  };
+  // A prepared transaction committed here, remembered for a node taking over from its TC.
+  struct Decided {
+    int tc = 0;
+    absl::Time at;
+    std::vector<std::pair<uint32_t, uint32_t>> partitions;  // (table, partition)
+  };
+  struct TakeoverQuery {
+    uint32_t conn = 0;
+    uint64_t tag = 0;
+    int tc = 0;
+    uint32_t table_id = 0;
+    uint32_t partition = 0;
   };
   // A client's write or commit waiting for the backups' answers.
   struct ReplicaWait {
-    bool commit = false;  // else a write
-    uint32_t conn = 0;    // the client to answer
+    enum class Kind : uint8_t { kWrite, kCommit, kPrepare };
+    Kind kind = Kind::kWrite;
+    int tc = 0;         // kCommit of a prepared transaction: its TC
+    uint32_t conn = 0;  // the client to answer
     uint64_t tag = 0;
     storage::TxnId txn = 0;
     bool internal = false;         // an autocommit write under this node's own transaction id
@@ -156,6 +178,7 @@ class Ldm {
     std::vector<int> pending;      // data nodes whose answer is due (one entry per answer)
     uint16_t error = 0;
     std::string message;
+    absl::Time since = absl::Now();
   };
   struct CopyState {
     int node = 0;
@@ -205,6 +228,14 @@ class Ldm {
   void OnAck(const wire::Op& op, ReplySink* sink);
   void Finish(uint64_t wait_id, ReplySink* sink);
   void NodeLost(int node, ReplySink* sink);
+  // A transaction replicated here from the partition's former primary, when this node has
+  // become its primary (a restarted node took its roles back): it is ours to end now.
+  void AdoptIfPrimary(storage::TxnId txn, uint32_t partition);
+  // Two-phase commit, participant side (ldm_prepare.cc).
+  void Prepare(const wire::Op& op, uint32_t conn, ReplySink* sink);
+  void NoteDecided(storage::TxnId txn, int tc, const Touched& touched);
+  void AnswerTakeover(const TakeoverQuery& query, ReplySink* sink);
+  void AnswerTakeovers(ReplySink* sink);
   // Backup side.
   bool RunReplica(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline);
   void Ack(const wire::Op& op, uint32_t conn, ReplySink* sink, uint16_t code,
@@ -223,6 +254,8 @@ class Ldm {
   // Transactions a backup failed to follow: their commit turns into a rollback.
   absl::flat_hash_set<storage::TxnId> doomed_;
   absl::flat_hash_map<uint64_t, ReplicaWait> waits_;
+  absl::flat_hash_map<storage::TxnId, Decided> decided_;
+  std::vector<TakeoverQuery> takeover_queries_;  // waiting until their TC is known down
   uint64_t next_wait_ = 1;
   uint64_t next_internal_txn_ = 1;
   std::optional<CopyState> copy_;

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/logging.h"
 #include "engine/node/ldm.h"
 #include "engine/wire/errors.h"
@@ -41,6 +42,7 @@ void Ldm::SetGroup(const GroupView& group, ReplySink* sink) {
   }
   // A node we copied to serves now: it gets writes as a started backup from here on.
   if (copy_.has_value() && copy_->complete && group_.IsStarted(copy_->node)) copy_.reset();
+  AnswerTakeovers(sink);
 }
 
 void Ldm::Targets(uint32_t table_id, uint32_t partition) {
@@ -120,6 +122,7 @@ bool Ldm::Replicate(const wire::Op& op, const TableState& table, storage::Partit
 
 void Ldm::Commit(const wire::Op& op, uint32_t conn, ReplySink* sink) {
   const wire::OpHeader& h = op.header;
+  AdoptIfPrimary(h.txn, h.partition);
   auto it = open_.find(h.txn);
   if (h.txn == storage::kAutocommit || it == open_.end()) {
     wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {});
@@ -134,7 +137,8 @@ void Ldm::Commit(const wire::Op& op, uint32_t conn, ReplySink* sink) {
   }
   uint64_t id = next_wait_++;
   ReplicaWait wait;
-  wait.commit = true;
+  wait.kind = ReplicaWait::Kind::kCommit;
+  wait.tc = it->second.prepared ? it->second.tc : 0;
   wait.conn = conn;
   wait.tag = h.tag;
   wait.txn = h.txn;
@@ -222,12 +226,24 @@ void Ldm::Finish(uint64_t wait_id, ReplySink* sink) {
   auto it = waits_.find(wait_id);
   ReplicaWait wait = std::move(it->second);
   waits_.erase(it);
-  if (wait.commit) {
+  if (wait.kind == ReplicaWait::Kind::kCommit) {
     for (const Touched& t : wait.touched) {
       if (t.partition != nullptr) t.partition->Commit(wait.txn);
+      if (wait.tc != 0) NoteDecided(wait.txn, wait.tc, t);
+      // A copy that ran while the backups committed sent this transaction's versions
+      // uncommitted: its commit must follow them there.
+      EndOnCopyTarget(wait.txn, t, /*commit=*/true, sink);
     }
     wire::AppendResult(sink->ReplyTo(wait.conn), wire::kResultOk, 0, wait.tag, {});
     Unpark(wait.txn, sink);
+    return;
+  }
+  if (wait.kind == ReplicaWait::Kind::kPrepare) {
+    if (wait.error != 0) {
+      Error(sink->ReplyTo(wait.conn), wait.tag, wait.error, wait.message);
+    } else {
+      wire::AppendResult(sink->ReplyTo(wait.conn), wire::kResultOk, 0, wait.tag, {});
+    }
     return;
   }
   const Touched& t = wait.touched.front();
@@ -253,6 +269,19 @@ void Ldm::Finish(uint64_t wait_id, ReplySink* sink) {
   if (wait.internal) Unpark(wait.txn, sink);
 }
 
+void Ldm::ReportStuckWaits(absl::Time now, absl::Duration age) const {
+  for (const auto& [id, wait] : waits_) {
+    if (now - wait.since < age) continue;
+    SHOAL_LOG(kWarning) << "LDM " << placement_.ldm_index << ": "
+                        << (wait.kind == ReplicaWait::Kind::kWrite    ? "write"
+                            : wait.kind == ReplicaWait::Kind::kCommit ? "commit"
+                                                                      : "prepare")
+                        << " of transaction " << wait.txn << " waits "
+                        << absl::FormatDuration(now - wait.since) << " for data node(s) "
+                        << absl::StrJoin(wait.pending, ",");
+  }
+}
+
 void Ldm::NodeLost(int node, ReplySink* sink) {
   // What that node still owed us it will never send; what it replicated here and had not
   // committed dies with it (its client hears of the failure and rolls back).
@@ -265,7 +294,22 @@ void Ldm::NodeLost(int node, ReplySink* sink) {
   for (const auto& [txn, open] : replicas_) {
     if (open.source == node) orphans.push_back(txn);
   }
-  for (storage::TxnId txn : orphans) EndReplicaTxn(txn, nullptr, /*commit=*/false, sink);
+  for (storage::TxnId txn : orphans) {
+    OpenTxn& open = replicas_[txn];
+    if (!open.prepared) {
+      EndReplicaTxn(txn, nullptr, /*commit=*/false, sink);
+      continue;
+    }
+    // Prepared: its outcome is its TC's (or the node that takes over from it), which will
+    // send it here, the new primary.
+    OpenTxn& adopted = open_[txn];
+    adopted.prepared = true;
+    adopted.tc = open.tc;
+    for (const Touched& t : open.touched) {
+      if (!absl::c_linear_search(adopted.touched, t)) adopted.touched.push_back(t);
+    }
+    replicas_.erase(txn);
+  }
   if (copy_.has_value() && copy_->node == node) copy_.reset();
 }
 
@@ -284,11 +328,40 @@ bool Ldm::RunReplica(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::T
       if (commit) Ack(op, conn, sink, 0, {});
       return true;
     }
+    case OpType::kPrepare:
+      Prepare(op, conn, sink);
+      return true;
+    case OpType::kReplicaPrepare: {
+      ++stats_.replica_applied;
+      OpenTxn& open = replicas_[h.txn];
+      open.conn = conn;
+      open.source = h.index;
+      open.prepared = true;
+      open.tc =
+          op.sections[0].size() == 4 ? static_cast<int>(wire::GetU32(op.sections[0].data())) : 0;
+      // Its former primary role here (primaries moved since it wrote) is prepared too.
+      if (auto own = open_.find(h.txn); own != open_.end()) {
+        own->second.prepared = true;
+        own->second.tc = open.tc;
+      }
+      Ack(op, conn, sink, 0, {});
+      return true;
+    }
+    case OpType::kTakeoverReq: {
+      TakeoverQuery query{conn, h.tag, h.index, h.table_id, h.partition};
+      if (absl::c_linear_search(group_.down, query.tc)) {
+        AnswerTakeover(query, sink);
+      } else {
+        // Until we know its TC is down, a commit from it may still be on its way here.
+        takeover_queries_.push_back(query);
+      }
+      return true;
+    }
     case OpType::kReplicaWrite:
     case OpType::kReplicaDelete:
       break;
     default:
-      return true;  // kCopyReq, kCopyDone: the data plane's
+      return true;  // kCopyReq, kCopyDone, kCommitTxn: the data plane's
   }
   storage::Partition* partition = Find(h.table_id, h.partition);
   if (partition == nullptr) {
@@ -355,6 +428,13 @@ void Ldm::EndReplicaTxn(storage::TxnId txn, const Touched* only, bool commit, Re
     }
   };
   auto it = replicas_.find(txn);
+  if (commit && it != replicas_.end() && it->second.prepared) {
+    if (only != nullptr) {
+      NoteDecided(txn, it->second.tc, *only);
+    } else {
+      for (const Touched& t : it->second.touched) NoteDecided(txn, it->second.tc, t);
+    }
+  }
   if (only != nullptr) {
     end(*only);
     if (it != replicas_.end()) {

@@ -120,6 +120,8 @@ class ReplicationTest : public ::testing::Test {
       view.self = node->id;
       view.members = {kNodeA, kNodeB};
       view.started = {a, b};
+      if (!a) view.down.push_back(kNodeA);
+      if (!b) view.down.push_back(kNodeB);
       node->ldm->SetGroup(view, node);
     }
   }
@@ -152,9 +154,10 @@ class ReplicationTest : public ::testing::Test {
   }
 
   void Send(Node& node, wire::OpType type, const std::string& key, uint64_t tag, uint64_t txn,
-            std::initializer_list<absl::string_view> sections) {
+            std::initializer_list<absl::string_view> sections, uint16_t index = 0) {
     wire::OpHeader h;
     h.type = type;
+    h.index = index;
     h.table_id = table_->id;
     h.table_version = table_->version;
     h.partition = schema::KeyHash(key) % kPartitions;
@@ -370,6 +373,75 @@ TEST_F(ReplicationTest, CopyBringsARestartedNodeUpToDateWhileWritesGoOn) {
   EXPECT_EQ(Value(b_, keys[5]), 1005);
   EXPECT_EQ(Value(b_, KeyOn(kNodeA, 100)), 100);
   EXPECT_EQ(b_.ldm->row_count(), a_.ldm->row_count());
+}
+
+TEST_F(ReplicationTest, PreparedTransactionOutlivesItsPrimaryAndItsTc) {
+  constexpr uint64_t kTxn = 42;
+  constexpr uint16_t kTc = kNodeA;  // A coordinates, and fails
+  std::string key = KeyOn(kNodeA, 1);
+  Insert(a_, key, 7, 1, kTxn);
+  Pump();
+  Send(a_, wire::OpType::kPrepare, key, 2, kTxn, {}, kTc);
+  EXPECT_TRUE(Results(a_).count(1));
+  Pump();
+  EXPECT_EQ(Results(a_), (std::map<uint64_t, uint16_t>{{2, wire::kResultOk}}));
+  SetStarted(false, true);  // A (primary and TC) dies: B keeps the prepared transaction
+  std::string row = Row(key, 9);
+  Send(b_, wire::OpType::kWrite, key, 3, 0, {row});  // still locked by it
+  EXPECT_TRUE(Results(b_).empty());
+
+  // The node taking over asks B which of A's transactions it holds in this partition.
+  Send(b_, wire::OpType::kTakeoverReq, key, 4, 0, {}, kTc);
+  b_.results.Finish();
+  absl::string_view body = wire::FirstFrame(b_.results.finished()).substr(wire::kFrameHeaderSize);
+  wire::Result answer;
+  ASSERT_EQ(wire::DecodeResult(&body, &answer), wire::DecodeStatus::kOk);
+  b_.results.Clear();
+  ASSERT_EQ(answer.tag, 4u);
+  ASSERT_EQ(answer.sections[0].size(), 9u);
+  EXPECT_EQ(wire::GetU64(answer.sections[0].data()), kTxn);
+  EXPECT_EQ(answer.sections[0][8], 0) << "prepared, not committed";
+
+  // Its outcome: commit. The write waiting for the lock goes through after it.
+  Send(b_, wire::OpType::kCommit, key, 5, kTxn, {});
+  EXPECT_EQ(Value(b_, key), 9);
+}
+
+TEST_F(ReplicationTest, CommittedPreparedTransactionIsRemembered) {
+  constexpr uint64_t kTxn = 42;
+  constexpr uint16_t kTc = kNodeB;
+  std::string key = KeyOn(kNodeA, 1);
+  Insert(a_, key, 7, 1, kTxn);
+  Pump();
+  Send(a_, wire::OpType::kPrepare, key, 2, kTxn, {}, kTc);
+  Pump();
+  Send(a_, wire::OpType::kCommit, key, 3, kTxn, {});
+  Pump();
+  EXPECT_EQ(Results(a_)[3], wire::kResultOk);
+  SetStarted(true, false);  // the TC fails after the commit
+  Send(a_, wire::OpType::kTakeoverReq, key, 4, 0, {}, kTc);
+  a_.results.Finish();
+  absl::string_view body = wire::FirstFrame(a_.results.finished()).substr(wire::kFrameHeaderSize);
+  wire::Result answer;
+  ASSERT_EQ(wire::DecodeResult(&body, &answer), wire::DecodeStatus::kOk);
+  a_.results.Clear();
+  ASSERT_EQ(answer.sections[0].size(), 9u);
+  EXPECT_EQ(answer.sections[0][8], 1) << "committed";
+  EXPECT_EQ(Value(b_, key), 7);
+}
+
+TEST_F(ReplicationTest, TakeoverQueryWaitsUntilTheTcIsKnownDown) {
+  constexpr uint16_t kTc = kNodeB;
+  std::string key = KeyOn(kNodeA, 1);
+  Send(a_, wire::OpType::kTakeoverReq, key, 4, 0, {}, kTc);
+  EXPECT_TRUE(Results(a_).empty()) << "answered while the TC may still send a commit";
+  GroupView view;
+  view.self = kNodeA;
+  view.members = {kNodeA, kNodeB};
+  view.started = {true, false};
+  view.down = {kNodeB};
+  a_.ldm->SetGroup(view, &a_);
+  EXPECT_EQ(Results(a_), (std::map<uint64_t, uint16_t>{{4, wire::kResultOk}}));
 }
 
 }  // namespace

@@ -89,6 +89,22 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
   options.default_partitions = static_cast<uint32_t>(
       config.node_groups() * std::max(8, config.cluster.replicas * layout.ldm_count));
   options.metrics = context.metrics;
+  options.peer_timeout = config.cluster.heartbeat_interval * config.cluster.missed_heartbeats;
+  // I5: without a peer of its group, a node serves on only if the arbitrator (the mgmd) says
+  // so; refused, or with no answer in time, it stops (its supervisor restarts it, and it
+  // copies everything from the side that won).
+  shoal::control::Arbitrator arbitrator = context.arbitrator;
+  absl::Duration arbitration_timeout = 2 * options.peer_timeout;
+  options.on_peer_lost = [arbitrator, arbitration_timeout](int node) {
+    arbitrator.Arbitrate(
+        node, arbitration_timeout, [arbitrator, node](bool granted, std::string why) {
+          if (granted) {
+            SHOAL_LOG(kInfo) << "arbitration: serving on without data node " << node;
+            return;
+          }
+          arbitrator.StopNode(absl::StrCat("lost data node ", node, " and arbitration: ", why), 1);
+        });
+  };
   // "Started" waits until this node holds a complete replica: copied from the other node of
   // its group when that one serves (a restart), at once otherwise.
   shoal::control::StartProgress progress = context.start_progress;

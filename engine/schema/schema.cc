@@ -502,6 +502,11 @@ void AppendTableDef(const TableDef& table, std::string* out) {
   }
 }
 
+bool ReadBackup(const TableDef& table) {
+  return !table.comment.empty() &&
+         absl::StrContains(absl::AsciiStrToUpper(table.comment), "READ_BACKUP=1");
+}
+
 absl::StatusOr<TableDef> ParseTableDef(absl::string_view* in) {
   DefReader r(*in);
   TableDef table;

@@ -98,6 +98,11 @@ struct TableDef {
   int FindIndex(absl::string_view name) const;
 };
 
+// Read-backup (NDB's table option, set the same way: COMMENT="NDB_TABLE=READ_BACKUP=1"):
+// committed reads may be served by any serving replica, the one on the reader's host first.
+// Safe because a commit is acknowledged only once every replica has it (I7).
+bool ReadBackup(const TableDef& table);
+
 // Checks a definition a client asks to create: names, types, lengths, keys, at most one
 // AUTO_INCREMENT column which must be a key's first column. Adds the hidden primary key when
 // there is none. Errors are InvalidArgument with the MySQL error code as a payload-free

@@ -64,6 +64,16 @@ absl::string_view OpTypeName(OpType type) {
       return "copy_req";
     case OpType::kCopyDone:
       return "copy_done";
+    case OpType::kCommitTxn:
+      return "commit_txn";
+    case OpType::kPrepare:
+      return "prepare";
+    case OpType::kReplicaPrepare:
+      return "replica_prepare";
+    case OpType::kTakeoverReq:
+      return "takeover_req";
+    case OpType::kPing:
+      return "ping";
   }
   return "unknown";
 }
@@ -81,6 +91,8 @@ int SectionCount(OpType type) {
     case OpType::kReplicaWrite:
     case OpType::kReplicaDelete:
     case OpType::kReplicaAck:
+    case OpType::kCommitTxn:
+    case OpType::kReplicaPrepare:
       return 1;
     case OpType::kUpdateIf:
       return 3;
@@ -92,6 +104,9 @@ int SectionCount(OpType type) {
     case OpType::kReplicaAbort:
     case OpType::kCopyReq:
     case OpType::kCopyDone:
+    case OpType::kPrepare:
+    case OpType::kTakeoverReq:
+    case OpType::kPing:
       return 0;
   }
   return -1;
@@ -162,6 +177,7 @@ DecodeStatus DecodeScanParams(absl::string_view section, ScanParams* out) {
 
 void AppendOp(FrameBuilder* builder, const OpHeader& h,
               std::initializer_list<absl::string_view> sections) {
+  if (builder == nullptr) return;
   std::string* out = builder->buffer();
   size_t at = out->size();
   PutU32(out, 0);
@@ -206,6 +222,7 @@ void EndResult(FrameBuilder* builder, size_t result_at) {
 
 void AppendResult(FrameBuilder* builder, uint16_t code, uint16_t flags, uint64_t tag,
                   std::initializer_list<absl::string_view> sections) {
+  if (builder == nullptr) return;
   size_t at = BeginResult(builder, code, flags, tag);
   AppendSections(builder->buffer(), sections);
   EndResult(builder, at);

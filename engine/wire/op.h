@@ -31,6 +31,18 @@
 //     kCopyDone            (none): progress of one LDM of the copying node: `table_id` that
 //                          LDM, `partition` how many LDMs copy, `tag` partitions it has sent,
 //                          `txn` its partitions in all; flags kCopyComplete: it has sent all
+//   Two-phase commit of a transaction over several partitions (engine/node/coordinator.h):
+//     kCommitTxn           participants: (int<4> table | int<4> partition)…, the first the
+//                          coordinating partition: client → the data node primary for it (TC)
+//     kPrepare             (none): TC → the primary of `partition`: keep `txn` (its locks and
+//                          writes) until told its outcome, on every replica; `index` the TC
+//     kReplicaPrepare      int<4> the TC: the same, primary → backups (answered with kReplicaAck)
+//     kTakeoverReq         (none): the transactions of partition `partition` whose TC was the
+//                          data node `index`, asked by the node that takes over its role
+//   Between the data nodes of a group, to know each other alive:
+//     kPing                (none): sent on a quiet peer link every liveness check
+//   A participant answers the TC's kPrepare, kCommit, kAbort and kTakeoverReq with results;
+//   kTakeoverReq's: int<8> txn | int<1> committed, for each such transaction.
 //   key: a packed key (schema/row.h); columns: int<2> column positions; programs and filters:
 //   schema/program.h. ScanParams: int<4> max_rows | int<4> max_examined | int<1> ScanFlags.
 //
@@ -72,8 +84,13 @@ enum class OpType : uint8_t {
   kReplicaAck = 16,
   kCopyReq = 17,
   kCopyDone = 18,
+  kCommitTxn = 19,
+  kPrepare = 20,
+  kReplicaPrepare = 21,
+  kTakeoverReq = 22,
+  kPing = 23,
 };
-inline constexpr OpType kMaxOpType = OpType::kCopyDone;
+inline constexpr OpType kMaxOpType = OpType::kPing;
 absl::string_view OpTypeName(OpType type);
 
 enum OpFlags : uint8_t {
@@ -142,7 +159,8 @@ DecodeStatus DecodeResult(absl::string_view* in, Result* out);
 bool DecodeColumns(absl::string_view section, std::vector<uint16_t>* out);
 DecodeStatus DecodeScanParams(absl::string_view section, ScanParams* out);
 
-// Encoders append to a frame under construction and count the item.
+// Encoders append to a frame under construction and count the item. AppendOp and
+// AppendResult drop the item when `builder` is null (its destination is gone).
 void AppendOp(FrameBuilder* builder, const OpHeader& header,
               std::initializer_list<absl::string_view> sections);
 void AppendResult(FrameBuilder* builder, uint16_t code, uint16_t flags, uint64_t tag,

@@ -5,22 +5,17 @@
 // there, no transaction partial, no row that no write could have made; the only errors the
 // writers may see are temporary ones, and service must resume after each kill (the time is
 // measured and reported).
-#include <signal.h>
-
 #include <atomic>
 #include <iostream>
 #include <map>
 #include <memory>
-#include <optional>
-#include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "tests/fault/checker.h"
+#include "tests/fault/fault_fixture.h"
 #include "tests/fault/workload.h"
 #include "tests/integration/test_cluster.h"
 
@@ -31,8 +26,8 @@ constexpr char kConfig[] = R"(
 cluster:
   replicas: 2
   data_memory: 256M  # room for every row the writers may make (workload.h caps them)
-  heartbeat_interval: 100ms
-  missed_heartbeats: 3
+  heartbeat_interval: 200ms  # a node silent for 1 s is failed: slow (sanitizer) builds stay up
+  missed_heartbeats: 5
   lock_wait_timeout: 300ms
 mgmd:
   port: {MGMD_PORT}
@@ -48,54 +43,10 @@ datanodes:
 
 constexpr int kWriters = 4;
 constexpr absl::Duration kLoadBetweenSteps = absl::Seconds(2);
-constexpr absl::Duration kResumeLimit = absl::Seconds(30);
-constexpr absl::Duration kRestartLimit = absl::Seconds(60);
 
-std::string Ms(absl::Duration d) { return absl::StrCat(absl::ToInt64Milliseconds(d), " ms"); }
-
-int Millis(absl::Duration d) { return static_cast<int>(absl::ToInt64Milliseconds(d)); }
-
-// What one kill showed.
-struct KillReport {
-  int node = 0;
-  int pid = 0;  // the process killed
-  absl::Time killed_at;
-  std::optional<absl::Duration> first_commit;     // kill → first acknowledged commit (any thread)
-  std::optional<absl::Duration> every_partition;  // kill → a commit on every partition
-  std::optional<absl::Duration> back;             // kill → SHOW says "started" again (new pid)
-
-  static std::string Text(const std::optional<absl::Duration>& d) {
-    return d.has_value() ? Ms(*d) : std::string("never");
-  }
-  std::string Resumed() const { return Text(first_commit); }
-  std::string Describe() const {
-    return absl::StrCat("node ", node, " killed: service resumed after ", Text(first_commit),
-                        " (first acknowledged commit), on every partition after ",
-                        Text(every_partition), "; node ", node, " started again after ",
-                        Text(back));
-  }
-};
-
-class NodeFailureTest : public ::testing::Test {
+class NodeFailureTest : public FaultTest {
  protected:
-  void SetUp() override {
-    cluster_ = std::make_unique<TestCluster>(TestCluster::FromConfig(kConfig, {"--launch"}));
-    ASSERT_TRUE(cluster_->WaitForState({2, 3}, "started")) << cluster_->MgmdLog();
-    NoteDataNodePids();
-  }
-
-  // The writers stop; the cluster goes (the mgmd stops its nodes, then its process group is
-  // killed); then no data node process this test saw may be left.
-  void TearDown() override {
-    StopWriters();
-    cluster_.reset();
-    for (int pid : data_node_pids_) {
-      if (ProcessAlive(pid)) {
-        ADD_FAILURE() << "data node process " << pid << " outlived its cluster; killing it";
-        kill(pid, SIGKILL);
-      }
-    }
-  }
+  void SetUp() override { ASSERT_NO_FATAL_FAILURE(LaunchCluster(kConfig)); }
 
   // Creates the table and the writers, and starts them (each on a thread of its own, the
   // view followed for all of them by one more).
@@ -120,100 +71,16 @@ class NodeFailureTest : public ::testing::Test {
       clusters.push_back((*writer)->cluster());
       writers_.push_back(std::move(*writer));
     }
-    follower_ = std::make_unique<ViewFollower>(mgmd_port, clusters);
+    FollowView(std::move(clusters));
     for (auto& w : writers_) {
-      threads_.emplace_back([this, writer = w.get()] {
-        writer->Run(stop_);
-        finished_.fetch_add(1);
-      });
+      StartThread([writer = w.get()](const std::atomic<bool>& stop) { writer->Run(stop); });
     }
   }
 
-  void StopWriters() {
-    if (threads_.empty()) return;
-    stop_.store(true);
-    // A writer blocked in an operation that never ends would hang the test: give them a
-    // deadline, then take the cluster down, which ends every operation with an error.
-    if (!WaitUntil([&] { return finished_.load() == static_cast<int>(threads_.size()); },
-                   absl::Seconds(30))) {
-      ADD_FAILURE() << "writers still blocked in an operation 30 s after being stopped";
-      cluster_->mgmd().SignalGroup(SIGKILL);
-    }
-    for (std::thread& t : threads_) t.join();
-    threads_.clear();
-    follower_.reset();
-  }
-
-  void NoteDataNodePids() {
-    for (const auto& [id, node] : cluster_->Show()) {
-      if ((id == 2 || id == 3) && node.pid > 0) data_node_pids_.insert(node.pid);
-    }
-  }
-
-  int64_t Acknowledged() const {
+  int64_t Acknowledged() const override {
     int64_t n = 0;
     for (const auto& w : writers_) n += w->acknowledged();
     return n;
-  }
-
-  // Lets the writers run for `duration`, and until they have had at least one more commit
-  // acknowledged (so each step of the scenario happens under load).
-  void KeepWriting(absl::Duration duration) {
-    int64_t before = Acknowledged();
-    absl::SleepFor(duration);
-    EXPECT_TRUE(WaitUntil([&] { return Acknowledged() > before; }, kResumeLimit))
-        << "no commit acknowledged for " << Ms(duration + kResumeLimit);
-  }
-
-  // SIGKILL to data node `node`; returns once writes have resumed on every partition (or
-  // kResumeLimit passed).
-  KillReport KillDataNode(int node) {
-    KillReport report;
-    report.node = node;
-    std::map<int, ShownNode> shown = cluster_->Show();
-    report.pid = shown[node].pid;
-    EXPECT_EQ(shown[node].state, "started");
-    EXPECT_GT(report.pid, 0) << "SHOW gave no pid for node " << node;
-    if (report.pid <= 0) return report;
-    clock_->Arm();
-    report.killed_at = absl::Now();
-    EXPECT_EQ(kill(report.pid, SIGKILL), 0) << "kill -9 " << report.pid;
-    WaitUntil([&] { return clock_->EveryPartition().has_value(); }, kResumeLimit);
-    report.first_commit = clock_->FirstCommit();
-    report.every_partition = clock_->EveryPartition();
-    EXPECT_TRUE(report.every_partition.has_value())
-        << "node " << node << " killed: writes did not resume on every partition within "
-        << Ms(kResumeLimit);
-    return report;
-  }
-
-  // Waits until the mgmd has started the killed node again: a new process, STARTED in its
-  // view (what SHOW prints), which also says since when.
-  void WaitUntilBack(KillReport* report) {
-    int node = report->node;
-    control::NodeStatus status;
-    bool back = WaitUntil(
-        [&] {
-          absl::StatusOr<control::ClusterView> view =
-              api::Cluster::FetchView("127.0.0.1", cluster_->mgmd_port(), absl::Seconds(1));
-          if (!view.ok()) return false;
-          for (const control::NodeStatus& n : view->nodes()) {
-            if (static_cast<int>(n.node_id()) == node && n.state() == control::STARTED &&
-                n.pid() > 0 && n.pid() != report->pid) {
-              status = n;
-              return true;
-            }
-          }
-          return false;
-        },
-        kRestartLimit);
-    if (back) {
-      report->back = absl::FromUnixMillis(status.state_since_unix_ms()) - report->killed_at;
-    }
-    NoteDataNodePids();
-    EXPECT_TRUE(back) << "node " << node << " not started again within " << Ms(kRestartLimit)
-                      << "\n"
-                      << cluster_->Mgm("SHOW").out;
   }
 
   std::vector<const Writer*> Writers() const {
@@ -222,35 +89,24 @@ class NodeFailureTest : public ::testing::Test {
     return out;
   }
 
-  std::unique_ptr<TestCluster> cluster_;
-  std::set<int> data_node_pids_;
   std::unique_ptr<ResumeClock> clock_;
   std::vector<std::unique_ptr<Writer>> writers_;
-  std::unique_ptr<ViewFollower> follower_;
-  std::atomic<bool> stop_{false};
-  std::atomic<int> finished_{0};
-  std::vector<std::thread> threads_;
 };
 
 TEST_F(NodeFailureTest, NoAcknowledgedCommitIsLostWhenEachDataNodeIsKilledInTurn) {
   ASSERT_NO_FATAL_FAILURE(StartWriters());
   KeepWriting(kLoadBetweenSteps);
-  KillReport first = KillDataNode(2);
+  KillReport first = KillDataNode(2, clock_.get());
   WaitUntilBack(&first);  // restarted by the mgmd; it rejoins under load
   KeepWriting(kLoadBetweenSteps);
-  KillReport second = KillDataNode(3);
+  KillReport second = KillDataNode(3, clock_.get());
   KeepWriting(kLoadBetweenSteps);
-  StopWriters();
+  StopThreads();
   WaitUntilBack(&second);  // the check reads from both nodes
 
   for (const KillReport* k : {&first, &second}) {
     std::cout << k->Describe() << std::endl;
-    std::string prefix = absl::StrCat("node", k->node, "_");
-    if (k->first_commit) RecordProperty(prefix + "resumed_ms", Millis(*k->first_commit));
-    if (k->every_partition) {
-      RecordProperty(prefix + "every_partition_ms", Millis(*k->every_partition));
-    }
-    if (k->back) RecordProperty(prefix + "started_again_ms", Millis(*k->back));
+    k->Record();
   }
 
   std::map<uint16_t, int64_t> temporary;
@@ -294,7 +150,7 @@ TEST_F(NodeFailureTest, NoAcknowledgedCommitIsLostWhenEachDataNodeIsKilledInTurn
 TEST_F(NodeFailureTest, CheckerReportsDamageDoneByHand) {
   ASSERT_NO_FATAL_FAILURE(StartWriters());
   KeepWriting(absl::Seconds(1));
-  StopWriters();
+  StopThreads();
   absl::StatusOr<CheckReport> clean =
       CheckWrites(cluster_->mgmd_port(), Writers(), absl::Seconds(30));
   ASSERT_TRUE(clean.ok()) << clean.status();

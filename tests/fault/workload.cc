@@ -10,9 +10,8 @@
 #include "engine/wire/errors.h"
 
 namespace shoal::testing {
-namespace {
 
-schema::ColumnDef Column(const std::string& name, schema::ColumnType type) {
+schema::ColumnDef NotNullColumn(const std::string& name, schema::ColumnType type) {
   schema::ColumnDef c;
   c.name = name;
   c.type = type;
@@ -20,16 +19,35 @@ schema::ColumnDef Column(const std::string& name, schema::ColumnType type) {
   return c;
 }
 
-}  // namespace
+absl::Status RecreateTable(api::SyncClient* client, const schema::TableDef& table) {
+  wire::DictReq db;
+  db.mutable_create_database()->set_name(table.database);
+  db.mutable_create_database()->set_if_not_exists(true);
+  wire::DictReq drop;
+  drop.mutable_drop_table()->set_database(table.database);
+  drop.mutable_drop_table()->set_name(table.name);
+  drop.mutable_drop_table()->set_if_exists(true);
+  wire::DictReq create;
+  schema::AppendTableDef(table, create.mutable_create_table()->mutable_table());
+  for (wire::DictReq* request : {&db, &drop, &create}) {
+    absl::StatusOr<wire::DictConf> conf = client->Dictionary(*request);
+    if (!conf.ok()) return conf.status();
+    if (conf->error_code() != 0) {
+      return absl::InternalError(absl::StrCat(conf->error_code(), ": ", conf->error_message()));
+    }
+  }
+  return absl::OkStatus();
+}
 
 schema::TableDef AckedTableDef() {
   schema::TableDef t;
   t.database = kFaultDatabase;
   t.name = kAckedTable;
-  t.columns = {
-      Column("id", schema::ColumnType::kBigInt), Column("writer", schema::ColumnType::kInt),
-      Column("seq", schema::ColumnType::kBigInt), Column("value", schema::ColumnType::kBigInt),
-      Column("partner", schema::ColumnType::kBigInt)};
+  t.columns = {NotNullColumn("id", schema::ColumnType::kBigInt),
+               NotNullColumn("writer", schema::ColumnType::kInt),
+               NotNullColumn("seq", schema::ColumnType::kBigInt),
+               NotNullColumn("value", schema::ColumnType::kBigInt),
+               NotNullColumn("partner", schema::ColumnType::kBigInt)};
   schema::IndexDef primary;
   primary.name = "PRIMARY";
   primary.columns = {kIdCol};
@@ -39,23 +57,7 @@ schema::TableDef AckedTableDef() {
 }
 
 absl::Status CreateAckedTable(api::SyncClient* client) {
-  wire::DictReq db;
-  db.mutable_create_database()->set_name(kFaultDatabase);
-  db.mutable_create_database()->set_if_not_exists(true);
-  wire::DictReq drop;
-  drop.mutable_drop_table()->set_database(kFaultDatabase);
-  drop.mutable_drop_table()->set_name(kAckedTable);
-  drop.mutable_drop_table()->set_if_exists(true);
-  wire::DictReq create;
-  schema::AppendTableDef(AckedTableDef(), create.mutable_create_table()->mutable_table());
-  for (wire::DictReq* request : {&db, &drop, &create}) {
-    absl::StatusOr<wire::DictConf> conf = client->Dictionary(*request);
-    if (!conf.ok()) return conf.status();
-    if (conf->error_code() != 0) {
-      return absl::InternalError(absl::StrCat(conf->error_code(), ": ", conf->error_message()));
-    }
-  }
-  return absl::OkStatus();
+  return RecreateTable(client, AckedTableDef());
 }
 
 std::string AckedKey(const schema::TableDef& table, int64_t id) {

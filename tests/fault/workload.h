@@ -44,6 +44,11 @@ inline constexpr size_t kMaxPairs = 25'000;
 enum AckedColumn : uint16_t { kIdCol = 0, kWriterCol, kSeqCol, kValueCol, kPartnerCol };
 inline constexpr uint16_t kAckedColumns[] = {kIdCol, kWriterCol, kSeqCol, kValueCol, kPartnerCol};
 
+// For the tables of fault tests: a NOT NULL column, and (re)creating a table, and its database
+// when missing, through the dictionary master (an old table of that name is dropped).
+schema::ColumnDef NotNullColumn(const std::string& name, schema::ColumnType type);
+absl::Status RecreateTable(api::SyncClient* client, const schema::TableDef& table);
+
 schema::TableDef AckedTableDef();
 // Creates the database and the table (dropping an old one) through the dictionary master.
 absl::Status CreateAckedTable(api::SyncClient* client);

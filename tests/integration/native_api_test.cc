@@ -12,7 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "engine/api/client.h"
 #include "engine/api/sync_client.h"
 #include "engine/schema/program.h"
@@ -628,6 +631,88 @@ TEST(NativeApiRestartTest, RestartedDataNodeFetchesTheDictionary) {
     w.BeginKey();
     w.Int((*t)->columns[0], id);
     ASSERT_TRUE(fresh.Read(**t, w.view(), kAllColumns).ok()) << id;
+  }
+}
+
+// Read-backup tables: committed reads go to the replica on the reader's host. Data node 3
+// listens on 127.0.0.2, so a client on 127.0.0.1 reads every partition from data node 2 —
+// also those node 3 is primary of — while an ordinary table's reads go to each primary.
+TEST(NativeApiReadBackupTest, CommittedReadsGoToTheReplicaOnTheReadersHost) {
+  TestCluster cluster = TestCluster::FromConfig(R"(
+cluster:
+  replicas: 2
+  data_memory: 48M
+mgmd:
+  port: {MGMD_PORT}
+  data_dir: {RUN_DIR}/mgmd
+datanodes:
+  - id: 2
+    data_dir: {RUN_DIR}/dn2
+    metrics_port: {METRICS_BASE}
+  - id: 3
+    host: 127.0.0.2
+    data_dir: {RUN_DIR}/dn3
+)",
+                                                {"--launch"});
+  ASSERT_TRUE(cluster.WaitForState({2, 3}, "started")) << cluster.MgmdLog();
+  absl::StatusOr<control::ClusterView> view =
+      api::Cluster::FetchView("127.0.0.1", cluster.mgmd_port(), absl::Seconds(5));
+  ASSERT_TRUE(view.ok()) << view.status();
+  api::Cluster::Options options;
+  options.local_host = "127.0.0.1";
+  api::Cluster client_cluster(options);
+  client_cluster.SetView(*view);
+  api::SyncClient sync(&client_cluster);
+  wire::DictReq db;
+  db.mutable_create_database()->set_name("test");
+  ASSERT_EQ(sync.Dictionary(db)->error_code(), 0u);
+  auto node2_reads = [&] {
+    std::optional<std::string> text = HttpGet(cluster.metrics_port(0), "/metrics");
+    int64_t reads = 0;
+    if (!text.has_value()) return reads;
+    for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+      if (!absl::StartsWith(line, "shoal_datanode_ldm_reads_total")) continue;
+      int64_t value = 0;
+      if (absl::SimpleAtoi(line.substr(line.rfind(' ') + 1), &value)) reads += value;
+    }
+    return reads;
+  };
+  for (bool read_backup : {false, true}) {
+    TableDef def = TestTable(read_backup ? "read_backup" : "ordinary");
+    def.indexes.erase(def.indexes.begin() + 1);  // no unique key: the table gets partitions
+    if (read_backup) def.comment = "NDB_TABLE=READ_BACKUP=1";
+    wire::DictReq create;
+    schema::AppendTableDef(def, create.mutable_create_table()->mutable_table());
+    ASSERT_EQ(sync.Dictionary(create)->error_code(), 0u);
+    absl::StatusOr<api::TablePtr> t = sync.Table("test", def.name);
+    ASSERT_TRUE(t.ok()) << t.status();
+    constexpr int kRows = 200;  // every partition, on both primaries, gets some
+    for (int id = 0; id < kRows; ++id) {
+      RowWriter w;
+      w.BeginRow(4);
+      w.Int((*t)->columns[0], id);
+      w.Int((*t)->columns[1], id);
+      w.Null();
+      w.Bytes("v");
+      ASSERT_TRUE(sync.Insert(**t, w.view()).ok()) << id;
+    }
+    absl::SleepFor(absl::Milliseconds(250));  // the LDM publishes its counters every 100 ms
+    int64_t before = node2_reads();
+    for (int id = 0; id < kRows; ++id) {
+      RowWriter w;
+      w.BeginKey();
+      w.Int((*t)->columns[0], id);
+      api::SyncOutcome read = sync.Read(**t, w.view(), kAllColumns);
+      ASSERT_TRUE(read.ok()) << id << ": " << read.message;
+    }
+    absl::SleepFor(absl::Milliseconds(250));
+    int64_t served = node2_reads() - before;
+    if (read_backup) {
+      EXPECT_EQ(served, kRows) << "read-backup reads went elsewhere than the local replica";
+    } else {
+      EXPECT_GT(served, 0);
+      EXPECT_LT(served, kRows) << "an ordinary table's reads go to each partition's primary";
+    }
   }
 }
 

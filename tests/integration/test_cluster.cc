@@ -2,6 +2,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <iostream>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -95,6 +96,10 @@ TestCluster::~TestCluster() {
     mgmd_->Signal(SIGTERM);
     mgmd_->Wait(absl::Seconds(15));
     mgmd_.reset();
+  }
+  if (getenv("SHOAL_TEST_KEEP_RUN_DIR") != nullptr) {
+    std::cerr << "run directory kept: " << run_dir_ << std::endl;  // logs, for a post-mortem
+    return;
   }
   std::error_code ec;
   std::filesystem::remove_all(run_dir_, ec);

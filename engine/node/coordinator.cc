@@ -1,0 +1,264 @@
+// The TC: two-phase commit over a transaction's partitions, and takeover of a failed TC's.
+#include "engine/node/coordinator.h"
+
+#include "absl/strings/str_cat.h"
+#include "common/logging.h"
+#include "engine/wire/errors.h"
+#include "engine/wire/placement.h"
+
+namespace shoal::node {
+namespace {
+
+// Tags of our operations: our transaction's id, then the participant's position.
+constexpr int kPartBits = 20;
+constexpr uint64_t kPartMask = (uint64_t{1} << kPartBits) - 1;
+constexpr size_t kMaxParticipants = 1 << 16;
+constexpr size_t kParticipantBytes = 8;
+constexpr size_t kTakeoverEntryBytes = 9;
+
+}  // namespace
+
+Coordinator::Coordinator(int self, Send send, Reply reply)
+    : self_(self), send_(std::move(send)), reply_(std::move(reply)) {}
+
+void Coordinator::SetGroups(std::vector<std::vector<std::pair<int, bool>>> groups) {
+  groups_ = std::move(groups);
+}
+
+void Coordinator::ReportStuck(absl::Time now, absl::Duration age) const {
+  for (const auto& [id, txn] : txns_) {
+    if (now - txn.since < age) continue;
+    std::string waiting;
+    for (const Part& part : txn.parts) {
+      if (part.waiting) absl::StrAppend(&waiting, " p", part.partition, "@", part.node);
+    }
+    SHOAL_LOG(kWarning) << "TC: transaction " << txn.txn << " in phase "
+                        << static_cast<int>(txn.phase) << " for "
+                        << absl::FormatDuration(now - txn.since) << ", waiting for" << waiting;
+  }
+}
+
+int Coordinator::PrimaryOf(uint32_t partition) const {
+  if (groups_.empty()) return -1;
+  const int node_groups = static_cast<int>(groups_.size());
+  const auto& group = groups_[wire::NodeGroupOf(partition, node_groups)];
+  int replica = wire::PrimaryReplica(partition, node_groups, static_cast<int>(group.size()),
+                                     [&group](int i) { return group[i].second; });
+  return replica < 0 ? -1 : group[replica].first;
+}
+
+void Coordinator::Commit(uint32_t conn, const wire::Op& op) {
+  absl::string_view participants = op.sections[0];
+  if (participants.empty() || participants.size() % kParticipantBytes != 0 ||
+      participants.size() / kParticipantBytes > kMaxParticipants || op.header.txn == 0 ||
+      (op.header.txn >> 63) != 0) {
+    reply_(conn, op.header.tag, wire::kErInternal, "Internal error: malformed commit request");
+    return;
+  }
+  uint64_t id = next_id_++;
+  Txn& txn = txns_[id];
+  txn.txn = op.header.txn;
+  txn.has_client = true;
+  txn.conn = conn;
+  txn.tag = op.header.tag;
+  for (size_t at = 0; at < participants.size(); at += kParticipantBytes) {
+    Part& part = txn.parts.emplace_back();
+    part.table_id = wire::GetU32(participants.data() + at);
+    part.partition = wire::GetU32(participants.data() + at + 4);
+  }
+  for (size_t i = 0; i < txn.parts.size(); ++i) SendTo(id, txn, i, wire::OpType::kPrepare);
+  if (txn.waiting == 0) Advance(id);
+}
+
+void Coordinator::SendTo(uint64_t id, Txn& txn, size_t part_index, wire::OpType type) {
+  Part& part = txn.parts[part_index];
+  int node = PrimaryOf(part.partition);
+  if (node < 0) {
+    // The partition's whole node group is down: it cannot prepare, and holds nothing to end.
+    if (type == wire::OpType::kPrepare && txn.error == 0) {
+      txn.error = wire::kErTemporary;
+      txn.message = absl::StrCat("Got temporary error 4009 'no data node serves partition ",
+                                 part.partition, "' from Shoal");
+    }
+    return;
+  }
+  part.node = node;
+  part.waiting = true;
+  ++txn.waiting;
+  wire::OpHeader h;
+  h.type = type;
+  h.index = static_cast<uint16_t>(type == wire::OpType::kTakeoverReq ? txn.failed_tc : self_);
+  h.table_id = part.table_id;
+  h.partition = part.partition;
+  h.txn = type == wire::OpType::kTakeoverReq ? 0 : txn.txn;
+  h.tag = (id << kPartBits) | part_index;
+  send_(node, h, {});
+}
+
+void Coordinator::OnResult(const wire::Result& result) {
+  auto it = txns_.find(result.tag >> kPartBits);
+  if (it == txns_.end()) return;
+  Txn& txn = it->second;
+  size_t index = result.tag & kPartMask;
+  if (index >= txn.parts.size() || !txn.parts[index].waiting) return;
+  Part& part = txn.parts[index];
+  part.waiting = false;
+  --txn.waiting;
+  absl::string_view first = result.section_count > 0 ? result.sections[0] : absl::string_view();
+  switch (txn.phase) {
+    case Phase::kPrepare:
+      if (result.code != wire::kResultOk && txn.error == 0) {
+        txn.error = result.code;
+        txn.message = std::string(first);
+      }
+      break;
+    case Phase::kTakeoverQuery:
+      for (size_t at = 0;
+           result.code == wire::kResultOk && at + kTakeoverEntryBytes <= first.size();
+           at += kTakeoverEntryBytes) {
+        Txn::Found& found = txn.found[wire::GetU64(first.data() + at)];
+        bool committed = first[at + 8] != 0;
+        found.committed |= committed;
+        found.open |= !committed;
+        Part& where = found.parts.emplace_back();
+        where.table_id = part.table_id;
+        where.partition = part.partition;
+      }
+      break;
+    case Phase::kCommitFirst:
+    case Phase::kCommitRest:
+    case Phase::kAbort:
+      if (result.code != wire::kResultOk) {
+        SHOAL_LOG(kWarning) << "transaction " << txn.txn << ": partition " << part.partition
+                            << " answered " << result.code << " " << first;
+      }
+      break;
+  }
+  if (txn.waiting == 0) Advance(it->first);
+}
+
+void Coordinator::Advance(uint64_t id) {
+  Txn& txn = txns_.at(id);
+  switch (txn.phase) {
+    case Phase::kPrepare:
+      if (txn.error != 0) {
+        txn.phase = Phase::kAbort;
+        for (size_t i = 0; i < txn.parts.size(); ++i) SendTo(id, txn, i, wire::OpType::kAbort);
+      } else {
+        // The first partition's replicas record the decision: a node taking over later
+        // commits the others when it finds the first committed.
+        txn.phase = Phase::kCommitFirst;
+        SendTo(id, txn, 0, wire::OpType::kCommit);
+      }
+      break;
+    case Phase::kCommitFirst:
+      txn.phase = Phase::kCommitRest;
+      for (size_t i = 1; i < txn.parts.size(); ++i) SendTo(id, txn, i, wire::OpType::kCommit);
+      break;
+    case Phase::kCommitRest:
+    case Phase::kAbort:
+      Done(id);
+      return;
+    case Phase::kTakeoverQuery: {
+      Txn query = std::move(txn);  // Resolve adds transactions: `txn` would not stay put
+      txns_.erase(id);
+      Resolve(query);
+      return;
+    }
+  }
+  if (txns_.at(id).waiting == 0) Advance(id);
+}
+
+void Coordinator::Done(uint64_t id) {
+  auto it = txns_.find(id);
+  Txn txn = std::move(it->second);
+  txns_.erase(it);
+  if (txn.phase == Phase::kCommitRest) {
+    ++stats_.commits;
+  } else {
+    ++stats_.aborts;
+  }
+  if (!txn.has_client) return;
+  if (txn.phase == Phase::kCommitRest) {
+    reply_(txn.conn, txn.tag, wire::kResultOk, {});
+  } else {
+    reply_(txn.conn, txn.tag, txn.error,
+           txn.message.empty() ? "Got temporary error 4010 'transaction rolled back' from Shoal"
+                               : txn.message);
+  }
+}
+
+void Coordinator::Resolve(Txn& query) {
+  for (auto& [txn_id, found] : query.found) {
+    if (!found.open) continue;  // committed wherever it was: nothing left to do
+    const bool committed = found.committed;
+    std::vector<Part>& parts = found.parts;
+    ++stats_.takeovers;
+    SHOAL_LOG(kInfo) << "takeover from data node " << query.failed_tc << ": transaction " << txn_id
+                     << (committed ? " committed" : " rolled back") << " on " << parts.size()
+                     << " partition(s)";
+    uint64_t id = next_id_++;
+    Txn& txn = txns_[id];
+    txn.txn = txn_id;
+    txn.parts = std::move(parts);
+    txn.phase = committed ? Phase::kCommitRest : Phase::kAbort;
+    wire::OpType type = committed ? wire::OpType::kCommit : wire::OpType::kAbort;
+    for (size_t i = 0; i < txn.parts.size(); ++i) SendTo(id, txn, i, type);
+    if (txn.waiting == 0) Done(id);
+  }
+}
+
+void Coordinator::NodeLost(int node, bool take_over,
+                           const std::vector<std::pair<uint32_t, uint32_t>>& partitions) {
+  std::vector<uint64_t> ready;
+  for (auto& [id, txn] : txns_) {
+    bool touched = false;
+    for (size_t i = 0; i < txn.parts.size(); ++i) {
+      Part& part = txn.parts[i];
+      if (!part.waiting || part.node != node) continue;
+      touched = true;
+      part.waiting = false;
+      --txn.waiting;
+      switch (txn.phase) {
+        case Phase::kPrepare:
+          if (txn.error == 0) {
+            txn.error = wire::kErTemporary;
+            txn.message = absl::StrCat("Got temporary error 4010 'data node ", node,
+                                       " lost: transaction rolled back' from Shoal");
+          }
+          break;
+        case Phase::kCommitFirst:
+        case Phase::kCommitRest:
+          // Its backup holds the prepared transaction and is primary now.
+          SendTo(id, txn, i, wire::OpType::kCommit);
+          break;
+        case Phase::kAbort:
+          SendTo(id, txn, i, wire::OpType::kAbort);
+          break;
+        case Phase::kTakeoverQuery:
+          SendTo(id, txn, i, wire::OpType::kTakeoverReq);
+          break;
+      }
+    }
+    if (touched && txn.waiting == 0) ready.push_back(id);
+  }
+  for (uint64_t id : ready) {
+    if (txns_.contains(id)) Advance(id);
+  }
+  if (!take_over) return;
+  uint64_t id = next_id_++;
+  Txn& query = txns_[id];
+  query.phase = Phase::kTakeoverQuery;
+  query.failed_tc = node;
+  for (const auto& [table_id, partition] : partitions) {
+    Part& part = query.parts.emplace_back();
+    part.table_id = table_id;
+    part.partition = partition;
+  }
+  for (size_t i = 0; i < query.parts.size(); ++i) {
+    SendTo(id, query, i, wire::OpType::kTakeoverReq);
+  }
+  if (query.waiting == 0) Advance(id);
+}
+
+}  // namespace shoal::node
