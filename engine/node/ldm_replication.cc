@@ -337,6 +337,10 @@ bool Ldm::RunReplica(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::T
       open.conn = conn;
       open.source = h.index;
       open.prepared = true;
+      // The partition, even if nothing was written here: should this node become its primary,
+      // the transaction's outcome must reach the former primary through it.
+      Touched touched{Find(h.table_id, h.partition), h.table_id, h.partition};
+      if (!absl::c_linear_search(open.touched, touched)) open.touched.push_back(touched);
       open.tc =
           op.sections[0].size() == 4 ? static_cast<int>(wire::GetU32(op.sections[0].data())) : 0;
       // Its former primary role here (primaries moved since it wrote) is prepared too.
