@@ -1,14 +1,9 @@
 #include "engine/api/cluster.h"
 
-#include <netdb.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "common/control/frame.h"
+#include "common/control/blocking_connection.h"
 #include "engine/wire/placement.h"
 
 namespace shoal::api {
@@ -121,52 +116,25 @@ std::shared_ptr<const Dictionary> Cluster::dictionary() const {
 
 absl::StatusOr<control::ClusterView> Cluster::FetchView(const std::string& mgmd_host, int mgmd_port,
                                                         absl::Duration timeout) {
-  addrinfo hints = {};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* addresses = nullptr;
-  std::string port = absl::StrCat(mgmd_port);
-  if (getaddrinfo(mgmd_host.c_str(), port.c_str(), &hints, &addresses) != 0) {
-    return absl::UnavailableError(absl::StrCat("unknown host ", mgmd_host));
-  }
-  int fd = socket(addresses->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  bool connected = fd >= 0 && connect(fd, addresses->ai_addr, addresses->ai_addrlen) == 0;
-  freeaddrinfo(addresses);
-  if (!connected) {
-    if (fd >= 0) close(fd);
+  absl::Time deadline = absl::Now() + timeout;
+  absl::StatusOr<control::BlockingConnection> connection =
+      control::BlockingConnection::Connect(mgmd_host, mgmd_port, timeout);
+  if (!connection.ok()) {
     return absl::UnavailableError(
         absl::StrCat("cannot connect to the management daemon at ", mgmd_host, ":", mgmd_port));
   }
   control::ControlMessage request;
   request.mutable_console_req()->set_verb(control::ConsoleReq::SHOW);
-  std::string bytes;
-  control::AppendMessage(request, &bytes);
-  bool sent = write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
-  std::string in;
-  absl::Time deadline = absl::Now() + timeout;
-  while (sent) {
-    control::ControlMessage reply;
-    size_t consumed = 0;
-    control::DecodeStatus decoded = control::DecodeMessage(
-        absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(in.data()), in.size()), &reply,
-        &consumed);
-    if (decoded == control::DecodeStatus::kMalformed) break;
-    if (decoded == control::DecodeStatus::kOk) {
-      close(fd);
-      if (!reply.has_console_rep() || !reply.console_rep().ok()) {
+  if (connection->Send(request, timeout).ok()) {
+    absl::StatusOr<control::ControlMessage> reply =
+        connection->Receive(std::max(absl::ZeroDuration(), deadline - absl::Now()));
+    if (reply.ok()) {
+      if (!reply->has_console_rep() || !reply->console_rep().ok()) {
         return absl::UnavailableError("the management daemon refused SHOW");
       }
-      return reply.console_rep().view();
+      return reply->console_rep().view();
     }
-    pollfd p = {fd, POLLIN, 0};
-    int ms = static_cast<int>(absl::ToInt64Milliseconds(deadline - absl::Now()));
-    if (ms <= 0 || poll(&p, 1, ms) <= 0) break;
-    char buffer[16384];
-    ssize_t n = read(fd, buffer, sizeof(buffer));
-    if (n <= 0) break;
-    in.append(buffer, static_cast<size_t>(n));
   }
-  close(fd);
   return absl::UnavailableError(
       absl::StrCat("no cluster view from the management daemon at ", mgmd_host, ":", mgmd_port));
 }

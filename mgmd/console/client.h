@@ -3,9 +3,11 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "common/control/blocking_connection.h"
 #include "common/control/control.pb.h"
 
 namespace shoal::console {
@@ -14,21 +16,17 @@ class ConsoleClient {
  public:
   static absl::StatusOr<ConsoleClient> Connect(const std::string& host, int port,
                                                absl::Duration timeout);
-  ConsoleClient(ConsoleClient&& other) noexcept;
-  ConsoleClient& operator=(ConsoleClient&& other) noexcept;
-  ~ConsoleClient();
 
   // Waits at most `timeout` for the reply.
   absl::StatusOr<control::ConsoleRep> Call(const control::ConsoleReq& request,
                                            absl::Duration timeout);
-  const std::string& address() const { return address_; }
+  const std::string& address() const { return connection_.peer(); }
 
  private:
-  ConsoleClient(int fd, std::string address) : fd_(fd), address_(std::move(address)) {}
+  explicit ConsoleClient(control::BlockingConnection connection)
+      : connection_(std::move(connection)) {}
 
-  int fd_ = -1;
-  std::string address_;
-  std::string buffer_;  // bytes read but not yet decoded
+  control::BlockingConnection connection_;
 };
 
 }  // namespace shoal::console
