@@ -310,6 +310,21 @@ void Client::EndTransaction(Transaction* txn, wire::OpType type, Completion* don
     auto link = links_.find(t.node);
     return t.link_epoch == 0 || link == links_.end() || link->second->epoch != t.link_epoch;
   });
+  if (type == wire::OpType::kCommit) {
+    // Locks taken on a partition's primary of before (it failed, or handed its role over)
+    // are gone, though the link may not show it yet: what was read under them may be stale.
+    RefreshTopology();
+    for (const Transaction::Touch& t : touched) {
+      if (!t.holds || (topology_ != nullptr && topology_->PrimaryOf(t.partition) == t.node)) {
+        continue;
+      }
+      gather->code = kErTemporary;
+      gather->message = absl::StrCat("Got temporary error 4010 'data node ", t.node,
+                                     " is no longer the primary of partition ", t.partition,
+                                     ": transaction rolled back' from Shoal");
+      type = wire::OpType::kAbort;
+    }
+  }
   if (type == wire::OpType::kCommit && CommitThroughTc(*txn, touched, done)) {
     delete gather;
     return;

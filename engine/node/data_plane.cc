@@ -319,16 +319,19 @@ void DataPlane::HandleOps(Connection* conn, uint32_t count, absl::string_view bo
       Close(conn, "malformed operation");
       break;
     }
+    if (op.header.type >= wire::OpType::kReplicaWrite &&
+        op.header.type != wire::OpType::kCommitTxn && conn->data_node == 0) {
+      // Replication, copies and two-phase commit come from the data nodes only.
+      Close(conn, absl::StrCat("a data node's operation (", wire::OpTypeName(op.header.type),
+                               ") from a client"));
+      break;
+    }
     if (op.header.type == wire::OpType::kPing) continue;  // its arrival was the point
     if (op.header.type == wire::OpType::kCommitTxn) {
       tc_->Commit(conn->id, op);
       continue;
     }
     if (op.header.type == wire::OpType::kCopyReq || op.header.type == wire::OpType::kCopyDone) {
-      if (conn->data_node == 0) {
-        Close(conn, "a copy request from a client");
-        break;
-      }
       if (op.header.type == wire::OpType::kCopyReq) {
         StartCopyTo(conn, conn->data_node);
       } else {

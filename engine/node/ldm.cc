@@ -138,6 +138,7 @@ void Ldm::Execute(const wire::Op& op, uint32_t conn, ReplySink* sink) {
 
 bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline) {
   const wire::OpHeader& h = op.header;
+  if (ParkUntilHandedOver(op, conn, deadline)) return false;
   if (h.type >= OpType::kReplicaWrite) return RunReplica(op, conn, sink, deadline);
   if (h.txn >> 63) {
     Error(sink->ReplyTo(conn), h.tag, kErInternal, "Internal error: reserved transaction id");
@@ -186,6 +187,12 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
     return true;
   }
   storage::TxnId txn = h.txn;
+  // Noted before it runs, whatever its outcome: the client counts the partition as one the
+  // transaction holds from when it sent the operation, and a commit must find it here (a
+  // transaction that lost what it held here cannot prepare: Ldm::Prepare).
+  if (txn != storage::kAutocommit && (write || lock != storage::LockMode::kNone)) {
+    Touch(txn, conn, Touched{partition, h.table_id, h.partition});
+  }
   // A replicated autocommit write holds its row under a transaction of ours until the
   // backups have it, so nobody reads what a failure could still take back.
   const bool internal = write && txn == storage::kAutocommit && HasTargets(h.table_id, h.partition);
@@ -210,9 +217,6 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
       if (result.code == OpCode::kOk) {
         wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {row_.view()});
         row_.Clear();
-        if (lock != storage::LockMode::kNone && txn != storage::kAutocommit) {
-          Touch(txn, conn, Touched{partition, h.table_id, h.partition});
-        }
         return true;
       }
       row_.Clear();
@@ -256,7 +260,7 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
       break;
     case OpType::kScan:
       ++stats_.scans;
-      RunScan(op, table, partition, txn, conn, sink->ReplyTo(conn));
+      RunScan(op, table, partition, txn, sink->ReplyTo(conn));
       return true;
     case OpType::kCommit:
     case OpType::kAbort:
@@ -272,6 +276,7 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
     case OpType::kReplicaPrepare:
     case OpType::kTakeoverReq:
     case OpType::kPing:
+    case OpType::kHandover:
       return true;  // handled above
   }
   if (result.code == OpCode::kLocked) {
@@ -283,9 +288,6 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
   if (write) {
     ++stats_.writes;
     if (result.code == OpCode::kOk) {
-      if (!internal && txn != storage::kAutocommit) {
-        Touch(txn, conn, Touched{partition, h.table_id, h.partition});
-      }
       if (HasTargets(h.table_id, h.partition) &&
           Replicate(op, table, partition, txn, internal, conn, sink)) {
         return true;  // answered when the backups have it
@@ -300,7 +302,7 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
 }
 
 void Ldm::RunScan(const wire::Op& op, const TableState& table, storage::Partition* partition,
-                  storage::TxnId txn, uint32_t conn, wire::FrameBuilder* out) {
+                  storage::TxnId txn, wire::FrameBuilder* out) {
   const wire::OpHeader& h = op.header;
   const schema::TableDef& def = *table.def;
   wire::ScanParams params;
@@ -338,9 +340,6 @@ void Ldm::RunScan(const wire::Op& op, const TableState& table, storage::Partitio
     row_.Clear();
     Reply(out, batch.result, op, def);
     return;
-  }
-  if (spec.lock != storage::LockMode::kNone && txn != storage::kAutocommit) {
-    Touch(txn, conn, Touched{partition, h.table_id, h.partition});
   }
   // A lock met mid-scan ends the batch early; the client resumes and waits on that row then.
   std::string count;
@@ -428,6 +427,18 @@ void Ldm::ExpireLockWaits(absl::Time now, ReplySink* sink) {
       ++it;
       continue;
     }
+    absl::string_view bytes = it->op;
+    wire::Op op;
+    // Parked operations were decoded before: this cannot fail.
+    SHOAL_CHECK(wire::DecodeOp(&bytes, &op) == wire::DecodeStatus::kOk);
+    if (IsHandoverWait(it->waiting_for)) {
+      Error(sink->ReplyTo(it->conn), op.header.tag, kErTemporary,
+            absl::StrCat("Got temporary error 4011 'data node ", group_.self,
+                         " is not yet the primary of partition ", op.header.partition,
+                         ": its former primary has not handed it over' from Shoal"));
+      it = parked_.erase(it);
+      continue;
+    }
     ++stats_.lock_timeouts;
     if (stats_.lock_timeouts % 64 == 1) {
       auto open = open_.find(it->waiting_for);
@@ -443,12 +454,8 @@ void Ldm::ExpireLockWaits(absl::Time now, ReplySink* sink) {
                                                  replica->second.prepared ? ", prepared" : "", ")")
                                   : "");
     }
-    absl::string_view bytes = it->op;
-    wire::Op op;
     constexpr absl::string_view kTimeout = "Lock wait timeout exceeded; try restarting transaction";
-    if (wire::DecodeOp(&bytes, &op) != wire::DecodeStatus::kOk) {
-      // Not possible: parked operations were decoded before.
-    } else if (op.header.type >= OpType::kReplicaWrite) {
+    if (op.header.type >= OpType::kReplicaWrite) {
       Ack(op, it->conn, sink, kErLockWaitTimeout, kTimeout);
     } else {
       Error(sink->ReplyTo(it->conn), op.header.tag, kErLockWaitTimeout, kTimeout);

@@ -40,6 +40,10 @@ class ReplySink {
 inline constexpr uint32_t kToNode = 1u << 31;  // | data node id: kOpReq to that node
 inline constexpr uint32_t kOpsOn = 1u << 30;   // | connection id: kOpReq back on it
 
+// True for the id an operation waits on while its partition's handover is due (not a
+// transaction's: ldm_handover.cc).
+bool IsHandoverWait(storage::TxnId txn);
+
 // This data node's node group as of the latest cluster view.
 struct GroupView {
   int self = 0;  // this data node's id
@@ -47,8 +51,10 @@ struct GroupView {
   std::vector<int> members;   // the group's data node ids, in configuration (id) order
   std::vector<bool> started;  // parallel to members: serving, a complete replica
   std::vector<int> down;      // every data node of the cluster that does not serve
-  // True when this node is the primary replica of `partition`; also without a group (tests).
-  bool IsPrimary(uint32_t partition) const;
+  // The data node that is the primary replica of `partition`, -1 when none serves; this node
+  // without a group (tests).
+  int PrimaryOf(uint32_t partition) const;
+  bool IsPrimary(uint32_t partition) const { return PrimaryOf(partition) == self; }
   bool IsStarted(int node) const;
 };
 
@@ -88,7 +94,9 @@ struct LdmStats {
 // backups have it. A commit goes to the backups first and is answered once all have committed.
 // Backups hold the written rows locked under the same transaction id until then. A node that
 // restarts gets every partition copied (with the versions open transactions hold), and every
-// write made meanwhile to a partition already copied.
+// write made meanwhile to a partition already copied. When it serves again it takes its
+// primary roles back by handover (ldm_handover.cc): never do two nodes act as primary of one
+// partition.
 class Ldm {
  public:
   Ldm(PartitionPlacement placement, storage::MemoryBudget* budget,
@@ -193,7 +201,7 @@ class Ldm {
   // Returns false when the operation hit a lock and was parked (no reply yet).
   bool Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline);
   void RunScan(const wire::Op& op, const TableState& table, storage::Partition* partition,
-               storage::TxnId txn, uint32_t conn, wire::FrameBuilder* out);
+               storage::TxnId txn, wire::FrameBuilder* out);
   // Notes a partition a client's transaction has written or locked.
   void Touch(storage::TxnId txn, uint32_t conn, const Touched& touched);
   void ForgetPartitions(uint32_t table_id);
@@ -231,6 +239,18 @@ class Ldm {
   // A transaction replicated here from the partition's former primary, when this node has
   // become its primary (a restarted node took its roles back): it is ours to end now.
   void AdoptIfPrimary(storage::TxnId txn, uint32_t partition);
+  // Handing primary roles over (ldm_handover.cc).
+  // Follows the primaries' moves from `old` to group_: hands over those this node lost, and
+  // awaits the handover of those it gained from a node that still serves.
+  void FollowPrimaries(const GroupView& old, ReplySink* sink);
+  // Rolls back the open transactions that hold anything in `partition` (its new primary knows
+  // nothing of their read locks), then tells data node `to` it is its primary now.
+  void HandOver(uint32_t partition, int to, ReplySink* sink);
+  void TakeHandover(const wire::Op& op, ReplySink* sink);
+  // Parks an operation on a partition whose handover has not arrived yet: true when parked.
+  bool ParkUntilHandedOver(const wire::Op& op, uint32_t conn, absl::Time deadline);
+  // Stops waiting for handovers from `node`, which no longer serves.
+  void ForgetHandovers(int node, ReplySink* sink);
   // Two-phase commit, participant side (ldm_prepare.cc).
   void Prepare(const wire::Op& op, uint32_t conn, ReplySink* sink);
   void NoteDecided(storage::TxnId txn, int tc, const Touched& touched);
@@ -251,8 +271,13 @@ class Ldm {
   // connection reach all of them. Those this node runs as primary, and those replicated here.
   absl::flat_hash_map<storage::TxnId, OpenTxn> open_;
   absl::flat_hash_map<storage::TxnId, OpenTxn> replicas_;
-  // Transactions a backup failed to follow: their commit turns into a rollback.
-  absl::flat_hash_set<storage::TxnId> doomed_;
+  // Transactions rolled back behind their client's back (a backup failed to follow, their
+  // partition's primary moved), with why: their commit fails.
+  absl::flat_hash_map<storage::TxnId, std::string> doomed_;
+  // Partitions this node is primary of, in the view, that their former primary has not handed
+  // over yet: partition → that data node. Handovers that arrived before the view did.
+  absl::flat_hash_map<uint32_t, int> awaiting_handover_;
+  absl::flat_hash_set<std::pair<uint32_t, int>> handed_over_;
   absl::flat_hash_map<uint64_t, ReplicaWait> waits_;
   absl::flat_hash_map<storage::TxnId, Decided> decided_;
   std::vector<TakeoverQuery> takeover_queries_;  // waiting until their TC is known down

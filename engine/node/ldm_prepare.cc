@@ -31,9 +31,11 @@ void Ldm::Prepare(const wire::Op& op, uint32_t conn, ReplySink* sink) {
   const wire::OpHeader& h = op.header;
   AdoptIfPrimary(h.txn, h.partition);
   auto it = open_.find(h.txn);
-  if (it == open_.end() || doomed_.contains(h.txn)) {
-    // Rolled back here already: its primary failed, its client left, or a backup failed it.
-    if (it != open_.end()) Abort(h.txn, sink);
+  auto here = [&h](const Touched& t) { return t.table_id == h.table_id && t.index == h.partition; };
+  if (it == open_.end() || doomed_.contains(h.txn) || !absl::c_any_of(it->second.touched, here)) {
+    // What it held here is gone: its primary failed or moved, its client left, or a backup
+    // failed it. (Its operations in other partitions of this LDM do not make up for it.)
+    Abort(h.txn, sink);
     Error(sink->ReplyTo(conn), h.tag, wire::kErTemporary,
           absl::StrCat("Got temporary error 4013 'transaction rolled back on data node ",
                        group_.self, "' from Shoal"));

@@ -20,11 +20,11 @@ using wire::OpType;
 
 }  // namespace
 
-bool GroupView::IsPrimary(uint32_t partition) const {
-  if (members.empty()) return true;
+int GroupView::PrimaryOf(uint32_t partition) const {
+  if (members.empty()) return self;
   int replica = wire::PrimaryReplica(partition, node_groups, static_cast<int>(members.size()),
                                      [this](int i) { return started[i]; });
-  return replica >= 0 && members[replica] == self;
+  return replica < 0 ? -1 : members[replica];
 }
 
 bool GroupView::IsStarted(int node) const {
@@ -40,6 +40,7 @@ void Ldm::SetGroup(const GroupView& group, ReplySink* sink) {
   for (size_t i = 0; i < old.members.size(); ++i) {
     if (old.started[i] && !group_.IsStarted(old.members[i])) NodeLost(old.members[i], sink);
   }
+  FollowPrimaries(old, sink);
   // A node we copied to serves now: it gets writes as a started backup from here on.
   if (copy_.has_value() && copy_->complete && group_.IsStarted(copy_->node)) copy_.reset();
   AnswerTakeovers(sink);
@@ -123,16 +124,18 @@ bool Ldm::Replicate(const wire::Op& op, const TableState& table, storage::Partit
 void Ldm::Commit(const wire::Op& op, uint32_t conn, ReplySink* sink) {
   const wire::OpHeader& h = op.header;
   AdoptIfPrimary(h.txn, h.partition);
-  auto it = open_.find(h.txn);
-  if (h.txn == storage::kAutocommit || it == open_.end()) {
-    wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {});
-    return;
-  }
-  if (doomed_.contains(h.txn)) {
+  if (auto doomed = doomed_.find(h.txn); doomed != doomed_.end()) {
+    std::string why = std::move(doomed->second);
     Abort(h.txn, sink);
     Error(sink->ReplyTo(conn), h.tag, wire::kErTemporary,
-          "Got temporary error 4012 'a replica could not apply the transaction's writes: "
-          "transaction rolled back' from Shoal");
+          absl::StrCat("Got temporary error 4012 '", why, ": transaction rolled back' from Shoal"));
+    return;
+  }
+  auto it = open_.find(h.txn);
+  // Nothing to end here: it read without locks, or committed here already (a TC's commit
+  // sent again after a node failure).
+  if (h.txn == storage::kAutocommit || it == open_.end()) {
+    wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {});
     return;
   }
   uint64_t id = next_wait_++;
@@ -254,7 +257,7 @@ void Ldm::Finish(uint64_t wait_id, ReplySink* sink) {
       if (t.partition != nullptr) t.partition->Abort(wait.txn);
       EndOnCopyTarget(wait.txn, t, /*commit=*/false, sink);
     } else {
-      doomed_.insert(wait.txn);
+      doomed_[wait.txn] = "a replica could not apply the transaction's writes";
     }
     // The backup's own error (a full table, a lock wait): the write did not happen.
     Error(sink->ReplyTo(wait.conn), wait.tag, wait.error, wait.message);
@@ -311,6 +314,7 @@ void Ldm::NodeLost(int node, ReplySink* sink) {
     replicas_.erase(txn);
   }
   if (copy_.has_value() && copy_->node == node) copy_.reset();
+  ForgetHandovers(node, sink);
 }
 
 bool Ldm::RunReplica(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline) {
@@ -361,6 +365,9 @@ bool Ldm::RunReplica(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::T
       }
       return true;
     }
+    case OpType::kHandover:
+      TakeHandover(op, sink);
+      return true;
     case OpType::kReplicaWrite:
     case OpType::kReplicaDelete:
       break;
@@ -444,6 +451,13 @@ void Ldm::EndReplicaTxn(storage::TxnId txn, const Touched* only, bool commit, Re
     if (it != replicas_.end()) {
       std::erase(it->second.touched, *only);
       if (it->second.touched.empty()) replicas_.erase(it);
+    } else if (auto own = open_.find(txn);
+               own != open_.end() && absl::c_linear_search(own->second.touched, *only)) {
+      // Prepared here while this node was the partition's primary; the primary it handed
+      // over to has ended it.
+      if (commit && own->second.prepared) NoteDecided(txn, own->second.tc, *only);
+      std::erase(own->second.touched, *only);
+      if (own->second.touched.empty()) open_.erase(own);
     }
   } else if (it != replicas_.end()) {
     for (const Touched& t : it->second.touched) end(t);
@@ -488,6 +502,19 @@ bool Ldm::CopyStep(ReplySink* sink) {
             ++stats_.copied_rows;
           },
           &copy_row_);
+      // The copied versions of prepared transactions stay theirs to the end, whatever fails.
+      std::string tc;
+      for (const auto& [txn, open] : open_) {
+        if (!open.prepared || !absl::c_linear_search(open.touched, Touched{partition, table_id, p}))
+          continue;
+        tc.clear();
+        wire::PutU32(&tc, static_cast<uint32_t>(open.tc));
+        rh.type = OpType::kReplicaPrepare;
+        rh.flags = 0;
+        rh.txn = txn;
+        rh.tag = 0;
+        SendReplica(destination, rh, tc, sink);
+      }
     }
     copy_->done.emplace(table_id, p);
   }

@@ -115,17 +115,31 @@ class ReplicationTest : public ::testing::Test {
   }
 
   void SetStarted(bool a, bool b) {
-    for (Node* node : {&a_, &b_}) {
-      GroupView view;
-      view.self = node->id;
-      view.members = {kNodeA, kNodeB};
-      view.started = {a, b};
-      if (!a) view.down.push_back(kNodeA);
-      if (!b) view.down.push_back(kNodeB);
-      node->ldm->SetGroup(view, node);
-    }
+    for (Node* node : {&a_, &b_}) SetStartedOn(*node, a, b);
+  }
+  // The view as one node learns it.
+  void SetStartedOn(Node& node, bool a, bool b) {
+    GroupView view;
+    view.self = node.id;
+    view.members = {kNodeA, kNodeB};
+    view.started = {a, b};
+    if (!a) view.down.push_back(kNodeA);
+    if (!b) view.down.push_back(kNodeB);
+    node.ldm->SetGroup(view, &node);
+  }
+  // B, down, starts again empty and A copies every partition to it; it does not serve yet.
+  void RestartAndCopyB() {
+    b_.Restart(&budget_);
+    DictionaryDelta delta;
+    delta.created.push_back(table_);
+    b_.ldm->Apply(delta);
+    SetStartedOn(b_, true, false);
+    a_.ldm->StartCopy(kNodeB, ConnTo(kNodeB), 1);
+    while (a_.ldm->CopyStep(&a_)) Pump();
+    Pump();
   }
 
+  uint32_t PartitionOfKey(const std::string& key) { return schema::KeyHash(key) % kPartitions; }
   // A key whose partition node `primary` is primary of.
   std::string KeyOn(int primary, int n) {
     for (int id = n * 100;; ++id) {
@@ -154,9 +168,11 @@ class ReplicationTest : public ::testing::Test {
   }
 
   void Send(Node& node, wire::OpType type, const std::string& key, uint64_t tag, uint64_t txn,
-            std::initializer_list<absl::string_view> sections, uint16_t index = 0) {
+            std::initializer_list<absl::string_view> sections, uint16_t index = 0,
+            uint8_t flags = 0) {
     wire::OpHeader h;
     h.type = type;
+    h.flags = flags;
     h.index = index;
     h.table_id = table_->id;
     h.table_version = table_->version;
@@ -244,6 +260,29 @@ class ReplicationTest : public ::testing::Test {
     }
     node.results.Clear();
     return value;
+  }
+
+  // The takeover answer of `node` for the partition of `key` and TC `tc`, which must be down:
+  // (transaction, committed) pairs.
+  std::vector<std::pair<uint64_t, bool>> TakeoverAnswer(Node& node, const std::string& key,
+                                                        uint16_t tc) {
+    Send(node, wire::OpType::kTakeoverReq, key, 4444, 0, {}, tc);
+    node.results.Finish();
+    absl::string_view frame = wire::FirstFrame(node.results.finished());
+    absl::string_view body = frame.substr(std::min(frame.size(), wire::kFrameHeaderSize));
+    wire::Result answer;
+    std::vector<std::pair<uint64_t, bool>> found;
+    if (wire::DecodeResult(&body, &answer) != wire::DecodeStatus::kOk) answer.tag = 0;
+    node.results.Clear();
+    if (answer.tag != 4444u || answer.section_count == 0) {
+      ADD_FAILURE() << "no takeover answer";
+      return found;
+    }
+    absl::string_view entries = answer.sections[0];
+    for (; entries.size() >= 9; entries.remove_prefix(9)) {
+      found.emplace_back(wire::GetU64(entries.data()), entries[8] != 0);
+    }
+    return found;
   }
 
   storage::MemoryBudget budget_{64 << 20};
@@ -442,6 +481,132 @@ TEST_F(ReplicationTest, TakeoverQueryWaitsUntilTheTcIsKnownDown) {
   view.down = {kNodeB};
   a_.ldm->SetGroup(view, &a_);
   EXPECT_EQ(Results(a_), (std::map<uint64_t, uint16_t>{{4, wire::kResultOk}}));
+}
+
+TEST_F(ReplicationTest, RestartedNodeIsPrimaryOnlyOnceHandedOver) {
+  SetStarted(true, false);
+  RestartAndCopyB();
+  constexpr uint64_t kLocker = 42;  // SELECT … FOR UPDATE on A: a lock A alone knows of
+  constexpr uint64_t kWriter = 43;
+  const std::string k1 = KeyOn(kNodeB, 1), k2 = KeyOn(kNodeB, 2);
+  const std::string columns = wire::EncodeColumns(std::vector<uint16_t>{1});
+  Insert(a_, k1, 1, 1);
+  Send(a_, wire::OpType::kRead, k1, 2, kLocker, {k1, columns}, 0, wire::kLockExclusive);
+  Insert(a_, k2, 2, 3, kWriter);
+  Pump();
+  EXPECT_EQ(Results(a_).size(), 3u);
+
+  // B learns first that it serves, and is k1's primary: it waits for A to hand over. (Else
+  // B's transaction would lock k1 too, and both would update it from the same value.)
+  constexpr uint64_t kOnB = 44;
+  SetStartedOn(b_, true, true);
+  Send(b_, wire::OpType::kRead, k1, 4, kOnB, {k1, columns}, 0, wire::kLockExclusive);
+  Pump();
+  EXPECT_TRUE(Results(b_).empty()) << "B acted as primary before A handed over";
+  // A learns it: it rolls back what holds rows there, then hands over; B's read goes on.
+  SetStartedOn(a_, true, true);
+  Pump();
+  EXPECT_EQ(Results(b_), (std::map<uint64_t, uint16_t>{{4, wire::kResultOk}}));
+  Send(b_, wire::OpType::kWrite, k1, 5, kOnB, {Row(k1, 5)});
+  Send(b_, wire::OpType::kCommit, k1, 6, kOnB, {});
+  Pump();
+  EXPECT_EQ(Results(b_),
+            (std::map<uint64_t, uint16_t>{{5, wire::kResultOk}, {6, wire::kResultOk}}));
+  EXPECT_EQ(Value(a_, k1), 5);
+  EXPECT_EQ(Value(b_, k1), 5);
+  EXPECT_EQ(Value(a_, k2), -1);
+  EXPECT_EQ(Value(b_, k2), -1);
+  // Their clients learn it at the commit.
+  Send(a_, wire::OpType::kCommit, k1, 7, kLocker, {});
+  Send(a_, wire::OpType::kCommit, k2, 8, kWriter, {});
+  Pump();
+  EXPECT_EQ(Results(a_),
+            (std::map<uint64_t, uint16_t>{{7, wire::kErTemporary}, {8, wire::kErTemporary}}));
+  EXPECT_EQ(Value(b_, k2), -1);
+}
+
+TEST_F(ReplicationTest, HandoverWaitEndsWhenTheFormerPrimaryFails) {
+  SetStarted(true, false);
+  RestartAndCopyB();
+  const std::string key = KeyOn(kNodeB, 1);
+  SetStartedOn(b_, true, true);
+  Insert(b_, key, 3, 1);
+  EXPECT_TRUE(Results(b_).empty());
+  SetStartedOn(b_, false, true);  // A fails before it hands over
+  EXPECT_EQ(Results(b_), (std::map<uint64_t, uint16_t>{{1, wire::kResultOk}}));
+  EXPECT_EQ(Value(b_, key), 3);
+}
+
+TEST_F(ReplicationTest, PreparedTransactionOutlivesTheHandover) {
+  constexpr uint64_t kTxn = 42;
+  constexpr uint16_t kTc = kNodeB;
+  SetStarted(true, false);
+  RestartAndCopyB();
+  const std::string key = KeyOn(kNodeB, 1);
+  Insert(a_, key, 7, 1, kTxn);
+  Send(a_, wire::OpType::kPrepare, key, 2, kTxn, {}, kTc);
+  Pump();
+  EXPECT_EQ(Results(a_).size(), 2u);
+  SetStarted(true, true);
+  Pump();
+  // The TC's commit reaches the new primary, which ends it on A too.
+  Send(b_, wire::OpType::kCommit, key, 3, kTxn, {}, kTc);
+  Pump();
+  EXPECT_EQ(Results(b_), (std::map<uint64_t, uint16_t>{{3, wire::kResultOk}}));
+  EXPECT_EQ(Value(a_, key), 7);
+  EXPECT_EQ(Value(b_, key), 7);
+  Send(b_, wire::OpType::kWrite, key, 4, 0, {Row(key, 8)});
+  Pump();
+  EXPECT_EQ(Results(b_), (std::map<uint64_t, uint16_t>{{4, wire::kResultOk}}));
+  EXPECT_EQ(Value(a_, key), 8);
+  SetStarted(true, false);  // B, the TC, fails: A knows the transaction committed, and no more
+  EXPECT_EQ(TakeoverAnswer(a_, key, kTc), (std::vector<std::pair<uint64_t, bool>>{{kTxn, true}}));
+}
+
+TEST_F(ReplicationTest, CopyCarriesPreparedTransactions) {
+  constexpr uint64_t kTxn = 42;
+  constexpr uint16_t kTc = kNodeA;
+  SetStarted(true, false);
+  const std::string key = KeyOn(kNodeB, 1);
+  Insert(a_, key, 7, 1, kTxn);
+  Send(a_, wire::OpType::kPrepare, key, 2, kTxn, {}, kTc);
+  EXPECT_EQ(Results(a_).size(), 2u);
+  RestartAndCopyB();
+  SetStarted(true, true);
+  Pump();
+  SetStarted(false, true);  // A, its primary until now and its TC, fails
+  EXPECT_EQ(TakeoverAnswer(b_, key, kTc), (std::vector<std::pair<uint64_t, bool>>{{kTxn, false}}))
+      << "B must keep the prepared transaction for the node taking over";
+  Send(b_, wire::OpType::kCommit, key, 3, kTxn, {}, kTc);
+  EXPECT_EQ(Value(b_, key), 7);
+}
+
+TEST_F(ReplicationTest, PrepareNeedsWhatTheTransactionHeldInThatPartition) {
+  constexpr uint64_t kTxn = 42;
+  constexpr uint16_t kTc = kNodeA;
+  std::string in_q = KeyOn(kNodeA, 1);
+  std::string in_p = in_q;
+  for (int n = 2; PartitionOfKey(in_p) == PartitionOfKey(in_q); ++n) in_p = KeyOn(kNodeA, n);
+  // It wrote in q; its writes in p were lost (rolled back when p's primary moved, say).
+  Insert(a_, in_q, 1, 1, kTxn);
+  Pump();
+  Send(a_, wire::OpType::kPrepare, in_p, 2, kTxn, {}, kTc);
+  Pump();
+  EXPECT_EQ(Results(a_)[2], wire::kErTemporary);
+  EXPECT_EQ(Value(b_, in_q), -1);
+
+  // An operation that found nothing still makes the partition its: it may prepare there.
+  constexpr uint64_t kTxn2 = 43;
+  Send(a_, wire::OpType::kDelete, in_p, 3, kTxn2, {in_p});
+  Insert(a_, in_q, 2, 4, kTxn2);
+  Pump();
+  EXPECT_EQ(Results(a_),
+            (std::map<uint64_t, uint16_t>{{3, wire::kResultNotFound}, {4, wire::kResultOk}}));
+  Send(a_, wire::OpType::kPrepare, in_p, 5, kTxn2, {}, kTc);
+  Send(a_, wire::OpType::kPrepare, in_q, 6, kTxn2, {}, kTc);
+  Pump();
+  EXPECT_EQ(Results(a_),
+            (std::map<uint64_t, uint16_t>{{5, wire::kResultOk}, {6, wire::kResultOk}}));
 }
 
 }  // namespace

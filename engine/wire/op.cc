@@ -74,6 +74,8 @@ absl::string_view OpTypeName(OpType type) {
       return "takeover_req";
     case OpType::kPing:
       return "ping";
+    case OpType::kHandover:
+      return "handover";
   }
   return "unknown";
 }
@@ -107,6 +109,7 @@ int SectionCount(OpType type) {
     case OpType::kPrepare:
     case OpType::kTakeoverReq:
     case OpType::kPing:
+    case OpType::kHandover:
       return 0;
   }
   return -1;

@@ -41,6 +41,9 @@
 //                          data node `index`, asked by the node that takes over its role
 //   Between the data nodes of a group, to know each other alive:
 //     kPing                (none): sent on a quiet peer link every liveness check
+//   When a restarted node takes back its primary roles (engine/node/ldm_handover.cc):
+//     kHandover            (none): the sender, primary of `partition` until now, has stopped
+//                          acting as its primary; all it sent before arrives ahead of this
 //   A participant answers the TC's kPrepare, kCommit, kAbort and kTakeoverReq with results;
 //   kTakeoverReq's: int<8> txn | int<1> committed, for each such transaction.
 //   key: a packed key (schema/row.h); columns: int<2> column positions; programs and filters:
@@ -89,8 +92,9 @@ enum class OpType : uint8_t {
   kReplicaPrepare = 21,
   kTakeoverReq = 22,
   kPing = 23,
+  kHandover = 24,
 };
-inline constexpr OpType kMaxOpType = OpType::kPing;
+inline constexpr OpType kMaxOpType = OpType::kHandover;
 absl::string_view OpTypeName(OpType type);
 
 enum OpFlags : uint8_t {
