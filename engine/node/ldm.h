@@ -163,7 +163,6 @@ class Ldm {
   // A prepared transaction committed here, remembered for a node taking over from its TC.
   struct Decided {
     int tc = 0;
-    absl::Time at;
     std::vector<std::pair<uint32_t, uint32_t>> partitions;  // (table, partition)
   };
   struct TakeoverQuery {
@@ -280,6 +279,7 @@ class Ldm {
   absl::flat_hash_set<std::pair<uint32_t, int>> handed_over_;
   absl::flat_hash_map<uint64_t, ReplicaWait> waits_;
   absl::flat_hash_map<storage::TxnId, Decided> decided_;
+  std::deque<std::pair<absl::Time, storage::TxnId>> decided_order_;  // oldest first
   std::vector<TakeoverQuery> takeover_queries_;  // waiting until their TC is known down
   uint64_t next_wait_ = 1;
   uint64_t next_internal_txn_ = 1;

@@ -75,13 +75,14 @@ void Ldm::Prepare(const wire::Op& op, uint32_t conn, ReplySink* sink) {
 
 void Ldm::NoteDecided(storage::TxnId txn, int tc, const Touched& touched) {
   absl::Time now = absl::Now();
-  if (decided_.size() > 1024) {
-    absl::erase_if(decided_,
-                   [now](const auto& entry) { return now - entry.second.at > kDecidedMemory; });
+  while (!decided_order_.empty() && now - decided_order_.front().first > kDecidedMemory) {
+    decided_.erase(decided_order_.front().second);
+    decided_order_.pop_front();
   }
-  Decided& decided = decided_[txn];
+  auto [it, added] = decided_.try_emplace(txn);
+  Decided& decided = it->second;
+  if (added) decided_order_.emplace_back(now, txn);
   decided.tc = tc;
-  decided.at = now;
   std::pair<uint32_t, uint32_t> partition(touched.table_id, touched.index);
   if (!absl::c_linear_search(decided.partitions, partition)) {
     decided.partitions.push_back(partition);
