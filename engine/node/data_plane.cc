@@ -168,7 +168,7 @@ void DataPlane::Run() {
   while (!stopping_.load(std::memory_order_relaxed)) {
     bool worked = PollInput();
     DrainTcResults();
-    CopySteps();
+    worked |= CopySteps();
     FlushAll();
     now = absl::Now();
     if (now - last_lock_check >= kLockCheckInterval) {

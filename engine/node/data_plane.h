@@ -128,6 +128,12 @@ class DataPlane : private ReplySink {
   // Dictionary role (dictionary_service.cc).
   void HandleDict(Connection* conn, absl::string_view body);
   void StartNextDdl();
+  // Our dictionary, as an install, to data node connection `conn`; `truncated` names the
+  // tables the latest change truncated.
+  void SendDictionary(Connection* conn, absl::Span<const uint32_t> truncated);
+  // After a dictionary change here: the nodes copying from us, which the master does not
+  // install on before they serve, get it in order with the copy.
+  void ForwardDictionary(const DictionaryDelta& delta);
   void FinishDdl();
   void OnPeerConf(Connection* conn, const wire::DictConf& conf);
   void PeerGone(int node_id);
@@ -146,7 +152,8 @@ class DataPlane : private ReplySink {
   void StartCopyTo(Connection* conn, int node);
   void OnCopyProgress(const wire::OpHeader& header);
   void RequestCopy();
-  void CopySteps();
+  // A step of the copies to restarting nodes by the LDMs on this thread; true when it copied.
+  bool CopySteps();
   void Ready(absl::Status status);
   // Pings the group's serving peers and drops links silent past peer_timeout.
   void CheckPeers(absl::Time now);

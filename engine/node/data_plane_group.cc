@@ -110,6 +110,9 @@ void DataPlane::StartCopyTo(Connection* conn, int node) {
   lost_peers_.erase(node);
   copy_targets_[node] = view_.version();
   copy_conn_ = conn->id;
+  // Ahead of the rows: the tables as they are here (it fetched them before it asked, and
+  // DDL since reaches it only from us until it serves).
+  SendDictionary(conn, {});
   PushGroup();  // whatever our view says, it does not serve before the copy is over
   int ldm_count = options_.ldm_count;
   for (auto& ldm : ldms_) ldm->StartCopy(node, conn->id, ldm_count);
@@ -120,13 +123,15 @@ void DataPlane::StartCopyTo(Connection* conn, int node) {
   }
 }
 
-void DataPlane::CopySteps() {
+bool DataPlane::CopySteps() {
   bool copying = false;
   for (auto& ldm : ldms_) copying |= ldm->copying();
-  if (!copying) return;
+  if (!copying) return false;
   Connection* conn = Find(copy_conn_);
-  if (conn != nullptr && conn->out.finished().size() > kMaxQueuedCopyBytes) return;
-  for (auto& ldm : ldms_) ldm->CopyStep(this);
+  if (conn != nullptr && conn->out.finished().size() > kMaxQueuedCopyBytes) return false;
+  bool copied = false;
+  for (auto& ldm : ldms_) copied |= ldm->CopyStep(this);
+  return copied;
 }
 
 void DataPlane::RequestCopy() {

@@ -291,6 +291,9 @@ void Dictionary::ReserveAutoIncrement(const wire::ReserveAutoIncrement& req, wir
 
 absl::Status Dictionary::Install(const wire::Dictionary& dictionary,
                                  absl::Span<const uint32_t> truncated, DictionaryDelta* delta) {
+  // Two nodes may send us the same dictionaries for a while (the master, and the node we copy
+  // from while we restart): one we have, or a late older one, changes nothing.
+  if (dictionary.version() <= version_ && version_ > 0) return absl::OkStatus();
   absl::flat_hash_map<uint32_t, TablePtr> tables;
   for (const std::string& bytes : dictionary.tables()) {
     absl::string_view in = bytes;

@@ -69,6 +69,7 @@ void DataPlane::HandleDict(Connection* conn, absl::string_view body) {
         conf.set_error_message(absl::StrCat("Internal error: ", status.message()));
       } else {
         ApplyDelta(delta);
+        ForwardDictionary(delta);
       }
       break;
     }
@@ -105,11 +106,7 @@ void DataPlane::StartNextDdl() {
       continue;
     }
     ApplyDelta(delta);
-    wire::DictReq install;
-    install.set_tag(dictionary_.version());
-    dictionary_.ToProto(install.mutable_install_dictionary()->mutable_dictionary());
-    for (uint32_t id : delta.truncated)
-      install.mutable_install_dictionary()->add_truncated_tables(id);
+    ForwardDictionary(delta);
     for (const auto& node : view_.nodes()) {
       int id = static_cast<int>(node.node_id());
       if (node.type() != control::DATANODE || node.state() != control::STARTED ||
@@ -118,13 +115,31 @@ void DataPlane::StartNextDdl() {
       }
       Connection* peer = PeerConnection(id);
       if (peer == nullptr) continue;
-      SendFrame(peer, wire::FrameType::kDictReq, install);
+      SendDictionary(peer, delta.truncated);
       ddl.waiting_for.push_back(id);
     }
     if (ddl.waiting_for.empty()) {
       FinishDdl();
     } else {
       ddl_in_flight_ = true;
+    }
+  }
+}
+
+void DataPlane::SendDictionary(Connection* conn, absl::Span<const uint32_t> truncated) {
+  wire::DictReq install;
+  install.set_tag(dictionary_.version());
+  dictionary_.ToProto(install.mutable_install_dictionary()->mutable_dictionary());
+  for (uint32_t id : truncated) install.mutable_install_dictionary()->add_truncated_tables(id);
+  SendFrame(conn, wire::FrameType::kDictReq, install);
+}
+
+void DataPlane::ForwardDictionary(const DictionaryDelta& delta) {
+  for (const auto& [node, since] : copy_targets_) {
+    auto peer = peers_.find(node);
+    if (Connection* conn = peer == peers_.end() ? nullptr : Find(peer->second);
+        conn != nullptr && !conn->dead) {
+      SendDictionary(conn, delta.truncated);
     }
   }
 }

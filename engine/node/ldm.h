@@ -121,8 +121,9 @@ class Ldm {
   void ConnectionClosed(uint32_t conn, ReplySink* sink);
 
   // Node restart: copies every partition of this LDM to data node `node`, whose request came
-  // on connection `conn`, one partition per CopyStep(); `ldm_count` LDMs of this node copy.
-  void StartCopy(int node, uint32_t conn, int ldm_count);
+  // on connection `conn`, whole partitions per CopyStep() until one has taken the step past
+  // `rows_per_step` rows; `ldm_count` LDMs of this node copy.
+  void StartCopy(int node, uint32_t conn, int ldm_count, uint64_t rows_per_step = 4096);
   // Copies the next partition; false when there is nothing (more) to copy.
   bool CopyStep(ReplySink* sink);
   bool copying() const { return copy_.has_value() && !copy_->complete; }
@@ -191,6 +192,7 @@ class Ldm {
     int node = 0;
     uint32_t conn = 0;
     int ldm_count = 1;
+    uint64_t rows_per_step = 0;
     std::deque<std::pair<uint32_t, uint32_t>> todo;  // (table, partition) not copied yet
     absl::flat_hash_set<std::pair<uint32_t, uint32_t>> done;
     uint32_t total = 0;
@@ -230,6 +232,9 @@ class Ldm {
   // Sends kReplicaCommit or kReplicaAbort of `txn` in `touched` to its copy target, if any.
   void EndOnCopyTarget(storage::TxnId txn, const Touched& touched, bool commit, ReplySink* sink);
   void SendCopyProgress(ReplySink* sink);
+  // Sends partition `p` of table `table_id` to the copy target: its rows, the versions open
+  // transactions hold, and which of those are prepared.
+  void CopyPartition(uint32_t table_id, uint32_t p, ReplySink* sink);
   void Commit(const wire::Op& op, uint32_t conn, ReplySink* sink);
   void Abort(storage::TxnId txn, ReplySink* sink);
   void OnAck(const wire::Op& op, ReplySink* sink);

@@ -466,11 +466,12 @@ void Ldm::EndReplicaTxn(storage::TxnId txn, const Touched* only, bool commit, Re
   Unpark(txn, sink);
 }
 
-void Ldm::StartCopy(int node, uint32_t conn, int ldm_count) {
+void Ldm::StartCopy(int node, uint32_t conn, int ldm_count, uint64_t rows_per_step) {
   copy_.emplace();
   copy_->node = node;
   copy_->conn = conn;
   copy_->ldm_count = ldm_count;
+  copy_->rows_per_step = rows_per_step;
   for (const auto& [id, table] : tables_) {
     for (uint32_t p = 0; p < table.partitions.size(); ++p) {
       if (table.partitions[p] != nullptr) copy_->todo.emplace_back(id, p);
@@ -483,39 +484,13 @@ void Ldm::StartCopy(int node, uint32_t conn, int ldm_count) {
 
 bool Ldm::CopyStep(ReplySink* sink) {
   if (!copying()) return false;
-  if (!copy_->todo.empty()) {
+  // Whole partitions, as many as fit in a step's rows: many small ones (a database of many
+  // tables, or tables created during the copy) must not take a loop turn each.
+  const uint64_t copied_before = stats_.copied_rows;
+  while (!copy_->todo.empty() && stats_.copied_rows - copied_before < copy_->rows_per_step) {
     auto [table_id, p] = copy_->todo.front();
     copy_->todo.pop_front();
-    if (storage::Partition* partition = Find(table_id, p); partition != nullptr) {
-      wire::OpHeader rh;
-      rh.index = static_cast<uint16_t>(group_.self);
-      rh.table_id = table_id;
-      rh.table_version = tables_.at(table_id).def->version;
-      rh.partition = p;
-      const uint32_t destination = kOpsOn | copy_->conn;
-      partition->Export(
-          [&](storage::TxnId txn, absl::string_view key, absl::string_view row) {
-            rh.txn = txn;
-            rh.flags = txn == storage::kAutocommit ? wire::kReplicaCommitNow : 0;
-            rh.type = row.empty() ? OpType::kReplicaDelete : OpType::kReplicaWrite;
-            SendReplica(destination, rh, row.empty() ? key : row, sink);
-            ++stats_.copied_rows;
-          },
-          &copy_row_);
-      // The copied versions of prepared transactions stay theirs to the end, whatever fails.
-      std::string tc;
-      for (const auto& [txn, open] : open_) {
-        if (!open.prepared || !absl::c_linear_search(open.touched, Touched{partition, table_id, p}))
-          continue;
-        tc.clear();
-        wire::PutU32(&tc, static_cast<uint32_t>(open.tc));
-        rh.type = OpType::kReplicaPrepare;
-        rh.flags = 0;
-        rh.txn = txn;
-        rh.tag = 0;
-        SendReplica(destination, rh, tc, sink);
-      }
-    }
+    CopyPartition(table_id, p, sink);
     copy_->done.emplace(table_id, p);
   }
   if (copy_->todo.empty()) {
@@ -525,6 +500,39 @@ bool Ldm::CopyStep(ReplySink* sink) {
   }
   SendCopyProgress(sink);
   return true;
+}
+
+void Ldm::CopyPartition(uint32_t table_id, uint32_t p, ReplySink* sink) {
+  storage::Partition* partition = Find(table_id, p);
+  if (partition == nullptr) return;
+  wire::OpHeader rh;
+  rh.index = static_cast<uint16_t>(group_.self);
+  rh.table_id = table_id;
+  rh.table_version = tables_.at(table_id).def->version;
+  rh.partition = p;
+  const uint32_t destination = kOpsOn | copy_->conn;
+  partition->Export(
+      [&](storage::TxnId txn, absl::string_view key, absl::string_view row) {
+        rh.txn = txn;
+        rh.flags = txn == storage::kAutocommit ? wire::kReplicaCommitNow : 0;
+        rh.type = row.empty() ? OpType::kReplicaDelete : OpType::kReplicaWrite;
+        SendReplica(destination, rh, row.empty() ? key : row, sink);
+        ++stats_.copied_rows;
+      },
+      &copy_row_);
+  // The copied versions of prepared transactions stay theirs to the end, whatever fails.
+  std::string tc;
+  for (const auto& [txn, open] : open_) {
+    if (!open.prepared || !absl::c_linear_search(open.touched, Touched{partition, table_id, p}))
+      continue;
+    tc.clear();
+    wire::PutU32(&tc, static_cast<uint32_t>(open.tc));
+    rh.type = OpType::kReplicaPrepare;
+    rh.flags = 0;
+    rh.txn = txn;
+    rh.tag = 0;
+    SendReplica(destination, rh, tc, sink);
+  }
 }
 
 void Ldm::SendCopyProgress(ReplySink* sink) {

@@ -393,7 +393,7 @@ TEST_F(ReplicationTest, CopyBringsARestartedNodeUpToDateWhileWritesGoOn) {
   view.members = {kNodeA, kNodeB};
   view.started = {true, false};
   b_.ldm->SetGroup(view, &b_);
-  a_.ldm->StartCopy(kNodeB, ConnTo(kNodeB), 1);
+  a_.ldm->StartCopy(kNodeB, ConnTo(kNodeB), 1, /*rows_per_step=*/1);  // a partition a step
   ASSERT_TRUE(a_.ldm->CopyStep(&a_));
   Pump();
   // A write during the copy: to a copied partition it is forwarded, else copied later.
