@@ -110,6 +110,23 @@ uint64_t Client::NewTag(Pending pending) {
   return (uint64_t{pending.generation} << 32) | slot;
 }
 
+std::string Client::LostHolds(const Transaction& txn) const {
+  for (const Transaction::Touch& t : txn.touched) {
+    if (!t.holds) continue;
+    auto link = links_.find(t.node);
+    if (t.link_epoch == 0 || link == links_.end() || link->second->epoch != t.link_epoch) {
+      return absl::StrCat("Got temporary error 4010 'data node ", t.node,
+                          " lost: transaction rolled back' from Shoal");
+    }
+    if (topology_ != nullptr && topology_->PrimaryOf(t.partition) != t.node) {
+      return absl::StrCat("Got temporary error 4010 'data node ", t.node,
+                          " is no longer the primary of partition ", t.partition,
+                          ": transaction rolled back' from Shoal");
+    }
+  }
+  return {};
+}
+
 void Client::FailNow(Completion* done, uint16_t code, absl::string_view message) {
   Outcome outcome;
   outcome.code = code;
@@ -186,6 +203,9 @@ void Client::KeyOp(const schema::TableDef& table, wire::OpType type, uint32_t pa
                    uint8_t flags, std::initializer_list<absl::string_view> sections,
                    Completion* done, Transaction* txn) {
   RefreshTopology();
+  if (txn != nullptr) {
+    if (std::string why = LostHolds(*txn); !why.empty()) return FailNow(done, kErTemporary, why);
+  }
   int node = -1;
   if (topology_ != nullptr) {
     node =
@@ -252,6 +272,9 @@ void Client::ReadUnique(const schema::TableDef& table, int index, absl::string_v
                         absl::Span<const uint16_t> columns, Completion* done, Transaction* txn,
                         Lock lock) {
   RefreshTopology();
+  if (txn != nullptr) {
+    if (std::string why = LostHolds(*txn); !why.empty()) return FailNow(done, kErTemporary, why);
+  }
   auto* gather = new Gather;
   gather->done = done;
   gather->remaining = static_cast<int>(table.partitions);
@@ -311,17 +334,11 @@ void Client::EndTransaction(Transaction* txn, wire::OpType type, Completion* don
     return t.link_epoch == 0 || link == links_.end() || link->second->epoch != t.link_epoch;
   });
   if (type == wire::OpType::kCommit) {
-    // Locks taken on a partition's primary of before (it failed, or handed its role over)
-    // are gone, though the link may not show it yet: what was read under them may be stale.
+    // What was read under locks on a primary of before may be stale.
     RefreshTopology();
-    for (const Transaction::Touch& t : touched) {
-      if (!t.holds || (topology_ != nullptr && topology_->PrimaryOf(t.partition) == t.node)) {
-        continue;
-      }
+    if (std::string why = LostHolds(Transaction{txn->id, touched}); !why.empty()) {
       gather->code = kErTemporary;
-      gather->message = absl::StrCat("Got temporary error 4010 'data node ", t.node,
-                                     " is no longer the primary of partition ", t.partition,
-                                     ": transaction rolled back' from Shoal");
+      gather->message = std::move(why);
       type = wire::OpType::kAbort;
     }
   }

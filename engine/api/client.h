@@ -203,6 +203,11 @@ class Client {
   bool CommitThroughTc(const Transaction& txn, const std::vector<Transaction::Touch>& touched,
                        Completion* done);
   void FailNow(Completion* done, uint16_t code, absl::string_view message);
+  // Why `txn` cannot go on (MySQL's message for 1297), empty when it can: a node where it
+  // holds something was lost, or is no longer that partition's primary in our view, and its
+  // locks and writes there went with it — even when the link does not show it yet. Its
+  // operations would run without them (an INSERT meeting the row its own DELETE removed).
+  std::string LostHolds(const Transaction& txn) const;
   // Sends a committed read whose data node was lost to another replica; false if there is
   // none (the caller fails it).
   bool RetryRead(int lost_node, const wire::OpHeader& header,

@@ -20,6 +20,12 @@ constexpr uint32_t kOrderedBatchRows = 256;
 
 void Client::Scan(ScanRequest request, ScanReceiver* receiver) {
   RefreshTopology();
+  if (request.txn != nullptr) {
+    if (std::string why = LostHolds(*request.txn); !why.empty()) {
+      receiver->Done(wire::kErTemporary, why);
+      return;
+    }
+  }
   auto scan = std::make_unique<ScanState>();
   scan->request = std::move(request);
   scan->receiver = receiver;

@@ -160,6 +160,16 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
     wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {});
     return true;
   }
+  if (h.txn != storage::kAutocommit && !doomed_.empty()) {
+    // Rolled back behind its client's back: what it does now would run without its earlier
+    // writes and locks (an INSERT meeting the row its own DELETE removed).
+    if (auto doomed = doomed_.find(h.txn); doomed != doomed_.end()) {
+      Error(sink->ReplyTo(conn), h.tag, kErTemporary,
+            absl::StrCat("Got temporary error 4012 '", doomed->second,
+                         ": transaction rolled back' from Shoal"));
+      return true;
+    }
+  }
   auto it = tables_.find(h.table_id);
   if (it == tables_.end() || it->second.def->version != h.table_version) {
     Error(sink->ReplyTo(conn), h.tag, kErTableDefChanged,

@@ -488,13 +488,14 @@ TEST_F(ReplicationTest, RestartedNodeIsPrimaryOnlyOnceHandedOver) {
   RestartAndCopyB();
   constexpr uint64_t kLocker = 42;  // SELECT … FOR UPDATE on A: a lock A alone knows of
   constexpr uint64_t kWriter = 43;
-  const std::string k1 = KeyOn(kNodeB, 1), k2 = KeyOn(kNodeB, 2);
+  const std::string k1 = KeyOn(kNodeB, 1), k2 = KeyOn(kNodeB, 2), stays = KeyOn(kNodeA, 3);
   const std::string columns = wire::EncodeColumns(std::vector<uint16_t>{1});
   Insert(a_, k1, 1, 1);
   Send(a_, wire::OpType::kRead, k1, 2, kLocker, {k1, columns}, 0, wire::kLockExclusive);
   Insert(a_, k2, 2, 3, kWriter);
+  Insert(a_, stays, 3, 9, kWriter);  // in a partition A keeps
   Pump();
-  EXPECT_EQ(Results(a_).size(), 3u);
+  EXPECT_EQ(Results(a_).size(), 4u);
 
   // B learns first that it serves, and is k1's primary: it waits for A to hand over. (Else
   // B's transaction would lock k1 too, and both would update it from the same value.)
@@ -516,7 +517,11 @@ TEST_F(ReplicationTest, RestartedNodeIsPrimaryOnlyOnceHandedOver) {
   EXPECT_EQ(Value(b_, k1), 5);
   EXPECT_EQ(Value(a_, k2), -1);
   EXPECT_EQ(Value(b_, k2), -1);
-  // Their clients learn it at the commit.
+  // Their clients learn it at their next operation, even where A is still primary (it would
+  // run without what came before), or at the commit.
+  EXPECT_EQ(Value(a_, stays), -1);
+  Insert(a_, KeyOn(kNodeA, 4), 4, 10, kWriter);
+  EXPECT_EQ(Results(a_), (std::map<uint64_t, uint16_t>{{10, wire::kErTemporary}}));
   Send(a_, wire::OpType::kCommit, k1, 7, kLocker, {});
   Send(a_, wire::OpType::kCommit, k2, 8, kWriter, {});
   Pump();
