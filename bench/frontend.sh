@@ -13,27 +13,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
 threads=${2:-"1 2 4 8 16 32 64"}
-work=$(mktemp -d /tmp/shoal-bench-XXXXXX)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source bench/cluster_in_a_box.sh
 
 if ! command -v mariadbd >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mariadb-server >/dev/null
 fi
 
 # Shoal: the cluster in a box, routers on sockets only.
-build/bin/shoal-mgmd --run-dir "$work/shoal" --port 0 --base-port 0 --metrics-base-port 0 \
-  >"$work/mgmd.out" 2>&1 &
-mgmd_pid=$!
-pids+=($mgmd_pid)
-for _ in $(seq 100); do [ -S "$work/shoal/router-4.sock" ] && break; sleep 0.1; done
-# Router 4 is a child of this mgmd (other clusters may run on the machine).
-router_pid=$(pgrep -P "$mgmd_pid" -f -- "--node-id 4$")
+start_cluster
+router_pid=$(node_pid shoal-router 4)
 
 # MariaDB: a private server on its own socket.
 mkdir -p "$work/mariadb"

@@ -19,26 +19,11 @@ threads=${2:-"8 32"}
 workloads=${3:-"oltp_point_select oltp_read_write"}
 tables=${SHOAL_TABLES:-4}
 table_size=${SHOAL_TABLE_SIZE:-100000}
-work=$(mktemp -d /tmp/shoal-bench-XXXXXX)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-bin_dir=${SHOAL_BIN_DIR:-build/bin}
-"$bin_dir/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port 0 --metrics-base-port 0 \
-  >"$work/mgmd.out" 2>&1 &
-mgmd_pid=$!
-pids+=($mgmd_pid)
-for _ in $(seq 100); do [ -S "$work/shoal/router-4.sock" ] && break; sleep 0.1; done
-sleep 1  # the data nodes finish starting
-# The nodes are children of this mgmd (other clusters may run on the machine).
-router_pid=$(pgrep -P "$mgmd_pid" -f -- "--node-id 4$")
-datanode_pids=$(pgrep -P "$mgmd_pid" -f -- "shoal-datanode" | tr '\n' ' ')
-socket="$work/shoal/router-4.sock"
+source bench/cluster_in_a_box.sh
+start_cluster
+sleep 1 # the data nodes finish starting
+router_pid=$(node_pid shoal-router 4)
+datanode_pids="$(node_pid shoal-datanode 2) $(node_pid shoal-datanode 3)"
 
 common=(--mysql-socket="$socket" --mysql-user=root --tables="$tables" --table-size="$table_size")
 mariadb -S "$socket" -u root -e "CREATE DATABASE sbtest"

@@ -21,28 +21,9 @@ threads=${2:-8}
 workload=${3:-oltp_read_write}
 tables=${SHOAL_TABLES:-4}
 table_size=${SHOAL_TABLE_SIZE:-10000}
-work=$(mktemp -d /tmp/shoal-failover-XXXXXX)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-bin_dir=${SHOAL_BIN_DIR:-build/bin}
-"$bin_dir/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port 0 --metrics-base-port 0 \
-  >"$work/mgmd.out" 2>&1 &
-mgmd_pid=$!
-pids+=($mgmd_pid)
-socket="$work/shoal/router-4.sock"
-for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
+source bench/cluster_in_a_box.sh
+start_cluster
 sleep 1 # the data nodes finish starting
-
-# The data node process of `id`, a child of this mgmd (other clusters may run on the machine).
-datanode_pid() {
-  pgrep -P "$mgmd_pid" -f -- "shoal-datanode.*--node-id $1( |$)" || true
-}
 
 common=(--mysql-socket="$socket" --mysql-user=root --tables="$tables" --table-size="$table_size")
 mariadb -S "$socket" -u root -e "CREATE DATABASE sbtest"
@@ -54,7 +35,7 @@ sysbench "$workload" "${common[@]}" --threads="$threads" --time="$seconds" --rep
 sysbench_pid=$!
 for node in 3 2; do
   sleep $((seconds / 3))
-  pid=$(datanode_pid "$node")
+  pid=$(node_pid shoal-datanode "$node")
   echo "$(date +%T.%3N) kill -9 data node $node (pid ${pid:-none})"
   [ -n "$pid" ] && kill -9 "$pid"
 done
