@@ -119,25 +119,16 @@ class BankTransferTest : public FaultTest {
               << absl::StrJoin(per_partition, ", ", absl::PairFormatter(": ")) << ")" << std::endl;
     clock_ = std::make_unique<ResumeClock>(table.partitions);
 
-    std::vector<api::Cluster*> clusters;
     for (int id = 0; id < kTellers; ++id) {
       absl::StatusOr<std::unique_ptr<Teller>> teller =
           Teller::Create(id, mgmd_port, kAccounts, clock_.get());
       ASSERT_TRUE(teller.ok()) << teller.status();
-      clusters.push_back((*teller)->cluster());
       tellers_.push_back(std::move(*teller));
     }
-    FollowView(std::move(clusters));
-    for (auto& t : tellers_) {
-      StartThread([teller = t.get()](const std::atomic<bool>& stop) { teller->Run(stop); });
-    }
+    StartLoads(tellers_);
   }
 
-  int64_t Acknowledged() const override {
-    int64_t n = 0;
-    for (const auto& t : tellers_) n += t->acknowledged();
-    return n;
-  }
+  int64_t Acknowledged() const override { return AcknowledgedBy(tellers_); }
 
   // Reads every account in one locking transaction while the tellers run: the total of one
   // moment.

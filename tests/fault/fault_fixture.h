@@ -67,6 +67,25 @@ class FaultTest : public ::testing::Test {
   // test, and the cluster is killed, which ends every operation with an error.
   void StopThreads();
 
+  // Runs each load (api::Cluster* cluster(), Run(stop)) on a thread of its own, its cluster
+  // following the mgmd's view. REQUIRES: the loads outlive StopThreads().
+  template <typename Load>
+  void StartLoads(const std::vector<std::unique_ptr<Load>>& loads) {
+    std::vector<api::Cluster*> clusters;
+    for (const auto& load : loads) clusters.push_back(load->cluster());
+    FollowView(std::move(clusters));
+    for (const auto& load : loads) {
+      StartThread([l = load.get()](const std::atomic<bool>& stop) { l->Run(stop); });
+    }
+  }
+  // The commits `loads` (int64_t acknowledged()) have had acknowledged, added up.
+  template <typename Load>
+  static int64_t AcknowledgedBy(const std::vector<std::unique_ptr<Load>>& loads) {
+    int64_t n = 0;
+    for (const auto& load : loads) n += load->acknowledged();
+    return n;
+  }
+
   // Commits the load has had acknowledged so far.
   virtual int64_t Acknowledged() const = 0;
   // Lets the load run for `duration`, and until it has had at least one more commit

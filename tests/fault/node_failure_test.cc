@@ -64,24 +64,15 @@ class NodeFailureTest : public FaultTest {
     ASSERT_TRUE(table.ok()) << table.status();
     clock_ = std::make_unique<ResumeClock>((*table)->partitions);
 
-    std::vector<api::Cluster*> clusters;
     for (int id = 0; id < kWriters; ++id) {
       absl::StatusOr<std::unique_ptr<Writer>> writer = Writer::Create(id, mgmd_port, clock_.get());
       ASSERT_TRUE(writer.ok()) << writer.status();
-      clusters.push_back((*writer)->cluster());
       writers_.push_back(std::move(*writer));
     }
-    FollowView(std::move(clusters));
-    for (auto& w : writers_) {
-      StartThread([writer = w.get()](const std::atomic<bool>& stop) { writer->Run(stop); });
-    }
+    StartLoads(writers_);
   }
 
-  int64_t Acknowledged() const override {
-    int64_t n = 0;
-    for (const auto& w : writers_) n += w->acknowledged();
-    return n;
-  }
+  int64_t Acknowledged() const override { return AcknowledgedBy(writers_); }
 
   std::vector<const Writer*> Writers() const {
     std::vector<const Writer*> out;
