@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/config/config.h"
 #include "common/event_loop.h"
+#include "common/liveness/realtime.h"
 #include "common/logging.h"
 #include "common/metrics_server.h"
 #include "common/process.h"
@@ -140,6 +141,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   PrintBanner(*config, (*server)->port(), bin_dir);
+  // The loop carries the heartbeat check (the nodes it forks start ordinary all the same).
+  if (config->cluster.realtime_scheduler) {
+    (void)shoal::liveness::UseRealtimeScheduling("management daemon");
+  }
   auto stop = [&](const char* why) { (*server)->Shutdown(why, [&] { (*loop)->Stop(); }); };
   shoal::SignalWatcher sigint(loop->get(), SIGINT, [&] { stop("SIGINT"); });
   shoal::SignalWatcher sigterm(loop->get(), SIGTERM, [&] { stop("SIGTERM"); });

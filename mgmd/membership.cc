@@ -137,19 +137,6 @@ bool Membership::SetStartProgress(int id, absl::string_view phase, int percent) 
   return true;
 }
 
-void Membership::Heard(int id, absl::Time now) {
-  if (NodeSlot* slot = Find(id)) slot->last_heard = now;
-}
-
-std::vector<int> Membership::Silent(absl::Time now, absl::Duration limit) const {
-  std::vector<int> silent;
-  for (const auto& [id, slot] : slots_) {
-    if (slot.type == control::MGMD || slot.state == control::NOT_CONNECTED) continue;
-    if (now - slot.last_heard > limit) silent.push_back(id);
-  }
-  return silent;
-}
-
 ArbitrationVerdict Membership::Arbitrate(int asker, int lost) const {
   using Outcome = ArbitrationVerdict::Outcome;
   const NodeSlot* a = Find(asker);
@@ -195,6 +182,8 @@ control::ClusterView Membership::View() const {
     node->set_version(slot.version);
     node->set_node_group(slot.node_group);
     node->set_pid(slot.pid);
+    node->set_boot_id(slot.identity.boot_id);
+    node->set_start_ticks(slot.identity.start_ticks);
     node->set_metrics_port(static_cast<uint32_t>(slot.metrics_port));
     node->set_data_port(static_cast<uint32_t>(slot.data_port));
     node->set_data_socket(slot.data_socket);

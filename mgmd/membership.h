@@ -15,6 +15,7 @@
 #include "absl/time/time.h"
 #include "common/config/config.h"
 #include "common/control/control.pb.h"
+#include "common/liveness/process_probe.h"
 
 namespace shoal::mgmd {
 
@@ -27,10 +28,10 @@ struct NodeSlot {
   absl::Time state_since;
   std::string version;
   int pid = 0;
+  liveness::ProcessIdentity identity;  // of the registered process: boot id, pid, start time
   int metrics_port = 0;
   int data_port = 0;
   std::string data_socket;  // data nodes: shared-memory handshake socket, as configured
-  absl::Time last_heard;
   bool supervised = false;
   int restarts = 0;
   // A STARTING node's latest progress report ("" / -1: none); cleared at every state change.
@@ -74,9 +75,6 @@ class Membership {
   // which makes a new view version; a new percent alone does not (see NodeStatus in
   // control.proto), though View() shows it.
   bool SetStartProgress(int id, absl::string_view phase, int percent);
-  void Heard(int id, absl::Time now);
-  // Connected nodes not heard from for `limit`.
-  std::vector<int> Silent(absl::Time now, absl::Duration limit) const;
 
   // Data node `asker` can no longer reach data node `lost`: grants when `lost` is not STARTED
   // (failed, stopping or still starting), refuses when `asker` is not STARTED (it lost the race

@@ -86,19 +86,6 @@ TEST(MembershipTest, StartProgressIsKeptWhileStartingAndOnlyANewPhaseMakesANewVi
   EXPECT_EQ(m.Find(2)->start_phase, "");
 }
 
-TEST(MembershipTest, SilentNodesAreThoseNotHeardWithinTheLimit) {
-  absl::Time now = absl::Now();
-  Membership m(config::EmbeddedDefault({.run_dir = "/tmp/x"}), now);
-  m.SetState(2, control::STARTED, now);
-  m.SetState(3, control::STARTED, now);
-  m.Heard(2, now);
-  m.Heard(3, now + absl::Seconds(2));
-  EXPECT_THAT(m.Silent(now + absl::Seconds(3), absl::Seconds(2)), ::testing::ElementsAre(2));
-  // Nodes that are not connected are never silent.
-  m.SetState(2, control::NOT_CONNECTED, now);
-  EXPECT_TRUE(m.Silent(now + absl::Seconds(3), absl::Seconds(2)).empty());
-}
-
 TEST(MembershipTest, ArbitrationLetsTheFirstStartedAskerWin) {
   using Outcome = ArbitrationVerdict::Outcome;
   absl::Time now = absl::Now();

@@ -36,13 +36,18 @@ std::string PeerIp(const sockaddr* addr) {
   return buf;
 }
 
-std::string Capitalized(absl::string_view type) {
-  if (type == "datanode") return "Data node";
-  if (type == "router") return "Router";
-  return "Management daemon";
-}
-
 }  // namespace
+
+std::string TypeTitle(control::NodeType type) {
+  switch (type) {
+    case control::DATANODE:
+      return "Data node";
+    case control::ROUTER:
+      return "Router";
+    default:
+      return "Management daemon";
+  }
+}
 
 absl::StatusOr<std::unique_ptr<MgmdServer>> MgmdServer::Create(EventLoop* loop, Options options,
                                                                MetricsRegistry* metrics) {
@@ -60,8 +65,7 @@ absl::StatusOr<std::unique_ptr<MgmdServer>> MgmdServer::Create(EventLoop* loop, 
       "INFO", server->options_.config.mgmd.id,
       absl::StrCat("Management daemon started (version ", SHOAL_VERSION, ", configuration ",
                    server->options_.config.source, ", listening on port ", server->port_, ")"));
-  server->heartbeat_timer_.Start(server->options_.config.cluster.heartbeat_interval,
-                                 Timer::Mode::kRepeat);
+  server->heartbeat_timer_.Start(FailureDetector::kCheckInterval, Timer::Mode::kRepeat);
   server->pending_timer_.Start(absl::Milliseconds(200), Timer::Mode::kRepeat);
   if (server->options_.launch) SHOAL_RETURN_IF_ERROR(server->LaunchLocalNodes());
   return server;
@@ -72,6 +76,8 @@ MgmdServer::MgmdServer(EventLoop* loop, Options options, MetricsRegistry* metric
       options_(std::move(options)),
       config_yaml_(config::ToYaml(options_.config)),
       membership_(options_.config, absl::Now()),
+      failure_detector_(options_.config.cluster, absl::Now()),
+      stall_metrics_(metrics, "mgmd"),
       heartbeat_timer_(loop, [this] { CheckHeartbeats(); }),
       pending_timer_(loop, [this] { ExpirePendingReplies(); }),
       shutdown_deadline_timer_(loop,
@@ -99,6 +105,9 @@ MgmdServer::MgmdServer(EventLoop* loop, Options options, MetricsRegistry* metric
                                          "Nodes that left without being asked to stop.")),
       node_restarts_(metrics->GetCounter("shoal_mgmd_node_restarts_total",
                                          "Supervised nodes restarted after an unexpected exit.")),
+      cluster_failures_(metrics->GetCounter(
+          "shoal_mgmd_cluster_failures_total",
+          "Node groups that lost every live replica, and with them the cluster.")),
       view_version_(
           metrics->GetGauge("shoal_cluster_view_version", "Version of the current cluster view.")),
       metrics_(metrics) {
@@ -161,6 +170,8 @@ void MgmdServer::OnMessage(uint64_t connection_id, const ControlMessage& message
   if (it == connections_.end()) return;
   Connection& conn = *it->second;
   bool is_node = conn.node_id != 0;
+  // Whatever a node sends shows it alive, not only its heartbeats.
+  if (is_node) failure_detector_.Heard(conn.node_id, absl::Now());
   switch (message.body_case()) {
     case ControlMessage::kRegisterReq:
       if (!is_node) return HandleRegister(conn, message.register_req());
@@ -170,7 +181,6 @@ void MgmdServer::OnMessage(uint64_t connection_id, const ControlMessage& message
       break;
     case ControlMessage::kHeartbeat:
       if (!is_node) break;
-      membership_.Heard(conn.node_id, absl::Now());
       heartbeats_received_->Increment();
       if (message.heartbeat().has_start_progress()) {
         HandleStartProgress(conn.node_id, message.heartbeat().start_progress());
@@ -178,20 +188,20 @@ void MgmdServer::OnMessage(uint64_t connection_id, const ControlMessage& message
       return;
     case ControlMessage::kNodeStarted:
       if (!is_node) break;
-      membership_.Heard(conn.node_id, absl::Now());
       membership_.Find(conn.node_id)->metrics_port =
           static_cast<int>(message.node_started().metrics_port());
       membership_.Find(conn.node_id)->data_port =
           static_cast<int>(message.node_started().data_port());
-      log_->Add(
-          "INFO", conn.node_id,
-          absl::StrCat(Capitalized(control::NodeTypeLabel(membership_.Find(conn.node_id)->type)),
-                       " started"));
+      log_->Add("INFO", conn.node_id,
+                absl::StrCat(TypeTitle(membership_.Find(conn.node_id)->type), " started"));
       SetState(conn.node_id, control::STARTED);
       return;
     case ControlMessage::kArbitrationReq:
       if (!is_node) break;
       return HandleArbitration(conn.node_id, message.arbitration_req());
+    case ControlMessage::kNodeEvent:
+      if (!is_node) break;
+      return HandleNodeEvent(conn.node_id, message.node_event());
     case ControlMessage::kNodeStopping:
       if (!is_node) break;
       if (membership_.Find(conn.node_id)->state != control::STOPPING) {
@@ -262,10 +272,11 @@ void MgmdServer::HandleRegister(Connection& conn, const control::RegisterReq& re
   node_connections_[*id] = conn.id;
   slot->version = req.version();
   slot->pid = req.pid();
-  membership_.Heard(*id, absl::Now());
+  slot->identity = {req.boot_id(), req.pid(), req.start_ticks()};
+  failure_detector_.Watch(*slot, absl::Now());
   log_->Add("INFO", *id,
-            absl::StrCat(Capitalized(control::NodeTypeLabel(slot->type)), " connected from ",
-                         conn.peer_ip, " (version ", req.version(), ", pid ", req.pid(), ")"));
+            absl::StrCat(TypeTitle(slot->type), " connected from ", conn.peer_ip, " (version ",
+                         req.version(), ", pid ", req.pid(), ")"));
   membership_.SetState(*id, control::STARTING, absl::Now());
   ControlMessage accept;
   control::RegisterConf* conf = accept.mutable_register_conf();
@@ -292,26 +303,9 @@ void MgmdServer::NodeLeft(int node_id, const std::string& why) {
     log_->Add("INFO", node_id, "stopped");
   } else {
     node_failures_->Increment();
-    log_->Add("ALERT", node_id,
-              absl::StrCat(Capitalized(control::NodeTypeLabel(slot->type)), " failed: ", why));
+    log_->Add("ALERT", node_id, absl::StrCat(TypeTitle(slot->type), " failed: ", why));
   }
   SetState(node_id, control::NOT_CONNECTED);
-}
-
-void MgmdServer::CheckHeartbeats() {
-  const config::ClusterDefaults& c = options_.config.cluster;
-  absl::Duration limit = c.heartbeat_interval * c.missed_heartbeats;
-  absl::Time now = absl::Now();
-  for (int node_id : membership_.Silent(now, limit)) {
-    NodeSlot* slot = membership_.Find(node_id);
-    log_->Add("ALERT", node_id,
-              absl::StrCat(
-                  Capitalized(control::NodeTypeLabel(slot->type)), " missed ", c.missed_heartbeats,
-                  " heartbeats (silent for ",
-                  absl::FormatDuration(absl::Trunc(now - slot->last_heard, absl::Milliseconds(1))),
-                  "); declared failed"));
-    DeclareFailed(node_id, /*stop_reason=*/"", "killed the unresponsive process");
-  }
 }
 
 void MgmdServer::DeclareFailed(int node_id, const std::string& stop_reason,
@@ -344,7 +338,9 @@ void MgmdServer::DeclareFailed(int node_id, const std::string& stop_reason,
 
 void MgmdServer::SetState(int node_id, control::NodeState state) {
   if (!membership_.SetState(node_id, state, absl::Now())) return;
+  if (state == control::NOT_CONNECTED) failure_detector_.Forget(node_id);
   PublishView();
+  FollowNodeGroup(node_id, state);
   SettlePendingReplies();
   MaybeFinishShutdown();
 }

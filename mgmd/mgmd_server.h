@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -19,14 +20,19 @@
 #include "common/config/config.h"
 #include "common/control/channel.h"
 #include "common/event_loop.h"
+#include "common/liveness/stall_metrics.h"
 #include "common/metrics.h"
 #include "mgmd/cluster_log.h"
+#include "mgmd/failure_detector.h"
 #include "mgmd/membership.h"
 #include "mgmd/supervisor.h"
 
 struct evconnlistener;
 
 namespace shoal::mgmd {
+
+// "Data node", "Router", "Management daemon": how a cluster log line names a node's type.
+std::string TypeTitle(control::NodeType type);
 
 class MgmdServer {
  public:
@@ -86,7 +92,6 @@ class MgmdServer {
   void HandleRegister(Connection& conn, const control::RegisterReq& req);
   void HandleStartProgress(int node_id, const control::NodeStartProgress& progress);
   void NodeLeft(int node_id, const std::string& why);
-  void CheckHeartbeats();
   // A node still connected is failed all the same (it went silent, or lost arbitration): it is
   // counted as a failure, its connection let go — at once when `stop_reason` is empty, else
   // after a StopReq saying it — the view published, and a supervised process killed (noting
@@ -98,6 +103,18 @@ class MgmdServer {
 
   // Arbitration (arbitration.cc).
   void HandleArbitration(int node_id, const control::ArbitrationReq& req);
+
+  // Failure detection (node_failures.cc).
+  void CheckHeartbeats();
+  // A node's own detector reports what it concluded: into the cluster log, under its id.
+  void HandleNodeEvent(int node_id, const control::NodeEvent& event);
+  // After data node `node_id` moved to `state`: a node group that served and has no started
+  // data node left is a cluster failure.
+  void FollowNodeGroup(int node_id, control::NodeState state);
+  // Node group `group` lost its last live replica, `last`: said loudly, and every other data
+  // node is stopped (its angel starts it again), so the cluster restarts as a whole rather than
+  // serve tables with a node group's rows missing.
+  void ClusterFailure(int group, int last);
 
   // Supervision (supervision.cc).
   absl::Status LaunchLocalNodes();
@@ -120,6 +137,8 @@ class MgmdServer {
   Options options_;
   std::string config_yaml_;
   Membership membership_;
+  FailureDetector failure_detector_;
+  liveness::StallMetrics stall_metrics_;
   std::unique_ptr<ClusterLog> log_;
   std::unique_ptr<Supervisor> supervisor_;
   evconnlistener* listener_ = nullptr;
@@ -128,6 +147,7 @@ class MgmdServer {
   absl::flat_hash_map<uint64_t, std::unique_ptr<Connection>> connections_;
   absl::flat_hash_map<int, uint64_t> node_connections_;  // node id → connection id
   absl::flat_hash_map<int, Supervised> supervised_;
+  absl::flat_hash_set<int> serving_groups_;  // node groups with data: one of theirs started
   std::vector<PendingReply> pending_;
   Timer heartbeat_timer_;
   Timer pending_timer_;
@@ -139,6 +159,7 @@ class MgmdServer {
   Counter* heartbeats_received_;
   Counter* node_failures_;
   Counter* node_restarts_;
+  Counter* cluster_failures_;
   Gauge* view_version_;
   MetricsRegistry* metrics_;
 };

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Shoal needs to build, test and run, skipping what is there.
 # Idempotent: a second run installs nothing. Needs root (or sudo) only when something is missing.
+#
+#   scripts/install-deps.sh           what building and running need
+#   scripts/install-deps.sh --tests   and what only the tests need: a MariaDB server, which they
+#                                     run privately beside Shoal (bench/private_mariadb.sh)
 set -euo pipefail
+for_tests=false
+[ "${1:-}" = --tests ] && for_tests=true
 
 packages=(
   # toolchain
@@ -20,6 +26,7 @@ packages=(
 command -v go >/dev/null || [ -x /usr/local/go/bin/go ] || packages+=(golang-go)
 command -v java >/dev/null || packages+=(default-jdk-headless)
 command -v mvn >/dev/null || packages+=(maven)
+$for_tests && packages+=(mariadb-server)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -38,3 +45,12 @@ echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The tests run their own MariaDB; one the package just started as a system service would only
+# hold port 3306 (where Shoal's routers listen by default) and share the CPUs.
+if [[ " ${missing[*]} " == *" mariadb-server "* ]]; then
+  if command -v systemctl >/dev/null && systemctl is-active --quiet mariadb 2>/dev/null; then
+    $sudo systemctl disable --now mariadb >/dev/null 2>&1 || true
+  elif command -v service >/dev/null; then
+    $sudo service mariadb stop >/dev/null 2>&1 || true
+  fi
+fi

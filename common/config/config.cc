@@ -24,7 +24,12 @@ void EmitCluster(YAML::Emitter& out, const ClusterDefaults& c) {
   out << YAML::Key << "data_memory" << YAML::Value << FormatSize(c.data_memory);
   out << YAML::Key << "heartbeat_interval" << YAML::Value
       << internal::FormatConfigDuration(c.heartbeat_interval);
+  out << YAML::Key << "router_heartbeat_interval" << YAML::Value
+      << internal::FormatConfigDuration(c.router_heartbeat_interval);
   out << YAML::Key << "missed_heartbeats" << YAML::Value << c.missed_heartbeats;
+  out << YAML::Key << "arbitration_timeout" << YAML::Value
+      << internal::FormatConfigDuration(c.arbitration_timeout);
+  out << YAML::Key << "realtime_scheduler" << YAML::Value << c.realtime_scheduler;
   out << YAML::Key << "epoch_interval" << YAML::Value
       << internal::FormatConfigDuration(c.epoch_interval);
   out << YAML::Key << "lock_wait_timeout" << YAML::Value

@@ -7,8 +7,11 @@
 //   cluster:                    # cluster-wide defaults, all optional
 //     replicas: 2               # data nodes per node group (1..4)
 //     data_memory: 512M         # per data node; K, M, G, T suffixes (powers of 1024)
-//     heartbeat_interval: 500ms # absl duration syntax: 100ms, 1s, 1.5s
+//     heartbeat_interval: 500ms # data nodes; absl duration syntax: 100ms, 1s, 1.5s
+//     router_heartbeat_interval: 1500ms  # routers
 //     missed_heartbeats: 4      # a node silent this many intervals is declared failed
+//     arbitration_timeout: 7500ms  # a node waiting longer for arbitration stops
+//     realtime_scheduler: false # SCHED_RR for the threads that carry heartbeats
 //     epoch_interval: 1s        # global checkpoint interval
 //     lock_wait_timeout: 1200ms # row lock waits end in ER_LOCK_WAIT_TIMEOUT (1205)
 //   mgmd:
@@ -63,8 +66,22 @@ inline constexpr uint64_t kMiB = uint64_t{1} << 20;
 struct ClusterDefaults {
   int replicas = 2;
   uint64_t data_memory = 512 * kMiB;
+  // Data nodes heartbeat to the mgmd and ping each other this often (NDB's
+  // HeartbeatIntervalDbDb); silent for `missed_heartbeats` of them — counted in time the
+  // observer ran and the node could run (docs/architecture.md, "Failure detection") — a data
+  // node is declared failed, unless it is the last live replica of its node group.
   absl::Duration heartbeat_interval = absl::Milliseconds(500);
+  // Routers heartbeat this often (NDB's HeartbeatIntervalDbApi, 1500 ms there too): a router
+  // holds no data, and killing a slow one drops its clients.
+  absl::Duration router_heartbeat_interval = absl::Milliseconds(1500);
   int missed_heartbeats = 4;
+  // How long a data node that lost sight of a peer waits for the arbitrator's answer before it
+  // stops (NDB's ArbitrationTimeout, 7500 ms there too); counted in time the node ran.
+  absl::Duration arbitration_timeout = absl::Milliseconds(7500);
+  // Runs the threads that carry heartbeats (every process's control thread, the data
+  // nodes' data-plane threads) under SCHED_RR, where the system permits it (NDB's
+  // RealtimeScheduler): a busy neighbour then cannot starve them.
+  bool realtime_scheduler = false;
   absl::Duration epoch_interval = absl::Seconds(1);
   // How long an operation waits for a row lock before ER_LOCK_WAIT_TIMEOUT (1205); NDB's
   // TransactionDeadlockDetectionTimeout.

@@ -106,6 +106,9 @@ TEST(LoadConfigTest, LoadsBaseWithDefaults) {
   EXPECT_EQ(config->cluster.data_memory, 64 * kMiB);
   EXPECT_EQ(config->cluster.heartbeat_interval, absl::Milliseconds(500));
   EXPECT_EQ(config->cluster.missed_heartbeats, 4);
+  EXPECT_EQ(config->cluster.router_heartbeat_interval, absl::Milliseconds(1500));
+  EXPECT_EQ(config->cluster.arbitration_timeout, absl::Milliseconds(7500));
+  EXPECT_FALSE(config->cluster.realtime_scheduler);
   EXPECT_EQ(config->mgmd.id, 1);
   EXPECT_EQ(config->mgmd.port, 1186);
   ASSERT_EQ(config->datanodes.size(), 2u);
@@ -165,10 +168,15 @@ datanodes:
 TEST(LoadConfigTest, RoundTripsThroughCanonicalYaml) {
   absl::StatusOr<ClusterConfig> config = LoadConfigString(
       Edit("  data_memory: 64M\n",
-           "  data_memory: 1536K\n  heartbeat_interval: 1500ms\n  epoch_interval: 2000ms\n"),
+           "  data_memory: 1536K\n  heartbeat_interval: 1500ms\n  epoch_interval: 2000ms\n"
+           "  router_heartbeat_interval: 3s\n  arbitration_timeout: 10s\n"
+           "  realtime_scheduler: yes\n"),
       "test.yaml");
   ASSERT_TRUE(config.ok()) << config.status();
   std::string yaml = ToYaml(*config);
+  EXPECT_THAT(yaml, HasSubstr("router_heartbeat_interval: 3s\n"));
+  EXPECT_THAT(yaml, HasSubstr("arbitration_timeout: 10s\n"));
+  EXPECT_THAT(yaml, HasSubstr("realtime_scheduler: true\n"));
   EXPECT_THAT(yaml, HasSubstr("data_memory: 1536K\n"));
   EXPECT_THAT(yaml, HasSubstr("heartbeat_interval: 1500ms\n"));
   EXPECT_THAT(yaml, HasSubstr("epoch_interval: 2s\n"));
@@ -179,6 +187,8 @@ TEST(LoadConfigTest, RoundTripsThroughCanonicalYaml) {
   EXPECT_EQ(ToYaml(*again), yaml);
   EXPECT_EQ(again->cluster.data_memory, 1536u << 10);
   EXPECT_EQ(again->cluster.epoch_interval, absl::Seconds(2));
+  EXPECT_TRUE(again->cluster.realtime_scheduler);
+  EXPECT_EQ(again->cluster.router_heartbeat_interval, absl::Seconds(3));
   EXPECT_THAT(again->datanodes[0].cpus, ElementsAre(0, 1));
 }
 
@@ -297,7 +307,8 @@ std::vector<ErrorCase> ErrorCases() {
        "unknown section 'bogus'; expected one of: cluster, mgmd, datanodes, routers"},
       {"UnknownClusterKey", Edit("replicas: 2", "replica: 2"), 2, "cluster.replica",
        "unknown key 'replica'; expected one of: replicas, data_memory, heartbeat_interval, "
-       "missed_heartbeats, epoch_interval, lock_wait_timeout"},
+       "router_heartbeat_interval, missed_heartbeats, arbitration_timeout, realtime_scheduler, "
+       "epoch_interval, lock_wait_timeout"},
       {"UnknownNodeKey", Edit("    data_dir: /tmp/shoal-test/dn3", "    dta_dir: /x"), 11,
        "datanodes[1].dta_dir", "unknown key 'dta_dir'; expected one of: id, host, data_dir"},
       {"DuplicateKey", Edit("  data_memory: 64M", "  replicas: 4"), 3, "cluster.replicas",
@@ -355,6 +366,8 @@ std::vector<ErrorCase> ErrorCases() {
        "between 1 and 4"},
       {"MissedHeartbeatsZero", Edit("64M", "64M\n  missed_heartbeats: 0"), 4,
        "cluster.missed_heartbeats", "between 1 and 1000"},
+      {"NotABool", Edit("64M", "64M\n  realtime_scheduler: maybe"), 4, "cluster.realtime_scheduler",
+       "expected true or false, got 'maybe'"},
       // Data nodes.
       {"EmptyDocument", "", 1, "datanodes", "no data nodes"},
       {"EmptyDataNodes", "mgmd: {data_dir: /m}\ndatanodes: []\n", 2, "datanodes", "no data nodes"},

@@ -66,16 +66,22 @@ struct TextField {
 struct CpusField {
   std::vector<int>* out;
 };
+struct BoolField {
+  bool* out;
+};
 struct Field {
   absl::string_view key;
-  std::variant<IntField, SizeField, DurationField, TextField, CpusField> target;
+  std::variant<IntField, SizeField, DurationField, TextField, CpusField, BoolField> target;
 };
 
 std::vector<Field> ClusterFields(ClusterDefaults* c) {
   return {{"replicas", IntField{&c->replicas, 1, 4}},
           {"data_memory", SizeField{&c->data_memory}},
           {"heartbeat_interval", DurationField{&c->heartbeat_interval}},
+          {"router_heartbeat_interval", DurationField{&c->router_heartbeat_interval}},
           {"missed_heartbeats", IntField{&c->missed_heartbeats, 1, kMaxMissedHeartbeats}},
+          {"arbitration_timeout", DurationField{&c->arbitration_timeout}},
+          {"realtime_scheduler", BoolField{&c->realtime_scheduler}},
           {"epoch_interval", DurationField{&c->epoch_interval}},
           {"lock_wait_timeout", DurationField{&c->lock_wait_timeout}}};
 }
@@ -321,6 +327,18 @@ class Reader {
 
   static absl::Status Store(const std::string& text, const CpusField& field) {
     SHOAL_ASSIGN_OR_RETURN(*field.out, ParseCpuList(text));
+    return absl::OkStatus();
+  }
+
+  // YAML's spellings of a boolean, lower case.
+  static absl::Status Store(const std::string& text, const BoolField& field) {
+    if (text == "true" || text == "yes" || text == "on") {
+      *field.out = true;
+    } else if (text == "false" || text == "no" || text == "off") {
+      *field.out = false;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("expected true or false, got ", Quote(text)));
+    }
     return absl::OkStatus();
   }
 

@@ -33,6 +33,7 @@ struct ArbitratorState {
   bool delivery_posted ABSL_GUARDED_BY(mu) = false;  // a Deliver is queued on the loop
   std::vector<Request> requests ABSL_GUARDED_BY(mu);
   std::vector<Stop> stops ABSL_GUARDED_BY(mu);
+  std::vector<std::string> notes ABSL_GUARDED_BY(mu);
 };
 
 }  // namespace internal
@@ -50,9 +51,7 @@ void Arbitrator::Arbitrate(int lost, absl::Duration timeout, Done done) const {
     std::lock_guard<std::mutex> lock(state_->mu);
     if (state_->loop != nullptr) {
       state_->requests.push_back({lost, absl::Now() + timeout, std::move(done)});
-      if (!std::exchange(state_->delivery_posted, true)) {
-        state_->loop->Post([state = state_] { ArbitratorReceiver::Deliver(state); });
-      }
+      PostDelivery();
       return;
     }
   }
@@ -64,6 +63,18 @@ void Arbitrator::StopNode(std::string reason, int exit_code) const {
   std::lock_guard<std::mutex> lock(state_->mu);
   if (state_->loop == nullptr) return;
   state_->stops.push_back({std::move(reason), exit_code});
+  PostDelivery();
+}
+
+void Arbitrator::Note(std::string line) const {
+  if (state_ == nullptr) return;
+  std::lock_guard<std::mutex> lock(state_->mu);
+  if (state_->loop == nullptr) return;
+  state_->notes.push_back(std::move(line));
+  PostDelivery();
+}
+
+void Arbitrator::PostDelivery() const {
   if (!std::exchange(state_->delivery_posted, true)) {
     state_->loop->Post([state = state_] { ArbitratorReceiver::Deliver(state); });
   }
@@ -86,6 +97,7 @@ void ArbitratorReceiver::Detach() {
     state_->callbacks = nullptr;
     requests.swap(state_->requests);
     state_->stops.clear();
+    state_->notes.clear();
   }
   for (auto& request : requests) request.done(false, kDetached);
 }
@@ -93,6 +105,7 @@ void ArbitratorReceiver::Detach() {
 void ArbitratorReceiver::Deliver(const std::shared_ptr<ArbitratorState>& state) {
   std::vector<ArbitratorState::Request> requests;
   std::vector<ArbitratorState::Stop> stops;
+  std::vector<std::string> notes;
   Callbacks* callbacks = nullptr;
   {
     std::lock_guard<std::mutex> lock(state->mu);
@@ -101,6 +114,11 @@ void ArbitratorReceiver::Deliver(const std::shared_ptr<ArbitratorState>& state) 
     if (callbacks == nullptr) return;  // detached: Detach() answered the requests
     requests.swap(state->requests);
     stops.swap(state->stops);
+    notes.swap(state->notes);
+  }
+  // Notes first: a stop that follows may end the connection they go out on.
+  if (callbacks->on_note) {
+    for (std::string& note : notes) callbacks->on_note(std::move(note));
   }
   // Callbacks run without the lock: they may call back into the handles. Detach() happens on
   // this thread, so `callbacks` stays valid until a callback detaches.

@@ -1,6 +1,7 @@
 // Arbitrator: a node's line to the arbitrator (the mgmd) for its own threads — ask whether the
-// node may go on serving without a data node it can no longer reach (I5, no split brain), and
-// stop the node with an error when it may not.
+// node may go on serving without a data node it can no longer reach (I5, no split brain), stop
+// the node with an error when it may not, and tell the cluster log what the node's failure
+// detector concluded about its peers.
 //
 // Two ends share one state, as StartProgress's do. Arbitrator is the node's end: a cheap
 // copyable handle, safe from any thread, that a thread may keep for as long as it likes — once
@@ -47,8 +48,13 @@ class Arbitrator {
   // starts it again. A non-zero code replaces 0 even when the node is already stopping.
   void StopNode(std::string reason, int exit_code) const;
 
+  // Any thread: a WARNING line for the cluster log, under this node's id — e.g. that a silent
+  // peer was starved, not failed. Dropped once the runtime has detached.
+  void Note(std::string line) const;
+
  private:
   friend class ArbitratorReceiver;
+  void PostDelivery() const;  // REQUIRES: state_->mu held, state_->loop set
   explicit Arbitrator(std::shared_ptr<internal::ArbitratorState> state)
       : state_(std::move(state)) {}
 
@@ -65,6 +71,8 @@ class ArbitratorReceiver {
     absl::AnyInvocable<void(int lost, absl::Duration timeout, Arbitrator::Done done)> on_arbitrate;
     // A StopNode() call.
     absl::AnyInvocable<void(std::string reason, int exit_code)> on_stop;
+    // A Note() call.
+    absl::AnyInvocable<void(std::string line)> on_note;
   };
 
   // `loop` must outlive this object.

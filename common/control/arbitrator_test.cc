@@ -173,6 +173,54 @@ TEST_F(ArbitratorTest, NoAnswerMeansFalseAfterTheTimeout) {
   EXPECT_EQ(WaitForNodeExit(), 3);
 }
 
+TEST_F(ArbitratorTest, TheTimeoutLeavesOutTimeTheNodesLoopWasStalled) {
+  Arbitrator arbitrator = StartNode();
+  absl::Time asked = absl::Now();
+  std::future<Answer> answer = Ask(arbitrator, 3, absl::Seconds(2));
+  ASSERT_TRUE(Receive().has_arbitration_req());
+  {
+    // The node's loop is not scheduled for 3 s (as under a busy neighbour): that is not time
+    // the arbitrator failed to answer in.
+    std::lock_guard<std::mutex> lock(node_loop_mu_);
+    node_loop_->Post([] { absl::SleepFor(absl::Seconds(3)); });
+  }
+  ASSERT_TRUE(Ready(answer));
+  absl::Duration waited = absl::Now() - asked;
+  EXPECT_FALSE(answer.get().granted);
+  // 3 s stalled, of which only a moment counts, then most of the 2 s timeout.
+  EXPECT_GE(waited, absl::Seconds(4)) << "the stall was counted against the arbitrator";
+  arbitrator.StopNode("test over", 0);
+  EXPECT_EQ(WaitForNodeExit(), 0);
+}
+
+TEST_F(ArbitratorTest, AnAnswerThatArrivedDuringAStallIsTakenNotTimedOut) {
+  Arbitrator arbitrator = StartNode();
+  std::future<Answer> answer = Ask(arbitrator, 3, absl::Milliseconds(500));
+  ASSERT_TRUE(Receive().has_arbitration_req());
+  {
+    std::lock_guard<std::mutex> lock(node_loop_mu_);
+    node_loop_->Post([] { absl::SleepFor(absl::Seconds(2)); });
+  }
+  absl::SleepFor(absl::Milliseconds(200));  // the loop sleeps now
+  Reply(3, true, "node 3 was declared failed");
+  ASSERT_TRUE(Ready(answer));
+  EXPECT_TRUE(answer.get().granted);
+  arbitrator.StopNode("test over", 0);
+  EXPECT_EQ(WaitForNodeExit(), 0);
+}
+
+TEST_F(ArbitratorTest, ANoteFromAnyThreadReachesTheMgmdAsANodeEvent) {
+  Arbitrator arbitrator = StartNode();
+  std::thread([&] { arbitrator.Note("peer data node 3 silent for 4s, but it is starved"); }).join();
+  ControlMessage event = Receive();
+  ASSERT_TRUE(event.has_node_event()) << event.DebugString();
+  EXPECT_EQ(event.node_event().severity(), "WARNING");
+  EXPECT_EQ(event.node_event().text(), "peer data node 3 silent for 4s, but it is starved");
+  arbitrator.StopNode("test over", 0);
+  EXPECT_EQ(WaitForNodeExit(), 0);
+  arbitrator.Note("after the end: dropped");  // harmless
+}
+
 TEST_F(ArbitratorTest, AnswersReachTheirCallbacksMatchedByLostNode) {
   Arbitrator arbitrator = StartNode();
   std::future<Answer> about3 = Ask(arbitrator, 3, kWait);
@@ -265,7 +313,8 @@ TEST(ArbitratorHandleTest, DetachAnswersQuestionsTheLoopNeverDelivered) {
   auto receiver = std::make_unique<ArbitratorReceiver>(
       loop.get(), ArbitratorReceiver::Callbacks{
                       .on_arbitrate = [&](int, absl::Duration, Arbitrator::Done) { ++asked; },
-                      .on_stop = nullptr});
+                      .on_stop = nullptr,
+                      .on_note = nullptr});
   Arbitrator arbitrator = receiver->handle();
   std::thread asker([&] {
     arbitrator.Arbitrate(3, absl::Seconds(1), [](bool granted, std::string why) {

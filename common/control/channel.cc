@@ -92,6 +92,16 @@ void ControlChannel::CloseAfterFlush() {
   }
 }
 
+void ControlChannel::ReadWaiting() {
+  if (!open()) return;
+  evbuffer* input = bufferevent_get_input(bev_);
+  // At most what a read event takes at once; an EOF or error is left for the event to report.
+  if (evbuffer_read(input, bufferevent_getfd(bev_), 64 << 10) > 0 ||
+      evbuffer_get_length(input) > 0) {
+    OnRead(bev_, this);
+  }
+}
+
 void ControlChannel::OnRead(bufferevent* bev, void* arg) {
   auto* self = static_cast<ControlChannel*>(arg);
   evbuffer* input = bufferevent_get_input(bev);

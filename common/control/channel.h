@@ -40,6 +40,11 @@ class ControlChannel {
   void Send(const ControlMessage& message);
   // Stops reading, sends what was queued, then closes and runs the close handler with OK.
   void CloseAfterFlush();
+  // Reads what the socket holds now and handles it, as a read event would — for a failure
+  // detector, before it judges the peer silent (after a stall of this process, the peer's
+  // messages may be waiting unread). Handlers run from here; the close handler too, if the
+  // input is malformed.
+  void ReadWaiting();
 
   bool open() const { return bev_ != nullptr && !closing_; }
   const std::string& peer() const { return peer_; }

@@ -12,6 +12,7 @@
 #include "common/control/mgm_client.h"
 #include "common/control/view_text.h"
 #include "common/host_port.h"
+#include "common/liveness/realtime.h"
 #include "common/logging.h"
 #include "common/metrics_server.h"
 #include "common/process.h"
@@ -46,12 +47,14 @@ class ManagedNode {
         progress_(loop, {.on_report = [this](const std::string& phase,
                                              int percent) { OnStartProgress(phase, percent); },
                          .on_done = [this](absl::Status status) { OnStartDone(status); }}),
-        arbitrator_(loop, {.on_arbitrate =
-                               [this](int lost, absl::Duration timeout, Arbitrator::Done done) {
-                                 client_->Arbitrate(lost, timeout, std::move(done));
-                               },
-                           .on_stop = [this](std::string reason,
-                                             int exit_code) { Stop(reason, exit_code); }}) {}
+        arbitrator_(
+            loop,
+            {.on_arbitrate =
+                 [this](int lost, absl::Duration timeout, Arbitrator::Done done) {
+                   client_->Arbitrate(lost, timeout, std::move(done));
+                 },
+             .on_stop = [this](std::string reason, int exit_code) { Stop(reason, exit_code); },
+             .on_note = [this](std::string line) { client_->ReportEvent("WARNING", line); }}) {}
 
   int Run() {
     MgmClient::Options options;
@@ -134,6 +137,9 @@ class ManagedNode {
         return;
       }
       start_hook_ok_ = true;
+      // After the hook started the node's own threads: realtime is for this one only, and
+      // threads created later start ordinary (UseRealtimeScheduling).
+      if (config_->cluster.realtime_scheduler) (void)liveness::UseRealtimeScheduling("control");
       if (deferred) {
         SHOAL_LOG(kInfo) << "still starting (the start hook finishes in the background)";
         return;

@@ -13,6 +13,8 @@ namespace shoal::control {
 namespace {
 
 constexpr absl::Duration kReconnectDelay = absl::Milliseconds(500);
+// How often waiting arbitrations take the loop's running time off their timeouts.
+constexpr absl::Duration kArbitrationTick = absl::Milliseconds(100);
 
 }  // namespace
 
@@ -21,9 +23,15 @@ MgmClient::MgmClient(EventLoop* loop, Options options, Callbacks callbacks,
     : loop_(loop),
       options_(std::move(options)),
       callbacks_(std::move(callbacks)),
-      heartbeat_timer_(loop, [this] { SendHeartbeat(); }),
+      heartbeat_timer_(loop,
+                       [this] {
+                         if (heartbeat_clock_)
+                           stall_metrics_.Record(heartbeat_clock_->Advance(absl::Now()));
+                         SendHeartbeat();
+                       }),
       reconnect_timer_(loop, [this] { Connect(); }),
       arbitration_timer_(loop, [this] { ExpireArbitrations(); }),
+      stall_metrics_(metrics, "control"),
       node_id_(options_.requested_node_id),
       heartbeats_sent_(metrics->GetCounter("shoal_mgmd_heartbeats_sent_total",
                                            "Heartbeats sent to the management daemon.")),
@@ -52,6 +60,8 @@ void MgmClient::Connect() {
   req->set_requested_node_id(static_cast<uint32_t>(node_id_));
   req->set_version(SHOAL_VERSION);
   req->set_pid(static_cast<int32_t>(getpid()));
+  req->set_boot_id(identity_.boot_id);
+  req->set_start_ticks(identity_.start_ticks);
   channel_->Send(message);
 }
 
@@ -92,11 +102,13 @@ void MgmClient::OnRegistered(const RegisterConf& conf) {
       Fail(config.status());
       return;
     }
-    heartbeat_interval_ = config->cluster.heartbeat_interval;
+    heartbeat_interval_ = options_.type == ROUTER ? config->cluster.router_heartbeat_interval
+                                                  : config->cluster.heartbeat_interval;
     node_id_ = static_cast<int>(conf.node_id());
     ever_registered_ = true;
     registered_ = true;
     mgmd_connected_->Set(1);
+    heartbeat_clock_.emplace(heartbeat_interval_, absl::Now());
     heartbeat_timer_.Start(heartbeat_interval_, Timer::Mode::kRepeat);
     if (callbacks_.on_registered) callbacks_.on_registered(node_id_, *config, conf.view());
   } else {
@@ -215,14 +227,17 @@ void MgmClient::Arbitrate(int lost, absl::Duration timeout, ArbitrationDone done
                       << " whether this node may go on serving without node " << lost;
   bool asked = false;
   for (const PendingArbitration& pending : arbitrations_) asked = asked || pending.lost == lost;
-  absl::Time deadline = absl::Now() + std::max(timeout, absl::ZeroDuration());
-  arbitrations_.push_back({lost, deadline, std::move(done)});
+  if (arbitrations_.empty()) {
+    arbitration_clock_.emplace(kArbitrationTick, absl::Now());
+    arbitration_timer_.Start(kArbitrationTick, Timer::Mode::kRepeat);
+  }
+  arbitrations_.push_back({lost, std::max(timeout, absl::ZeroDuration()), std::move(done)});
   if (!asked) {
     ControlMessage message;
     message.mutable_arbitration_req()->set_lost_node(static_cast<uint32_t>(lost));
     channel_->Send(message);
   }
-  ExpireArbitrations();  // rearms the timer (and answers a request that had no time at all)
+  if (timeout <= absl::ZeroDuration()) ExpireArbitrations();  // no time at all: answered now
 }
 
 void MgmClient::OnArbitrationConf(const ArbitrationConf& conf) {
@@ -245,32 +260,37 @@ void MgmClient::OnArbitrationConf(const ArbitrationConf& conf) {
     SHOAL_LOG(kError) << "arbitration refused: may not go on serving without node "
                       << conf.lost_node() << " (" << conf.reason() << ")";
   }
+  if (arbitrations_.empty()) arbitration_timer_.Cancel();
   for (PendingArbitration& pending : answered) pending.done(conf.granted(), conf.reason());
-  ExpireArbitrations();
 }
 
 void MgmClient::ExpireArbitrations() {
-  absl::Time now = absl::Now();
+  liveness::RunningClock::Tick tick = arbitration_clock_->Advance(absl::Now());
+  if (tick.stalled) {
+    SHOAL_LOG(kWarning) << "this node was stalled for " << absl::FormatDuration(tick.gap)
+                        << " while waiting for arbitration: that time is not counted";
+  }
   std::vector<PendingArbitration> expired;
-  absl::Time next = absl::InfiniteFuture();
   std::erase_if(arbitrations_, [&](PendingArbitration& pending) {
-    if (pending.deadline > now) {
-      next = std::min(next, pending.deadline);
-      return false;
-    }
+    pending.left -= tick.counted;
+    if (pending.left > absl::ZeroDuration()) return false;
     expired.push_back(std::move(pending));
     return true;
   });
-  if (next == absl::InfiniteFuture()) {
-    arbitration_timer_.Cancel();
-  } else {
-    arbitration_timer_.Start(next - now);
-  }
+  if (arbitrations_.empty()) arbitration_timer_.Cancel();
   // Callbacks last: they may ask again.
   for (PendingArbitration& pending : expired) {
     SHOAL_LOG(kError) << "no arbitration answer about node " << pending.lost << " in time";
     pending.done(false, "no answer from the management daemon in time");
   }
+}
+
+void MgmClient::ReportEvent(const std::string& severity, const std::string& text) {
+  if (!registered_ || stopping_) return;
+  ControlMessage message;
+  message.mutable_node_event()->set_severity(severity);
+  message.mutable_node_event()->set_text(text);
+  channel_->Send(message);
 }
 
 void MgmClient::FailArbitrations(const std::string& why) {

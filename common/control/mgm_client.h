@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@
 #include "common/control/channel.h"
 #include "common/control/control.pb.h"
 #include "common/event_loop.h"
+#include "common/liveness/process_probe.h"
+#include "common/liveness/running_clock.h"
+#include "common/liveness/stall_metrics.h"
 #include "common/metrics.h"
 
 namespace shoal::control {
@@ -64,11 +68,16 @@ class MgmClient {
   // Asks the mgmd whether this node may go on serving without data node `lost` (I5). `done`
   // runs once, on the loop thread: with the mgmd's answer, or with false when there is no
   // answer within `timeout`, when the connection is lost meanwhile, or at once when there is
-  // no registered connection now. Requests about the same node share one ArbitrationReq and
-  // its answer.
+  // no registered connection now. The timeout is counted in time this node's loop ran
+  // (liveness::RunningClock): a node stalled while it waits does not give up for that, and
+  // reads the answer that arrived meanwhile first. Requests about the same node share one
+  // ArbitrationReq and its answer.
   void Arbitrate(int lost, absl::Duration timeout, ArbitrationDone done);
   // Answers every outstanding Arbitrate with false and `why`.
   void FailArbitrations(const std::string& why);
+  // A line for the cluster log, under this node's id (dropped while not registered: the
+  // node's own log has it too).
+  void ReportEvent(const std::string& severity, const std::string& text);
 
   int node_id() const { return node_id_; }
   bool connected() const { return registered_; }
@@ -82,6 +91,7 @@ class MgmClient {
   void SendStarted();
   void Fail(absl::Status why);  // stops for good and reports through on_fatal
   void OnArbitrationConf(const ArbitrationConf& conf);
+  // Every kArbitrationTick while requests wait: takes the running time off their timeouts.
   void ExpireArbitrations();
 
   EventLoop* loop_;
@@ -90,7 +100,11 @@ class MgmClient {
   std::unique_ptr<ControlChannel> channel_;
   Timer heartbeat_timer_;
   Timer reconnect_timer_;
-  Timer arbitration_timer_;  // armed for the earliest deadline in arbitrations_
+  Timer arbitration_timer_;  // repeats while arbitrations_ is not empty
+  std::optional<liveness::RunningClock> arbitration_clock_;  // while arbitrations_ is not empty
+  liveness::ProcessIdentity identity_ = liveness::ProcessIdentity::Self();
+  std::optional<liveness::RunningClock> heartbeat_clock_;  // measures the loop's lateness
+  liveness::StallMetrics stall_metrics_;
   absl::Time first_attempt_ = absl::InfinitePast();
   absl::Duration heartbeat_interval_ = absl::Milliseconds(500);
   int node_id_ = 0;
@@ -108,7 +122,7 @@ class MgmClient {
   absl::Status last_error_;
   struct PendingArbitration {
     int lost = 0;
-    absl::Time deadline;
+    absl::Duration left;  // of its timeout, in running time
     ArbitrationDone done;
   };
   std::vector<PendingArbitration> arbitrations_;  // few: about one per lost peer

@@ -667,7 +667,15 @@ absl::StatusOr<wire::DictConf> Client::Dictionary(wire::DictReq request, absl::D
         wire::DictConf conf = std::move(it->second);
         dict_replies_.erase(it);
         if (conf.error_code() == kErTemporary) break;  // not the master (yet): ask again
-        if (conf.has_dictionary()) cluster_->SetDictionary(conf.dictionary());
+        if (conf.has_dictionary()) {
+          cluster_->SetDictionary(conf.dictionary());
+          // A new incarnation starts its versions again: what frames said of the last one no
+          // longer tells whether ours is behind.
+          if (conf.dictionary().incarnation() != seen_incarnation_) {
+            seen_incarnation_ = conf.dictionary().incarnation();
+            seen_dictionary_version_ = conf.dictionary().version();
+          }
+        }
         return conf;
       }
     }

@@ -237,6 +237,7 @@ class Client {
   uint32_t next_txn_ = 0;
   uint64_t next_link_epoch_ = 1;
   uint32_t seen_dictionary_version_ = 0;
+  uint64_t seen_incarnation_ = 0;  // of the last dictionary this client fetched
   std::deque<std::unique_ptr<ScanState>> scans_;
   std::string key_scratch_;
   // Dictionary replies, by tag, for the blocking Dictionary() call.

@@ -94,6 +94,7 @@ std::shared_ptr<const Topology> Cluster::topology() const {
 void Cluster::SetDictionary(const wire::Dictionary& proto) {
   auto dictionary = std::make_shared<Dictionary>();
   dictionary->version = proto.version();
+  dictionary->incarnation = proto.incarnation();
   dictionary->databases.assign(proto.databases().begin(), proto.databases().end());
   for (const std::string& bytes : proto.tables()) {
     absl::string_view in = bytes;
@@ -104,7 +105,8 @@ void Cluster::SetDictionary(const wire::Dictionary& proto) {
     dictionary->by_id[shared->id] = shared;
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  if (dictionary_ == nullptr || dictionary_->version <= dictionary->version) {
+  if (dictionary_ == nullptr || dictionary_->incarnation != dictionary->incarnation ||
+      dictionary_->version <= dictionary->version) {
     dictionary_ = std::move(dictionary);
   }
 }

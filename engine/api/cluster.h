@@ -55,6 +55,7 @@ struct Topology {
 
 struct Dictionary {
   uint32_t version = 0;
+  uint64_t incarnation = 0;  // versions compare within one (wire::Dictionary)
   std::vector<std::string> databases;
   absl::flat_hash_map<std::string, TablePtr> by_name;  // "db.table"
   absl::flat_hash_map<uint32_t, TablePtr> by_id;
@@ -84,7 +85,8 @@ class Cluster {
     return topology_generation_.load(std::memory_order_acquire);
   }
 
-  // Keeps `dictionary` if it is newer than the one held.
+  // Keeps `dictionary` if it is newer than the one held, or of another incarnation (the data
+  // nodes restarted empty after a cluster failure).
   void SetDictionary(const wire::Dictionary& dictionary);
   std::shared_ptr<const Dictionary> dictionary() const;
 

@@ -1,6 +1,7 @@
 // The data-plane loop: accept, read frames, run operations, reply in batches, sleep when idle.
 #include "engine/node/data_plane.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -8,7 +9,9 @@
 
 #include <utility>
 
+#include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
+#include "common/liveness/realtime.h"
 #include "common/logging.h"
 #include "common/status_macros.h"
 #include "engine/transport/shm_channel.h"
@@ -25,7 +28,8 @@ constexpr uint64_t kLdmResultsKey = (1ull << 40) + 3;
 constexpr size_t kShmRingBytes = 8 << 20;
 // Stop reading a client whose replies pile up: it gets back-pressure instead of our memory.
 constexpr size_t kMaxQueuedReplyBytes = 8 << 20;
-constexpr absl::Duration kLivenessInterval = absl::Milliseconds(100);
+// Liveness of links and peers (PeerWatch's interval).
+constexpr absl::Duration kLivenessInterval = PeerWatch::kCheckInterval;
 constexpr absl::Duration kLockCheckInterval = absl::Milliseconds(5);
 
 void AddToEpoll(int epoll_fd, int fd, uint64_t key) {
@@ -40,7 +44,8 @@ void AddToEpoll(int epoll_fd, int fd, uint64_t key) {
 DataPlane::DataPlane(DataPlaneOptions options)
     : options_(std::move(options)),
       budget_(options_.data_memory),
-      dictionary_(options_.default_partitions) {}
+      dictionary_(options_.default_partitions),
+      peer_watch_(options_.peer_timeout, options_.metrics, absl::Now()) {}
 
 absl::StatusOr<std::unique_ptr<DataPlane>> DataPlane::Start(
     DataPlaneOptions options, const control::ClusterView& view,
@@ -84,6 +89,10 @@ absl::StatusOr<std::unique_ptr<DataPlane>> DataPlane::Start(
     DictionaryDelta delta;
     SHOAL_RETURN_IF_ERROR(p.dictionary_.Install(*dictionary, {}, &delta));
     p.ApplyDelta(delta);
+  } else {
+    p.dictionary_.BeginIncarnation(absl::Uniform<uint64_t>(absl::BitGen(), 1, ~uint64_t{0}));
+    SHOAL_LOG(kInfo) << "no data node serves: starting with an empty dictionary (incarnation "
+                     << absl::StrCat(absl::Hex(p.dictionary_.incarnation())) << ")";
   }
   p.epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
   p.wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -129,7 +138,11 @@ absl::StatusOr<std::unique_ptr<DataPlane>> DataPlane::Start(
       "shoal_datanode_tc_takeovers_total",
       "Transactions of a failed TC this node finished (committed or rolled back) as master.");
   p.PushGroup();
-  p.thread_ = std::thread([&p] { p.Run(); });
+  p.thread_ = std::thread([&p] {
+    pthread_setname_np(pthread_self(), "data-plane");
+    if (p.options_.realtime) (void)liveness::UseRealtimeScheduling("data plane");
+    p.Run();
+  });
   SHOAL_LOG(kInfo) << "native API on tcp " << p.options_.host << ":" << p.port_
                    << (p.shm_listener_ ? absl::StrCat(" and shm ", p.options_.socket) : "") << ", "
                    << p.options_.ldm_count << " LDM(s)"
@@ -235,7 +248,7 @@ bool DataPlane::PollInput() {
     for (int frames = 0; frames < 16 && !conn->dead; ++frames) {
       absl::string_view frame = conn->channel->Peek();
       if (frame.empty()) break;
-      if (conn->data_node != 0) heard_[conn->data_node] = absl::Now();
+      if (conn->data_node != 0) peer_watch_.Heard(conn->data_node, absl::Now());
       frames_in_->Increment();
       HandleFrame(conn, frame);
       if (!conn->dead) conn->channel->Consume();

@@ -32,6 +32,7 @@
 #include "engine/node/ldm.h"
 #include "engine/node/ldm_metrics.h"
 #include "engine/node/ldm_worker.h"
+#include "engine/node/peer_watch.h"
 #include "engine/storage/memory_budget.h"
 #include "engine/transport/channel.h"
 #include "engine/wire/dictionary.pb.h"
@@ -65,8 +66,14 @@ struct DataPlaneOptions {
   // there was nothing to copy), or with the error that stopped the copy.
   absl::AnyInvocable<void(int percent)> on_copy_progress;
   absl::AnyInvocable<void(absl::Status status)> on_ready;
-  // Peers of the node group that say nothing (no frame, not even a ping) this long are lost.
+  // Peers of the node group that say nothing (no frame, not even a ping) this long are lost
+  // (counted as PeerWatch counts it).
   absl::Duration peer_timeout = absl::Seconds(2);
+  // The data-plane thread carries the pings: under SCHED_RR when asked (realtime_scheduler).
+  bool realtime = false;
+  // Called on the data-plane thread with a line for the cluster log: what the peer watch
+  // concluded, e.g. that a silent peer was starved, not failed (also logged here).
+  absl::AnyInvocable<void(std::string line)> on_note;
   // Called on the data-plane thread when this node loses sight of a data node of its group
   // that the view has serving (I5): the node may serve on without it only if the arbitrator
   // agrees; meanwhile writes that it owes an answer wait.
@@ -155,8 +162,10 @@ class DataPlane : private ReplySink {
   // A step of the copies to restarting nodes by the LDMs on this thread; true when it copied.
   bool CopySteps();
   void Ready(absl::Status status);
-  // Pings the group's serving peers and drops links silent past peer_timeout.
+  // Pings the group's serving peers and drops links silent past peer_timeout (PeerWatch).
   void CheckPeers(absl::Time now);
+  // Reads the links with data node `node`: true when a whole frame from it waits unread.
+  bool HasUnreadFrame(int node);
   void PeerLost(int node, absl::string_view why);
   // The TC role (coordinator.h): its operations to this node's own LDMs, and their results.
   void SendFromTc(int node, const wire::OpHeader& header, absl::string_view section);
@@ -195,8 +204,8 @@ class DataPlane : private ReplySink {
   absl::flat_hash_map<int, uint64_t> copy_targets_;
   uint32_t copy_conn_ = 0;               // the connection the copy goes out on
   absl::flat_hash_set<int> lost_peers_;  // see PeerConnection
-  // The last frame from each data node, on any connection with it (pings keep links heard).
-  absl::flat_hash_map<int, absl::Time> heard_;
+  // Frames from each data node, on any connection with it, keep it heard (pings included).
+  PeerWatch peer_watch_;
   absl::flat_hash_map<int, absl::Time> unreachable_until_;
 
   std::unique_ptr<Coordinator> tc_;

@@ -30,10 +30,7 @@ void DataPlane::OnView(control::ClusterView view) {
   for (const control::NodeStatus& node : view_.nodes()) {
     if (node.type() != control::DATANODE) continue;
     int id = static_cast<int>(node.node_id());
-    if (node.state() != control::STARTED) {
-      lost_peers_.erase(id);
-      heard_.erase(id);
-    }
+    if (node.state() != control::STARTED) lost_peers_.erase(id);
     if (node.state() == control::NOT_CONNECTED || node.state() == control::STOPPING) {
       if (peers_.contains(id)) PeerGone(id);
       // Its own connections to us too: what it replicated here is rolled back.
@@ -250,19 +247,15 @@ std::vector<std::pair<uint32_t, uint32_t>> DataPlane::AllPartitions() const {
 }
 
 void DataPlane::CheckPeers(absl::Time now) {
+  std::vector<std::pair<int, liveness::ProcessIdentity>> watched;
   for (const control::NodeStatus& node : view_.nodes()) {
     int id = static_cast<int>(node.node_id());
     if (node.type() != control::DATANODE || node.node_group() != options_.node_group ||
         id == options_.node_id || !IsStartedPeer(node.node_id()) || lost_peers_.contains(id)) {
       continue;
     }
-    Connection* conn = PeerConnection(id);
-    if (conn == nullptr) continue;  // PeerConnection reported it lost
-    absl::Time& heard = heard_.try_emplace(id, now).first->second;
-    if (now - heard > options_.peer_timeout) {
-      Close(conn, absl::StrCat("silent for ", absl::FormatDuration(now - heard)));
-      continue;
-    }
+    if (PeerConnection(id) == nullptr) continue;  // PeerConnection reported it lost
+    watched.push_back({id, {node.boot_id(), node.pid(), node.start_ticks()}});
     wire::OpHeader ping;
     ping.type = wire::OpType::kPing;
     ping.index = static_cast<uint16_t>(options_.node_id);
@@ -270,6 +263,27 @@ void DataPlane::CheckPeers(absl::Time now) {
       wire::AppendOp(out, ping, {});
     }
   }
+  peer_watch_.Follow(watched, now);
+  PeerWatch::Result result =
+      peer_watch_.Check(now, [this](int node) { return HasUnreadFrame(node); });
+  for (std::string& note : result.notes) {
+    SHOAL_LOG(kWarning) << note;
+    if (options_.on_note) options_.on_note(std::move(note));
+  }
+  for (int id : result.lost) {
+    if (Connection* conn = PeerConnection(id); conn != nullptr) {
+      Close(conn, absl::StrCat("silent past ", absl::FormatDuration(options_.peer_timeout)));
+    }
+  }
+}
+
+bool DataPlane::HasUnreadFrame(int node) {
+  for (auto& [id, conn] : connections_) {
+    if (conn->dead || conn->data_node != node) continue;
+    if (!conn->channel->Receive().ok()) continue;  // PollInput closes it on its next turn
+    if (!conn->channel->Peek().empty()) return true;
+  }
+  return false;
 }
 
 void DataPlane::PeerLost(int node, absl::string_view why) {

@@ -293,7 +293,10 @@ absl::Status Dictionary::Install(const wire::Dictionary& dictionary,
                                  absl::Span<const uint32_t> truncated, DictionaryDelta* delta) {
   // Two nodes may send us the same dictionaries for a while (the master, and the node we copy
   // from while we restart): one we have, or a late older one, changes nothing.
-  if (dictionary.version() <= version_ && version_ > 0) return absl::OkStatus();
+  if (dictionary.incarnation() == incarnation_ && dictionary.version() <= version_ &&
+      version_ > 0) {
+    return absl::OkStatus();
+  }
   absl::flat_hash_map<uint32_t, TablePtr> tables;
   for (const std::string& bytes : dictionary.tables()) {
     absl::string_view in = bytes;
@@ -323,6 +326,7 @@ absl::Status Dictionary::Install(const wire::Dictionary& dictionary,
   tables_ = std::move(tables);
   databases_ = {dictionary.databases().begin(), dictionary.databases().end()};
   version_ = dictionary.version();
+  incarnation_ = dictionary.incarnation();
   next_table_id_ = dictionary.next_table_id();
   for (const auto& [id, table] : tables_) next_auto_increment_.try_emplace(id, 1);
   return absl::OkStatus();
@@ -330,6 +334,7 @@ absl::Status Dictionary::Install(const wire::Dictionary& dictionary,
 
 void Dictionary::ToProto(wire::Dictionary* out) const {
   out->set_version(version_);
+  out->set_incarnation(incarnation_);
   out->set_next_table_id(next_table_id_);
   for (const std::string& db : databases_) out->add_databases(db);
   for (const auto& [id, table] : tables_) schema::AppendTableDef(*table, out->add_tables());

@@ -36,6 +36,10 @@ class Dictionary {
   explicit Dictionary(uint32_t default_partitions) : default_partitions_(default_partitions) {}
 
   uint32_t version() const { return version_; }
+  uint64_t incarnation() const { return incarnation_; }
+  // A dictionary of its own, for a node that found no serving peer to fetch one from: empty,
+  // and a new incarnation (wire::Dictionary), so clients drop what they cached of the last.
+  void BeginIncarnation(uint64_t incarnation) { incarnation_ = incarnation; }
   TablePtr FindTable(uint32_t id) const;
   const absl::flat_hash_map<uint32_t, TablePtr>& tables() const { return tables_; }
 
@@ -62,6 +66,7 @@ class Dictionary {
 
   uint32_t default_partitions_;
   uint32_t version_ = 0;
+  uint64_t incarnation_ = 0;
   uint32_t next_table_id_ = 1;
   // Names compare exactly, as MySQL on Linux (lower_case_table_names = 0).
   absl::btree_set<std::string> databases_;

@@ -30,6 +30,9 @@ using wire::kErTemporary;
 constexpr size_t kScanBatchBytes = 256 * 1024;
 constexpr uint32_t kScanMaxRows = 1000;
 constexpr uint32_t kScanMaxExamined = 10000;
+// The lock clock's step: a gap of up to twice this between two looks counts in full (a busy
+// turn of the loop), a longer one is a stall of this thread and counts as twice this.
+constexpr absl::Duration kLockClockInterval = absl::Milliseconds(100);
 
 bool IsWrite(OpType type) {
   return type != OpType::kRead && type != OpType::kReadUnique && type != OpType::kScan;
@@ -68,7 +71,15 @@ size_t MaxRowBytes(const schema::TableDef& table, absl::Span<const uint16_t> col
 
 Ldm::Ldm(PartitionPlacement placement, storage::MemoryBudget* budget,
          absl::Duration lock_wait_timeout)
-    : placement_(placement), budget_(budget), lock_wait_timeout_(lock_wait_timeout) {}
+    : placement_(placement),
+      budget_(budget),
+      lock_wait_timeout_(lock_wait_timeout),
+      lock_clock_(kLockClockInterval, absl::Now()) {}
+
+absl::Time Ldm::LockNow(absl::Time now) {
+  lock_clock_.Advance(now);
+  return absl::UnixEpoch() + lock_clock_.running();
+}
 
 Ldm::~Ldm() = default;
 
@@ -291,7 +302,7 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
   }
   if (result.code == OpCode::kLocked) {
     if (internal) partition->Abort(txn);
-    if (deadline == absl::InfiniteFuture()) deadline = absl::Now() + lock_wait_timeout_;
+    if (deadline == absl::InfiniteFuture()) deadline = LockNow(absl::Now()) + lock_wait_timeout_;
     Park(op, conn, result.holder, deadline);
     return false;
   }
@@ -432,8 +443,9 @@ void Ldm::Unpark(storage::TxnId txn, ReplySink* sink) {
 }
 
 void Ldm::ExpireLockWaits(absl::Time now, ReplySink* sink) {
+  absl::Time lock_now = LockNow(now);
   for (auto it = parked_.begin(); it != parked_.end();) {
-    if (it->deadline > now) {
+    if (it->deadline > lock_now) {
       ++it;
       continue;
     }

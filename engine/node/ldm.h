@@ -17,6 +17,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/time/time.h"
+#include "common/liveness/running_clock.h"
 #include "engine/node/dictionary.h"
 #include "engine/schema/row.h"
 #include "engine/storage/memory_budget.h"
@@ -112,7 +113,8 @@ class Ldm {
   // Runs one operation from connection `conn`. Transaction ids are the client's (unique in
   // the cluster: api::Client::Begin), or this node's own for replicated autocommit writes.
   void Execute(const wire::Op& op, uint32_t conn, ReplySink* sink);
-  // Answers parked operations whose lock wait has run out. Call every few milliseconds.
+  // Answers parked operations whose lock wait has run out. Call every few milliseconds. Lock
+  // waits are timed in this LDM's running time (LockNow).
   void ExpireLockWaits(absl::Time now, ReplySink* sink);
   // Logs replication waits older than `age` (a backup that owes an answer for that long).
   void ReportStuckWaits(absl::Time now, absl::Duration age) const;
@@ -269,6 +271,12 @@ class Ldm {
   PartitionPlacement placement_;
   storage::MemoryBudget* budget_;
   absl::Duration lock_wait_timeout_;
+  // Lock waits are timed on this clock (liveness::RunningClock): seconds in which the LDM's
+  // thread was not scheduled do not count, or a stall of the host would end every wait with
+  // 1205 the moment the thread runs again, though the holders were stalled just as long.
+  // LockNow(now) advances it and says where it stands, as a time of its own.
+  absl::Time LockNow(absl::Time now);
+  liveness::RunningClock lock_clock_;
   GroupView group_;
   absl::flat_hash_map<uint32_t, TableState> tables_;
   // Open transactions: the partitions each has touched, so commit, abort and a closed

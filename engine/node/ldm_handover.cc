@@ -99,7 +99,7 @@ bool Ldm::ParkUntilHandedOver(const wire::Op& op, uint32_t conn, absl::Time dead
   if (!client_op || awaiting_handover_.empty() || !awaiting_handover_.contains(h.partition)) {
     return false;
   }
-  if (deadline == absl::InfiniteFuture()) deadline = absl::Now() + lock_wait_timeout_;
+  if (deadline == absl::InfiniteFuture()) deadline = LockNow(absl::Now()) + lock_wait_timeout_;
   Park(op, conn, HandoverWait(h.partition), deadline);
   return true;
 }

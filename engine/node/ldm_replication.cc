@@ -386,7 +386,7 @@ bool Ldm::RunReplica(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::T
                                                     : partition->Delete(txn, op.sections[0]);
   if (result.code == OpCode::kLocked) {
     // Only while two nodes both act as primary for a moment (their views differ).
-    if (deadline == absl::InfiniteFuture()) deadline = absl::Now() + lock_wait_timeout_;
+    if (deadline == absl::InfiniteFuture()) deadline = LockNow(absl::Now()) + lock_wait_timeout_;
     Park(op, conn, result.holder, deadline);
     return false;
   }

@@ -43,8 +43,9 @@ class Node : public ReplySink {
       : id(node_id), network_(network) {
     Restart(budget);
   }
-  void Restart(storage::MemoryBudget* budget) {
-    ldm = std::make_unique<Ldm>(PartitionPlacement{1, 2, 0, 1, 0}, budget, absl::Milliseconds(100));
+  void Restart(storage::MemoryBudget* budget,
+               absl::Duration lock_wait_timeout = absl::Milliseconds(100)) {
+    ldm = std::make_unique<Ldm>(PartitionPlacement{1, 2, 0, 1, 0}, budget, lock_wait_timeout);
   }
   wire::FrameBuilder* ReplyTo(uint32_t destination) override {
     wire::FrameBuilder& out = destination == kClient ? results : outbox_[destination];
@@ -306,6 +307,36 @@ TEST_F(ReplicationTest, AutocommitWriteIsAnsweredOnceTheBackupHasIt) {
   Pump();
   EXPECT_EQ(Results(a_), (std::map<uint64_t, uint16_t>{{2, wire::kResultOk}}));
   EXPECT_EQ(Value(b_, key), -1);
+}
+
+TEST_F(ReplicationTest, ALockWaitLeavesOutTimeTheLdmWasNotScheduled) {
+  a_.Restart(&budget_, absl::Seconds(1));
+  DictionaryDelta delta;
+  delta.created.push_back(table_);
+  a_.ldm->Apply(delta);
+  SetStartedOn(a_, true, true);
+  constexpr uint64_t kHolder = 42;
+  std::string key = KeyOn(kNodeA, 1);
+  Insert(a_, key, 1, 1, kHolder);  // holds the row
+  Pump();
+  Send(a_, wire::OpType::kWrite, key, 2, 43, {Row(key, 2)});  // waits for it
+  Pump();
+  EXPECT_EQ(Results(a_).count(2), 0u);
+  // The thread is not scheduled for ten seconds (the holder was not either): the wait goes on.
+  absl::Time now = absl::Now() + absl::Seconds(10);
+  a_.ldm->ExpireLockWaits(now, &a_);
+  EXPECT_EQ(Results(a_).count(2), 0u) << "a stall ended the lock wait";
+  // Then it runs on time: the rest of the second counts, and the wait ends with 1205.
+  for (int step = 0; step < 7; ++step) {
+    now += absl::Milliseconds(100);
+    a_.ldm->ExpireLockWaits(now, &a_);
+  }
+  EXPECT_EQ(Results(a_).count(2), 0u) << "ended before its second";
+  for (int step = 0; step < 3; ++step) {
+    now += absl::Milliseconds(100);
+    a_.ldm->ExpireLockWaits(now, &a_);
+  }
+  EXPECT_EQ(Results(a_)[2], wire::kErLockWaitTimeout);
 }
 
 TEST_F(ReplicationTest, WritesGoToTheirPrimaryOnly) {

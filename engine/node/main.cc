@@ -90,11 +90,13 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
       config.node_groups() * std::max(8, config.cluster.replicas * layout.ldm_count));
   options.metrics = context.metrics;
   options.peer_timeout = config.cluster.heartbeat_interval * config.cluster.missed_heartbeats;
+  options.realtime = config.cluster.realtime_scheduler;
   // I5: without a peer of its group, a node serves on only if the arbitrator (the mgmd) says
   // so; refused, or with no answer in time, it stops (its supervisor restarts it, and it
   // copies everything from the side that won).
   shoal::control::Arbitrator arbitrator = context.arbitrator;
-  absl::Duration arbitration_timeout = 2 * options.peer_timeout;
+  absl::Duration arbitration_timeout = config.cluster.arbitration_timeout;
+  options.on_note = [arbitrator](std::string line) { arbitrator.Note(std::move(line)); };
   options.on_peer_lost = [arbitrator, arbitration_timeout](int node) {
     arbitrator.Arbitrate(
         node, arbitration_timeout, [arbitrator, node](bool granted, std::string why) {

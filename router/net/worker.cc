@@ -10,6 +10,11 @@
 #include "router/net/connection.h"
 
 namespace shoal::router {
+namespace {
+
+constexpr absl::Duration kSweepInterval = absl::Seconds(1);
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(int index, int cpu,
                                                       const RouterContext* context,
@@ -23,9 +28,10 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(int index, int cpu,
   }
   raw->idle_sweep_ = std::make_unique<Timer>(raw->loop_.get(), [raw] {
     absl::Time now = absl::Now();
+    raw->stall_metrics_.Record(raw->sweep_clock_.Advance(now));
     for (auto& [id, connection] : raw->connections_) connection->CloseIfIdle(now);
   });
-  raw->idle_sweep_->Start(absl::Seconds(1), Timer::Mode::kRepeat);
+  raw->idle_sweep_->Start(kSweepInterval, Timer::Mode::kRepeat);
   worker->thread_ = std::thread([w = worker.get(), cpu] {
     // "router-w0", "router-w1"...: what top, perf and gdb show for each worker.
     std::string name = "router-w" + std::to_string(w->index_);
@@ -46,7 +52,9 @@ Worker::Worker(int index, const RouterContext* context, Gauge* open_connections,
     : index_(index),
       context_(context),
       open_connections_(open_connections),
-      loop_(std::move(loop)) {}
+      loop_(std::move(loop)),
+      sweep_clock_(kSweepInterval, absl::Now()),
+      stall_metrics_(context->metrics, "router-w" + std::to_string(index)) {}
 
 Worker::~Worker() { SHOAL_CHECK(!thread_.joinable()) << "Worker destroyed without Shutdown()"; }
 

@@ -15,6 +15,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "common/event_loop.h"
+#include "common/liveness/running_clock.h"
+#include "common/liveness/stall_metrics.h"
 #include "common/metrics.h"
 #include "router/net/data_pump.h"
 #include "router/session/context.h"
@@ -58,8 +60,11 @@ class Worker {
   absl::flat_hash_map<uint32_t, std::unique_ptr<Connection>> connections_;
   bool shutting_down_ = false;
   std::unique_ptr<Timer> shutdown_deadline_;
-  // Once a second: close connections idle past wait_timeout (or connect_timeout).
+  // Once a second: close connections idle past wait_timeout (or connect_timeout), and measure
+  // how late the loop runs (/metrics: shoal_scheduling_*{thread="router-wN"}).
   std::unique_ptr<Timer> idle_sweep_;
+  liveness::RunningClock sweep_clock_;
+  liveness::StallMetrics stall_metrics_;
 };
 
 }  // namespace shoal::router

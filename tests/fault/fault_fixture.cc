@@ -101,7 +101,7 @@ void FaultTest::KeepWriting(absl::Duration duration) {
       << "no commit acknowledged for " << Ms(duration + kResumeLimit);
 }
 
-KillReport FaultTest::KillDataNode(int node, ResumeClock* clock) {
+KillReport FaultTest::KillDataNode(int node, ResumeClock* clock, int signo) {
   KillReport report;
   report.node = node;
   std::map<int, ShownNode> shown = cluster_->Show();
@@ -112,7 +112,7 @@ KillReport FaultTest::KillDataNode(int node, ResumeClock* clock) {
   data_node_pids_.insert(report.pid);
   clock->Arm();
   report.killed_at = absl::Now();
-  EXPECT_EQ(kill(report.pid, SIGKILL), 0) << "kill -9 " << report.pid;
+  EXPECT_EQ(kill(report.pid, signo), 0) << "kill -" << signo << " " << report.pid;
   WaitUntil([&] { return clock->EveryPartition().has_value(); }, kResumeLimit);
   report.first_commit = clock->FirstCommit();
   report.every_partition = clock->EveryPartition();

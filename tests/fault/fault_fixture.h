@@ -4,6 +4,8 @@
 // again, and a check that no data node process the test saw outlives it.
 #pragma once
 
+#include <signal.h>
+
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -91,9 +93,10 @@ class FaultTest : public ::testing::Test {
   // Lets the load run for `duration`, and until it has had at least one more commit
   // acknowledged (so each step of a scenario happens under load).
   void KeepWriting(absl::Duration duration);
-  // SIGKILL to data node `node`; returns once `clock` has seen commits resume on every
-  // partition (or kResumeLimit passed).
-  KillReport KillDataNode(int node, ResumeClock* clock);
+  // SIGKILL (or `signo`: SIGSTOP leaves the process for the cluster to find silent) to data
+  // node `node`; returns once `clock` has seen commits resume on every partition (or
+  // kResumeLimit passed).
+  KillReport KillDataNode(int node, ResumeClock* clock, int signo = SIGKILL);
   // Waits until the mgmd has started the killed node again: a new process, STARTED in its
   // view (what SHOW prints), which also says since when.
   void WaitUntilBack(KillReport* report);

@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_join.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "tests/fault/checker.h"
-#include "tests/fault/fault_fixture.h"
 #include "tests/fault/workload.h"
+#include "tests/fault/writers_fixture.h"
 #include "tests/integration/test_cluster.h"
 
 namespace shoal::testing {
@@ -41,47 +41,11 @@ datanodes:
     socket: {RUN_DIR}/dn3.sock
 )";
 
-constexpr int kWriters = 4;
 constexpr absl::Duration kLoadBetweenSteps = absl::Seconds(2);
 
-class NodeFailureTest : public FaultTest {
+class NodeFailureTest : public WritersTest {
  protected:
   void SetUp() override { ASSERT_NO_FATAL_FAILURE(LaunchCluster(kConfig)); }
-
-  // Creates the table and the writers, and starts them (each on a thread of its own, the
-  // view followed for all of them by one more).
-  void StartWriters() {
-    int mgmd_port = cluster_->mgmd_port();
-    absl::StatusOr<control::ClusterView> view =
-        api::Cluster::FetchView("127.0.0.1", mgmd_port, absl::Seconds(5));
-    ASSERT_TRUE(view.ok()) << view.status();
-    api::Cluster setup_cluster(api::Cluster::Options{});
-    setup_cluster.SetView(*view);
-    api::SyncClient setup(&setup_cluster);
-    absl::Status created = CreateAckedTable(&setup);
-    ASSERT_TRUE(created.ok()) << created;
-    absl::StatusOr<api::TablePtr> table = setup.Table(kFaultDatabase, kAckedTable);
-    ASSERT_TRUE(table.ok()) << table.status();
-    clock_ = std::make_unique<ResumeClock>((*table)->partitions);
-
-    for (int id = 0; id < kWriters; ++id) {
-      absl::StatusOr<std::unique_ptr<Writer>> writer = Writer::Create(id, mgmd_port, clock_.get());
-      ASSERT_TRUE(writer.ok()) << writer.status();
-      writers_.push_back(std::move(*writer));
-    }
-    StartLoads(writers_);
-  }
-
-  int64_t Acknowledged() const override { return AcknowledgedBy(writers_); }
-
-  std::vector<const Writer*> Writers() const {
-    std::vector<const Writer*> out;
-    for (const auto& w : writers_) out.push_back(w.get());
-    return out;
-  }
-
-  std::unique_ptr<ResumeClock> clock_;
-  std::vector<std::unique_ptr<Writer>> writers_;
 };
 
 TEST_F(NodeFailureTest, NoAcknowledgedCommitIsLostWhenEachDataNodeIsKilledInTurn) {
@@ -100,40 +64,12 @@ TEST_F(NodeFailureTest, NoAcknowledgedCommitIsLostWhenEachDataNodeIsKilledInTurn
     k->Record();
   }
 
-  std::map<uint16_t, int64_t> temporary;
-  int64_t temporary_total = 0;
-  int64_t failure_count = 0;
-  std::vector<std::string> failures;
-  for (const auto& w : writers_) {
-    for (const auto& [code, n] : w->temporary_errors()) {
-      temporary[code] += n;
-      temporary_total += n;
-    }
-    failure_count += w->failure_count();
-    failures.insert(failures.end(), w->failures().begin(), w->failures().end());
-  }
-  absl::StatusOr<CheckReport> check =
-      CheckWrites(cluster_->mgmd_port(), Writers(), absl::Seconds(30));
-  ASSERT_TRUE(check.ok()) << check.status();
-
-  std::cout << "summary: " << Acknowledged() << " commits acknowledged, " << temporary_total
-            << " temporary errors (" << absl::StrJoin(temporary, ", ", absl::PairFormatter(": "))
-            << "), " << failure_count << " other errors or rows found gone while writing; "
-            << check->keys << " keys read back, " << check->rows << " rows, " << check->scanned
-            << " scanned, " << check->problems() << " problems; resumed after " << first.Resumed()
-            << " (node 2 killed) and " << second.Resumed() << " (node 3 killed); restarts in SHOW:";
+  std::string restarts = "; restarts in SHOW:";
   for (const auto& [id, node] : cluster_->Show()) {
-    if (id == 2 || id == 3) std::cout << " node " << id << " " << node.restarts;
+    if (id == 2 || id == 3) absl::StrAppend(&restarts, " node ", id, " ", node.restarts);
   }
-  std::cout << std::endl;
-  RecordProperty("acknowledged", static_cast<int>(Acknowledged()));
-  RecordProperty("temporary_errors", static_cast<int>(temporary_total));
-
-  EXPECT_GT(Acknowledged(), 0);
-  EXPECT_EQ(failure_count, 0) << "errors that are not temporary, or rows found gone while "
-                                 "writing; the first few of each writer:\n"
-                              << absl::StrJoin(failures, "\n");
-  EXPECT_EQ(check->problems(), 0) << check->Describe();
+  ExpectEveryCommitKept(absl::StrCat("; resumed after ", first.Resumed(), " (node 2 killed) and ",
+                                     second.Resumed(), " (node 3 killed)", restarts));
 }
 
 // The checker must be able to fail: with the writers stopped and no node killed, damage done

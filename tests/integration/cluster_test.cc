@@ -4,6 +4,8 @@
 #include <sys/wait.h>
 
 #include <csignal>
+#include <map>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -238,6 +240,75 @@ TEST(ConsoleTest, ExplainsBadCommandsAndIdsWithANonZeroExit) {
       {BinDir() + "/shoal-mgm", "-c", absl::StrCat("127.0.0.1:", FreePort()), "-e", "SHOW"});
   EXPECT_EQ(unreachable.exit_code, 1);
   EXPECT_THAT(unreachable.err, HasSubstr("cannot connect to the management daemon"));
+}
+
+constexpr char kTwoNodeGroups[] = R"(
+cluster:
+  replicas: 2
+mgmd:
+  port: {MGMD_PORT}
+  data_dir: {RUN_DIR}/mgmd
+datanodes:
+  - {id: 2, data_dir: "{RUN_DIR}/dn2"}
+  - {id: 3, data_dir: "{RUN_DIR}/dn3"}
+  - {id: 4, data_dir: "{RUN_DIR}/dn4"}
+  - {id: 5, data_dir: "{RUN_DIR}/dn5"}
+routers:
+  - {id: 6, socket: "{RUN_DIR}/r6.sock"}
+users:
+  - name: root
+)";
+
+CommandResult Sql(const TestCluster& cluster, const std::string& statement) {
+  return RunCommand({"/usr/bin/mariadb", "-S", cluster.run_dir() + "/r6.sock", "-u", "root", "-N",
+                     "-e", statement});
+}
+
+// Data lives in memory only (until durability): a node group whose every replica died took its
+// rows with it. That is a cluster failure, said as one, and the whole cluster restarts — never
+// a cluster that serves on with one node group's rows silently missing from every table.
+TEST(ClusterTest, ANodeGroupWithNoLiveReplicaIsAClusterFailureAndEveryDataNodeRestarts) {
+  TestCluster cluster = TestCluster::FromConfig(kTwoNodeGroups, {"--launch"});
+  ASSERT_TRUE(cluster.WaitForState({2, 3, 4, 5, 6}, "started")) << cluster.MgmdLog();
+  CommandResult made = Sql(cluster,
+                           "CREATE DATABASE d; CREATE TABLE d.t (id INT PRIMARY KEY);"
+                           "INSERT INTO d.t VALUES (1),(2),(3),(4),(5),(6),(7),(8),(9),(10)");
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  std::map<int, ShownNode> before = cluster.Show();
+  // Both replicas of node group 1 die at once.
+  ASSERT_EQ(kill(before[4].pid, SIGKILL), 0);
+  ASSERT_EQ(kill(before[5].pid, SIGKILL), 0);
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return cluster.ClusterLog().find(
+                   "Cluster failure: node group 1 has no live replica "
+                   "left") != std::string::npos;
+      },
+      absl::Seconds(10)))
+      << cluster.ClusterLog();
+  // Node group 0 lost nothing, yet restarts with the rest: new processes, all serving.
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        std::map<int, ShownNode> now = cluster.Show();
+        for (int id : {2, 3, 4, 5}) {
+          if (now[id].state != "started" || now[id].pid == before[id].pid) return false;
+        }
+        return true;
+      },
+      absl::Seconds(60)))
+      << cluster.ClusterLog();
+  // The cluster serves again, empty: the table is gone as a whole, not half of its rows.
+  CommandResult after;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        after = Sql(cluster, "SELECT COUNT(*) FROM d.t");
+        return after.err.find("1297") == std::string::npos;  // not a temporary error
+      },
+      absl::Seconds(30)));
+  EXPECT_NE(after.exit_code, 0) << after.out;
+  EXPECT_THAT(after.err, AnyOf(HasSubstr("ERROR 1146"), HasSubstr("ERROR 1049"))) << after.out;
+  CommandResult fresh = Sql(cluster, "CREATE DATABASE d2; CREATE TABLE d2.t (id INT PRIMARY KEY)");
+  EXPECT_EQ(fresh.exit_code, 0) << fresh.err;
 }
 
 }  // namespace

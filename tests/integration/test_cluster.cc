@@ -64,11 +64,16 @@ TestCluster TestCluster::FromConfig(const std::string& yaml,
   cluster.mgmd_port_ = FreePort();
   cluster.metrics_base_ = FreePort(8);
   cluster.router_port_ = FreePort(2);
-  std::string text =
-      absl::StrReplaceAll(yaml, {{"{RUN_DIR}", cluster.run_dir_},
-                                 {"{MGMD_PORT}", std::to_string(cluster.mgmd_port_)},
-                                 {"{METRICS_BASE}", std::to_string(cluster.metrics_base_)},
-                                 {"{ROUTER_PORT}", std::to_string(cluster.router_port_)}});
+  std::vector<std::pair<std::string, std::string>> replacements = {
+      {"{RUN_DIR}", cluster.run_dir_},
+      {"{MGMD_PORT}", std::to_string(cluster.mgmd_port_)},
+      {"{METRICS_BASE}", std::to_string(cluster.metrics_base_)},
+      {"{ROUTER_PORT}", std::to_string(cluster.router_port_)}};
+  for (int id = 1; id < 8; ++id) {
+    replacements.emplace_back(absl::StrCat("{METRICS_PORT_", id, "}"),
+                              std::to_string(cluster.metrics_port(id)));
+  }
+  std::string text = absl::StrReplaceAll(yaml, replacements);
   std::string path = cluster.run_dir_ + "/cluster.yaml";
   WriteFile(path, text);
   std::vector<std::string> argv = {BinDir() + "/shoal-mgmd", "--config-file", path};

@@ -29,8 +29,9 @@ class TestCluster {
  public:
   // The embedded cluster in a box, with `extra_args` appended to shoal-mgmd's command line.
   static TestCluster Embedded(const std::vector<std::string>& extra_args = {});
-  // A configuration file; `yaml` may use {RUN_DIR}, {MGMD_PORT}, {METRICS_BASE} and
-  // {ROUTER_PORT} (two free ports from there).
+  // A configuration file; `yaml` may use {RUN_DIR}, {MGMD_PORT}, {METRICS_BASE},
+  // {METRICS_PORT_1} … {METRICS_PORT_7} (what metrics_port(id) returns) and {ROUTER_PORT} (two
+  // free ports from there).
   static TestCluster FromConfig(const std::string& yaml,
                                 const std::vector<std::string>& extra_args);
   TestCluster(TestCluster&&) = default;
