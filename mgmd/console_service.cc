@@ -57,10 +57,10 @@ void MgmdServer::HandleConsole(Connection& conn, const ConsoleReq& req) {
       for (const auto& event : log_->Recent(kClusterLogLines)) *rep->add_events() = event;
       break;
     case ConsoleReq::STOP:
-      rep = Stop(conn, node_id, /*restart=*/false);
+      rep = Stop(conn, node_id, /*restart=*/false, req.force());
       break;
     case ConsoleReq::RESTART:
-      rep = Stop(conn, node_id, /*restart=*/true);
+      rep = Stop(conn, node_id, /*restart=*/true, req.force());
       break;
     case ConsoleReq::START:
       rep = Start(conn, node_id);
@@ -80,7 +80,8 @@ void MgmdServer::HandleConsole(Connection& conn, const ConsoleReq& req) {
   if (rep.has_value()) Reply(conn.id, *rep);
 }
 
-std::optional<ConsoleRep> MgmdServer::Stop(Connection& conn, int node_id, bool restart) {
+std::optional<ConsoleRep> MgmdServer::Stop(Connection& conn, int node_id, bool restart,
+                                           bool force) {
   std::string verb = restart ? "RESTART" : "STOP";
   NodeSlot* slot = membership_.Find(node_id);
   if (slot == nullptr) return Error(absl::StrCat("Node ", node_id, " is not in the configuration"));
@@ -98,6 +99,14 @@ std::optional<ConsoleRep> MgmdServer::Stop(Connection& conn, int node_id, bool r
                               " was not started by this management daemon, so it cannot start "
                               "it again; use '",
                               node_id, " STOP' and start it on its host"));
+  }
+  if (!force && membership_.IsLastLiveReplica(node_id)) {
+    // As ndb_mgm: "Node shutdown would cause system crash".
+    return Error(
+        absl::StrCat("Node ", node_id, " is the last live replica of node group ", slot->node_group,
+                     ": stopping it would lose every row the node "
+                     "group holds (data is kept in memory only). Use '",
+                     node_id, " ", verb, " -f' to do it anyway, or SHUTDOWN to stop the cluster"));
   }
   if (!running) {
     // A node waiting out its restart back-off is stopped by cancelling the restart.

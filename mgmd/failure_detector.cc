@@ -1,7 +1,5 @@
 #include "mgmd/failure_detector.h"
 
-#include <algorithm>
-
 #include "absl/strings/str_cat.h"
 
 namespace shoal::mgmd {
@@ -31,19 +29,6 @@ void FailureDetector::Heard(int id, absl::Time now) {
   silence_.Heard(id, now);
 }
 
-bool FailureDetector::IsLastLiveReplica(const NodeSlot& slot, const Membership& membership,
-                                        const std::vector<int>& silent) {
-  if (slot.type != control::DATANODE || slot.state != control::STARTED) return false;
-  for (const auto& [id, other] : membership.slots()) {
-    if (id != slot.id && other.type == control::DATANODE && other.node_group == slot.node_group &&
-        other.state == control::STARTED &&
-        std::find(silent.begin(), silent.end(), id) == silent.end()) {
-      return false;
-    }
-  }
-  return true;
-}
-
 FailureDetector::Verdict FailureDetector::Check(absl::Time now, const Membership& membership) {
   liveness::SilenceDetector::Report report = silence_.Check(now, &probe_);
   Verdict verdict;
@@ -54,7 +39,8 @@ FailureDetector::Verdict FailureDetector::Check(absl::Time now, const Membership
   for (int id : report.failed) {
     const NodeSlot* slot = membership.Find(id);
     if (slot == nullptr) continue;
-    if (IsLastLiveReplica(*slot, membership, report.failed)) {
+    // Another replica past its own window does not count as live.
+    if (membership.IsLastLiveReplica(id, report.failed)) {
       if (withheld_.insert(id).second) {
         verdict.warnings.emplace_back(
             id, absl::StrCat(

@@ -59,10 +59,6 @@ class FailureDetector {
 
  private:
   absl::Duration WindowFor(control::NodeType type) const;
-  // True when `slot` is a started data node and no other of its node group is both started and
-  // not `silent` (past its own window): then it may be all the cluster has of that data.
-  static bool IsLastLiveReplica(const NodeSlot& slot, const Membership& membership,
-                                const std::vector<int>& silent);
 
   config::ClusterDefaults cluster_;
   liveness::SilenceDetector silence_;

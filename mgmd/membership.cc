@@ -160,6 +160,28 @@ ArbitrationVerdict Membership::Arbitrate(int asker, int lost) const {
           absl::StrCat("node ", lost, " was declared failed: node ", asker, " asked first")};
 }
 
+int Membership::StartedDataNodes(int group, absl::Span<const int> except) const {
+  int started = 0;
+  for (const auto& [id, slot] : slots_) {
+    if (slot.type == control::DATANODE && slot.node_group == group &&
+        slot.state == control::STARTED &&
+        std::find(except.begin(), except.end(), id) == except.end()) {
+      ++started;
+    }
+  }
+  return started;
+}
+
+bool Membership::IsLastLiveReplica(int id, absl::Span<const int> except) const {
+  const NodeSlot* slot = Find(id);
+  if (slot == nullptr || slot->type != control::DATANODE || slot->state != control::STARTED) {
+    return false;
+  }
+  std::vector<int> others(except.begin(), except.end());
+  others.push_back(id);
+  return StartedDataNodes(slot->node_group, others) == 0;
+}
+
 NodeSlot* Membership::Find(int id) {
   auto it = slots_.find(id);
   return it == slots_.end() ? nullptr : &it->second;

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "common/config/config.h"
 #include "common/control/control.pb.h"
 #include "common/liveness/process_probe.h"
@@ -82,6 +83,12 @@ class Membership {
   // nothing: on kAskerWins the caller declares `lost` failed, so that the loser's own request,
   // if it comes, is refused.
   ArbitrationVerdict Arbitrate(int asker, int lost) const;
+
+  // Data nodes of node group `group` that are STARTED, leaving out those in `except`.
+  int StartedDataNodes(int group, absl::Span<const int> except = {}) const;
+  // True when `id` is a STARTED data node and no other data node of its group, but those in
+  // `except`, is: its rows are all the cluster has of that node group's.
+  bool IsLastLiveReplica(int id, absl::Span<const int> except = {}) const;
 
   NodeSlot* Find(int id);
   const NodeSlot* Find(int id) const;

@@ -140,5 +140,22 @@ TEST(MembershipTest, ArbitrationRefusesAskersNotStartedAndNodesThatAreNotDataNod
   EXPECT_EQ(m.Arbitrate(4, 3).outcome, Outcome::kRefuse);
 }
 
+TEST(MembershipTest, TheLastLiveReplicaIsTheOnlyStartedDataNodeOfItsGroup) {
+  absl::Time now = absl::Now();
+  Membership m(config::EmbeddedDefault({.run_dir = "/tmp/x"}), now);
+  EXPECT_FALSE(m.IsLastLiveReplica(2));  // not started
+  m.SetState(2, control::STARTED, now);
+  m.SetState(3, control::STARTED, now);
+  EXPECT_EQ(m.StartedDataNodes(0), 2);
+  EXPECT_FALSE(m.IsLastLiveReplica(2));
+  EXPECT_TRUE(m.IsLastLiveReplica(2, {3}));  // node 3 does not count (it is silent, say)
+  m.SetState(3, control::STARTING, now);     // copying from node 2: not a live replica yet
+  EXPECT_TRUE(m.IsLastLiveReplica(2));
+  EXPECT_FALSE(m.IsLastLiveReplica(3));
+  EXPECT_FALSE(m.IsLastLiveReplica(4));  // a router
+  m.SetState(2, control::NOT_CONNECTED, now);
+  EXPECT_EQ(m.StartedDataNodes(0), 0);
+}
+
 }  // namespace
 }  // namespace shoal::mgmd

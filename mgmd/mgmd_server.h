@@ -125,7 +125,8 @@ class MgmdServer {
   // Console (console_service.cc).
   void HandleConsole(Connection& conn, const control::ConsoleReq& req);
   // These return the reply, or nullopt when it will come once the node gets there.
-  std::optional<control::ConsoleRep> Stop(Connection& conn, int node_id, bool restart);
+  // `force`: even the last live replica of a node group, whose rows go with it.
+  std::optional<control::ConsoleRep> Stop(Connection& conn, int node_id, bool restart, bool force);
   std::optional<control::ConsoleRep> Start(Connection& conn, int node_id);
   void WaitFor(PendingReply pending);
   void SettlePendingReplies();

@@ -67,13 +67,7 @@ void MgmdServer::FollowNodeGroup(int node_id, control::NodeState state) {
     return;
   }
   if (shutting_down_ || !serving_groups_.contains(group)) return;
-  for (const auto& [id, other] : membership_.slots()) {
-    if (other.type == control::DATANODE && other.node_group == group &&
-        other.state == control::STARTED) {
-      return;
-    }
-  }
-  ClusterFailure(group, node_id);
+  if (membership_.StartedDataNodes(group) == 0) ClusterFailure(group, node_id);
 }
 
 void MgmdServer::ClusterFailure(int group, int last) {

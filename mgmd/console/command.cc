@@ -22,9 +22,11 @@ const char kHelpText[] =
     "  ALL STATUS       the state of every node; a starting node also says how far it has\n"
     "                   got, e.g. 'starting for 12s (copying data, 42% done)'\n"
     "  <id> STATUS      the state of node <id>, as ALL STATUS\n"
-    "  <id> STOP        stop node <id> (a data node or router) and wait until it has stopped\n"
+    "  <id> STOP        stop node <id> (a data node or router) and wait until it has stopped;\n"
+    "                   refused for the last live replica of a node group, whose rows would\n"
+    "                   be lost with it, unless forced: <id> STOP -f\n"
     "  <id> START       start node <id> again (nodes this mgmd launched) and wait until it serves\n"
-    "  <id> RESTART     stop node <id> and start it again\n"
+    "  <id> RESTART     stop node <id> and start it again (-f as for STOP)\n"
     "  SHUTDOWN         stop every node, then the management daemon\n"
     "  CLUSTERLOG       the most recent cluster events (nodes connecting, failing, restarting)\n"
     "  HELP             this text\n"
@@ -73,6 +75,14 @@ absl::StatusOr<Command> ParseCommand(absl::string_view line) {
       return command;
     }
   }
+  bool force = words.size() == 3 && words[2] == "-F";
+  if (force) {
+    words.pop_back();
+    if (words[1] != "STOP" && words[1] != "RESTART") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("-f goes with STOP and RESTART only, not with ", words[1]));
+    }
+  }
   if (words.size() == 2) {
     if (words[0] == "ALL") {
       if (words[1] == "STATUS") return remote(ConsoleReq::STATUS, 0);
@@ -91,7 +101,11 @@ absl::StatusOr<Command> ParseCommand(absl::string_view line) {
         return absl::InvalidArgumentError(
             absl::StrCat("'", words[0], "' is not a node id: ids are 1 to ", config::kMaxNodeId));
       }
-      if (std::optional<ConsoleReq::Verb> verb = NodeVerb(words[1])) return remote(*verb, node_id);
+      if (std::optional<ConsoleReq::Verb> verb = NodeVerb(words[1])) {
+        remote(*verb, node_id);
+        command.request.set_force(force);
+        return command;
+      }
       return absl::InvalidArgumentError(
           absl::StrCat("Unknown command '", words[1], "' for node ", node_id,
                        "; node commands are STATUS, STOP, START and RESTART"));

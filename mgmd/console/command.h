@@ -1,8 +1,8 @@
 // Console commands as typed at the shoal-mgm prompt (in the spirit of ndb_mgm), parsed into
 // the ConsoleReq sent to the mgmd. Case-insensitive; a trailing ';' is ignored.
 //
-//   SHOW | ALL STATUS | <id> STATUS | <id> STOP | <id> START | <id> RESTART | SHUTDOWN
-//   CLUSTERLOG | HELP | QUIT | EXIT
+//   SHOW | ALL STATUS | <id> STATUS | <id> STOP [-f] | <id> START | <id> RESTART [-f]
+//   SHUTDOWN | CLUSTERLOG | HELP | QUIT | EXIT
 #pragma once
 
 #include <string>

@@ -33,6 +33,10 @@ TEST(CommandTest, ParsesEveryCommandCaseInsensitively) {
   EXPECT_EQ(stop.node_id(), 3u);
   EXPECT_EQ(Parsed("3 START").verb(), ConsoleReq::START);
   EXPECT_EQ(Parsed("4 Restart").verb(), ConsoleReq::RESTART);
+  EXPECT_FALSE(stop.force());
+  EXPECT_TRUE(Parsed("3 stop -f").force());
+  EXPECT_EQ(Parsed("3 STOP -F;").verb(), ConsoleReq::STOP);
+  EXPECT_TRUE(Parsed("4 restart -f").force());
   EXPECT_EQ(Parsed("2 STATUS").node_id(), 2u);
   EXPECT_EQ(Parsed("shutdown").verb(), ConsoleReq::SHUTDOWN);
   EXPECT_EQ(Parsed("clusterlog").verb(), ConsoleReq::CLUSTERLOG);
@@ -49,6 +53,8 @@ TEST(CommandTest, ExplainsWhatIsWrong) {
   EXPECT_THAT(ErrorOf("x stop"), HasSubstr("'X' is not a node id"));
   EXPECT_THAT(ErrorOf("all stop"), HasSubstr("use SHUTDOWN"));
   EXPECT_THAT(ErrorOf("show me"), HasSubstr("Unknown command"));
+  EXPECT_THAT(ErrorOf("3 start -f"), HasSubstr("-f goes with STOP and RESTART only"));
+  EXPECT_THAT(ErrorOf("3 stop -x"), HasSubstr("Unknown command"));
 }
 
 TEST(CommandTest, HelpSaysStatusShowsAStartingNodesProgress) {

@@ -1,13 +1,20 @@
 // The cluster in a box as a user sees it: it comes up, the console shows and controls it, a
 // killed data node is noticed and restarted, a hung one is declared failed after the heartbeat
 // window, and stopping the mgmd stops everything.
+#include <sched.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
+#include <filesystem>
 #include <map>
 #include <string>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -59,6 +66,13 @@ TEST(ClusterInABoxTest, ComesUpAndTheConsoleStopsAndStartsADataNode) {
   EXPECT_EQ(nodes[3].state, "not connected");
   EXPECT_EQ(nodes[2].state, "started");
   EXPECT_TRUE(WaitUntil([&] { return !ProcessAlive(old_pid); }, absl::Seconds(10)));
+  // Node 2 now holds the only copy: stopping it too is refused, as ndb_mgm refuses a stop that
+  // would crash the system.
+  CommandResult refused = cluster.Mgm("2 STOP");
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_THAT(refused.err, HasSubstr("Node 2 is the last live replica of node group 0"));
+  EXPECT_THAT(cluster.Mgm("2 RESTART").err, HasSubstr("'2 RESTART -f'"));
+  EXPECT_EQ(cluster.Show()[2].state, "started");
 
   CommandResult start = cluster.Mgm("3 START");
   EXPECT_EQ(start.exit_code, 0) << start.err;
@@ -309,6 +323,101 @@ TEST(ClusterTest, ANodeGroupWithNoLiveReplicaIsAClusterFailureAndEveryDataNodeRe
   EXPECT_THAT(after.err, AnyOf(HasSubstr("ERROR 1146"), HasSubstr("ERROR 1049"))) << after.out;
   CommandResult fresh = Sql(cluster, "CREATE DATABASE d2; CREATE TABLE d2.t (id INT PRIMARY KEY)");
   EXPECT_EQ(fresh.exit_code, 0) << fresh.err;
+}
+
+constexpr char kRealtimeConfig[] = R"(
+cluster:
+  realtime_scheduler: true
+mgmd:
+  port: {MGMD_PORT}
+  data_dir: {RUN_DIR}/mgmd
+datanodes:
+  - {id: 2, data_dir: "{RUN_DIR}/dn2"}
+  - {id: 3, data_dir: "{RUN_DIR}/dn3"}
+routers:
+  - {id: 4, socket: "{RUN_DIR}/r4.sock", threads: 2}
+)";
+
+// Each thread of `pid`: its tid, name and scheduling policy (0 ordinary, 2 SCHED_RR).
+struct ThreadPolicy {
+  int tid = 0;
+  std::string name;
+  int policy = -1;
+};
+std::vector<ThreadPolicy> ThreadPolicies(int pid) {
+  std::vector<ThreadPolicy> threads;
+  std::string task = absl::StrCat("/proc/", pid, "/task");
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(task, ec)) {
+    ThreadPolicy t;
+    if (!absl::SimpleAtoi(entry.path().filename().string(), &t.tid)) continue;
+    std::string stat = ReadFile(entry.path().string() + "/stat");
+    size_t close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::vector<std::string> fields =
+        absl::StrSplit(stat.substr(close + 2), ' ', absl::SkipEmpty());
+    // Field 41 of stat (policy) is the 39th after the command name.
+    if (fields.size() < 39 || !absl::SimpleAtoi(fields[38], &t.policy)) continue;
+    t.name = std::string(absl::StripAsciiWhitespace(ReadFile(entry.path().string() + "/comm")));
+    threads.push_back(t);
+  }
+  return threads;
+}
+
+// Whether this machine lets a process use SCHED_RR (root, CAP_SYS_NICE or RLIMIT_RTPRIO).
+bool RealtimePermitted() {
+  pid_t child = fork();
+  if (child == 0) {
+    sched_param param{};
+    param.sched_priority = 10;
+    _exit(sched_setscheduler(0, SCHED_RR, &param) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+TEST(ClusterTest, RealtimeSchedulingIsForTheThreadsThatCarryHeartbeatsOnly) {
+  TestCluster cluster = TestCluster::FromConfig(kRealtimeConfig, {"--launch"});
+  ASSERT_TRUE(cluster.WaitForState({1, 2, 3, 4}, "started")) << cluster.MgmdLog();
+  std::map<int, ShownNode> nodes = cluster.Show();
+  if (!RealtimePermitted()) {
+    // One clear line says why, and the node runs on.
+    EXPECT_TRUE(WaitUntil(
+        [&] {
+          return ReadFile(cluster.run_dir() + "/mgmd/shoal-datanode-2.log")
+                     .find(
+                         "realtime scheduling (SCHED_RR) for the control thread is not "
+                         "permitted here") != std::string::npos;
+        },
+        absl::Seconds(10)));
+    GTEST_SKIP() << "SCHED_RR is not permitted on this machine: checked the warning only";
+  }
+  // Realtime: the mgmd's loop, each node's control loop (its main thread) and a data node's
+  // data-plane thread; every other thread (metrics, router workers) ordinary.
+  auto expect = [](int pid, const std::vector<std::string>& realtime_names) {
+    std::vector<ThreadPolicy> threads = ThreadPolicies(pid);
+    ASSERT_FALSE(threads.empty()) << "pid " << pid;
+    for (const ThreadPolicy& t : threads) {
+      bool realtime = t.tid == pid || std::find(realtime_names.begin(), realtime_names.end(),
+                                                t.name) != realtime_names.end();
+      EXPECT_EQ(t.policy, realtime ? 2 : 0)
+          << "pid " << pid << " thread " << t.tid << " (" << t.name << ")";
+    }
+  };
+  expect(nodes[1].pid, {});
+  expect(nodes[2].pid, {"data-plane"});
+  expect(nodes[3].pid, {"data-plane"});
+  expect(nodes[4].pid, {});
+  // A node the realtime mgmd starts again starts ordinary, then raises its own loops.
+  ASSERT_EQ(kill(nodes[4].pid, SIGKILL), 0);
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        ShownNode router = cluster.Show()[4];
+        return router.state == "started" && router.pid != nodes[4].pid;
+      },
+      absl::Seconds(30)));
+  expect(cluster.Show()[4].pid, {});
 }
 
 }  // namespace

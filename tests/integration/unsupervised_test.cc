@@ -68,7 +68,12 @@ TEST(UnsupervisedNodeTest, RegistersByConnectStringAndSurvivesAnMgmdRestart) {
   ASSERT_TRUE(metrics.has_value());
   EXPECT_THAT(*metrics, HasSubstr("shoal_mgmd_reconnects_total 1"));
 
-  CommandResult stop = cluster.Mgm("2 STOP");
+  // Node 2 holds the only copy of node group 0: a plain STOP is refused, a forced one stops it.
+  CommandResult refused = cluster.Mgm("2 STOP");
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_THAT(refused.err, HasSubstr("Node 2 is the last live replica of node group 0"));
+  EXPECT_TRUE(ProcessAlive(datanode.pid()));
+  CommandResult stop = cluster.Mgm("2 STOP -f");
   EXPECT_EQ(stop.exit_code, 0) << stop.err;
   std::optional<int> status = datanode.Wait(absl::Seconds(10));
   ASSERT_TRUE(status.has_value());
