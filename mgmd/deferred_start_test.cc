@@ -107,7 +107,8 @@ class DeferredStartTest : public ::testing::Test {
     return node_exit_code_;
   }
 
-  ConsoleRep Console(ConsoleReq::Verb verb, int node_id = 0) {
+  // `force`: STOP even the last live replica (here the only data node).
+  ConsoleRep Console(ConsoleReq::Verb verb, int node_id = 0, bool force = false) {
     auto client = console::ConsoleClient::Connect("127.0.0.1", mgmd_port_, absl::Seconds(5));
     if (!client.ok()) {
       ADD_FAILURE() << client.status();
@@ -116,6 +117,7 @@ class DeferredStartTest : public ::testing::Test {
     ConsoleReq req;
     req.set_verb(verb);
     req.set_node_id(static_cast<uint32_t>(node_id));
+    req.set_force(force);
     absl::StatusOr<ConsoleRep> rep = client->Call(req, kWait);
     if (!rep.ok()) {
       ADD_FAILURE() << rep.status();
@@ -214,7 +216,9 @@ TEST_F(DeferredStartTest, ProgressShowsInStatusUntilDoneStartsTheNode) {
   EXPECT_EQ(NodeOf(view).data_port(), 4242u);  // set by the hook, sent with NodeStarted
   EXPECT_THAT(ClusterLog(), HasSubstr("Node 2: Data node started\n"));
 
-  ConsoleRep stop = Console(ConsoleReq::STOP, kNode);
+  // The only data node: its stop must be forced.
+  EXPECT_THAT(Console(ConsoleReq::STOP, kNode).error(), HasSubstr("last live replica"));
+  ConsoleRep stop = Console(ConsoleReq::STOP, kNode, /*force=*/true);
   EXPECT_TRUE(stop.ok()) << stop.error();
   EXPECT_EQ(WaitForNodeExit(), 0);
   EXPECT_TRUE(stop_hook_ran_);

@@ -117,6 +117,7 @@ void MgmClient::OnRegistered(const RegisterConf& conf) {
     reconnects_->Increment();
     SHOAL_LOG(kInfo) << "reconnected to the management daemon at " << channel_->peer()
                      << " as node " << node_id_;
+    heartbeat_clock_.emplace(heartbeat_interval_, absl::Now());  // no heartbeats meanwhile
     heartbeat_timer_.Start(heartbeat_interval_, Timer::Mode::kRepeat);
     if (started_) {
       SendStarted();

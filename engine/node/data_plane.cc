@@ -44,8 +44,7 @@ void AddToEpoll(int epoll_fd, int fd, uint64_t key) {
 DataPlane::DataPlane(DataPlaneOptions options)
     : options_(std::move(options)),
       budget_(options_.data_memory),
-      dictionary_(options_.default_partitions),
-      peer_watch_(options_.peer_timeout, options_.metrics, absl::Now()) {}
+      dictionary_(options_.default_partitions) {}
 
 absl::StatusOr<std::unique_ptr<DataPlane>> DataPlane::Start(
     DataPlaneOptions options, const control::ClusterView& view,
@@ -174,6 +173,7 @@ void DataPlane::SetView(const control::ClusterView& view) {
 
 void DataPlane::Run() {
   absl::Time now = absl::Now();
+  peer_watch_.emplace(options_.peer_timeout, options_.metrics, now);
   absl::Time last_liveness = now;
   absl::Time last_lock_check = now;
   absl::Time busy_until = now;
@@ -248,7 +248,7 @@ bool DataPlane::PollInput() {
     for (int frames = 0; frames < 16 && !conn->dead; ++frames) {
       absl::string_view frame = conn->channel->Peek();
       if (frame.empty()) break;
-      if (conn->data_node != 0) peer_watch_.Heard(conn->data_node, absl::Now());
+      if (conn->data_node != 0) peer_watch_->Heard(conn->data_node, absl::Now());
       frames_in_->Increment();
       HandleFrame(conn, frame);
       if (!conn->dead) conn->channel->Consume();

@@ -205,7 +205,8 @@ class DataPlane : private ReplySink {
   uint32_t copy_conn_ = 0;               // the connection the copy goes out on
   absl::flat_hash_set<int> lost_peers_;  // see PeerConnection
   // Frames from each data node, on any connection with it, keep it heard (pings included).
-  PeerWatch peer_watch_;
+  // Made when the thread starts running, so that its clock starts then.
+  std::optional<PeerWatch> peer_watch_;
   absl::flat_hash_map<int, absl::Time> unreachable_until_;
 
   std::unique_ptr<Coordinator> tc_;

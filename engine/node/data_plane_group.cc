@@ -263,9 +263,9 @@ void DataPlane::CheckPeers(absl::Time now) {
       wire::AppendOp(out, ping, {});
     }
   }
-  peer_watch_.Follow(watched, now);
+  peer_watch_->Follow(watched, now);
   PeerWatch::Result result =
-      peer_watch_.Check(now, [this](int node) { return HasUnreadFrame(node); });
+      peer_watch_->Check(now, [this](int node) { return HasUnreadFrame(node); });
   for (std::string& note : result.notes) {
     SHOAL_LOG(kWarning) << note;
     if (options_.on_note) options_.on_note(std::move(note));

@@ -116,7 +116,7 @@ sysbench oltp_read_write "${sb[@]}" --threads=8 --time="$seconds" --report-inter
   run >"$work/sysbench.out" 2>&1 || status=$?
 grep -E '^\[|transactions:|queries:|ignored errors:|reconnects:|FATAL' "$work/sysbench.out" || true
 kill -TERM -- "-$neighbour_pid" 2>/dev/null || true
-grep -E 'transactions:|queries:' "$work/neighbour/run.out" | sed 's/^/  neighbour /' || true
+grep -E '^\[' "$work/neighbour/run.out" | tail -3 | sed 's/^/  neighbour /' || true
 
 # 4. The verdict.
 failed=0
