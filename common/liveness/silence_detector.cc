@@ -44,8 +44,7 @@ absl::Duration SilenceDetector::counted(int peer) const {
 
 absl::Duration SilenceDetector::limit(int peer) const {
   auto it = peers_.find(peer);
-  if (it == peers_.end()) return absl::ZeroDuration();
-  return it->second.extended ? 2 * it->second.limit : it->second.limit;
+  return it == peers_.end() ? absl::ZeroDuration() : it->second.window();
 }
 
 SilenceDetector::Report SilenceDetector::Check(absl::Time now, ProcessProbe* probe) {
@@ -63,8 +62,7 @@ SilenceDetector::Report SilenceDetector::Check(absl::Time now, ProcessProbe* pro
     absl::Duration before = peer.counted;
     (starved ? peer.starved : peer.counted) += report.tick.counted;
     peer.stalled += report.tick.gap - report.tick.counted;
-    absl::Duration limit = peer.extended ? 2 * peer.limit : peer.limit;
-    if (peer.counted >= limit) {
+    if (peer.counted >= peer.window()) {
       if (before < peer.limit && !peer.extended) crossed.push_back(id);
       continue;
     }
@@ -94,7 +92,7 @@ SilenceDetector::Report SilenceDetector::Check(absl::Time now, ProcessProbe* pro
     }
   }
   for (const auto& [id, peer] : peers_) {
-    if (peer.counted >= (peer.extended ? 2 * peer.limit : peer.limit)) report.failed.push_back(id);
+    if (peer.counted >= peer.window()) report.failed.push_back(id);
   }
   return report;
 }

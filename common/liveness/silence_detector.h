@@ -82,6 +82,8 @@ class SilenceDetector {
     absl::Duration starved;  // silence left out: the kernel showed it starved
     bool extended = false;   // kTogether gave it one more window in this silence
     bool noted = false;      // a note was reported in this silence
+
+    absl::Duration window() const { return extended ? 2 * limit : limit; }
   };
 
   RunningClock clock_;
