@@ -115,13 +115,15 @@ std::string Client::LostHolds(const Transaction& txn) const {
     if (!t.holds) continue;
     auto link = links_.find(t.node);
     if (t.link_epoch == 0 || link == links_.end() || link->second->epoch != t.link_epoch) {
-      return absl::StrCat("Got temporary error 4010 'data node ", t.node,
-                          " lost: transaction rolled back' from Shoal");
+      return wire::TemporaryError(
+          wire::kNdbNodeFailure,
+          absl::StrCat("data node ", t.node, " lost: transaction rolled back"));
     }
     if (topology_ != nullptr && topology_->PrimaryOf(t.partition) != t.node) {
-      return absl::StrCat("Got temporary error 4010 'data node ", t.node,
-                          " is no longer the primary of partition ", t.partition,
-                          ": transaction rolled back' from Shoal");
+      return wire::TemporaryError(
+          wire::kNdbNodeFailure,
+          absl::StrCat("data node ", t.node, " is no longer the primary of partition ", t.partition,
+                       ": transaction rolled back"));
     }
   }
   return {};
@@ -144,11 +146,10 @@ void Client::Queue(int node, const wire::OpHeader& header,
     wire::Result result;
     result.code = kErTemporary;
     result.tag = NewTag(pending);
-    std::string message =
-        node < 0 ? absl::StrCat("Got temporary error 4009 'no data node serves partition ",
-                                header.partition, "' from Shoal")
-                 : absl::StrCat("Got temporary error 4009 'data node ", node,
-                                " is not reachable' from Shoal");
+    std::string message = wire::TemporaryError(
+        wire::kNdbClusterFailure,
+        node < 0 ? absl::StrCat("no data node serves partition ", header.partition)
+                 : absl::StrCat("data node ", node, " is not reachable"));
     result.sections[0] = message;
     result.section_count = 1;
     HandleResult(result);
@@ -324,8 +325,9 @@ void Client::EndTransaction(Transaction* txn, wire::OpType type, Completion* don
     auto link = links_.find(t.node);
     if (t.link_epoch == 0 || link == links_.end() || link->second->epoch != t.link_epoch) {
       gather->code = kErTemporary;
-      gather->message = absl::StrCat("Got temporary error 4010 'data node ", t.node,
-                                     " lost: transaction rolled back' from Shoal");
+      gather->message = wire::TemporaryError(
+          wire::kNdbNodeFailure,
+          absl::StrCat("data node ", t.node, " lost: transaction rolled back"));
       type = wire::OpType::kAbort;
     }
   }
@@ -609,7 +611,7 @@ void Client::HandleResult(const wire::Result& result) {
 void Client::CloseLink(Link* link, absl::string_view why) {
   int node = link->node;
   std::string message =
-      absl::StrCat("Got temporary error 4010 'data node ", node, " lost: ", why, "' from Shoal");
+      wire::TemporaryError(wire::kNdbNodeFailure, absl::StrCat("data node ", node, " lost: ", why));
   // Gone before any completion runs: one that retries must not queue on the dead link.
   links_.erase(node);
   RefreshTopology();

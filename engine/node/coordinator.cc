@@ -77,8 +77,8 @@ void Coordinator::SendTo(uint64_t id, Txn& txn, size_t part_index, wire::OpType 
     // The partition's whole node group is down: it cannot prepare, and holds nothing to end.
     if (type == wire::OpType::kPrepare && txn.error == 0) {
       txn.error = wire::kErTemporary;
-      txn.message = absl::StrCat("Got temporary error 4009 'no data node serves partition ",
-                                 part.partition, "' from Shoal");
+      txn.message = wire::TemporaryError(
+          wire::kNdbClusterFailure, absl::StrCat("no data node serves partition ", part.partition));
     }
     return;
   }
@@ -183,8 +183,9 @@ void Coordinator::Done(uint64_t id) {
     reply_(txn.conn, txn.tag, wire::kResultOk, {});
   } else {
     reply_(txn.conn, txn.tag, txn.error,
-           txn.message.empty() ? "Got temporary error 4010 'transaction rolled back' from Shoal"
-                               : txn.message);
+           txn.message.empty()
+               ? wire::TemporaryError(wire::kNdbNodeFailure, "transaction rolled back")
+               : txn.message);
   }
 }
 
@@ -223,8 +224,9 @@ void Coordinator::NodeLost(int node, bool take_over,
         case Phase::kPrepare:
           if (txn.error == 0) {
             txn.error = wire::kErTemporary;
-            txn.message = absl::StrCat("Got temporary error 4010 'data node ", node,
-                                       " lost: transaction rolled back' from Shoal");
+            txn.message = wire::TemporaryError(
+                wire::kNdbNodeFailure,
+                absl::StrCat("data node ", node, " lost: transaction rolled back"));
           }
           break;
         case Phase::kCommitFirst:

@@ -78,13 +78,15 @@ void DataPlane::HandleDict(Connection* conn, absl::string_view body) {
         dictionary_.ReserveAutoIncrement(req.reserve_auto_increment(), &conf);
       } else {
         conf.set_error_code(wire::kErTemporary);
-        conf.set_error_message("Got temporary error 4009 'not the dictionary master' from Shoal");
+        conf.set_error_message(
+            wire::TemporaryError(wire::kNdbClusterFailure, "not the dictionary master"));
       }
       break;
     default:
       if (!IsMaster()) {
         conf.set_error_code(wire::kErTemporary);
-        conf.set_error_message("Got temporary error 4009 'not the dictionary master' from Shoal");
+        conf.set_error_message(
+            wire::TemporaryError(wire::kNdbClusterFailure, "not the dictionary master"));
         break;
       }
       ddl_queue_.push_back(PendingDdl{conn->id, std::move(req), {}, {}});

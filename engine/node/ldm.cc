@@ -176,8 +176,8 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
     // writes and locks (an INSERT meeting the row its own DELETE removed).
     if (auto doomed = doomed_.find(h.txn); doomed != doomed_.end()) {
       Error(sink->ReplyTo(conn), h.tag, kErTemporary,
-            absl::StrCat("Got temporary error 4012 '", doomed->second,
-                         ": transaction rolled back' from Shoal"));
+            wire::TemporaryError(wire::kNdbRolledBack,
+                                 absl::StrCat(doomed->second, ": transaction rolled back")));
       return true;
     }
   }
@@ -203,8 +203,9 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
   if ((write || lock != storage::LockMode::kNone) && !group_.IsPrimary(h.partition)) {
     // The client's view is behind ours (a node failed or came back): it retries with the new.
     Error(sink->ReplyTo(conn), h.tag, kErTemporary,
-          absl::StrCat("Got temporary error 4011 'data node ", group_.self,
-                       " is not the primary of partition ", h.partition, "' from Shoal"));
+          wire::TemporaryError(wire::kNdbNotPrimary,
+                               absl::StrCat("data node ", group_.self,
+                                            " is not the primary of partition ", h.partition)));
     return true;
   }
   storage::TxnId txn = h.txn;
@@ -455,9 +456,10 @@ void Ldm::ExpireLockWaits(absl::Time now, ReplySink* sink) {
     SHOAL_CHECK(wire::DecodeOp(&bytes, &op) == wire::DecodeStatus::kOk);
     if (IsHandoverWait(it->waiting_for)) {
       Error(sink->ReplyTo(it->conn), op.header.tag, kErTemporary,
-            absl::StrCat("Got temporary error 4011 'data node ", group_.self,
-                         " is not yet the primary of partition ", op.header.partition,
-                         ": its former primary has not handed it over' from Shoal"));
+            wire::TemporaryError(
+                wire::kNdbNotPrimary,
+                absl::StrCat("data node ", group_.self, " is not yet the primary of partition ",
+                             op.header.partition, ": its former primary has not handed it over")));
       it = parked_.erase(it);
       continue;
     }

@@ -37,8 +37,8 @@ void Ldm::Prepare(const wire::Op& op, uint32_t conn, ReplySink* sink) {
     // failed it. (Its operations in other partitions of this LDM do not make up for it.)
     Abort(h.txn, sink);
     Error(sink->ReplyTo(conn), h.tag, wire::kErTemporary,
-          absl::StrCat("Got temporary error 4013 'transaction rolled back on data node ",
-                       group_.self, "' from Shoal"));
+          wire::TemporaryError(wire::kNdbNotHeld,
+                               absl::StrCat("transaction rolled back on data node ", group_.self)));
     return;
   }
   it->second.prepared = true;

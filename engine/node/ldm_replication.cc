@@ -127,8 +127,9 @@ void Ldm::Commit(const wire::Op& op, uint32_t conn, ReplySink* sink) {
   if (auto doomed = doomed_.find(h.txn); doomed != doomed_.end()) {
     std::string why = std::move(doomed->second);
     Abort(h.txn, sink);
-    Error(sink->ReplyTo(conn), h.tag, wire::kErTemporary,
-          absl::StrCat("Got temporary error 4012 '", why, ": transaction rolled back' from Shoal"));
+    Error(
+        sink->ReplyTo(conn), h.tag, wire::kErTemporary,
+        wire::TemporaryError(wire::kNdbRolledBack, absl::StrCat(why, ": transaction rolled back")));
     return;
   }
   auto it = open_.find(h.txn);

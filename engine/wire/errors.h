@@ -4,6 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace shoal::wire {
 
@@ -15,5 +19,19 @@ inline constexpr uint16_t kErTemporary = 1297;        // Got temporary error %d 
 inline constexpr uint16_t kErTableDefChanged = 1412;  // Table definition has changed, ...
 inline constexpr uint16_t kErDataOutOfRange = 1690;   // %s value is out of range in '%s'
 inline constexpr uint16_t kErInternal = 1815;         // Internal error: %s
+
+// NDB's temporary error numbers, which 1297's text carries: the statement or transaction may
+// be retried as a whole. Shoal raises them where NDB would:
+inline constexpr int kNdbTimedOut = 4008;        // no answer in time
+inline constexpr int kNdbClusterFailure = 4009;  // no data node serves it (partition, master)
+inline constexpr int kNdbNodeFailure = 4010;     // a data node the transaction used was lost
+inline constexpr int kNdbNotPrimary = 4011;      // the sender's view is behind the node's
+inline constexpr int kNdbRolledBack = 4012;      // rolled back behind its client's back
+inline constexpr int kNdbNotHeld = 4013;         // prepared where it no longer holds anything
+
+// 1297's text as mysqld with NDB words it: "Got temporary error 4010 '<what>' from NDBCLUSTER".
+inline std::string TemporaryError(int ndb_code, absl::string_view what) {
+  return absl::StrCat("Got temporary error ", ndb_code, " '", what, "' from NDBCLUSTER");
+}
 
 }  // namespace shoal::wire

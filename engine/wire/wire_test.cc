@@ -1,5 +1,6 @@
 #include <string>
 
+#include "engine/wire/errors.h"
 #include "engine/wire/frame.h"
 #include "engine/wire/op.h"
 #include "gtest/gtest.h"
@@ -129,4 +130,11 @@ TEST(FrameTest, MalformedInputIsRefused) {
 }
 
 }  // namespace
+TEST(ErrorsTest, TemporaryErrorsAreWordedAsMysqldWithNdbWordsThem) {
+  EXPECT_EQ(TemporaryError(kNdbNodeFailure, "data node 3 lost: connection lost"),
+            "Got temporary error 4010 'data node 3 lost: connection lost' from NDBCLUSTER");
+  EXPECT_EQ(TemporaryError(kNdbClusterFailure, "Cluster Failure"),
+            "Got temporary error 4009 'Cluster Failure' from NDBCLUSTER");
+}
+
 }  // namespace shoal::wire

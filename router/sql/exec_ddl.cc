@@ -44,7 +44,8 @@ std::optional<mysql::SqlError> ImplicitCommit(SessionState* state) {
   while (!wait->done && absl::Now() < deadline) client.Poll(absl::Milliseconds(100));
   if (!wait->done) {
     wait->abandoned = true;
-    return EngineError(1297, "Got temporary error 4008 'commit timed out' from Shoal");
+    return EngineError(wire::kErTemporary,
+                       wire::TemporaryError(wire::kNdbTimedOut, "commit timed out"));
   }
   std::unique_ptr<Wait> answered(wait);
   if (wait->code != 0) return EngineError(wait->code, wait->message);
@@ -58,9 +59,10 @@ std::variant<wire::DictConf, mysql::SqlError> RunDictionary(wire::DictReq reques
   if (auto err = ImplicitCommit(state)) return *err;
   absl::StatusOr<wire::DictConf> conf = state->data->client().Dictionary(std::move(request));
   if (!conf.ok()) {
-    return EngineError(1297, absl::StrCat("Got temporary error 4009 'Cluster Failure' from "
-                                          "NDBCLUSTER (",
-                                          conf.status().message(), ")"));
+    return EngineError(
+        wire::kErTemporary,
+        absl::StrCat(wire::TemporaryError(wire::kNdbClusterFailure, "Cluster Failure"), " (",
+                     conf.status().message(), ")"));
   }
   if (conf->error_code() != 0) return EngineError(conf->error_code(), conf->error_message());
   if (conf->note_code() != 0) {

@@ -44,7 +44,7 @@ std::variant<uint64_t, mysql::SqlError> NextAutoIncrement(const schema::TableDef
     reserve->set_count(std::max(count, kAutoIncrementBatch));
     absl::StatusOr<wire::DictConf> conf = state->data->client().Dictionary(std::move(request));
     if (!conf.ok()) {
-      return EngineError(1297, "Got temporary error 4009 'Cluster Failure' from NDBCLUSTER");
+      return ClusterFailure();
     }
     if (conf->error_code() != 0) return EngineError(conf->error_code(), conf->error_message());
     range.next = conf->auto_increment_first();

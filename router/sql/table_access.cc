@@ -7,8 +7,7 @@ namespace shoal::sql {
 
 std::optional<mysql::SqlError> RequireDataNodes(const SessionState& state) {
   if (state.data != nullptr) return std::nullopt;
-  return mysql::SqlError{1297, "HY000",
-                         "Got temporary error 4009 'Cluster Failure' from NDBCLUSTER"};
+  return ClusterFailure();
 }
 
 std::variant<std::string, mysql::SqlError> DatabaseOf(const TableName& name,
@@ -40,7 +39,7 @@ std::variant<api::TablePtr, mysql::SqlError> ResolveTable(const TableName& name,
     if (api::TablePtr table = dictionary->Find(database, name.name)) return table;
   }
   if (!state.data->client().RefreshDictionary().ok()) {
-    return EngineError(1297, "Got temporary error 4009 'Cluster Failure' from NDBCLUSTER");
+    return ClusterFailure();
   }
   dictionary = state.data->cluster().dictionary();
   if (dictionary != nullptr) {
@@ -77,6 +76,11 @@ void RollbackInBackground(DataAccess* data, std::shared_ptr<api::Transaction> tx
   auto* rollback = new BackgroundRollback(std::move(txn));
   data->client().Rollback(rollback->txn(), rollback);
   data->Flush();
+}
+
+mysql::SqlError ClusterFailure() {
+  return EngineError(wire::kErTemporary,
+                     wire::TemporaryError(wire::kNdbClusterFailure, "Cluster Failure"));
 }
 
 mysql::SqlError EngineError(uint16_t code, absl::string_view message) {

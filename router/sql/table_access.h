@@ -8,6 +8,7 @@
 
 #include "absl/strings/string_view.h"
 #include "engine/api/cluster.h"
+#include "engine/wire/errors.h"
 #include "protocol/sql_error.h"
 #include "router/sql/ast.h"
 #include "router/sql/session.h"
@@ -46,5 +47,7 @@ void RollbackInBackground(DataAccess* data, std::shared_ptr<api::Transaction> tx
 // A data node's error (a MySQL error number and its text) as the client gets it, with the
 // SQLSTATE MySQL gives that number.
 mysql::SqlError EngineError(uint16_t code, absl::string_view message);
+// 1297 "Got temporary error 4009 'Cluster Failure' from NDBCLUSTER": no data node answers.
+mysql::SqlError ClusterFailure();
 
 }  // namespace shoal::sql
