@@ -272,6 +272,40 @@ TEST_F(ArbitrationTest, TheFirstToAskWinsAndTheLoserIsFailedBeforeTheGrant) {
   EXPECT_TRUE(a->Arbitrate(3).granted());
 }
 
+// What a node's own failure detector reports (NodeEvent) goes into the cluster log under its
+// id: one line, bounded, still valid UTF-8 where it was cut, with a severity the log knows.
+TEST_F(ArbitrationTest, ANodesEventGoesIntoTheClusterLogAsOneBoundedLine) {
+  FakeNode* node = Join(2);
+  ASSERT_NE(node, nullptr);
+  std::string long_text = "peer data node 3 silent\nfor 4s ";  // 31 bytes
+  for (int i = 0; i < 400; ++i) long_text += "\xC3\xA9";       // "é", two bytes each
+  ControlMessage event;
+  event.mutable_node_event()->set_severity("WARNING");
+  event.mutable_node_event()->set_text(long_text);
+  node->Send(event);
+  ControlMessage odd;
+  odd.mutable_node_event()->set_severity("PANIC");
+  odd.mutable_node_event()->set_text("odd severity");
+  node->Send(odd);
+  ASSERT_TRUE(shoal::testing::WaitUntil(
+      [&] { return ClusterLog().find("odd severity") != std::string::npos; }, kWait));
+  ConsoleRep rep = Console(ConsoleReq::CLUSTERLOG);  // decodes: the texts are valid UTF-8
+  const control::ClusterEvent* warning = nullptr;
+  const control::ClusterEvent* info = nullptr;
+  for (const auto& e : rep.events()) {
+    if (absl::StartsWith(e.text(), "peer data node 3")) warning = &e;
+    if (e.text() == "odd severity") info = &e;
+  }
+  ASSERT_NE(warning, nullptr);
+  ASSERT_NE(info, nullptr);
+  EXPECT_EQ(warning->severity(), "WARNING");
+  EXPECT_EQ(warning->node_id(), 2u);
+  EXPECT_EQ(warning->text().substr(0, 30), "peer data node 3 silent for 4s");
+  EXPECT_LE(warning->text().size(), 512u);
+  EXPECT_EQ(warning->text().size() % 2, 1u) << "cut inside a character";  // 31 + 2n
+  EXPECT_EQ(info->severity(), "INFO");
+}
+
 TEST_F(ArbitrationTest, AQuestionAboutANodeThatIsDownIsGrantedAtOnce) {
   FakeNode* a = Join(2);
   ASSERT_NE(a, nullptr);

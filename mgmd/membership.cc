@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "common/control/view_text.h"
+#include "common/utf8.h"
 
 namespace shoal::mgmd {
 
@@ -124,12 +125,7 @@ bool Membership::SetState(int id, NodeState state, absl::Time now) {
 bool Membership::SetStartProgress(int id, absl::string_view phase, int percent) {
   NodeSlot* slot = Find(id);
   if (slot == nullptr || slot->state != control::STARTING) return false;
-  if (phase.size() > kMaxStartPhaseBytes) {
-    // Cut at a character boundary: the view's strings must stay valid UTF-8.
-    size_t end = kMaxStartPhaseBytes;
-    while (end > 0 && (static_cast<unsigned char>(phase[end]) & 0xC0) == 0x80) --end;
-    phase = phase.substr(0, end);
-  }
+  phase = Utf8Prefix(phase, kMaxStartPhaseBytes);  // the view's strings stay valid UTF-8
   slot->start_percent = std::clamp(percent, -1, 100);
   if (slot->start_phase == phase) return false;
   slot->start_phase = std::string(phase);

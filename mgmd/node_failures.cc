@@ -3,6 +3,7 @@
 // and the cluster failure when a node group has no live replica left. See
 // docs/architecture.md, "Failure detection".
 #include "absl/strings/str_cat.h"
+#include "common/utf8.h"
 #include "mgmd/mgmd_server.h"
 
 namespace shoal::mgmd {
@@ -14,8 +15,9 @@ namespace {
 // A node's event text goes into the cluster log as one line of bounded length.
 constexpr size_t kMaxEventText = 512;
 
+// Valid UTF-8 in (a proto3 string), valid UTF-8 out: the cluster log's events go to consoles.
 std::string OneLine(absl::string_view text) {
-  std::string line(text.substr(0, kMaxEventText));
+  std::string line(Utf8Prefix(text, kMaxEventText));
   for (char& c : line) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
   }

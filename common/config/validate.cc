@@ -17,6 +17,7 @@
 #include "common/config/config.h"
 #include "common/config/internal.h"
 #include "common/status_macros.h"
+#include "common/utf8.h"
 
 namespace shoal::config::internal {
 namespace {
@@ -292,10 +293,7 @@ absl::Status ConfigError(absl::string_view source, int line, absl::string_view p
 
 std::string Truncate(absl::string_view text) {
   if (text.size() <= kMaxShownBytes) return std::string(text);
-  size_t cut = kMaxShownBytes;
-  // Back up to the start of a UTF-8 character.
-  while (cut > 0 && (static_cast<uint8_t>(text[cut]) & 0xC0) == 0x80) --cut;
-  return absl::StrCat(text.substr(0, cut), "...");
+  return absl::StrCat(Utf8Prefix(text, kMaxShownBytes), "...");
 }
 
 std::string Quote(absl::string_view text) {

@@ -21,6 +21,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_format.h"
+#include "common/utf8.h"
 #include "router/sql/temporal_text.h"
 #include "router/sql/value_util.h"
 
@@ -62,12 +63,7 @@ bool IsBlank(absl::string_view s) {
 }
 
 // `s` cut to what an error message quotes, on a UTF-8 character boundary.
-absl::string_view Quoted(absl::string_view s) {
-  if (s.size() <= kMaxQuotedBytes) return s;
-  size_t n = kMaxQuotedBytes;
-  while (n > 0 && (static_cast<uint8_t>(s[n]) & 0xC0) == 0x80) --n;
-  return s.substr(0, n);
-}
+absl::string_view Quoted(absl::string_view s) { return Utf8Prefix(s, kMaxQuotedBytes); }
 
 // ---------------------------------------------------------------------------------------------
 // Numbers as written: "[spaces][sign]digits[.digits][e[sign]digits]" and what follows.
