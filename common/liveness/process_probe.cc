@@ -42,6 +42,8 @@ std::vector<int> ThreadIds(const std::string& task_dir) {
 
 bool IsStopped(char state) { return state == 'T' || state == 't'; }
 
+constexpr absl::Duration kForgetAfter = absl::Minutes(1);
+
 }  // namespace
 
 const char* ActivityName(Activity activity) {
@@ -123,7 +125,9 @@ Activity ProcessProbe::Look(const ProcessIdentity& process, absl::Time now) {
     return Activity::kStopped;
   }
   auto previous = seen_.find(process.pid);
-  if (previous == seen_.end() || previous->second.start_ticks != process.start_ticks) {
+  if (previous == seen_.end() || previous->second.start_ticks != process.start_ticks ||
+      now - previous->second.at > kMaxLookGap) {
+    absl::erase_if(seen_, [&](const auto& entry) { return now - entry.second.at > kForgetAfter; });
     seen_[process.pid] = std::move(now_seen);
     return Activity::kUnknown;
   }

@@ -43,17 +43,18 @@ class ProcessProbe {
  public:
   // Shorter than this, a runnable thread may merely be waiting its turn.
   static constexpr absl::Duration kMinLookGap = absl::Milliseconds(50);
+  // Longer than this, the earlier look is from another silence: it starts again from now.
+  static constexpr absl::Duration kMaxLookGap = absl::Seconds(10);
 
   explicit ProcessProbe(std::string proc_root = "/proc");
 
   // What `process` has done since the previous Look at it. A thread counts as starved when it
   // was runnable at the previous look and is now, and has had at most one clock tick of CPU in
-  // between (the kernel's own view of "runnable throughout yet not run"). A look less than
-  // kMinLookGap after the previous one, or the first look at a process, can only tell kStopped
-  // (or kUnknown).
+  // between (the kernel's own view of "runnable throughout yet not run"). The first look at a
+  // process, or one less than kMinLookGap or more than kMaxLookGap after the previous, can only
+  // tell kStopped (or kUnknown). Looks older than a minute are dropped, so processes that are
+  // gone are not remembered for ever.
   Activity Look(const ProcessIdentity& process, absl::Time now);
-  // Drops what was remembered about `pid` (a peer no longer watched).
-  void Forget(int pid) { seen_.erase(pid); }
 
  private:
   struct Seen {

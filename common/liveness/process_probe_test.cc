@@ -87,6 +87,17 @@ TEST(ProcessProbeTest, LooksTooCloseTogetherTellNothingAndKeepTheEarlierLook) {
   EXPECT_EQ(probe.Look(Identity(10), kStart + absl::Milliseconds(60)), Activity::kStarved);
 }
 
+TEST(ProcessProbeTest, ALookFromAnotherSilenceIsOnlyABaseline) {
+  FakeProc proc;
+  proc.Thread(10, 10, 'R', 500);
+  ProcessProbe probe(proc.root());
+  probe.Look(Identity(10), kStart);
+  // Long after, runnable again and not a tick more: too far apart to say it never ran.
+  EXPECT_EQ(probe.Look(Identity(10), kStart + absl::Minutes(5)), Activity::kUnknown);
+  EXPECT_EQ(probe.Look(Identity(10), kStart + absl::Minutes(5) + absl::Milliseconds(500)),
+            Activity::kStarved);
+}
+
 TEST(ProcessProbeTest, AnotherHostOrAReusedPidOrNoIdentityIsUnknown) {
   FakeProc proc;
   proc.Thread(10, 10, 'T', 500);
