@@ -1,7 +1,7 @@
 // The transaction coordinator (TC, NDB's DBTC) for transactions over several partitions: a
 // client sends the commit of such a transaction to the data node primary for its first
 // partition, whose TC runs two-phase commit over the participants (each partition's primary,
-// which prepares on every replica of it, ldm_prepare.cc):
+// which prepares on every replica of it, ldm/participant.h):
 //
 //   prepare every participant ── all ready? ──▶ commit the first partition, then the others
 //                                └─ any not ──▶ roll back every participant

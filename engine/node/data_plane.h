@@ -29,7 +29,7 @@
 #include "common/metrics.h"
 #include "engine/node/coordinator.h"
 #include "engine/node/dictionary.h"
-#include "engine/node/ldm.h"
+#include "engine/node/ldm/ldm.h"
 #include "engine/node/ldm_metrics.h"
 #include "engine/node/ldm_worker.h"
 #include "engine/node/peer_watch.h"

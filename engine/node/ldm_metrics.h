@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "common/metrics.h"
-#include "engine/node/ldm.h"
+#include "engine/node/ldm/ldm.h"
 
 namespace shoal::node {
 

@@ -9,7 +9,7 @@
 //
 // Dictionary changes, cluster views, copy requests and closed connections travel through the
 // request queue too, so the LDM sees them in order with the operations around them. Results
-// include replication messages to other data nodes (ReplySink destinations, ldm.h).
+// include replication messages to other data nodes (ReplySink destinations, ldm/context.h).
 #pragma once
 
 #include <atomic>
@@ -21,7 +21,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "engine/node/ldm.h"
+#include "engine/node/ldm/ldm.h"
 #include "engine/node/ldm_metrics.h"
 #include "engine/transport/in_process_queue.h"
 

@@ -84,8 +84,8 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
   options.spin = self->spin;
   options.lock_wait_timeout = config.cluster.lock_wait_timeout;
   options.data_memory = config.cluster.data_memory;
-  // Enough partitions that every LDM of every replica is primary for some (placement in
-  // ldm.h), and at least 8 per node group so that small layouts still spread.
+  // Enough partitions that every LDM of every replica is primary for some (PartitionPlacement
+  // in ldm/context.h), and at least 8 per node group so that small layouts still spread.
   options.default_partitions = static_cast<uint32_t>(
       config.node_groups() * std::max(8, config.cluster.replicas * layout.ldm_count));
   options.metrics = context.metrics;

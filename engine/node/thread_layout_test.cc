@@ -1,6 +1,6 @@
 #include "engine/node/thread_layout.h"
 
-#include "engine/node/ldm.h"
+#include "engine/node/ldm/ldm.h"
 #include "gtest/gtest.h"
 
 namespace shoal::node {

@@ -1,0 +1,38 @@
+#include "engine/node/ldm/context.h"
+
+#include "engine/wire/placement.h"
+
+namespace shoal::node {
+
+void SendOp(ReplySink* sink, uint32_t destination, const wire::OpHeader& header,
+            absl::string_view section) {
+  wire::FrameBuilder* out = sink->ReplyTo(destination);
+  if (out == nullptr) return;
+  if (wire::SectionCount(header.type) == 0) {
+    wire::AppendOp(out, header, {});
+  } else {
+    wire::AppendOp(out, header, {section});
+  }
+}
+
+int GroupView::PrimaryOf(uint32_t partition) const {
+  if (members.empty()) return self;
+  int replica = wire::PrimaryReplica(partition, node_groups, static_cast<int>(members.size()),
+                                     [this](int i) { return started[i]; });
+  return replica < 0 ? -1 : members[replica];
+}
+
+bool GroupView::IsStarted(int node) const {
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (members[i] == node) return started[i];
+  }
+  return false;
+}
+
+void ReplyError(LdmContext* context, wire::FrameBuilder* out, uint64_t tag, uint16_t code,
+                absl::string_view message) {
+  ++context->stats.errors;
+  if (out != nullptr) wire::AppendResult(out, code, 0, tag, {message});
+}
+
+}  // namespace shoal::node

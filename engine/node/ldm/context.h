@@ -1,0 +1,111 @@
+// What the roles of an LDM share (ldm.h has the roles and how an operation reaches them): where
+// their output goes, this node's place in its node group, and the counters they move.
+//
+// All of it belongs to the LDM's one thread (docs/architecture.md, I4): no locks.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "engine/storage/partition.h"
+#include "engine/wire/frame.h"
+#include "engine/wire/op.h"
+
+namespace shoal::node {
+
+// Where an LDM's output goes: results in the kOpConf frame under construction for a client
+// connection, or replication messages in a kOpReq frame (destinations below).
+class ReplySink {
+ public:
+  virtual ~ReplySink() = default;
+  // A builder inside a frame for `destination`, with room for another item; nullptr when the
+  // destination is gone (the item is dropped). Plain connection ids get kOpConf frames.
+  virtual wire::FrameBuilder* ReplyTo(uint32_t destination) = 0;
+};
+
+// ReplySink destinations beyond client connections (connection ids stay below 2^30):
+inline constexpr uint32_t kToNode = 1u << 31;  // | data node id: kOpReq to that node
+inline constexpr uint32_t kOpsOn = 1u << 30;   // | connection id: kOpReq back on it
+
+// Sends one operation to another data node (`destination` is kToNode | node or
+// kOpsOn | connection). Dropped when there is no connection: a backup then stays owed its
+// answer until the view drops it (Replicator::NodeLost).
+void SendOp(ReplySink* sink, uint32_t destination, const wire::OpHeader& header,
+            absl::string_view section = {});
+
+// This data node's node group as of the latest cluster view.
+struct GroupView {
+  int self = 0;  // this data node's id
+  int node_groups = 1;
+  std::vector<int> members;   // the group's data node ids, in configuration (id) order
+  std::vector<bool> started;  // parallel to members: serving, a complete replica
+  std::vector<int> down;      // every data node of the cluster that does not serve
+  // The data node that is the primary replica of `partition`, -1 when none serves; this node
+  // without a group (tests).
+  int PrimaryOf(uint32_t partition) const;
+  bool IsPrimary(uint32_t partition) const { return PrimaryOf(partition) == self; }
+  bool IsStarted(int node) const;
+};
+
+struct PartitionPlacement {
+  int node_groups = 1;
+  int replicas = 1;
+  int node_group = 0;  // this node's
+  int ldm_count = 1;
+  int ldm_index = 0;  // this LDM's
+
+  // Partitions of a node group take turns being primary on its replicas (api/cluster.h);
+  // dealing them to LDMs in that same rhythm gives every LDM its share of the primaries.
+  int LdmOf(uint32_t partition) const {
+    return static_cast<int>((partition / node_groups / replicas) % ldm_count);
+  }
+  bool Owns(uint32_t partition) const {
+    return static_cast<int>(partition % node_groups) == node_group && LdmOf(partition) == ldm_index;
+  }
+};
+
+struct LdmStats {
+  uint64_t ops = 0;
+  uint64_t reads = 0;
+  uint64_t writes = 0;
+  uint64_t scans = 0;
+  uint64_t lock_waits = 0;
+  uint64_t lock_timeouts = 0;
+  uint64_t errors = 0;
+  uint64_t replicated = 0;       // writes and commits sent to backups (as primary)
+  uint64_t replica_applied = 0;  // replication messages applied (as backup or copy target)
+  uint64_t copied_rows = 0;      // row versions sent to a node being restarted
+};
+
+// A partition a transaction has touched: the partition itself (null once its table is
+// dropped) and which one it is.
+struct Touched {
+  storage::Partition* partition;
+  uint32_t table_id;
+  uint32_t index;
+  bool operator==(const Touched&) const = default;
+};
+
+// Runs again, through the LDM's routing, the operations parked behind `txn` (a lock holder,
+// or a handover wait) now that it has ended. The Ldm is the one implementation.
+class Unparker {
+ public:
+  virtual ~Unparker() = default;
+  virtual void Unpark(storage::TxnId txn, ReplySink* sink) = 0;
+};
+
+// The state every role of one LDM reads.
+struct LdmContext {
+  PartitionPlacement placement;
+  GroupView group;
+  LdmStats stats;
+  Unparker* unparker = nullptr;
+};
+
+// Appends an error result for the operation tagged `tag` (nothing when `out` is null: its
+// connection is gone) and counts it.
+void ReplyError(LdmContext* context, wire::FrameBuilder* out, uint64_t tag, uint16_t code,
+                absl::string_view message);
+
+}  // namespace shoal::node

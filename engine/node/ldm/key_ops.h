@@ -1,0 +1,54 @@
+// A client's key operations and scans on the partitions this LDM is primary of (or, for
+// reads without locks, any replica of): reads, inserts, writes, updates and deletes by key,
+// conditional ones, and ordered or full scans. A write or a locking read notes its partition
+// in the transaction's record; a write that has backups is answered by the Replicator once
+// they have it; an operation that meets a row lock parks until the holder ends or the wait
+// times out.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "engine/node/ldm/context.h"
+#include "engine/node/ldm/lock_waits.h"
+#include "engine/node/ldm/replicator.h"
+#include "engine/node/ldm/tables.h"
+#include "engine/node/ldm/txn_table.h"
+#include "engine/schema/row.h"
+
+namespace shoal::node {
+
+class KeyOps {
+ public:
+  KeyOps(LdmContext* context, const LdmTables* tables, TxnTable* txns, LockWaits* lock_waits,
+         Replicator* replicator)
+      : context_(context),
+        tables_(tables),
+        txns_(txns),
+        lock_waits_(lock_waits),
+        replicator_(replicator) {}
+
+  // Runs kRead, kReadUnique, kInsert, kWrite, kUpdate(If), kDelete(If) or kScan from
+  // connection `conn`. False when it met a lock and was parked (no reply yet).
+  bool Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline);
+
+ private:
+  void RunScan(const wire::Op& op, const TableState& table, storage::Partition* partition,
+               storage::TxnId txn, wire::FrameBuilder* out);
+  void Reply(wire::FrameBuilder* out, const storage::OpResult& result, const wire::Op& op,
+             const schema::TableDef& table);
+  void Error(wire::FrameBuilder* out, uint64_t tag, uint16_t code, absl::string_view message) {
+    ReplyError(context_, out, tag, code, message);
+  }
+
+  LdmContext* context_;
+  const LdmTables* tables_;
+  TxnTable* txns_;
+  LockWaits* lock_waits_;
+  Replicator* replicator_;
+  schema::RowWriter row_;
+  std::vector<uint16_t> columns_;
+};
+
+}  // namespace shoal::node

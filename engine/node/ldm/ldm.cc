@@ -1,0 +1,179 @@
+#include "engine/node/ldm/ldm.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/logging.h"
+#include "engine/wire/errors.h"
+
+namespace shoal::node {
+
+using wire::OpType;
+
+Ldm::Ldm(PartitionPlacement placement, storage::MemoryBudget* budget,
+         absl::Duration lock_wait_timeout)
+    : context_{.placement = placement, .group = {}, .stats = {}, .unparker = this},
+      tables_(&context_.placement, budget),
+      lock_waits_(lock_wait_timeout, absl::Now()),
+      copier_(&context_, &tables_, &txns_),
+      replicator_(&context_, &txns_, &decided_, &copier_),
+      replica_apply_(&context_, &tables_, &txns_, &decided_, &lock_waits_),
+      participant_(&context_, &txns_, &decided_, &replicator_),
+      handover_(&context_, &tables_, &txns_, &lock_waits_, &replicator_),
+      key_ops_(&context_, &tables_, &txns_, &lock_waits_, &replicator_) {}
+
+Ldm::~Ldm() = default;
+
+void Ldm::Apply(const DictionaryDelta& delta) {
+  LdmTables::Changes changes = tables_.Apply(delta);
+  // Transactions and waits keep raw partition pointers; forget those of the gone partitions.
+  for (uint32_t table_id : changes.forgotten) {
+    txns_.ForgetTable(table_id);
+    replicator_.ForgetTable(table_id);
+  }
+  for (const auto& [table_id, partition] : changes.created) copier_.Created(table_id, partition);
+}
+
+void Ldm::SetGroup(const GroupView& group, ReplySink* sink) {
+  GroupView old = std::move(context_.group);
+  context_.group = group;
+  for (size_t i = 0; i < old.members.size(); ++i) {
+    if (old.started[i] && !group.IsStarted(old.members[i])) NodeLost(old.members[i], sink);
+  }
+  handover_.FollowPrimaries(old, sink);
+  copier_.ViewChanged();
+  participant_.ViewChanged(sink);
+}
+
+void Ldm::NodeLost(int node, ReplySink* sink) {
+  // What that node still owed us it will never send; what it replicated here and had not
+  // committed dies with it.
+  replicator_.NodeLost(node, sink);
+  replica_apply_.SourceLost(node, sink);
+  copier_.NodeLost(node);
+  handover_.Forget(node, sink);
+}
+
+void Ldm::Execute(const wire::Op& op, uint32_t conn, ReplySink* sink) {
+  ++context_.stats.ops;
+  Run(op, conn, sink, absl::InfiniteFuture());
+}
+
+bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline) {
+  const wire::OpHeader& h = op.header;
+  if (handover_.ParkUntilHandedOver(op, conn, deadline)) return false;
+  switch (h.type) {
+    case OpType::kReplicaWrite:
+    case OpType::kReplicaDelete:
+    case OpType::kReplicaCommit:
+    case OpType::kReplicaAbort:
+    case OpType::kReplicaPrepare:
+      return replica_apply_.Run(op, conn, sink, deadline);
+    case OpType::kReplicaAck:
+      replicator_.OnAck(op, sink);
+      return true;
+    case OpType::kPrepare:
+      participant_.Prepare(op, conn, sink);
+      return true;
+    case OpType::kTakeoverReq:
+      participant_.Query(op, conn, sink);
+      return true;
+    case OpType::kHandover:
+      handover_.Take(op, sink);
+      return true;
+    case OpType::kCopyReq:
+    case OpType::kCopyDone:
+    case OpType::kCommitTxn:
+    case OpType::kPing:
+      return true;  // the data plane's
+    default:
+      break;
+  }
+  // A client's (or its TC's) operation.
+  if (h.txn >> 63) {
+    ReplyError(&context_, sink->ReplyTo(conn), h.tag, wire::kErInternal,
+               "Internal error: reserved transaction id");
+    return true;
+  }
+  if (h.type == OpType::kCommit) {
+    replicator_.Commit(op, conn, sink);
+    return true;
+  }
+  if (h.type == OpType::kAbort) {
+    ClientAbort(op, conn, sink);
+    return true;
+  }
+  return key_ops_.Run(op, conn, sink, deadline);
+}
+
+void Ldm::ClientAbort(const wire::Op& op, uint32_t conn, ReplySink* sink) {
+  const wire::OpHeader& h = op.header;
+  if (context_.group.IsPrimary(h.partition)) txns_.Adopt(h.txn);
+  // A client's rollback (index 0) does not end what a TC prepared: only the TC (or the node
+  // taking over from it) knows the outcome. The client sends one after any failed commit, to
+  // clear what the TC did not reach.
+  const TxnRecord* record = txns_.Primary(h.txn);
+  if (h.index != 0 || record == nullptr || !record->prepared()) replicator_.Abort(h.txn, sink);
+  wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {});
+}
+
+void Ldm::Unpark(storage::TxnId txn, ReplySink* sink) {
+  if (lock_waits_.empty()) return;
+  for (LockWaits::Parked& waiting : lock_waits_.Ready(txn)) {
+    absl::string_view bytes = waiting.op;
+    wire::Op op;
+    if (wire::DecodeOp(&bytes, &op) != wire::DecodeStatus::kOk) continue;
+    Run(op, waiting.conn, sink, waiting.deadline);
+  }
+}
+
+void Ldm::ExpireLockWaits(absl::Time now, ReplySink* sink) {
+  for (LockWaits::Parked& expired : lock_waits_.Expired(now)) {
+    absl::string_view bytes = expired.op;
+    wire::Op op;
+    // Parked operations were decoded before: this cannot fail.
+    SHOAL_CHECK(wire::DecodeOp(&bytes, &op) == wire::DecodeStatus::kOk);
+    if (IsHandoverWait(expired.waiting_for)) {
+      ReplyError(&context_, sink->ReplyTo(expired.conn), op.header.tag, wire::kErTemporary,
+                 wire::TemporaryError(
+                     wire::kNdbNotPrimary,
+                     absl::StrCat("data node ", context_.group.self,
+                                  " is not yet the primary of partition ", op.header.partition,
+                                  ": its former primary has not handed it over")));
+      continue;
+    }
+    if (++context_.stats.lock_timeouts % 64 == 1) {
+      const TxnRecord* own = txns_.Primary(expired.waiting_for);
+      const TxnRecord* replica = txns_.Replica(expired.waiting_for);
+      SHOAL_LOG(kWarning) << "lock wait timeout behind transaction " << expired.waiting_for
+                          << (own != nullptr
+                                  ? absl::StrCat(" (ours, from connection ", own->conn,
+                                                 own->prepared() ? ", prepared" : "", ")")
+                                  : "")
+                          << (replica != nullptr
+                                  ? absl::StrCat(" (replicated from data node ", replica->source,
+                                                 replica->prepared() ? ", prepared" : "", ")")
+                                  : "");
+    }
+    constexpr absl::string_view kTimeout = "Lock wait timeout exceeded; try restarting transaction";
+    if (op.header.type >= OpType::kReplicaWrite) {
+      replica_apply_.Ack(op, expired.conn, sink, wire::kErLockWaitTimeout, kTimeout);
+    } else {
+      ReplyError(&context_, sink->ReplyTo(expired.conn), op.header.tag, wire::kErLockWaitTimeout,
+                 kTimeout);
+    }
+  }
+}
+
+void Ldm::ConnectionClosed(uint32_t conn, ReplySink* sink) {
+  lock_waits_.DropConnection(conn);
+  // A prepared transaction is its TC's to end, whatever becomes of its client.
+  for (storage::TxnId txn : txns_.UnpreparedPrimariesOf(conn)) replicator_.Abort(txn, sink);
+  for (storage::TxnId txn : txns_.UnpreparedReplicasOf(conn)) {
+    replica_apply_.EndTxn(txn, nullptr, /*commit=*/false, sink);
+  }
+  copier_.ConnectionClosed(conn);  // the node being copied to left
+}
+
+}  // namespace shoal::node

@@ -1,0 +1,62 @@
+#include "engine/node/ldm/lock_waits.h"
+
+#include <utility>
+
+namespace shoal::node {
+namespace {
+
+// The lock clock's step: a gap of up to twice this between two looks counts in full (a busy
+// turn of the loop), a longer one is a stall of this thread and counts as twice this.
+constexpr absl::Duration kLockClockInterval = absl::Milliseconds(100);
+
+}  // namespace
+
+LockWaits::LockWaits(absl::Duration timeout, absl::Time now)
+    : timeout_(timeout), clock_(kLockClockInterval, now) {}
+
+absl::Time LockWaits::LockNow(absl::Time now) {
+  clock_.Advance(now);
+  return absl::UnixEpoch() + clock_.running();
+}
+
+absl::Time LockWaits::DeadlineFor(absl::Time deadline) {
+  return deadline == absl::InfiniteFuture() ? LockNow(absl::Now()) + timeout_ : deadline;
+}
+
+void LockWaits::Park(const wire::Op& op, uint32_t conn, storage::TxnId holder,
+                     absl::Time deadline) {
+  parked_.push_back(Parked{std::string(op.bytes), conn, holder, deadline});
+}
+
+std::vector<LockWaits::Parked> LockWaits::Ready(storage::TxnId txn) {
+  std::vector<Parked> ready;
+  for (auto it = parked_.begin(); it != parked_.end();) {
+    if (it->waiting_for == txn) {
+      ready.push_back(std::move(*it));
+      it = parked_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return ready;
+}
+
+std::vector<LockWaits::Parked> LockWaits::Expired(absl::Time now) {
+  std::vector<Parked> expired;
+  absl::Time lock_now = LockNow(now);
+  for (auto it = parked_.begin(); it != parked_.end();) {
+    if (it->deadline > lock_now) {
+      ++it;
+    } else {
+      expired.push_back(std::move(*it));
+      it = parked_.erase(it);
+    }
+  }
+  return expired;
+}
+
+void LockWaits::DropConnection(uint32_t conn) {
+  std::erase_if(parked_, [conn](const Parked& p) { return p.conn == conn; });
+}
+
+}  // namespace shoal::node

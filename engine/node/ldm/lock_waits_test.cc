@@ -1,0 +1,64 @@
+#include "engine/node/ldm/lock_waits.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace shoal::node {
+namespace {
+
+// A parked operation's bytes are all LockWaits keeps of it.
+wire::Op OpWithTag(std::string* bytes, uint64_t tag) {
+  *bytes = "op" + std::to_string(tag);
+  wire::Op op;
+  op.header.tag = tag;
+  op.bytes = *bytes;
+  return op;
+}
+
+TEST(LockWaitsTest, ReadyGivesTheHolderSWaitersInArrivalOrder) {
+  const absl::Time start = absl::FromUnixSeconds(1000);
+  LockWaits waits(absl::Seconds(2), start);
+  std::string b1, b2, b3;
+  absl::Time deadline = waits.LockNow(start) + absl::Seconds(2);
+  waits.Park(OpWithTag(&b1, 1), 7, /*holder=*/50, deadline);
+  waits.Park(OpWithTag(&b2, 2), 8, /*holder=*/60, deadline);
+  waits.Park(OpWithTag(&b3, 3), 9, /*holder=*/50, deadline);
+  std::vector<LockWaits::Parked> ready = waits.Ready(50);
+  ASSERT_EQ(ready.size(), 2u);
+  EXPECT_EQ(ready[0].op, "op1");
+  EXPECT_EQ(ready[0].conn, 7u);
+  EXPECT_EQ(ready[1].op, "op3");
+  EXPECT_TRUE(waits.Ready(50).empty());
+  EXPECT_FALSE(waits.empty());
+  waits.DropConnection(8);
+  EXPECT_TRUE(waits.empty());
+}
+
+TEST(LockWaitsTest, AWaitEndsAfterItsTimeoutOfRunningTime) {
+  const absl::Time start = absl::FromUnixSeconds(1000);
+  LockWaits waits(absl::Seconds(1), start);
+  std::string bytes;
+  absl::Time now = start;
+  auto step = [&](absl::Duration d) {
+    now += d;
+    return waits.Expired(now);
+  };
+  waits.Park(OpWithTag(&bytes, 1), 7, 50, waits.LockNow(now) + absl::Seconds(1));
+  for (int i = 0; i < 7; ++i) EXPECT_TRUE(step(absl::Milliseconds(100)).empty());
+  // Ten seconds in which the thread did not run count as two steps (200 ms), not as ten seconds.
+  EXPECT_TRUE(step(absl::Seconds(10)).empty());
+  EXPECT_EQ(step(absl::Milliseconds(100)).size(), 1u);
+  EXPECT_TRUE(waits.empty());
+}
+
+TEST(LockWaitsTest, ARetriedOperationKeepsItsDeadline) {
+  const absl::Time start = absl::FromUnixSeconds(1000);
+  LockWaits waits(absl::Seconds(1), start);
+  absl::Time first = waits.DeadlineFor(absl::InfiniteFuture());
+  EXPECT_GT(first, waits.LockNow(start));
+  EXPECT_EQ(waits.DeadlineFor(first), first);
+}
+
+}  // namespace
+}  // namespace shoal::node

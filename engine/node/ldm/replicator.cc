@@ -1,0 +1,275 @@
+#include "engine/node/ldm/replicator.h"
+
+#include <numeric>
+#include <utility>
+
+#include "absl/algorithm/container.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/logging.h"
+#include "engine/wire/errors.h"
+
+namespace shoal::node {
+namespace {
+
+using storage::OpCode;
+using wire::OpType;
+
+// SendUnder's wait id for messages nobody answers (rollbacks).
+constexpr uint64_t kNoWait = 0;
+
+}  // namespace
+
+void Replicator::Targets(uint32_t table_id, uint32_t partition) {
+  const GroupView& group = context_->group;
+  acked_targets_.clear();
+  for (size_t i = 0; i < group.members.size(); ++i) {
+    if (group.started[i] && group.members[i] != group.self) {
+      acked_targets_.push_back(group.members[i]);
+    }
+  }
+  copy_target_ = copier_->TargetFor(table_id, partition);
+}
+
+bool Replicator::HasTargets(uint32_t table_id, uint32_t partition) {
+  Targets(table_id, partition);
+  return !acked_targets_.empty() || copy_target_.has_value();
+}
+
+storage::TxnId Replicator::NewInternalTxn() {
+  // Bit 63 (clients never set it), then this node and LDM: unique in the cluster.
+  constexpr uint64_t kCounterMask = (uint64_t{1} << 40) - 1;
+  return (uint64_t{1} << 63) | (uint64_t(context_->group.self & 0xff) << 48) |
+         (uint64_t(context_->placement.ldm_index & 0xff) << 40) |
+         (next_internal_txn_++ & kCounterMask);
+}
+
+uint64_t Replicator::OpenWait(ReplicaWait wait) {
+  uint64_t id = next_wait_++;
+  waits_.emplace(id, std::move(wait));
+  return id;
+}
+
+void Replicator::SendUnder(uint64_t wait_id, wire::OpHeader header, absl::string_view section,
+                           const Touched& touched, ReplySink* sink) {
+  Targets(touched.table_id, touched.index);
+  header.index = static_cast<uint16_t>(context_->group.self);
+  header.table_id = touched.table_id;
+  header.partition = touched.index;
+  if (copy_target_.has_value()) {
+    header.tag = 0;
+    SendOp(sink, kOpsOn | *copy_target_, header, section);
+  }
+  header.tag = wait_id;
+  ReplicaWait* wait = wait_id == kNoWait ? nullptr : &waits_.at(wait_id);
+  for (int node : acked_targets_) {
+    SendOp(sink, kToNode | static_cast<uint32_t>(node), header, section);
+    if (wait != nullptr) wait->pending.push_back(node);
+  }
+}
+
+void Replicator::FinishIfAnswered(uint64_t wait_id, ReplySink* sink) {
+  if (waits_.at(wait_id).pending.empty()) Finish(wait_id, sink);
+}
+
+bool Replicator::Replicate(const wire::Op& op, const TableState& table,
+                           storage::Partition* partition, storage::TxnId txn, bool internal,
+                           uint32_t conn, ReplySink* sink) {
+  const wire::OpHeader& h = op.header;
+  const bool is_delete = h.type == OpType::kDelete || h.type == OpType::kDeleteIf;
+  absl::string_view section = op.sections[0];  // the key, or the whole row
+  if (h.type == OpType::kUpdate || h.type == OpType::kUpdateIf) {
+    // Backups get the after-image, not the program: they need not run it.
+    all_columns_.resize(table.def->columns.size());
+    std::iota(all_columns_.begin(), all_columns_.end(), uint16_t{0});
+    row_.Clear();
+    storage::OpResult read =
+        partition->Read(txn, op.sections[0], all_columns_, storage::LockMode::kNone, &row_);
+    SHOAL_CHECK(read.code == OpCode::kOk) << "an updated row must read back";
+    section = row_.view();
+  }
+  wire::OpHeader rh;
+  rh.type = is_delete ? OpType::kReplicaDelete : OpType::kReplicaWrite;
+  rh.flags = internal ? wire::kReplicaCommitNow : 0;
+  rh.table_version = table.def->version;
+  rh.txn = txn;
+  const Touched touched{partition, h.table_id, h.partition};
+  Targets(h.table_id, h.partition);
+  bool answered = !acked_targets_.empty();
+  if (!answered) {
+    SendUnder(kNoWait, rh, section, touched, sink);
+  } else {
+    ReplicaWait wait;
+    wait.conn = conn;
+    wait.tag = h.tag;
+    wait.txn = txn;
+    wait.internal = internal;
+    wait.touched.push_back(touched);
+    SendUnder(OpenWait(std::move(wait)), rh, section, touched, sink);
+    ++context_->stats.replicated;
+  }
+  row_.Clear();
+  return answered;
+}
+
+void Replicator::Commit(const wire::Op& op, uint32_t conn, ReplySink* sink) {
+  const wire::OpHeader& h = op.header;
+  if (context_->group.IsPrimary(h.partition)) txns_->Adopt(h.txn);
+  if (const std::string* doomed = txns_->DoomedWhy(h.txn); doomed != nullptr) {
+    std::string why = *doomed;
+    Abort(h.txn, sink);
+    ReplyError(
+        context_, sink->ReplyTo(conn), h.tag, wire::kErTemporary,
+        wire::TemporaryError(wire::kNdbRolledBack, absl::StrCat(why, ": transaction rolled back")));
+    return;
+  }
+  TxnRecord* record = txns_->Primary(h.txn);
+  // Nothing to end here: it read without locks, or committed here already (a TC's commit
+  // sent again after a node failure).
+  if (h.txn == storage::kAutocommit || record == nullptr) {
+    wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {});
+    return;
+  }
+  ReplicaWait wait;
+  wait.kind = ReplicaWait::Kind::kCommit;
+  wait.tc = record->prepared() ? record->tc : 0;
+  wait.conn = conn;
+  wait.tag = h.tag;
+  wait.txn = h.txn;
+  wait.touched = std::move(record->touched);
+  txns_->ErasePrimary(h.txn);
+  const uint64_t id = OpenWait(std::move(wait));
+  // Backups commit first: once the client hears of the commit, every replica has it.
+  wire::OpHeader rh;
+  rh.type = OpType::kReplicaCommit;
+  rh.txn = h.txn;
+  const ReplicaWait& opened = waits_.at(id);  // SendUnder adds to its pending only
+  for (const Touched& t : opened.touched) {
+    if (t.partition != nullptr) SendUnder(id, rh, {}, t, sink);
+  }
+  if (!opened.pending.empty()) ++context_->stats.replicated;
+  FinishIfAnswered(id, sink);
+}
+
+void Replicator::Abort(storage::TxnId txn, ReplySink* sink) {
+  txns_->Forgive(txn);
+  if (TxnRecord* record = txns_->Primary(txn); record != nullptr) {
+    wire::OpHeader rh;
+    rh.type = OpType::kReplicaAbort;
+    rh.txn = txn;
+    for (const Touched& t : record->touched) {
+      if (t.partition == nullptr) continue;
+      t.partition->Abort(txn);
+      SendUnder(kNoWait, rh, {}, t, sink);
+    }
+    txns_->ErasePrimary(txn);
+  }
+  context_->unparker->Unpark(txn, sink);
+}
+
+void Replicator::EndOnCopyTarget(storage::TxnId txn, const Touched& touched, bool commit,
+                                 ReplySink* sink) {
+  std::optional<uint32_t> target = copier_->TargetFor(touched.table_id, touched.index);
+  if (!target.has_value()) return;
+  wire::OpHeader rh;
+  rh.type = commit ? OpType::kReplicaCommit : OpType::kReplicaAbort;
+  rh.index = static_cast<uint16_t>(context_->group.self);
+  rh.table_id = touched.table_id;
+  rh.partition = touched.index;
+  rh.txn = txn;
+  SendOp(sink, kOpsOn | *target, rh);
+}
+
+void Replicator::OnAck(const wire::Op& op, ReplySink* sink) {
+  const wire::OpHeader& h = op.header;
+  auto it = waits_.find(h.tag);
+  if (it == waits_.end()) return;  // its node was dropped from the wait meanwhile
+  ReplicaWait& wait = it->second;
+  auto from = absl::c_find(wait.pending, static_cast<int>(h.index));
+  if (from == wait.pending.end()) return;
+  wait.pending.erase(from);
+  absl::string_view status = op.sections[0];
+  if (status.size() >= 2 && wait.error == 0) {
+    wait.error = wire::GetU16(status.data());
+    wait.message = std::string(status.substr(2));
+  }
+  if (wait.pending.empty()) Finish(it->first, sink);
+}
+
+void Replicator::Finish(uint64_t wait_id, ReplySink* sink) {
+  auto it = waits_.find(wait_id);
+  ReplicaWait wait = std::move(it->second);
+  waits_.erase(it);
+  if (wait.kind == ReplicaWait::Kind::kCommit) {
+    for (const Touched& t : wait.touched) {
+      if (t.partition != nullptr) t.partition->Commit(wait.txn);
+      if (wait.tc != 0) decided_->Note(wait.txn, wait.tc, t);
+      // A copy that ran while the backups committed sent this transaction's versions
+      // uncommitted: its commit must follow them there.
+      EndOnCopyTarget(wait.txn, t, /*commit=*/true, sink);
+    }
+    wire::AppendResult(sink->ReplyTo(wait.conn), wire::kResultOk, 0, wait.tag, {});
+    context_->unparker->Unpark(wait.txn, sink);
+    return;
+  }
+  if (wait.kind == ReplicaWait::Kind::kPrepare) {
+    if (wait.error != 0) {
+      ReplyError(context_, sink->ReplyTo(wait.conn), wait.tag, wait.error, wait.message);
+    } else {
+      wire::AppendResult(sink->ReplyTo(wait.conn), wire::kResultOk, 0, wait.tag, {});
+    }
+    return;
+  }
+  const Touched& t = wait.touched.front();
+  if (wait.error != 0) {
+    SHOAL_LOG(kWarning) << "a backup could not apply a write to partition " << t.index
+                        << " of table " << t.table_id << ": " << wait.error << " " << wait.message;
+    if (wait.internal) {
+      if (t.partition != nullptr) t.partition->Abort(wait.txn);
+      EndOnCopyTarget(wait.txn, t, /*commit=*/false, sink);
+    } else {
+      txns_->Doom(wait.txn, "a replica could not apply the transaction's writes");
+    }
+    // The backup's own error (a full table, a lock wait): the write did not happen.
+    ReplyError(context_, sink->ReplyTo(wait.conn), wait.tag, wait.error, wait.message);
+  } else {
+    if (wait.internal) {
+      if (t.partition != nullptr) t.partition->Commit(wait.txn);
+      // The copy may have sent this write's version uncommitted meanwhile.
+      EndOnCopyTarget(wait.txn, t, /*commit=*/true, sink);
+    }
+    wire::AppendResult(sink->ReplyTo(wait.conn), wire::kResultOk, 0, wait.tag, {});
+  }
+  if (wait.internal) context_->unparker->Unpark(wait.txn, sink);
+}
+
+void Replicator::NodeLost(int node, ReplySink* sink) {
+  std::vector<uint64_t> finished;
+  for (auto& [id, wait] : waits_) {
+    if (std::erase(wait.pending, node) > 0 && wait.pending.empty()) finished.push_back(id);
+  }
+  for (uint64_t id : finished) Finish(id, sink);
+}
+
+void Replicator::ForgetTable(uint32_t table_id) {
+  for (auto& [id, wait] : waits_) {
+    for (Touched& t : wait.touched) {
+      if (t.table_id == table_id) t.partition = nullptr;
+    }
+  }
+}
+
+void Replicator::ReportStuckWaits(absl::Time now, absl::Duration age) const {
+  for (const auto& [id, wait] : waits_) {
+    if (now - wait.since < age) continue;
+    SHOAL_LOG(kWarning) << "LDM " << context_->placement.ldm_index << ": "
+                        << (wait.kind == ReplicaWait::Kind::kWrite    ? "write"
+                            : wait.kind == ReplicaWait::Kind::kCommit ? "commit"
+                                                                      : "prepare")
+                        << " of transaction " << wait.txn << " waits "
+                        << absl::FormatDuration(now - wait.since) << " for data node(s) "
+                        << absl::StrJoin(wait.pending, ",");
+  }
+}
+
+}  // namespace shoal::node

@@ -1,0 +1,105 @@
+// Replication inside a node group, the primary's side (docs/architecture.md, I7): a write the
+// primary has applied goes to every other started replica of its node group, as its
+// after-image, before the client hears of it; an autocommit write runs under an internal
+// transaction that commits once the backups have it. A commit goes to the backups first and
+// is answered once all have committed; a rollback goes to them without a wait. A node being
+// copied to (PartitionCopier) gets the same messages for the partitions it has, unanswered.
+//
+// A wait for the backups' answers (ReplicaWait) is
+//   opened     by a write, a commit or a prepare (Participant) sent under it;
+//   answered   node by node (OnAck, kReplicaAck with its id as tag), the first error kept;
+//   released   by the loss of a node that owed an answer (NodeLost);
+//   finished   when no answer is due: the partition commits (kCommit, internal writes) or the
+//              transaction is doomed (a backup's error), and the client is answered.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/time/time.h"
+#include "engine/node/ldm/context.h"
+#include "engine/node/ldm/decided_txns.h"
+#include "engine/node/ldm/partition_copier.h"
+#include "engine/node/ldm/tables.h"
+#include "engine/node/ldm/txn_table.h"
+#include "engine/schema/row.h"
+
+namespace shoal::node {
+
+// A client's write, commit or prepare waiting for the backups' answers.
+struct ReplicaWait {
+  enum class Kind : uint8_t { kWrite, kCommit, kPrepare };
+  Kind kind = Kind::kWrite;
+  int tc = 0;         // kCommit of a prepared transaction: its TC
+  uint32_t conn = 0;  // the client to answer
+  uint64_t tag = 0;
+  storage::TxnId txn = 0;
+  bool internal = false;         // an autocommit write under this node's own transaction id
+  std::vector<Touched> touched;  // the partition written, or those the commit ends
+  std::vector<int> pending;      // data nodes whose answer is due (one entry per answer)
+  uint16_t error = 0;
+  std::string message;
+  absl::Time since = absl::Now();
+};
+
+class Replicator {
+ public:
+  Replicator(LdmContext* context, TxnTable* txns, DecidedTxns* decided,
+             const PartitionCopier* copier)
+      : context_(context), txns_(txns), decided_(decided), copier_(copier) {}
+
+  // Whether writes to `partition` go anywhere besides this node.
+  bool HasTargets(uint32_t table_id, uint32_t partition);
+  // A transaction id of this node's own, for a replicated autocommit write.
+  storage::TxnId NewInternalTxn();
+  // Sends the after-image of `op`, a write that succeeded under `txn`, to the targets; false
+  // when there were none that answer (the caller replies now).
+  bool Replicate(const wire::Op& op, const TableState& table, storage::Partition* partition,
+                 storage::TxnId txn, bool internal, uint32_t conn, ReplySink* sink);
+  // A client's (or its TC's) commit of `op.header.txn`: backups first.
+  void Commit(const wire::Op& op, uint32_t conn, ReplySink* sink);
+  // Rolls `txn` back here and on the backups, and runs what waited for it.
+  void Abort(storage::TxnId txn, ReplySink* sink);
+
+  // Opens a wait; messages sent under it with SendUnder are answered to it.
+  uint64_t OpenWait(ReplicaWait wait);
+  // Sends `header` (with `section`) about partition `touched` to its targets: tagged with the
+  // wait `wait_id` for the backups, which then owe an answer; untagged for a copy target.
+  void SendUnder(uint64_t wait_id, wire::OpHeader header, absl::string_view section,
+                 const Touched& touched, ReplySink* sink);
+  // Finishes the wait if no answer is due.
+  void FinishIfAnswered(uint64_t wait_id, ReplySink* sink);
+
+  void OnAck(const wire::Op& op, ReplySink* sink);
+  // Data node `node` left the group: what it owed it will never send.
+  void NodeLost(int node, ReplySink* sink);
+  void ForgetTable(uint32_t table_id);
+  // Logs waits older than `age` (a backup that owes an answer for that long).
+  void ReportStuckWaits(absl::Time now, absl::Duration age) const;
+
+ private:
+  // The data nodes besides this one that get `partition`'s writes, into acked_targets_ and
+  // copy_target_: started replicas (they answer) and a node being copied to (it does not).
+  void Targets(uint32_t table_id, uint32_t partition);
+  // Sends a commit or rollback of `txn` in `touched` to its copy target, if any: a copy that
+  // ran meanwhile sent the transaction's versions there uncommitted.
+  void EndOnCopyTarget(storage::TxnId txn, const Touched& touched, bool commit, ReplySink* sink);
+  void Finish(uint64_t wait_id, ReplySink* sink);
+
+  LdmContext* context_;
+  TxnTable* txns_;
+  DecidedTxns* decided_;
+  const PartitionCopier* copier_;
+  absl::flat_hash_map<uint64_t, ReplicaWait> waits_;
+  uint64_t next_wait_ = 1;
+  uint64_t next_internal_txn_ = 1;
+  // Targets(): scratch.
+  std::vector<int> acked_targets_;
+  std::optional<uint32_t> copy_target_;
+  schema::RowWriter row_;
+  std::vector<uint16_t> all_columns_;
+};
+
+}  // namespace shoal::node
