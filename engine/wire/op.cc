@@ -1,6 +1,8 @@
 // Operation and result codecs (layouts in op.h).
 #include "engine/wire/op.h"
 
+#include <cstring>
+
 namespace shoal::wire {
 namespace {
 
@@ -171,16 +173,22 @@ bool DecodeColumns(absl::string_view section, std::vector<uint16_t>* out) {
 }
 
 DecodeStatus DecodeScanParams(absl::string_view section, ScanParams* out) {
-  if (section.size() != 9) return DecodeStatus::kMalformed;
+  if (section.size() != kScanParamsSize) return DecodeStatus::kMalformed;
   out->max_rows = GetU32(section.data());
   out->max_examined = GetU32(section.data() + 4);
   out->flags = static_cast<uint8_t>(section[8]);
   return DecodeStatus::kOk;
 }
 
-void AppendOp(FrameBuilder* builder, const OpHeader& h,
+void AppendOp(FrameBuilder* builder, const OpHeader& header,
               std::initializer_list<absl::string_view> sections) {
   if (builder == nullptr) return;
+  size_t at = BeginOp(builder, header);
+  AppendSections(builder->buffer(), sections);
+  EndOp(builder, at);
+}
+
+size_t BeginOp(FrameBuilder* builder, const OpHeader& h) {
   std::string* out = builder->buffer();
   size_t at = out->size();
   PutU32(out, 0);
@@ -192,8 +200,12 @@ void AppendOp(FrameBuilder* builder, const OpHeader& h,
   PutU32(out, h.partition);
   PutU64(out, h.txn);
   PutU64(out, h.tag);
-  AppendSections(out, sections);
-  SetU32(out, at, static_cast<uint32_t>(out->size() - at));
+  return at;
+}
+
+void EndOp(FrameBuilder* builder, size_t op_at) {
+  std::string* out = builder->buffer();
+  SetU32(out, op_at, static_cast<uint32_t>(out->size() - op_at));
   builder->CountItem();
 }
 
@@ -237,11 +249,15 @@ std::string EncodeColumns(absl::Span<const uint16_t> columns) {
   return out;
 }
 
+void PutScanParams(const ScanParams& params, char* out) {
+  std::memcpy(out, &params.max_rows, 4);
+  std::memcpy(out + 4, &params.max_examined, 4);
+  out[8] = static_cast<char>(params.flags);
+}
+
 std::string EncodeScanParams(const ScanParams& params) {
-  std::string out;
-  PutU32(&out, params.max_rows);
-  PutU32(&out, params.max_examined);
-  out.push_back(static_cast<char>(params.flags));
+  std::string out(kScanParamsSize, '\0');
+  PutScanParams(params, out.data());
   return out;
 }
 

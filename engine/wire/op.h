@@ -17,7 +17,8 @@
 //     kUpdate              key | update program          kUpdateIf  key | filter | program
 //     kDelete              key                           kDeleteIf  key | filter
 //     kScan                lower | upper | resume | filter | columns | ScanParams
-//     kCommit, kAbort      (none): ends `txn` in `partition`
+//     kCommit, kAbort      (none): ends `txn` in `partition`; `index` the TC that sends it, 0
+//                          from the client (whose kAbort leaves what a TC prepared)
 //   Between the data nodes of a node group (replication, ARCHITECTURE.md I7); `index` carries
 //   the sending data node's id:
 //     kReplicaWrite        row: insert or replace, under `txn` (kReplicaCommitNow: committed
@@ -48,6 +49,15 @@
 //   kTakeoverReq's: int<8> txn | int<1> committed, for each such transaction.
 //   key: a packed key (schema/row.h); columns: int<2> column positions; programs and filters:
 //   schema/program.h. ScanParams: int<4> max_rows | int<4> max_examined | int<1> ScanFlags.
+//
+// Typed views (messages.h): every type has a struct of its own, named as the type without its
+// `k` (kCopyDone: CopyDone), whose fields name what the header and sections above mean for that
+// type and whose Encode and Decode write and read exactly this layout; DecodeOp below is the
+// framing they build on (length, type, sections).
+//   key_ops.h      Read ReadUnique Insert Write Update UpdateIf Delete DeleteIf Scan Commit Abort
+//   replica_ops.h  ReplicaWrite ReplicaDelete ReplicaCommit ReplicaAbort ReplicaAck
+//                  ReplicaPrepare CopyReq CopyDone Handover Ping
+//   txn_ops.h      CommitTxn Prepare TakeoverReq, and TakeoverConf: kTakeoverReq's result
 //
 // Result:
 //   int<4> length | int<2> code (0 ok, 1 not found, else a MySQL error number) | int<2> flags |
@@ -141,7 +151,9 @@ struct ScanParams {
   uint32_t max_rows = 0;
   uint32_t max_examined = 0;
   uint8_t flags = 0;  // ScanFlags
+  bool operator==(const ScanParams&) const = default;
 };
+inline constexpr size_t kScanParamsSize = 9;
 
 struct Result {
   uint16_t code = kResultOk;
@@ -153,6 +165,11 @@ struct Result {
 
 // How many sections each type carries; operations with another count are malformed.
 int SectionCount(OpType type);
+// Whether `op` is an operation of `type` with that type's sections: where the typed decoders
+// (messages.h) start, so that an Op built by hand is checked like one DecodeOp made.
+inline bool HasShape(const Op& op, OpType type) {
+  return op.header.type == type && op.section_count == SectionCount(type);
+}
 
 // Decodes the operation at the front of `*in` and advances past it. Sections borrow `*in`.
 // kMalformed for anything that does not fit the layout above (type, lengths, section count).
@@ -162,11 +179,19 @@ DecodeStatus DecodeResult(absl::string_view* in, Result* out);
 // is reused (no allocation once it has grown). False when the section's size is odd.
 bool DecodeColumns(absl::string_view section, std::vector<uint16_t>* out);
 DecodeStatus DecodeScanParams(absl::string_view section, ScanParams* out);
+// Writes the kScanParamsSize bytes of `params` to `out` (no allocation, unlike
+// EncodeScanParams).
+void PutScanParams(const ScanParams& params, char* out);
 
 // Encoders append to a frame under construction and count the item. AppendOp and
 // AppendResult drop the item when `builder` is null (its destination is gone).
 void AppendOp(FrameBuilder* builder, const OpHeader& header,
               std::initializer_list<absl::string_view> sections);
+// Appends an operation whose sections the caller writes between BeginOp and EndOp, each between
+// BeginSection and EndSection (a section made of several pieces, written without a copy).
+// REQUIRES: `builder` is not null.
+size_t BeginOp(FrameBuilder* builder, const OpHeader& header);
+void EndOp(FrameBuilder* builder, size_t op_at);
 void AppendResult(FrameBuilder* builder, uint16_t code, uint16_t flags, uint64_t tag,
                   std::initializer_list<absl::string_view> sections);
 // Appends a result whose one section the caller writes directly into builder->buffer() between

@@ -1,0 +1,167 @@
+// Codecs of the client's typed operations (key_ops.h) over the Op layout of op.h.
+#include "engine/wire/key_ops.h"
+
+namespace shoal::wire {
+namespace {
+
+uint8_t LockFlags(bool lock_exclusive) { return lock_exclusive ? kLockExclusive : 0; }
+
+bool WholeColumns(absl::string_view columns) { return columns.size() % 2 == 0; }
+
+}  // namespace
+
+OpHeader OpTarget::ToHeader(OpType type, uint8_t flags, uint16_t index) const {
+  OpHeader h;
+  h.type = type;
+  h.flags = flags;
+  h.index = index;
+  h.table_id = table_id;
+  h.table_version = table_version;
+  h.partition = partition;
+  h.txn = txn;
+  h.tag = tag;
+  return h;
+}
+
+void OpTarget::FromHeader(const OpHeader& h) {
+  table_id = h.table_id;
+  table_version = h.table_version;
+  partition = h.partition;
+  txn = h.txn;
+  tag = h.tag;
+}
+
+void Read::Encode(FrameBuilder* builder) const {
+  AppendOp(builder, ToHeader(kType, LockFlags(lock_exclusive)), {key, columns});
+}
+
+DecodeStatus Read::Decode(const Op& op, Read* out) {
+  if (!HasShape(op, kType) || !WholeColumns(op.sections[1])) return DecodeStatus::kMalformed;
+  out->FromHeader(op.header);
+  out->lock_exclusive = (op.header.flags & kLockExclusive) != 0;
+  out->key = op.sections[0];
+  out->columns = op.sections[1];
+  return DecodeStatus::kOk;
+}
+
+void ReadUnique::Encode(FrameBuilder* builder) const {
+  AppendOp(builder, ToHeader(kType, LockFlags(lock_exclusive), index), {key, columns});
+}
+
+DecodeStatus ReadUnique::Decode(const Op& op, ReadUnique* out) {
+  if (!HasShape(op, kType) || !WholeColumns(op.sections[1])) return DecodeStatus::kMalformed;
+  out->FromHeader(op.header);
+  out->lock_exclusive = (op.header.flags & kLockExclusive) != 0;
+  out->index = op.header.index;
+  out->key = op.sections[0];
+  out->columns = op.sections[1];
+  return DecodeStatus::kOk;
+}
+
+void Insert::Encode(FrameBuilder* builder) const { AppendOp(builder, ToHeader(kType), {row}); }
+
+DecodeStatus Insert::Decode(const Op& op, Insert* out) {
+  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  out->FromHeader(op.header);
+  out->row = op.sections[0];
+  return DecodeStatus::kOk;
+}
+
+void Write::Encode(FrameBuilder* builder) const { AppendOp(builder, ToHeader(kType), {row}); }
+
+DecodeStatus Write::Decode(const Op& op, Write* out) {
+  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  out->FromHeader(op.header);
+  out->row = op.sections[0];
+  return DecodeStatus::kOk;
+}
+
+void Update::Encode(FrameBuilder* builder) const {
+  AppendOp(builder, ToHeader(kType), {key, program});
+}
+
+DecodeStatus Update::Decode(const Op& op, Update* out) {
+  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  out->FromHeader(op.header);
+  out->key = op.sections[0];
+  out->program = op.sections[1];
+  return DecodeStatus::kOk;
+}
+
+void UpdateIf::Encode(FrameBuilder* builder) const {
+  AppendOp(builder, ToHeader(kType), {key, filter, program});
+}
+
+DecodeStatus UpdateIf::Decode(const Op& op, UpdateIf* out) {
+  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  out->FromHeader(op.header);
+  out->key = op.sections[0];
+  out->filter = op.sections[1];
+  out->program = op.sections[2];
+  return DecodeStatus::kOk;
+}
+
+void Delete::Encode(FrameBuilder* builder) const { AppendOp(builder, ToHeader(kType), {key}); }
+
+DecodeStatus Delete::Decode(const Op& op, Delete* out) {
+  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  out->FromHeader(op.header);
+  out->key = op.sections[0];
+  return DecodeStatus::kOk;
+}
+
+void DeleteIf::Encode(FrameBuilder* builder) const {
+  AppendOp(builder, ToHeader(kType), {key, filter});
+}
+
+DecodeStatus DeleteIf::Decode(const Op& op, DeleteIf* out) {
+  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  out->FromHeader(op.header);
+  out->key = op.sections[0];
+  out->filter = op.sections[1];
+  return DecodeStatus::kOk;
+}
+
+void Scan::Encode(FrameBuilder* builder) const {
+  char encoded_params[kScanParamsSize];
+  PutScanParams(params, encoded_params);
+  AppendOp(
+      builder, ToHeader(kType, LockFlags(lock_exclusive), index),
+      {lower, upper, resume, filter, columns, absl::string_view(encoded_params, kScanParamsSize)});
+}
+
+DecodeStatus Scan::Decode(const Op& op, Scan* out) {
+  if (!HasShape(op, kType) || !WholeColumns(op.sections[4]) ||
+      DecodeScanParams(op.sections[5], &out->params) != DecodeStatus::kOk) {
+    return DecodeStatus::kMalformed;
+  }
+  out->FromHeader(op.header);
+  out->lock_exclusive = (op.header.flags & kLockExclusive) != 0;
+  out->index = op.header.index;
+  out->lower = op.sections[0];
+  out->upper = op.sections[1];
+  out->resume = op.sections[2];
+  out->filter = op.sections[3];
+  out->columns = op.sections[4];
+  return DecodeStatus::kOk;
+}
+
+void Commit::Encode(FrameBuilder* builder) const { AppendOp(builder, ToHeader(kType, 0, tc), {}); }
+
+DecodeStatus Commit::Decode(const Op& op, Commit* out) {
+  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  out->FromHeader(op.header);
+  out->tc = op.header.index;
+  return DecodeStatus::kOk;
+}
+
+void Abort::Encode(FrameBuilder* builder) const { AppendOp(builder, ToHeader(kType, 0, tc), {}); }
+
+DecodeStatus Abort::Decode(const Op& op, Abort* out) {
+  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  out->FromHeader(op.header);
+  out->tc = op.header.index;
+  return DecodeStatus::kOk;
+}
+
+}  // namespace shoal::wire

@@ -1,0 +1,140 @@
+// Typed operations between the data nodes of a node group (ARCHITECTURE.md I7): replication
+// from a primary to its backups and their answers, the copy to a restarting node, the handover
+// of a primary role, and the liveness ping. Produced by the LDMs (engine/node/ldm*.cc) and the
+// data plane, consumed there too.
+//
+// The same contract as key_ops.h: each struct is a named view over an Op of its type, Encode
+// writes exactly op.h's bytes, Decode checks the type, the section count and the sections'
+// contents, string fields borrow, nothing allocates, and a null builder drops the operation.
+// Every one of them names its sender in the header's `index` (from_node).
+#pragma once
+
+#include <cstdint>
+
+#include "absl/strings/string_view.h"
+#include "engine/wire/frame.h"
+#include "engine/wire/key_ops.h"
+#include "engine/wire/op.h"
+
+namespace shoal::wire {
+
+// kReplicaWrite: index the primary | flags kReplicaCommitNow | row (insert or replace). A
+// `tag` of 0 asks for no answer (the copy to a restarting node); else a ReplicaAck echoes it.
+struct ReplicaWrite : OpTarget {
+  static constexpr OpType kType = OpType::kReplicaWrite;
+  uint16_t from_node = 0;
+  bool commit_now = false;  // the primary ran it as an autocommit write: committed as applied
+  absl::string_view row;
+
+  void Encode(FrameBuilder* builder) const;
+  static DecodeStatus Decode(const Op& op, ReplicaWrite* out);
+  bool operator==(const ReplicaWrite&) const = default;
+};
+
+// kReplicaDelete: index the primary | flags kReplicaCommitNow | key.
+struct ReplicaDelete : OpTarget {
+  static constexpr OpType kType = OpType::kReplicaDelete;
+  uint16_t from_node = 0;
+  bool commit_now = false;
+  absl::string_view key;
+
+  void Encode(FrameBuilder* builder) const;
+  static DecodeStatus Decode(const Op& op, ReplicaDelete* out);
+  bool operator==(const ReplicaDelete&) const = default;
+};
+
+// kReplicaCommit: index the primary, no sections: commit `txn` in `partition`.
+struct ReplicaCommit : OpTarget {
+  static constexpr OpType kType = OpType::kReplicaCommit;
+  uint16_t from_node = 0;
+
+  void Encode(FrameBuilder* builder) const;
+  static DecodeStatus Decode(const Op& op, ReplicaCommit* out);
+  bool operator==(const ReplicaCommit&) const = default;
+};
+
+// kReplicaAbort: index the primary, no sections: roll `txn` back in `partition` (no answer).
+struct ReplicaAbort : OpTarget {
+  static constexpr OpType kType = OpType::kReplicaAbort;
+  uint16_t from_node = 0;
+
+  void Encode(FrameBuilder* builder) const;
+  static DecodeStatus Decode(const Op& op, ReplicaAbort* out);
+  bool operator==(const ReplicaAbort&) const = default;
+};
+
+// kReplicaAck: index the backup | status: empty when done, else int<2> MySQL error (never 0) |
+// message. The backup's answer to the operation whose target and tag it echoes.
+struct ReplicaAck : OpTarget {
+  static constexpr OpType kType = OpType::kReplicaAck;
+  uint16_t from_node = 0;
+  uint16_t error = 0;         // 0: applied
+  absl::string_view message;  // with an error only
+
+  void Encode(FrameBuilder* builder) const;
+  static DecodeStatus Decode(const Op& op, ReplicaAck* out);
+  bool operator==(const ReplicaAck&) const = default;
+};
+
+// kReplicaPrepare: index the primary | int<4> the TC. Keep `txn` in `partition` until told its
+// outcome (two-phase commit, coordinator.h); answered with a ReplicaAck unless `tag` is 0.
+struct ReplicaPrepare : OpTarget {
+  static constexpr OpType kType = OpType::kReplicaPrepare;
+  uint16_t from_node = 0;
+  uint32_t tc = 0;  // the data node whose TC coordinates the transaction
+
+  void Encode(FrameBuilder* builder) const;
+  static DecodeStatus Decode(const Op& op, ReplicaPrepare* out);
+  bool operator==(const ReplicaPrepare&) const = default;
+};
+
+// kCopyReq: index the starting node, nothing else: "copy your partitions to me".
+struct CopyReq {
+  static constexpr OpType kType = OpType::kCopyReq;
+  uint16_t from_node = 0;
+
+  void Encode(FrameBuilder* builder) const;
+  static DecodeStatus Decode(const Op& op, CopyReq* out);
+  bool operator==(const CopyReq&) const = default;
+};
+
+// kCopyDone: the progress of one LDM of the copying node, no sections. In the header: index the
+// copying node | table_id `ldm` | partition `ldm_count` | tag `sent` | txn `total` | flags
+// kCopyComplete. Malformed unless ldm < ldm_count.
+struct CopyDone {
+  static constexpr OpType kType = OpType::kCopyDone;
+  uint16_t from_node = 0;
+  uint32_t ldm = 0;        // which LDM of the copying node
+  uint32_t ldm_count = 0;  // how many LDMs copy
+  uint64_t sent = 0;       // partitions that LDM has sent
+  uint64_t total = 0;      // its partitions in all
+  bool complete = false;   // it has sent all
+
+  void Encode(FrameBuilder* builder) const;
+  static DecodeStatus Decode(const Op& op, CopyDone* out);
+  bool operator==(const CopyDone&) const = default;
+};
+
+// kHandover: index the sender, primary of `partition` until now, no sections: it has stopped
+// acting as its primary, and all it sent before arrives ahead of this.
+struct Handover {
+  static constexpr OpType kType = OpType::kHandover;
+  uint16_t from_node = 0;
+  uint32_t partition = 0;
+
+  void Encode(FrameBuilder* builder) const;
+  static DecodeStatus Decode(const Op& op, Handover* out);
+  bool operator==(const Handover&) const = default;
+};
+
+// kPing: index the sender, nothing else; sent on a quiet peer link every liveness check.
+struct Ping {
+  static constexpr OpType kType = OpType::kPing;
+  uint16_t from_node = 0;
+
+  void Encode(FrameBuilder* builder) const;
+  static DecodeStatus Decode(const Op& op, Ping* out);
+  bool operator==(const Ping&) const = default;
+};
+
+}  // namespace shoal::wire
