@@ -42,7 +42,7 @@
 //                          data node `index`, asked by the node that takes over its role
 //   Between the data nodes of a group, to know each other alive:
 //     kPing                (none): sent on a quiet peer link every liveness check
-//   When a restarted node takes back its primary roles (engine/node/ldm_handover.cc):
+//   When a restarted node takes back its primary roles (engine/node/ldm/handover.h):
 //     kHandover            (none): the sender, primary of `partition` until now, has stopped
 //                          acting as its primary; all it sent before arrives ahead of this
 //   A participant answers the TC's kPrepare, kCommit, kAbort and kTakeoverReq with results;

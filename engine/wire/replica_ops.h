@@ -1,6 +1,6 @@
 // Typed operations between the data nodes of a node group (ARCHITECTURE.md I7): replication
 // from a primary to its backups and their answers, the copy to a restarting node, the handover
-// of a primary role, and the liveness ping. Produced by the LDMs (engine/node/ldm*.cc) and the
+// of a primary role, and the liveness ping. Produced by the LDMs (engine/node/ldm/) and the
 // data plane, consumed there too.
 //
 // The same contract as key_ops.h: each struct is a named view over an Op of its type, Encode

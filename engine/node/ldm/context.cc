@@ -4,17 +4,6 @@
 
 namespace shoal::node {
 
-void SendOp(ReplySink* sink, uint32_t destination, const wire::OpHeader& header,
-            absl::string_view section) {
-  wire::FrameBuilder* out = sink->ReplyTo(destination);
-  if (out == nullptr) return;
-  if (wire::SectionCount(header.type) == 0) {
-    wire::AppendOp(out, header, {});
-  } else {
-    wire::AppendOp(out, header, {section});
-  }
-}
-
 int GroupView::PrimaryOf(uint32_t partition) const {
   if (members.empty()) return self;
   int replica = wire::PrimaryReplica(partition, node_groups, static_cast<int>(members.size()),

@@ -28,12 +28,6 @@ class ReplySink {
 inline constexpr uint32_t kToNode = 1u << 31;  // | data node id: kOpReq to that node
 inline constexpr uint32_t kOpsOn = 1u << 30;   // | connection id: kOpReq back on it
 
-// Sends one operation to another data node (`destination` is kToNode | node or
-// kOpsOn | connection). Dropped when there is no connection: a backup then stays owed its
-// answer until the view drops it (Replicator::NodeLost).
-void SendOp(ReplySink* sink, uint32_t destination, const wire::OpHeader& header,
-            absl::string_view section = {});
-
 // This data node's node group as of the latest cluster view.
 struct GroupView {
   int self = 0;  // this data node's id

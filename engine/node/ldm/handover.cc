@@ -70,16 +70,15 @@ void Handover::HandOver(uint32_t partition, int to, ReplySink* sink) {
                      << " handed over to data node " << to << ", " << ended.size()
                      << " open transaction(s) holding rows in it rolled back";
   }
-  wire::OpHeader h;
-  h.type = wire::OpType::kHandover;
-  h.index = static_cast<uint16_t>(context_->group.self);
-  h.partition = partition;
-  SendOp(sink, kToNode | static_cast<uint32_t>(to), h);
+  wire::Handover handover;
+  handover.from_node = static_cast<uint16_t>(context_->group.self);
+  handover.partition = partition;
+  handover.Encode(sink->ReplyTo(kToNode | static_cast<uint32_t>(to)));
 }
 
-void Handover::Take(const wire::Op& op, ReplySink* sink) {
-  const uint32_t partition = op.header.partition;
-  const int from = op.header.index;
+void Handover::Take(const wire::Handover& handover, ReplySink* sink) {
+  const uint32_t partition = handover.partition;
+  const int from = handover.from_node;
   auto it = awaiting_.find(partition);
   if (it == awaiting_.end() || it->second != from) {
     handed_over_.emplace(partition, from);  // ahead of our view of the move

@@ -25,6 +25,7 @@
 #include "engine/node/ldm/replicator.h"
 #include "engine/node/ldm/tables.h"
 #include "engine/node/ldm/txn_table.h"
+#include "engine/wire/replica_ops.h"
 
 namespace shoal::node {
 
@@ -45,8 +46,8 @@ class Handover {
   // Follows the primaries' moves from `old` to the context's view: hands over those this node
   // lost, and awaits the handover of those it gained from a node that still serves.
   void FollowPrimaries(const GroupView& old, ReplySink* sink);
-  // kHandover from the former primary.
-  void Take(const wire::Op& op, ReplySink* sink);
+  // The former primary has handed `handover.partition` over.
+  void Take(const wire::Handover& handover, ReplySink* sink);
   // Parks a client's operation on a partition whose handover has not arrived yet: true when
   // parked.
   bool ParkUntilHandedOver(const wire::Op& op, uint32_t conn, absl::Time deadline);

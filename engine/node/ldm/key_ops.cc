@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -27,8 +29,47 @@ using wire::kErTemporary;
 constexpr size_t kScanBatchBytes = 256 * 1024;
 constexpr uint32_t kScanMaxRows = 1000;
 constexpr uint32_t kScanMaxExamined = 10000;
-bool IsWrite(OpType type) {
-  return type != OpType::kRead && type != OpType::kReadUnique && type != OpType::kScan;
+bool IsWrite(const KeyOp& key_op) {
+  return !std::holds_alternative<wire::Read>(key_op) &&
+         !std::holds_alternative<wire::ReadUnique>(key_op) &&
+         !std::holds_alternative<wire::Scan>(key_op);
+}
+
+bool DecodeKeyOp(const wire::Op& op, KeyOp* out) {
+  auto as = [&]<typename T>(T message) {
+    if (T::Decode(op, &message) != wire::DecodeStatus::kOk) return false;
+    *out = message;
+    return true;
+  };
+  switch (op.header.type) {
+    case OpType::kRead:
+      return as(wire::Read{});
+    case OpType::kReadUnique:
+      return as(wire::ReadUnique{});
+    case OpType::kInsert:
+      return as(wire::Insert{});
+    case OpType::kWrite:
+      return as(wire::Write{});
+    case OpType::kUpdate:
+      return as(wire::Update{});
+    case OpType::kUpdateIf:
+      return as(wire::UpdateIf{});
+    case OpType::kDelete:
+      return as(wire::Delete{});
+    case OpType::kDeleteIf:
+      return as(wire::DeleteIf{});
+    case OpType::kScan:
+      return as(wire::Scan{});
+    default:
+      return false;
+  }
+}
+
+OpResult BadRequest(absl::string_view why) {
+  OpResult result;
+  result.code = OpCode::kBadRequest;
+  result.message = std::string(why);
+  return result;
 }
 
 // A projection names existing columns, none twice (a repeated column would let one small
@@ -63,6 +104,8 @@ size_t MaxRowBytes(const schema::TableDef& table, absl::Span<const uint16_t> col
 }  // namespace
 
 bool KeyOps::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline) {
+  // The target (table, version, partition, transaction, tag) has one meaning for every key
+  // operation; the rest is the typed message's.
   const wire::OpHeader& h = op.header;
   if (h.txn != storage::kAutocommit && txns_->any_doomed()) {
     // Rolled back behind its client's back: what it does now would run without its earlier
@@ -90,9 +133,21 @@ bool KeyOps::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time 
                        " is not on this node"));
     return true;
   }
-  storage::LockMode lock =
-      (h.flags & wire::kLockExclusive) ? storage::LockMode::kExclusive : storage::LockMode::kNone;
-  const bool write = IsWrite(h.type);
+  KeyOp key_op;
+  if (!DecodeKeyOp(op, &key_op)) {
+    Error(sink->ReplyTo(conn), h.tag, kErInternal,
+          absl::StrCat("Internal error: malformed ", wire::OpTypeName(h.type)));
+    return true;
+  }
+  const storage::LockMode lock = std::visit(
+      [](const auto& m) {
+        if constexpr (requires { m.lock_exclusive; }) {
+          return m.lock_exclusive ? storage::LockMode::kExclusive : storage::LockMode::kNone;
+        }
+        return storage::LockMode::kNone;
+      },
+      key_op);
+  const bool write = IsWrite(key_op);
   if ((write || lock != storage::LockMode::kNone) && !context_->group.IsPrimary(h.partition)) {
     // The client's view is behind ours (a node failed or came back): it retries with the new.
     Error(sink->ReplyTo(conn), h.tag, kErTemporary,
@@ -104,140 +159,147 @@ bool KeyOps::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time 
   storage::TxnId txn = h.txn;
   // Noted before it runs, whatever its outcome: the client counts the partition as one the
   // transaction holds from when it sent the operation, and a commit must find it here (a
-  // transaction that lost what it held here cannot prepare: Ldm::Prepare).
+  // transaction that lost what it held here cannot prepare: Participant::Prepare).
   if (txn != storage::kAutocommit && (write || lock != storage::LockMode::kNone)) {
     txns_->Touch(txn, conn, Touched{partition, h.table_id, h.partition});
+  }
+  if (auto* scan = std::get_if<wire::Scan>(&key_op)) {
+    ++context_->stats.scans;
+    RunScan(*scan, def, partition, txn, sink->ReplyTo(conn));
+    return true;
+  }
+  if (!write) {
+    ++context_->stats.reads;
+    OpResult result = RunRead(key_op, def, partition, txn, lock, sink->ReplyTo(conn));
+    if (result.code == OpCode::kLocked) {
+      ++context_->stats.lock_waits;
+      lock_waits_->Park(op, conn, result.holder, lock_waits_->DeadlineFor(deadline));
+      return false;
+    }
+    if (result.code != OpCode::kOk) Reply(sink->ReplyTo(conn), result, h.tag, {}, def);
+    return true;
   }
   // A replicated autocommit write holds its row under a transaction of ours until the
   // backups have it, so nobody reads what a failure could still take back.
   const bool internal =
-      write && txn == storage::kAutocommit && replicator_->HasTargets(h.table_id, h.partition);
+      txn == storage::kAutocommit && replicator_->HasTargets(h.table_id, h.partition);
   if (internal) txn = replicator_->NewInternalTxn();
-  OpResult result;
-  switch (h.type) {
-    case OpType::kRead:
-    case OpType::kReadUnique: {
-      ++context_->stats.reads;
-      if (!wire::DecodeColumns(op.sections[1], &columns_) || !ValidColumns(def, columns_)) {
-        Error(sink->ReplyTo(conn), h.tag, kErInternal, "Internal error: bad column list");
-        return true;
-      }
-      if (h.type == OpType::kRead) {
-        result = partition->Read(txn, op.sections[0], columns_, lock, &row_);
-      } else if (h.index == 0 || h.index >= def.indexes.size() || !def.indexes[h.index].unique) {
-        Error(sink->ReplyTo(conn), h.tag, kErInternal, "Internal error: not a unique index");
-        return true;
-      } else {
-        result = partition->ReadUnique(txn, h.index, op.sections[0], columns_, lock, &row_);
-      }
-      if (result.code == OpCode::kOk) {
-        wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {row_.view()});
-        row_.Clear();
-        return true;
-      }
-      row_.Clear();
-      break;
-    }
-    case OpType::kInsert:
-      result = partition->Insert(txn, op.sections[0]);
-      break;
-    case OpType::kWrite:
-      result = partition->Write(txn, op.sections[0]);
-      break;
-    case OpType::kUpdate:
-    case OpType::kUpdateIf: {
-      absl::string_view program = op.sections[h.type == OpType::kUpdate ? 1 : 2];
-      if (absl::Status status = schema::ValidateUpdate(def, program); !status.ok()) {
-        Error(sink->ReplyTo(conn), h.tag, kErInternal,
-              absl::StrCat("Internal error: ", status.message()));
-        return true;
-      }
-      if (h.type == OpType::kUpdate) {
-        result = partition->Update(txn, op.sections[0], program);
-      } else if (absl::Status status = schema::ValidateFilter(def, op.sections[1]); !status.ok()) {
-        Error(sink->ReplyTo(conn), h.tag, kErInternal,
-              absl::StrCat("Internal error: ", status.message()));
-        return true;
-      } else {
-        result = partition->UpdateIf(txn, op.sections[0], op.sections[1], program);
-      }
-      break;
-    }
-    case OpType::kDelete:
-      result = partition->Delete(txn, op.sections[0]);
-      break;
-    case OpType::kDeleteIf:
-      if (absl::Status status = schema::ValidateFilter(def, op.sections[1]); !status.ok()) {
-        Error(sink->ReplyTo(conn), h.tag, kErInternal,
-              absl::StrCat("Internal error: ", status.message()));
-        return true;
-      }
-      result = partition->DeleteIf(txn, op.sections[0], op.sections[1]);
-      break;
-    case OpType::kScan:
-      ++context_->stats.scans;
-      RunScan(op, table, partition, txn, sink->ReplyTo(conn));
-      return true;
-    case OpType::kCommit:
-    case OpType::kAbort:
-    case OpType::kReplicaWrite:
-    case OpType::kReplicaDelete:
-    case OpType::kReplicaCommit:
-    case OpType::kReplicaAbort:
-    case OpType::kReplicaAck:
-    case OpType::kCopyReq:
-    case OpType::kCopyDone:
-    case OpType::kCommitTxn:
-    case OpType::kPrepare:
-    case OpType::kReplicaPrepare:
-    case OpType::kTakeoverReq:
-    case OpType::kPing:
-    case OpType::kHandover:
-      return true;  // not key operations: Ldm::Run routes them elsewhere
-  }
+  AppliedWrite applied;
+  applied.table_id = h.table_id;
+  applied.partition = h.partition;
+  applied.tag = h.tag;
+  OpResult result = RunWrite(key_op, def, partition, txn, &applied);
   if (result.code == OpCode::kLocked) {
     if (internal) partition->Abort(txn);
     ++context_->stats.lock_waits;
     lock_waits_->Park(op, conn, result.holder, lock_waits_->DeadlineFor(deadline));
     return false;
   }
-  if (write) {
-    ++context_->stats.writes;
-    if (result.code == OpCode::kOk) {
-      if (replicator_->HasTargets(h.table_id, h.partition) &&
-          replicator_->Replicate(op, table, partition, txn, internal, conn, sink)) {
-        return true;  // answered when the backups have it
-      }
-      if (internal) partition->Commit(txn);
-    } else if (internal) {
-      partition->Abort(txn);  // nothing changed; forgets the id
+  ++context_->stats.writes;
+  if (result.code == OpCode::kOk) {
+    if (replicator_->HasTargets(h.table_id, h.partition) &&
+        replicator_->Replicate(applied, table, partition, txn, internal, conn, sink)) {
+      return true;  // answered when the backups have it
     }
+    if (internal) partition->Commit(txn);
+  } else if (internal) {
+    partition->Abort(txn);  // nothing changed; forgets the id
   }
-  Reply(sink->ReplyTo(conn), result, op, def);
+  Reply(sink->ReplyTo(conn), result, h.tag, applied.row, def);
   return true;
 }
 
-void KeyOps::RunScan(const wire::Op& op, const TableState& table, storage::Partition* partition,
-                     storage::TxnId txn, wire::FrameBuilder* out) {
-  const wire::OpHeader& h = op.header;
-  const schema::TableDef& def = *table.def;
-  wire::ScanParams params;
-  if (h.index >= def.indexes.size() ||
-      wire::DecodeScanParams(op.sections[5], &params) != wire::DecodeStatus::kOk ||
-      !wire::DecodeColumns(op.sections[4], &columns_) || !ValidColumns(def, columns_)) {
-    Error(out, h.tag, kErInternal, "Internal error: malformed scan");
+OpResult KeyOps::RunRead(const KeyOp& key_op, const schema::TableDef& def,
+                         storage::Partition* partition, storage::TxnId txn, storage::LockMode lock,
+                         wire::FrameBuilder* out) {
+  OpResult result;
+  uint64_t tag = 0;
+  if (auto* read = std::get_if<wire::Read>(&key_op)) {
+    tag = read->tag;
+    if (!wire::DecodeColumns(read->columns, &columns_) || !ValidColumns(def, columns_)) {
+      return BadRequest("bad column list");
+    }
+    result = partition->Read(txn, read->key, columns_, lock, &row_);
+  } else {
+    const wire::ReadUnique& unique = std::get<wire::ReadUnique>(key_op);
+    tag = unique.tag;
+    if (!wire::DecodeColumns(unique.columns, &columns_) || !ValidColumns(def, columns_)) {
+      return BadRequest("bad column list");
+    }
+    if (unique.index == 0 || unique.index >= def.indexes.size() ||
+        !def.indexes[unique.index].unique) {
+      return BadRequest("not a unique index");
+    }
+    result = partition->ReadUnique(txn, unique.index, unique.key, columns_, lock, &row_);
+  }
+  if (result.code == OpCode::kOk) {
+    wire::AppendResult(out, wire::kResultOk, 0, tag, {row_.view()});
+  }
+  row_.Clear();
+  return result;
+}
+
+OpResult KeyOps::RunWrite(const KeyOp& key_op, const schema::TableDef& def,
+                          storage::Partition* partition, storage::TxnId txn,
+                          AppliedWrite* applied) {
+  return std::visit(
+      [&](const auto& m) -> OpResult {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, wire::Insert> || std::is_same_v<T, wire::Write>) {
+          applied->row = m.row;
+          return std::is_same_v<T, wire::Insert> ? partition->Insert(txn, m.row)
+                                                 : partition->Write(txn, m.row);
+        } else if constexpr (std::is_same_v<T, wire::Update>) {
+          applied->key = m.key;
+          if (absl::Status status = schema::ValidateUpdate(def, m.program); !status.ok()) {
+            return BadRequest(status.message());
+          }
+          return partition->Update(txn, m.key, m.program);
+        } else if constexpr (std::is_same_v<T, wire::UpdateIf>) {
+          applied->key = m.key;
+          if (absl::Status status = schema::ValidateUpdate(def, m.program); !status.ok()) {
+            return BadRequest(status.message());
+          }
+          if (absl::Status status = schema::ValidateFilter(def, m.filter); !status.ok()) {
+            return BadRequest(status.message());
+          }
+          return partition->UpdateIf(txn, m.key, m.filter, m.program);
+        } else if constexpr (std::is_same_v<T, wire::Delete>) {
+          applied->key = m.key;
+          applied->is_delete = true;
+          return partition->Delete(txn, m.key);
+        } else if constexpr (std::is_same_v<T, wire::DeleteIf>) {
+          applied->key = m.key;
+          applied->is_delete = true;
+          if (absl::Status status = schema::ValidateFilter(def, m.filter); !status.ok()) {
+            return BadRequest(status.message());
+          }
+          return partition->DeleteIf(txn, m.key, m.filter);
+        } else {
+          return BadRequest("not a write");  // reads and scans never come here
+        }
+      },
+      key_op);
+}
+
+void KeyOps::RunScan(const wire::Scan& scan, const schema::TableDef& def,
+                     storage::Partition* partition, storage::TxnId txn, wire::FrameBuilder* out) {
+  if (scan.index >= def.indexes.size() || !wire::DecodeColumns(scan.columns, &columns_) ||
+      !ValidColumns(def, columns_)) {
+    Error(out, scan.tag, kErInternal, "Internal error: malformed scan");
     return;
   }
-  if (absl::Status status = schema::ValidateFilter(def, op.sections[3]); !status.ok()) {
-    Error(out, h.tag, kErInternal, absl::StrCat("Internal error: ", status.message()));
+  if (absl::Status status = schema::ValidateFilter(def, scan.filter); !status.ok()) {
+    Error(out, scan.tag, kErInternal, absl::StrCat("Internal error: ", status.message()));
     return;
   }
+  const wire::ScanParams& params = scan.params;
   storage::ScanSpec spec;
-  spec.index = h.index;
-  spec.lower = op.sections[0];
-  spec.upper = op.sections[1];
-  spec.resume_after = op.sections[2];
-  spec.filter = op.sections[3];
+  spec.index = scan.index;
+  spec.lower = scan.lower;
+  spec.upper = scan.upper;
+  spec.resume_after = scan.resume;
+  spec.filter = scan.filter;
   spec.columns = columns_;
   spec.lower_exclusive = params.flags & wire::kLowerExclusive;
   spec.upper_exclusive = params.flags & wire::kUpperExclusive;
@@ -248,26 +310,24 @@ void KeyOps::RunScan(const wire::Op& op, const TableState& table, storage::Parti
       std::min({params.max_rows == 0 ? kScanMaxRows : params.max_rows, kScanMaxRows, byte_cap});
   spec.max_examined =
       std::min(params.max_examined == 0 ? kScanMaxExamined : params.max_examined, kScanMaxExamined);
-  spec.lock =
-      (h.flags & wire::kLockExclusive) ? storage::LockMode::kExclusive : storage::LockMode::kNone;
+  spec.lock = scan.lock_exclusive ? storage::LockMode::kExclusive : storage::LockMode::kNone;
   spec.txn = txn;
   storage::ScanBatch batch = partition->Scan(spec, &row_);
   if (batch.result.code != OpCode::kOk && batch.result.code != OpCode::kLocked) {
     row_.Clear();
-    Reply(out, batch.result, op, def);
+    Reply(out, batch.result, scan.tag, {}, def);
     return;
   }
   // A lock met mid-scan ends the batch early; the client resumes and waits on that row then.
   std::string count;
   wire::PutU32(&count, batch.rows);
-  wire::AppendResult(out, wire::kResultOk, batch.done ? 0 : wire::kMoreRows, h.tag,
+  wire::AppendResult(out, wire::kResultOk, batch.done ? 0 : wire::kMoreRows, scan.tag,
                      {row_.view(), count, batch.resume_after});
   row_.Clear();
 }
 
-void KeyOps::Reply(wire::FrameBuilder* out, const OpResult& result, const wire::Op& op,
-                   const schema::TableDef& table) {
-  const uint64_t tag = op.header.tag;
+void KeyOps::Reply(wire::FrameBuilder* out, const OpResult& result, uint64_t tag,
+                   absl::string_view row, const schema::TableDef& table) {
   switch (result.code) {
     case OpCode::kOk:
       wire::AppendResult(out, wire::kResultOk, 0, tag, {});
@@ -277,8 +337,7 @@ void KeyOps::Reply(wire::FrameBuilder* out, const OpResult& result, const wire::
       return;
     case OpCode::kDuplicateKey: {
       std::string key;
-      bool has_row = op.header.type == OpType::kInsert || op.header.type == OpType::kWrite;
-      if (has_row && storage::ExtractKey(table, result.index, op.sections[0], &key)) {
+      if (!row.empty() && storage::ExtractKey(table, result.index, row, &key)) {
         Error(out, tag, kErDupEntry, storage::DuplicateEntryMessage(table, result.index, key));
       } else {
         Error(out, tag, kErDupEntry,

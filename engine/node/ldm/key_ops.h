@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <variant>
 #include <vector>
 
 #include "absl/time/time.h"
@@ -16,8 +17,13 @@
 #include "engine/node/ldm/tables.h"
 #include "engine/node/ldm/txn_table.h"
 #include "engine/schema/row.h"
+#include "engine/wire/key_ops.h"
 
 namespace shoal::node {
+
+// A key operation or scan, decoded.
+using KeyOp = std::variant<wire::Read, wire::ReadUnique, wire::Insert, wire::Write, wire::Update,
+                           wire::UpdateIf, wire::Delete, wire::DeleteIf, wire::Scan>;
 
 class KeyOps {
  public:
@@ -34,10 +40,20 @@ class KeyOps {
   bool Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline);
 
  private:
-  void RunScan(const wire::Op& op, const TableState& table, storage::Partition* partition,
+  // A read's row goes to `out`; any other outcome is returned for the caller to answer.
+  storage::OpResult RunRead(const KeyOp& key_op, const schema::TableDef& def,
+                            storage::Partition* partition, storage::TxnId txn,
+                            storage::LockMode lock, wire::FrameBuilder* out);
+  // Runs a write and notes in `applied` what the backups will need of it.
+  storage::OpResult RunWrite(const KeyOp& key_op, const schema::TableDef& def,
+                             storage::Partition* partition, storage::TxnId txn,
+                             AppliedWrite* applied);
+  void RunScan(const wire::Scan& scan, const schema::TableDef& def, storage::Partition* partition,
                storage::TxnId txn, wire::FrameBuilder* out);
-  void Reply(wire::FrameBuilder* out, const storage::OpResult& result, const wire::Op& op,
-             const schema::TableDef& table);
+  // Answers an outcome other than a read's row; `row`, the row written (inserts and writes),
+  // names the duplicate in 1062's message.
+  void Reply(wire::FrameBuilder* out, const storage::OpResult& result, uint64_t tag,
+             absl::string_view row, const schema::TableDef& table);
   void Error(wire::FrameBuilder* out, uint64_t tag, uint16_t code, absl::string_view message) {
     ReplyError(context_, out, tag, code, message);
   }

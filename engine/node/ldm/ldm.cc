@@ -1,5 +1,6 @@
 #include "engine/node/ldm/ldm.h"
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -60,27 +61,55 @@ void Ldm::Execute(const wire::Op& op, uint32_t conn, ReplySink* sink) {
   Run(op, conn, sink, absl::InfiniteFuture());
 }
 
+namespace {
+
+// Decodes `op` as a `T`; a malformed one is logged and dropped (only a peer or client with a
+// bug sends one: the framing was checked).
+template <typename T>
+std::optional<T> Decode(const wire::Op& op) {
+  T message;
+  if (T::Decode(op, &message) == wire::DecodeStatus::kOk) return message;
+  SHOAL_LOG(kWarning) << "dropped a malformed " << wire::OpTypeName(op.header.type);
+  return std::nullopt;
+}
+
+}  // namespace
+
 bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline) {
-  const wire::OpHeader& h = op.header;
   if (handover_.ParkUntilHandedOver(op, conn, deadline)) return false;
-  switch (h.type) {
+  switch (op.header.type) {
     case OpType::kReplicaWrite:
+      if (auto write = Decode<wire::ReplicaWrite>(op)) {
+        return replica_apply_.Apply(*write, write->row, op, conn, sink, deadline);
+      }
+      return true;
     case OpType::kReplicaDelete:
+      if (auto deleted = Decode<wire::ReplicaDelete>(op)) {
+        return replica_apply_.Apply(*deleted, deleted->key, op, conn, sink, deadline);
+      }
+      return true;
     case OpType::kReplicaCommit:
+      if (auto commit = Decode<wire::ReplicaCommit>(op)) replica_apply_.End(*commit, conn, sink);
+      return true;
     case OpType::kReplicaAbort:
+      if (auto abort = Decode<wire::ReplicaAbort>(op)) replica_apply_.End(*abort, sink);
+      return true;
     case OpType::kReplicaPrepare:
-      return replica_apply_.Run(op, conn, sink, deadline);
+      if (auto prepare = Decode<wire::ReplicaPrepare>(op)) {
+        replica_apply_.Prepare(*prepare, conn, sink);
+      }
+      return true;
     case OpType::kReplicaAck:
-      replicator_.OnAck(op, sink);
+      if (auto ack = Decode<wire::ReplicaAck>(op)) replicator_.OnAck(*ack, sink);
       return true;
     case OpType::kPrepare:
-      participant_.Prepare(op, conn, sink);
+      if (auto prepare = Decode<wire::Prepare>(op)) participant_.Prepare(*prepare, conn, sink);
       return true;
     case OpType::kTakeoverReq:
-      participant_.Query(op, conn, sink);
+      if (auto request = Decode<wire::TakeoverReq>(op)) participant_.Query(*request, conn, sink);
       return true;
     case OpType::kHandover:
-      handover_.Take(op, sink);
+      if (auto handover = Decode<wire::Handover>(op)) handover_.Take(*handover, sink);
       return true;
     case OpType::kCopyReq:
     case OpType::kCopyDone:
@@ -91,31 +120,33 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
       break;
   }
   // A client's (or its TC's) operation.
+  const wire::OpHeader& h = op.header;
   if (h.txn >> 63) {
     ReplyError(&context_, sink->ReplyTo(conn), h.tag, wire::kErInternal,
                "Internal error: reserved transaction id");
     return true;
   }
   if (h.type == OpType::kCommit) {
-    replicator_.Commit(op, conn, sink);
+    if (auto commit = Decode<wire::Commit>(op)) replicator_.Commit(*commit, conn, sink);
     return true;
   }
   if (h.type == OpType::kAbort) {
-    ClientAbort(op, conn, sink);
+    if (auto abort = Decode<wire::Abort>(op)) ClientAbort(*abort, conn, sink);
     return true;
   }
   return key_ops_.Run(op, conn, sink, deadline);
 }
 
-void Ldm::ClientAbort(const wire::Op& op, uint32_t conn, ReplySink* sink) {
-  const wire::OpHeader& h = op.header;
-  if (context_.group.IsPrimary(h.partition)) txns_.Adopt(h.txn);
-  // A client's rollback (index 0) does not end what a TC prepared: only the TC (or the node
+void Ldm::ClientAbort(const wire::Abort& abort, uint32_t conn, ReplySink* sink) {
+  if (context_.group.IsPrimary(abort.partition)) txns_.Adopt(abort.txn);
+  // A client's rollback (tc 0) does not end what a TC prepared: only the TC (or the node
   // taking over from it) knows the outcome. The client sends one after any failed commit, to
   // clear what the TC did not reach.
-  const TxnRecord* record = txns_.Primary(h.txn);
-  if (h.index != 0 || record == nullptr || !record->prepared()) replicator_.Abort(h.txn, sink);
-  wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {});
+  const TxnRecord* record = txns_.Primary(abort.txn);
+  if (abort.tc != 0 || record == nullptr || !record->prepared()) {
+    replicator_.Abort(abort.txn, sink);
+  }
+  wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, abort.tag, {});
 }
 
 void Ldm::Unpark(storage::TxnId txn, ReplySink* sink) {
@@ -158,7 +189,9 @@ void Ldm::ExpireLockWaits(absl::Time now, ReplySink* sink) {
     }
     constexpr absl::string_view kTimeout = "Lock wait timeout exceeded; try restarting transaction";
     if (op.header.type >= OpType::kReplicaWrite) {
-      replica_apply_.Ack(op, expired.conn, sink, wire::kErLockWaitTimeout, kTimeout);
+      wire::OpTarget answered;
+      answered.FromHeader(op.header);
+      replica_apply_.Ack(answered, expired.conn, sink, wire::kErLockWaitTimeout, kTimeout);
     } else {
       ReplyError(&context_, sink->ReplyTo(expired.conn), op.header.tag, wire::kErLockWaitTimeout,
                  kTimeout);

@@ -45,7 +45,7 @@
 #include "engine/node/ldm/tables.h"
 #include "engine/node/ldm/txn_table.h"
 #include "engine/storage/memory_budget.h"
-#include "engine/wire/op.h"
+#include "engine/wire/messages.h"
 
 namespace shoal::node {
 
@@ -92,7 +92,7 @@ class Ldm : private Unparker {
   // Routes `op` to its role. False when it was parked (no reply yet).
   bool Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline);
   // kAbort from a client or a TC.
-  void ClientAbort(const wire::Op& op, uint32_t conn, ReplySink* sink);
+  void ClientAbort(const wire::Abort& abort, uint32_t conn, ReplySink* sink);
   void Unpark(storage::TxnId txn, ReplySink* sink) override;
   void NodeLost(int node, ReplySink* sink);
 

@@ -9,40 +9,36 @@
 
 namespace shoal::node {
 
-void Participant::Prepare(const wire::Op& op, uint32_t conn, ReplySink* sink) {
-  const wire::OpHeader& h = op.header;
-  if (context_->group.IsPrimary(h.partition)) txns_->Adopt(h.txn);
-  TxnRecord* record = txns_->Primary(h.txn);
-  if (record == nullptr || txns_->DoomedWhy(h.txn) != nullptr ||
-      !record->HoldsPartition(h.table_id, h.partition)) {
+void Participant::Prepare(const wire::Prepare& prepare, uint32_t conn, ReplySink* sink) {
+  if (context_->group.IsPrimary(prepare.partition)) txns_->Adopt(prepare.txn);
+  TxnRecord* record = txns_->Primary(prepare.txn);
+  if (record == nullptr || txns_->DoomedWhy(prepare.txn) != nullptr ||
+      !record->HoldsPartition(prepare.table_id, prepare.partition)) {
     // What it held here is gone: its primary failed or moved, its client left, or a backup
     // failed it. (Its operations in other partitions of this LDM do not make up for it.)
-    replicator_->Abort(h.txn, sink);
-    ReplyError(context_, sink->ReplyTo(conn), h.tag, wire::kErTemporary,
+    replicator_->Abort(prepare.txn, sink);
+    ReplyError(context_, sink->ReplyTo(conn), prepare.tag, wire::kErTemporary,
                wire::TemporaryError(
                    wire::kNdbNotHeld,
                    absl::StrCat("transaction rolled back on data node ", context_->group.self)));
     return;
   }
-  record->Prepare(h.index);
+  record->Prepare(prepare.tc);
   ReplicaWait wait;
   wait.kind = ReplicaWait::Kind::kPrepare;
   wait.conn = conn;
-  wait.tag = h.tag;
-  wait.txn = h.txn;
+  wait.tag = prepare.tag;
+  wait.txn = prepare.txn;
   const uint64_t id = replicator_->OpenWait(std::move(wait));
-  std::string tc;
-  wire::PutU32(&tc, h.index);
-  wire::OpHeader rh;
-  rh.type = wire::OpType::kReplicaPrepare;
-  rh.txn = h.txn;
-  for (const Touched& t : record->touched) replicator_->SendUnder(id, rh, tc, t, sink);
+  wire::ReplicaPrepare message;
+  message.txn = prepare.txn;
+  message.tc = prepare.tc;
+  for (const Touched& t : record->touched) replicator_->SendUnder(id, message, t, sink);
   replicator_->FinishIfAnswered(id, sink);
 }
 
-void Participant::Query(const wire::Op& op, uint32_t conn, ReplySink* sink) {
-  const wire::OpHeader& h = op.header;
-  TakeoverQuery query{conn, h.tag, h.index, h.table_id, h.partition};
+void Participant::Query(const wire::TakeoverReq& request, uint32_t conn, ReplySink* sink) {
+  TakeoverQuery query{conn, request.tag, request.failed_tc, request.table_id, request.partition};
   if (absl::c_linear_search(context_->group.down, query.tc)) {
     Answer(query, sink);
   } else {
@@ -64,10 +60,9 @@ void Participant::ViewChanged(ReplySink* sink) {
 }
 
 void Participant::Answer(const TakeoverQuery& query, ReplySink* sink) {
-  std::string answer;
-  auto add = [&answer](storage::TxnId txn, bool committed) {
-    wire::PutU64(&answer, txn);
-    answer.push_back(committed ? 1 : 0);
+  std::string entries;
+  auto add = [&entries](storage::TxnId txn, bool committed) {
+    wire::TakeoverConf::AddEntry(&entries, txn, committed);
   };
   auto open_here = [&](const TxnTable::Records& records) {
     for (const auto& [txn, record] : records) {
@@ -81,7 +76,10 @@ void Participant::Answer(const TakeoverQuery& query, ReplySink* sink) {
   open_here(txns_->replicas());
   decided_->ForEachOf(query.tc, query.table_id, query.partition,
                       [&](storage::TxnId txn) { add(txn, true); });
-  wire::AppendResult(sink->ReplyTo(query.conn), wire::kResultOk, 0, query.tag, {answer});
+  wire::TakeoverConf answer;
+  answer.tag = query.tag;
+  answer.entries = entries;
+  answer.Encode(sink->ReplyTo(query.conn));
 }
 
 }  // namespace shoal::node

@@ -14,6 +14,7 @@
 #include "engine/node/ldm/decided_txns.h"
 #include "engine/node/ldm/replicator.h"
 #include "engine/node/ldm/txn_table.h"
+#include "engine/wire/txn_ops.h"
 
 namespace shoal::node {
 
@@ -23,12 +24,12 @@ class Participant {
               Replicator* replicator)
       : context_(context), txns_(txns), decided_(decided), replicator_(replicator) {}
 
-  // kPrepare from the TC (`op.header.index`): keep the transaction, its locks and writes in
-  // this partition, on every replica, until told its outcome; answered once all have it.
-  void Prepare(const wire::Op& op, uint32_t conn, ReplySink* sink);
-  // kTakeoverReq: the transactions of a partition whose TC was data node `op.header.index`,
-  // each with whether it committed here.
-  void Query(const wire::Op& op, uint32_t conn, ReplySink* sink);
+  // From the TC: keep the transaction, its locks and writes in this partition, on every
+  // replica, until told its outcome; answered once all have it.
+  void Prepare(const wire::Prepare& prepare, uint32_t conn, ReplySink* sink);
+  // The transactions of a partition whose TC failed, each with whether it committed here
+  // (a TakeoverConf).
+  void Query(const wire::TakeoverReq& request, uint32_t conn, ReplySink* sink);
   // Answers the queries whose TC the new view has down.
   void ViewChanged(ReplySink* sink);
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/logging.h"
+#include "engine/wire/replica_ops.h"
 
 namespace shoal::node {
 
@@ -70,45 +71,55 @@ void PartitionCopier::ConnectionClosed(uint32_t conn) {
 void PartitionCopier::CopyPartition(uint32_t table_id, uint32_t p, ReplySink* sink) {
   storage::Partition* partition = tables_->Find(table_id, p);
   if (partition == nullptr) return;
-  wire::OpHeader rh;
-  rh.index = static_cast<uint16_t>(context_->group.self);
-  rh.table_id = table_id;
-  rh.table_version = tables_->Table(table_id)->def->version;
-  rh.partition = p;
+  wire::OpTarget target;
+  target.table_id = table_id;
+  target.table_version = tables_->Table(table_id)->def->version;
+  target.partition = p;
+  const uint16_t self = static_cast<uint16_t>(context_->group.self);
   const uint32_t destination = kOpsOn | copy_->conn;
+  // Untagged: the node being copied to does not answer.
   partition->Export(
       [&](storage::TxnId txn, absl::string_view key, absl::string_view row) {
-        rh.txn = txn;
-        rh.flags = txn == storage::kAutocommit ? wire::kReplicaCommitNow : 0;
-        rh.type = row.empty() ? wire::OpType::kReplicaDelete : wire::OpType::kReplicaWrite;
-        SendOp(sink, destination, rh, row.empty() ? key : row);
+        target.txn = txn;
+        if (row.empty()) {
+          wire::ReplicaDelete message;
+          static_cast<wire::OpTarget&>(message) = target;
+          message.from_node = self;
+          message.commit_now = txn == storage::kAutocommit;
+          message.key = key;
+          message.Encode(sink->ReplyTo(destination));
+        } else {
+          wire::ReplicaWrite message;
+          static_cast<wire::OpTarget&>(message) = target;
+          message.from_node = self;
+          message.commit_now = txn == storage::kAutocommit;
+          message.row = row;
+          message.Encode(sink->ReplyTo(destination));
+        }
         ++context_->stats.copied_rows;
       },
       &row_);
   // The copied versions of prepared transactions stay theirs to the end, whatever fails.
-  std::string tc;
   for (const auto& [txn, record] : txns_->primaries()) {
     if (!record.prepared() || !record.Holds(Touched{partition, table_id, p})) continue;
-    tc.clear();
-    wire::PutU32(&tc, static_cast<uint32_t>(record.tc));
-    rh.type = wire::OpType::kReplicaPrepare;
-    rh.flags = 0;
-    rh.txn = txn;
-    rh.tag = 0;
-    SendOp(sink, destination, rh, tc);
+    wire::ReplicaPrepare prepare;
+    static_cast<wire::OpTarget&>(prepare) = target;
+    prepare.from_node = self;
+    prepare.txn = txn;
+    prepare.tc = static_cast<uint32_t>(record.tc);
+    prepare.Encode(sink->ReplyTo(destination));
   }
 }
 
 void PartitionCopier::SendProgress(ReplySink* sink) {
-  wire::OpHeader progress;
-  progress.type = wire::OpType::kCopyDone;
-  progress.flags = copy_->complete ? wire::kCopyComplete : 0;
-  progress.index = static_cast<uint16_t>(context_->group.self);
-  progress.table_id = static_cast<uint32_t>(context_->placement.ldm_index);
-  progress.partition = static_cast<uint32_t>(copy_->ldm_count);
-  progress.tag = copy_->done.size();
-  progress.txn = copy_->total;
-  SendOp(sink, kOpsOn | copy_->conn, progress);
+  wire::CopyDone progress;
+  progress.from_node = static_cast<uint16_t>(context_->group.self);
+  progress.ldm = static_cast<uint32_t>(context_->placement.ldm_index);
+  progress.ldm_count = static_cast<uint32_t>(copy_->ldm_count);
+  progress.sent = copy_->done.size();
+  progress.total = copy_->total;
+  progress.complete = copy_->complete;
+  progress.Encode(sink->ReplyTo(kOpsOn | copy_->conn));
 }
 
 }  // namespace shoal::node

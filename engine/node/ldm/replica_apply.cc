@@ -1,49 +1,57 @@
 #include "engine/node/ldm/replica_apply.h"
 
+#include <type_traits>
+
 #include "absl/strings/str_cat.h"
 #include "engine/wire/errors.h"
 
 namespace shoal::node {
 
 using storage::OpCode;
-using wire::OpType;
 
-bool ReplicaApply::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline) {
-  const wire::OpHeader& h = op.header;
-  if (h.type == OpType::kReplicaCommit || h.type == OpType::kReplicaAbort) {
-    ++context_->stats.replica_applied;
-    Touched touched{tables_->Find(h.table_id, h.partition), h.table_id, h.partition};
-    bool commit = h.type == OpType::kReplicaCommit;
-    EndTxn(h.txn, &touched, commit, sink);
-    if (commit) Ack(op, conn, sink, 0, {});
-    return true;
-  }
-  if (h.type == OpType::kReplicaPrepare) {
-    ++context_->stats.replica_applied;
-    TxnRecord& record = txns_->AddReplica(h.txn);
-    record.conn = conn;
-    record.source = h.index;
-    record.Prepare(
-        op.sections[0].size() == 4 ? static_cast<int>(wire::GetU32(op.sections[0].data())) : 0);
-    // The partition, even if nothing was written here: should this node become its primary,
-    // the transaction's outcome must reach the former primary through it.
-    record.Add(Touched{tables_->Find(h.table_id, h.partition), h.table_id, h.partition});
-    // Its former primary role here (primaries moved since it wrote) is prepared too.
-    if (TxnRecord* own = txns_->Primary(h.txn); own != nullptr) own->Prepare(record.tc);
-    Ack(op, conn, sink, 0, {});
-    return true;
-  }
-  storage::Partition* partition = tables_->Find(h.table_id, h.partition);
+void ReplicaApply::End(const wire::ReplicaCommit& commit, uint32_t conn, ReplySink* sink) {
+  ++context_->stats.replica_applied;
+  Touched touched{tables_->Find(commit.table_id, commit.partition), commit.table_id,
+                  commit.partition};
+  EndTxn(commit.txn, &touched, /*commit=*/true, sink);
+  Ack(commit, conn, sink, 0, {});
+}
+
+void ReplicaApply::End(const wire::ReplicaAbort& abort, ReplySink* sink) {
+  ++context_->stats.replica_applied;
+  Touched touched{tables_->Find(abort.table_id, abort.partition), abort.table_id, abort.partition};
+  EndTxn(abort.txn, &touched, /*commit=*/false, sink);
+}
+
+void ReplicaApply::Prepare(const wire::ReplicaPrepare& prepare, uint32_t conn, ReplySink* sink) {
+  ++context_->stats.replica_applied;
+  TxnRecord& record = txns_->AddReplica(prepare.txn);
+  record.conn = conn;
+  record.source = prepare.from_node;
+  record.Prepare(static_cast<int>(prepare.tc));
+  // The partition, even if nothing was written here: should this node become its primary,
+  // the transaction's outcome must reach the former primary through it.
+  record.Add(Touched{tables_->Find(prepare.table_id, prepare.partition), prepare.table_id,
+                     prepare.partition});
+  // Its former primary role here (primaries moved since it wrote) is prepared too.
+  if (TxnRecord* own = txns_->Primary(prepare.txn); own != nullptr) own->Prepare(record.tc);
+  Ack(prepare, conn, sink, 0, {});
+}
+
+template <typename RowMessage>
+bool ReplicaApply::Apply(const RowMessage& message, absl::string_view key_or_row,
+                         const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline) {
+  storage::Partition* partition = tables_->Find(message.table_id, message.partition);
   if (partition == nullptr) {
-    Ack(op, conn, sink, wire::kErInternal,
-        absl::StrCat("Internal error: partition ", h.partition, " of table ", h.table_id,
-                     " is not on data node ", context_->group.self));
+    Ack(message, conn, sink, wire::kErInternal,
+        absl::StrCat("Internal error: partition ", message.partition, " of table ",
+                     message.table_id, " is not on data node ", context_->group.self));
     return true;
   }
-  storage::TxnId txn = (h.flags & wire::kReplicaCommitNow) ? storage::kAutocommit : h.txn;
-  storage::OpResult result = h.type == OpType::kReplicaWrite
-                                 ? partition->Write(txn, op.sections[0])
-                                 : partition->Delete(txn, op.sections[0]);
+  storage::TxnId txn = message.commit_now ? storage::kAutocommit : message.txn;
+  storage::OpResult result = std::is_same_v<RowMessage, wire::ReplicaWrite>
+                                 ? partition->Write(txn, key_or_row)
+                                 : partition->Delete(txn, key_or_row);
   if (result.code == OpCode::kLocked) {
     // Only while two nodes both act as primary for a moment (their views differ).
     ++context_->stats.lock_waits;
@@ -55,37 +63,33 @@ bool ReplicaApply::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl:
     if (txn != storage::kAutocommit) {
       TxnRecord& record = txns_->AddReplica(txn);
       record.conn = conn;
-      record.source = h.index;
-      record.Add(Touched{partition, h.table_id, h.partition});
+      record.source = message.from_node;
+      record.Add(Touched{partition, message.table_id, message.partition});
     }
-    Ack(op, conn, sink, 0, {});
+    Ack(message, conn, sink, 0, {});
   } else if (result.code == OpCode::kTableFull) {
-    Ack(op, conn, sink, wire::kErRecordFileFull,
-        absl::StrCat("The table '", tables_->Table(h.table_id)->def->name, "' is full"));
+    Ack(message, conn, sink, wire::kErRecordFileFull,
+        absl::StrCat("The table '", tables_->Table(message.table_id)->def->name, "' is full"));
   } else {
-    Ack(op, conn, sink, wire::kErInternal, absl::StrCat("Internal error: ", result.message));
+    Ack(message, conn, sink, wire::kErInternal, absl::StrCat("Internal error: ", result.message));
   }
   return true;
 }
 
-void ReplicaApply::Ack(const wire::Op& op, uint32_t conn, ReplySink* sink, uint16_t code,
-                       absl::string_view message) {
-  const wire::OpHeader& h = op.header;
-  if (h.tag == 0) return;  // the sender wants no answer (a copy)
-  wire::OpHeader ack;
-  ack.type = OpType::kReplicaAck;
-  ack.index = static_cast<uint16_t>(context_->group.self);
-  ack.table_id = h.table_id;
-  ack.table_version = h.table_version;
-  ack.partition = h.partition;
-  ack.txn = h.txn;
-  ack.tag = h.tag;
-  section_.clear();
-  if (code != 0) {
-    wire::PutU16(&section_, code);
-    section_.append(message.data(), message.size());
-  }
-  SendOp(sink, kOpsOn | conn, ack, section_);
+template bool ReplicaApply::Apply(const wire::ReplicaWrite&, absl::string_view, const wire::Op&,
+                                  uint32_t, ReplySink*, absl::Time);
+template bool ReplicaApply::Apply(const wire::ReplicaDelete&, absl::string_view, const wire::Op&,
+                                  uint32_t, ReplySink*, absl::Time);
+
+void ReplicaApply::Ack(const wire::OpTarget& answered, uint32_t conn, ReplySink* sink,
+                       uint16_t code, absl::string_view message) {
+  if (answered.tag == 0) return;  // the sender wants no answer (a copy)
+  wire::ReplicaAck ack;
+  static_cast<wire::OpTarget&>(ack) = answered;
+  ack.from_node = static_cast<uint16_t>(context_->group.self);
+  ack.error = code;
+  if (code != 0) ack.message = message;
+  ack.Encode(sink->ReplyTo(kOpsOn | conn));
 }
 
 void ReplicaApply::EndTxn(storage::TxnId txn, const Touched* only, bool commit, ReplySink* sink) {

@@ -19,6 +19,7 @@
 #include "engine/node/ldm/lock_waits.h"
 #include "engine/node/ldm/tables.h"
 #include "engine/node/ldm/txn_table.h"
+#include "engine/wire/replica_ops.h"
 
 namespace shoal::node {
 
@@ -32,11 +33,17 @@ class ReplicaApply {
         decided_(decided),
         lock_waits_(lock_waits) {}
 
-  // Applies kReplicaWrite, kReplicaDelete, kReplicaCommit, kReplicaAbort or kReplicaPrepare
-  // from connection `conn`. False when a write met a lock and was parked (no answer yet).
-  bool Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline);
-  // Answers the replication message `op` (code 0: applied), unless it asked for no answer.
-  void Ack(const wire::Op& op, uint32_t conn, ReplySink* sink, uint16_t code,
+  // Applies a row (ReplicaWrite, or ReplicaDelete's key) from connection `conn`; `op` is the
+  // message as it came, parked when the row is locked (false: no answer yet).
+  template <typename RowMessage>
+  bool Apply(const RowMessage& message, absl::string_view key_or_row, const wire::Op& op,
+             uint32_t conn, ReplySink* sink, absl::Time deadline);
+  void End(const wire::ReplicaCommit& commit, uint32_t conn, ReplySink* sink);
+  void End(const wire::ReplicaAbort& abort, ReplySink* sink);
+  void Prepare(const wire::ReplicaPrepare& prepare, uint32_t conn, ReplySink* sink);
+  // Answers the replication message that targeted `answered` (code 0: applied), unless it
+  // asked for no answer (tag 0).
+  void Ack(const wire::OpTarget& answered, uint32_t conn, ReplySink* sink, uint16_t code,
            absl::string_view message);
   // Commits or rolls back the replica record of `txn`: in partition `only`, or in all.
   void EndTxn(storage::TxnId txn, const Touched* only, bool commit, ReplySink* sink);
@@ -50,7 +57,6 @@ class ReplicaApply {
   TxnTable* txns_;
   DecidedTxns* decided_;
   LockWaits* lock_waits_;
-  std::string section_;  // Ack(): scratch
 };
 
 }  // namespace shoal::node

@@ -15,9 +15,6 @@ namespace {
 using storage::OpCode;
 using wire::OpType;
 
-// SendUnder's wait id for messages nobody answers (rollbacks).
-constexpr uint64_t kNoWait = 0;
-
 }  // namespace
 
 void Replicator::Targets(uint32_t table_id, uint32_t partition) {
@@ -50,102 +47,89 @@ uint64_t Replicator::OpenWait(ReplicaWait wait) {
   return id;
 }
 
-void Replicator::SendUnder(uint64_t wait_id, wire::OpHeader header, absl::string_view section,
-                           const Touched& touched, ReplySink* sink) {
-  Targets(touched.table_id, touched.index);
-  header.index = static_cast<uint16_t>(context_->group.self);
-  header.table_id = touched.table_id;
-  header.partition = touched.index;
-  if (copy_target_.has_value()) {
-    header.tag = 0;
-    SendOp(sink, kOpsOn | *copy_target_, header, section);
-  }
-  header.tag = wait_id;
-  ReplicaWait* wait = wait_id == kNoWait ? nullptr : &waits_.at(wait_id);
-  for (int node : acked_targets_) {
-    SendOp(sink, kToNode | static_cast<uint32_t>(node), header, section);
-    if (wait != nullptr) wait->pending.push_back(node);
-  }
-}
-
 void Replicator::FinishIfAnswered(uint64_t wait_id, ReplySink* sink) {
   if (waits_.at(wait_id).pending.empty()) Finish(wait_id, sink);
 }
 
-bool Replicator::Replicate(const wire::Op& op, const TableState& table,
+bool Replicator::Replicate(const AppliedWrite& write, const TableState& table,
                            storage::Partition* partition, storage::TxnId txn, bool internal,
                            uint32_t conn, ReplySink* sink) {
-  const wire::OpHeader& h = op.header;
-  const bool is_delete = h.type == OpType::kDelete || h.type == OpType::kDeleteIf;
-  absl::string_view section = op.sections[0];  // the key, or the whole row
-  if (h.type == OpType::kUpdate || h.type == OpType::kUpdateIf) {
-    // Backups get the after-image, not the program: they need not run it.
+  absl::string_view row = write.row;
+  if (!write.is_delete && row.empty()) {
+    // Backups get an update's after-image, not its program: they need not run it.
     all_columns_.resize(table.def->columns.size());
     std::iota(all_columns_.begin(), all_columns_.end(), uint16_t{0});
     row_.Clear();
     storage::OpResult read =
-        partition->Read(txn, op.sections[0], all_columns_, storage::LockMode::kNone, &row_);
+        partition->Read(txn, write.key, all_columns_, storage::LockMode::kNone, &row_);
     SHOAL_CHECK(read.code == OpCode::kOk) << "an updated row must read back";
-    section = row_.view();
+    row = row_.view();
   }
-  wire::OpHeader rh;
-  rh.type = is_delete ? OpType::kReplicaDelete : OpType::kReplicaWrite;
-  rh.flags = internal ? wire::kReplicaCommitNow : 0;
-  rh.table_version = table.def->version;
-  rh.txn = txn;
-  const Touched touched{partition, h.table_id, h.partition};
-  Targets(h.table_id, h.partition);
-  bool answered = !acked_targets_.empty();
-  if (!answered) {
-    SendUnder(kNoWait, rh, section, touched, sink);
-  } else {
+  const Touched touched{partition, write.table_id, write.partition};
+  Targets(write.table_id, write.partition);
+  const bool answered = !acked_targets_.empty();
+  uint64_t wait_id = kNoWait;
+  if (answered) {
     ReplicaWait wait;
     wait.conn = conn;
-    wait.tag = h.tag;
+    wait.tag = write.tag;
     wait.txn = txn;
     wait.internal = internal;
     wait.touched.push_back(touched);
-    SendUnder(OpenWait(std::move(wait)), rh, section, touched, sink);
+    wait_id = OpenWait(std::move(wait));
     ++context_->stats.replicated;
+  }
+  auto send = [&](auto message) {
+    message.table_version = table.def->version;
+    message.txn = txn;
+    message.commit_now = internal;
+    SendUnder(wait_id, message, touched, sink);
+  };
+  if (write.is_delete) {
+    wire::ReplicaDelete message;
+    message.key = write.key;
+    send(message);
+  } else {
+    wire::ReplicaWrite message;
+    message.row = row;
+    send(message);
   }
   row_.Clear();
   return answered;
 }
 
-void Replicator::Commit(const wire::Op& op, uint32_t conn, ReplySink* sink) {
-  const wire::OpHeader& h = op.header;
-  if (context_->group.IsPrimary(h.partition)) txns_->Adopt(h.txn);
-  if (const std::string* doomed = txns_->DoomedWhy(h.txn); doomed != nullptr) {
+void Replicator::Commit(const wire::Commit& commit, uint32_t conn, ReplySink* sink) {
+  if (context_->group.IsPrimary(commit.partition)) txns_->Adopt(commit.txn);
+  if (const std::string* doomed = txns_->DoomedWhy(commit.txn); doomed != nullptr) {
     std::string why = *doomed;
-    Abort(h.txn, sink);
+    Abort(commit.txn, sink);
     ReplyError(
-        context_, sink->ReplyTo(conn), h.tag, wire::kErTemporary,
+        context_, sink->ReplyTo(conn), commit.tag, wire::kErTemporary,
         wire::TemporaryError(wire::kNdbRolledBack, absl::StrCat(why, ": transaction rolled back")));
     return;
   }
-  TxnRecord* record = txns_->Primary(h.txn);
+  TxnRecord* record = txns_->Primary(commit.txn);
   // Nothing to end here: it read without locks, or committed here already (a TC's commit
   // sent again after a node failure).
-  if (h.txn == storage::kAutocommit || record == nullptr) {
-    wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, h.tag, {});
+  if (commit.txn == storage::kAutocommit || record == nullptr) {
+    wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, commit.tag, {});
     return;
   }
   ReplicaWait wait;
   wait.kind = ReplicaWait::Kind::kCommit;
   wait.tc = record->prepared() ? record->tc : 0;
   wait.conn = conn;
-  wait.tag = h.tag;
-  wait.txn = h.txn;
+  wait.tag = commit.tag;
+  wait.txn = commit.txn;
   wait.touched = std::move(record->touched);
-  txns_->ErasePrimary(h.txn);
+  txns_->ErasePrimary(commit.txn);
   const uint64_t id = OpenWait(std::move(wait));
   // Backups commit first: once the client hears of the commit, every replica has it.
-  wire::OpHeader rh;
-  rh.type = OpType::kReplicaCommit;
-  rh.txn = h.txn;
+  wire::ReplicaCommit message;
+  message.txn = commit.txn;
   const ReplicaWait& opened = waits_.at(id);  // SendUnder adds to its pending only
   for (const Touched& t : opened.touched) {
-    if (t.partition != nullptr) SendUnder(id, rh, {}, t, sink);
+    if (t.partition != nullptr) SendUnder(id, message, t, sink);
   }
   if (!opened.pending.empty()) ++context_->stats.replicated;
   FinishIfAnswered(id, sink);
@@ -154,13 +138,12 @@ void Replicator::Commit(const wire::Op& op, uint32_t conn, ReplySink* sink) {
 void Replicator::Abort(storage::TxnId txn, ReplySink* sink) {
   txns_->Forgive(txn);
   if (TxnRecord* record = txns_->Primary(txn); record != nullptr) {
-    wire::OpHeader rh;
-    rh.type = OpType::kReplicaAbort;
-    rh.txn = txn;
+    wire::ReplicaAbort message;
+    message.txn = txn;
     for (const Touched& t : record->touched) {
       if (t.partition == nullptr) continue;
       t.partition->Abort(txn);
-      SendUnder(kNoWait, rh, {}, t, sink);
+      SendUnder(kNoWait, message, t, sink);
     }
     txns_->ErasePrimary(txn);
   }
@@ -171,27 +154,30 @@ void Replicator::EndOnCopyTarget(storage::TxnId txn, const Touched& touched, boo
                                  ReplySink* sink) {
   std::optional<uint32_t> target = copier_->TargetFor(touched.table_id, touched.index);
   if (!target.has_value()) return;
-  wire::OpHeader rh;
-  rh.type = commit ? OpType::kReplicaCommit : OpType::kReplicaAbort;
-  rh.index = static_cast<uint16_t>(context_->group.self);
-  rh.table_id = touched.table_id;
-  rh.partition = touched.index;
-  rh.txn = txn;
-  SendOp(sink, kOpsOn | *target, rh);
+  auto send = [&](auto message) {
+    message.from_node = static_cast<uint16_t>(context_->group.self);
+    message.table_id = touched.table_id;
+    message.partition = touched.index;
+    message.txn = txn;
+    message.Encode(sink->ReplyTo(kOpsOn | *target));
+  };
+  if (commit) {
+    send(wire::ReplicaCommit{});
+  } else {
+    send(wire::ReplicaAbort{});
+  }
 }
 
-void Replicator::OnAck(const wire::Op& op, ReplySink* sink) {
-  const wire::OpHeader& h = op.header;
-  auto it = waits_.find(h.tag);
+void Replicator::OnAck(const wire::ReplicaAck& ack, ReplySink* sink) {
+  auto it = waits_.find(ack.tag);
   if (it == waits_.end()) return;  // its node was dropped from the wait meanwhile
   ReplicaWait& wait = it->second;
-  auto from = absl::c_find(wait.pending, static_cast<int>(h.index));
+  auto from = absl::c_find(wait.pending, static_cast<int>(ack.from_node));
   if (from == wait.pending.end()) return;
   wait.pending.erase(from);
-  absl::string_view status = op.sections[0];
-  if (status.size() >= 2 && wait.error == 0) {
-    wait.error = wire::GetU16(status.data());
-    wait.message = std::string(status.substr(2));
+  if (ack.error != 0 && wait.error == 0) {
+    wait.error = ack.error;
+    wait.message = std::string(ack.message);
   }
   if (wait.pending.empty()) Finish(it->first, sink);
 }

@@ -25,6 +25,8 @@
 #include "engine/node/ldm/tables.h"
 #include "engine/node/ldm/txn_table.h"
 #include "engine/schema/row.h"
+#include "engine/wire/key_ops.h"
+#include "engine/wire/replica_ops.h"
 
 namespace shoal::node {
 
@@ -44,6 +46,16 @@ struct ReplicaWait {
   absl::Time since = absl::Now();
 };
 
+// A client's write that succeeded, as its backups get it.
+struct AppliedWrite {
+  uint32_t table_id = 0;
+  uint32_t partition = 0;
+  uint64_t tag = 0;        // the client's
+  bool is_delete = false;  // kDelete, kDeleteIf: the backups delete `key`
+  absl::string_view key;   // updates and deletes: the row's key
+  absl::string_view row;   // inserts and writes: the whole row (the after-image)
+};
+
 class Replicator {
  public:
   Replicator(LdmContext* context, TxnTable* txns, DecidedTxns* decided,
@@ -54,25 +66,29 @@ class Replicator {
   bool HasTargets(uint32_t table_id, uint32_t partition);
   // A transaction id of this node's own, for a replicated autocommit write.
   storage::TxnId NewInternalTxn();
-  // Sends the after-image of `op`, a write that succeeded under `txn`, to the targets; false
-  // when there were none that answer (the caller replies now).
-  bool Replicate(const wire::Op& op, const TableState& table, storage::Partition* partition,
+  // Sends the after-image of `write`, which succeeded under `txn`, to the targets (an update's
+  // is read back: backups never run programs); false when there were none that answer (the
+  // caller replies now).
+  bool Replicate(const AppliedWrite& write, const TableState& table, storage::Partition* partition,
                  storage::TxnId txn, bool internal, uint32_t conn, ReplySink* sink);
-  // A client's (or its TC's) commit of `op.header.txn`: backups first.
-  void Commit(const wire::Op& op, uint32_t conn, ReplySink* sink);
+  // A client's (or its TC's) commit: backups first.
+  void Commit(const wire::Commit& commit, uint32_t conn, ReplySink* sink);
   // Rolls `txn` back here and on the backups, and runs what waited for it.
   void Abort(storage::TxnId txn, ReplySink* sink);
 
   // Opens a wait; messages sent under it with SendUnder are answered to it.
   uint64_t OpenWait(ReplicaWait wait);
-  // Sends `header` (with `section`) about partition `touched` to its targets: tagged with the
-  // wait `wait_id` for the backups, which then owe an answer; untagged for a copy target.
-  void SendUnder(uint64_t wait_id, wire::OpHeader header, absl::string_view section,
-                 const Touched& touched, ReplySink* sink);
+  // Sends `message` (a ReplicaWrite, ReplicaDelete, ReplicaCommit, ReplicaAbort or
+  // ReplicaPrepare) about partition `touched` to its targets: tagged with the wait `wait_id`
+  // for the backups, which then owe an answer; untagged for a copy target. kNoWait: nobody
+  // answers.
+  static constexpr uint64_t kNoWait = 0;
+  template <typename Message>
+  void SendUnder(uint64_t wait_id, Message message, const Touched& touched, ReplySink* sink);
   // Finishes the wait if no answer is due.
   void FinishIfAnswered(uint64_t wait_id, ReplySink* sink);
 
-  void OnAck(const wire::Op& op, ReplySink* sink);
+  void OnAck(const wire::ReplicaAck& ack, ReplySink* sink);
   // Data node `node` left the group: what it owed it will never send.
   void NodeLost(int node, ReplySink* sink);
   void ForgetTable(uint32_t table_id);
@@ -101,5 +117,25 @@ class Replicator {
   schema::RowWriter row_;
   std::vector<uint16_t> all_columns_;
 };
+
+template <typename Message>
+void Replicator::SendUnder(uint64_t wait_id, Message message, const Touched& touched,
+                           ReplySink* sink) {
+  Targets(touched.table_id, touched.index);
+  message.from_node = static_cast<uint16_t>(context_->group.self);
+  message.table_id = touched.table_id;
+  message.partition = touched.index;
+  if (copy_target_.has_value()) {
+    message.tag = 0;
+    message.Encode(sink->ReplyTo(kOpsOn | *copy_target_));
+  }
+  message.tag = wait_id;
+  ReplicaWait* wait = wait_id == kNoWait ? nullptr : &waits_.at(wait_id);
+  for (int node : acked_targets_) {
+    // No connection: a backup stays owed its answer until the view drops it (NodeLost).
+    message.Encode(sink->ReplyTo(kToNode | static_cast<uint32_t>(node)));
+    if (wait != nullptr) wait->pending.push_back(node);
+  }
+}
 
 }  // namespace shoal::node
