@@ -23,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "common/utf8.h"
 #include "engine/schema/row.h"
 #include "router/sql/charsets.h"
 #include "router/sql/field_codec.h"
@@ -447,23 +448,6 @@ std::string QuotedString(absl::string_view s) {
   return out;
 }
 
-bool IsValidUtf8(absl::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = s[i];
-    size_t len = c < 0x80           ? 1
-                 : (c >> 5) == 0x6  ? 2
-                 : (c >> 4) == 0xe  ? 3
-                 : (c >> 3) == 0x1e ? 4
-                                    : 0;
-    if (len == 0 || i + len > s.size()) return false;
-    for (size_t k = 1; k < len; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    }
-    i += len;
-  }
-  return true;
-}
-
 }  // namespace
 
 std::string QuoteIdentifier(absl::string_view name) {
@@ -536,7 +520,8 @@ std::string DefaultText(const ColumnDef& c) {
       std::holds_alternative<mysql::DateTime>(value) || std::holds_alternative<mysql::Time>(value)
           ? TemporalText(c, value)
           : ValueText(value);
-  if (IsValidUtf8(text)) return " DEFAULT " + QuotedString(text);
+  // A default that is not text a client can read (a BINARY one) is shown in hex.
+  if (IsValidUtf8(text, Utf8Check::kUtf8mb4)) return " DEFAULT " + QuotedString(text);
   std::string hex;
   for (unsigned char b : text) absl::StrAppendFormat(&hex, "%02X", b);
   return " DEFAULT 0x" + hex;

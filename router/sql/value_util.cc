@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/utf8.h"
 
 namespace shoal::sql {
 
@@ -100,13 +101,7 @@ double ToDouble(const mysql::Value& v, bool* truncated) {
   return used == 0 ? 0 : d;
 }
 
-uint32_t CharLength(absl::string_view s) {
-  uint32_t n = 0;
-  for (unsigned char c : s) {
-    if ((c & 0xC0) != 0x80) ++n;
-  }
-  return n;
-}
+uint32_t CharLength(absl::string_view s) { return static_cast<uint32_t>(Utf8CharCount(s)); }
 
 bool ParseTimeZoneOffset(absl::string_view tz, int* seconds) {
   if (tz.size() < 4 || (tz[0] != '+' && tz[0] != '-')) return false;
