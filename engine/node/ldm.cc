@@ -384,7 +384,7 @@ void Ldm::Reply(wire::FrameBuilder* out, const OpResult& result, const wire::Op&
     case OpCode::kDuplicateKey: {
       std::string key;
       bool has_row = op.header.type == OpType::kInsert || op.header.type == OpType::kWrite;
-      if (has_row && storage::ExtractKey(table, result.index, op.sections[0], &key)) {
+      if (has_row && schema::KeyOfRow(table, result.index, op.sections[0], &key)) {
         Error(out, tag, kErDupEntry, storage::DuplicateEntryMessage(table, result.index, key));
       } else {
         Error(out, tag, kErDupEntry,

@@ -143,8 +143,5 @@ class Partition {
 // packed key of `index` (values joined with '-', as MySQL does).
 std::string DuplicateEntryMessage(const schema::TableDef& table, int index,
                                   absl::string_view packed_key);
-// Extracts the packed key of `index` from a packed full row; false if a key column is NULL
-// (no entry in a unique index) or the row is malformed.
-bool ExtractKey(const schema::TableDef& table, int index, absl::string_view row, std::string* key);
 
 }  // namespace shoal::storage
