@@ -1,7 +1,7 @@
 // The LDM role (NDB's local data manager): owns a share of the partitions on this data node
 // and runs the operations addressed to them (PartitionPlacement says which).
 //
-// Owned by one thread (ARCHITECTURE.md I4); everything reaches it through Execute() and the
+// Owned by one thread (docs/architecture.md I4); everything reaches it through Execute() and the
 // dictionary calls on that thread. Results go to a ReplySink, possibly later than Execute()
 // returns: an operation that waits for a row lock is parked and answered when the lock is
 // released or its wait times out (ER_LOCK_WAIT_TIMEOUT, 1205).
@@ -89,7 +89,7 @@ struct LdmStats {
   uint64_t copied_rows = 0;      // row versions sent to a node being restarted
 };
 
-// Replication (ARCHITECTURE.md I7, ldm_replication.cc): a write the primary has applied goes
+// Replication (docs/architecture.md I7, ldm_replication.cc): a write the primary has applied goes
 // to every other started replica of its node group, as its after-image, before the client
 // hears of it; an autocommit write runs under an internal transaction that commits once the
 // backups have it. A commit goes to the backups first and is answered once all have committed.

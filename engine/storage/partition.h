@@ -3,7 +3,7 @@
 // every unique index, row locks, and the before-images that let READ COMMITTED readers see
 // the last committed row while a writer holds it.
 //
-// Owned by exactly one LDM thread (ARCHITECTURE.md I4): no method takes a lock or touches an
+// Owned by exactly one LDM thread (docs/architecture.md I4): no method takes a lock or touches an
 // atomic, except MemoryBudget reservations (by page, not by row).
 //
 // Transactions: every write names a transaction; TxnId 0 means autocommit (the write commits
