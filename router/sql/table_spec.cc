@@ -25,6 +25,7 @@
 #include "absl/strings/str_join.h"
 #include "common/utf8.h"
 #include "engine/schema/row.h"
+#include "protocol/text_format.h"
 #include "router/sql/charsets.h"
 #include "router/sql/field_codec.h"
 #include "router/sql/value_util.h"
@@ -491,21 +492,20 @@ namespace {
 
 // Temporal values with exactly the column's fractional digits, as MySQL shows them.
 std::string TemporalText(const ColumnDef& c, const mysql::Value& v) {
-  auto fraction = [&](uint32_t micro) {
-    if (c.precision == 0) return std::string();
-    return "." + absl::StrFormat("%06d", micro).substr(0, c.precision);
-  };
+  const int digits = static_cast<int>(c.precision);
+  std::string out;
   if (const auto* t = std::get_if<mysql::Time>(&v)) {
-    return absl::StrFormat("%s%02d:%02d:%02d", t->negative ? "-" : "", t->days * 24 + t->hours,
-                           t->minutes, t->seconds) +
-           fraction(t->microsecond);
+    mysql::AppendTimeText(*t, digits, &out);
+  } else if (const auto* d = std::get_if<mysql::DateTime>(&v)) {
+    if (c.type == ColumnType::kDate) {
+      mysql::AppendDateText(*d, &out);
+    } else {
+      mysql::AppendDateTimeText(*d, digits, &out);
+    }
+  } else {
+    out = ValueText(v);
   }
-  const auto* d = std::get_if<mysql::DateTime>(&v);
-  if (d == nullptr) return ValueText(v);
-  std::string date = absl::StrFormat("%04d-%02d-%02d", d->year, d->month, d->day);
-  if (c.type == ColumnType::kDate) return date;
-  return date + absl::StrFormat(" %02d:%02d:%02d", d->hour, d->minute, d->second) +
-         fraction(d->microsecond);
+  return out;
 }
 
 std::string DefaultText(const ColumnDef& c) {
