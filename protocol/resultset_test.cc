@@ -267,6 +267,32 @@ TEST(TextFormatTest, MatchesMysql) {
   }
 }
 
+// The temporal layouts on their own, with as many fraction digits as asked (0 prints no point).
+TEST(TextFormatTest, TemporalLayouts) {
+  const DateTime dt{987, 12, 31, 23, 5, 9, 120};
+  std::string out;
+  AppendDateText(dt, &out);
+  EXPECT_EQ(out, "0987-12-31");
+  out.clear();
+  AppendDateTimeText(dt, 0, &out);
+  EXPECT_EQ(out, "0987-12-31 23:05:09");
+  out.clear();
+  AppendDateTimeText(dt, 4, &out);
+  EXPECT_EQ(out, "0987-12-31 23:05:09.0001");
+  out.clear();
+  AppendDateTimeText(dt, 6, &out);
+  EXPECT_EQ(out, "0987-12-31 23:05:09.000120");
+  out.clear();
+  AppendTimeText(Time{true, 4, 3, 2, 1, 999999}, 6, &out);
+  EXPECT_EQ(out, "-99:02:01.999999");
+  out.clear();
+  AppendTimeText(Time{false, 0, 0, 0, 0, 500000}, 2, &out);
+  EXPECT_EQ(out, "00:00:00.50");
+  out.clear();
+  AppendTimeText(Time{false, 0, 5, 0, 0, 500000}, 0, &out);
+  EXPECT_EQ(out, "05:00:00");
+}
+
 TEST(ResultSetTest, StreamingPiecesEqualWhole) {
   ResultSet rs;
   rs.columns = TypesDemo();

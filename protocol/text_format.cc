@@ -126,6 +126,23 @@ bool IsDecimalType(ColumnType type) {
 
 }  // namespace
 
+void AppendDateText(const DateTime& t, std::string* out) {
+  absl::StrAppend(out, absl::StrFormat("%04u-%02u-%02u", t.year, t.month, t.day));
+}
+
+void AppendDateTimeText(const DateTime& t, int fraction_digits, std::string* out) {
+  AppendDateText(t, out);
+  absl::StrAppend(out, absl::StrFormat(" %02u:%02u:%02u", t.hour, t.minute, t.second));
+  AppendFraction(t.microsecond, fraction_digits, out);
+}
+
+void AppendTimeText(const Time& t, int fraction_digits, std::string* out) {
+  const uint64_t hours = static_cast<uint64_t>(t.days) * 24 + t.hours;
+  absl::StrAppend(
+      out, absl::StrFormat("%s%02u:%02u:%02u", t.negative ? "-" : "", hours, t.minutes, t.seconds));
+  AppendFraction(t.microsecond, fraction_digits, out);
+}
+
 void AppendDouble(double v, std::string* out) { AppendGcvt(v, 22, 22, true, out); }
 
 void AppendFloat(float v, std::string* out) { AppendGcvt(v, 12, 6, false, out); }
@@ -149,18 +166,15 @@ void AppendTextValue(const Value& v, ColumnType type, uint8_t decimals, std::str
   } else if (const auto* dec = std::get_if<Decimal>(&v)) {
     out->append(dec->text);
   } else if (const auto* dt = std::get_if<DateTime>(&v)) {
-    absl::StrAppend(out, absl::StrFormat("%04u-%02u-%02u", dt->year, dt->month, dt->day));
-    if (type == ColumnType::kDate) return;
-    absl::StrAppend(out, absl::StrFormat(" %02u:%02u:%02u", dt->hour, dt->minute, dt->second));
+    if (type == ColumnType::kDate) {
+      AppendDateText(*dt, out);
+      return;
+    }
     const ColumnType expect =
         type == ColumnType::kTimestamp ? ColumnType::kTimestamp : ColumnType::kDateTime;
-    AppendFraction(dt->microsecond, FractionDigits(type, expect, decimals, dt->microsecond), out);
+    AppendDateTimeText(*dt, FractionDigits(type, expect, decimals, dt->microsecond), out);
   } else if (const auto* t = std::get_if<Time>(&v)) {
-    const uint64_t hours = static_cast<uint64_t>(t->days) * 24 + t->hours;
-    absl::StrAppend(out, absl::StrFormat("%s%02u:%02u:%02u", t->negative ? "-" : "", hours,
-                                         t->minutes, t->seconds));
-    AppendFraction(t->microsecond,
-                   FractionDigits(type, ColumnType::kTime, decimals, t->microsecond), out);
+    AppendTimeText(*t, FractionDigits(type, ColumnType::kTime, decimals, t->microsecond), out);
   }
 }
 

@@ -21,6 +21,14 @@ inline constexpr uint8_t kNotFixedDecimals = 31;
 // (the row encoder writes NULL as 0xFB itself).
 void AppendTextValue(const Value& v, ColumnType type, uint8_t decimals, std::string* out);
 
+// Dates and times in MySQL's text layout, with `fraction_digits` (0..6; none and no point for
+// 0) after the seconds: "YYYY-MM-DD", "YYYY-MM-DD hh:mm:ss[.ffffff]" and "[-]hh:mm:ss[.ffffff]"
+// (hours past 23 for long durations). The one temporal formatter: results (AppendTextValue),
+// SHOW CREATE TABLE defaults, and the router's text of values (CONCAT, messages).
+void AppendDateText(const DateTime& t, std::string* out);
+void AppendDateTimeText(const DateTime& t, int fraction_digits, std::string* out);
+void AppendTimeText(const Time& t, int fraction_digits, std::string* out);
+
 // MySQL's my_gcvt for DOUBLE (field width 22 for the choice of notation, every digit the value
 // needs to read back exactly) and FLOAT (width 12, 6 significant digits).
 void AppendDouble(double v, std::string* out);

@@ -27,32 +27,13 @@ constexpr size_t kMaxHostNameBytes = 253;  // RFC 1035, written without the fina
 // sun_path holds the path and its terminating NUL.
 constexpr size_t kMaxSocketPathBytes = sizeof(sockaddr_un::sun_path) - 1;
 
-// Decodes the UTF-8 character at the front of `*text` and advances past it. Returns -1, and
-// advances one byte, on a malformed, overlong or surrogate sequence.
+// Decodes the character at the front of `*text` and advances past it. Returns -1, and advances
+// one byte, on malformed UTF-8; surrogates are malformed too (Utf8Check::kUnicode), as YAML
+// readers take them.
 int32_t NextCodePoint(absl::string_view* text) {
-  auto byte = [&](size_t i) { return static_cast<uint8_t>((*text)[i]); };
-  uint8_t lead = byte(0);
-  int length = lead < 0x80           ? 1
-               : (lead >> 5) == 0x6  ? 2
-               : (lead >> 4) == 0xE  ? 3
-               : (lead >> 3) == 0x1E ? 4
-                                     : 0;
-  if (length == 0 || text->size() < static_cast<size_t>(length)) {
-    text->remove_prefix(1);
-    return -1;
-  }
-  int32_t cp = length == 1 ? lead : lead & (0x7F >> length);
-  for (int i = 1; i < length; ++i) {
-    if ((byte(i) & 0xC0) != 0x80) {
-      text->remove_prefix(1);
-      return -1;
-    }
-    cp = (cp << 6) | (byte(i) & 0x3F);
-  }
-  static constexpr int32_t kMinForLength[] = {0, 0, 0x80, 0x800, 0x10000};
-  text->remove_prefix(static_cast<size_t>(length));
-  if (cp < kMinForLength[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return -1;
-  return cp;
+  const Utf8Char c = DecodeUtf8(*text, Utf8Check::kUnicode);
+  text->remove_prefix(c.length == 0 ? 1 : c.length);
+  return c.length == 0 ? -1 : static_cast<int32_t>(c.code_point);
 }
 
 // YAML 1.2 c-printable.

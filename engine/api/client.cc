@@ -45,24 +45,7 @@ uint32_t Client::PartitionOf(const schema::TableDef& table, absl::string_view ke
 }
 
 bool Client::KeyOfRow(const schema::TableDef& table, absl::string_view row, std::string* key) {
-  thread_local std::vector<uint16_t> all;
-  thread_local std::vector<schema::Field> fields;
-  all.resize(table.columns.size());
-  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint16_t>(i);
-  fields.resize(all.size());
-  size_t consumed = 0;
-  if (!schema::SplitRow(table, all, row, fields.data(), &consumed) || consumed != row.size()) {
-    return false;
-  }
-  thread_local schema::RowWriter writer;
-  writer.Clear();
-  writer.BeginKey();
-  for (int c : table.primary_key().columns) {
-    if (fields[c].null) return false;
-    writer.Raw(table.columns[c], fields[c]);
-  }
-  key->assign(writer.view().data(), writer.view().size());
-  return true;
+  return schema::KeyOfRow(table, 0, row, key);
 }
 
 Client::Link* Client::LinkTo(int node_id) {

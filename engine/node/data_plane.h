@@ -2,7 +2,7 @@
 // TCP, decode their frames, run operations on the LDMs, and send batched replies. It also
 // plays the dictionary role: DDL on the master, installs from the master elsewhere.
 //
-// Thread layout (ARCHITECTURE.md I3): one data-plane thread runs the recv, send, main and
+// Thread layout (docs/architecture.md I3): one data-plane thread runs the recv, send, main and
 // dictionary roles; the LDMs run on it too (the layout for 1–2 CPUs) or each on a thread of its
 // own (`ldm_threads`, ldm_worker.h). Everything below is owned by the data-plane thread, except
 // SetView(), which any thread may call.

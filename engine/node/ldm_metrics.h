@@ -1,6 +1,6 @@
 // An LDM's counters on /metrics, labelled by LDM. The thread that owns the LDM publishes the
 // increments since its last turn every ~100 ms, so the data path itself writes no shared
-// cache line (ARCHITECTURE.md I4).
+// cache line (docs/architecture.md I4).
 #pragma once
 
 #include <cstdint>

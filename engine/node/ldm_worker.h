@@ -1,4 +1,4 @@
-// An LDM on a thread of its own (ARCHITECTURE.md I3, I4): the layout for more than two CPUs.
+// An LDM on a thread of its own (docs/architecture.md I3, I4): the layout for more than two CPUs.
 // The data-plane thread (recv, send, main roles) hands it batches of operations through an
 // in-process SPSC queue and takes the results back through another; the LDM thread owns its
 // partitions and touches nothing else.

@@ -1,4 +1,4 @@
-// Which threads a data node runs and which roles each plays (ARCHITECTURE.md I3), from the
+// Which threads a data node runs and which roles each plays (docs/architecture.md I3), from the
 // CPUs it was granted: the `cpus` list, else `threads`, else the machine's CPU count.
 #pragma once
 

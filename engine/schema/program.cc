@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "common/utf8.h"
 #include "engine/schema/bytes.h"
 
 namespace shoal::schema {
@@ -114,16 +115,9 @@ Truth FromBool(bool b) { return b ? Truth::kTrue : Truth::kFalse; }
 
 Truth Not(Truth t) { return t == Truth::kUnknown ? t : FromBool(t == Truth::kFalse); }
 
-// Length in bytes of the UTF-8 character starting at s[i] (1 for a stray byte), so that `_`
-// matches one character of a text column.
-size_t CharLength(absl::string_view s, size_t i) {
-  uint8_t b = static_cast<uint8_t>(s[i]);
-  size_t n = b < 0xC0 ? 1 : (b < 0xE0 ? 2 : (b < 0xF0 ? 3 : (b < 0xF8 ? 4 : 1)));
-  return std::min(n, s.size() - i);
-}
-
 // LIKE with MySQL's wildcards and `\` escape, byte-exact (binary collation). Backtracks only to
-// the last `%`, which is enough for patterns without character classes: O(text × pattern).
+// the last `%`, which is enough for patterns without character classes: O(text × pattern). With
+// `utf8`, `_` matches one character (Utf8StepLength: a malformed byte is one).
 bool Like(absl::string_view text, absl::string_view pattern, bool utf8) {
   size_t t = 0, p = 0;
   size_t star_p = absl::string_view::npos, star_t = 0;
@@ -136,7 +130,7 @@ bool Like(absl::string_view text, absl::string_view pattern, bool utf8) {
         continue;
       }
       if (c == '_') {
-        t += utf8 ? CharLength(text, t) : 1;
+        t += utf8 ? Utf8StepLength(text.substr(t)) : 1;
         ++p;
         continue;
       }
@@ -153,7 +147,7 @@ bool Like(absl::string_view text, absl::string_view pattern, bool utf8) {
     }
     if (star_p == absl::string_view::npos) return false;
     p = star_p;
-    star_t += utf8 ? CharLength(text, star_t) : 1;
+    star_t += utf8 ? Utf8StepLength(text.substr(star_t)) : 1;
     t = star_t;
   }
   while (p < pattern.size() && pattern[p] == '%') ++p;

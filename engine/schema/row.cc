@@ -7,6 +7,8 @@
 #include <bit>
 #include <cassert>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -167,6 +169,27 @@ bool SplitKey(const TableDef& table, absl::Span<const uint16_t> columns, absl::s
     pos += used;
   }
   *consumed = pos;
+  return true;
+}
+
+bool KeyOfRow(const TableDef& table, int index, absl::string_view row, std::string* key) {
+  if (index < 0 || static_cast<size_t>(index) >= table.indexes.size()) return false;
+  // Per-thread scratch: a client computes the key of every row it writes.
+  thread_local std::vector<uint16_t> all;
+  thread_local std::vector<Field> fields;
+  thread_local RowWriter writer;
+  all.resize(table.columns.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint16_t>(i);
+  fields.resize(all.size());
+  size_t consumed = 0;
+  if (!SplitRow(table, all, row, fields.data(), &consumed) || consumed != row.size()) return false;
+  writer.Clear();
+  writer.BeginKey();
+  for (int c : table.indexes[index].columns) {
+    if (fields[c].null) return false;
+    writer.Raw(table.columns[c], fields[c]);
+  }
+  key->assign(writer.view().data(), writer.view().size());
   return true;
 }
 

@@ -39,6 +39,13 @@ bool SplitRow(const TableDef& table, absl::Span<const uint16_t> columns, absl::s
 bool SplitKey(const TableDef& table, absl::Span<const uint16_t> columns, absl::string_view in,
               Field* out, size_t* consumed);
 
+// The packed key of index `index` (a position in table.indexes; 0 is the primary key) taken
+// from a packed row over all of table.columns: what a client partitions a write on and what a
+// data node names in ER_DUP_ENTRY. False, leaving `*key` as it was, if `index` is out of
+// range, `row` is malformed or has bytes past its last column, or a key column is NULL (a row
+// with no entry in that unique index).
+bool KeyOfRow(const TableDef& table, int index, absl::string_view row, std::string* key);
+
 // Reads one non-NULL field of `column` from the front of `in` (fixed bytes, or int<2> length |
 // bytes) with SplitRow's checks. On success `out->bytes` borrows from `in`.
 bool ReadField(const ColumnDef& column, absl::string_view in, Field* out, size_t* consumed);

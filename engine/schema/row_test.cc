@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -208,6 +209,71 @@ TEST(RowTest, KeyRoundTripAndConcatenation) {
   EXPECT_TRUE(fields[1].bytes.empty());
   EXPECT_FALSE(fields[1].null);
   EXPECT_EQ(consumed, in.size());
+}
+
+// A table (id BIGINT, name VARCHAR(5), score INT NULL) with PRIMARY KEY (id) and a unique
+// index (score, name): index columns come in the index's order, not the table's.
+TableDef KeyedTable() {
+  TableDef t;
+  t.columns = {Column(ColumnType::kBigInt), Column(ColumnType::kVarChar, false, 5),
+               Column(ColumnType::kInt)};
+  t.columns[2].nullable = true;
+  t.indexes = {IndexDef{"PRIMARY", {0}, true, true}, IndexDef{"u", {2, 1}, true, false}};
+  return t;
+}
+
+std::string KeyedRow(const TableDef& t, int64_t id, absl::string_view name,
+                     std::optional<int64_t> score) {
+  RowWriter w;
+  w.BeginRow(3);
+  w.Int(t.columns[0], id);
+  w.Bytes(name);
+  if (score.has_value()) {
+    w.Int(t.columns[2], *score);
+  } else {
+    w.Null();
+  }
+  return w.buffer();
+}
+
+TEST(KeyOfRowTest, PacksTheIndexColumnsInIndexOrder) {
+  TableDef t = KeyedTable();
+  const std::string row = KeyedRow(t, 7, "héllo", -3);
+  RowWriter expected;
+  std::string key;
+  ASSERT_TRUE(KeyOfRow(t, 0, row, &key));
+  expected.BeginKey();
+  expected.Int(t.columns[0], 7);
+  EXPECT_EQ(key, expected.view());
+
+  ASSERT_TRUE(KeyOfRow(t, 1, row, &key));
+  expected.Clear();
+  expected.BeginKey();
+  expected.Int(t.columns[2], -3);
+  expected.Bytes("héllo");
+  EXPECT_EQ(key, expected.view());
+  // The key splits back into the index's columns.
+  std::vector<uint16_t> columns = {2, 1};
+  Field fields[2];
+  size_t consumed = 0;
+  ASSERT_TRUE(SplitKey(t, columns, key, fields, &consumed));
+  EXPECT_EQ(consumed, key.size());
+  EXPECT_EQ(FieldInt(t.columns[2], fields[0].bytes), -3);
+  EXPECT_EQ(fields[1].bytes, "héllo");
+}
+
+TEST(KeyOfRowTest, RefusesNullKeysMalformedRowsAndUnknownIndexes) {
+  TableDef t = KeyedTable();
+  const std::string row = KeyedRow(t, 7, "abc", std::nullopt);
+  std::string key = "unchanged";
+  EXPECT_FALSE(KeyOfRow(t, 1, row, &key));  // NULL score: no entry in the unique index
+  EXPECT_FALSE(KeyOfRow(t, 2, row, &key));
+  EXPECT_FALSE(KeyOfRow(t, -1, row, &key));
+  EXPECT_FALSE(KeyOfRow(t, 0, row + "x", &key));  // bytes past the last column
+  EXPECT_FALSE(KeyOfRow(t, 0, row.substr(0, row.size() - 1), &key));
+  EXPECT_FALSE(KeyOfRow(t, 0, "", &key));
+  EXPECT_EQ(key, "unchanged");
+  EXPECT_TRUE(KeyOfRow(t, 0, row, &key));
 }
 
 TEST(RowTest, EveryTruncationRejected) {

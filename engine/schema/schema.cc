@@ -11,6 +11,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/utf8.h"
 #include "engine/schema/bytes.h"
 #include "engine/schema/row.h"
 
@@ -29,13 +30,6 @@ constexpr size_t kMaxCommentChars = 2048;
 
 absl::Status Error(int code, absl::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat(code, ": ", message));
-}
-
-// MySQL limits identifiers in characters; count UTF-8 lead bytes.
-size_t Utf8Chars(absl::string_view s) {
-  size_t n = 0;
-  for (char c : s) n += (static_cast<uint8_t>(c) & 0xC0) != 0x80;
-  return n;
 }
 
 bool BadIdentifier(absl::string_view name) { return name.empty() || name.back() == ' '; }
@@ -118,7 +112,7 @@ absl::Status CheckColumn(const TableDef& table, size_t i, ColumnDef* column) {
       (!column->hidden && absl::EqualsIgnoreCase(column->name, kHiddenKeyColumn))) {
     return Error(1166, absl::StrCat("Incorrect column name '", column->name, "'"));
   }
-  if (Utf8Chars(column->name) > kMaxNameChars) {
+  if (Utf8CharCount(column->name) > kMaxNameChars) {
     return Error(1059, absl::StrCat("Identifier name '", column->name, "' is too long"));
   }
   for (size_t j = 0; j < i; ++j) {
@@ -139,13 +133,13 @@ absl::Status CheckColumn(const TableDef& table, size_t i, ColumnDef* column) {
 }
 
 absl::Status CheckTableNames(const TableDef& table) {
-  if (BadIdentifier(table.database) || Utf8Chars(table.database) > kMaxNameChars) {
+  if (BadIdentifier(table.database) || Utf8CharCount(table.database) > kMaxNameChars) {
     return Error(1102, absl::StrCat("Incorrect database name '", table.database, "'"));
   }
-  if (BadIdentifier(table.name) || Utf8Chars(table.name) > kMaxNameChars) {
+  if (BadIdentifier(table.name) || Utf8CharCount(table.name) > kMaxNameChars) {
     return Error(1103, absl::StrCat("Incorrect table name '", table.name, "'"));
   }
-  if (Utf8Chars(table.comment) > kMaxCommentChars) {
+  if (Utf8CharCount(table.comment) > kMaxCommentChars) {
     return Error(1628, absl::StrCat("Comment for table '", table.name,
                                     "' is too long (max = ", kMaxCommentChars, ")"));
   }
@@ -215,7 +209,7 @@ absl::Status CheckIndexNames(TableDef* table) {
     } else if (absl::EqualsIgnoreCase(index.name, "PRIMARY")) {
       return Error(1280, absl::StrCat("Incorrect index name '", index.name, "'"));
     }
-    if (Utf8Chars(index.name) > kMaxNameChars) {
+    if (Utf8CharCount(index.name) > kMaxNameChars) {
       return Error(1059, absl::StrCat("Identifier name '", index.name, "' is too long"));
     }
     for (size_t j = 0; j < i && !index.name.empty(); ++j) {

@@ -1,4 +1,4 @@
-// ER_DUP_ENTRY text and key extraction: how MySQL prints key values in error messages.
+// ER_DUP_ENTRY text: how MySQL prints key values in error messages.
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -81,25 +81,6 @@ std::string DuplicateEntryMessage(const schema::TableDef& table, int index,
   }
   return absl::StrCat("Duplicate entry '", absl::StrJoin(values, "-"), "' for key '", table.name,
                       ".", def.name, "'");
-}
-
-bool ExtractKey(const schema::TableDef& table, int index, absl::string_view row, std::string* key) {
-  if (index < 0 || index >= static_cast<int>(table.indexes.size())) return false;
-  std::vector<uint16_t> all(table.columns.size());
-  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint16_t>(i);
-  std::vector<schema::Field> fields(all.size());
-  size_t consumed = 0;
-  if (!schema::SplitRow(table, all, row, fields.data(), &consumed) || consumed != row.size()) {
-    return false;
-  }
-  schema::RowWriter writer;
-  writer.BeginKey();
-  for (int c : table.indexes[index].columns) {
-    if (fields[c].null) return false;
-    writer.Raw(table.columns[c], fields[c]);
-  }
-  *key = std::string(writer.view());
-  return true;
 }
 
 }  // namespace shoal::storage

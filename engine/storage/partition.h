@@ -3,7 +3,7 @@
 // every unique index, row locks, and the before-images that let READ COMMITTED readers see
 // the last committed row while a writer holds it.
 //
-// Owned by exactly one LDM thread (ARCHITECTURE.md I4): no method takes a lock or touches an
+// Owned by exactly one LDM thread (docs/architecture.md I4): no method takes a lock or touches an
 // atomic, except MemoryBudget reservations (by page, not by row).
 //
 // Transactions: every write names a transaction; TxnId 0 means autocommit (the write commits
@@ -143,8 +143,5 @@ class Partition {
 // packed key of `index` (values joined with '-', as MySQL does).
 std::string DuplicateEntryMessage(const schema::TableDef& table, int index,
                                   absl::string_view packed_key);
-// Extracts the packed key of `index` from a packed full row; false if a key column is NULL
-// (no entry in a unique index) or the row is malformed.
-bool ExtractKey(const schema::TableDef& table, int index, absl::string_view row, std::string* key);
 
 }  // namespace shoal::storage

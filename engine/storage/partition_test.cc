@@ -111,9 +111,9 @@ TEST_F(PartitionTest, DuplicateKeys) {
   EXPECT_EQ(DuplicateEntryMessage(t_, 0, IntKey(t_, 0, 5)),
             "Duplicate entry '5' for key 't1.PRIMARY'");
   std::string key;
-  ASSERT_TRUE(ExtractKey(t_, 2, PackRow(t_, {6, 2, "b", 50}), &key));
+  ASSERT_TRUE(schema::KeyOfRow(t_, 2, PackRow(t_, {6, 2, "b", 50}), &key));
   EXPECT_EQ(DuplicateEntryMessage(t_, 2, key), "Duplicate entry '50' for key 't1.u'");
-  EXPECT_FALSE(ExtractKey(t_, 2, PackRow(t_, {6, 2, "b", std::nullopt}), &key));
+  EXPECT_FALSE(schema::KeyOfRow(t_, 2, PackRow(t_, {6, 2, "b", std::nullopt}), &key));
 }
 
 TEST_F(PartitionTest, DuplicateEntryMessageFormatsValues) {

@@ -1,5 +1,5 @@
-// The native frame format (ARCHITECTURE.md I6): what native clients (routers, benchmarks, other
-// data nodes) and data nodes exchange over shared memory or TCP. Fixed little-endian layouts,
+// The native frame format (docs/architecture.md I6): what native clients (routers, benchmarks,
+// other data nodes) and data nodes exchange over shared memory or TCP. Fixed little-endian layouts,
 // no protobuf and no allocation per operation; dictionary traffic rides in kDictReq/kDictConf
 // frames as protobuf (dictionary.proto), because it is control plane.
 //

@@ -1,4 +1,4 @@
-// Where a partition lives (ARCHITECTURE.md I2), agreed by native clients and data nodes: the
+// Where a partition lives (docs/architecture.md I2), agreed by native clients and data nodes: the
 // partition belongs to node group `partition % node_groups`, has a replica on every node of
 // that group, and the replicas take turns being primary, so both nodes of a two-replica group
 // serve reads and writes. When a group's natural primary is down, the next started replica

@@ -1,4 +1,4 @@
-// How a statement reaches the rows its WHERE clause selects (ARCHITECTURE.md I2):
+// How a statement reaches the rows its WHERE clause selects (docs/architecture.md I2):
 //   key lookup          the primary key's columns all equal constants: one key operation,
 //                       sent to the partition's primary;
 //   batched lookups     `pk IN (…)` on a one-column primary key: one key operation per value,

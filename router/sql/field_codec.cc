@@ -414,27 +414,6 @@ Error ToDecimal(const ColumnDef& column, const mysql::Value& v, int row, Scratch
   return std::nullopt;
 }
 
-// Length of the well-formed utf8mb4 character at the front of `s` (shortest form, at most
-// U+10FFFF, as MySQL checks it), or 0.
-size_t Utf8CharLength(absl::string_view s) {
-  auto byte = [&](size_t i) { return static_cast<uint8_t>(s[i]); };
-  auto continuation = [&](size_t i) { return i < s.size() && (byte(i) & 0xC0) == 0x80; };
-  const uint8_t c = byte(0);
-  if (c < 0x80) return 1;
-  if (c < 0xC2) return 0;
-  if (c < 0xE0) return continuation(1) ? 2 : 0;
-  if (c < 0xF0) {
-    bool ok = continuation(1) && continuation(2) && (c != 0xE0 || byte(1) >= 0xA0);
-    return ok ? 3 : 0;
-  }
-  if (c < 0xF5) {
-    bool ok = continuation(1) && continuation(2) && continuation(3) &&
-              (c != 0xF0 || byte(1) >= 0x90) && (c != 0xF4 || byte(1) < 0x90);
-    return ok ? 4 : 0;
-  }
-  return 0;
-}
-
 // The bytes of a bad sequence as MySQL quotes them: up to six, "\xF0" for non-ASCII, "...".
 std::string PrintableBytes(absl::string_view s) {
   std::string out;
@@ -451,14 +430,14 @@ std::string PrintableBytes(absl::string_view s) {
 }
 
 // `s` cut to `max_chars` UTF-8 characters (or `max_bytes` bytes). MySQL drops excess spaces
-// silently (a note); anything else is 1406. Bad UTF-8 is 1366.
+// silently (a note); anything else is 1406. Bad UTF-8 (as MariaDB's utf8mb4 checks it) is 1366.
 Error FitText(const ColumnDef& column, absl::string_view* s, size_t max_chars, size_t max_bytes,
               int row) {
   size_t pos = 0;
   size_t chars = 0;
   size_t cut = absl::string_view::npos;
   while (pos < s->size()) {
-    size_t len = Utf8CharLength(s->substr(pos));
+    size_t len = DecodeUtf8(s->substr(pos), Utf8Check::kUtf8mb4).length;
     if (len == 0) {
       return errors::IncorrectStringValue(PrintableBytes(s->substr(pos)), column.name, row);
     }

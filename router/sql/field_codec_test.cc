@@ -360,6 +360,13 @@ TEST(FieldCodecString, InvalidUtf8) {
               1366, "HY000", "Incorrect string value: '\\xFFabcde...' for column 'c' at row 1");
   ExpectError(c, Str("\xC0\x80"), 1366, "HY000",  // an overlong NUL
               "Incorrect string value: '\\xC0\\x80' for column 'c' at row 1");
+  // As MariaDB's utf8mb4 checks it: overlong forms and code points past U+10FFFF are 1366, an
+  // encoded surrogate is stored (common/utf8.h, Utf8Check::kUtf8mb4).
+  ExpectError(c, Str("\xE0\x80\xAF"), 1366, "HY000",
+              "Incorrect string value: '\\xE0\\x80\\xAF' for column 'c' at row 1");
+  ExpectError(c, Str("\xF4\x90\x80\x80"), 1366, "HY000",
+              "Incorrect string value: '\\xF4\\x90\\x80\\x80' for column 'c' at row 1");
+  EXPECT_EQ(RoundTrip(c, Str("a\xED\xA0\x80")), Str("a\xED\xA0\x80"));
 }
 
 TEST(FieldCodecString, TextCountsBytes) {

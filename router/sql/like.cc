@@ -4,6 +4,8 @@
 
 #include <re2/re2.h>
 
+#include "common/utf8.h"
+
 namespace shoal::sql {
 
 LikeMatcher::LikeMatcher(absl::string_view pattern, char escape, Case c) {
@@ -18,17 +20,8 @@ LikeMatcher::LikeMatcher(absl::string_view pattern, char escape, Case c) {
     } else if (ch == '_') {
       re += ".";
     } else {
-      // Quote whole UTF-8 sequences so RE2 sees valid text.
-      size_t len = 1;
-      unsigned char u = static_cast<unsigned char>(ch);
-      if (u >= 0xF0) {
-        len = 4;
-      } else if (u >= 0xE0) {
-        len = 3;
-      } else if (u >= 0xC0) {
-        len = 2;
-      }
-      len = std::min(len, pattern.size() - i);
+      // Quote whole UTF-8 characters so RE2 sees valid text.
+      const size_t len = Utf8StepLength(pattern.substr(i));
       re += RE2::QuoteMeta(re2::StringPiece(&pattern[i], len));
       i += len - 1;
     }

@@ -5,6 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/utf8.h"
 #include "router/sql/parser_internal.h"
 
 namespace shoal::sql {
@@ -192,19 +193,7 @@ bool Parser::UnsupportedStatement() {
 
 std::string NearText(absl::string_view sql, size_t offset) {
   absl::string_view rest = offset < sql.size() ? sql.substr(offset) : absl::string_view();
-  size_t chars = 0;
-  size_t i = 0;
-  while (i < rest.size() && chars < 80) {
-    unsigned char c = rest[i];
-    size_t len = c < 0x80           ? 1
-                 : (c >> 5) == 0x6  ? 2
-                 : (c >> 4) == 0xe  ? 3
-                 : (c >> 3) == 0x1e ? 4
-                                    : 1;
-    i = std::min(rest.size(), i + len);
-    ++chars;
-  }
-  return std::string(rest.substr(0, i));
+  return std::string(Utf8FirstChars(rest, 80));
 }
 
 std::variant<Statement, mysql::SqlError> Parse(absl::string_view sql, const ParseOptions& options) {

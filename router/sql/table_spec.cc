@@ -23,7 +23,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "common/utf8.h"
 #include "engine/schema/row.h"
+#include "protocol/text_format.h"
 #include "router/sql/charsets.h"
 #include "router/sql/field_codec.h"
 #include "router/sql/value_util.h"
@@ -447,23 +449,6 @@ std::string QuotedString(absl::string_view s) {
   return out;
 }
 
-bool IsValidUtf8(absl::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = s[i];
-    size_t len = c < 0x80           ? 1
-                 : (c >> 5) == 0x6  ? 2
-                 : (c >> 4) == 0xe  ? 3
-                 : (c >> 3) == 0x1e ? 4
-                                    : 0;
-    if (len == 0 || i + len > s.size()) return false;
-    for (size_t k = 1; k < len; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    }
-    i += len;
-  }
-  return true;
-}
-
 }  // namespace
 
 std::string QuoteIdentifier(absl::string_view name) {
@@ -507,21 +492,20 @@ namespace {
 
 // Temporal values with exactly the column's fractional digits, as MySQL shows them.
 std::string TemporalText(const ColumnDef& c, const mysql::Value& v) {
-  auto fraction = [&](uint32_t micro) {
-    if (c.precision == 0) return std::string();
-    return "." + absl::StrFormat("%06d", micro).substr(0, c.precision);
-  };
+  const int digits = static_cast<int>(c.precision);
+  std::string out;
   if (const auto* t = std::get_if<mysql::Time>(&v)) {
-    return absl::StrFormat("%s%02d:%02d:%02d", t->negative ? "-" : "", t->days * 24 + t->hours,
-                           t->minutes, t->seconds) +
-           fraction(t->microsecond);
+    mysql::AppendTimeText(*t, digits, &out);
+  } else if (const auto* d = std::get_if<mysql::DateTime>(&v)) {
+    if (c.type == ColumnType::kDate) {
+      mysql::AppendDateText(*d, &out);
+    } else {
+      mysql::AppendDateTimeText(*d, digits, &out);
+    }
+  } else {
+    out = ValueText(v);
   }
-  const auto* d = std::get_if<mysql::DateTime>(&v);
-  if (d == nullptr) return ValueText(v);
-  std::string date = absl::StrFormat("%04d-%02d-%02d", d->year, d->month, d->day);
-  if (c.type == ColumnType::kDate) return date;
-  return date + absl::StrFormat(" %02d:%02d:%02d", d->hour, d->minute, d->second) +
-         fraction(d->microsecond);
+  return out;
 }
 
 std::string DefaultText(const ColumnDef& c) {
@@ -536,7 +520,8 @@ std::string DefaultText(const ColumnDef& c) {
       std::holds_alternative<mysql::DateTime>(value) || std::holds_alternative<mysql::Time>(value)
           ? TemporalText(c, value)
           : ValueText(value);
-  if (IsValidUtf8(text)) return " DEFAULT " + QuotedString(text);
+  // A default that is not text a client can read (a BINARY one) is shown in hex.
+  if (IsValidUtf8(text, Utf8Check::kUtf8mb4)) return " DEFAULT " + QuotedString(text);
   std::string hex;
   for (unsigned char b : text) absl::StrAppendFormat(&hex, "%02X", b);
   return " DEFAULT 0x" + hex;

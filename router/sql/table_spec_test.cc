@@ -154,6 +154,21 @@ TEST(TableSpecTest, ShowCreateTableTypesAndDefaults) {
             ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci");
 }
 
+// A binary default is quoted only if it is text as MariaDB's utf8mb4 reads it (MariaDB 10.11
+// shows an overlong X'C0AF' as '??' and keeps X'EDA080' as it is); anything else is hex.
+TEST(TableSpecTest, ShowCreateTableBinaryDefaults) {
+  TableDef t = MustBuild(
+      "CREATE TABLE t (a VARBINARY(4) DEFAULT 0xC3A9, b VARBINARY(4) DEFAULT 0xC0AF, "
+      "c VARBINARY(4) DEFAULT 0xF4908080, d VARBINARY(4) DEFAULT 0xEDA080, "
+      "e VARBINARY(4) DEFAULT 0xE282)");
+  std::string text = ShowCreateTableText(t);
+  EXPECT_NE(text.find("`a` varbinary(4) DEFAULT '\xC3\xA9'"), std::string::npos) << text;
+  EXPECT_NE(text.find("`b` varbinary(4) DEFAULT 0xC0AF"), std::string::npos) << text;
+  EXPECT_NE(text.find("`c` varbinary(4) DEFAULT 0xF4908080"), std::string::npos) << text;
+  EXPECT_NE(text.find("`d` varbinary(4) DEFAULT '\xED\xA0\x80'"), std::string::npos) << text;
+  EXPECT_NE(text.find("`e` varbinary(4) DEFAULT 0xE282"), std::string::npos) << text;
+}
+
 TEST(TableSpecTest, ShowCreateTableTemporalDefaults) {
   TableDef t = MustBuild(
       "CREATE TABLE t (a DATE DEFAULT '2024-02-29', b DATETIME(2) DEFAULT '2024-01-02 03:04:05.5', "

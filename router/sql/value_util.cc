@@ -9,6 +9,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/utf8.h"
+#include "protocol/text_format.h"
 
 namespace shoal::sql {
 
@@ -41,19 +43,8 @@ std::string FormatFixed(double d, int scale) {
 
 namespace {
 
-std::string DateTimeText(const mysql::DateTime& t) {
-  std::string s = absl::StrFormat("%04d-%02d-%02d %02d:%02d:%02d", t.year, t.month, t.day, t.hour,
-                                  t.minute, t.second);
-  if (t.microsecond != 0) absl::StrAppendFormat(&s, ".%06d", t.microsecond);
-  return s;
-}
-
-std::string TimeText(const mysql::Time& t) {
-  std::string s = absl::StrFormat("%s%02d:%02d:%02d", t.negative ? "-" : "", t.days * 24 + t.hours,
-                                  t.minutes, t.seconds);
-  if (t.microsecond != 0) absl::StrAppendFormat(&s, ".%06d", t.microsecond);
-  return s;
-}
+// Six fraction digits when there is a fraction, as MySQL prints a temporal value as text.
+int FractionDigits(uint32_t microsecond) { return microsecond != 0 ? 6 : 0; }
 
 }  // namespace
 
@@ -65,8 +56,16 @@ std::string ValueText(const mysql::Value& v) {
     std::string operator()(double d) const { return FormatDouble(d); }
     std::string operator()(const std::string& s) const { return s; }
     std::string operator()(const mysql::Decimal& d) const { return d.text; }
-    std::string operator()(const mysql::DateTime& t) const { return DateTimeText(t); }
-    std::string operator()(const mysql::Time& t) const { return TimeText(t); }
+    std::string operator()(const mysql::DateTime& t) const {
+      std::string s;
+      mysql::AppendDateTimeText(t, FractionDigits(t.microsecond), &s);
+      return s;
+    }
+    std::string operator()(const mysql::Time& t) const {
+      std::string s;
+      mysql::AppendTimeText(t, FractionDigits(t.microsecond), &s);
+      return s;
+    }
   };
   return std::visit(Visitor{}, v);
 }
@@ -100,13 +99,7 @@ double ToDouble(const mysql::Value& v, bool* truncated) {
   return used == 0 ? 0 : d;
 }
 
-uint32_t CharLength(absl::string_view s) {
-  uint32_t n = 0;
-  for (unsigned char c : s) {
-    if ((c & 0xC0) != 0x80) ++n;
-  }
-  return n;
-}
+uint32_t CharLength(absl::string_view s) { return static_cast<uint32_t>(Utf8CharCount(s)); }
 
 bool ParseTimeZoneOffset(absl::string_view tz, int* seconds) {
   if (tz.size() < 4 || (tz[0] != '+' && tz[0] != '-')) return false;

@@ -25,7 +25,7 @@ std::string FormatFixed(double d, int scale);
 // *truncated is set when that was not the whole string (MySQL then warns 1292).
 double ToDouble(const mysql::Value& v, bool* truncated);
 
-// UTF-8 characters in `s` (invalid bytes count one each).
+// UTF-8 characters in `s` (Utf8CharCount: a malformed byte counts as one), as a column length.
 uint32_t CharLength(absl::string_view s);
 
 // "+05:30" / "-08:00" -> seconds east of UTC. False when not of that form or out of range.

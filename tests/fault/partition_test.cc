@@ -1,4 +1,4 @@
-// Network partitions (ARCHITECTURE.md I5, no split brain): the mgmd and the two data nodes of
+// Network partitions (docs/architecture.md I5, no split brain): the mgmd and the two data nodes of
 // one node group, each in a network namespace of its own created here, joined by a bridge
 // (veth pairs, private addresses); the test's own client reaches them through one more veth.
 // Cutting the link between the data nodes leaves exactly one of them serving, by arbitration;
