@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -14,6 +15,7 @@
 #include "engine/transport/shm_channel.h"
 #include "engine/transport/tcp_channel.h"
 #include "engine/wire/errors.h"
+#include "engine/wire/messages.h"
 
 namespace shoal::api {
 namespace {
@@ -23,6 +25,18 @@ using wire::kErTemporary;
 constexpr absl::Duration kConnectTimeout = absl::Seconds(2);
 constexpr absl::Duration kReconnectBackoff = absl::Milliseconds(200);
 constexpr absl::Duration kLivenessInterval = absl::Milliseconds(100);
+
+// The end (wire::Commit or wire::Abort, from the client: no TC) of transaction `txn` in a
+// partition it touched.
+template <typename End>
+End EndOf(uint64_t txn, const Transaction::Touch& touched) {
+  End end;
+  end.table_id = touched.table_id;
+  end.table_version = touched.table_version;
+  end.partition = touched.partition;
+  end.txn = txn;
+  return end;
+}
 
 }  // namespace
 
@@ -119,59 +133,60 @@ void Client::FailNow(Completion* done, uint16_t code, absl::string_view message)
   done->Done(outcome);
 }
 
-void Client::Queue(int node, const wire::OpHeader& header,
-                   std::initializer_list<absl::string_view> sections, Pending pending) {
-  Link* link = node < 0 ? nullptr : LinkTo(node);
-  if (link == nullptr && pending.retry_read && RetryRead(node, header, sections, pending)) return;
+wire::FrameBuilder* Client::OpenOp(int node, Link* link, uint32_t partition, Pending pending,
+                                   uint64_t* tag) {
+  pending.node = node;
   if (link == nullptr) {
     // Deliver the failure through the normal path so gathers and scans see it too.
-    pending.node = node;
     wire::Result result;
     result.code = kErTemporary;
     result.tag = NewTag(pending);
-    std::string message = wire::TemporaryError(
-        wire::kNdbClusterFailure,
-        node < 0 ? absl::StrCat("no data node serves partition ", header.partition)
-                 : absl::StrCat("data node ", node, " is not reachable"));
+    std::string message =
+        wire::TemporaryError(wire::kNdbClusterFailure,
+                             node < 0 ? absl::StrCat("no data node serves partition ", partition)
+                                      : absl::StrCat("data node ", node, " is not reachable"));
     result.sections[0] = message;
     result.section_count = 1;
     HandleResult(result);
-    return;
+    return nullptr;
   }
-  pending.node = node;
-  wire::OpHeader h = header;
-  h.tag = NewTag(pending);
+  *tag = NewTag(pending);
   wire::FrameBuilder& out = link->out;
   if (out.in_frame() && out.current_body_size() >= wire::kFrameSoftLimit) out.Finish();
   if (!out.in_frame()) out.Begin(wire::FrameType::kOpReq);
-  size_t at = out.buffer()->size();
-  wire::AppendOp(&out, h, sections);
+  return &out;
+}
+
+void Client::QueueRead(int node, wire::Read read, Pending pending) {
+  Link* link = node < 0 ? nullptr : LinkTo(node);
+  if (link == nullptr && pending.retry_read && RetryRead(node, read, pending)) return;
+  wire::FrameBuilder* out = OpenOp(node, link, read.partition, pending, &read.tag);
+  if (out == nullptr) return;
+  size_t at = out->buffer()->size();
+  read.Encode(out);
   if (pending.retry_read) {
-    uint32_t slot = static_cast<uint32_t>(h.tag);
+    uint32_t slot = static_cast<uint32_t>(read.tag);
     if (retry_ops_.size() <= slot) retry_ops_.resize(pending_.size());
-    retry_ops_[slot].assign(*out.buffer(), at, out.buffer()->size() - at);
+    retry_ops_[slot].assign(*out->buffer(), at, out->buffer()->size() - at);
   }
 }
 
-bool Client::RetryRead(int lost_node, const wire::OpHeader& header,
-                       std::initializer_list<absl::string_view> sections, Pending pending) {
+bool Client::RetryRead(int lost_node, const wire::Read& read, Pending pending) {
   RefreshTopology();
-  int other = topology_ == nullptr ? -1 : topology_->OtherReplicaOf(header.partition, lost_node);
+  int other = topology_ == nullptr ? -1 : topology_->OtherReplicaOf(read.partition, lost_node);
   if (other < 0 || LinkTo(other) == nullptr) return false;
   pending.retry_read = false;  // once
-  Queue(other, header, sections, pending);
+  QueueRead(other, read, pending);
   return true;
 }
 
-wire::OpHeader Client::Header(const schema::TableDef& table, wire::OpType type, uint32_t partition,
-                              int node, Transaction* txn, bool locks) {
-  wire::OpHeader h;
-  h.type = type;
-  h.table_id = table.id;
-  h.table_version = table.version;
-  h.partition = partition;
+void Client::Address(const schema::TableDef& table, wire::OpType type, uint32_t partition, int node,
+                     Transaction* txn, bool locks, wire::OpTarget* op) {
+  op->table_id = table.id;
+  op->table_version = table.version;
+  op->partition = partition;
   if (txn != nullptr) {
-    h.txn = txn->id;
+    op->txn = txn->id;
     Link* link = node < 0 ? nullptr : LinkTo(node);
     bool reads = type == wire::OpType::kRead || type == wire::OpType::kReadUnique ||
                  type == wire::OpType::kScan;
@@ -180,38 +195,45 @@ wire::OpHeader Client::Header(const schema::TableDef& table, wire::OpType type, 
                              partition, locks || !reads};
     if (node >= 0 && !absl::c_linear_search(txn->touched, touch)) txn->touched.push_back(touch);
   }
-  return h;
 }
 
-void Client::KeyOp(const schema::TableDef& table, wire::OpType type, uint32_t partition,
-                   uint8_t flags, std::initializer_list<absl::string_view> sections,
-                   Completion* done, Transaction* txn) {
+template <typename Message>
+void Client::KeyOp(const schema::TableDef& table, Message op, Completion* done, Transaction* txn) {
   RefreshTopology();
   if (txn != nullptr) {
     if (std::string why = LostHolds(*txn); !why.empty()) return FailNow(done, kErTemporary, why);
   }
+  constexpr bool kIsRead = std::is_same_v<Message, wire::Read>;
+  bool locks = false;
+  if constexpr (kIsRead) locks = op.lock_exclusive;
   int node = -1;
   if (topology_ != nullptr) {
-    node =
-        type == wire::OpType::kRead && !(flags & wire::kLockExclusive) && schema::ReadBackup(table)
-            ? topology_->NearestReplicaOf(partition, cluster_->options().local_host)
-            : topology_->PrimaryOf(partition);
+    node = kIsRead && !locks && schema::ReadBackup(table)
+               ? topology_->NearestReplicaOf(op.partition, cluster_->options().local_host)
+               : topology_->PrimaryOf(op.partition);
   }
-  wire::OpHeader h = Header(table, type, partition, node, txn, flags & wire::kLockExclusive);
-  h.flags = flags;
+  Address(table, Message::kType, op.partition, node, txn, locks, &op);
   Pending pending;
   pending.kind = Pending::Kind::kKey;
   pending.done = done;
-  pending.retry_read = type == wire::OpType::kRead && txn == nullptr && flags == 0;
-  Queue(node, h, sections, pending);
+  if constexpr (kIsRead) {
+    pending.retry_read = txn == nullptr && !locks;
+    QueueRead(node, op, pending);
+  } else {
+    Queue(node, op, pending);
+  }
 }
 
 void Client::Read(const schema::TableDef& table, absl::string_view key,
                   absl::Span<const uint16_t> columns, Completion* done, Transaction* txn,
                   Lock lock) {
   key_scratch_ = wire::EncodeColumns(columns);
-  KeyOp(table, wire::OpType::kRead, PartitionOf(table, key),
-        lock == Lock::kExclusive ? wire::kLockExclusive : 0, {key, key_scratch_}, done, txn);
+  wire::Read op;
+  op.partition = PartitionOf(table, key);
+  op.lock_exclusive = lock == Lock::kExclusive;
+  op.key = key;
+  op.columns = key_scratch_;
+  KeyOp(table, op, done, txn);
 }
 
 void Client::Insert(const schema::TableDef& table, absl::string_view row, Completion* done,
@@ -220,7 +242,10 @@ void Client::Insert(const schema::TableDef& table, absl::string_view row, Comple
     FailNow(done, 1048, "Column in the primary key cannot be null or the row is malformed");
     return;
   }
-  KeyOp(table, wire::OpType::kInsert, PartitionOf(table, key_scratch_), 0, {row}, done, txn);
+  wire::Insert op;
+  op.partition = PartitionOf(table, key_scratch_);
+  op.row = row;
+  KeyOp(table, op, done, txn);
 }
 
 void Client::Write(const schema::TableDef& table, absl::string_view row, Completion* done,
@@ -229,16 +254,28 @@ void Client::Write(const schema::TableDef& table, absl::string_view row, Complet
     FailNow(done, 1048, "Column in the primary key cannot be null or the row is malformed");
     return;
   }
-  KeyOp(table, wire::OpType::kWrite, PartitionOf(table, key_scratch_), 0, {row}, done, txn);
+  wire::Write op;
+  op.partition = PartitionOf(table, key_scratch_);
+  op.row = row;
+  KeyOp(table, op, done, txn);
 }
 
 void Client::Update(const schema::TableDef& table, absl::string_view key, absl::string_view program,
                     Completion* done, Transaction* txn, absl::string_view filter) {
   uint32_t partition = PartitionOf(table, key);
   if (filter.empty()) {
-    KeyOp(table, wire::OpType::kUpdate, partition, 0, {key, program}, done, txn);
+    wire::Update op;
+    op.partition = partition;
+    op.key = key;
+    op.program = program;
+    KeyOp(table, op, done, txn);
   } else {
-    KeyOp(table, wire::OpType::kUpdateIf, partition, 0, {key, filter, program}, done, txn);
+    wire::UpdateIf op;
+    op.partition = partition;
+    op.key = key;
+    op.filter = filter;
+    op.program = program;
+    KeyOp(table, op, done, txn);
   }
 }
 
@@ -246,9 +283,16 @@ void Client::Delete(const schema::TableDef& table, absl::string_view key, Comple
                     Transaction* txn, absl::string_view filter) {
   uint32_t partition = PartitionOf(table, key);
   if (filter.empty()) {
-    KeyOp(table, wire::OpType::kDelete, partition, 0, {key}, done, txn);
+    wire::Delete op;
+    op.partition = partition;
+    op.key = key;
+    KeyOp(table, op, done, txn);
   } else {
-    KeyOp(table, wire::OpType::kDeleteIf, partition, 0, {key, filter}, done, txn);
+    wire::DeleteIf op;
+    op.partition = partition;
+    op.key = key;
+    op.filter = filter;
+    KeyOp(table, op, done, txn);
   }
 }
 
@@ -265,14 +309,16 @@ void Client::ReadUnique(const schema::TableDef& table, int index, absl::string_v
   std::string encoded = wire::EncodeColumns(columns);
   for (uint32_t p = 0; p < table.partitions; ++p) {
     int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(p);
-    wire::OpHeader h =
-        Header(table, wire::OpType::kReadUnique, p, node, txn, lock == Lock::kExclusive);
-    h.flags = lock == Lock::kExclusive ? wire::kLockExclusive : 0;
-    h.index = static_cast<uint16_t>(index);
+    wire::ReadUnique op;
+    Address(table, wire::OpType::kReadUnique, p, node, txn, lock == Lock::kExclusive, &op);
+    op.lock_exclusive = lock == Lock::kExclusive;
+    op.index = static_cast<uint16_t>(index);
+    op.key = key;
+    op.columns = encoded;
     Pending pending;
     pending.kind = Pending::Kind::kGather;
     pending.gather = gather;
-    Queue(node, h, {key, encoded}, pending);
+    Queue(node, op, pending);
   }
 }
 
@@ -341,16 +387,14 @@ void Client::EndTransaction(Transaction* txn, wire::OpType type, Completion* don
     return;
   }
   for (const Transaction::Touch& t : touched) {
-    wire::OpHeader h;
-    h.type = type;
-    h.table_id = t.table_id;
-    h.table_version = t.table_version;
-    h.partition = t.partition;
-    h.txn = txn->id;
     Pending pending;
     pending.kind = Pending::Kind::kGather;
     pending.gather = gather;
-    Queue(t.node, h, {}, pending);
+    if (type == wire::OpType::kCommit) {
+      Queue(t.node, EndOf<wire::Commit>(txn->id, t), pending);
+    } else {
+      Queue(t.node, EndOf<wire::Abort>(txn->id, t), pending);
+    }
   }
 }
 
@@ -363,24 +407,26 @@ bool Client::CommitThroughTc(const Transaction& txn, const std::vector<Transacti
     // Only partitions it holds something in take part; committed reads need no commit.
     if (!t.holds || absl::c_linear_search(seen, partition)) continue;
     seen.push_back(partition);
-    wire::PutU32(&participants, t.table_id);
-    wire::PutU32(&participants, t.partition);
+    wire::CommitTxn::AddParticipant(&participants, t.table_id, t.partition);
   }
   // One partition: its primary commits it on every replica by itself (no TC needed).
   if (seen.size() < 2) return false;
   RefreshTopology();
-  wire::OpHeader h;
-  h.type = wire::OpType::kCommitTxn;
-  h.table_id = seen.front().first;
-  h.partition = seen.front().second;
-  h.txn = txn.id;
+  wire::CommitTxn commit;
+  commit.txn = txn.id;
+  commit.participants = participants;
+  const uint32_t first = seen.front().second;  // the TC is its primary's
   Pending pending;
   pending.kind = Pending::Kind::kKey;
   // A commit that fails leaves the TC's participants rolled back, but the transaction may
   // also hold locks on a node that was its primary when it ran and is no longer (the TC asks
   // the primaries of now): those are rolled back afterwards (prepared ones refuse).
   pending.done = new CleanupAfterFailedCommit(this, done, txn.id, touched);
-  Queue(topology_ == nullptr ? -1 : topology_->PrimaryOf(h.partition), h, {participants}, pending);
+  int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(first);
+  Link* link = node < 0 ? nullptr : LinkTo(node);
+  if (wire::FrameBuilder* out = OpenOp(node, link, first, pending, &commit.tag)) {
+    commit.Encode(out);
+  }
   return true;
 }
 
@@ -392,16 +438,10 @@ Client::CleanupAfterFailedCommit::CleanupAfterFailedCommit(Client* client, Compl
 void Client::CleanupAfterFailedCommit::Done(const Outcome& outcome) {
   if (!outcome.ok()) {
     for (const Transaction::Touch& t : touched_) {
-      wire::OpHeader h;
-      h.type = wire::OpType::kAbort;
-      h.table_id = t.table_id;
-      h.table_version = t.table_version;
-      h.partition = t.partition;
-      h.txn = txn_;
       Pending pending;
       pending.kind = Pending::Kind::kKey;
       pending.done = &client_->ignore_;
-      client_->Queue(t.node, h, {}, pending);
+      client_->Queue(t.node, EndOf<wire::Abort>(txn_, t), pending);
     }
   }
   Completion* done = done_;
@@ -609,12 +649,12 @@ void Client::CloseLink(Link* link, absl::string_view why) {
       std::string bytes = std::move(retry_ops_[slot]);
       Pending pending = pending_[slot];
       absl::string_view in = bytes;
-      wire::Op op;
-      if (wire::DecodeOp(&in, &op) == wire::DecodeStatus::kOk) {
+      wire::Read read;
+      if (wire::DecodeMessage(&in, &read) == wire::DecodeStatus::kOk) {
         pending_[slot].kind = Pending::Kind::kFree;
         free_tags_.push_back(slot);
         --in_flight_;
-        if (RetryRead(node, op.header, {op.sections[0], op.sections[1]}, pending)) continue;
+        if (RetryRead(node, read, pending)) continue;
         // No other replica: fail it as any other operation (under a new tag).
         pending.retry_read = false;
         pending.node = node;

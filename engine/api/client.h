@@ -27,6 +27,7 @@
 #include "engine/transport/channel.h"
 #include "engine/wire/dictionary.pb.h"
 #include "engine/wire/frame.h"
+#include "engine/wire/key_ops.h"
 #include "engine/wire/op.h"
 
 namespace shoal::api {
@@ -188,15 +189,26 @@ class Client {
     }
   }
   Link* LinkTo(int node_id);
-  void Queue(int node, const wire::OpHeader& header,
-             std::initializer_list<absl::string_view> sections, Pending pending);
+  // Queues `op`, a typed operation (key_ops.h) on `op.partition`, for data node `node` (-1:
+  // none serves it); sets its tag. Defined in client_state.h.
+  template <typename Message>
+  void Queue(int node, Message op, const Pending& pending);
+  // Queue for a read that goes to another replica if `node` is lost (pending.retry_read).
+  void QueueRead(int node, wire::Read read, Pending pending);
+  // The frame an operation on `partition` for data node `node` goes into, over `link`, and in
+  // `*tag` the tag its result will carry; nullptr when `link` is null, after failing the
+  // operation through the normal result path (gathers and scans see it too).
+  wire::FrameBuilder* OpenOp(int node, Link* link, uint32_t partition, Pending pending,
+                             uint64_t* tag);
   uint64_t NewTag(Pending pending);
-  // An operation's header for `partition` of `table` on data node `node`; notes the partition
-  // in `txn`, so that Commit and Rollback reach it.
-  wire::OpHeader Header(const schema::TableDef& table, wire::OpType type, uint32_t partition,
-                        int node, Transaction* txn, bool locks = false);
-  void KeyOp(const schema::TableDef& table, wire::OpType type, uint32_t partition, uint8_t flags,
-             std::initializer_list<absl::string_view> sections, Completion* done, Transaction* txn);
+  // Addresses `op` to `partition` of `table` on data node `node`, under `txn`; notes the
+  // partition in `txn`, so that Commit and Rollback reach it.
+  void Address(const schema::TableDef& table, wire::OpType type, uint32_t partition, int node,
+               Transaction* txn, bool locks, wire::OpTarget* op);
+  // Sends a key operation (its partition set) to the partition's primary, or to the nearest
+  // replica for a committed read of a table that allows it.
+  template <typename Message>
+  void KeyOp(const schema::TableDef& table, Message op, Completion* done, Transaction* txn);
   void EndTransaction(Transaction* txn, wire::OpType type, Completion* done);
   // Commits a transaction over several partitions through a TC on the data node primary for
   // its first partition (two-phase commit, engine/node/coordinator.h); false for one partition.
@@ -210,8 +222,7 @@ class Client {
   std::string LostHolds(const Transaction& txn) const;
   // Sends a committed read whose data node was lost to another replica; false if there is
   // none (the caller fails it).
-  bool RetryRead(int lost_node, const wire::OpHeader& header,
-                 std::initializer_list<absl::string_view> sections, Pending pending);
+  bool RetryRead(int lost_node, const wire::Read& read, Pending pending);
   // False: the frame is malformed and the link must go.
   bool HandleFrame(Link* link, absl::string_view frame);
   void HandleResult(const wire::Result& result);

@@ -61,11 +61,11 @@ void Client::SendScanBatch(ScanState* scan, int slot) {
   const ScanRequest& r = scan->request;
   const schema::TableDef& table = *r.table;
   int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(part.partition);
-  wire::OpHeader h =
-      Header(table, wire::OpType::kScan, part.partition, node, r.txn, r.lock == Lock::kExclusive);
-  h.flags = r.lock == Lock::kExclusive ? wire::kLockExclusive : 0;
-  h.index = static_cast<uint16_t>(r.index);
-  wire::ScanParams params;
+  wire::Scan op;
+  Address(table, wire::OpType::kScan, part.partition, node, r.txn, r.lock == Lock::kExclusive, &op);
+  op.lock_exclusive = r.lock == Lock::kExclusive;
+  op.index = static_cast<uint16_t>(r.index);
+  wire::ScanParams& params = op.params;
   params.flags = (r.lower_exclusive ? wire::kLowerExclusive : 0) |
                  (r.upper_exclusive ? wire::kUpperExclusive : 0) |
                  (r.descending ? wire::kDescending : 0);
@@ -75,16 +75,19 @@ void Client::SendScanBatch(ScanState* scan, int slot) {
     params.max_rows = static_cast<uint32_t>(
         std::min<uint64_t>(std::max<uint64_t>(left, 1), params.max_rows ? params.max_rows : left));
   }
+  std::string columns = wire::EncodeColumns(r.columns);
+  op.lower = r.lower;
+  op.upper = r.upper;
+  op.resume = part.resume;
+  op.filter = r.filter;
+  op.columns = columns;
   part.waiting = true;
   ++scan->outstanding;
   Pending pending;
   pending.kind = Pending::Kind::kScan;
   pending.scan = scan;
   pending.slot = slot;
-  Queue(node, h,
-        {r.lower, r.upper, part.resume, r.filter, wire::EncodeColumns(r.columns),
-         wire::EncodeScanParams(params)},
-        pending);
+  Queue(node, op, pending);
 }
 
 void Client::OnScanBatch(ScanState* scan, int slot, const wire::Result& result) {

@@ -42,6 +42,12 @@ struct Client::Pending {
   bool retry_read = false;
 };
 
+template <typename Message>
+void Client::Queue(int node, Message op, const Pending& pending) {
+  Link* link = node < 0 ? nullptr : LinkTo(node);
+  if (wire::FrameBuilder* out = OpenOp(node, link, op.partition, pending, &op.tag)) op.Encode(out);
+}
+
 struct Client::ScanState {
   struct Part {
     uint32_t partition = 0;

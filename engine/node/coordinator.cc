@@ -12,9 +12,18 @@ namespace {
 // Tags of our operations: our transaction's id, then the participant's position.
 constexpr int kPartBits = 20;
 constexpr uint64_t kPartMask = (uint64_t{1} << kPartBits) - 1;
-constexpr size_t kMaxParticipants = 1 << 16;
-constexpr size_t kParticipantBytes = 8;
-constexpr size_t kTakeoverEntryBytes = 9;
+
+// The TC's commit or rollback of `txn` in a participant.
+template <typename End>
+End EndOf(uint16_t tc, uint32_t table_id, uint32_t partition, uint64_t txn, uint64_t tag) {
+  End end;
+  end.tc = tc;
+  end.table_id = table_id;
+  end.partition = partition;
+  end.txn = txn;
+  end.tag = tag;
+  return end;
+}
 
 }  // namespace
 
@@ -47,24 +56,18 @@ int Coordinator::PrimaryOf(uint32_t partition) const {
   return replica < 0 ? -1 : group[replica].first;
 }
 
-void Coordinator::Commit(uint32_t conn, const wire::Op& op) {
-  absl::string_view participants = op.sections[0];
-  if (participants.empty() || participants.size() % kParticipantBytes != 0 ||
-      participants.size() / kParticipantBytes > kMaxParticipants || op.header.txn == 0 ||
-      (op.header.txn >> 63) != 0) {
-    reply_(conn, op.header.tag, wire::kErInternal, "Internal error: malformed commit request");
-    return;
-  }
+void Coordinator::Commit(uint32_t conn, const wire::CommitTxn& commit) {
   uint64_t id = next_id_++;
   Txn& txn = txns_[id];
-  txn.txn = op.header.txn;
+  txn.txn = commit.txn;
   txn.has_client = true;
   txn.conn = conn;
-  txn.tag = op.header.tag;
-  for (size_t at = 0; at < participants.size(); at += kParticipantBytes) {
+  txn.tag = commit.tag;
+  for (size_t i = 0; i < commit.participant_count(); ++i) {
+    wire::CommitTxn::Participant participant = commit.participant(i);
     Part& part = txn.parts.emplace_back();
-    part.table_id = wire::GetU32(participants.data() + at);
-    part.partition = wire::GetU32(participants.data() + at + 4);
+    part.table_id = participant.table_id;
+    part.partition = participant.partition;
   }
   for (size_t i = 0; i < txn.parts.size(); ++i) SendTo(id, txn, i, wire::OpType::kPrepare);
   if (txn.waiting == 0) Advance(id);
@@ -85,14 +88,30 @@ void Coordinator::SendTo(uint64_t id, Txn& txn, size_t part_index, wire::OpType 
   part.node = node;
   part.waiting = true;
   ++txn.waiting;
-  wire::OpHeader h;
-  h.type = type;
-  h.index = static_cast<uint16_t>(type == wire::OpType::kTakeoverReq ? txn.failed_tc : self_);
-  h.table_id = part.table_id;
-  h.partition = part.partition;
-  h.txn = type == wire::OpType::kTakeoverReq ? 0 : txn.txn;
-  h.tag = (id << kPartBits) | part_index;
-  send_(node, h, {});
+  const uint64_t tag = (id << kPartBits) | part_index;
+  const auto tc = static_cast<uint16_t>(self_);
+  switch (type) {
+    case wire::OpType::kPrepare:
+      send_(node, wire::Prepare{.tc = tc,
+                                .table_id = part.table_id,
+                                .partition = part.partition,
+                                .txn = txn.txn,
+                                .tag = tag});
+      break;
+    case wire::OpType::kTakeoverReq:
+      send_(node, wire::TakeoverReq{.failed_tc = static_cast<uint16_t>(txn.failed_tc),
+                                    .table_id = part.table_id,
+                                    .partition = part.partition,
+                                    .tag = tag});
+      break;
+    case wire::OpType::kCommit:
+      send_(node, EndOf<wire::Commit>(tc, part.table_id, part.partition, txn.txn, tag));
+      break;
+    default:
+      SHOAL_CHECK(type == wire::OpType::kAbort) << wire::OpTypeName(type);
+      send_(node, EndOf<wire::Abort>(tc, part.table_id, part.partition, txn.txn, tag));
+      break;
+  }
 }
 
 void Coordinator::OnResult(const wire::Result& result) {
@@ -112,19 +131,25 @@ void Coordinator::OnResult(const wire::Result& result) {
         txn.message = std::string(first);
       }
       break;
-    case Phase::kTakeoverQuery:
-      for (size_t at = 0;
-           result.code == wire::kResultOk && at + kTakeoverEntryBytes <= first.size();
-           at += kTakeoverEntryBytes) {
-        Txn::Found& found = txn.found[wire::GetU64(first.data() + at)];
-        bool committed = first[at + 8] != 0;
-        found.committed |= committed;
-        found.open |= !committed;
+    case Phase::kTakeoverQuery: {
+      if (result.code != wire::kResultOk) break;
+      wire::TakeoverConf answer;
+      if (wire::TakeoverConf::Decode(result, &answer) != wire::DecodeStatus::kOk) {
+        SHOAL_LOG(kWarning) << "TC: a malformed takeover answer from partition " << part.partition
+                            << " of table " << part.table_id;
+        break;
+      }
+      for (size_t i = 0; i < answer.entry_count(); ++i) {
+        wire::TakeoverConf::Entry entry = answer.entry(i);
+        Txn::Found& found = txn.found[entry.txn];
+        found.committed |= entry.committed;
+        found.open |= !entry.committed;
         Part& where = found.parts.emplace_back();
         where.table_id = part.table_id;
         where.partition = part.partition;
       }
       break;
+    }
     case Phase::kCommitFirst:
     case Phase::kCommitRest:
     case Phase::kAbort:

@@ -16,13 +16,16 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "engine/wire/key_ops.h"
 #include "engine/wire/op.h"
+#include "engine/wire/txn_ops.h"
 
 namespace shoal::node {
 
@@ -34,10 +37,11 @@ struct CoordinatorStats {
 
 class Coordinator {
  public:
+  // What the TC sends to a partition's primary.
+  using Message = std::variant<wire::Prepare, wire::Commit, wire::Abort, wire::TakeoverReq>;
   // Sends one operation to data node `node` (this one included); its result comes back
   // through OnResult.
-  using Send =
-      absl::AnyInvocable<void(int node, const wire::OpHeader& header, absl::string_view section)>;
+  using Send = absl::AnyInvocable<void(int node, const Message& message)>;
   // Answers the client's kCommitTxn.
   using Reply = absl::AnyInvocable<void(uint32_t conn, uint64_t tag, uint16_t code,
                                         absl::string_view message)>;
@@ -48,7 +52,7 @@ class Coordinator {
   // they serve, for finding partitions' primaries.
   void SetGroups(std::vector<std::vector<std::pair<int, bool>>> groups);
   // A client's kCommitTxn, from connection `conn`.
-  void Commit(uint32_t conn, const wire::Op& op);
+  void Commit(uint32_t conn, const wire::CommitTxn& commit);
   // A participant's answer to one of our operations (others are ignored).
   void OnResult(const wire::Result& result);
   // Data node `node` left (SetGroups already says so): what it owed us goes to the new

@@ -16,7 +16,9 @@
 #include "common/status_macros.h"
 #include "engine/transport/shm_channel.h"
 #include "engine/transport/tcp_channel.h"
+#include "engine/wire/errors.h"
 #include "engine/wire/op.h"
+#include "engine/wire/txn_ops.h"
 
 namespace shoal::node {
 namespace {
@@ -117,9 +119,7 @@ absl::StatusOr<std::unique_ptr<DataPlane>> DataPlane::Start(
 
   p.tc_ = std::make_unique<Coordinator>(
       p.options_.node_id,
-      [&p](int node, const wire::OpHeader& header, absl::string_view section) {
-        p.SendFromTc(node, header, section);
-      },
+      [&p](int node, const Coordinator::Message& message) { p.SendFromTc(node, message); },
       [&p](uint32_t conn, uint64_t tag, uint16_t code, absl::string_view message) {
         if (code == wire::kResultOk) {
           wire::AppendResult(p.ReplyTo(conn), code, 0, tag, {});
@@ -341,14 +341,23 @@ void DataPlane::HandleOps(Connection* conn, uint32_t count, absl::string_view bo
     }
     if (op.header.type == wire::OpType::kPing) continue;  // its arrival was the point
     if (op.header.type == wire::OpType::kCommitTxn) {
-      tc_->Commit(conn->id, op);
+      wire::CommitTxn commit;
+      if (wire::CommitTxn::Decode(op, &commit) != wire::DecodeStatus::kOk) {
+        wire::AppendResult(ReplyTo(conn->id), wire::kErInternal, 0, op.header.tag,
+                           {"Internal error: malformed commit request"});
+      } else {
+        tc_->Commit(conn->id, commit);
+      }
       continue;
     }
-    if (op.header.type == wire::OpType::kCopyReq || op.header.type == wire::OpType::kCopyDone) {
-      if (op.header.type == wire::OpType::kCopyReq) {
-        StartCopyTo(conn, conn->data_node);
-      } else {
-        OnCopyProgress(op.header);
+    if (op.header.type == wire::OpType::kCopyReq) {
+      StartCopyTo(conn, conn->data_node);
+      continue;
+    }
+    if (op.header.type == wire::OpType::kCopyDone) {
+      wire::CopyDone progress;
+      if (wire::CopyDone::Decode(op, &progress) == wire::DecodeStatus::kOk) {
+        OnCopyProgress(progress);
       }
       continue;
     }

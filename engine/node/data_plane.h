@@ -37,6 +37,7 @@
 #include "engine/transport/channel.h"
 #include "engine/wire/dictionary.pb.h"
 #include "engine/wire/frame.h"
+#include "engine/wire/replica_ops.h"
 
 namespace shoal::transport {
 class ShmListener;
@@ -157,7 +158,7 @@ class DataPlane : private ReplySink {
   void PushGroup();
   bool IsDataNode(uint32_t id) const;
   void StartCopyTo(Connection* conn, int node);
-  void OnCopyProgress(const wire::OpHeader& header);
+  void OnCopyProgress(const wire::CopyDone& progress);
   void RequestCopy();
   // A step of the copies to restarting nodes by the LDMs on this thread; true when it copied.
   bool CopySteps();
@@ -168,7 +169,7 @@ class DataPlane : private ReplySink {
   bool HasUnreadFrame(int node);
   void PeerLost(int node, absl::string_view why);
   // The TC role (coordinator.h): its operations to this node's own LDMs, and their results.
-  void SendFromTc(int node, const wire::OpHeader& header, absl::string_view section);
+  void SendFromTc(int node, const Coordinator::Message& message);
   void DrainTcResults();
   std::vector<std::pair<uint32_t, uint32_t>> AllPartitions() const;
   void ApplyDelta(const DictionaryDelta& delta);
@@ -198,7 +199,7 @@ class DataPlane : private ReplySink {
   int copy_source_ = 0;          // the node this one copies from while it restarts (0: none)
   bool ready_reported_ = false;  // on_ready has run
   int copy_percent_ = -1;
-  std::vector<wire::OpHeader> copy_progress_;  // per LDM of the copy source: its last kCopyDone
+  std::vector<wire::CopyDone> copy_progress_;  // per LDM of the copy source: its last word
   // Nodes this one copies to, with the view version when they asked: until a newer view says
   // they started, they are not replicas that serve, whatever an older view said.
   absl::flat_hash_map<int, uint64_t> copy_targets_;

@@ -1,11 +1,13 @@
 // The data plane's part in replication: following the cluster view (who serves in this node's
 // group, which peers left), and copying partitions to a node that restarts, from either end.
 #include <algorithm>
+#include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
 #include "engine/node/data_plane.h"
 #include "engine/wire/op.h"
+#include "engine/wire/replica_ops.h"
 
 namespace shoal::node {
 namespace {
@@ -143,30 +145,24 @@ void DataPlane::RequestCopy() {
         absl::StrCat("cannot reach data node ", copy_source_, " to copy from it")));
     return;
   }
-  wire::OpHeader request;
-  request.type = wire::OpType::kCopyReq;
-  request.index = static_cast<uint16_t>(options_.node_id);
   conn->out.Finish();
   conn->out.Begin(wire::FrameType::kOpReq);
-  wire::AppendOp(&conn->out, request, {});
+  wire::CopyReq{static_cast<uint16_t>(options_.node_id)}.Encode(&conn->out);
   conn->out.Finish();
   if (options_.on_copy_progress) options_.on_copy_progress(0);
 }
 
-void DataPlane::OnCopyProgress(const wire::OpHeader& header) {
-  if (ready_reported_ || header.partition == 0 || header.partition > 256 ||
-      header.table_id >= header.partition) {
-    return;
-  }
-  copy_progress_.resize(header.partition);
-  copy_progress_[header.table_id] = header;
+void DataPlane::OnCopyProgress(const wire::CopyDone& progress) {
+  if (ready_reported_ || progress.ldm_count > 256) return;
+  copy_progress_.resize(progress.ldm_count);
+  copy_progress_[progress.ldm] = progress;
   uint64_t done = 0;
   uint64_t total = 0;
   int complete = 0;
-  for (const wire::OpHeader& ldm : copy_progress_) {
-    done += ldm.tag;
-    total += ldm.txn;
-    complete += (ldm.flags & wire::kCopyComplete) ? 1 : 0;
+  for (const wire::CopyDone& ldm : copy_progress_) {
+    done += ldm.sent;
+    total += ldm.total;
+    complete += ldm.complete ? 1 : 0;
   }
   if (complete == static_cast<int>(copy_progress_.size())) {
     SHOAL_LOG(kInfo) << "copy from data node " << copy_source_ << " complete";
@@ -177,7 +173,7 @@ void DataPlane::OnCopyProgress(const wire::OpHeader& header) {
   int percent = total == 0 ? 0 : static_cast<int>(std::min<uint64_t>(99, done * 100 / total));
   if (copy_progress_.size() > 1) {
     uint64_t heard = 0;
-    for (const wire::OpHeader& ldm : copy_progress_) heard += ldm.partition != 0 ? 1 : 0;
+    for (const wire::CopyDone& ldm : copy_progress_) heard += ldm.ldm_count != 0 ? 1 : 0;
     percent = static_cast<int>(percent * heard / copy_progress_.size());
   }
   if (percent != copy_percent_) {
@@ -186,14 +182,11 @@ void DataPlane::OnCopyProgress(const wire::OpHeader& header) {
   }
 }
 
-void DataPlane::SendFromTc(int node, const wire::OpHeader& header, absl::string_view section) {
-  auto append = [&](wire::FrameBuilder* out) {
-    if (wire::SectionCount(header.type) == 0) {
-      wire::AppendOp(out, header, {});
-    } else {
-      wire::AppendOp(out, header, {section});
-    }
+void DataPlane::SendFromTc(int node, const Coordinator::Message& message) {
+  auto append = [&message](wire::FrameBuilder* out) {
+    std::visit([out](const auto& op) { op.Encode(out); }, message);
   };
+  const uint32_t partition = std::visit([](const auto& op) { return op.partition; }, message);
   if (node != options_.node_id) {
     if (wire::FrameBuilder* out = ReplyTo(kToNode | static_cast<uint32_t>(node)); out != nullptr) {
       append(out);
@@ -206,7 +199,7 @@ void DataPlane::SendFromTc(int node, const wire::OpHeader& header, absl::string_
   tc_scratch_.Finish();
   absl::string_view body = tc_scratch_.finished().substr(wire::kFrameHeaderSize);
   PartitionPlacement placement{options_.node_groups, options_.replicas, 0, options_.ldm_count};
-  int ldm = placement.LdmOf(header.partition);
+  int ldm = placement.LdmOf(partition);
   if (workers_.empty()) {
     wire::Op op;
     if (wire::DecodeOp(&body, &op) == wire::DecodeStatus::kOk) {
@@ -256,12 +249,8 @@ void DataPlane::CheckPeers(absl::Time now) {
     }
     if (PeerConnection(id) == nullptr) continue;  // PeerConnection reported it lost
     watched.push_back({id, {node.boot_id(), node.pid(), node.start_ticks()}});
-    wire::OpHeader ping;
-    ping.type = wire::OpType::kPing;
-    ping.index = static_cast<uint16_t>(options_.node_id);
-    if (wire::FrameBuilder* out = ReplyTo(kToNode | static_cast<uint32_t>(id)); out != nullptr) {
-      wire::AppendOp(out, ping, {});
-    }
+    wire::Ping{static_cast<uint16_t>(options_.node_id)}.Encode(
+        ReplyTo(kToNode | static_cast<uint32_t>(id)));
   }
   peer_watch_->Follow(watched, now);
   PeerWatch::Result result =
