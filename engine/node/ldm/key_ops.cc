@@ -337,7 +337,7 @@ void KeyOps::Reply(wire::FrameBuilder* out, const OpResult& result, uint64_t tag
       return;
     case OpCode::kDuplicateKey: {
       std::string key;
-      if (!row.empty() && storage::ExtractKey(table, result.index, row, &key)) {
+      if (!row.empty() && schema::KeyOfRow(table, result.index, row, &key)) {
         Error(out, tag, kErDupEntry, storage::DuplicateEntryMessage(table, result.index, key));
       } else {
         Error(out, tag, kErDupEntry,
