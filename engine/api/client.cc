@@ -25,6 +25,9 @@ using wire::kErTemporary;
 constexpr absl::Duration kConnectTimeout = absl::Seconds(2);
 constexpr absl::Duration kReconnectBackoff = absl::Milliseconds(200);
 constexpr absl::Duration kLivenessInterval = absl::Milliseconds(100);
+// How soon a dictionary request goes again when no master could be reached or the node asked
+// was not the master (yet).
+constexpr absl::Duration kDictionaryRetry = absl::Milliseconds(50);
 
 // The end (wire::Commit or wire::Abort, from the client: no TC) of transaction `txn` in a
 // partition it touched.
@@ -475,6 +478,7 @@ int Client::Poll(absl::Duration timeout) {
   std::erase_if(scans_, [](const auto& s) { return s->finished && s->outstanding == 0; });
   int completed = 0;
   while (true) {
+    if (!dict_requests_.empty()) ServiceDictionary(absl::Now());
     // Completions may define operations and so open links: walk a copy.
     std::vector<Link*> links;
     for (auto& [node, link] : links_) links.push_back(link.get());
@@ -507,14 +511,21 @@ int Client::Poll(absl::Duration timeout) {
     bool output_waiting = false;
     for (auto& [node, link] : links_) output_waiting |= !link->out.empty();
     if (output_waiting) Send();
-    if (completed > 0 || !dict_replies_.empty() || timeout <= absl::ZeroDuration()) break;
+    if (completed > 0 || timeout <= absl::ZeroDuration()) break;
     absl::Time now = absl::Now();
     if (deadline == absl::InfiniteFuture()) {
       deadline = now + timeout;
       spin_until = now + std::min(timeout, cluster_->options().spin);
     }
     absl::Duration left = deadline - now;
-    if (left <= absl::ZeroDuration() || links_.empty()) break;
+    if (left <= absl::ZeroDuration()) break;
+    if (links_.empty()) {
+      // Nothing can answer; only a dictionary request waiting to go again is worth waiting for.
+      absl::Time retry = NextDictionaryRetry();
+      if (retry == absl::InfiniteFuture()) break;
+      absl::SleepFor(std::min(left, std::max(absl::ZeroDuration(), retry - now)));
+      continue;
+    }
     if (now < spin_until) continue;
     // Sleep until a data node answers: announce it on every link, then wait on all of them.
     std::vector<pollfd> fds;
@@ -569,7 +580,7 @@ bool Client::HandleFrame(Link* link, absl::string_view frame) {
     case wire::FrameType::kDictConf: {
       wire::DictConf conf;
       if (!conf.ParseFromArray(body.data(), static_cast<int>(body.size()))) return false;
-      dict_replies_[conf.tag()] = std::move(conf);
+      HandleDictConf(std::move(conf));
       return true;
     }
     case wire::FrameType::kHelloConf:
@@ -638,6 +649,12 @@ void Client::CloseLink(Link* link, absl::string_view why) {
   // Gone before any completion runs: one that retries must not queue on the dead link.
   links_.erase(node);
   RefreshTopology();
+  // Dictionary requests it owed an answer go again (to whichever node is master by then).
+  for (auto& [tag, request] : dict_requests_) {
+    if (request->node != node) continue;
+    request->node = -1;
+    request->retry_at = absl::Now() + kDictionaryRetry;
+  }
   std::vector<uint64_t> lost;
   for (uint32_t slot = 0; slot < pending_.size(); ++slot) {
     if (pending_[slot].kind == Pending::Kind::kFree || pending_[slot].node != node) continue;
@@ -670,52 +687,93 @@ void Client::CloseLink(Link* link, absl::string_view why) {
   }
 }
 
-absl::StatusOr<wire::DictConf> Client::Dictionary(wire::DictReq request, absl::Duration timeout) {
-  absl::Time deadline = absl::Now() + timeout;
-  while (true) {
-    RefreshTopology();
-    int master = topology_ == nullptr ? -1 : topology_->Master();
-    Link* link = master < 0 ? nullptr : LinkTo(master);
-    if (link != nullptr) {
-      uint64_t tag = next_dict_tag_++;
-      request.set_tag(tag);
-      link->out.Finish();
-      link->out.Begin(wire::FrameType::kDictReq);
-      request.AppendToString(link->out.buffer());
-      link->out.CountItem();
-      link->out.Finish();
-      Send();
-      while (absl::Now() < deadline && links_.contains(master)) {
-        Poll(std::min(absl::Milliseconds(100), deadline - absl::Now()));
-        auto it = dict_replies_.find(tag);
-        if (it == dict_replies_.end()) continue;
-        wire::DictConf conf = std::move(it->second);
-        dict_replies_.erase(it);
-        if (conf.error_code() == kErTemporary) break;  // not the master (yet): ask again
-        if (conf.has_dictionary()) {
-          cluster_->SetDictionary(conf.dictionary());
-          // A new incarnation starts its versions again: what frames said of the last one no
-          // longer tells whether ours is behind.
-          if (conf.dictionary().incarnation() != seen_incarnation_) {
-            seen_incarnation_ = conf.dictionary().incarnation();
-            seen_dictionary_version_ = conf.dictionary().version();
-          }
-        }
-        return conf;
-      }
+void Client::Dictionary(wire::DictReq request, DictionaryDone done, absl::Duration timeout) {
+  absl::Time now = absl::Now();
+  auto entry = std::make_unique<DictRequest>();
+  uint64_t tag = next_dict_tag_++;
+  entry->request = std::move(request);
+  entry->request.set_tag(tag);
+  entry->done = std::move(done);
+  entry->deadline = now + timeout;
+  DictRequest* raw = entry.get();
+  dict_requests_.emplace(tag, std::move(entry));
+  ++in_flight_;
+  SendDictionary(raw, now);
+}
+
+void Client::RefreshDictionary(DictionaryDone done) {
+  wire::DictReq request;
+  request.mutable_get_dictionary();
+  Dictionary(std::move(request), std::move(done));
+}
+
+void Client::SendDictionary(DictRequest* request, absl::Time now) {
+  RefreshTopology();
+  int master = topology_ == nullptr ? -1 : topology_->Master();
+  Link* link = master < 0 ? nullptr : LinkTo(master);
+  if (link == nullptr) {
+    request->retry_at = now + kDictionaryRetry;
+    return;
+  }
+  request->node = master;
+  link->out.Finish();
+  link->out.Begin(wire::FrameType::kDictReq);
+  request->request.AppendToString(link->out.buffer());
+  link->out.CountItem();
+  link->out.Finish();
+}
+
+void Client::ServiceDictionary(absl::Time now) {
+  // Callbacks may queue more requests: decide on the tags first, then act on each.
+  std::vector<uint64_t> expired, due;
+  for (const auto& [tag, request] : dict_requests_) {
+    if (now >= request->deadline) {
+      expired.push_back(tag);
+    } else if (request->node < 0 && now >= request->retry_at) {
+      due.push_back(tag);
     }
-    if (absl::Now() >= deadline) {
-      return absl::UnavailableError("no data node answered the dictionary request in time");
-    }
-    absl::SleepFor(absl::Milliseconds(50));
+  }
+  for (uint64_t tag : due) SendDictionary(dict_requests_[tag].get(), now);
+  for (uint64_t tag : expired) {
+    auto it = dict_requests_.find(tag);
+    if (it == dict_requests_.end()) continue;
+    std::unique_ptr<DictRequest> request = std::move(it->second);
+    dict_requests_.erase(it);
+    --in_flight_;
+    request->done(absl::UnavailableError("no data node answered the dictionary request in time"));
   }
 }
 
-absl::Status Client::RefreshDictionary() {
-  wire::DictReq request;
-  request.mutable_get_dictionary();
-  absl::StatusOr<wire::DictConf> conf = Dictionary(std::move(request));
-  return conf.status();
+absl::Time Client::NextDictionaryRetry() const {
+  absl::Time next = absl::InfiniteFuture();
+  for (const auto& [tag, request] : dict_requests_) {
+    if (request->node < 0) next = std::min(next, request->retry_at);
+  }
+  return next;
+}
+
+void Client::HandleDictConf(wire::DictConf conf) {
+  auto it = dict_requests_.find(conf.tag());
+  if (it == dict_requests_.end()) return;  // answered late, after its deadline
+  if (conf.error_code() == kErTemporary) {
+    // Not the master (yet): ask again.
+    it->second->node = -1;
+    it->second->retry_at = absl::Now() + kDictionaryRetry;
+    return;
+  }
+  std::unique_ptr<DictRequest> request = std::move(it->second);
+  dict_requests_.erase(it);
+  --in_flight_;
+  if (conf.has_dictionary()) {
+    cluster_->SetDictionary(conf.dictionary());
+    // A new incarnation starts its versions again: what frames said of the last one no
+    // longer tells whether ours is behind.
+    if (conf.dictionary().incarnation() != seen_incarnation_) {
+      seen_incarnation_ = conf.dictionary().incarnation();
+      seen_dictionary_version_ = conf.dictionary().version();
+    }
+  }
+  request->done(std::move(conf));
 }
 
 }  // namespace shoal::api

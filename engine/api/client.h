@@ -9,6 +9,11 @@
 //   client.Send();                                  // one frame per data node
 //   client.Poll(absl::Milliseconds(10));            // runs done.Done(...) and done2.Done(...)
 //
+// Dictionary requests (DDL, auto-increment ranges, refreshes) travel the same way: queued,
+// sent by Send(), answered through a callback that Poll() runs. Nothing here waits except
+// Poll() itself, for as long as its caller asked, so a thread that runs its own event loop
+// (a router worker) never blocks on the dictionary master.
+//
 // Owned and used by one thread. Completions are the caller's and must outlive their operation.
 #pragma once
 
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
@@ -151,12 +157,29 @@ class Client {
   static uint32_t PartitionOf(const schema::TableDef& table, absl::string_view key);
   static bool KeyOfRow(const schema::TableDef& table, absl::string_view row, std::string* key);
 
-  // Dictionary requests (DDL, auto-increment ranges, refresh) go to the dictionary master and
-  // block until answered; results of other operations that arrive meanwhile are delivered.
-  absl::StatusOr<wire::DictConf> Dictionary(wire::DictReq request,
-                                            absl::Duration timeout = absl::Seconds(30));
-  // Fetches the dictionary from a data node and installs it in the Cluster.
-  absl::Status RefreshDictionary();
+  // The master's answer to a dictionary request (a MySQL error comes in its error_code), or
+  // Unavailable when no data node answered in time.
+  using DictionaryDone = absl::AnyInvocable<void(absl::StatusOr<wire::DictConf>)>;
+  // Queues a dictionary request (DDL, an auto-increment range, a refresh) for the dictionary
+  // master; Send() sends it like any operation and Poll() runs `done` once it is answered. A
+  // data node that is not the master (yet) or a lost link makes it go again, every 50 ms at
+  // most, until `timeout` passes; a DictConf that carries a dictionary installs it in the
+  // Cluster before `done` runs. Counts in in_flight() until then, so that an event loop keeps
+  // polling (the timeout is checked by Poll(), not slept through).
+  void Dictionary(wire::DictReq request, DictionaryDone done,
+                  absl::Duration timeout = absl::Seconds(30));
+  // Dictionary() asking for the whole dictionary: the Cluster's copy is then refreshed.
+  void RefreshDictionary(DictionaryDone done);
+  // This client's snapshot of the Cluster's dictionary (may be null). Taken again only when
+  // the Cluster installed another, which costs one atomic load to notice: readers on the
+  // operation path take no lock. Valid until the next call.
+  const std::shared_ptr<const api::Dictionary>& dictionary() {
+    if (uint64_t g = cluster_->dictionary_generation(); g != dictionary_generation_) {
+      dictionary_generation_ = g;
+      dictionary_ = cluster_->dictionary();
+    }
+    return dictionary_;
+  }
   // The newest dictionary version data nodes have mentioned in replies.
   uint32_t seen_dictionary_version() const { return seen_dictionary_version_; }
 
@@ -164,6 +187,7 @@ class Client {
   struct Link;
   struct Pending;
   struct ScanState;
+  struct DictRequest;
   class CleanupAfterFailedCommit : public Completion {
    public:
     CleanupAfterFailedCommit(Client* client, Completion* done, uint64_t txn,
@@ -231,6 +255,13 @@ class Client {
   void DeliverScanRows(ScanState* scan);
   void FinishScan(ScanState* scan, uint16_t code, absl::string_view message);
   void CloseLink(Link* link, absl::string_view why);
+  // Queues `request` for the master if a link to it can be had; else it waits for its retry.
+  void SendDictionary(DictRequest* request, absl::Time now);
+  // Sends requests whose retry time came, and fails those whose deadline passed.
+  void ServiceDictionary(absl::Time now);
+  // The earliest retry time of a request not sent; InfiniteFuture if none.
+  absl::Time NextDictionaryRetry() const;
+  void HandleDictConf(wire::DictConf conf);
 
   Cluster* cluster_;
   std::shared_ptr<const Topology> topology_;
@@ -251,9 +282,11 @@ class Client {
   uint64_t seen_incarnation_ = 0;  // of the last dictionary this client fetched
   std::deque<std::unique_ptr<ScanState>> scans_;
   std::string key_scratch_;
-  // Dictionary replies, by tag, for the blocking Dictionary() call.
-  absl::flat_hash_map<uint64_t, wire::DictConf> dict_replies_;
+  // Dictionary requests not answered yet, by tag.
+  absl::flat_hash_map<uint64_t, std::unique_ptr<DictRequest>> dict_requests_;
   uint64_t next_dict_tag_ = 1;
+  std::shared_ptr<const api::Dictionary> dictionary_;
+  uint64_t dictionary_generation_ = 0;
 };
 
 }  // namespace shoal::api

@@ -42,6 +42,14 @@ struct Client::Pending {
   bool retry_read = false;
 };
 
+struct Client::DictRequest {
+  wire::DictReq request;  // its tag is the key in Client::dict_requests_
+  DictionaryDone done;
+  absl::Time deadline;
+  int node = -1;  // the master it was sent to, awaiting the answer; -1 when not sent
+  absl::Time retry_at = absl::InfinitePast();  // when not sent: when to try again
+};
+
 template <typename Message>
 void Client::Queue(int node, Message op, const Pending& pending) {
   Link* link = node < 0 ? nullptr : LinkTo(node);

@@ -108,6 +108,7 @@ void Cluster::SetDictionary(const wire::Dictionary& proto) {
   if (dictionary_ == nullptr || dictionary_->incarnation != dictionary->incarnation ||
       dictionary_->version <= dictionary->version) {
     dictionary_ = std::move(dictionary);
+    dictionary_generation_.fetch_add(1, std::memory_order_release);
   }
 }
 

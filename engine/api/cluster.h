@@ -88,7 +88,13 @@ class Cluster {
   // Keeps `dictionary` if it is newer than the one held, or of another incarnation (the data
   // nodes restarted empty after a cluster failure).
   void SetDictionary(const wire::Dictionary& dictionary);
+  // Takes the lock: for a Client noticing a new generation, and tools (Client::dictionary()
+  // keeps a snapshot for the operation path).
   std::shared_ptr<const Dictionary> dictionary() const;
+  // Grows whenever SetDictionary installs a dictionary: a cheap way for clients to notice.
+  uint64_t dictionary_generation() const {
+    return dictionary_generation_.load(std::memory_order_acquire);
+  }
 
   // For programs that are not cluster members (benchmarks, tools): asks the mgmd for its view
   // over the console protocol. Blocks.
@@ -101,6 +107,7 @@ class Cluster {
   std::shared_ptr<const Topology> topology_;  // guarded by mutex_
   std::atomic<uint64_t> topology_generation_{0};
   std::shared_ptr<const Dictionary> dictionary_;  // guarded by mutex_
+  std::atomic<uint64_t> dictionary_generation_{0};
 };
 
 }  // namespace shoal::api

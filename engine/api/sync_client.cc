@@ -1,5 +1,7 @@
 #include "engine/api/sync_client.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 
 namespace shoal::api {
@@ -104,17 +106,26 @@ absl::StatusOr<std::vector<std::string>> SyncClient::Scan(ScanRequest request) {
 }
 
 absl::StatusOr<wire::DictConf> SyncClient::Dictionary(wire::DictReq request) {
-  return client_.Dictionary(std::move(request));
+  std::optional<absl::StatusOr<wire::DictConf>> answer;
+  client_.Dictionary(std::move(request),
+                     [&answer](absl::StatusOr<wire::DictConf> conf) { answer = std::move(conf); });
+  client_.Send();
+  while (!answer.has_value()) client_.Poll(absl::Seconds(1));
+  return *std::move(answer);
 }
 
 absl::StatusOr<TablePtr> SyncClient::Table(absl::string_view db, absl::string_view name) {
   for (int attempt = 0; attempt < 2; ++attempt) {
-    std::shared_ptr<const api::Dictionary> dictionary = cluster_->dictionary();
+    std::shared_ptr<const api::Dictionary> dictionary = client_.dictionary();
     if (dictionary != nullptr && dictionary->version >= client_.seen_dictionary_version()) {
       if (TablePtr table = dictionary->Find(db, name); table != nullptr) return table;
       if (attempt == 1) break;
     }
-    if (absl::Status status = client_.RefreshDictionary(); !status.ok()) return status;
+    wire::DictReq refresh;
+    refresh.mutable_get_dictionary();
+    if (absl::StatusOr<wire::DictConf> conf = Dictionary(std::move(refresh)); !conf.ok()) {
+      return conf.status();
+    }
   }
   return absl::NotFoundError(absl::StrCat("Table '", db, ".", name, "' doesn't exist"));
 }

@@ -21,7 +21,7 @@ struct SyncOutcome {
 
 class SyncClient {
  public:
-  explicit SyncClient(Cluster* cluster) : cluster_(cluster), client_(cluster) {}
+  explicit SyncClient(Cluster* cluster) : client_(cluster) {}
 
   Client& client() { return client_; }
 
@@ -44,7 +44,8 @@ class SyncClient {
   // Every row of the scan, in the order delivered; an error ends it with that MySQL error.
   absl::StatusOr<std::vector<std::string>> Scan(ScanRequest request);
 
-  // DDL and other dictionary requests; a MySQL error comes back in DictConf::error_code.
+  // DDL and other dictionary requests; a MySQL error comes back in DictConf::error_code. Polls
+  // until Client::Dictionary's answer (at most its 30 s).
   absl::StatusOr<wire::DictConf> Dictionary(wire::DictReq request);
   // The table's current definition, refreshing the dictionary once if it is not known.
   absl::StatusOr<TablePtr> Table(absl::string_view db, absl::string_view name);
@@ -53,7 +54,6 @@ class SyncClient {
   SyncOutcome Wait();
 
   class Recorder;
-  Cluster* cluster_;
   Client client_;
   SyncOutcome last_;
   bool done_ = false;

@@ -33,14 +33,12 @@ Connection::Connection(Worker* worker, int fd, const RouterContext* context, Tra
                             &Connection::OnReadable, this)),
       write_event_(event_new(worker->loop()->base(), fd, EV_WRITE | EV_PERSIST,
                              &Connection::OnWritable, this)),
-      session_(context, connection_id, std::move(peer_host), worker->data()),
+      session_(context, connection_id, std::move(peer_host), worker->data(),
+               [this] { OnAnswered(); }),
       bytes_in_(context->metrics->GetCounter("shoal_router_bytes_received_total",
                                              "Bytes received from MySQL clients.")),
       bytes_out_(context->metrics->GetCounter("shoal_router_bytes_sent_total",
                                               "Bytes sent to MySQL clients.")) {
-  session_.SetDeferredOutput(&out_, [this] {
-    if (!finished_ && !HandleInput()) Finish();
-  });
   evutil_make_socket_nonblocking(fd);
   evutil_make_socket_closeonexec(fd);
   if (transport == Transport::kTcp) {
@@ -57,7 +55,7 @@ Connection::~Connection() {
 
 void Connection::Start() {
   last_active_ = last_write_progress_ = absl::Now();
-  session_.Start(&out_);
+  session_.Start();
   if (!Flush()) return Finish();
   event_add(read_event_, nullptr);
   reading_ = true;
@@ -69,13 +67,15 @@ void Connection::CloseAfterFlush() {
     event_del(read_event_);
     reading_ = false;
   }
-  if (out_sent_ == out_.size()) Finish();
+  if (out_sent_ == session_.output().size()) Finish();
 }
 
 void Connection::CloseIfIdle(absl::Time now) {
-  if (out_sent_ < out_.size() && now - last_write_progress_ > kNetWriteTimeout) return Finish();
+  if (out_sent_ < session_.output().size() && now - last_write_progress_ > kNetWriteTimeout) {
+    return Finish();
+  }
   if (closing_ || now - last_active_ < session_.IdleTimeout()) return;
-  session_.AppendIdleTimeoutError(&out_);
+  session_.AppendIdleTimeoutError();
   if (!Flush()) return Finish();
   CloseAfterFlush();
 }
@@ -98,7 +98,7 @@ void Connection::OnReadable(int, short, void* arg) {
 void Connection::OnWritable(int, short, void* arg) {
   auto* self = static_cast<Connection*>(arg);
   if (!self->Flush()) return self->Finish();
-  if (self->closing_ && self->out_sent_ == self->out_.size()) self->Finish();
+  if (self->closing_ && self->out_sent_ == self->session_.output().size()) self->Finish();
 }
 
 bool Connection::Read() {
@@ -120,27 +120,32 @@ bool Connection::Read() {
   return HandleInput();
 }
 
+void Connection::OnAnswered() {
+  if (!finished_ && !HandleInput()) Finish();
+}
+
 bool Connection::HandleInput() {
   size_t consumed = 0;
-  Session::Action action =
+  Session::Step step =
       session_.OnInput(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(in_.data()) + in_start_,
                                            in_end_ - in_start_),
-                       &consumed, &out_);
+                       &consumed);
+  waiting_ = step == Session::Step::kWait;
   in_start_ += consumed;
   if (in_start_ == in_end_) {
     in_start_ = in_end_ = 0;
     if (in_.size() > kMaxIdleBuffer) std::string().swap(in_);  // after one huge packet
   }
   if (!Flush()) return false;
-  if (action == Session::Action::kClose) {
+  if (step == Session::Step::kClose) {
     CloseAfterFlush();
     return true;
   }
   // A client that sends without reading its replies waits until they are taken. While a
   // statement runs on the data nodes the next requests are only buffered (read interest stays
   // registered: toggling it costs two epoll_ctl calls per statement), up to a bound.
-  bool backlog = out_.size() - out_sent_ > kMaxPendingOutput ||
-                 (session_.waiting() && in_end_ - in_start_ > kMaxPendingOutput);
+  bool backlog = session_.output().size() - out_sent_ > kMaxPendingOutput ||
+                 (waiting_ && in_end_ - in_start_ > kMaxPendingOutput);
   if (backlog && reading_) {
     event_del(read_event_);
     reading_ = false;
@@ -149,8 +154,9 @@ bool Connection::HandleInput() {
 }
 
 bool Connection::Flush() {
-  while (out_sent_ < out_.size()) {
-    ssize_t n = send(fd_, out_.data() + out_sent_, out_.size() - out_sent_, MSG_NOSIGNAL);
+  std::string& out = session_.output();
+  while (out_sent_ < out.size()) {
+    ssize_t n = send(fd_, out.data() + out_sent_, out.size() - out_sent_, MSG_NOSIGNAL);
     if (n > 0) {
       out_sent_ += static_cast<size_t>(n);
       bytes_out_->Increment(n);
@@ -161,8 +167,8 @@ bool Connection::Flush() {
     if (n < 0 && errno == EAGAIN) {
       // Drop what was sent once it is most of the buffer, so a client that always keeps a
       // backlog does not make it grow by everything ever sent.
-      if (out_sent_ >= 64 * 1024 && out_sent_ * 2 >= out_.size()) {
-        out_.erase(0, out_sent_);
+      if (out_sent_ >= 64 * 1024 && out_sent_ * 2 >= out.size()) {
+        out.erase(0, out_sent_);
         out_sent_ = 0;
       }
       event_add(write_event_, nullptr);  // the rest goes when the socket drains
@@ -170,14 +176,14 @@ bool Connection::Flush() {
     }
     return false;
   }
-  if (out_.capacity() > kMaxIdleBuffer) {
-    std::string().swap(out_);
+  if (out.capacity() > kMaxIdleBuffer) {
+    std::string().swap(out);
   } else {
-    out_.clear();
+    out.clear();
   }
   out_sent_ = 0;
   event_del(write_event_);
-  if (!reading_ && !closing_ && !session_.waiting()) {
+  if (!reading_ && !closing_ && !waiting_) {
     event_add(read_event_, nullptr);
     reading_ = true;
   }

@@ -1,5 +1,7 @@
 // Connection: one client socket on a worker — reads bytes into its Session, writes what the
-// Session produces, and closes when the Session says so or the client goes away.
+// Session produces (its output()), and closes when the Session says so or the client goes
+// away. A command the session waits on answers by calling back (OnAnswered), from inside the
+// worker's data pump: the reply is sent right there.
 //
 // The socket is driven with plain libevent events and our own buffers rather than a
 // bufferevent: a statement then costs one recv() and one send() (plus the loop's epoll_wait),
@@ -45,9 +47,11 @@ class Connection {
   static void OnWritable(int fd, short what, void* arg);
   // Reads once and hands whole packets to the session; false when the connection is done.
   bool Read();
-  // Hands the unconsumed input to the session (again, after a deferred statement answered)
+  // Hands the unconsumed input to the session (again, after a command it waited on answered)
   // and sends its replies; false when the connection is done.
   bool HandleInput();
+  // The session has the answer it waited for in its output.
+  void OnAnswered();
   // Sends what is pending; false when the socket failed.
   bool Flush();
   // Removes this connection from its worker in a later turn (never inside our own callback).
@@ -64,8 +68,8 @@ class Connection {
   std::string in_;
   size_t in_start_ = 0;
   size_t in_end_ = 0;
-  std::string out_;  // to send; bytes before out_sent_ are gone already
-  size_t out_sent_ = 0;
+  size_t out_sent_ = 0;   // bytes of session_.output() sent already
+  bool waiting_ = false;  // the session waits for the data nodes (Session::Step::kWait)
   bool reading_ = false;
   bool closing_ = false;
   bool finished_ = false;

@@ -16,7 +16,6 @@ constexpr absl::Duration kRetryOutput = absl::Milliseconds(1);
 
 DataPump::DataPump(EventLoop* loop, api::Cluster* cluster, MetricsRegistry* metrics)
     : loop_(loop),
-      cluster_(cluster),
       client_(cluster),
       flush_event_(event_new(loop->base(), -1, 0, &DataPump::OnFlush, this)),
       tick_(loop, [this] { Pump(); }),
@@ -32,11 +31,6 @@ void DataPump::Flush() {
   if (flush_pending_) return;
   flush_pending_ = true;
   event_active(flush_event_, EV_TIMEOUT, 0);
-}
-
-void DataPump::Defer(absl::AnyInvocable<void()> task) {
-  deferred_.push_back(std::move(task));
-  Flush();
 }
 
 void DataPump::OnFlush(int, short, void* arg) {
@@ -63,13 +57,6 @@ void DataPump::Pump() {
       return;
     }
     client_.Poll(absl::ZeroDuration());
-    // What completions left to do outside Poll (a session's next statement, …); tasks may
-    // defer more.
-    while (!deferred_.empty()) {
-      std::vector<absl::AnyInvocable<void()>> tasks;
-      tasks.swap(deferred_);
-      for (auto& task : tasks) task();
-    }
     // Completions may have defined more operations (a session's next statement).
     if (flush_pending_) {
       flush_pending_ = false;

@@ -2,7 +2,10 @@
 // router's half of I1's batching). Sessions define operations on client() while the loop
 // runs their input; Flush() asks for one Send() after all of them, so every statement that
 // arrived in the same loop turn leaves in the same frame to each data node. Results are
-// read when a data node's link becomes readable, and their completions run on this thread.
+// read when a data node's link becomes readable, and their completions run on this thread —
+// and with them what a result starts: the reply to the client, the session's next statement,
+// a dictionary request (answered the same way). Nothing a completion runs waits, so the pump
+// never re-enters the client's Poll().
 //
 // Owned by its Worker; used only on the worker's thread (Create may run anywhere).
 #pragma once
@@ -27,9 +30,7 @@ class DataPump : public sql::DataAccess {
   DataPump& operator=(const DataPump&) = delete;
 
   api::Client& client() override { return client_; }
-  api::Cluster& cluster() override { return *cluster_; }
   void Flush() override;
-  void Defer(absl::AnyInvocable<void()> task) override;
 
  private:
   static void OnFlush(int fd, short what, void* arg);
@@ -40,16 +41,15 @@ class DataPump : public sql::DataAccess {
   void WatchFds(const std::vector<int>& fds);
 
   EventLoop* loop_;
-  api::Cluster* cluster_;
   api::Client client_;
   event* flush_event_;
   bool flush_pending_ = false;
   std::vector<int> watched_fds_;
   std::vector<event*> fd_events_;
   std::vector<int> scratch_fds_;
-  std::vector<absl::AnyInvocable<void()>> deferred_;
   // While operations are in flight: a periodic poll that notices dead links (I/O alone does
-  // not when a shared-memory peer dies) and retries output the transports pushed back.
+  // not when a shared-memory peer dies), retries output the transports pushed back, and lets
+  // the client retry or time out its dictionary requests (their 30 s bound is this timer).
   Timer tick_;
   Counter* batches_;
 };

@@ -43,12 +43,12 @@ absl::Duration Session::IdleTimeout() const {
   return absl::Seconds(kDefaultWaitTimeout);
 }
 
-void Session::AppendIdleTimeoutError(std::string* out) {
+void Session::AppendIdleTimeoutError() {
   seq_ = 0;  // unsolicited: not an answer to any command
   SendError({4031, "HY000",
              "The client was disconnected by the server because of inactivity. See wait_timeout "
              "and interactive_timeout for configuring this behavior."},
-            out);
+            &out_);
   state_ = State::kClosing;
 }
 
@@ -58,7 +58,6 @@ Session::Action Session::OnCommand(absl::Span<const uint8_t> payload, std::strin
     SendError(mysql::errors::MalformedPacket(), out);
     return Action::kContinue;
   }
-  commands_->Increment();
   switch (command) {
     case Command::kQuit:
       return Action::kClose;
@@ -74,7 +73,10 @@ Session::Action Session::OnCommand(absl::Span<const uint8_t> payload, std::strin
     case Command::kInitDb: {
       mysql::client::InitDb init;
       if (mysql::Decode(payload, caps_, &init) != DecodeStatus::kOk) break;
-      SendResult(UseDatabase(init.schema), mysql::RowFormat::kText, false, out);
+      sql::StatementResult used = UseDatabase(init.schema);
+      if (!Await(&used, Awaiting::kStatement, mysql::RowFormat::kText)) {
+        SendResult(used, mysql::RowFormat::kText, false, out);
+      }
       return Action::kContinue;
     }
     case Command::kStmtPrepare: {
@@ -155,7 +157,7 @@ Session::Action Session::OnCommand(absl::Span<const uint8_t> payload, std::strin
       // the default a new row gets (string<lenenc>, 0xFB for NULL), then EOF.
       auto fields = sql::internal::ListFields(list.table, list.wildcard, sql_);
       if (const auto* error = std::get_if<mysql::SqlError>(&fields)) {
-        SendError(*error, out);
+        if (sql_.wanted == nullptr) SendError(*error, out);  // else: asked again once fetched
         return Action::kContinue;
       }
       for (const auto& field : std::get<std::vector<sql::internal::FieldListColumn>>(fields)) {
@@ -218,11 +220,7 @@ void Session::OnQuery(absl::string_view text, std::string* out) {
 void Session::RunQueryStatements(std::string* out) {
   while (next_statement_ < query_statements_.size()) {
     sql::StatementResult result = sql::ExecuteText(query_statements_[next_statement_++], &sql_);
-    if (std::holds_alternative<sql::Deferred>(result) && !TakeEarlyResult(&result)) {
-      waiting_ = true;
-      deferred_format_ = mysql::RowFormat::kText;
-      return;
-    }
+    if (Await(&result, Awaiting::kStatement, mysql::RowFormat::kText)) return;
     bool last = next_statement_ == query_statements_.size();
     bool failed = std::holds_alternative<mysql::SqlError>(result);
     SendResult(result, mysql::RowFormat::kText, !last && !failed, out);
@@ -232,44 +230,69 @@ void Session::RunQueryStatements(std::string* out) {
   next_statement_ = 0;
 }
 
+bool Session::Await(sql::StatementResult* result, Awaiting what, mysql::RowFormat format) {
+  if (!std::holds_alternative<sql::Deferred>(*result)) return false;
+  if (early_result_) {  // completed before Execute even returned (e.g. no data node to ask)
+    *result = std::move(*early_result_);
+    early_result_.reset();
+    return false;
+  }
+  awaiting_ = what;
+  deferred_format_ = format;
+  return true;
+}
+
 void Session::StatementDone(sql::StatementResult result) {
-  if (!waiting_) {  // completed before Execute even returned (e.g. no data node to ask)
+  if (!waiting()) {  // inside Execute: Await takes it
     early_result_ = std::move(result);
     return;
   }
-  // This runs inside the client's Poll(); answering may start the next statement, which may
-  // poll itself (DDL): go on from the worker's loop instead.
-  sql_.data->Defer(
-      [this, alive = std::weak_ptr<bool>(alive_), result = std::move(result)]() mutable {
-        if (alive.lock() != nullptr) Resume(std::move(result));
-      });
-}
-
-void Session::Resume(sql::StatementResult result) {
-  waiting_ = false;
-  std::string* out = deferred_out_;
-  bool more = false;
-  if (deferred_format_ == mysql::RowFormat::kText && !query_statements_.empty()) {
-    more = next_statement_ < query_statements_.size() &&
-           !std::holds_alternative<mysql::SqlError>(result);
-    if (!more) query_statements_.clear();
+  Awaiting awaited = awaiting_;
+  awaiting_ = Awaiting::kNothing;
+  if (awaited == Awaiting::kLogin) {
+    if (FinishLogin(result, &out_) == Action::kClose) state_ = State::kClosing;
+  } else {
+    bool more = false;
+    if (deferred_format_ == mysql::RowFormat::kText && !query_statements_.empty()) {
+      more = next_statement_ < query_statements_.size() &&
+             !std::holds_alternative<mysql::SqlError>(result);
+      if (!more) query_statements_.clear();
+    }
+    SendResult(result, deferred_format_, more, &out_);
+    if (more) RunQueryStatements(&out_);  // may wait again: what was answered goes now anyway
   }
-  SendResult(result, deferred_format_, more, out);
-  if (more) RunQueryStatements(out);
-  if (resumed_) resumed_();
+  if (answered_) answered_();
 }
 
-bool Session::TakeEarlyResult(sql::StatementResult* result) {
-  if (!early_result_) return false;
-  *result = std::move(*early_result_);
-  early_result_.reset();
-  return true;
+void Session::AwaitDictionary(absl::Span<const uint8_t> payload) {
+  retry_command_.assign(reinterpret_cast<const char*>(payload.data()), payload.size());
+  awaiting_ = Awaiting::kDictionary;
+  std::shared_ptr<sql::DictionaryFetch> fetch = std::move(sql_.wanted);
+  sql_.wanted = nullptr;
+  sql::DictionaryFetch* raw = fetch.get();
+  sql::FetchDictionary(
+      sql_.data, std::move(fetch),
+      [this, raw, alive = std::weak_ptr<bool>(alive_)](std::optional<mysql::SqlError> error) {
+        if (alive.lock() == nullptr) return;
+        awaiting_ = Awaiting::kNothing;
+        if (error.has_value()) {
+          SendError(*error, &out_);
+        } else {
+          sql::NoteFetched(*raw, &sql_);
+          std::string command = std::move(retry_command_);
+          absl::Span<const uint8_t> again(reinterpret_cast<const uint8_t*>(command.data()),
+                                          command.size());
+          if (OnCommand(again, &out_) == Action::kClose) state_ = State::kClosing;
+          if (sql_.wanted != nullptr) return AwaitDictionary(again);
+        }
+        if (answered_) answered_();
+      });
 }
 
 void Session::OnStmtPrepare(absl::string_view text, std::string* out) {
   auto prepared = sql::Prepare(text, sql_);
   if (auto* error = std::get_if<mysql::SqlError>(&prepared)) {
-    SendError(*error, out);
+    if (sql_.wanted == nullptr) SendError(*error, out);  // else: prepared again once fetched
     return;
   }
   uint32_t id = next_statement_id_++;
@@ -313,11 +336,7 @@ void Session::OnStmtExecute(absl::Span<const uint8_t> payload, std::string* out)
   }
   statement.long_data.clear();
   sql::StatementResult result = sql::Execute(*statement.plan, execute.params, &sql_);
-  if (std::holds_alternative<sql::Deferred>(result) && !TakeEarlyResult(&result)) {
-    waiting_ = true;
-    deferred_format_ = mysql::RowFormat::kBinary;
-    return;
-  }
+  if (Await(&result, Awaiting::kStatement, mysql::RowFormat::kBinary)) return;
   SendResult(result, mysql::RowFormat::kBinary, false, out);
 }
 

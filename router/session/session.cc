@@ -22,11 +22,12 @@ mysql::SqlError BadHandshake() { return {1043, "08S01", "Bad handshake"}; }
 }  // namespace
 
 Session::Session(const RouterContext* context, uint32_t connection_id, std::string peer_host,
-                 sql::DataAccess* data)
+                 sql::DataAccess* data, absl::AnyInvocable<void()> answered)
     : context_(context),
       connection_id_(connection_id),
       peer_host_(std::move(peer_host)),
       decoder_(context->max_allowed_packet),
+      answered_(std::move(answered)),
       commands_(context->metrics->GetCounter("shoal_router_commands_total",
                                              "MySQL protocol commands received.")),
       logins_failed_(context->metrics->GetCounter("shoal_router_logins_failed_total",
@@ -48,11 +49,6 @@ Session::~Session() {
   }
 }
 
-void Session::SetDeferredOutput(std::string* deferred_out, absl::AnyInvocable<void()> resumed) {
-  deferred_out_ = deferred_out;
-  resumed_ = std::move(resumed);
-}
-
 std::string Session::TooManyConnectionsPacket() {
   mysql::SqlError error = mysql::errors::TooManyConnections();
   mysql::server::Err err{error.code, error.sqlstate, error.message};
@@ -62,7 +58,7 @@ std::string Session::TooManyConnectionsPacket() {
   return out;
 }
 
-void Session::Start(std::string* out) {
+void Session::Start() {
   absl::BitGen random;
   scramble_ = mysql::GenerateScramble([&random] { return absl::Uniform<uint32_t>(random); });
   mysql::server::Greeting greeting;
@@ -72,29 +68,32 @@ void Session::Start(std::string* out) {
   greeting.charset = mysql::charset::kUtf8mb4_0900AiCi;
   greeting.status_flags = mysql::status::kAutocommit;
   seq_ = 0;
-  mysql::EncodePacket(greeting, mysql::kServerCapabilities, &seq_, out);
+  mysql::EncodePacket(greeting, mysql::kServerCapabilities, &seq_, &out_);
   decoder_.set_expected_seq(seq_);
 }
 
-Session::Action Session::OnInput(absl::Span<const uint8_t> in, size_t* consumed, std::string* out) {
+Session::Step Session::OnInput(absl::Span<const uint8_t> in, size_t* consumed) {
+  std::string* out = &out_;
   *consumed = 0;
-  while (state_ != State::kClosing && !waiting_) {
+  while (state_ != State::kClosing && !waiting()) {
     size_t used = 0;
     absl::Span<const uint8_t> payload;
     DecodeStatus status = decoder_.Next(in.subspan(*consumed), &used, &payload);
     if (status == DecodeStatus::kNeedMore) {
       *consumed += used;
-      return Action::kContinue;
+      return Step::kRead;
     }
     if (status == DecodeStatus::kTooLarge) {
       // The oversized packet's id was not consumed: the error follows it.
       seq_ = static_cast<uint8_t>(decoder_.expected_seq() + 1);
       SendError(mysql::errors::PacketTooLarge(), out);
-      return Action::kClose;
+      state_ = State::kClosing;
+      return Step::kClose;
     }
     if (status != DecodeStatus::kOk) {
       SHOAL_LOG(kDebug) << "connection " << connection_id_ << ": malformed packet framing";
-      return Action::kClose;
+      state_ = State::kClosing;
+      return Step::kClose;
     }
     seq_ = decoder_.expected_seq();
     // The payload may point into `in`: handle it before its bytes are counted as consumed.
@@ -110,7 +109,8 @@ Session::Action Session::OnInput(absl::Span<const uint8_t> in, size_t* consumed,
     }
     if (action == Action::kClose) state_ = State::kClosing;
   }
-  return state_ == State::kClosing ? Action::kClose : Action::kContinue;
+  if (state_ == State::kClosing) return Step::kClose;
+  return waiting() ? Step::kWait : Step::kRead;
 }
 
 Session::Action Session::OnPacket(absl::Span<const uint8_t> payload, std::string* out) {
@@ -119,8 +119,13 @@ Session::Action Session::OnPacket(absl::Span<const uint8_t> payload, std::string
       return OnHandshakeResponse(payload, out);
     case State::kAuthSwitch:
       return OnAuthSwitchResponse(payload, out);
-    case State::kCommand:
-      return OnCommand(payload, out);
+    case State::kCommand: {
+      commands_->Increment();
+      sql_.dictionary_fetched = sql::DictionaryFetched::kNo;
+      Action action = OnCommand(payload, out);
+      if (sql_.wanted != nullptr) AwaitDictionary(payload);
+      return action;
+    }
     case State::kClosing:
       break;
   }
@@ -196,12 +201,16 @@ Session::Action Session::LoginSucceeded(std::string* out) {
   state_ = State::kCommand;
   sql_.user = user_;
   sql::ApplyHandshakeCollation(client_collation_, &sql_);
-  if (!requested_database_.empty()) {
-    sql::StatementResult used = UseDatabase(requested_database_);
-    if (const auto* error = std::get_if<mysql::SqlError>(&used)) {
-      SendError(*error, out);
-      return Action::kClose;
-    }
+  if (requested_database_.empty()) return FinishLogin(sql::OkResult{}, out);
+  sql::StatementResult used = UseDatabase(requested_database_);
+  if (Await(&used, Awaiting::kLogin, mysql::RowFormat::kText)) return Action::kContinue;
+  return FinishLogin(used, out);
+}
+
+Session::Action Session::FinishLogin(const sql::StatementResult& used, std::string* out) {
+  if (const auto* error = std::get_if<mysql::SqlError>(&used)) {
+    SendError(*error, out);
+    return Action::kClose;
   }
   SendOk(sql::OkResult{}, 0, out);
   return Action::kContinue;

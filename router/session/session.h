@@ -1,6 +1,12 @@
 // Session: one MySQL client connection's protocol state machine — greeting, authentication,
 // then commands — over bytes in and bytes out. It never touches sockets: the Connection feeds
-// it what arrived and sends what it produced.
+// it what arrived and sends what it produced (output(), which the session owns).
+//
+// A command that runs on the data nodes does not block the worker: OnInput returns kWait, and
+// the reply comes when the engine answers — the session appends it to output() right there,
+// inside the completion, and calls `answered` so that the connection sends it and feeds the
+// rest of its input. Nothing on that path waits (no dictionary call blocks, table_access.h),
+// so the way back to the client is as short as the way out.
 //
 // Owned by its Connection; used only on that connection's worker thread.
 //
@@ -41,10 +47,15 @@ namespace shoal::router {
 class Session : private sql::ResultSink {
  public:
   enum class Action { kContinue, kClose };
+  // What the connection does after OnInput: read on; wait — a command runs on the data nodes,
+  // nothing more is handled until the session calls `answered`; or close once output() is
+  // sent.
+  enum class Step { kRead, kWait, kClose };
 
-  // `data`: the worker's data nodes (may be null: table statements then fail).
+  // `data`: the worker's data nodes (may be null: table statements then fail). `answered`:
+  // called on this thread when a command the session waited for has put its reply in output().
   Session(const RouterContext* context, uint32_t connection_id, std::string peer_host,
-          sql::DataAccess* data = nullptr);
+          sql::DataAccess* data = nullptr, absl::AnyInvocable<void()> answered = nullptr);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -57,24 +68,29 @@ class Session : private sql::ResultSink {
   absl::Duration IdleTimeout() const;
   // Appends ER_CLIENT_INTERACTION_TIMEOUT (4031), which MySQL 8.0 sends before it closes an
   // idle connection.
-  void AppendIdleTimeoutError(std::string* out);
+  void AppendIdleTimeoutError();
 
-  // Appends the server greeting to `out`.
-  void Start(std::string* out);
-  // Handles every whole packet at the front of `in`, appending replies to `out`; `*consumed`
-  // is how many bytes of `in` were used (the rest waits for more input). kClose: close the
-  // connection once `out` has been sent.
-  //
-  // A statement that runs on the data nodes leaves the session waiting(): OnInput stops after
-  // its packet, and the reply comes later — the session appends it to `*deferred_out` (see
-  // SetDeferredOutput) and calls `resumed`, after which the connection sends it and feeds the
-  // rest of its input again.
-  Action OnInput(absl::Span<const uint8_t> in, size_t* consumed, std::string* out);
-  bool waiting() const { return waiting_; }
-  void SetDeferredOutput(std::string* deferred_out, absl::AnyInvocable<void()> resumed);
+  // Appends the server greeting to output().
+  void Start();
+  // Handles every whole packet at the front of `in`, appending replies to output();
+  // `*consumed` is how many bytes of `in` were used (the rest waits for more input, or for
+  // the answer kWait waits for).
+  Step OnInput(absl::Span<const uint8_t> in, size_t* consumed);
+  bool waiting() const { return awaiting_ != Awaiting::kNothing; }
+  // What to send to the client. The owner sends it and erases what was sent.
+  std::string& output() { return out_; }
 
  private:
   enum class State { kGreeting, kAuthSwitch, kCommand, kClosing };
+  // What the session waits for, if anything (entered by a handler, left in StatementDone or
+  // AwaitDictionary's answer):
+  //   kStatement  — a deferred statement's result, sent in `deferred_format_`, then the rest of
+  //                 a multi-statement COM_QUERY;
+  //   kLogin      — the USE of the database named at login or COM_CHANGE_USER: its error
+  //                 closes the connection, as mysqld's does;
+  //   kDictionary — the dictionary fetch COM_STMT_PREPARE or COM_FIELD_LIST stopped for
+  //                 (table_access.h): the command in `retry_command_` is handled again.
+  enum class Awaiting : uint8_t { kNothing, kStatement, kLogin, kDictionary };
 
   // A COM_STMT_PREPAREd statement.
   struct Statement {
@@ -85,16 +101,18 @@ class Session : private sql::ResultSink {
   };
 
   Action OnPacket(absl::Span<const uint8_t> payload, std::string* out);
-  // sql::ResultSink: a deferred statement finished (inside the client's Poll()).
+  // sql::ResultSink: a deferred statement finished (inside the client's Poll()): sends its
+  // result and goes on (the rest of a multi-statement query; `answered` then feeds the
+  // client's next commands).
   void StatementDone(sql::StatementResult result) override;
-  // Sends that result and goes on (the rest of a multi-statement query, then the client's
-  // next commands); from the worker's loop.
-  void Resume(sql::StatementResult result);
   // Runs the statements of a COM_QUERY from `next_statement_` on until one is deferred or
   // all have answered.
   void RunQueryStatements(std::string* out);
-  // After Execute returned Deferred: the result, if it was delivered already.
-  bool TakeEarlyResult(sql::StatementResult* result);
+  // After Execute returned Deferred: true when the session is to wait (awaiting `what`),
+  // false when the result was delivered already and is now in `*result`.
+  bool Await(sql::StatementResult* result, Awaiting what, mysql::RowFormat format);
+  // Fetches what a command stopped for (sql_.wanted), then handles `payload` again.
+  void AwaitDictionary(absl::Span<const uint8_t> payload);
 
   // Authentication (session.cc).
   Action OnHandshakeResponse(absl::Span<const uint8_t> payload, std::string* out);
@@ -106,6 +124,8 @@ class Session : private sql::ResultSink {
   bool Verify(const UserAccount* account, absl::string_view plugin,
               absl::string_view response) const;
   Action LoginSucceeded(std::string* out);
+  // The answer to login: OK, or the USE's error and kClose.
+  Action FinishLogin(const sql::StatementResult& used, std::string* out);
   Action LoginFailed(std::string* out);
 
   // Commands (commands.cc).
@@ -139,16 +159,17 @@ class Session : private sql::ResultSink {
   sql::SessionState sql_;
   absl::flat_hash_map<uint32_t, Statement> statements_;
   uint32_t next_statement_id_ = 1;
-  // The deferred statement's reply: where it goes, how rows are encoded, and what to run after
-  // it (the rest of a multi-statement COM_QUERY).
-  bool waiting_ = false;
-  std::string* deferred_out_ = nullptr;
-  absl::AnyInvocable<void()> resumed_;
+  std::string out_;
+  absl::AnyInvocable<void()> answered_;
+  // The deferred statement's reply: how rows are encoded, and what to run after it (the rest
+  // of a multi-statement COM_QUERY).
+  Awaiting awaiting_ = Awaiting::kNothing;
   mysql::RowFormat deferred_format_ = mysql::RowFormat::kText;
+  std::string retry_command_;                  // kDictionary: the command's payload
   std::vector<std::string> query_statements_;  // a multi-statement COM_QUERY, split
   size_t next_statement_ = 0;
   std::optional<sql::StatementResult> early_result_;
-  // Tasks deferred to the loop hold it weakly: a session gone by then is not touched.
+  // A dictionary fetch's answer holds it weakly: a session gone by then is not touched.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   Counter* commands_;
   Counter* logins_failed_;

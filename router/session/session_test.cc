@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "absl/strings/escaping.h"
+#include "engine/api/api_test_util.h"
+#include "engine/api/client.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "protocol/auth.h"
@@ -38,13 +40,19 @@ class SessionTest : public ::testing::Test {
     users[1].sha256_hash = absl::BytesToHexString(mysql::DigestView(secret.caching_sha2));
     context_.users = *AccountsFromConfig(users);
     session_ = std::make_unique<Session>(&context_, 7, "localhost");
-    std::string out;
-    session_->Start(&out);
-    std::vector<std::string> greeting = Split(out);
+    session_->Start();
+    std::vector<std::string> greeting = Split(TakeOutput());
     EXPECT_EQ(greeting.size(), 1u);
     greeting_payload_ = greeting[0];  // the decoded greeting borrows from it
     EXPECT_EQ(mysql::Decode(Bytes(greeting_payload_), 0, &greeting_), mysql::DecodeStatus::kOk);
     scramble_ = greeting_.auth_plugin_data;
+  }
+
+  // What the session has to send, taken (as the connection sends and erases it).
+  std::string TakeOutput() {
+    std::string out = std::move(session_->output());
+    session_->output().clear();
+    return out;
   }
 
   static absl::Span<const uint8_t> Bytes(const std::string& s) {
@@ -72,11 +80,10 @@ class SessionTest : public ::testing::Test {
     return Feed(wire);
   }
   std::vector<std::string> Feed(const std::string& wire) {
-    std::string out;
     size_t consumed = 0;
-    last_action_ = session_->OnInput(Bytes(wire), &consumed, &out);
+    last_step_ = session_->OnInput(Bytes(wire), &consumed);
     EXPECT_EQ(consumed, wire.size());
-    return Split(out);
+    return Split(TakeOutput());
   }
 
   template <typename T>
@@ -120,7 +127,7 @@ class SessionTest : public ::testing::Test {
   std::string greeting_payload_;
   mysql::server::Greeting greeting_;
   std::string scramble_;
-  Session::Action last_action_ = Session::Action::kContinue;
+  Session::Step last_step_ = Session::Step::kRead;
 };
 
 TEST_F(SessionTest, GreetsAsMySql8WithNativePassword) {
@@ -137,7 +144,7 @@ TEST_F(SessionTest, NativePasswordRightAndWrong) {
                                       mysql::ComputeNativeAuthResponse("secret", scramble_));
   ASSERT_EQ(ok.size(), 1u);
   EXPECT_EQ(ok[0][0], '\0');
-  EXPECT_EQ(last_action_, Session::Action::kContinue);
+  EXPECT_EQ(last_step_, Session::Step::kRead);
 }
 
 TEST_F(SessionTest, WrongPasswordAndUnknownUserGet1045AndClose) {
@@ -146,7 +153,7 @@ TEST_F(SessionTest, WrongPasswordAndUnknownUserGet1045AndClose) {
   ASSERT_EQ(refused.size(), 1u);
   EXPECT_EQ(ErrorCode(refused[0]), 1045);
   EXPECT_THAT(refused[0], HasSubstr("Access denied for user 'app'@'localhost'"));
-  EXPECT_EQ(last_action_, Session::Action::kClose);
+  EXPECT_EQ(last_step_, Session::Step::kClose);
 }
 
 TEST_F(SessionTest, CachingSha2FastPathIsVerifiedWithoutFullAuthentication) {
@@ -286,7 +293,7 @@ TEST_F(SessionTest, OtherCommands) {
   EXPECT_THAT(Send(std::string("\x09"), 0)[0], StartsWith("Uptime: "));  // COM_STATISTICS
   EXPECT_EQ(ErrorCode(Query("SELEKT 1")[0]), 1064);
   EXPECT_TRUE(Send(std::string("\x01"), 0).empty());  // COM_QUIT: no answer
-  EXPECT_EQ(last_action_, Session::Action::kClose);
+  EXPECT_EQ(last_step_, Session::Step::kClose);
 }
 
 TEST_F(SessionTest, PipelinedAndFragmentedInput) {
@@ -301,15 +308,14 @@ TEST_F(SessionTest, PipelinedAndFragmentedInput) {
   std::string ping;
   seq = 0;
   mysql::AppendPacket(Encoded(mysql::client::Query{"SELECT 7"}), &seq, &ping);
-  std::string out;
   size_t pending = 0;
   for (size_t i = 0; i < ping.size(); ++i) {
     size_t consumed = 0;
-    session_->OnInput(Bytes(ping.substr(pending, i + 1 - pending)), &consumed, &out);
+    session_->OnInput(Bytes(ping.substr(pending, i + 1 - pending)), &consumed);
     pending += consumed;
   }
   EXPECT_EQ(pending, ping.size());
-  EXPECT_EQ(Split(out).size(), 5u);
+  EXPECT_EQ(Split(TakeOutput()).size(), 5u);
 }
 
 TEST_F(SessionTest, AQueryLongerThan16MiBArrivesInPiecesAndIsAnswered) {
@@ -320,17 +326,16 @@ TEST_F(SessionTest, AQueryLongerThan16MiBArrivesInPiecesAndIsAnswered) {
   std::string wire;
   uint8_t seq = 0;
   mysql::AppendPacket(Encoded(mysql::client::Query{query}), &seq, &wire);
-  std::string out;
   size_t start = 0;  // first byte not consumed yet
   for (size_t end = 0; end < wire.size();) {
     end = std::min(wire.size(), end + (64 << 10));
     size_t consumed = 0;
-    ASSERT_EQ(session_->OnInput(Bytes(wire.substr(start, end - start)), &consumed, &out),
-              Session::Action::kContinue);
+    ASSERT_EQ(session_->OnInput(Bytes(wire.substr(start, end - start)), &consumed),
+              Session::Step::kRead);
     start += consumed;
   }
   EXPECT_EQ(start, wire.size());
-  std::vector<std::string> reply = Split(out);
+  std::vector<std::string> reply = Split(TakeOutput());
   ASSERT_EQ(reply.size(), 5u);  // count, definition, EOF, row, EOF
   EXPECT_EQ(reply[3],
             "\x01"
@@ -339,6 +344,70 @@ TEST_F(SessionTest, AQueryLongerThan16MiBArrivesInPiecesAndIsAnswered) {
   EXPECT_EQ(Query("SELECT 2")[3],
             "\x01"
             "2");
+}
+
+// With data nodes: what waits for them returns kWait at once, and the answer is appended to
+// the output and announced by `answered` from inside the client's Poll — here the login's USE
+// of a database the router does not know yet (a dictionary refresh), then DDL.
+class ClientAccess : public sql::DataAccess {
+ public:
+  explicit ClientAccess(api::Cluster* cluster) : client_(cluster) {}
+  api::Client& client() override { return client_; }
+  void Flush() override { client_.Send(); }
+
+ private:
+  api::Client client_;
+};
+
+TEST_F(SessionTest, CommandsWaitingForTheDataNodesAnswerByCallback) {
+  api::testing::FakeMaster master;
+  ASSERT_TRUE(master.ok());
+  master.answer = [](const wire::DictReq& request) {
+    wire::DictConf conf;
+    if (request.has_get_dictionary()) {
+      conf.mutable_dictionary()->set_version(1);
+      conf.mutable_dictionary()->add_databases("shop");
+    }
+    return std::optional<wire::DictConf>(conf);
+  };
+  api::Cluster::Options options;
+  options.use_shared_memory = false;
+  api::Cluster cluster(options);
+  cluster.SetView(master.View());
+  ClientAccess access(&cluster);
+  int answered = 0;
+  session_ = std::make_unique<Session>(&context_, 8, "localhost", &access, [&] { ++answered; });
+  session_->Start();
+  TakeOutput();
+  auto answer = [&] {
+    absl::Time deadline = absl::Now() + absl::Seconds(10);
+    while (answered == 0 && absl::Now() < deadline) {
+      master.Serve();
+      access.client().Poll(absl::Milliseconds(5));
+    }
+    EXPECT_EQ(answered, 1);
+    answered = 0;
+    return Split(TakeOutput());
+  };
+
+  EXPECT_TRUE(Login("root", mysql::kNativePasswordPlugin, "").empty());
+  EXPECT_EQ(last_step_, Session::Step::kWait);
+  EXPECT_TRUE(session_->waiting());
+  std::vector<std::string> ok = answer();
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0][0], '\0') << "not an OK packet";
+  EXPECT_FALSE(session_->waiting());
+
+  EXPECT_TRUE(Query("CREATE DATABASE d").empty());
+  EXPECT_EQ(last_step_, Session::Step::kWait);
+  ok = answer();
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0][0], '\0') << "not an OK packet";
+  EXPECT_EQ(Query("SELECT DATABASE()")[3],
+            "\x04"
+            "shop");
+  ASSERT_EQ(master.requests.size(), 2u);
+  EXPECT_TRUE(master.requests[1].has_create_database());
 }
 
 }  // namespace

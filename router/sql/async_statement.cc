@@ -10,7 +10,44 @@ namespace {
 
 constexpr uint16_t kErTableDefChanged = 1412;
 
+wire::DictReq RefreshRequest() {
+  wire::DictReq request;
+  request.mutable_get_dictionary();
+  return request;
+}
+
+// A statement waiting for the dictionary master's answer before it runs again.
+class DictionaryWait : public AsyncStatement {
+ public:
+  DictionaryWait(const internal::ExecContext& ctx, size_t keep_warnings)
+      : AsyncStatement(ctx), may_retry_(ctx.may_retry), keep_warnings_(keep_warnings) {}
+
+  void Start(std::shared_ptr<DictionaryFetch> fetch) {
+    DictionaryFetch* raw = fetch.get();
+    FetchDictionary(data(), std::move(fetch), [this, raw](std::optional<mysql::SqlError> error) {
+      // Orphaned: Deliver only rolls back what the session left open.
+      if (error.has_value() || state() == nullptr) {
+        return Deliver(error.has_value() ? *std::move(error) : mysql::SqlError{});
+      }
+      NoteFetched(*raw, state());
+      RunAgain(may_retry_, keep_warnings_);
+    });
+  }
+
+ private:
+  bool may_retry_;
+  size_t keep_warnings_;
+};
+
 }  // namespace
+
+StatementResult WaitForDictionary(const internal::ExecContext& ctx, size_t keep_warnings) {
+  std::shared_ptr<DictionaryFetch> fetch = std::move(ctx.state->wanted);
+  ctx.state->wanted = nullptr;
+  auto* wait = new DictionaryWait(ctx, keep_warnings);
+  wait->Start(std::move(fetch));
+  return Deferred{};
+}
 
 AsyncStatement::AsyncStatement(const internal::ExecContext& ctx)
     : state_(ctx.state),
@@ -33,14 +70,21 @@ internal::ExecContext AsyncStatement::context() const {
 void AsyncStatement::Deliver(StatementResult result) {
   const auto* error = std::get_if<mysql::SqlError>(&result);
   if (error != nullptr && error->code == kErTableDefChanged) {
-    // Completions run inside the client's Poll(), which a dictionary refresh would enter
-    // again: refresh (and retry) from the worker's loop.
     if (state_ != nullptr && state_->txn == nullptr && statement_ != nullptr && may_retry_) {
-      data_->Defer([this] { RunAgainWithFreshDictionary(); });
+      // Nothing of an autocommit statement was applied: run it once more on a refreshed
+      // dictionary, in place of this one.
+      internal::ExecContext ctx = context();
+      ctx.may_retry = false;
+      state_->in_flight = nullptr;
+      DictionaryFetch refresh;
+      refresh.request = RefreshRequest();
+      (void)WantDictionary(*state_, std::move(refresh));
+      (void)WaitForDictionary(ctx, state_->warnings.size());
+      delete this;
       return;
     }
-    DataAccess* data = data_;
-    data->Defer([data] { (void)data->client().RefreshDictionary(); });
+    data_->client().RefreshDictionary([](absl::StatusOr<wire::DictConf>) {});
+    data_->Flush();
   }
   if (SessionState* s = state_; s != nullptr) {
     s->in_flight = nullptr;
@@ -51,18 +95,13 @@ void AsyncStatement::Deliver(StatementResult result) {
   delete this;
 }
 
-void AsyncStatement::RunAgainWithFreshDictionary() {
-  (void)data_->client().RefreshDictionary();
+void AsyncStatement::RunAgain(bool may_retry, size_t keep_warnings) {
   SessionState* s = state_;
-  if (s == nullptr) {  // the session went away meanwhile
-    RollbackInBackground(data_, std::move(abandoned_txn_));
-    delete this;
-    return;
-  }
   internal::ExecContext ctx = context();
-  ctx.may_retry = false;
+  ctx.may_retry = may_retry;
   s->in_flight = nullptr;
-  StatementResult again = internal::RunAgain(*statement_, ctx);
+  if (s->warnings.size() > keep_warnings) s->warnings.resize(keep_warnings);
+  StatementResult again = internal::RunStatementOrWait(*statement_, ctx, keep_warnings);
   if (!std::holds_alternative<Deferred>(again)) {
     s->sink->StatementDone(internal::FinishStatement(std::move(again), s));
   }

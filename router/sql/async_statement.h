@@ -1,6 +1,8 @@
 // AsyncStatement: a table statement waiting for the data nodes. It is the Completion (or
-// ScanReceiver) of the native operations it defined, and it owns itself: once the last of
-// them has completed it delivers the statement's result to the session and deletes itself.
+// ScanReceiver) of the native operations it defined, or of the dictionary request it stopped
+// for, and it owns itself: once the last of them has completed it delivers the statement's
+// result to the session and deletes itself. Completions run inside the worker's Client::Poll,
+// and so does what the result starts (the session's next statement): nothing in there waits.
 //
 // Lives on the session's worker thread. The session may go away first (the client hung up):
 // it then calls Orphan(), and the statement frees itself without delivering when its
@@ -57,6 +59,12 @@ class AsyncStatement {
   // so `this` may be gone afterwards.
   void EndTransaction(api::Transaction* txn, bool commit, api::Completion* done);
 
+  // Runs the statement again from the start in place of this one (after a stale table
+  // definition or a dictionary fetch), delivers its result unless it is deferred again, and
+  // deletes this. `keep_warnings`: how many diagnostics predate what the statement adds anew.
+  // REQUIRES: not orphaned.
+  void RunAgain(bool may_retry, size_t keep_warnings);
+
   // Null once orphaned.
   SessionState* state() const { return state_; }
   // The statement's context as at its start. REQUIRES: not orphaned.
@@ -65,9 +73,6 @@ class AsyncStatement {
   DataAccess* data() const { return data_; }
 
  private:
-  // After 1412: the statement once more, on a refreshed dictionary; then deletes this.
-  void RunAgainWithFreshDictionary();
-
   SessionState* state_;
   DataAccess* data_;
   std::vector<mysql::Value> params_;
@@ -77,5 +82,10 @@ class AsyncStatement {
   bool may_retry_;
   std::shared_ptr<api::Transaction> abandoned_txn_;
 };
+
+// Sends the dictionary request a statement stopped for (SessionState::wanted, taken here) and
+// returns Deferred: once answered, the statement runs again (AsyncStatement::RunAgain), so
+// the session gets its result as from any deferred statement. `keep_warnings`: see RunAgain.
+StatementResult WaitForDictionary(const internal::ExecContext& ctx, size_t keep_warnings);
 
 }  // namespace shoal::sql

@@ -1,13 +1,14 @@
 // DDL: databases, tables and indexes, through the dictionary master (engine/wire
-// dictionary.proto). A DDL statement blocks its worker thread until the master confirms —
-// DDL is rare, and the master serializes it anyway — while results of other sessions'
-// operations that arrive meanwhile are still delivered.
+// dictionary.proto). A DDL statement is deferred like a table statement: it commits the
+// session's open transaction (MySQL's implicit commit), then sends its requests to the master
+// one after the other, each once the previous one is confirmed. DDL is rare and the master
+// serializes it anyway, but its worker's other sessions go on meanwhile.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/time/clock.h"
 #include "engine/api/client.h"
+#include "router/sql/async_statement.h"
 #include "router/sql/exec_internal.h"
 #include "router/sql/result_columns.h"
 #include "router/sql/table_access.h"
@@ -16,69 +17,82 @@
 namespace shoal::sql::internal {
 namespace {
 
-// DDL ends an open transaction first (MySQL's implicit commit). Blocking, like the DDL.
-std::optional<mysql::SqlError> ImplicitCommit(SessionState* state) {
-  state->in_transaction = false;
-  state->read_only_transaction = false;
-  if (state->txn == nullptr) return std::nullopt;
-  // Heap-held: if the answer is late, it frees itself when it comes.
-  struct Wait : api::Completion {
-    void Done(const api::Outcome& outcome) override {
-      if (abandoned) return delete this;
-      done = true;
-      code = outcome.code;
-      message = std::string(outcome.message);
+// The statement's OK once the master confirmed every request: from the session (null once
+// it went away) and the last confirmation.
+using DdlFinish = absl::AnyInvocable<OkResult(SessionState* state, const wire::DictConf& last)>;
+
+// Runs a DDL statement's dictionary requests: the first error is the statement's (those
+// before it stay done, as in MySQL's multi-table DROP TABLE), a note becomes a warning.
+class DdlRun : public AsyncStatement, public api::Completion {
+ public:
+  DdlRun(const ExecContext& ctx, std::vector<wire::DictReq> requests, DdlFinish finish)
+      : AsyncStatement(ctx), requests_(std::move(requests)), finish_(std::move(finish)) {}
+
+  // `this` may be gone when it returns.
+  void Start() {
+    SessionState* s = state();
+    s->in_transaction = false;
+    s->read_only_transaction = false;
+    if (s->txn == nullptr) return Next();
+    txn_ = std::move(s->txn);
+    s->txn = nullptr;
+    EndTransaction(txn_.get(), /*commit=*/true, this);
+  }
+
+  // The implicit commit's answer.
+  void Done(const api::Outcome& outcome) override {
+    if (!outcome.ok()) return Deliver(EngineError(outcome.code, outcome.message));
+    Next();
+  }
+
+ private:
+  void Next() {
+    if (next_ == requests_.size()) return Deliver(finish_(state(), last_));
+    data()->client().Dictionary(
+        std::move(requests_[next_++]),
+        [this](absl::StatusOr<wire::DictConf> conf) { Confirmed(std::move(conf)); });
+    data()->Flush();
+  }
+
+  void Confirmed(absl::StatusOr<wire::DictConf> conf) {
+    if (!conf.ok()) {
+      return Deliver(EngineError(
+          wire::kErTemporary,
+          absl::StrCat(wire::TemporaryError(wire::kNdbClusterFailure, "Cluster Failure"), " (",
+                       conf.status().message(), ")")));
     }
-    bool done = false;
-    bool abandoned = false;
-    uint16_t code = 0;
-    std::string message;
-  };
-  auto* wait = new Wait;
-  std::shared_ptr<api::Transaction> txn = std::move(state->txn);
-  state->txn = nullptr;
-  api::Client& client = state->data->client();
-  client.Commit(txn.get(), wait);
-  client.Send();
-  absl::Time deadline = absl::Now() + absl::Seconds(30);
-  while (!wait->done && absl::Now() < deadline) client.Poll(absl::Milliseconds(100));
-  if (!wait->done) {
-    wait->abandoned = true;
-    return EngineError(wire::kErTemporary,
-                       wire::TemporaryError(wire::kNdbTimedOut, "commit timed out"));
+    if (conf->error_code() != 0) {
+      return Deliver(EngineError(conf->error_code(), conf->error_message()));
+    }
+    if (conf->note_code() != 0 && state() != nullptr) {
+      AddWarning(state(), Diagnostic::Level::kNote, static_cast<uint16_t>(conf->note_code()),
+                 conf->note_message());
+    }
+    last_ = *std::move(conf);
+    Next();
   }
-  std::unique_ptr<Wait> answered(wait);
-  if (wait->code != 0) return EngineError(wait->code, wait->message);
-  return std::nullopt;
+
+  std::vector<wire::DictReq> requests_;
+  size_t next_ = 0;
+  DdlFinish finish_;
+  std::shared_ptr<api::Transaction> txn_;
+  wire::DictConf last_;
+};
+
+// Runs `requests` (DdlRun); `finish` makes the OK.
+StatementResult RunDictionary(std::vector<wire::DictReq> requests, const ExecContext& ctx,
+                              DdlFinish finish) {
+  if (auto err = RequireDataNodes(*ctx.state)) return *err;
+  auto* run = new DdlRun(ctx, std::move(requests), std::move(finish));
+  run->Start();
+  return Deferred{};
 }
 
-// Runs one dictionary request: its error as the statement's, its note as a warning.
-std::variant<wire::DictConf, mysql::SqlError> RunDictionary(wire::DictReq request,
-                                                            SessionState* state) {
-  if (auto err = RequireDataNodes(*state)) return *err;
-  if (auto err = ImplicitCommit(state)) return *err;
-  absl::StatusOr<wire::DictConf> conf = state->data->client().Dictionary(std::move(request));
-  if (!conf.ok()) {
-    return EngineError(
-        wire::kErTemporary,
-        absl::StrCat(wire::TemporaryError(wire::kNdbClusterFailure, "Cluster Failure"), " (",
-                     conf.status().message(), ")"));
-  }
-  if (conf->error_code() != 0) return EngineError(conf->error_code(), conf->error_message());
-  if (conf->note_code() != 0) {
-    AddWarning(state, Diagnostic::Level::kNote, static_cast<uint16_t>(conf->note_code()),
-               conf->note_message());
-  }
-  return *std::move(conf);
-}
-
-StatementResult OkOrError(std::variant<wire::DictConf, mysql::SqlError> result,
-                          uint64_t affected = 0, std::string info = "") {
-  if (auto* err = std::get_if<mysql::SqlError>(&result)) return *err;
-  OkResult ok;
-  ok.affected_rows = affected;
-  ok.info = std::move(info);
-  return ok;
+StatementResult RunDictionary(wire::DictReq request, const ExecContext& ctx, OkResult ok = {}) {
+  std::vector<wire::DictReq> requests;
+  requests.push_back(std::move(request));
+  return RunDictionary(std::move(requests), ctx,
+                       [ok = std::move(ok)](SessionState*, const wire::DictConf&) { return ok; });
 }
 
 // A table that names its database or uses the session's.
@@ -97,13 +111,17 @@ StatementResult ExecuteCreateDatabase(const CreateDatabaseStmt& stmt, const Exec
   wire::DictReq request;
   request.mutable_create_database()->set_name(stmt.name);
   request.mutable_create_database()->set_if_not_exists(stmt.if_not_exists);
-  auto result = RunDictionary(std::move(request), ctx.state);
-  bool created = std::holds_alternative<wire::DictConf>(result) &&
-                 std::get<wire::DictConf>(result).note_code() == 0;
-  return OkOrError(std::move(result), created ? 1 : 0);
+  std::vector<wire::DictReq> requests;
+  requests.push_back(std::move(request));
+  return RunDictionary(std::move(requests), ctx, [](SessionState*, const wire::DictConf& last) {
+    OkResult ok;
+    ok.affected_rows = last.note_code() == 0 ? 1 : 0;  // a note: it existed already
+    return ok;
+  });
 }
 
 StatementResult ExecuteDropDatabase(const DropDatabaseStmt& stmt, const ExecContext& ctx) {
+  if (auto err = RequireCurrentDictionary(*ctx.state)) return *err;
   uint64_t tables = 0;
   if (std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(*ctx.state)) {
     for (const auto& [name, table] : dictionary->by_name) tables += table->database == stmt.name;
@@ -111,10 +129,17 @@ StatementResult ExecuteDropDatabase(const DropDatabaseStmt& stmt, const ExecCont
   wire::DictReq request;
   request.mutable_drop_database()->set_name(stmt.name);
   request.mutable_drop_database()->set_if_exists(stmt.if_exists);
-  auto result = RunDictionary(std::move(request), ctx.state);
-  if (std::holds_alternative<mysql::SqlError>(result)) return OkOrError(std::move(result));
-  if (ctx.state->database == stmt.name) ctx.state->database.clear();  // as mysqld
-  return OkOrError(std::move(result), tables);
+  std::vector<wire::DictReq> requests;
+  requests.push_back(std::move(request));
+  return RunDictionary(std::move(requests), ctx,
+                       [tables, name = stmt.name](SessionState* state, const wire::DictConf&) {
+                         if (state != nullptr && state->database == name) {
+                           state->database.clear();  // as mysqld
+                         }
+                         OkResult ok;
+                         ok.affected_rows = tables;
+                         return ok;
+                       });
 }
 
 StatementResult ExecuteCreateTable(const CreateTableStmt& stmt, const ExecContext& ctx) {
@@ -127,7 +152,7 @@ StatementResult ExecuteCreateTable(const CreateTableStmt& stmt, const ExecContex
   schema::AppendTableDef(std::get<schema::TableDef>(def), &bytes);
   request.mutable_create_table()->set_table(std::move(bytes));
   request.mutable_create_table()->set_if_not_exists(stmt.if_not_exists);
-  return OkOrError(RunDictionary(std::move(request), ctx.state));
+  return RunDictionary(std::move(request), ctx);
 }
 
 StatementResult ExecuteDropTable(const DropTableStmt& stmt, const ExecContext& ctx) {
@@ -139,8 +164,9 @@ StatementResult ExecuteDropTable(const DropTableStmt& stmt, const ExecContext& c
   }
   if (auto err = RequireDataNodes(*ctx.state)) return *err;
   if (!stmt.if_exists) {
-    // Like MySQL's atomic DROP TABLE: nothing is dropped when any table is missing.
-    (void)ctx.state->data->client().RefreshDictionary();
+    // Like MySQL's atomic DROP TABLE: nothing is dropped when any table is missing. Checked on
+    // a freshly fetched dictionary (or, when that fails, the cached one).
+    if (auto err = WantRefresh(*ctx.state)) return *err;
     std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(*ctx.state);
     std::vector<std::string> missing;
     for (const auto& [db, name] : tables) {
@@ -153,15 +179,15 @@ StatementResult ExecuteDropTable(const DropTableStmt& stmt, const ExecContext& c
                              absl::StrCat("Unknown table '", absl::StrJoin(missing, ","), "'")};
     }
   }
+  std::vector<wire::DictReq> requests;
   for (const auto& [db, name] : tables) {
-    wire::DictReq request;
+    wire::DictReq& request = requests.emplace_back();
     request.mutable_drop_table()->set_database(db);
     request.mutable_drop_table()->set_name(name);
     request.mutable_drop_table()->set_if_exists(stmt.if_exists);
-    auto result = RunDictionary(std::move(request), ctx.state);
-    if (auto* err = std::get_if<mysql::SqlError>(&result)) return *err;
   }
-  return OkResult{};
+  return RunDictionary(std::move(requests), ctx,
+                       [](SessionState*, const wire::DictConf&) { return OkResult{}; });
 }
 
 StatementResult ExecuteCreateIndex(const CreateIndexStmt& stmt, const ExecContext& ctx) {
@@ -175,7 +201,9 @@ StatementResult ExecuteCreateIndex(const CreateIndexStmt& stmt, const ExecContex
   create->set_name(stmt.index.name);
   for (const std::string& column : stmt.index.columns) create->add_columns(column);
   create->set_unique(stmt.index.kind == IndexSpec::Kind::kUnique);
-  return OkOrError(RunDictionary(std::move(request), ctx.state), 0, kNoRecords);
+  OkResult ok;
+  ok.info = kNoRecords;
+  return RunDictionary(std::move(request), ctx, std::move(ok));
 }
 
 StatementResult ExecuteDropIndex(const DropIndexStmt& stmt, const ExecContext& ctx) {
@@ -186,7 +214,9 @@ StatementResult ExecuteDropIndex(const DropIndexStmt& stmt, const ExecContext& c
   request.mutable_drop_index()->set_database(db);
   request.mutable_drop_index()->set_table(name);
   request.mutable_drop_index()->set_name(stmt.name);
-  return OkOrError(RunDictionary(std::move(request), ctx.state), 0, kNoRecords);
+  OkResult ok;
+  ok.info = kNoRecords;
+  return RunDictionary(std::move(request), ctx, std::move(ok));
 }
 
 StatementResult ExecuteTruncate(const TruncateStmt& stmt, const ExecContext& ctx) {
@@ -196,7 +226,7 @@ StatementResult ExecuteTruncate(const TruncateStmt& stmt, const ExecContext& ctx
   wire::DictReq request;
   request.mutable_truncate_table()->set_database(def->database);
   request.mutable_truncate_table()->set_name(def->name);
-  return OkOrError(RunDictionary(std::move(request), ctx.state));
+  return RunDictionary(std::move(request), ctx);
 }
 
 // ANALYZE TABLE: nothing to analyze (no cost-based planner), but a status row per table as
@@ -210,6 +240,7 @@ StatementResult ExecuteAnalyze(const AnalyzeStmt& stmt, const ExecContext& ctx) 
                 Named(StringColumn(1024, s, Nullability::kNullable), "Msg_text")};
   for (const TableName& name : stmt.tables) {
     auto table = ResolveTable(name, *ctx.state);
+    if (s.wanted != nullptr) return std::get<mysql::SqlError>(table);  // runs again
     std::string db = name.database.empty() ? ctx.state->database : name.database;
     std::string full = absl::StrCat(db, ".", name.name);
     if (auto* err = std::get_if<mysql::SqlError>(&table)) {

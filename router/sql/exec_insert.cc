@@ -32,23 +32,28 @@ mysql::SqlError NoDefault(const schema::ColumnDef& column) {
 }
 
 // The next `count` auto-increment values for `table`, from this thread's reserved range when
-// it has them.
+// it has them; else the statement stops to reserve more from the master (WantDictionary) and
+// runs again once they are in.
 std::variant<uint64_t, mysql::SqlError> NextAutoIncrement(const schema::TableDef& table,
                                                           uint64_t count, SessionState* state) {
-  DataAccess::AutoIncrementRange& range = state->data->auto_increment[table.id];
+  DataAccess* data = state->data;
+  DataAccess::AutoIncrementRange& range = data->auto_increment[table.id];
   if (range.table_version != table.version) range = {table.version, 0, 0};  // TRUNCATE resets
   if (range.end - range.next < count) {
-    wire::DictReq request;
-    wire::ReserveAutoIncrement* reserve = request.mutable_reserve_auto_increment();
+    DictionaryFetch fetch;
+    wire::ReserveAutoIncrement* reserve = fetch.request.mutable_reserve_auto_increment();
     reserve->set_table_id(table.id);
     reserve->set_count(std::max(count, kAutoIncrementBatch));
-    absl::StatusOr<wire::DictConf> conf = state->data->client().Dictionary(std::move(request));
-    if (!conf.ok()) {
-      return ClusterFailure();
-    }
-    if (conf->error_code() != 0) return EngineError(conf->error_code(), conf->error_message());
-    range.next = conf->auto_increment_first();
-    range.end = range.next + conf->auto_increment_count();
+    fetch.apply =
+        [data, id = table.id, version = table.version](
+            const absl::StatusOr<wire::DictConf>& conf) -> std::optional<mysql::SqlError> {
+      if (!conf.ok()) return ClusterFailure();
+      if (conf->error_code() != 0) return EngineError(conf->error_code(), conf->error_message());
+      uint64_t first = conf->auto_increment_first();
+      data->auto_increment[id] = {version, first, first + conf->auto_increment_count()};
+      return std::nullopt;
+    };
+    return WantDictionary(*state, std::move(fetch));
   }
   uint64_t first = range.next;
   range.next += count;

@@ -69,7 +69,8 @@ std::optional<mysql::SqlError> EvalLimit(const Limit& limit, const ExecContext& 
                                          uint64_t* offset, uint64_t* count);
 
 // The databases SHOW DATABASES lists: the system schemas and the dictionary's (without a
-// cluster, the session's current database).
+// cluster, the session's current database). These read the worker's dictionary as it is:
+// callers call RequireCurrentDictionary (table_access.h) first.
 std::vector<std::string> ListDatabases(const SessionState& state);
 // The tables SHOW TABLES lists for `database`, sorted.
 std::vector<std::string> ListTables(const SessionState& state, absl::string_view database);
@@ -83,8 +84,12 @@ std::optional<mysql::SqlError> CheckDatabaseForUse(absl::string_view database,
 // transaction). Table statements call this; none exist yet.
 void BeginImplicitTransaction(SessionState* state);
 
-// Runs `stmt` once more (a deferred statement whose table definition had changed).
-StatementResult RunAgain(const Statement& stmt, const ExecContext& ctx);
+// Runs `stmt`. One that stops to wait for the dictionary master (SessionState::wanted) gets
+// its request sent and Deferred returned: it runs again, from the start, once answered.
+// `keep_warnings`: the diagnostics from before the statement, which a run again keeps (what
+// the statement adds, it adds anew).
+StatementResult RunStatementOrWait(const Statement& stmt, const ExecContext& ctx,
+                                   size_t keep_warnings);
 
 // Statement bookkeeping shared by every path, deferred ones included: record an error in the
 // diagnostics and fill the OK packet's warning count.

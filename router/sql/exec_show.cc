@@ -469,9 +469,11 @@ StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx) {
       rs.rows = CharsetRows();
       break;
     case ShowKind::kDatabases:
+      if (auto err = RequireCurrentDictionary(s)) return *err;
       for (std::string& db : ListDatabases(s)) rs.rows.push_back({std::move(db)});
       break;
     case ShowKind::kTables: {
+      if (auto err = RequireCurrentDictionary(s)) return *err;
       std::string db = stmt.from_database.empty() ? s.database : stmt.from_database;
       for (std::string& t : ListTables(s, db)) {
         Row row = {std::move(t)};

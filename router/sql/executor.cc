@@ -7,10 +7,13 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "common/logging.h"
 #include "engine/api/client.h"
 #include "protocol/constants.h"
+#include "router/sql/async_statement.h"
 #include "router/sql/exec_internal.h"
 #include "router/sql/parser.h"
+#include "router/sql/table_access.h"
 #include "router/sql/value_util.h"
 
 namespace shoal::sql {
@@ -201,8 +204,13 @@ StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
 
 }  // namespace
 
-StatementResult RunAgain(const Statement& stmt, const ExecContext& ctx) {
-  return RunStatement(stmt, ctx);
+StatementResult RunStatementOrWait(const Statement& stmt, const ExecContext& ctx,
+                                   size_t keep_warnings) {
+  StatementResult result = RunStatement(stmt, ctx);
+  if (ctx.state->wanted == nullptr) return result;
+  // The statement stopped before doing anything (its result only carried the stop up).
+  SHOAL_CHECK(!std::holds_alternative<Deferred>(result)) << "a statement waited and ran on";
+  return WaitForDictionary(ctx, keep_warnings);
 }
 
 StatementResult FinishStatement(StatementResult result, SessionState* state) {
@@ -244,13 +252,11 @@ std::optional<mysql::SqlError> CheckDatabaseForUse(absl::string_view database,
     return mysql::SqlError{1102, "42000", absl::StrCat("Incorrect database name '", database, "'")};
   }
   if (state.data == nullptr) return std::nullopt;
+  if (auto err = RequireCurrentDictionary(state)) return err;
   std::vector<std::string> known = ListDatabases(state);
   if (std::find(known.begin(), known.end(), database) != known.end()) return std::nullopt;
   // Another router may have just created it.
-  if (state.data->client().RefreshDictionary().ok()) {
-    known = ListDatabases(state);
-    if (std::find(known.begin(), known.end(), database) != known.end()) return std::nullopt;
-  }
+  if (auto err = WantRefresh(state)) return err;
   return mysql::errors::UnknownDatabase(database);
 }
 
@@ -310,7 +316,9 @@ StatementResult Run(const PreparedStatement& stmt, absl::Span<const mysql::Value
   }
   internal::ExecContext ctx{state, params, internal::Now(*state), std::move(owner)};
   ctx.statement = &stmt.statement();
-  StatementResult result = internal::RunStatement(stmt.statement(), ctx);
+  state->dictionary_fetched = DictionaryFetched::kNo;
+  StatementResult result =
+      internal::RunStatementOrWait(stmt.statement(), ctx, state->warnings.size());
   if (std::holds_alternative<Deferred>(result)) return result;
   return internal::FinishStatement(std::move(result), state);
 }

@@ -25,20 +25,15 @@ struct Transaction;
 
 namespace shoal::sql {
 
-// The data nodes as one router worker thread reaches them: the thread's native client, the
-// process's view of the cluster and dictionary, and a way to have defined operations sent.
+// The data nodes as one router worker thread reaches them: the thread's native client (with
+// its own snapshot of the dictionary) and a way to have defined operations sent.
 class DataAccess {
  public:
   virtual ~DataAccess() = default;
   virtual api::Client& client() = 0;
-  virtual api::Cluster& cluster() = 0;
   // Operations were defined on client(): send them (in one batch with every other session's)
   // before the thread next sleeps.
   virtual void Flush() = 0;
-  // Runs `task` on this thread soon, outside the client's Poll(). Completions run inside
-  // Poll(), which must not be entered again, and a session's next statement may poll (DDL,
-  // dictionary refreshes): whatever a completion starts beyond defining operations goes here.
-  virtual void Defer(absl::AnyInvocable<void()> task) = 0;
 
   // AUTO_INCREMENT values this thread reserved from the dictionary master and has not used
   // yet, by table id: reserved in batches, as NDB's ndb_autoincrement_prefetch_sz, so that an
@@ -53,6 +48,10 @@ class DataAccess {
 
 class ResultSink;
 class AsyncStatement;
+struct DictionaryFetch;  // table_access.h
+
+// Whether the statement being run has fetched the dictionary (see SessionState).
+enum class DictionaryFetched : uint8_t { kNo, kYes, kFailed };
 
 // Filled once by the router process; outlives every session. Read-only after startup.
 struct ServerInfo {
@@ -110,6 +109,14 @@ struct SessionState {
   // The deferred statement running now, if any. A session that goes away while one runs
   // calls in_flight->Orphan() so that its completion touches nothing of the session.
   AsyncStatement* in_flight = nullptr;
+  // What a statement that stopped to wait for the dictionary master asked for
+  // (table_access.h); the executor (or, for COM_STMT_PREPARE and COM_FIELD_LIST, the session)
+  // takes it, sends it, and runs the statement again once it is answered. Mutable because
+  // planning reads the state as const, yet is where the need shows.
+  mutable std::shared_ptr<DictionaryFetch> wanted;
+  // Whether the statement being run fetched the dictionary already: run again, it plans on
+  // what it got (or, the fetch failed, on what was cached) instead of asking once more.
+  DictionaryFetched dictionary_fetched = DictionaryFetched::kNo;
 };
 
 // Sets character_set_client/connection/results and collation_connection from the collation

@@ -17,15 +17,51 @@ std::variant<std::string, mysql::SqlError> DatabaseOf(const TableName& name,
   return state.database;
 }
 
+mysql::SqlError WantDictionary(const SessionState& state, DictionaryFetch fetch) {
+  state.wanted = std::make_shared<DictionaryFetch>(std::move(fetch));
+  // Code 0 is no MySQL error: should one ever slip through, it is not mistaken for another.
+  return mysql::SqlError{0, "HY000", "waiting for the dictionary"};
+}
+
+std::optional<mysql::SqlError> WantRefresh(const SessionState& state) {
+  if (state.dictionary_fetched != DictionaryFetched::kNo) return std::nullopt;
+  DictionaryFetch fetch;
+  fetch.request.mutable_get_dictionary();
+  return WantDictionary(state, std::move(fetch));
+}
+
+std::optional<mysql::SqlError> RequireCurrentDictionary(const SessionState& state) {
+  if (state.data == nullptr) return std::nullopt;
+  api::Client& client = state.data->client();
+  const std::shared_ptr<const api::Dictionary>& dictionary = client.dictionary();
+  // On a failed fetch the statement goes on with what is cached.
+  if (dictionary == nullptr || dictionary->version < client.seen_dictionary_version()) {
+    return WantRefresh(state);
+  }
+  return std::nullopt;
+}
+
+void FetchDictionary(DataAccess* data, std::shared_ptr<DictionaryFetch> fetch,
+                     absl::AnyInvocable<void(std::optional<mysql::SqlError>)> then) {
+  wire::DictReq request = fetch->request;
+  data->client().Dictionary(std::move(request), [fetch = std::move(fetch), then = std::move(then)](
+                                                    absl::StatusOr<wire::DictConf> conf) mutable {
+    fetch->answered = conf.ok();
+    std::optional<mysql::SqlError> error;
+    if (fetch->apply) error = fetch->apply(conf);
+    then(std::move(error));
+  });
+  data->Flush();
+}
+
+void NoteFetched(const DictionaryFetch& fetch, SessionState* state) {
+  if (!fetch.request.has_get_dictionary()) return;
+  state->dictionary_fetched = fetch.answered ? DictionaryFetched::kYes : DictionaryFetched::kFailed;
+}
+
 std::shared_ptr<const api::Dictionary> CurrentDictionary(const SessionState& state) {
   if (state.data == nullptr) return nullptr;
-  api::Client& client = state.data->client();
-  std::shared_ptr<const api::Dictionary> dictionary = state.data->cluster().dictionary();
-  if (dictionary == nullptr || dictionary->version < client.seen_dictionary_version()) {
-    (void)client.RefreshDictionary();  // on failure the statement goes on with what is cached
-    dictionary = state.data->cluster().dictionary();
-  }
-  return dictionary;
+  return state.data->client().dictionary();
 }
 
 std::variant<api::TablePtr, mysql::SqlError> ResolveTable(const TableName& name,
@@ -34,17 +70,13 @@ std::variant<api::TablePtr, mysql::SqlError> ResolveTable(const TableName& name,
   auto db = DatabaseOf(name, state);
   if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
   const std::string& database = std::get<std::string>(db);
+  if (auto err = RequireCurrentDictionary(state)) return *err;
   std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state);
   if (dictionary != nullptr) {
     if (api::TablePtr table = dictionary->Find(database, name.name)) return table;
   }
-  if (!state.data->client().RefreshDictionary().ok()) {
-    return ClusterFailure();
-  }
-  dictionary = state.data->cluster().dictionary();
-  if (dictionary != nullptr) {
-    if (api::TablePtr table = dictionary->Find(database, name.name)) return table;
-  }
+  if (auto err = WantRefresh(state)) return *err;
+  if (state.dictionary_fetched == DictionaryFetched::kFailed) return ClusterFailure();
   return mysql::errors::NoSuchTable(database, name.name);
 }
 
