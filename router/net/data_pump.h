@@ -16,7 +16,7 @@
 #include "common/event_loop.h"
 #include "common/metrics.h"
 #include "engine/api/client.h"
-#include "router/sql/session.h"
+#include "router/sql/eval/session.h"
 
 struct event;
 

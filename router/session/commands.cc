@@ -11,9 +11,9 @@
 #include "protocol/resultset.h"
 #include "protocol/wire.h"
 #include "router/session/session.h"
-#include "router/sql/exec_internal.h"
-#include "router/sql/table_access.h"
-#include "router/sql/table_spec.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/table_access.h"
+#include "router/sql/exec/table_spec.h"
 
 namespace shoal::router {
 namespace {

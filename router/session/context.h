@@ -10,7 +10,7 @@
 #include "common/metrics.h"
 #include "engine/api/cluster.h"
 #include "protocol/sha.h"
-#include "router/sql/executor.h"
+#include "router/sql/exec/executor.h"
 
 namespace shoal::router {
 

@@ -8,8 +8,8 @@
 #include "common/logging.h"
 #include "protocol/auth.h"
 #include "protocol/codec.h"
-#include "router/sql/async_statement.h"
-#include "router/sql/table_access.h"
+#include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/table_access.h"
 
 namespace shoal::router {
 namespace {

@@ -40,7 +40,7 @@
 #include "protocol/resultset.h"
 #include "protocol/sql_error.h"
 #include "router/session/context.h"
-#include "router/sql/executor.h"
+#include "router/sql/exec/executor.h"
 
 namespace shoal::router {
 

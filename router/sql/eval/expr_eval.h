@@ -1,0 +1,51 @@
+// Expression typing and evaluation. Typing gives the column metadata MySQL 8.0 would send for
+// an expression (at prepare time, before any row); evaluation gives its value. The two agree
+// because every result is passed through ConvertToColumn with the typed column.
+#pragma once
+
+#include <variant>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "protocol/column.h"
+#include "protocol/sql_error.h"
+#include "protocol/value.h"
+#include "router/sql/eval/session.h"
+#include "router/sql/parse/ast.h"
+
+namespace shoal::sql {
+
+// What an expression may look at. Borrowed pointers; the caller keeps them alive for the call.
+struct EvalContext {
+  const SessionState* state = nullptr;
+  SessionState* mutable_state = nullptr;  // null when only typing (@a := x needs it)
+  absl::Span<const mysql::Value> params;  // values of `?`
+  bool params_bound = false;              // false at prepare time: `?` types unknown
+  // The current row, for statements over rows (SHOW … WHERE). Names match case-insensitively.
+  const std::vector<mysql::ColumnDefinition>* row_columns = nullptr;
+  const std::vector<mysql::Value>* row = nullptr;
+  // Aggregate calls (COUNT, SUM, …) the statement computed itself over a group of rows: their
+  // types and, when evaluating a group's result, their values. Keyed by the call's node.
+  const absl::flat_hash_map<const Expr*, mysql::ColumnDefinition>* aggregate_types = nullptr;
+  const absl::flat_hash_map<const Expr*, mysql::Value>* aggregate_values = nullptr;
+  absl::string_view clause = "field list";      // names the clause in 1054 messages
+  absl::Time now;                               // one statement sees one NOW()
+  std::vector<Diagnostic>* warnings = nullptr;  // may be null when only typing
+};
+
+std::variant<mysql::ColumnDefinition, mysql::SqlError> TypeOf(const Expr& e,
+                                                              const EvalContext& ctx);
+std::variant<mysql::Value, mysql::SqlError> Evaluate(const Expr& e, EvalContext* ctx);
+
+// `v` in the representation `col` promises: LONGLONG -> int64/uint64 (by UNSIGNED),
+// DOUBLE -> double, NEWDECIMAL -> Decimal with col.decimals digits, strings -> std::string,
+// NULL type -> Null. NULL values stay NULL.
+mysql::Value ConvertToColumn(const mysql::Value& v, const mysql::ColumnDefinition& col);
+
+// SQL truth: nonzero numbers are true; NULL is neither (returns -1); 0 false, 1 true.
+int Truth(const mysql::Value& v);
+
+}  // namespace shoal::sql

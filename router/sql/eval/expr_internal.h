@@ -1,0 +1,52 @@
+// The engine behind TypeOf/Evaluate, shared by expr_eval.cc (operators, variables, literals)
+// and functions.cc (built-in functions). Internal to router/sql.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "router/sql/eval/expr_eval.h"
+
+namespace shoal::sql::internal {
+
+// One typing or evaluation pass. The first error is kept; later calls return placeholders.
+class ExprEngine {
+ public:
+  explicit ExprEngine(const EvalContext& ctx) : ctx_(ctx) {}
+
+  mysql::ColumnDefinition Type(const Expr& e);
+  mysql::Value Eval(const Expr& e);
+
+  mysql::ColumnDefinition FunctionType(const Expr& e);
+  mysql::Value FunctionEval(const Expr& e);
+
+  bool failed() const { return error_.has_value(); }
+  const mysql::SqlError& error() const { return *error_; }
+  void SetError(mysql::SqlError err) {
+    if (!error_) error_ = std::move(err);
+  }
+  void Warn(uint16_t code, std::string message);
+  const EvalContext& ctx() const { return ctx_; }
+
+ private:
+  mysql::ColumnDefinition LiteralType(const Expr& e);
+  mysql::Value LiteralValue(const Expr& e);
+  mysql::ColumnDefinition SysVarType(const Expr& e);
+  mysql::Value SysVarValue(const Expr& e);
+  mysql::ColumnDefinition BinaryType(const Expr& e);
+  mysql::Value BinaryValue(const Expr& e);
+  mysql::Value Arithmetic(BinaryOp op, const mysql::Value& a, const mysql::Value& b);
+  int ColumnIndex(const Expr& e);
+
+  const EvalContext& ctx_;
+  std::optional<mysql::SqlError> error_;
+};
+
+// Column metadata for a runtime value (parameters, user variables).
+mysql::ColumnDefinition TypeOfValue(const mysql::Value& v, const SessionState& state);
+// Three-way comparison as MySQL compares mixed types; nullopt when either is NULL.
+std::optional<int> Compare(const mysql::Value& a, const mysql::Value& b);
+// `text` (a decimal number) rounded or padded to `scale` digits after the point.
+std::string RescaleDecimal(absl::string_view text, int scale);
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,456 @@
+#include "router/sql/exec/access_plan.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "engine/schema/program.h"
+#include "engine/schema/row.h"
+#include "router/sql/eval/field_codec.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+bool IsConstant(const Expr& e) {
+  if (e.kind == ExprKind::kColumn || e.kind == ExprKind::kDefault || e.kind == ExprKind::kStar ||
+      e.kind == ExprKind::kAssignUser) {
+    return false;
+  }
+  if (e.kind == ExprKind::kFunction &&
+      (e.name == "COUNT" || e.name == "SUM" || e.name == "MIN" || e.name == "MAX" ||
+       e.name == "AVG" || e.name == "RAND" || e.name == "UUID")) {
+    return false;
+  }
+  for (const ExprPtr& a : e.args) {
+    if (!IsConstant(*a)) return false;
+  }
+  return true;
+}
+
+// The table column a bare column reference names, or -1.
+int ColumnOf(const schema::TableDef& table, const Expr& e) {
+  if (e.kind != ExprKind::kColumn) return -1;
+  int i = table.FindColumn(e.name);
+  return i >= 0 && !table.columns[i].hidden ? i : -1;
+}
+
+// `value` packed as a key field of `column`, when it converts without changing meaning:
+// integers into integer columns, strings into string columns. Anything else is not used.
+std::optional<std::string> ExactField(const schema::ColumnDef& column, const mysql::Value& value) {
+  bool integer = std::holds_alternative<int64_t>(value) || std::holds_alternative<uint64_t>(value);
+  bool text = std::holds_alternative<std::string>(value);
+  if (schema::IsInteger(column.type) ? !integer : !(text && schema::IsString(column.type))) {
+    return std::nullopt;
+  }
+  if (column.type == schema::ColumnType::kDecimal || column.type == schema::ColumnType::kBinary) {
+    return std::nullopt;  // padding and scale make the stored form differ from the value
+  }
+  auto field = EncodeField(column, value, 1);
+  if (auto* packed = std::get_if<std::string>(&field)) return std::move(*packed);
+  return std::nullopt;
+}
+
+class Planner {
+ public:
+  Planner(const schema::TableDef& table, const ExecContext& ctx) : table_(table), ctx_(ctx) {}
+
+  AccessPlan Plan(const Expr* where) {
+    std::vector<const Expr*> conjuncts;
+    Conjuncts(where, &conjuncts);
+    AccessPlan plan;
+    if (PlanKeyLookup(conjuncts, &plan) || PlanBatchedLookup(conjuncts, &plan) ||
+        PlanIndexRange(conjuncts, &plan)) {
+      return plan;
+    }
+    return AccessPlan{};
+  }
+
+ private:
+  // NULL or not evaluable: nullopt (the caller then does not use it).
+  std::optional<mysql::Value> Constant(const Expr& e) {
+    if (!IsConstant(e)) return std::nullopt;
+    EvalContext eval = ctx_.Eval();
+    eval.warnings = nullptr;
+    auto v = Evaluate(e, &eval);
+    if (auto* value = std::get_if<mysql::Value>(&v)) return std::move(*value);
+    return std::nullopt;
+  }
+
+  // `column = constant` (either way round): the column and the constant's node.
+  bool Equality(const Expr& e, int* column, const Expr** constant) {
+    if (e.kind != ExprKind::kBinary || e.binary_op != BinaryOp::kEq) return false;
+    for (int side = 0; side < 2; ++side) {
+      int c = ColumnOf(table_, *e.args[side]);
+      if (c >= 0 && IsConstant(*e.args[1 - side])) {
+        *column = c;
+        *constant = e.args[1 - side].get();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool PlanKeyLookup(const std::vector<const Expr*>& conjuncts, AccessPlan* plan) {
+    const schema::IndexDef& pk = table_.primary_key();
+    std::string key;
+    for (int column : pk.columns) {
+      std::optional<std::string> field;
+      for (const Expr* e : conjuncts) {
+        int c = -1;
+        const Expr* constant = nullptr;
+        if (!Equality(*e, &c, &constant) || c != column) continue;
+        std::optional<mysql::Value> v = Constant(*constant);
+        if (!v) continue;
+        if (mysql::IsNull(*v)) {
+          plan->kind = AccessPlan::Kind::kNothing;  // `pk = NULL` is never true
+          return true;
+        }
+        field = ExactField(table_.columns[column], *v);
+        if (field) break;
+      }
+      if (!field) return false;
+      key += *field;
+    }
+    plan->kind = AccessPlan::Kind::kKeyLookup;
+    plan->keys.push_back(std::move(key));
+    return true;
+  }
+
+  bool PlanBatchedLookup(const std::vector<const Expr*>& conjuncts, AccessPlan* plan) {
+    const schema::IndexDef& pk = table_.primary_key();
+    if (pk.columns.size() != 1) return false;
+    for (const Expr* e : conjuncts) {
+      if (e->kind != ExprKind::kIn || e->negated ||
+          ColumnOf(table_, *e->args[0]) != pk.columns[0]) {
+        continue;
+      }
+      std::vector<std::string> keys;
+      for (size_t i = 1; i < e->args.size(); ++i) {
+        std::optional<mysql::Value> v = Constant(*e->args[i]);
+        if (!v) return false;
+        if (mysql::IsNull(*v)) continue;  // matches nothing
+        std::optional<std::string> field = ExactField(table_.columns[pk.columns[0]], *v);
+        if (!field) return false;
+        keys.push_back(std::move(*field));
+      }
+      plan->kind = keys.empty() ? AccessPlan::Kind::kNothing : AccessPlan::Kind::kBatchedLookup;
+      plan->keys = std::move(keys);
+      return true;
+    }
+    return false;
+  }
+
+  // Ranges on the first column of an ordered index, the primary key's first: a conjunct that
+  // is a disjunction of =, IN and BETWEEN on the column gives several ranges; otherwise
+  // the conjuncts' bounds (=, BETWEEN, <, >) meet in one. Kept inclusive: the WHERE check
+  // removes the edges.
+  bool PlanIndexRange(const std::vector<const Expr*>& conjuncts, AccessPlan* plan) {
+    for (size_t index = 0; index < table_.indexes.size(); ++index) {
+      int column = table_.indexes[index].columns[0];
+      const schema::ColumnDef& def = table_.columns[column];
+      std::vector<AccessPlan::Range> ranges;
+      for (const Expr* e : conjuncts) {
+        if (Disjunction(*e, column, def, &ranges)) break;
+        ranges.clear();
+      }
+      if (ranges.empty()) {
+        std::optional<std::string> lower, upper;
+        for (const Expr* e : conjuncts) Bound(*e, column, def, &lower, &upper);
+        if (!lower && !upper) continue;
+        ranges.push_back({lower.value_or(""), upper.value_or("")});
+      }
+      plan->kind = AccessPlan::Kind::kIndexRange;
+      plan->index = static_cast<int>(index);
+      plan->ranges = Merge(def, std::move(ranges));
+      return true;
+    }
+    return false;
+  }
+
+  // `e` as a union of closed ranges of `column`: `col = a`, `col IN (…)`, `col BETWEEN a AND
+  // b`, and ORs of those. False if any part is something else.
+  bool Disjunction(const Expr& e, int column, const schema::ColumnDef& def,
+                   std::vector<AccessPlan::Range>* out) {
+    auto field = [&](const Expr& constant) -> std::optional<std::string> {
+      std::optional<mysql::Value> v = Constant(constant);
+      if (!v || mysql::IsNull(*v)) return std::nullopt;
+      return ExactField(def, *v);
+    };
+    if (e.kind == ExprKind::kBinary && e.binary_op == BinaryOp::kOr) {
+      return Disjunction(*e.args[0], column, def, out) && Disjunction(*e.args[1], column, def, out);
+    }
+    if (e.kind == ExprKind::kBetween && !e.negated && ColumnOf(table_, *e.args[0]) == column) {
+      std::optional<std::string> lo = field(*e.args[1]), hi = field(*e.args[2]);
+      if (!lo || !hi) return false;
+      out->push_back({std::move(*lo), std::move(*hi)});
+      return true;
+    }
+    if (e.kind == ExprKind::kIn && !e.negated && ColumnOf(table_, *e.args[0]) == column) {
+      for (size_t i = 1; i < e.args.size(); ++i) {
+        std::optional<std::string> v = field(*e.args[i]);
+        if (!v) return false;
+        out->push_back({*v, *v});
+      }
+      return true;
+    }
+    int c = -1;
+    const Expr* constant = nullptr;
+    if (Equality(e, &c, &constant) && c == column) {
+      std::optional<std::string> v = field(*constant);
+      if (!v) return false;
+      out->push_back({*v, *v});
+      return true;
+    }
+    return false;
+  }
+
+  // Sorts `ranges` and merges the ones that overlap, so no row is scanned twice.
+  static std::vector<AccessPlan::Range> Merge(const schema::ColumnDef& def,
+                                              std::vector<AccessPlan::Range> ranges) {
+    auto bytes = [&](const std::string& packed) {
+      schema::Field f;
+      size_t used = 0;
+      return schema::ReadField(def, packed, &f, &used) ? f.bytes : absl::string_view(packed);
+    };
+    // An open bound is below (lower) or above (upper) everything.
+    auto less_lower = [&](const AccessPlan::Range& a, const AccessPlan::Range& b) {
+      if (a.lower.empty() || b.lower.empty()) return a.lower.empty() && !b.lower.empty();
+      return schema::CompareField(def, bytes(a.lower), bytes(b.lower)) < 0;
+    };
+    std::sort(ranges.begin(), ranges.end(), less_lower);
+    std::vector<AccessPlan::Range> merged;
+    for (AccessPlan::Range& r : ranges) {
+      if (!merged.empty()) {
+        AccessPlan::Range& last = merged.back();
+        bool overlaps = last.upper.empty() || r.lower.empty() ||
+                        schema::CompareField(def, bytes(r.lower), bytes(last.upper)) <= 0;
+        if (overlaps) {
+          if (!last.upper.empty() &&
+              (r.upper.empty() ||
+               schema::CompareField(def, bytes(r.upper), bytes(last.upper)) > 0)) {
+            last.upper = r.upper;
+          }
+          continue;
+        }
+      }
+      merged.push_back(std::move(r));
+    }
+    return merged;
+  }
+
+  void Bound(const Expr& e, int column, const schema::ColumnDef& def,
+             std::optional<std::string>* lower, std::optional<std::string>* upper) {
+    auto field = [&](const Expr& constant) -> std::optional<std::string> {
+      std::optional<mysql::Value> v = Constant(constant);
+      if (!v || mysql::IsNull(*v)) return std::nullopt;
+      return ExactField(def, *v);
+    };
+    if (e.kind == ExprKind::kBetween && !e.negated && ColumnOf(table_, *e.args[0]) == column) {
+      if (auto lo = field(*e.args[1])) *lower = lo;
+      if (auto hi = field(*e.args[2])) *upper = hi;
+      return;
+    }
+    if (e.kind != ExprKind::kBinary) return;
+    BinaryOp op = e.binary_op;
+    const Expr* constant = nullptr;
+    if (ColumnOf(table_, *e.args[0]) == column) {
+      constant = e.args[1].get();
+    } else if (ColumnOf(table_, *e.args[1]) == column) {
+      constant = e.args[0].get();
+      op = Mirror(op);  // c < col is col > c
+    } else {
+      return;
+    }
+    bool is_lower = op == BinaryOp::kEq || op == BinaryOp::kGt || op == BinaryOp::kGe;
+    bool is_upper = op == BinaryOp::kEq || op == BinaryOp::kLt || op == BinaryOp::kLe;
+    if (!is_lower && !is_upper) return;
+    std::optional<std::string> f = field(*constant);
+    if (!f) return;
+    if (is_lower) *lower = f;
+    if (is_upper) *upper = f;
+  }
+
+  static BinaryOp Mirror(BinaryOp op) {
+    switch (op) {
+      case BinaryOp::kLt:
+        return BinaryOp::kGt;
+      case BinaryOp::kLe:
+        return BinaryOp::kGe;
+      case BinaryOp::kGt:
+        return BinaryOp::kLt;
+      case BinaryOp::kGe:
+        return BinaryOp::kLe;
+      default:
+        return op;
+    }
+  }
+
+  const schema::TableDef& table_;
+  const ExecContext& ctx_;
+};
+
+}  // namespace
+
+void Conjuncts(const Expr* e, std::vector<const Expr*>* out) {
+  if (e == nullptr) return;
+  if (e->kind == ExprKind::kBinary && e->binary_op == BinaryOp::kAnd) {
+    Conjuncts(e->args[0].get(), out);
+    Conjuncts(e->args[1].get(), out);
+    return;
+  }
+  out->push_back(e);
+}
+
+void DefineScans(const AccessPlan& plan, const api::ScanRequest& base, api::Client* client,
+                 api::ScanReceiver* receiver, int* outstanding) {
+  if (plan.kind != AccessPlan::Kind::kIndexRange) {
+    ++*outstanding;
+    client->Scan(base, receiver);
+    return;
+  }
+  for (const AccessPlan::Range& range : plan.ranges) {
+    api::ScanRequest request = base;
+    request.index = plan.index;
+    request.lower = range.lower;
+    request.upper = range.upper;
+    ++*outstanding;
+    client->Scan(std::move(request), receiver);
+  }
+}
+
+bool HasColumn(const Expr& e) {
+  if (e.kind == ExprKind::kColumn) return true;
+  return std::any_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return HasColumn(*a); });
+}
+
+static bool IsKeyColumn(const schema::TableDef& table, const Expr& e) {
+  if (e.kind != ExprKind::kColumn) return false;
+  const std::vector<int>& pk = table.primary_key().columns;
+  return std::find(pk.begin(), pk.end(), table.FindColumn(e.name)) != pk.end();
+}
+
+bool WhereIsKeyOnly(const schema::TableDef& table, const Expr* where, const AccessPlan& plan) {
+  if (plan.kind != AccessPlan::Kind::kKeyLookup && plan.kind != AccessPlan::Kind::kBatchedLookup) {
+    return false;
+  }
+  std::vector<const Expr*> conjuncts;
+  Conjuncts(where, &conjuncts);
+  if (conjuncts.size() != table.primary_key().columns.size()) return false;
+  return std::all_of(conjuncts.begin(), conjuncts.end(), [&](const Expr* e) {
+    if (e->kind == ExprKind::kBinary && e->binary_op == BinaryOp::kEq) {
+      return (IsKeyColumn(table, *e->args[0]) && !HasColumn(*e->args[1])) ||
+             (IsKeyColumn(table, *e->args[1]) && !HasColumn(*e->args[0]));
+    }
+    if (e->kind != ExprKind::kIn || e->negated || !IsKeyColumn(table, *e->args[0])) return false;
+    return std::none_of(e->args.begin() + 1, e->args.end(),
+                        [](const ExprPtr& a) { return HasColumn(*a); });
+  });
+}
+
+bool SetFitsProgram(const schema::TableDef& table, const std::vector<Assignment>& set) {
+  return std::all_of(set.begin(), set.end(), [&](const Assignment& a) {
+    int c = table.FindColumn(a.column);
+    if (c < 0 || table.columns[c].hidden) return false;
+    const std::vector<int>& pk = table.primary_key().columns;
+    if (std::find(pk.begin(), pk.end(), c) != pk.end()) return false;
+    const Expr& e = *a.value;
+    bool add = e.kind == ExprKind::kBinary &&
+               (e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kSub) &&
+               e.args[0]->kind == ExprKind::kColumn && table.FindColumn(e.args[0]->name) == c &&
+               !HasColumn(*e.args[1]) && schema::IsInteger(table.columns[c].type);
+    return add || (!HasColumn(e) && e.kind != ExprKind::kDefault);
+  });
+}
+
+std::string PushedFilter(const schema::TableDef& table, const Expr* where, const ExecContext& ctx) {
+  std::vector<const Expr*> conjuncts;
+  Conjuncts(where, &conjuncts);
+  schema::FilterBuilder parts;
+  int count = 0;
+  for (const Expr* e : conjuncts) {
+    if (count == 255) break;  // an AND node's limit; the router checks the rest
+    if (e->kind == ExprKind::kIsNull && ColumnOf(table, *e->args[0]) >= 0) {
+      parts.IsNull(ColumnOf(table, *e->args[0]), !e->negated);
+      ++count;
+      continue;
+    }
+    if (e->kind != ExprKind::kBinary) continue;
+    schema::CompareOp op;
+    switch (e->binary_op) {
+      case BinaryOp::kEq:
+        op = schema::CompareOp::kEq;
+        break;
+      case BinaryOp::kNe:
+        op = schema::CompareOp::kNe;
+        break;
+      case BinaryOp::kLt:
+        op = schema::CompareOp::kLt;
+        break;
+      case BinaryOp::kLe:
+        op = schema::CompareOp::kLe;
+        break;
+      case BinaryOp::kGt:
+        op = schema::CompareOp::kGt;
+        break;
+      case BinaryOp::kGe:
+        op = schema::CompareOp::kGe;
+        break;
+      default:
+        continue;
+    }
+    int column = ColumnOf(table, *e->args[0]);
+    const Expr* constant = e->args[1].get();
+    if (column < 0) {  // `5 < k` is `k > 5`
+      column = ColumnOf(table, *e->args[1]);
+      constant = e->args[0].get();
+      if (op == schema::CompareOp::kLt)
+        op = schema::CompareOp::kGt;
+      else if (op == schema::CompareOp::kLe)
+        op = schema::CompareOp::kGe;
+      else if (op == schema::CompareOp::kGt)
+        op = schema::CompareOp::kLt;
+      else if (op == schema::CompareOp::kGe)
+        op = schema::CompareOp::kLe;
+    }
+    if (column < 0 || !schema::IsInteger(table.columns[column].type) || !IsConstant(*constant)) {
+      continue;
+    }
+    EvalContext eval = ctx.Eval();
+    eval.warnings = nullptr;
+    auto v = Evaluate(*constant, &eval);
+    const auto* value = std::get_if<mysql::Value>(&v);
+    if (value == nullptr || mysql::IsNull(*value)) continue;
+    // Only a constant the column can hold compares the same on the data node.
+    std::optional<std::string> field = ExactField(table.columns[column], *value);
+    if (!field) continue;
+    parts.CompareBytes(table.columns[column], column, op, *field);
+    ++count;
+  }
+  if (count == 0) return "";
+  schema::FilterBuilder filter;
+  filter.And(count);
+  return filter.bytes() + parts.bytes();
+}
+
+AccessPlan PlanAccess(const schema::TableDef& table, const Expr* where, const ExecContext& ctx) {
+  return Planner(table, ctx).Plan(where);
+}
+
+std::string AccessPlan::Describe(const schema::TableDef& table) const {
+  switch (kind) {
+    case Kind::kKeyLookup:
+      return "key lookup on PRIMARY";
+    case Kind::kBatchedLookup:
+      return absl::StrCat("batched key lookups on PRIMARY (", keys.size(), " keys)");
+    case Kind::kIndexRange:
+      return absl::StrCat("index range scan on ", table.indexes[index].name, " (", ranges.size(),
+                          ranges.size() == 1 ? " range)" : " ranges)");
+    case Kind::kFullScan:
+      return "full scan";
+    case Kind::kNothing:
+      return "no rows (impossible WHERE)";
+  }
+  return "";
+}
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,70 @@
+// How a statement reaches the rows its WHERE clause selects (docs/architecture.md I2):
+//   key lookup          the primary key's columns all equal constants: one key operation,
+//                       sent to the partition's primary;
+//   batched lookups     `pk IN (…)` on a one-column primary key: one key operation per value,
+//                       all in one batch;
+//   index ranges        bounds on the first column of an ordered index (the primary key's
+//                       or a secondary one), from =, IN, BETWEEN, <, > and ORs of them: one
+//                       scan of that index per range (overlapping ranges merged), every
+//                       partition in parallel;
+//   full scan           anything else.
+// Every path may return rows the WHERE clause does not want (bounds are kept inclusive, and
+// values that do not convert exactly are not used as bounds): the router checks WHERE again
+// on every row, so the plan decides speed, never the result.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/api/client.h"
+#include "engine/schema/schema.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/parse/ast.h"
+
+namespace shoal::sql::internal {
+
+struct AccessPlan {
+  enum class Kind : uint8_t { kKeyLookup, kBatchedLookup, kIndexRange, kFullScan, kNothing };
+  Kind kind = Kind::kFullScan;
+  std::vector<std::string> keys;  // packed primary keys (key lookups)
+  int index = 0;                  // kIndexRange: position in TableDef::indexes
+  // kIndexRange: inclusive packed one-column bounds, disjoint and in order; empty = open.
+  struct Range {
+    std::string lower, upper;
+  };
+  std::vector<Range> ranges;
+
+  // What EXPLAIN shows: "key lookup on PRIMARY", "index range scan on k_1", …
+  std::string Describe(const schema::TableDef& table) const;
+};
+
+// Defines the scans a kIndexRange or kFullScan plan needs: `base` (table, columns, lock,
+// transaction set) once per range; `*outstanding` grows by the number of scans.
+void DefineScans(const AccessPlan& plan, const api::ScanRequest& base, api::Client* client,
+                 api::ScanReceiver* receiver, int* outstanding);
+
+// The top-level AND-ed parts of a condition (none for a null one).
+void Conjuncts(const Expr* e, std::vector<const Expr*>* out);
+
+// Whether `e` reads any column.
+bool HasColumn(const Expr& e);
+
+// Whether a key plan selects exactly what `where` asks, so no row needs checking again: every
+// part of it a primary-key column compared to a constant with = or IN.
+bool WhereIsKeyOnly(const schema::TableDef& table, const Expr* where, const AccessPlan& plan);
+
+// Whether UPDATE's SET can travel as an interpreted update program (schema/program.h):
+// constants, or `c = c ± n` on an integer column, and no key column changed.
+bool SetFitsProgram(const schema::TableDef& table, const std::vector<Assignment>& set);
+
+// The part of `where` the data nodes can check while they scan (schema/program.h filter):
+// the top-level conjuncts comparing an integer column with an integer constant, and IS [NOT]
+// NULL — where the data node's comparison is exactly MySQL's (strings are left to the router,
+// whose comparisons follow the connection's collation). Empty when none.
+std::string PushedFilter(const schema::TableDef& table, const Expr* where, const ExecContext& ctx);
+
+// Chooses the access path for `where` (may be null) over `table`. Constants in the clause
+// (literals, parameters, variables) are evaluated with `ctx`.
+AccessPlan PlanAccess(const schema::TableDef& table, const Expr* where, const ExecContext& ctx);
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,149 @@
+#include "router/sql/exec/access_plan.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/schema/program.h"
+#include "router/sql/eval/field_codec.h"
+#include "router/sql/parse/parser.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+// t(id INT PRIMARY KEY, k INT, c VARCHAR(20), KEY k_1 (k))
+schema::TableDef Table() {
+  schema::TableDef t;
+  t.database = "db";
+  t.name = "t";
+  schema::ColumnDef id;
+  id.name = "id";
+  id.type = schema::ColumnType::kInt;
+  id.nullable = false;
+  schema::ColumnDef k = id;
+  k.name = "k";
+  k.nullable = true;
+  schema::ColumnDef c;
+  c.name = "c";
+  c.type = schema::ColumnType::kVarChar;
+  c.length = 20;
+  t.columns = {id, k, c};
+  t.indexes = {{"PRIMARY", {0}, true, true}, {"k_1", {1}, false, false}};
+  t.partitions = 4;
+  return t;
+}
+
+class AccessPlanTest : public ::testing::Test {
+ protected:
+  AccessPlan Plan(const std::string& where, std::vector<mysql::Value> params = {}) {
+    ParseOptions options;
+    options.params = ParamMode::kAllowed;
+    auto parsed = Parse("SELECT * FROM t WHERE " + where, options);
+    EXPECT_TRUE(std::holds_alternative<Statement>(parsed)) << where;
+    stmt_ = std::get<Statement>(std::move(parsed));
+    params_ = std::move(params);
+    ExecContext ctx{&state_, params_, absl::Now(), nullptr};
+    return PlanAccess(table_, std::get<SelectStmt>(stmt_.node).where.get(), ctx);
+  }
+  std::string Key(int64_t v) { return std::get<std::string>(EncodeField(table_.columns[0], v, 1)); }
+  std::string K(int64_t v) { return std::get<std::string>(EncodeField(table_.columns[1], v, 1)); }
+
+  schema::TableDef table_ = Table();
+  SessionState state_;
+  Statement stmt_;
+  std::vector<mysql::Value> params_;
+};
+
+TEST_F(AccessPlanTest, PrimaryKeyEqualityIsOneKeyLookup) {
+  AccessPlan p = Plan("id = 5");
+  EXPECT_EQ(p.kind, AccessPlan::Kind::kKeyLookup);
+  EXPECT_EQ(p.keys, std::vector<std::string>{Key(5)});
+  p = Plan("? = id AND c = 'x'", {int64_t{7}});
+  EXPECT_EQ(p.kind, AccessPlan::Kind::kKeyLookup);
+  EXPECT_EQ(p.keys, std::vector<std::string>{Key(7)});
+  EXPECT_EQ(Plan("id = NULL").kind, AccessPlan::Kind::kNothing);
+}
+
+TEST_F(AccessPlanTest, KeyListIsBatchedLookups) {
+  AccessPlan p = Plan("id IN (1, 2, NULL, 3)");
+  EXPECT_EQ(p.kind, AccessPlan::Kind::kBatchedLookup);
+  EXPECT_EQ(p.keys, (std::vector<std::string>{Key(1), Key(2), Key(3)}));
+}
+
+TEST_F(AccessPlanTest, RangesOnOrderedIndexes) {
+  AccessPlan p = Plan("id BETWEEN ? AND ?", {int64_t{10}, int64_t{20}});
+  EXPECT_EQ(p.kind, AccessPlan::Kind::kIndexRange);
+  EXPECT_EQ(p.index, 0);
+  ASSERT_EQ(p.ranges.size(), 1u);
+  EXPECT_EQ(p.ranges[0].lower, Key(10));
+  EXPECT_EQ(p.ranges[0].upper, Key(20));
+
+  p = Plan("k >= 3 AND k < 9");
+  EXPECT_EQ(p.index, 1);
+  ASSERT_EQ(p.ranges.size(), 1u);
+  EXPECT_EQ(p.ranges[0].lower, K(3));
+  EXPECT_EQ(p.ranges[0].upper, K(9));  // inclusive: WHERE removes the edge
+
+  p = Plan("k > 100");
+  ASSERT_EQ(p.ranges.size(), 1u);
+  EXPECT_EQ(p.ranges[0].lower, K(100));
+  EXPECT_EQ(p.ranges[0].upper, "");
+}
+
+TEST_F(AccessPlanTest, DisjunctionsBecomeMergedRanges) {
+  // Overlapping ranges merge; disjoint ones stay apart, in order.
+  AccessPlan p = Plan("k BETWEEN 50 AND 60 OR k BETWEEN 1 AND 10 OR k BETWEEN 5 AND 20 OR k = 40");
+  EXPECT_EQ(p.kind, AccessPlan::Kind::kIndexRange);
+  EXPECT_EQ(p.index, 1);
+  ASSERT_EQ(p.ranges.size(), 3u);
+  EXPECT_EQ(p.ranges[0].lower, K(1));
+  EXPECT_EQ(p.ranges[0].upper, K(20));
+  EXPECT_EQ(p.ranges[1].lower, K(40));
+  EXPECT_EQ(p.ranges[1].upper, K(40));
+  EXPECT_EQ(p.ranges[2].lower, K(50));
+  EXPECT_EQ(p.ranges[2].upper, K(60));
+  p = Plan("k IN (3, 1, 2)");
+  EXPECT_EQ(p.ranges.size(), 3u);
+  EXPECT_EQ(p.ranges[0].lower, K(1));
+}
+
+TEST_F(AccessPlanTest, WhatCannotBoundIsAFullScan) {
+  EXPECT_EQ(Plan("c = 'x'").kind, AccessPlan::Kind::kFullScan);
+  EXPECT_EQ(Plan("k = 1 OR c = 'x'").kind, AccessPlan::Kind::kFullScan);
+  EXPECT_EQ(Plan("id + 1 = 5").kind, AccessPlan::Kind::kFullScan);
+  // A value that does not convert exactly is not used as a bound: '5abc' compares as 5 in
+  // MySQL, and 1.5 rounds; the router's WHERE check then decides.
+  EXPECT_EQ(Plan("id = '5abc'").kind, AccessPlan::Kind::kFullScan);
+  EXPECT_EQ(Plan("id = 1.5").kind, AccessPlan::Kind::kFullScan);
+  EXPECT_EQ(Plan("id = 99999999999").kind, AccessPlan::Kind::kFullScan);
+  EXPECT_EQ(Plan("NOT id BETWEEN 1 AND 2").kind, AccessPlan::Kind::kFullScan);
+}
+
+}  // namespace
+}  // namespace shoal::sql::internal
+
+namespace shoal::sql::internal {
+namespace {
+
+TEST_F(AccessPlanTest, PushedFilterKeepsWhatTheDataNodeComparesExactly) {
+  auto filter = [&](const std::string& where) {
+    ParseOptions options;
+    stmt_ = std::get<Statement>(Parse("SELECT * FROM t WHERE " + where, options));
+    ExecContext ctx{&state_, {}, absl::Now(), nullptr};
+    return PushedFilter(table_, std::get<SelectStmt>(stmt_.node).where.get(), ctx);
+  };
+  // k > 5 and k IS NOT NULL go down; the string comparison stays in the router.
+  std::string f = filter("k > 5 AND c = 'x' AND 7 >= k AND k IS NOT NULL");
+  schema::FilterBuilder expected;
+  expected.And(3)
+      .CompareBytes(table_.columns[1], 1, schema::CompareOp::kGt, K(5))
+      .CompareBytes(table_.columns[1], 1, schema::CompareOp::kLe, K(7))
+      .IsNull(1, false);
+  EXPECT_EQ(f, expected.bytes());
+  EXPECT_TRUE(schema::ValidateFilter(table_, f).ok());
+  EXPECT_EQ(filter("c = 'x'"), "");
+  EXPECT_EQ(filter("k > 5 OR id = 1"), "");  // only whole conjuncts
+  EXPECT_EQ(filter("k = 99999999999"), "");  // not a value k can hold: the router decides
+  EXPECT_EQ(filter("k = 1.5"), "");
+}
+
+}  // namespace
+}  // namespace shoal::sql::internal

@@ -1,0 +1,91 @@
+// AsyncStatement: a table statement waiting for the data nodes. It is the Completion (or
+// ScanReceiver) of the native operations it defined, or of the dictionary request it stopped
+// for, and it owns itself: once the last of them has completed it delivers the statement's
+// result to the session and deletes itself. Completions run inside the worker's Client::Poll,
+// and so does what the result starts (the session's next statement): nothing in there waits.
+//
+// Lives on the session's worker thread. The session may go away first (the client hung up):
+// it then calls Orphan(), and the statement frees itself without delivering when its
+// operations are done — they cannot be recalled, and their completions point here.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "engine/api/client.h"
+#include "protocol/value.h"
+#include "router/sql/eval/session.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/executor.h"
+
+namespace shoal::sql {
+
+class AsyncStatement {
+ public:
+  // Copies what the statement needs later from `ctx` (the parameters; the statement text's
+  // owner); the rest of `ctx` need not outlive this call.
+  explicit AsyncStatement(const internal::ExecContext& ctx);
+  virtual ~AsyncStatement() = default;
+  AsyncStatement(const AsyncStatement&) = delete;
+  AsyncStatement& operator=(const AsyncStatement&) = delete;
+
+  // The session is gone; `txn` (its open transaction, may be null) is rolled back once this
+  // statement's operations are done.
+  void Orphan(std::shared_ptr<api::Transaction> txn) {
+    state_ = nullptr;
+    abandoned_txn_ = std::move(txn);
+  }
+
+ protected:
+  // The statement is over: hands `result` to the session (with the bookkeeping every
+  // statement gets) unless orphaned, then deletes this. REQUIRES: no operation of this
+  // statement is still in flight.
+  // A 1412 (the table changed under a cached definition) refreshes the dictionary and, for
+  // an autocommit statement, runs it once more instead: nothing of it was applied.
+  void Deliver(StatementResult result);
+
+  // Like Deliver, after rolling back the session's whole transaction: for an error that left
+  // it unusable (a statement that failed after some of its writes were applied, a lock wait
+  // timeout, a lost data node). The session is then outside any transaction, as after NDB
+  // aborts one.
+  void DeliverAfterRollback(mysql::SqlError error);
+
+  // An error from a statement that ran in the session's transaction (`in_session_txn`): the
+  // whole transaction is rolled back when part of the statement was applied or the error
+  // aborts transactions (AbortsTransaction); otherwise only the statement failed.
+  void DeliverFailure(mysql::SqlError error, bool in_session_txn, bool partly_applied);
+
+  // Commits `txn`, or rolls it back; `done` gets the answer, possibly before this returns —
+  // so `this` may be gone afterwards.
+  void EndTransaction(api::Transaction* txn, bool commit, api::Completion* done);
+
+  // Runs the statement again from the start in place of this one (after a stale table
+  // definition or a dictionary fetch), delivers its result unless it is deferred again, and
+  // deletes this. `keep_warnings`: how many diagnostics predate what the statement adds anew.
+  // REQUIRES: not orphaned.
+  void RunAgain(bool may_retry, size_t keep_warnings);
+
+  // Null once orphaned.
+  SessionState* state() const { return state_; }
+  // The statement's context as at its start. REQUIRES: not orphaned.
+  internal::ExecContext context() const;
+  // The worker's data nodes: outlive every session.
+  DataAccess* data() const { return data_; }
+
+ private:
+  SessionState* state_;
+  DataAccess* data_;
+  std::vector<mysql::Value> params_;
+  absl::Time now_;
+  std::shared_ptr<const PreparedStatement> owner_;
+  const Statement* statement_;
+  bool may_retry_;
+  std::shared_ptr<api::Transaction> abandoned_txn_;
+};
+
+// Sends the dictionary request a statement stopped for (SessionState::wanted, taken here) and
+// returns Deferred: once answered, the statement runs again (AsyncStatement::RunAgain), so
+// the session gets its result as from any deferred statement. `keep_warnings`: see RunAgain.
+StatementResult WaitForDictionary(const internal::ExecContext& ctx, size_t keep_warnings);
+
+}  // namespace shoal::sql

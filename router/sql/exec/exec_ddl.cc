@@ -1,0 +1,257 @@
+// DDL: databases, tables and indexes, through the dictionary master (engine/wire
+// dictionary.proto). A DDL statement is deferred like a table statement: it commits the
+// session's open transaction (MySQL's implicit commit), then sends its requests to the master
+// one after the other, each once the previous one is confirmed. DDL is rare and the master
+// serializes it anyway, but its worker's other sessions go on meanwhile.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/api/client.h"
+#include "router/sql/eval/result_columns.h"
+#include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/table_access.h"
+#include "router/sql/exec/table_spec.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+// The statement's OK once the master confirmed every request: from the session (null once
+// it went away) and the last confirmation.
+using DdlFinish = absl::AnyInvocable<OkResult(SessionState* state, const wire::DictConf& last)>;
+
+// Runs a DDL statement's dictionary requests: the first error is the statement's (those
+// before it stay done, as in MySQL's multi-table DROP TABLE), a note becomes a warning.
+class DdlRun : public AsyncStatement, public api::Completion {
+ public:
+  DdlRun(const ExecContext& ctx, std::vector<wire::DictReq> requests, DdlFinish finish)
+      : AsyncStatement(ctx), requests_(std::move(requests)), finish_(std::move(finish)) {}
+
+  // `this` may be gone when it returns.
+  void Start() {
+    SessionState* s = state();
+    s->in_transaction = false;
+    s->read_only_transaction = false;
+    if (s->txn == nullptr) return Next();
+    txn_ = std::move(s->txn);
+    s->txn = nullptr;
+    EndTransaction(txn_.get(), /*commit=*/true, this);
+  }
+
+  // The implicit commit's answer.
+  void Done(const api::Outcome& outcome) override {
+    if (!outcome.ok()) return Deliver(EngineError(outcome.code, outcome.message));
+    Next();
+  }
+
+ private:
+  void Next() {
+    if (next_ == requests_.size()) return Deliver(finish_(state(), last_));
+    data()->client().Dictionary(
+        std::move(requests_[next_++]),
+        [this](absl::StatusOr<wire::DictConf> conf) { Confirmed(std::move(conf)); });
+    data()->Flush();
+  }
+
+  void Confirmed(absl::StatusOr<wire::DictConf> conf) {
+    if (!conf.ok()) {
+      return Deliver(EngineError(
+          wire::kErTemporary,
+          absl::StrCat(wire::TemporaryError(wire::kNdbClusterFailure, "Cluster Failure"), " (",
+                       conf.status().message(), ")")));
+    }
+    if (conf->error_code() != 0) {
+      return Deliver(EngineError(conf->error_code(), conf->error_message()));
+    }
+    if (conf->note_code() != 0 && state() != nullptr) {
+      AddWarning(state(), Diagnostic::Level::kNote, static_cast<uint16_t>(conf->note_code()),
+                 conf->note_message());
+    }
+    last_ = *std::move(conf);
+    Next();
+  }
+
+  std::vector<wire::DictReq> requests_;
+  size_t next_ = 0;
+  DdlFinish finish_;
+  std::shared_ptr<api::Transaction> txn_;
+  wire::DictConf last_;
+};
+
+// Runs `requests` (DdlRun); `finish` makes the OK.
+StatementResult RunDictionary(std::vector<wire::DictReq> requests, const ExecContext& ctx,
+                              DdlFinish finish) {
+  if (auto err = RequireDataNodes(*ctx.state)) return *err;
+  auto* run = new DdlRun(ctx, std::move(requests), std::move(finish));
+  run->Start();
+  return Deferred{};
+}
+
+StatementResult RunDictionary(wire::DictReq request, const ExecContext& ctx, OkResult ok = {}) {
+  std::vector<wire::DictReq> requests;
+  requests.push_back(std::move(request));
+  return RunDictionary(std::move(requests), ctx,
+                       [ok = std::move(ok)](SessionState*, const wire::DictConf&) { return ok; });
+}
+
+// A table that names its database or uses the session's.
+std::variant<std::pair<std::string, std::string>, mysql::SqlError> Qualified(
+    const TableName& name, const SessionState& state) {
+  auto db = DatabaseOf(name, state);
+  if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
+  return std::make_pair(std::get<std::string>(std::move(db)), name.name);
+}
+
+constexpr char kNoRecords[] = "Records: 0  Duplicates: 0  Warnings: 0";
+
+}  // namespace
+
+StatementResult ExecuteCreateDatabase(const CreateDatabaseStmt& stmt, const ExecContext& ctx) {
+  wire::DictReq request;
+  request.mutable_create_database()->set_name(stmt.name);
+  request.mutable_create_database()->set_if_not_exists(stmt.if_not_exists);
+  std::vector<wire::DictReq> requests;
+  requests.push_back(std::move(request));
+  return RunDictionary(std::move(requests), ctx, [](SessionState*, const wire::DictConf& last) {
+    OkResult ok;
+    ok.affected_rows = last.note_code() == 0 ? 1 : 0;  // a note: it existed already
+    return ok;
+  });
+}
+
+StatementResult ExecuteDropDatabase(const DropDatabaseStmt& stmt, const ExecContext& ctx) {
+  if (auto err = RequireCurrentDictionary(*ctx.state)) return *err;
+  uint64_t tables = 0;
+  if (std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(*ctx.state)) {
+    for (const auto& [name, table] : dictionary->by_name) tables += table->database == stmt.name;
+  }
+  wire::DictReq request;
+  request.mutable_drop_database()->set_name(stmt.name);
+  request.mutable_drop_database()->set_if_exists(stmt.if_exists);
+  std::vector<wire::DictReq> requests;
+  requests.push_back(std::move(request));
+  return RunDictionary(std::move(requests), ctx,
+                       [tables, name = stmt.name](SessionState* state, const wire::DictConf&) {
+                         if (state != nullptr && state->database == name) {
+                           state->database.clear();  // as mysqld
+                         }
+                         OkResult ok;
+                         ok.affected_rows = tables;
+                         return ok;
+                       });
+}
+
+StatementResult ExecuteCreateTable(const CreateTableStmt& stmt, const ExecContext& ctx) {
+  auto db = DatabaseOf(stmt.table, *ctx.state);
+  if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
+  auto def = TableDefFromSpec(stmt, std::get<std::string>(db));
+  if (auto* err = std::get_if<mysql::SqlError>(&def)) return *err;
+  wire::DictReq request;
+  std::string bytes;
+  schema::AppendTableDef(std::get<schema::TableDef>(def), &bytes);
+  request.mutable_create_table()->set_table(std::move(bytes));
+  request.mutable_create_table()->set_if_not_exists(stmt.if_not_exists);
+  return RunDictionary(std::move(request), ctx);
+}
+
+StatementResult ExecuteDropTable(const DropTableStmt& stmt, const ExecContext& ctx) {
+  std::vector<std::pair<std::string, std::string>> tables;
+  for (const TableName& name : stmt.tables) {
+    auto q = Qualified(name, *ctx.state);
+    if (auto* err = std::get_if<mysql::SqlError>(&q)) return *err;
+    tables.push_back(std::get<std::pair<std::string, std::string>>(std::move(q)));
+  }
+  if (auto err = RequireDataNodes(*ctx.state)) return *err;
+  if (!stmt.if_exists) {
+    // Like MySQL's atomic DROP TABLE: nothing is dropped when any table is missing. Checked on
+    // a freshly fetched dictionary (or, when that fails, the cached one).
+    if (auto err = WantRefresh(*ctx.state)) return *err;
+    std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(*ctx.state);
+    std::vector<std::string> missing;
+    for (const auto& [db, name] : tables) {
+      if (dictionary == nullptr || dictionary->Find(db, name) == nullptr) {
+        missing.push_back(absl::StrCat(db, ".", name));
+      }
+    }
+    if (!missing.empty()) {
+      return mysql::SqlError{1051, "42S02",
+                             absl::StrCat("Unknown table '", absl::StrJoin(missing, ","), "'")};
+    }
+  }
+  std::vector<wire::DictReq> requests;
+  for (const auto& [db, name] : tables) {
+    wire::DictReq& request = requests.emplace_back();
+    request.mutable_drop_table()->set_database(db);
+    request.mutable_drop_table()->set_name(name);
+    request.mutable_drop_table()->set_if_exists(stmt.if_exists);
+  }
+  return RunDictionary(std::move(requests), ctx,
+                       [](SessionState*, const wire::DictConf&) { return OkResult{}; });
+}
+
+StatementResult ExecuteCreateIndex(const CreateIndexStmt& stmt, const ExecContext& ctx) {
+  auto q = Qualified(stmt.table, *ctx.state);
+  if (auto* err = std::get_if<mysql::SqlError>(&q)) return *err;
+  const auto& [db, name] = std::get<std::pair<std::string, std::string>>(q);
+  wire::DictReq request;
+  wire::CreateIndex* create = request.mutable_create_index();
+  create->set_database(db);
+  create->set_table(name);
+  create->set_name(stmt.index.name);
+  for (const std::string& column : stmt.index.columns) create->add_columns(column);
+  create->set_unique(stmt.index.kind == IndexSpec::Kind::kUnique);
+  OkResult ok;
+  ok.info = kNoRecords;
+  return RunDictionary(std::move(request), ctx, std::move(ok));
+}
+
+StatementResult ExecuteDropIndex(const DropIndexStmt& stmt, const ExecContext& ctx) {
+  auto q = Qualified(stmt.table, *ctx.state);
+  if (auto* err = std::get_if<mysql::SqlError>(&q)) return *err;
+  const auto& [db, name] = std::get<std::pair<std::string, std::string>>(q);
+  wire::DictReq request;
+  request.mutable_drop_index()->set_database(db);
+  request.mutable_drop_index()->set_table(name);
+  request.mutable_drop_index()->set_name(stmt.name);
+  OkResult ok;
+  ok.info = kNoRecords;
+  return RunDictionary(std::move(request), ctx, std::move(ok));
+}
+
+StatementResult ExecuteTruncate(const TruncateStmt& stmt, const ExecContext& ctx) {
+  auto table = ResolveTable(stmt.table, *ctx.state);
+  if (auto* err = std::get_if<mysql::SqlError>(&table)) return *err;
+  const api::TablePtr& def = std::get<api::TablePtr>(table);
+  wire::DictReq request;
+  request.mutable_truncate_table()->set_database(def->database);
+  request.mutable_truncate_table()->set_name(def->name);
+  return RunDictionary(std::move(request), ctx);
+}
+
+// ANALYZE TABLE: nothing to analyze (no cost-based planner), but a status row per table as
+// mysqld gives.
+StatementResult ExecuteAnalyze(const AnalyzeStmt& stmt, const ExecContext& ctx) {
+  const SessionState& s = *ctx.state;
+  mysql::ResultSet rs;
+  rs.columns = {Named(StringColumn(513, s, Nullability::kNullable), "Table"),
+                Named(StringColumn(10, s, Nullability::kNullable), "Op"),
+                Named(StringColumn(9, s, Nullability::kNullable), "Msg_type"),
+                Named(StringColumn(1024, s, Nullability::kNullable), "Msg_text")};
+  for (const TableName& name : stmt.tables) {
+    auto table = ResolveTable(name, *ctx.state);
+    if (s.wanted != nullptr) return std::get<mysql::SqlError>(table);  // runs again
+    std::string db = name.database.empty() ? ctx.state->database : name.database;
+    std::string full = absl::StrCat(db, ".", name.name);
+    if (auto* err = std::get_if<mysql::SqlError>(&table)) {
+      rs.rows.push_back({full, std::string("analyze"), std::string("Error"), err->message});
+      rs.rows.push_back(
+          {full, std::string("analyze"), std::string("error"), std::string("Corrupt")});
+      continue;
+    }
+    rs.rows.push_back({full, std::string("analyze"), std::string("status"), std::string("OK")});
+  }
+  return rs;
+}
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,479 @@
+// INSERT and REPLACE: every row is evaluated and packed in the router, then all of them go to
+// their partitions' primaries in one batch (I1). A multi-row statement runs as one native
+// transaction, so that a row that fails (a duplicate key, a full table) rolls the others back:
+// the statement has no effect, as in MySQL.
+#include <algorithm>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "engine/api/client.h"
+#include "engine/schema/row.h"
+#include "router/sql/eval/field_codec.h"
+#include "router/sql/eval/result_columns.h"
+#include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/table_access.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+// Values reserved per round trip to the dictionary master (NDB's default prefetch is 1; a
+// larger batch saves the round trip for single-row inserts, at the price of gaps when a
+// router restarts — which MySQL's own AUTO_INCREMENT also allows).
+constexpr uint64_t kAutoIncrementBatch = 256;
+
+mysql::SqlError ColumnCountMismatch(size_t row) {
+  return {1136, "21S01", absl::StrCat("Column count doesn't match value count at row ", row)};
+}
+
+mysql::SqlError NoDefault(const schema::ColumnDef& column) {
+  return {1364, "HY000", absl::StrCat("Field '", column.name, "' doesn't have a default value")};
+}
+
+// The next `count` auto-increment values for `table`, from this thread's reserved range when
+// it has them; else the statement stops to reserve more from the master (WantDictionary) and
+// runs again once they are in.
+std::variant<uint64_t, mysql::SqlError> NextAutoIncrement(const schema::TableDef& table,
+                                                          uint64_t count, SessionState* state) {
+  DataAccess* data = state->data;
+  DataAccess::AutoIncrementRange& range = data->auto_increment[table.id];
+  if (range.table_version != table.version) range = {table.version, 0, 0};  // TRUNCATE resets
+  if (range.end - range.next < count) {
+    DictionaryFetch fetch;
+    wire::ReserveAutoIncrement* reserve = fetch.request.mutable_reserve_auto_increment();
+    reserve->set_table_id(table.id);
+    reserve->set_count(std::max(count, kAutoIncrementBatch));
+    fetch.apply =
+        [data, id = table.id, version = table.version](
+            const absl::StatusOr<wire::DictConf>& conf) -> std::optional<mysql::SqlError> {
+      if (!conf.ok()) return ClusterFailure();
+      if (conf->error_code() != 0) return EngineError(conf->error_code(), conf->error_message());
+      uint64_t first = conf->auto_increment_first();
+      data->auto_increment[id] = {version, first, first + conf->auto_increment_count()};
+      return std::nullopt;
+    };
+    return WantDictionary(*state, std::move(fetch));
+  }
+  uint64_t first = range.next;
+  range.next += count;
+  return first;
+}
+
+// The table columns an INSERT gives values for, in the order of its value lists.
+std::variant<std::vector<int>, mysql::SqlError> TargetColumns(const InsertStmt& stmt,
+                                                              const schema::TableDef& table) {
+  std::vector<int> columns;
+  if (stmt.columns.empty()) {
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+      if (!table.columns[i].hidden) columns.push_back(static_cast<int>(i));
+    }
+    return columns;
+  }
+  for (const std::string& name : stmt.columns) {
+    int i = table.FindColumn(name);
+    if (i < 0 || table.columns[i].hidden) return mysql::errors::UnknownColumn(name, "field list");
+    if (std::find(columns.begin(), columns.end(), i) != columns.end()) {
+      return mysql::SqlError{1110, "42000", absl::StrCat("Column '", name, "' specified twice")};
+    }
+    columns.push_back(i);
+  }
+  return columns;
+}
+
+// Runs the batch of inserts and finishes the statement once every row has answered. Inside a
+// SQL transaction the rows join it; otherwise a multi-row statement gets a transaction of its
+// own, committed (or rolled back on the first failure) before the answer.
+class InsertRun : public AsyncStatement, public api::Completion {
+ public:
+  InsertRun(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
+            bool replace, bool ignore, uint64_t last_insert_id)
+      : AsyncStatement(ctx),
+        table_(std::move(table)),
+        rows_(std::move(rows)),
+        replace_(replace),
+        ignore_(ignore),
+        last_insert_id_(last_insert_id),
+        session_txn_(StatementTransaction(ctx.state)) {}
+
+  void Start() {
+    DataAccess* data_access = data();
+    api::Client& client = data_access->client();
+    api::Transaction* txn = session_txn_.get();
+    if (txn == nullptr && rows_.size() > 1) {
+      own_txn_ = client.Begin();
+      txn = &own_txn_;
+    }
+    outstanding_ = 1;  // the loop below; completions may run inside it
+    for (const std::string& row : rows_) {
+      ++outstanding_;
+      if (replace_) {
+        client.Write(*table_, row, this, txn);
+      } else {
+        client.Insert(*table_, row, this, txn);
+      }
+    }
+    data_access->Flush();
+    RowDone();
+  }
+
+  void Done(const api::Outcome& outcome) override {
+    if (ending_) {
+      if (!outcome.ok() && !error_) error_ = EngineError(outcome.code, outcome.message);
+      return Finish();
+    }
+    if (outcome.ok()) {
+      ++inserted_;
+    } else if (ignore_ && outcome.code == 1062 && state() != nullptr) {
+      AddWarning(state(), Diagnostic::Level::kWarning, outcome.code, std::string(outcome.message));
+      ++duplicates_;
+    } else if (!error_) {
+      error_ = EngineError(outcome.code, outcome.message);
+    }
+    RowDone();
+  }
+
+ private:
+  void RowDone() {
+    if (--outstanding_ > 0) return;
+    if (session_txn_ == nullptr && rows_.size() > 1) return EndOwnTransaction();
+    Finish();
+  }
+
+  void EndOwnTransaction() {
+    ending_ = true;
+    EndTransaction(&own_txn_, !error_, this);
+  }
+
+  void Finish() {
+    // Rows of the session's transaction that went in cannot be taken out alone.
+    if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, inserted_ > 0);
+    OkResult ok;
+    ok.affected_rows = inserted_;
+    ok.last_insert_id = last_insert_id_;
+    if (rows_.size() > 1) {
+      ok.info = absl::StrCat("Records: ", rows_.size(), "  Duplicates: ", duplicates_,
+                             "  Warnings: ", duplicates_);
+    }
+    if (state() != nullptr && last_insert_id_ != 0) state()->last_insert_id = last_insert_id_;
+    Deliver(ok);
+  }
+
+  api::TablePtr table_;
+  std::vector<std::string> rows_;
+  bool replace_, ignore_;
+  uint64_t last_insert_id_;
+  std::shared_ptr<api::Transaction> session_txn_;
+  api::Transaction own_txn_;
+  bool ending_ = false;
+  int outstanding_ = 0;
+  uint64_t inserted_ = 0;
+  uint64_t duplicates_ = 0;
+  std::optional<mysql::SqlError> error_;
+};
+
+// INSERT … ON DUPLICATE KEY UPDATE: every row's primary key is read with an exclusive lock
+// (in the session's transaction or one of the statement's own); rows not there are inserted,
+// the others rewritten with the assignments, where VALUES(col) is the value the row would
+// have inserted. Affected rows as MySQL counts them: 1 per insert, 2 per changed row, 0 per
+// unchanged one. Only the primary key is checked for duplicates: a clash on a unique
+// secondary key answers 1062.
+class UpsertRun : public AsyncStatement, public api::Completion {
+ public:
+  UpsertRun(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
+            const std::vector<Assignment>& assignments, uint64_t last_insert_id)
+      : AsyncStatement(ctx),
+        table_(std::move(table)),
+        rows_(std::move(rows)),
+        assignments_(assignments),
+        last_insert_id_(last_insert_id),
+        session_txn_(StatementTransaction(ctx.state)) {
+    for (size_t i = 0; i < table_->columns.size(); ++i) {
+      all_columns_.push_back(static_cast<uint16_t>(i));
+      row_columns_.push_back(ResultColumn(*table_, static_cast<int>(i),
+                                          ResultCollationId(*ctx.state),
+                                          ResultCharsetMaxLen(*ctx.state)));
+    }
+    existing_.resize(rows_.size());
+  }
+
+  void Start() {
+    DataAccess* data_access = data();
+    if (session_txn_ == nullptr) own_txn_ = data_access->client().Begin();
+    outstanding_ = 1;
+    for (size_t r = 0; r < rows_.size(); ++r) {
+      std::string key;
+      api::Client::KeyOfRow(*table_, rows_[r], &key);
+      ++outstanding_;
+      reads_.push_back(std::make_unique<ReadInto>(this, r));
+      data_access->client().Read(*table_, key, all_columns_, reads_.back().get(), txn(),
+                                 api::Lock::kExclusive);
+    }
+    data_access->Flush();
+    StepDone();
+  }
+
+  // Writes and the end of the own transaction.
+  void Done(const api::Outcome& outcome) override {
+    if (!outcome.ok() && !error_) error_ = EngineError(outcome.code, outcome.message);
+    if (phase_ == Phase::kEnd) return Finish();
+    StepDone();
+  }
+
+ private:
+  enum class Phase { kRead, kWrite, kEnd };
+
+  // One row's read: remembers what is stored under its key.
+  struct ReadInto : api::Completion {
+    ReadInto(UpsertRun* owner, size_t index) : run(owner), row(index) {}
+    void Done(const api::Outcome& outcome) override {
+      if (outcome.ok()) {
+        run->existing_[row] = std::string(outcome.row);
+      } else if (!outcome.not_found() && !run->error_) {
+        run->error_ = EngineError(outcome.code, outcome.message);
+      }
+      run->StepDone();
+    }
+    UpsertRun* run;
+    size_t row;
+  };
+
+  api::Transaction* txn() { return session_txn_ != nullptr ? session_txn_.get() : &own_txn_; }
+
+  void StepDone() {
+    if (--outstanding_ > 0) return;
+    if (phase_ == Phase::kRead) return Write();
+    End();
+  }
+
+  std::vector<mysql::Value> Decode(const std::string& packed) {
+    std::vector<schema::Field> fields(all_columns_.size());
+    std::vector<mysql::Value> values;
+    size_t used = 0;
+    if (!schema::SplitRow(*table_, all_columns_, packed, fields.data(), &used)) return values;
+    for (size_t c = 0; c < fields.size(); ++c) {
+      values.push_back(fields[c].null ? mysql::Value{}
+                                      : DecodeField(table_->columns[c], fields[c]));
+    }
+    return values;
+  }
+
+  // VALUES(col) calls in the assignments, with the value and type of `col` in `inserted`.
+  void BindValuesCalls(const Expr& e, const std::vector<mysql::Value>& inserted,
+                       absl::flat_hash_map<const Expr*, mysql::Value>* values,
+                       absl::flat_hash_map<const Expr*, mysql::ColumnDefinition>* types) {
+    if (e.kind == ExprKind::kFunction && e.name == "VALUES" && e.args.size() == 1) {
+      int c = table_->FindColumn(e.args[0]->name);
+      (*values)[&e] = c >= 0 ? inserted[c] : mysql::Value{};
+      (*types)[&e] = c >= 0 ? row_columns_[c] : NullColumn();
+      return;
+    }
+    for (const ExprPtr& a : e.args) BindValuesCalls(*a, inserted, values, types);
+  }
+
+  // The row as the assignments leave it, or an error.
+  std::variant<std::string, mysql::SqlError> Updated(const std::string& stored,
+                                                     const std::string& inserted, int row) {
+    std::vector<mysql::Value> values = Decode(stored);
+    std::vector<mysql::Value> new_values = Decode(inserted);
+    if (values.size() != all_columns_.size() || new_values.size() != all_columns_.size()) {
+      return mysql::errors::Internal("a malformed row");
+    }
+    ExecContext ctx = context();
+    EvalContext eval = ctx.Eval();
+    eval.row_columns = &row_columns_;
+    eval.row = &values;
+    for (const Assignment& a : assignments_) {
+      int c = table_->FindColumn(a.column);
+      if (c < 0 || table_->columns[c].hidden) {
+        return mysql::errors::UnknownColumn(a.column, "field list");
+      }
+      absl::flat_hash_map<const Expr*, mysql::Value> bound;
+      absl::flat_hash_map<const Expr*, mysql::ColumnDefinition> bound_types;
+      BindValuesCalls(*a.value, new_values, &bound, &bound_types);
+      eval.aggregate_values = &bound;
+      eval.aggregate_types = &bound_types;
+      auto v = Evaluate(*a.value, &eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+      values[c] = std::get<mysql::Value>(std::move(v));
+    }
+    schema::RowWriter writer;
+    writer.BeginRow(static_cast<int>(values.size()));
+    for (size_t c = 0; c < values.size(); ++c) {
+      if (auto err = AppendField(table_->columns[c], values[c], row, &writer)) return *err;
+    }
+    return std::string(writer.view());
+  }
+
+  void Write() {
+    phase_ = Phase::kWrite;
+    if (error_ || state() == nullptr) return End();
+    DataAccess* data_access = data();
+    outstanding_ = 1;
+    // A key repeated within the statement updates what the earlier row made of it.
+    absl::flat_hash_map<std::string, std::string> pending;  // key → row as it will be
+    std::vector<std::string> order;
+    for (size_t r = 0; r < rows_.size(); ++r) {
+      std::string key;
+      api::Client::KeyOfRow(*table_, rows_[r], &key);
+      auto it = pending.find(key);
+      const std::string* stored = it != pending.end() ? &it->second
+                                  : existing_[r]      ? &*existing_[r]
+                                                      : nullptr;
+      if (stored == nullptr) {
+        pending[key] = rows_[r];
+        order.push_back(key);
+        affected_ += 1;
+        continue;
+      }
+      auto updated = Updated(*stored, rows_[r], static_cast<int>(r + 1));
+      if (auto* err = std::get_if<mysql::SqlError>(&updated)) {
+        error_ = *err;
+        break;
+      }
+      std::string& next = std::get<std::string>(updated);
+      if (next == *stored) continue;
+      affected_ += 2;
+      if (it == pending.end()) order.push_back(key);
+      pending[key] = std::move(next);
+    }
+    if (!error_) {
+      for (const std::string& key : order) {
+        ++outstanding_;
+        data_access->client().Write(*table_, pending[key], this, txn());
+      }
+    }
+    data_access->Flush();
+    StepDone();
+  }
+
+  void End() {
+    if (session_txn_ != nullptr) return Finish();
+    phase_ = Phase::kEnd;
+    EndTransaction(&own_txn_, !error_, this);
+  }
+
+  void Finish() {
+    if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, true);
+    OkResult ok;
+    ok.affected_rows = affected_;
+    ok.last_insert_id = last_insert_id_;
+    if (rows_.size() > 1) {
+      ok.info = absl::StrCat("Records: ", rows_.size(), "  Duplicates: 0  Warnings: 0");
+    }
+    if (state() != nullptr && last_insert_id_ != 0) state()->last_insert_id = last_insert_id_;
+    Deliver(ok);
+  }
+
+  api::TablePtr table_;
+  std::vector<std::string> rows_;
+  const std::vector<Assignment>& assignments_;  // the statement's: kept alive by the owner
+  uint64_t last_insert_id_;
+  std::shared_ptr<api::Transaction> session_txn_;
+  api::Transaction own_txn_;
+  std::vector<uint16_t> all_columns_;
+  std::vector<mysql::ColumnDefinition> row_columns_;
+  std::vector<std::optional<std::string>> existing_;
+  std::vector<std::unique_ptr<ReadInto>> reads_;
+  Phase phase_ = Phase::kRead;
+  int outstanding_ = 0;
+  uint64_t affected_ = 0;
+  std::optional<mysql::SqlError> error_;
+};
+
+}  // namespace
+
+StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
+  auto resolved = ResolveTable(stmt.table, *ctx.state);
+  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
+  auto targets = TargetColumns(stmt, *table);
+  if (auto* err = std::get_if<mysql::SqlError>(&targets)) return *err;
+  const std::vector<int>& columns = std::get<std::vector<int>>(targets);
+  const int auto_column = table->auto_increment_column();
+  const int n = static_cast<int>(table->columns.size());
+
+  // Evaluate every value first: the auto-increment values needed are known only then.
+  std::vector<std::vector<mysql::Value>> values(stmt.rows.size());
+  std::vector<std::vector<bool>> given(stmt.rows.size());
+  uint64_t generated = 0;
+  EvalContext eval = ctx.Eval();
+  for (size_t r = 0; r < stmt.rows.size(); ++r) {
+    const std::vector<ExprPtr>& row = stmt.rows[r];
+    if (row.size() != columns.size() && !(row.empty() && stmt.columns.empty())) {
+      return ColumnCountMismatch(r + 1);
+    }
+    values[r].assign(n, mysql::Value{});
+    given[r].assign(n, false);
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (row[i]->kind == ExprKind::kDefault) continue;
+      auto v = Evaluate(*row[i], &eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+      values[r][columns[i]] = std::get<mysql::Value>(std::move(v));
+      given[r][columns[i]] = true;
+    }
+    if (auto_column >= 0) {
+      const mysql::Value& v = values[r][auto_column];
+      bool zero = (std::holds_alternative<int64_t>(v) && std::get<int64_t>(v) == 0) ||
+                  (std::holds_alternative<uint64_t>(v) && std::get<uint64_t>(v) == 0);
+      if (!given[r][auto_column] || mysql::IsNull(v) || zero) {
+        given[r][auto_column] = false;
+        ++generated;
+      }
+    }
+  }
+  if (auto err = RequireDataNodes(*ctx.state)) return *err;
+  const bool hidden_key = table->has_hidden_key();
+  uint64_t last_insert_id = 0;
+  if (hidden_key) generated += stmt.rows.size();  // the hidden key takes from the same counter
+  uint64_t next_id = 0;
+  if (generated > 0) {
+    auto first = NextAutoIncrement(*table, generated, ctx.state);
+    if (auto* err = std::get_if<mysql::SqlError>(&first)) return *err;
+    next_id = std::get<uint64_t>(first);
+  }
+
+  std::vector<std::string> packed(stmt.rows.size());
+  schema::RowWriter writer;
+  for (size_t r = 0; r < stmt.rows.size(); ++r) {
+    writer.Clear();
+    writer.BeginRow(n);
+    for (int c = 0; c < n; ++c) {
+      const schema::ColumnDef& column = table->columns[c];
+      if ((c == auto_column && !given[r][c]) || (hidden_key && c == n - 1)) {
+        if (c == auto_column && last_insert_id == 0) last_insert_id = next_id;
+        writer.Int(column, static_cast<int64_t>(next_id++));
+      } else if (given[r][c]) {
+        if (auto err = AppendField(column, values[r][c], static_cast<int>(r + 1), &writer)) {
+          return *err;
+        }
+      } else if (column.default_value) {
+        schema::Field field;
+        size_t used = 0;
+        if (!schema::ReadField(column, *column.default_value, &field, &used)) {
+          return mysql::errors::Internal("a stored default does not fit its column");
+        }
+        writer.Raw(column, field);
+      } else if (column.nullable) {
+        writer.Null();
+      } else {
+        return NoDefault(column);
+      }
+    }
+    packed[r] = std::string(writer.view());
+  }
+  BeginImplicitTransaction(ctx.state);
+  if (!stmt.on_duplicate.empty()) {
+    if (stmt.replace) return mysql::errors::ParseError("ON DUPLICATE KEY UPDATE", 1);
+    auto* upsert =
+        new UpsertRun(ctx, std::move(table), std::move(packed), stmt.on_duplicate, last_insert_id);
+    upsert->Start();
+    return Deferred{};
+  }
+  auto* run = new InsertRun(ctx, std::move(table), std::move(packed), stmt.replace, stmt.ignore,
+                            last_insert_id);
+  run->Start();
+  return Deferred{};
+}
+
+}  // namespace shoal::sql::internal

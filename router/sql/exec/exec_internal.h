@@ -1,0 +1,120 @@
+// Shared pieces of the executor files (executor.cc, exec_set.cc, exec_show.cc): one file per
+// statement group, all running against one SessionState on the session's thread.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "router/sql/eval/expr_eval.h"
+#include "router/sql/exec/executor.h"
+
+namespace shoal::sql::internal {
+
+// One statement's run: its session, parameter values and clock reading.
+struct ExecContext {
+  SessionState* state = nullptr;
+  absl::Span<const mysql::Value> params;
+  absl::Time now;
+  // Owns the statement when nothing else does (COM_QUERY text): a deferred statement keeps
+  // it alive until it finishes.
+  std::shared_ptr<const PreparedStatement> owner;
+  // The statement being run, and whether it may run again after a stale dictionary (1412).
+  const Statement* statement = nullptr;
+  bool may_retry = true;
+
+  EvalContext Eval() const {
+    EvalContext c;
+    c.state = state;
+    c.mutable_state = state;
+    c.params = params;
+    c.params_bound = true;
+    c.now = now;
+    c.warnings = &state->warnings;
+    return c;
+  }
+};
+
+StatementResult ExecuteSet(const SetStmt& stmt, const ExecContext& ctx);
+// Table statements (exec_ddl.cc, exec_insert.cc, exec_select.cc, exec_modify.cc).
+StatementResult ExecuteCreateDatabase(const CreateDatabaseStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteDropDatabase(const DropDatabaseStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteCreateTable(const CreateTableStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteDropTable(const DropTableStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteCreateIndex(const CreateIndexStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteDropIndex(const DropIndexStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteTruncate(const TruncateStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteAnalyze(const AnalyzeStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteTableSelect(const SelectStmt& stmt, const ExecContext& ctx);
+// A table SELECT's result columns, for COM_STMT_PREPARE.
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectColumns(
+    const SelectStmt& select, const SessionState& state);
+StatementResult ExecuteUpdate(const UpdateStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteDelete(const DeleteStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteTransaction(const TransactionStmt& stmt, const ExecContext& ctx);
+// Commits (or rolls back) the session's native transaction, if it has one, then answers `ok`.
+StatementResult EndNativeTransaction(const ExecContext& ctx, bool commit, OkResult ok);
+StatementResult ExecuteSetTransaction(const SetTransactionStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx);
+// SHOW's result columns, known before it runs (for Prepare); errors as ExecuteShow would.
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> ShowColumns(
+    const ShowStmt& stmt, const SessionState& state);
+
+// LIMIT's offset and row count (literals or bound parameters).
+std::optional<mysql::SqlError> EvalLimit(const Limit& limit, const ExecContext& ctx,
+                                         uint64_t* offset, uint64_t* count);
+
+// The databases SHOW DATABASES lists: the system schemas and the dictionary's (without a
+// cluster, the session's current database). These read the worker's dictionary as it is:
+// callers call RequireCurrentDictionary (table_access.h) first.
+std::vector<std::string> ListDatabases(const SessionState& state);
+// The tables SHOW TABLES lists for `database`, sorted.
+std::vector<std::string> ListTables(const SessionState& state, absl::string_view database);
+// Whether USE may select `database`: 1102 for an empty or over-long name, 1049 for one the
+// dictionary does not have (without a cluster, any well-formed name).
+std::optional<mysql::SqlError> CheckDatabaseForUse(absl::string_view database,
+                                                   const SessionState& state);
+
+// With autocommit off, the first statement that touches a transactional table opens a
+// transaction (MySQL sets IN_TRANS only then: `SET autocommit=0; SELECT 1` stays outside a
+// transaction). Table statements call this; none exist yet.
+void BeginImplicitTransaction(SessionState* state);
+
+// Runs `stmt`. One that stops to wait for the dictionary master (SessionState::wanted) gets
+// its request sent and Deferred returned: it runs again, from the start, once answered.
+// `keep_warnings`: the diagnostics from before the statement, which a run again keeps (what
+// the statement adds, it adds anew).
+StatementResult RunStatementOrWait(const Statement& stmt, const ExecContext& ctx,
+                                   size_t keep_warnings);
+
+// Statement bookkeeping shared by every path, deferred ones included: record an error in the
+// diagnostics and fill the OK packet's warning count.
+StatementResult FinishStatement(StatementResult result, SessionState* state);
+
+// Adds a diagnostic to the current statement's list.
+void AddWarning(SessionState* state, Diagnostic::Level level, uint16_t code, std::string message);
+
+// EXPLAIN (exec_explain.cc): the plan of the inner statement as MySQL's traditional table.
+StatementResult ExecuteExplain(const ExplainStmt& stmt, const ExecContext& ctx);
+// EXPLAIN's twelve result columns, for COM_STMT_PREPARE.
+std::vector<mysql::ColumnDefinition> ExplainColumns(const SessionState& state);
+
+// One column of COM_FIELD_LIST's answer: its definition, and the text mysqld appends to it —
+// the default a new row gets (nullopt: NULL; a NOT NULL column without a default shows the
+// zero of its type, as mysqld's empty record holds).
+struct FieldListColumn {
+  mysql::ColumnDefinition definition;
+  std::optional<std::string> default_text;
+};
+// COM_FIELD_LIST: the visible columns of `table` in the session's database whose names match
+// `wildcard` (a LIKE pattern, case-insensitive; empty matches all), in table order. 1046
+// without a database, 1146 for an unknown table (always without a cluster).
+std::variant<std::vector<FieldListColumn>, mysql::SqlError> ListFields(absl::string_view table,
+                                                                       absl::string_view wildcard,
+                                                                       const SessionState& state);
+
+}  // namespace shoal::sql::internal

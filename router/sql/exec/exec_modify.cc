@@ -1,0 +1,403 @@
+// UPDATE and DELETE. Two ways to run one:
+//   direct  — the WHERE clause is nothing but primary-key equalities (sysbench's
+//             `UPDATE t SET k=k+1 WHERE id=?`, `DELETE FROM t WHERE id=?`): one key operation
+//             per key, the new values as an interpreted update program (SET, ADD), no read
+//             first — one round trip;
+//   general — anything else: the rows are read with exclusive locks inside a native
+//             transaction (key reads or a locking scan), the router checks WHERE, computes the
+//             new rows, writes or deletes them by primary key, and commits.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "engine/api/client.h"
+#include "engine/schema/program.h"
+#include "engine/schema/row.h"
+#include "router/sql/eval/field_codec.h"
+#include "router/sql/exec/access_plan.h"
+#include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/row_pipeline.h"
+#include "router/sql/exec/table_access.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+using mysql::Value;
+
+// The interpreted update program for `set` (SetFitsProgram), with its values; nullopt when
+// the general path must run it (or *error when a value is refused).
+std::optional<std::string> DirectProgram(const schema::TableDef& table,
+                                         const std::vector<Assignment>& set, const ExecContext& ctx,
+                                         std::optional<mysql::SqlError>* error) {
+  if (!SetFitsProgram(table, set)) return std::nullopt;
+  schema::UpdateBuilder program;
+  for (const Assignment& a : set) {
+    int c = table.FindColumn(a.column);
+    const schema::ColumnDef& column = table.columns[c];
+    const Expr& e = *a.value;
+    if (e.kind == ExprKind::kBinary &&
+        (e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kSub) &&
+        e.args[0]->kind == ExprKind::kColumn && table.FindColumn(e.args[0]->name) == c &&
+        !HasColumn(*e.args[1]) && schema::IsInteger(column.type)) {
+      EvalContext eval = ctx.Eval();
+      auto v = Evaluate(*e.args[1], &eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *error = *err, std::nullopt;
+      const Value& delta = std::get<Value>(v);
+      const auto* i = std::get_if<int64_t>(&delta);
+      if (i == nullptr || (*i == INT64_MIN && e.binary_op == BinaryOp::kSub)) return std::nullopt;
+      program.AddInt(c, e.binary_op == BinaryOp::kAdd ? *i : -*i);
+      continue;
+    }
+    EvalContext eval = ctx.Eval();
+    auto v = Evaluate(e, &eval);
+    if (auto* err = std::get_if<mysql::SqlError>(&v)) return *error = *err, std::nullopt;
+    const Value& value = std::get<Value>(v);
+    if (mysql::IsNull(value)) {
+      if (!column.nullable) {
+        *error = mysql::SqlError{1048, "23000",
+                                 absl::StrCat("Column '", column.name, "' cannot be null")};
+        return std::nullopt;
+      }
+      program.SetNull(c);
+      continue;
+    }
+    auto field = EncodeField(column, value, 1);
+    if (auto* err = std::get_if<mysql::SqlError>(&field)) return *error = *err, std::nullopt;
+    program.SetField(column, c, std::get<std::string>(field));
+  }
+  return program.Finish();
+}
+
+// What `SET col = DEFAULT` stores: the column's default, else NULL, else MySQL's 1364.
+std::variant<Value, mysql::SqlError> DefaultValue(const schema::ColumnDef& column) {
+  if (column.default_value) {
+    schema::Field field;
+    size_t used = 0;
+    if (schema::ReadField(column, *column.default_value, &field, &used)) {
+      return DecodeField(column, field);
+    }
+  }
+  if (column.nullable) return Value{};
+  return mysql::SqlError{1364, "HY000",
+                         absl::StrCat("Field '", column.name, "' doesn't have a default value")};
+}
+
+enum class Verb { kUpdate, kDelete };
+
+struct ModifySpec {
+  Verb verb;
+  const Expr* where;
+  const std::vector<Assignment>* set;  // UPDATE only
+  const std::vector<OrderItem>* order_by;
+  const std::optional<Limit>* limit;
+  bool ignore;
+};
+
+// Runs either path; one object per statement.
+class ModifyRun : public AsyncStatement, public api::Completion, public api::ScanReceiver {
+ public:
+  ModifyRun(const ExecContext& ctx, ModifySpec spec, api::TablePtr table)
+      : AsyncStatement(ctx),
+        spec_(spec),
+        table_(std::move(table)),
+        session_txn_(StatementTransaction(ctx.state)) {
+    for (size_t i = 0; i < table_->columns.size(); ++i)
+      all_columns_.push_back(static_cast<uint16_t>(i));
+    for (const schema::ColumnDef& c : table_->columns) {
+      row_columns_.push_back(ResultColumn(*table_, static_cast<int>(&c - table_->columns.data()),
+                                          ResultCollationId(*ctx.state),
+                                          ResultCharsetMaxLen(*ctx.state)));
+    }
+  }
+
+  void StartDirect(const AccessPlan& plan, const std::string& program) {
+    phase_ = Phase::kDirect;
+    DataAccess* data_access = data();
+    outstanding_ = 1;  // the definitions below; completions may run inside them
+    for (const std::string& key : plan.keys) {
+      ++outstanding_;
+      if (spec_.verb == Verb::kUpdate) {
+        data_access->client().Update(*table_, key, program, this, session_txn_.get());
+      } else {
+        data_access->client().Delete(*table_, key, this, session_txn_.get());
+      }
+    }
+    data_access->Flush();
+    StepDone();
+  }
+
+  void StartGeneral(const AccessPlan& plan) {
+    phase_ = Phase::kFetch;
+    DataAccess* data_access = data();
+    api::Client& client = data_access->client();
+    if (session_txn_ == nullptr) own_txn_ = client.Begin();
+    api::Transaction* txn = this->txn();
+    outstanding_ = 1;
+    if (plan.kind == AccessPlan::Kind::kKeyLookup ||
+        plan.kind == AccessPlan::Kind::kBatchedLookup) {
+      for (const std::string& key : plan.keys) {
+        ++outstanding_;
+        client.Read(*table_, key, all_columns_, this, txn, api::Lock::kExclusive);
+      }
+    } else {
+      api::ScanRequest request;
+      request.table = table_.get();
+      request.columns = all_columns_;
+      request.lock = api::Lock::kExclusive;
+      request.txn = txn;
+      request.filter = PushedFilter(*table_, spec_.where, context());
+      DefineScans(plan, request, &client, this, &outstanding_);
+    }
+    data_access->Flush();
+    StepDone();
+  }
+
+  void Done(const api::Outcome& outcome) override {
+    switch (phase_) {
+      case Phase::kDirect:
+      case Phase::kWrite:
+        if (outcome.ok()) {
+          ++affected_;
+        } else if (!outcome.not_found()) {
+          NoteError(outcome.code, outcome.message);
+        }
+        return StepDone();
+      case Phase::kFetch:
+        if (outcome.ok()) {
+          rows_.emplace_back(outcome.row);
+        } else if (!outcome.not_found()) {
+          NoteError(outcome.code, outcome.message);
+        }
+        return StepDone();
+      case Phase::kEnd:
+        if (!outcome.ok()) NoteError(outcome.code, outcome.message);
+        return Finish();
+    }
+  }
+
+  void Row(absl::string_view row) override { rows_.emplace_back(row); }
+  void Done(uint16_t code, absl::string_view message) override {
+    if (code != 0) NoteError(code, message);
+    StepDone();
+  }
+
+ private:
+  enum class Phase { kDirect, kFetch, kWrite, kEnd };
+
+  api::Transaction* txn() { return session_txn_ != nullptr ? session_txn_.get() : &own_txn_; }
+
+  void NoteError(uint16_t code, absl::string_view message) {
+    if (!error_) error_ = EngineError(code, message);
+  }
+
+  // One operation (or the defining loop) of the current phase is done.
+  void StepDone() {
+    if (--outstanding_ > 0) return;
+    switch (phase_) {
+      case Phase::kDirect:
+        return Finish();
+      case Phase::kFetch:
+        return Apply();
+      case Phase::kWrite:
+        return End();
+      case Phase::kEnd:
+        return;
+    }
+  }
+
+  // The fetched rows that pass WHERE, in ORDER BY order, cut to LIMIT; then their writes.
+  void Apply() {
+    phase_ = Phase::kWrite;
+    if (error_ || state() == nullptr) return End();
+    outstanding_ = 1;  // the writes defined below; released at the end
+    ExecContext ctx = context();
+    std::vector<std::pair<std::vector<Value>, size_t>> matched;  // sort keys, row index
+    std::vector<std::vector<Value>> values(rows_.size());
+    std::vector<schema::Field> fields(all_columns_.size());
+    for (size_t r = 0; r < rows_.size(); ++r) {
+      size_t used = 0;
+      if (!schema::SplitRow(*table_, all_columns_, rows_[r], fields.data(), &used)) {
+        error_ = mysql::errors::Internal("a data node sent a malformed row");
+        return End();
+      }
+      for (size_t c = 0; c < fields.size(); ++c) {
+        values[r].push_back(fields[c].null ? Value{} : DecodeField(table_->columns[c], fields[c]));
+      }
+      EvalContext eval = ctx.Eval();
+      eval.row_columns = &row_columns_;
+      eval.row = &values[r];
+      if (spec_.where != nullptr) {
+        eval.clause = "where clause";
+        auto v = Evaluate(*spec_.where, &eval);
+        if (auto* err = std::get_if<mysql::SqlError>(&v)) return Fail(*err);
+        if (Truth(std::get<Value>(v)) != 1) continue;
+      }
+      std::vector<Value> keys;
+      eval.clause = "order clause";
+      for (const OrderItem& o : *spec_.order_by) {
+        auto v = Evaluate(*o.expr, &eval);
+        if (auto* err = std::get_if<mysql::SqlError>(&v)) return Fail(*err);
+        keys.push_back(std::get<Value>(std::move(v)));
+      }
+      matched.emplace_back(std::move(keys), r);
+    }
+    std::stable_sort(matched.begin(), matched.end(), [&](const auto& a, const auto& b) {
+      for (size_t i = 0; i < spec_.order_by->size(); ++i) {
+        int c = CompareValues(a.first[i], b.first[i]);
+        if (c != 0) return (*spec_.order_by)[i].descending ? c > 0 : c < 0;
+      }
+      return false;
+    });
+    if (spec_.limit->has_value()) {
+      uint64_t offset = 0, count = 0;
+      if (auto err = EvalLimit(**spec_.limit, ctx, &offset, &count)) return Fail(*err);
+      if (matched.size() > count) matched.resize(count);
+    }
+    matched_ = matched.size();
+    for (const auto& [keys, r] : matched) {
+      if (auto err = WriteRow(rows_[r], values[r], ctx)) return Fail(*err);
+    }
+    DataAccess* data_access = data();
+    data_access->Flush();
+    StepDone();
+  }
+
+  std::optional<mysql::SqlError> WriteRow(const std::string& packed, const std::vector<Value>& old,
+                                          const ExecContext& ctx) {
+    std::string key;
+    if (!api::Client::KeyOfRow(*table_, packed, &key)) {
+      return mysql::errors::Internal("a row without its key");
+    }
+    if (spec_.verb == Verb::kDelete) {
+      ++outstanding_;
+      data()->client().Delete(*table_, key, this, txn());
+      return std::nullopt;
+    }
+    std::vector<Value> updated = old;
+    EvalContext eval = ctx.Eval();
+    eval.row_columns = &row_columns_;
+    eval.row = &updated;  // MySQL: later assignments see earlier ones
+    for (const Assignment& a : *spec_.set) {
+      int c = table_->FindColumn(a.column);
+      if (c < 0 || table_->columns[c].hidden)
+        return mysql::errors::UnknownColumn(a.column, "field list");
+      if (a.value->kind == ExprKind::kDefault) {
+        auto v = DefaultValue(table_->columns[c]);
+        if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+        updated[c] = std::get<Value>(std::move(v));
+        continue;
+      }
+      auto v = Evaluate(*a.value, &eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+      updated[c] = std::get<Value>(std::move(v));
+    }
+    schema::RowWriter writer;
+    writer.BeginRow(static_cast<int>(table_->columns.size()));
+    for (size_t c = 0; c < updated.size(); ++c) {
+      if (auto err = AppendField(table_->columns[c], updated[c], 1, &writer)) return err;
+    }
+    std::string new_key;
+    api::Client::KeyOfRow(*table_, writer.view(), &new_key);
+    if (writer.view() == absl::string_view(packed)) return std::nullopt;  // nothing changes
+    if (new_key != key) {
+      // The key moves: the row goes to its new partition.
+      outstanding_ += 2;
+      data()->client().Delete(*table_, key, this, txn());
+      data()->client().Insert(*table_, writer.view(), this, txn());
+      --affected_;  // two operations, one row
+      return std::nullopt;
+    }
+    ++outstanding_;
+    data()->client().Write(*table_, writer.view(), this, txn());
+    return std::nullopt;
+  }
+
+  // An error while defining the writes: the ones defined finish first.
+  void Fail(mysql::SqlError error) {
+    if (!error_) error_ = std::move(error);
+    DataAccess* data_access = data();
+    data_access->Flush();
+    StepDone();
+  }
+
+  // Ends the statement's own transaction; the session's stays open for its COMMIT.
+  void End() {
+    if (session_txn_ != nullptr) return Finish();
+    phase_ = Phase::kEnd;
+    EndTransaction(&own_txn_, !error_, this);
+  }
+
+  void Finish() {
+    if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, affected_ > 0);
+    OkResult ok;
+    ok.affected_rows = static_cast<uint64_t>(std::max<int64_t>(0, affected_));
+    if (spec_.verb == Verb::kUpdate) {
+      uint64_t matched = phase_ == Phase::kDirect ? ok.affected_rows : matched_;
+      ok.info =
+          absl::StrCat("Rows matched: ", matched, "  Changed: ", ok.affected_rows, "  Warnings: 0");
+    }
+    Deliver(ok);
+  }
+
+  ModifySpec spec_;
+  api::TablePtr table_;
+  std::vector<uint16_t> all_columns_;
+  std::vector<mysql::ColumnDefinition> row_columns_;
+  std::shared_ptr<api::Transaction> session_txn_;
+  api::Transaction own_txn_;
+  Phase phase_ = Phase::kDirect;
+  int outstanding_ = 0;
+  int64_t affected_ = 0;
+  uint64_t matched_ = 0;
+  std::vector<std::string> rows_;
+  std::optional<mysql::SqlError> error_;
+};
+
+StatementResult RunModify(const TableName& name, ModifySpec spec, const ExecContext& ctx) {
+  auto resolved = ResolveTable(name, *ctx.state);
+  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
+  BeginImplicitTransaction(ctx.state);
+  AccessPlan plan = PlanAccess(*table, spec.where, ctx);
+  if (plan.kind == AccessPlan::Kind::kNothing) {
+    OkResult ok;
+    if (spec.verb == Verb::kUpdate) ok.info = "Rows matched: 0  Changed: 0  Warnings: 0";
+    return ok;
+  }
+  bool direct = WhereIsKeyOnly(*table, spec.where, plan) && spec.order_by->empty();
+  std::optional<std::string> program;
+  if (direct && spec.verb == Verb::kUpdate) {
+    std::optional<mysql::SqlError> error;
+    program = DirectProgram(*table, *spec.set, ctx, &error);
+    if (error) return *error;
+    direct = program.has_value();
+  }
+  if (direct && spec.limit->has_value()) {
+    uint64_t offset = 0, count = 0;
+    if (auto err = EvalLimit(**spec.limit, ctx, &offset, &count)) return *err;
+    if (count < plan.keys.size()) direct = false;
+  }
+  auto* run = new ModifyRun(ctx, spec, std::move(table));
+  if (direct) {
+    run->StartDirect(plan, program.value_or(""));
+  } else {
+    run->StartGeneral(plan);
+  }
+  return Deferred{};
+}
+
+}  // namespace
+
+StatementResult ExecuteUpdate(const UpdateStmt& stmt, const ExecContext& ctx) {
+  return RunModify(
+      stmt.table,
+      {Verb::kUpdate, stmt.where.get(), &stmt.set, &stmt.order_by, &stmt.limit, stmt.ignore}, ctx);
+}
+
+StatementResult ExecuteDelete(const DeleteStmt& stmt, const ExecContext& ctx) {
+  return RunModify(
+      stmt.table,
+      {Verb::kDelete, stmt.where.get(), nullptr, &stmt.order_by, &stmt.limit, stmt.ignore}, ctx);
+}
+
+}  // namespace shoal::sql::internal

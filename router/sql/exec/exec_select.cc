@@ -1,0 +1,268 @@
+// SELECT over a table: the access plan (access_plan.h) becomes key reads or parallel scans
+// sent in one batch; the rows that come back are decoded and finished in the router
+// (row_pipeline.h).
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "engine/api/client.h"
+#include "engine/schema/row.h"
+#include "router/sql/eval/field_codec.h"
+#include "router/sql/exec/access_plan.h"
+#include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/row_pipeline.h"
+#include "router/sql/exec/table_access.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+void CollectColumnNames(const Expr& e, std::vector<std::string>* out) {
+  if (e.kind == ExprKind::kColumn) out->push_back(e.name);
+  for (const ExprPtr& a : e.args) CollectColumnNames(*a, out);
+}
+
+// The table columns a SELECT reads: every visible one for `*`, else those it names.
+std::vector<uint16_t> FetchColumns(const SelectStmt& select, const schema::TableDef& table) {
+  std::vector<uint16_t> columns;
+  bool star = std::any_of(select.items.begin(), select.items.end(),
+                          [](const SelectItem& i) { return i.expr == nullptr; });
+  if (star) {
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+      if (!table.columns[i].hidden) columns.push_back(static_cast<uint16_t>(i));
+    }
+    return columns;
+  }
+  std::vector<std::string> names;
+  for (const SelectItem& item : select.items) CollectColumnNames(*item.expr, &names);
+  if (select.where) CollectColumnNames(*select.where, &names);
+  for (const ExprPtr& g : select.group_by) CollectColumnNames(*g, &names);
+  if (select.having) CollectColumnNames(*select.having, &names);
+  for (const OrderItem& o : select.order_by) CollectColumnNames(*o.expr, &names);
+  for (const std::string& name : names) {
+    int i = table.FindColumn(name);
+    if (i < 0 || table.columns[i].hidden) continue;  // an alias, or 1054 when evaluated
+    if (std::find(columns.begin(), columns.end(), i) == columns.end()) {
+      columns.push_back(static_cast<uint16_t>(i));
+    }
+  }
+  std::sort(columns.begin(), columns.end());
+  return columns;
+}
+
+// ORDER BY the leading NOT NULL columns of an ordered index, all one way, over a whole table:
+// the scan can merge the partitions in that order, so LIMIT stops it early. -1 if not.
+struct ScanOrder {
+  int index = -1;
+  bool descending = false;
+};
+
+ScanOrder OrderFromIndex(const SelectStmt& select, const schema::TableDef& table) {
+  ScanOrder none;
+  if (select.order_by.empty() || select.where || !select.limit) return none;
+  std::vector<int> columns;
+  for (const OrderItem& o : select.order_by) {
+    if (o.expr->kind != ExprKind::kColumn || o.descending != select.order_by[0].descending) {
+      return none;
+    }
+    int c = table.FindColumn(o.expr->name);
+    if (c < 0 || table.columns[c].hidden || table.columns[c].nullable) return none;
+    columns.push_back(c);
+  }
+  // An alias of the same name would make ORDER BY mean the select item instead.
+  for (const SelectItem& item : select.items) {
+    if (item.has_alias) return none;
+  }
+  for (size_t i = 0; i < table.indexes.size(); ++i) {
+    const std::vector<int>& key = table.indexes[i].columns;
+    if (key.size() >= columns.size() && std::equal(columns.begin(), columns.end(), key.begin())) {
+      return {static_cast<int>(i), select.order_by[0].descending};
+    }
+  }
+  return none;
+}
+
+std::vector<mysql::ColumnDefinition> FetchedColumnDefs(const schema::TableDef& table,
+                                                       const std::vector<uint16_t>& columns,
+                                                       const SessionState& state) {
+  std::vector<mysql::ColumnDefinition> defs;
+  for (uint16_t c : columns) {
+    defs.push_back(
+        ResultColumn(table, c, ResultCollationId(state), TableResultCharsetMaxLen(state)));
+  }
+  return defs;
+}
+
+class SelectRun : public AsyncStatement, public api::Completion, public api::ScanReceiver {
+ public:
+  // With `outer`, `select` is the derived table of `outer`'s FROM: its result becomes the rows
+  // `outer` is finished over.
+  SelectRun(const ExecContext& ctx, const SelectStmt& select, api::TablePtr table,
+            std::vector<uint16_t> columns, const SelectStmt* outer = nullptr)
+      : AsyncStatement(ctx),
+        select_(select),
+        outer_(outer),
+        table_(std::move(table)),
+        columns_(std::move(columns)),
+        txn_(StatementTransaction(ctx.state)) {
+    fetched_.columns = FetchedColumnDefs(*table_, columns_, *ctx.state);
+    fields_.resize(columns_.size());
+  }
+
+  void Start(const AccessPlan& plan) {
+    DataAccess* data_access = data();
+    api::Client& client = data_access->client();
+    api::Lock lock = select_.lock == LockMode::kNone || txn_ == nullptr ? api::Lock::kNone
+                                                                        : api::Lock::kExclusive;
+    outstanding_ = 1;  // the definitions below; completions may run inside them
+    switch (plan.kind) {
+      case AccessPlan::Kind::kKeyLookup:
+      case AccessPlan::Kind::kBatchedLookup:
+        for (const std::string& key : plan.keys) {
+          ++outstanding_;
+          client.Read(*table_, key, columns_, this, txn_.get(), lock);
+        }
+        break;
+      case AccessPlan::Kind::kIndexRange:
+      case AccessPlan::Kind::kFullScan: {
+        api::ScanRequest request;
+        request.table = table_.get();
+        request.columns = columns_;
+        request.lock = lock;
+        request.txn = txn_.get();
+        ScanOrder order = OrderFromIndex(select_, *table_);
+        if (order.index >= 0 && plan.kind == AccessPlan::Kind::kFullScan) {
+          request.index = order.index;
+          request.ordered = true;
+          request.descending = order.descending;
+        }
+        request.limit = RowsNeeded(select_, context(), request.ordered);
+        request.filter = PushedFilter(*table_, select_.where.get(), context());
+        DefineScans(plan, request, &client, this, &outstanding_);
+        break;
+      }
+      case AccessPlan::Kind::kNothing:
+        break;
+    }
+    data_access->Flush();
+    OneDone();
+  }
+
+  // Key reads.
+  void Done(const api::Outcome& outcome) override {
+    if (outcome.ok()) {
+      AddRow(outcome.row);
+    } else if (!outcome.not_found() && !error_) {
+      error_ = EngineError(outcome.code, outcome.message);
+    }
+    OneDone();
+  }
+
+  // Scans.
+  void Row(absl::string_view row) override { AddRow(row); }
+  void Done(uint16_t code, absl::string_view message) override {
+    if (code != 0 && !error_) error_ = EngineError(code, message);
+    OneDone();
+  }
+
+ private:
+  void AddRow(absl::string_view packed) {
+    size_t used = 0;
+    if (!schema::SplitRow(*table_, columns_, packed, fields_.data(), &used)) {
+      if (!error_) error_ = mysql::errors::Internal("a data node sent a malformed row");
+      return;
+    }
+    std::vector<mysql::Value> row;
+    row.reserve(columns_.size());
+    for (size_t i = 0; i < columns_.size(); ++i) {
+      row.push_back(fields_[i].null ? mysql::Value{}
+                                    : DecodeField(table_->columns[columns_[i]], fields_[i]));
+    }
+    fetched_.rows.push_back(std::move(row));
+  }
+
+  void OneDone() {
+    if (--outstanding_ > 0) return;
+    Finish();
+  }
+
+  void Finish() {
+    if (state() == nullptr) return Deliver(OkResult{});  // orphaned: nobody reads it
+    if (error_) return DeliverFailure(*error_, txn_ != nullptr, false);
+    StatementResult result = FinishSelect(select_, std::move(fetched_), context());
+    auto* derived = std::get_if<mysql::ResultSet>(&result);
+    if (outer_ == nullptr || derived == nullptr) return Deliver(std::move(result));
+    FetchedRows rows{std::move(derived->columns), std::move(derived->rows)};
+    Deliver(FinishSelect(*outer_, std::move(rows), context()));
+  }
+
+  const SelectStmt& select_;
+  const SelectStmt* outer_;
+  api::TablePtr table_;
+  std::vector<uint16_t> columns_;
+  std::shared_ptr<api::Transaction> txn_;
+  std::vector<schema::Field> fields_;
+  FetchedRows fetched_;
+  int outstanding_ = 0;
+  std::optional<mysql::SqlError> error_;
+};
+
+mysql::SqlError NestedDerived() {
+  return mysql::errors::NotSupportedYet("derived tables other than one SELECT from one table");
+}
+
+StatementResult RunSelect(const SelectStmt& select, const SelectStmt* outer,
+                          const ExecContext& ctx) {
+  auto resolved = ResolveTable(select.from->table, *ctx.state);
+  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
+  BeginImplicitTransaction(ctx.state);
+  AccessPlan plan = PlanAccess(*table, select.where.get(), ctx);
+  std::vector<uint16_t> columns = FetchColumns(select, *table);
+  if (ScanOrder order = OrderFromIndex(select, *table); order.index >= 0) {
+    // An ordered scan reads the whole key it merges on.
+    for (int c : table->indexes[order.index].columns) {
+      if (std::find(columns.begin(), columns.end(), c) == columns.end()) {
+        columns.push_back(static_cast<uint16_t>(c));
+      }
+    }
+    std::sort(columns.begin(), columns.end());
+  }
+  auto* run = new SelectRun(ctx, select, std::move(table), std::move(columns), outer);
+  run->Start(plan);
+  return Deferred{};
+}
+
+}  // namespace
+
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectColumns(
+    const SelectStmt& select, const SessionState& state) {
+  ExecContext ctx;
+  ctx.state = const_cast<SessionState*>(&state);  // typing changes nothing
+  if (const SelectStmt* inner = select.from->derived.get()) {
+    if (!inner->from || inner->from->derived) return NestedDerived();
+    auto inner_columns = TableSelectColumns(*inner, state);
+    if (auto* err = std::get_if<mysql::SqlError>(&inner_columns)) return *err;
+    return SelectListColumns(select, std::get<std::vector<mysql::ColumnDefinition>>(inner_columns),
+                             ctx);
+  }
+  auto resolved = ResolveTable(select.from->table, state);
+  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
+  std::vector<uint16_t> columns = FetchColumns(select, table);
+  return SelectListColumns(select, FetchedColumnDefs(table, columns, state), ctx);
+}
+
+StatementResult ExecuteTableSelect(const SelectStmt& select, const ExecContext& ctx) {
+  // FROM (SELECT … FROM t …) alias: the inner SELECT runs on the data nodes, the outer one in
+  // the router over its result.
+  const SelectStmt* outer = nullptr;
+  const SelectStmt* query = &select;
+  if (select.from->derived) {
+    outer = &select;
+    query = select.from->derived.get();
+    if (!query->from || query->from->derived) return NestedDerived();
+  }
+  return RunSelect(*query, outer, ctx);
+}
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,502 @@
+// SHOW: each form builds its full row list, then LIKE (on the first column) or WHERE (over
+// the row's columns by name) filters it, as MySQL's SHOW over information_schema does. The
+// forms about one table (COLUMNS, INDEX, CREATE TABLE) read its definition from the
+// dictionary; COM_FIELD_LIST, the protocol's own SHOW COLUMNS, is answered here too.
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "engine/schema/row.h"
+#include "protocol/text_format.h"
+#include "router/sql/eval/field_codec.h"
+#include "router/sql/eval/like.h"
+#include "router/sql/eval/result_columns.h"
+#include "router/sql/eval/system_variables.h"
+#include "router/sql/eval/value_util.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/table_access.h"
+#include "router/sql/exec/table_spec.h"
+#include "router/sql/parse/charsets.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+using mysql::ColumnDefinition;
+using mysql::Value;
+using Row = std::vector<Value>;
+
+constexpr Nullability kNN = Nullability::kNotNull;
+constexpr Nullability kN = Nullability::kNullable;
+
+std::vector<ColumnDefinition> NameValueColumns(absl::string_view name_col, const SessionState& s) {
+  return {Named(StringColumn(64, s, kNN), name_col), Named(StringColumn(1024, s, kN), "Value")};
+}
+
+// The name of SHOW DATABASES/TABLES' column, which names the LIKE pattern when there is one.
+std::string WithPattern(std::string name, const ShowStmt& stmt) {
+  if (stmt.like) absl::StrAppend(&name, " (", *stmt.like, ")");
+  return name;
+}
+
+std::variant<std::string, mysql::SqlError> TablesDatabase(const ShowStmt& stmt,
+                                                          const SessionState& s) {
+  std::string db = stmt.from_database.empty() ? s.database : stmt.from_database;
+  if (db.empty()) return mysql::errors::NoDatabaseSelected();
+  return db;
+}
+
+std::vector<Row> VariableRows(const ShowStmt& stmt, const SessionState& s) {
+  std::vector<Row> rows;
+  for (const SysVarDef& def : AllSysVars()) {
+    if (stmt.scope == VarScope::kGlobal && def.scope == VarScopeKind::kSessionOnly) continue;
+    if (!def.alias_of.empty()) continue;  // removed names are not listed by MySQL 8.0
+    Value v = stmt.scope == VarScope::kGlobal ? GlobalValue(def, s) : SessionValue(def, s);
+    rows.push_back({std::string(def.name), DisplayValue(def, v)});
+  }
+  return rows;
+}
+
+std::vector<Row> StatusRows(const SessionState& s, absl::Time now) {
+  const ServerInfo* server = s.server;
+  int64_t uptime = server == nullptr ? 0 : absl::ToInt64Seconds(now - server->started);
+  int64_t connected =
+      server != nullptr && server->threads_connected ? server->threads_connected() : 1;
+  std::vector<std::pair<std::string, std::string>> status = {
+      {"Aborted_clients", "0"},
+      {"Aborted_connects", "0"},
+      {"Compression", "OFF"},
+      {"Connections", absl::StrCat(s.connection_id)},
+      {"Queries", absl::StrCat(s.questions)},
+      {"Questions", absl::StrCat(s.questions)},
+      {"Ssl_cipher", ""},
+      {"Ssl_version", ""},
+      {"Threads_connected", absl::StrCat(connected)},
+      {"Threads_running", "1"},
+      {"Uptime", absl::StrCat(std::max<int64_t>(uptime, 0))},
+      {"Uptime_since_flush_status", absl::StrCat(std::max<int64_t>(uptime, 0))},
+  };
+  std::vector<Row> rows;
+  for (auto& [name, value] : status) rows.push_back({name, value});
+  return rows;
+}
+
+std::vector<Row> WarningRows(const ShowStmt& stmt, const SessionState& s) {
+  std::vector<Row> rows;
+  for (const Diagnostic& d : s.warnings) {
+    if (stmt.kind == ShowKind::kErrors && d.level != Diagnostic::Level::kError) continue;
+    const char* level = d.level == Diagnostic::Level::kNote      ? "Note"
+                        : d.level == Diagnostic::Level::kWarning ? "Warning"
+                                                                 : "Error";
+    rows.push_back({std::string(level), uint64_t{d.code}, d.message});
+  }
+  return rows;
+}
+
+std::vector<Row> CollationRows() {
+  std::vector<Row> rows;
+  for (const CollationInfo& c : AllCollations()) {
+    rows.push_back({std::string(c.name), std::string(c.charset), uint64_t{c.id},
+                    std::string(c.is_default ? "Yes" : ""), std::string("Yes"),
+                    static_cast<uint64_t>(c.sortlen), std::string(c.pad_attribute)});
+  }
+  return rows;
+}
+
+std::vector<Row> CharsetRows() {
+  std::vector<Row> rows;
+  for (const CharsetInfo& c : AllCharsets()) {
+    rows.push_back({std::string(c.name), std::string(c.description),
+                    std::string(c.default_collation), static_cast<uint64_t>(c.maxlen)});
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------
+// The forms about one table or database
+
+using schema::ColumnType;
+
+// information_schema's TEXT columns (a column's type and default) come out as BLOB, 2^24 - 1
+// characters long for a MEDIUMTEXT.
+ColumnDefinition TextColumn(uint32_t chars, const SessionState& s, Nullability n) {
+  ColumnDefinition c = StringColumn(chars, s, n);
+  c.type = mysql::ColumnType::kBlob;
+  c.flags |= mysql::column_flag::kBlob;
+  return c;
+}
+
+std::vector<ColumnDefinition> ColumnsColumns(bool full, const SessionState& s) {
+  std::vector<ColumnDefinition> cols = {Named(StringColumn(64, s, kNN), "Field"),
+                                        Named(TextColumn(16777215, s, kNN), "Type")};
+  if (full) cols.push_back(Named(StringColumn(64, s, kN), "Collation"));
+  cols.push_back(Named(StringColumn(3, s, kNN), "Null"));
+  cols.push_back(Named(StringColumn(3, s, kNN), "Key"));
+  cols.push_back(Named(TextColumn(65535, s, kN), "Default"));
+  cols.push_back(Named(StringColumn(256, s, kNN), "Extra"));
+  if (full) {
+    cols.push_back(Named(StringColumn(154, s, kNN), "Privileges"));
+    cols.push_back(Named(TextColumn(65535, s, kNN), "Comment"));
+  }
+  return cols;
+}
+
+std::vector<ColumnDefinition> IndexColumns(const SessionState& s) {
+  using mysql::ColumnType::kLong;
+  return {Named(StringColumn(64, s, kNN), "Table"),
+          Named(IntColumn(1, false, kNN, kLong), "Non_unique"),
+          Named(StringColumn(64, s, kNN), "Key_name"),
+          Named(IntColumn(10, true, kNN, kLong), "Seq_in_index"),
+          Named(StringColumn(64, s, kN), "Column_name"),
+          Named(StringColumn(1, s, kN), "Collation"),
+          Named(IntColumn(21, false, kN), "Cardinality"),
+          Named(IntColumn(21, false, kN), "Sub_part"),
+          Named(StringColumn(0, s, kN), "Packed"),
+          Named(StringColumn(3, s, kNN), "Null"),
+          Named(StringColumn(11, s, kNN), "Index_type"),
+          Named(StringColumn(8, s, kNN), "Comment"),
+          Named(StringColumn(2048, s, kNN), "Index_comment"),
+          Named(StringColumn(3, s, kNN), "Visible"),
+          Named(TextColumn(16777215, s, kN), "Expression")};
+}
+
+std::vector<ColumnDefinition> CreateColumns(absl::string_view what, const SessionState& s) {
+  return {Named(StringColumn(64, s, kNN), what),
+          Named(StringColumn(1024, s, kNN), absl::StrCat("Create ", what))};
+}
+
+// A value as a SELECT of the column would print it (DATETIME(3) with three fraction digits).
+std::string ColumnValueText(const mysql::Value& v, const ColumnDefinition& result_column) {
+  std::string text;
+  mysql::AppendTextValue(v, result_column.type, result_column.decimals, &text);
+  return text;
+}
+
+// The column's declared default as text; nullopt when it has none (shown as NULL).
+std::optional<std::string> DeclaredDefault(const schema::ColumnDef& c,
+                                           const ColumnDefinition& result_column) {
+  if (!c.default_value) return std::nullopt;
+  schema::Field field;
+  size_t used = 0;
+  if (!schema::ReadField(c, *c.default_value, &field, &used)) return std::nullopt;
+  return ColumnValueText(DecodeField(c, field), result_column);
+}
+
+// What a NOT NULL column without a default holds in mysqld's empty record.
+mysql::Value ZeroValue(const schema::ColumnDef& c) {
+  switch (c.type) {
+    case ColumnType::kFloat:
+    case ColumnType::kDouble:
+      return 0.0;
+    case ColumnType::kDecimal:
+      return mysql::Decimal{c.scale > 0 ? "0." + std::string(c.scale, '0') : "0"};
+    case ColumnType::kDate:
+    case ColumnType::kDateTime:
+    case ColumnType::kTimestamp:
+      return mysql::DateTime{};
+    case ColumnType::kTime:
+      return mysql::Time{};
+    default:
+      break;
+  }
+  return schema::IsInteger(c.type) ? Value{int64_t{0}} : Value{std::string()};
+}
+
+// DESCRIBE's Key: PRI, UNI and MUL in that priority, from the flags a result column of the
+// table carries (the same rules, the promoted unique key included).
+std::string KeyText(uint16_t flags) {
+  if (flags & mysql::column_flag::kPrimaryKey) return "PRI";
+  if (flags & mysql::column_flag::kUniqueKey) return "UNI";
+  if (flags & mysql::column_flag::kMultipleKey) return "MUL";
+  return "";
+}
+
+Row ColumnRow(const schema::TableDef& table, int i, bool full, const SessionState& s) {
+  const schema::ColumnDef& c = table.columns[i];
+  ColumnDefinition rc = ResultColumn(table, i, ResultCollationId(s), ResultCharsetMaxLen(s));
+  Row row;
+  row.emplace_back(c.name);
+  row.emplace_back(ColumnTypeText(c));
+  if (full) {
+    bool text = c.type == ColumnType::kChar || c.type == ColumnType::kVarChar ||
+                c.type == ColumnType::kText;
+    // Column collations are not kept: a text column has the table's.
+    row.push_back(text ? Value{std::string("utf8mb4_0900_ai_ci")} : Value{});
+  }
+  row.push_back(std::string(c.nullable ? "YES" : "NO"));
+  row.push_back(KeyText(rc.flags));
+  std::optional<std::string> dflt = DeclaredDefault(c, rc);
+  row.push_back(dflt ? Value{std::move(*dflt)} : Value{});
+  row.push_back(std::string(c.auto_increment ? "auto_increment" : ""));
+  if (full) {
+    row.push_back(std::string("select,insert,update,references"));
+    row.push_back(std::string());  // column comments are not kept
+  }
+  return row;
+}
+
+std::vector<Row> ColumnRows(const schema::TableDef& table, bool full, const SessionState& s) {
+  std::vector<Row> rows;
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    if (!table.columns[i].hidden) rows.push_back(ColumnRow(table, static_cast<int>(i), full, s));
+  }
+  return rows;
+}
+
+std::vector<Row> IndexRows(const schema::TableDef& table) {
+  std::vector<Row> rows;
+  for (const schema::IndexDef& index : table.indexes) {
+    if (index.columns.size() == 1 && table.columns[index.columns[0]].hidden) continue;
+    for (size_t seq = 0; seq < index.columns.size(); ++seq) {
+      const schema::ColumnDef& c = table.columns[index.columns[seq]];
+      rows.push_back({table.name, int64_t{index.unique ? 0 : 1}, index.name, uint64_t{seq + 1},
+                      c.name, std::string("A"), int64_t{0}, Value{}, Value{},
+                      std::string(c.nullable ? "YES" : ""), std::string("BTREE"), std::string(),
+                      std::string(), std::string("YES"), Value{}});
+    }
+  }
+  return rows;
+}
+
+std::variant<std::vector<Row>, mysql::SqlError> CreateDatabaseRows(const ShowStmt& stmt,
+                                                                   const SessionState& s) {
+  const std::string& db = stmt.table.name;
+  if (auto err = CheckDatabaseForUse(db, s)) return *err;
+  // information_schema is the one system schema MySQL 8.0 keeps in utf8mb3.
+  absl::string_view charset = absl::AsciiStrToLower(db) == "information_schema"
+                                  ? "utf8mb3"
+                                  : "utf8mb4 COLLATE utf8mb4_0900_ai_ci";
+  return std::vector<Row>{
+      {db, absl::StrCat("CREATE DATABASE ", QuoteIdentifier(db), " /*!40100 DEFAULT CHARACTER SET ",
+                        charset, " */ /*!80016 DEFAULT ENCRYPTION='N' */")}};
+}
+
+// The rows of SHOW COLUMNS, INDEX, CREATE TABLE and CREATE DATABASE (1046, 1146, 1049).
+std::variant<std::vector<Row>, mysql::SqlError> TableFormRows(const ShowStmt& stmt,
+                                                              const SessionState& s) {
+  if (stmt.kind == ShowKind::kCreateDatabase) return CreateDatabaseRows(stmt, s);
+  auto resolved = ResolveTable(stmt.table, s);
+  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
+  switch (stmt.kind) {
+    case ShowKind::kColumns:
+      return ColumnRows(table, stmt.full, s);
+    case ShowKind::kIndex:
+      return IndexRows(table);
+    default:
+      return std::vector<Row>{{table.name, ShowCreateTableText(table)}};
+  }
+}
+
+// Keeps the rows LIKE or WHERE select.
+std::optional<mysql::SqlError> Filter(const ShowStmt& stmt, const ExecContext& ctx,
+                                      mysql::ResultSet* rs) {
+  if (stmt.like) {
+    LikeMatcher m(*stmt.like, '\\', LikeMatcher::Case::kInsensitive);
+    std::erase_if(rs->rows, [&](const Row& r) { return !m.Matches(ValueText(r[0])); });
+  } else if (stmt.where != nullptr) {
+    std::vector<Row> kept;
+    for (Row& r : rs->rows) {
+      EvalContext eval = ctx.Eval();
+      eval.row_columns = &rs->columns;
+      eval.row = &r;
+      eval.clause = "where clause";
+      auto v = Evaluate(*stmt.where, &eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+      if (Truth(std::get<Value>(v)) == 1) kept.push_back(std::move(r));
+    }
+    rs->rows = std::move(kept);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<std::string> ListDatabases(const SessionState& state) {
+  std::vector<std::string> dbs = {"information_schema", "mysql", "performance_schema", "sys"};
+  if (std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state)) {
+    dbs.insert(dbs.end(), dictionary->databases.begin(), dictionary->databases.end());
+  } else if (!state.database.empty() &&
+             std::find(dbs.begin(), dbs.end(), state.database) == dbs.end()) {
+    dbs.push_back(state.database);  // no cluster: what the session chose
+  }
+  std::sort(dbs.begin(), dbs.end());
+  return dbs;
+}
+
+std::vector<std::string> ListTables(const SessionState& state, absl::string_view database) {
+  std::vector<std::string> tables;
+  if (std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state)) {
+    for (const auto& [name, table] : dictionary->by_name) {
+      if (table->database == database) tables.push_back(table->name);
+    }
+  }
+  std::sort(tables.begin(), tables.end());
+  return tables;
+}
+
+std::variant<std::vector<ColumnDefinition>, mysql::SqlError> ShowColumns(const ShowStmt& stmt,
+                                                                         const SessionState& s) {
+  switch (stmt.kind) {
+    case ShowKind::kVariables:
+    case ShowKind::kStatus:
+      return NameValueColumns("Variable_name", s);
+    case ShowKind::kWarnings:
+    case ShowKind::kErrors:
+      return std::vector<ColumnDefinition>{
+          Named(StringColumn(7, s, kNN), "Level"),
+          Named(IntColumn(4, true, kNN, mysql::ColumnType::kLong), "Code"),
+          Named(StringColumn(512, s, kNN), "Message")};
+    case ShowKind::kCountWarnings:
+    case ShowKind::kCountErrors: {
+      ColumnDefinition c = IntColumn(21, true, kNN);
+      c.name = stmt.kind == ShowKind::kCountWarnings ? "@@session.warning_count"
+                                                     : "@@session.error_count";
+      return std::vector<ColumnDefinition>{c};
+    }
+    case ShowKind::kEngines:
+      return std::vector<ColumnDefinition>{
+          Named(StringColumn(64, s, kNN), "Engine"),  Named(StringColumn(8, s, kNN), "Support"),
+          Named(StringColumn(80, s, kNN), "Comment"), Named(StringColumn(3, s, kN), "Transactions"),
+          Named(StringColumn(3, s, kN), "XA"),        Named(StringColumn(3, s, kN), "Savepoints")};
+    case ShowKind::kCollation:
+      return std::vector<ColumnDefinition>{
+          Named(StringColumn(64, s, kNN), "Collation"),
+          Named(StringColumn(64, s, kNN), "Charset"),
+          Named(IntColumn(20, true, kNN), "Id"),
+          Named(StringColumn(3, s, kNN), "Default"),
+          Named(StringColumn(3, s, kNN), "Compiled"),
+          Named(IntColumn(10, true, kNN, mysql::ColumnType::kLong), "Sortlen"),
+          Named(StringColumn(9, s, kNN), "Pad_attribute")};
+    case ShowKind::kCharset:
+      return std::vector<ColumnDefinition>{
+          Named(StringColumn(64, s, kNN), "Charset"),
+          Named(StringColumn(2048, s, kNN), "Description"),
+          Named(StringColumn(64, s, kNN), "Default collation"),
+          Named(IntColumn(10, true, kNN, mysql::ColumnType::kLong), "Maxlen")};
+    case ShowKind::kDatabases:
+      return std::vector<ColumnDefinition>{
+          Named(StringColumn(64, s, kNN), WithPattern("Database", stmt))};
+    case ShowKind::kTables: {
+      auto db = TablesDatabase(stmt, s);
+      if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
+      std::vector<ColumnDefinition> cols = {Named(
+          StringColumn(64, s, kNN), WithPattern("Tables_in_" + std::get<std::string>(db), stmt))};
+      if (stmt.full) cols.push_back(Named(StringColumn(64, s, kNN), "Table_type"));
+      return cols;
+    }
+    case ShowKind::kColumns:
+      return ColumnsColumns(stmt.full, s);
+    case ShowKind::kIndex:
+      return IndexColumns(s);
+    case ShowKind::kCreateTable:
+      return CreateColumns("Table", s);
+    case ShowKind::kCreateDatabase:
+      return CreateColumns("Database", s);
+  }
+  return std::vector<ColumnDefinition>{};
+}
+
+std::variant<std::vector<FieldListColumn>, mysql::SqlError> ListFields(absl::string_view table_name,
+                                                                       absl::string_view wildcard,
+                                                                       const SessionState& s) {
+  if (s.database.empty()) return mysql::errors::NoDatabaseSelected();
+  if (s.data == nullptr) return mysql::errors::NoSuchTable(s.database, table_name);
+  auto resolved = ResolveTable(TableName{"", std::string(table_name)}, s);
+  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
+  std::optional<LikeMatcher> match;
+  if (!wildcard.empty()) match.emplace(wildcard, '\\', LikeMatcher::Case::kInsensitive);
+  std::vector<FieldListColumn> fields;
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    const schema::ColumnDef& c = table.columns[i];
+    if (c.hidden || (match && !match->Matches(c.name))) continue;
+    FieldListColumn field;
+    field.definition =
+        ResultColumn(table, static_cast<int>(i), ResultCollationId(s), ResultCharsetMaxLen(s));
+    field.default_text = DeclaredDefault(c, field.definition);
+    if (!field.default_text && !c.nullable) {
+      field.default_text = ColumnValueText(ZeroValue(c), field.definition);
+    }
+    fields.push_back(std::move(field));
+  }
+  return fields;
+}
+
+StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx) {
+  const SessionState& s = *ctx.state;
+  auto cols = ShowColumns(stmt, s);
+  if (auto* err = std::get_if<mysql::SqlError>(&cols)) return *err;
+  mysql::ResultSet rs;
+  rs.columns = std::get<std::vector<ColumnDefinition>>(std::move(cols));
+  switch (stmt.kind) {
+    case ShowKind::kVariables:
+      rs.rows = VariableRows(stmt, s);
+      break;
+    case ShowKind::kStatus:
+      rs.rows = StatusRows(s, ctx.now);
+      break;
+    case ShowKind::kWarnings:
+    case ShowKind::kErrors: {
+      rs.rows = WarningRows(stmt, s);
+      if (stmt.limit) {
+        uint64_t offset = 0, count = 0;
+        if (auto err = EvalLimit(*stmt.limit, ctx, &offset, &count)) return *err;
+        size_t from = std::min<uint64_t>(offset, rs.rows.size());
+        size_t to =
+            std::min<uint64_t>(from + std::min<uint64_t>(count, rs.rows.size()), rs.rows.size());
+        rs.rows = std::vector<Row>(rs.rows.begin() + from, rs.rows.begin() + to);
+      }
+      break;
+    }
+    case ShowKind::kCountWarnings:
+    case ShowKind::kCountErrors: {
+      uint64_t n = 0;
+      for (const Diagnostic& d : s.warnings) {
+        n += stmt.kind == ShowKind::kCountWarnings || d.level == Diagnostic::Level::kError;
+      }
+      rs.rows.push_back({n});
+      break;
+    }
+    case ShowKind::kEngines:
+      rs.rows.push_back({std::string("ndbcluster"), std::string("DEFAULT"),
+                         std::string("Clustered, fault-tolerant tables"), std::string("YES"),
+                         std::string("NO"), std::string("NO")});
+      break;
+    case ShowKind::kCollation:
+      rs.rows = CollationRows();
+      break;
+    case ShowKind::kCharset:
+      rs.rows = CharsetRows();
+      break;
+    case ShowKind::kDatabases:
+      if (auto err = RequireCurrentDictionary(s)) return *err;
+      for (std::string& db : ListDatabases(s)) rs.rows.push_back({std::move(db)});
+      break;
+    case ShowKind::kTables: {
+      if (auto err = RequireCurrentDictionary(s)) return *err;
+      std::string db = stmt.from_database.empty() ? s.database : stmt.from_database;
+      for (std::string& t : ListTables(s, db)) {
+        Row row = {std::move(t)};
+        if (stmt.full) row.push_back(std::string("BASE TABLE"));
+        rs.rows.push_back(std::move(row));
+      }
+      break;
+    }
+    case ShowKind::kColumns:
+    case ShowKind::kIndex:
+    case ShowKind::kCreateTable:
+    case ShowKind::kCreateDatabase: {
+      auto rows = TableFormRows(stmt, s);
+      if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
+      rs.rows = std::get<std::vector<Row>>(std::move(rows));
+      break;
+    }
+  }
+  if (auto err = Filter(stmt, ctx, &rs)) return *err;
+  for (Row& r : rs.rows) {
+    for (size_t i = 0; i < r.size(); ++i) r[i] = ConvertToColumn(r[i], rs.columns[i]);
+  }
+  return rs;
+}
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,361 @@
+// See executor.h. This file holds the entry points, the diagnostics bookkeeping, and the
+// small statements (SELECT without tables, DO, USE, transactions, SQL-level prepared
+// statements); SET and SHOW run in exec_set.cc and exec_show.cc.
+#include "router/sql/exec/executor.h"
+
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "common/logging.h"
+#include "engine/api/client.h"
+#include "protocol/constants.h"
+#include "router/sql/eval/value_util.h"
+#include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/table_access.h"
+#include "router/sql/parse/parser.h"
+
+namespace shoal::sql {
+namespace internal {
+namespace {
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
+absl::Time Now(const SessionState& state) {
+  return state.server != nullptr && state.server->now ? state.server->now() : absl::Now();
+}
+
+mysql::SqlError NoTablesUsed() { return {1096, "HY000", "No tables used"}; }
+
+bool ReadsDiagnostics(const Expr& e) {
+  if (e.kind == ExprKind::kSysVar && (e.name == "warning_count" || e.name == "error_count")) {
+    return true;
+  }
+  return std::any_of(e.args.begin(), e.args.end(),
+                     [](const ExprPtr& a) { return ReadsDiagnostics(*a); });
+}
+
+// Diagnostic statements read the previous statement's warnings instead of clearing them.
+bool IsDiagnostic(const Statement& stmt) {
+  if (const auto* show = std::get_if<ShowStmt>(&stmt.node)) {
+    return show->kind == ShowKind::kWarnings || show->kind == ShowKind::kErrors ||
+           show->kind == ShowKind::kCountWarnings || show->kind == ShowKind::kCountErrors;
+  }
+  if (const auto* select = std::get_if<SelectStmt>(&stmt.node)) {
+    return std::any_of(select->items.begin(), select->items.end(), [](const SelectItem& i) {
+      return i.expr != nullptr && ReadsDiagnostics(*i.expr);
+    });
+  }
+  return false;
+}
+
+// The result columns of a SELECT, typed before any row (prepare) or with bound parameters.
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SelectColumns(
+    const SelectStmt& select, const EvalContext& ctx) {
+  std::vector<mysql::ColumnDefinition> columns;
+  for (const SelectItem& item : select.items) {
+    if (item.expr == nullptr) return NoTablesUsed();
+    auto typed = TypeOf(*item.expr, ctx);
+    if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
+    mysql::ColumnDefinition col = std::get<mysql::ColumnDefinition>(std::move(typed));
+    col.name = item.name;
+    columns.push_back(std::move(col));
+  }
+  return columns;
+}
+
+StatementResult ExecuteSelect(const SelectStmt& select, const ExecContext& ctx) {
+  if (select.from) return ExecuteTableSelect(select, ctx);
+  EvalContext eval = ctx.Eval();
+  auto typed = SelectColumns(select, eval);
+  if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
+  mysql::ResultSet rs;
+  rs.columns = std::get<std::vector<mysql::ColumnDefinition>>(std::move(typed));
+  bool emit = true;
+  if (select.where != nullptr) {
+    eval.clause = "where clause";
+    auto v = Evaluate(*select.where, &eval);
+    if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+    emit = Truth(std::get<mysql::Value>(v)) == 1;
+    eval.clause = "field list";
+  }
+  if (select.limit) {
+    uint64_t offset = 0, count = 0;
+    if (auto err = EvalLimit(*select.limit, ctx, &offset, &count)) return *err;
+    emit = emit && offset == 0 && count > 0;
+  }
+  if (!emit) return rs;
+  std::vector<mysql::Value> row;
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    auto v = Evaluate(*select.items[i].expr, &eval);
+    if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+    row.push_back(ConvertToColumn(std::get<mysql::Value>(v), rs.columns[i]));
+  }
+  rs.rows.push_back(std::move(row));
+  return rs;
+}
+
+StatementResult ExecuteDo(const DoStmt& stmt, const ExecContext& ctx) {
+  EvalContext eval = ctx.Eval();
+  for (const ExprPtr& e : stmt.exprs) {
+    auto v = Evaluate(*e, &eval);
+    if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+  }
+  return OkResult{};
+}
+
+StatementResult ExecuteUse(const UseStmt& stmt, const ExecContext& ctx) {
+  if (auto err = CheckDatabaseForUse(stmt.database, *ctx.state)) return *err;
+  ctx.state->database = stmt.database;
+  return OkResult{};
+}
+
+StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx);
+
+StatementResult ExecutePrepare(const PrepareStmt& stmt, const ExecContext& ctx) {
+  SessionState* s = ctx.state;
+  std::string key = absl::AsciiStrToLower(stmt.name);
+  std::string text = stmt.text;
+  if (!stmt.from_var.empty()) {
+    auto it = s->user_vars.find(absl::AsciiStrToLower(stmt.from_var));
+    // MySQL prepares the text of the variable's value; an unset variable reads as "NULL".
+    text = it == s->user_vars.end() ? "NULL" : ValueText(it->second);
+  }
+  s->sql_prepared.erase(key);  // MySQL drops the old statement even if the new one fails
+  auto prepared = Prepare(text, *s);
+  if (auto* err = std::get_if<mysql::SqlError>(&prepared)) return *err;
+  s->sql_prepared[key] = std::move(std::get<std::unique_ptr<PreparedStatement>>(prepared));
+  OkResult ok;
+  ok.info = "Statement prepared";
+  return ok;
+}
+
+StatementResult ExecuteExecute(const ExecuteStmt& stmt, const ExecContext& ctx) {
+  SessionState* s = ctx.state;
+  auto it = s->sql_prepared.find(absl::AsciiStrToLower(stmt.name));
+  if (it == s->sql_prepared.end()) {
+    return mysql::errors::UnknownStatementHandler(stmt.name, "EXECUTE");
+  }
+  std::shared_ptr<const PreparedStatement> ps = it->second;  // survives a DEALLOCATE inside
+  if (static_cast<int>(stmt.using_vars.size()) != ps->param_count()) {
+    return mysql::errors::WrongArguments("EXECUTE");
+  }
+  std::vector<mysql::Value> params;
+  for (const std::string& var : stmt.using_vars) {
+    auto v = s->user_vars.find(absl::AsciiStrToLower(var));
+    params.push_back(v == s->user_vars.end() ? mysql::Value{} : v->second);
+  }
+  ExecContext inner = ctx;
+  inner.params = params;
+  inner.owner = ps;
+  inner.statement = &ps->statement();
+  return RunStatement(ps->statement(), inner);
+}
+
+StatementResult ExecuteDeallocate(const DeallocateStmt& stmt, const ExecContext& ctx) {
+  if (ctx.state->sql_prepared.erase(absl::AsciiStrToLower(stmt.name)) == 0) {
+    return mysql::errors::UnknownStatementHandler(stmt.name, "DEALLOCATE PREPARE");
+  }
+  return OkResult{};
+}
+
+StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
+  return std::visit(Overloaded{
+                        [&](const SelectStmt& s) { return ExecuteSelect(s, ctx); },
+                        [&](const SetStmt& s) {
+                          StatementResult r = ExecuteSet(s, ctx);
+                          // SET autocommit = 1 inside a transaction commits it.
+                          if (auto* ok = std::get_if<OkResult>(&r); ok != nullptr &&
+                                                                    ctx.state->txn != nullptr &&
+                                                                    !ctx.state->in_transaction) {
+                            return EndNativeTransaction(ctx, true, *ok);
+                          }
+                          return r;
+                        },
+                        [&](const SetTransactionStmt& s) { return ExecuteSetTransaction(s, ctx); },
+                        [&](const ShowStmt& s) { return ExecuteShow(s, ctx); },
+                        [&](const UseStmt& s) { return ExecuteUse(s, ctx); },
+                        [&](const TransactionStmt& s) { return ExecuteTransaction(s, ctx); },
+                        [&](const PrepareStmt& s) { return ExecutePrepare(s, ctx); },
+                        [&](const ExecuteStmt& s) { return ExecuteExecute(s, ctx); },
+                        [&](const DeallocateStmt& s) { return ExecuteDeallocate(s, ctx); },
+                        [&](const DoStmt& s) { return ExecuteDo(s, ctx); },
+                        [&](const InsertStmt& s) { return ExecuteInsert(s, ctx); },
+                        [&](const UpdateStmt& s) { return ExecuteUpdate(s, ctx); },
+                        [&](const DeleteStmt& s) { return ExecuteDelete(s, ctx); },
+                        [&](const CreateTableStmt& s) { return ExecuteCreateTable(s, ctx); },
+                        [&](const CreateDatabaseStmt& s) { return ExecuteCreateDatabase(s, ctx); },
+                        [&](const DropDatabaseStmt& s) { return ExecuteDropDatabase(s, ctx); },
+                        [&](const DropTableStmt& s) { return ExecuteDropTable(s, ctx); },
+                        [&](const CreateIndexStmt& s) { return ExecuteCreateIndex(s, ctx); },
+                        [&](const DropIndexStmt& s) { return ExecuteDropIndex(s, ctx); },
+                        [&](const TruncateStmt& s) { return ExecuteTruncate(s, ctx); },
+                        [&](const AnalyzeStmt& s) { return ExecuteAnalyze(s, ctx); },
+                        [&](const ExplainStmt& s) { return ExecuteExplain(s, ctx); },
+                    },
+                    stmt.node);
+}
+
+}  // namespace
+
+StatementResult RunStatementOrWait(const Statement& stmt, const ExecContext& ctx,
+                                   size_t keep_warnings) {
+  StatementResult result = RunStatement(stmt, ctx);
+  if (ctx.state->wanted == nullptr) return result;
+  // The statement stopped before doing anything (its result only carried the stop up).
+  SHOAL_CHECK(!std::holds_alternative<Deferred>(result)) << "a statement waited and ran on";
+  return WaitForDictionary(ctx, keep_warnings);
+}
+
+StatementResult FinishStatement(StatementResult result, SessionState* state) {
+  state->row_count = -1;
+  if (auto* err = std::get_if<mysql::SqlError>(&result)) {
+    AddWarning(state, Diagnostic::Level::kError, err->code, err->message);
+  } else if (auto* ok = std::get_if<OkResult>(&result)) {
+    ok->warnings = WarningCount(*state);
+    state->row_count = static_cast<int64_t>(ok->affected_rows);
+  }
+  return result;
+}
+
+std::optional<mysql::SqlError> EvalLimit(const Limit& limit, const ExecContext& ctx,
+                                         uint64_t* offset, uint64_t* count) {
+  auto value = [&](const ExprPtr& e, uint64_t* out) -> std::optional<mysql::SqlError> {
+    *out = 0;
+    if (e == nullptr) return std::nullopt;
+    EvalContext eval = ctx.Eval();
+    auto v = Evaluate(*e, &eval);
+    if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+    const mysql::Value& val = std::get<mysql::Value>(v);
+    if (const auto* u = std::get_if<uint64_t>(&val)) {
+      *out = *u;
+    } else if (const auto* i = std::get_if<int64_t>(&val); i != nullptr && *i >= 0) {
+      *out = static_cast<uint64_t>(*i);
+    } else {
+      return mysql::errors::WrongArguments("LIMIT");
+    }
+    return std::nullopt;
+  };
+  if (auto err = value(limit.offset, offset)) return err;
+  return value(limit.count, count);
+}
+
+std::optional<mysql::SqlError> CheckDatabaseForUse(absl::string_view database,
+                                                   const SessionState& state) {
+  if (database.empty() || database.size() > 64 || database.back() == ' ') {
+    return mysql::SqlError{1102, "42000", absl::StrCat("Incorrect database name '", database, "'")};
+  }
+  if (state.data == nullptr) return std::nullopt;
+  if (auto err = RequireCurrentDictionary(state)) return err;
+  std::vector<std::string> known = ListDatabases(state);
+  if (std::find(known.begin(), known.end(), database) != known.end()) return std::nullopt;
+  // Another router may have just created it.
+  if (auto err = WantRefresh(state)) return err;
+  return mysql::errors::UnknownDatabase(database);
+}
+
+void BeginImplicitTransaction(SessionState* state) {
+  if (!state->autocommit && !state->in_transaction) state->in_transaction = true;
+}
+
+void AddWarning(SessionState* state, Diagnostic::Level level, uint16_t code, std::string message) {
+  state->warnings.push_back({level, code, std::move(message)});
+}
+
+}  // namespace internal
+
+std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
+    absl::string_view sql, const SessionState& state) {
+  ParseOptions options;
+  options.params = ParamMode::kAllowed;
+  options.escapes = state.no_backslash_escapes ? BackslashEscapes::kOff : BackslashEscapes::kOn;
+  auto parsed = Parse(sql, options);
+  if (auto* err = std::get_if<mysql::SqlError>(&parsed)) return *err;
+  Statement stmt = std::get<Statement>(std::move(parsed));
+  if (std::holds_alternative<PrepareStmt>(stmt.node) ||
+      std::holds_alternative<ExecuteStmt>(stmt.node) ||
+      std::holds_alternative<DeallocateStmt>(stmt.node) ||
+      std::holds_alternative<UseStmt>(stmt.node)) {
+    return mysql::errors::UnsupportedPreparedStatement();
+  }
+  std::vector<mysql::ColumnDefinition> columns;
+  if (const auto* select = std::get_if<SelectStmt>(&stmt.node); select && select->from) {
+    auto typed = internal::TableSelectColumns(*select, state);
+    if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
+    columns = std::get<std::vector<mysql::ColumnDefinition>>(std::move(typed));
+  } else if (select != nullptr) {
+    EvalContext ctx;
+    ctx.state = &state;
+    auto typed = internal::SelectColumns(*select, ctx);
+    if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
+    columns = std::get<std::vector<mysql::ColumnDefinition>>(std::move(typed));
+  } else if (const auto* show = std::get_if<ShowStmt>(&stmt.node)) {
+    auto typed = internal::ShowColumns(*show, state);
+    if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
+    columns = std::get<std::vector<mysql::ColumnDefinition>>(std::move(typed));
+  } else if (std::holds_alternative<ExplainStmt>(stmt.node)) {
+    columns = internal::ExplainColumns(state);
+  }
+  return std::make_unique<PreparedStatement>(std::string(sql), std::move(stmt), std::move(columns));
+}
+
+namespace {
+
+StatementResult Run(const PreparedStatement& stmt, absl::Span<const mysql::Value> params,
+                    SessionState* state, std::shared_ptr<const PreparedStatement> owner) {
+  ++state->questions;
+  if (!internal::IsDiagnostic(stmt.statement())) state->warnings.clear();
+  if (static_cast<int>(params.size()) != stmt.param_count()) {
+    return internal::FinishStatement(mysql::errors::WrongArguments("mysqld_stmt_execute"), state);
+  }
+  internal::ExecContext ctx{state, params, internal::Now(*state), std::move(owner)};
+  ctx.statement = &stmt.statement();
+  state->dictionary_fetched = DictionaryFetched::kNo;
+  StatementResult result =
+      internal::RunStatementOrWait(stmt.statement(), ctx, state->warnings.size());
+  if (std::holds_alternative<Deferred>(result)) return result;
+  return internal::FinishStatement(std::move(result), state);
+}
+
+}  // namespace
+
+StatementResult Execute(const PreparedStatement& stmt, absl::Span<const mysql::Value> params,
+                        SessionState* state) {
+  return Run(stmt, params, state, nullptr);
+}
+
+StatementResult ExecuteText(absl::string_view one_statement, SessionState* state) {
+  ParseOptions options;
+  options.escapes = state->no_backslash_escapes ? BackslashEscapes::kOff : BackslashEscapes::kOn;
+  auto parsed = Parse(one_statement, options);
+  if (auto* err = std::get_if<mysql::SqlError>(&parsed)) {
+    ++state->questions;
+    state->warnings.clear();
+    return internal::FinishStatement(*err, state);
+  }
+  auto stmt = std::make_shared<const PreparedStatement>(std::string(),
+                                                        std::get<Statement>(std::move(parsed)),
+                                                        std::vector<mysql::ColumnDefinition>{});
+  return Run(*stmt, {}, state, stmt);
+}
+
+uint16_t StatusFlags(const SessionState& state) {
+  uint16_t flags = 0;
+  if (state.autocommit) flags |= mysql::status::kAutocommit;
+  if (state.in_transaction) flags |= mysql::status::kInTrans;
+  if (state.in_transaction && state.read_only_transaction) flags |= mysql::status::kInTransReadonly;
+  if (state.no_backslash_escapes) flags |= mysql::status::kNoBackslashEscapes;
+  return flags;
+}
+
+uint16_t WarningCount(const SessionState& state) {
+  return static_cast<uint16_t>(std::min<size_t>(state.warnings.size(), 65535));
+}
+
+}  // namespace shoal::sql

@@ -1,0 +1,498 @@
+#include "router/sql/exec/row_pipeline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "protocol/constants.h"
+#include "router/sql/eval/result_columns.h"
+#include "router/sql/eval/value_util.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+using mysql::ColumnDefinition;
+using mysql::Value;
+using Row = std::vector<Value>;
+
+bool IsAggregate(const Expr& e) {
+  if (e.kind != ExprKind::kFunction) return false;
+  return e.name == "COUNT" || e.name == "SUM" || e.name == "AVG" || e.name == "MIN" ||
+         e.name == "MAX";
+}
+
+// Every aggregate call in `e` (not looking inside an aggregate's own arguments).
+void CollectAggregates(const Expr& e, std::vector<const Expr*>* out) {
+  if (IsAggregate(e)) {
+    out->push_back(&e);
+    return;
+  }
+  for (const ExprPtr& a : e.args) CollectAggregates(*a, out);
+}
+
+bool IsNumericType(const ColumnDefinition& c) {
+  switch (c.type) {
+    case mysql::ColumnType::kTiny:
+    case mysql::ColumnType::kShort:
+    case mysql::ColumnType::kInt24:
+    case mysql::ColumnType::kLong:
+    case mysql::ColumnType::kLongLong:
+    case mysql::ColumnType::kNewDecimal:
+    case mysql::ColumnType::kFloat:
+    case mysql::ColumnType::kDouble:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsIntegerType(const ColumnDefinition& c) {
+  return IsNumericType(c) && c.type != mysql::ColumnType::kNewDecimal &&
+         c.type != mysql::ColumnType::kFloat && c.type != mysql::ColumnType::kDouble;
+}
+
+// MySQL's result type of an aggregate over an argument typed `arg`.
+ColumnDefinition AggregateType(const Expr& e, const ColumnDefinition& arg) {
+  if (e.name == "COUNT") return IntColumn(21, false, Nullability::kNotNull);
+  if (e.name == "MIN" || e.name == "MAX") {
+    ColumnDefinition c = arg;
+    c.flags &= ~mysql::column_flag::kNotNull;
+    return c;
+  }
+  bool avg = e.name == "AVG";
+  if (IsIntegerType(arg)) {
+    return avg ? DecimalColumn(std::min<uint32_t>(65, arg.length + 4), 4, Nullability::kNullable)
+               : DecimalColumn(std::min<uint32_t>(65, arg.length + 22), 0, Nullability::kNullable);
+  }
+  if (arg.type == mysql::ColumnType::kNewDecimal) {
+    uint8_t scale = static_cast<uint8_t>(std::min<int>(30, arg.decimals + (avg ? 4 : 0)));
+    return DecimalColumn(std::min<uint32_t>(65, arg.length + (avg ? 4 : 22)), scale,
+                         Nullability::kNullable);
+  }
+  return DoubleColumn(Nullability::kNullable);
+}
+
+// One aggregate's running state over a group.
+struct Accumulator {
+  uint64_t count = 0;
+  bool exact = true;  // every value an integer: sum exactly
+  __int128 int_sum = 0;
+  double double_sum = 0;
+  Value best;                             // MIN/MAX
+  absl::flat_hash_set<std::string> seen;  // DISTINCT
+
+  void Add(const Expr& call, const Value& v) {
+    if (mysql::IsNull(v)) return;
+    if (call.distinct && !seen.insert(absl::StrCat(v.index(), ":", ValueText(v))).second) return;
+    ++count;
+    if (call.name == "MIN" || call.name == "MAX") {
+      int c = mysql::IsNull(best) ? 0 : CompareValues(v, best);
+      if (mysql::IsNull(best) || (call.name == "MIN" ? c < 0 : c > 0)) best = v;
+      return;
+    }
+    if (const auto* i = std::get_if<int64_t>(&v)) {
+      int_sum += *i;
+    } else if (const auto* u = std::get_if<uint64_t>(&v)) {
+      int_sum += *u;
+    } else {
+      exact = false;
+      bool truncated = false;
+      double_sum += ToDouble(v, &truncated);
+    }
+  }
+
+  Value Result(const Expr& call, const ColumnDefinition& type) const {
+    if (call.name == "COUNT") return static_cast<int64_t>(count);
+    if (call.name == "MIN" || call.name == "MAX") return best;
+    if (count == 0) return Value{};
+    double total = static_cast<double>(int_sum) + double_sum;
+    if (call.name == "SUM" && exact && type.type == mysql::ColumnType::kNewDecimal) {
+      return mysql::Decimal{Int128Text(int_sum)};
+    }
+    double v = call.name == "AVG" ? total / static_cast<double>(count) : total;
+    if (type.type == mysql::ColumnType::kNewDecimal) {
+      return mysql::Decimal{FormatFixed(v, type.decimals)};
+    }
+    return v;
+  }
+
+  static std::string Int128Text(__int128 v) {
+    bool negative = v < 0;
+    unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : v;
+    std::string digits;
+    do {
+      digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
+      u /= 10;
+    } while (u != 0);
+    if (negative) digits.push_back('-');
+    std::reverse(digits.begin(), digits.end());
+    return digits;
+  }
+};
+
+// A grouping key: the values' types and texts, unambiguous.
+std::string GroupKey(const Row& values) {
+  std::string key;
+  for (const Value& v : values) {
+    std::string text = ValueText(v);
+    absl::StrAppend(&key, v.index(), ":", text.size(), ":", text, ";");
+  }
+  return key;
+}
+
+struct Group {
+  size_t first_row;  // a representative row for the group's non-aggregated columns
+  std::vector<Accumulator> accumulators;
+};
+
+// One row of the result, with its ORDER BY keys.
+struct OutputRow {
+  Row values;
+  Row sort_keys;
+};
+
+class Pipeline {
+ public:
+  Pipeline(const SelectStmt& select, FetchedRows fetched, const ExecContext& ctx)
+      : select_(select), fetched_(std::move(fetched)), ctx_(ctx) {}
+
+  StatementResult Run() {
+    auto cols = SelectListColumns(select_, fetched_.columns, ctx_);
+    if (auto* err = std::get_if<mysql::SqlError>(&cols)) return *err;
+    result_.columns = std::get<std::vector<ColumnDefinition>>(std::move(cols));
+    if (auto err = Filter()) return *err;
+    CollectAllAggregates();
+    bool grouped = !aggregates_.empty() || !select_.group_by.empty();
+    if (auto err = grouped ? EmitGroups() : EmitRows()) return *err;
+    if (select_.distinct) Deduplicate();
+    if (!select_.order_by.empty()) Sort();
+    if (auto err = ApplyLimit()) return *err;
+    for (OutputRow& row : output_) {
+      for (size_t i = 0; i < row.values.size(); ++i) {
+        row.values[i] = ConvertToColumn(row.values[i], result_.columns[i]);
+      }
+      result_.rows.push_back(std::move(row.values));
+    }
+    return std::move(result_);
+  }
+
+ private:
+  EvalContext RowContext(const Row* row, absl::string_view clause) const {
+    EvalContext eval = ctx_.Eval();
+    eval.row_columns = &fetched_.columns;
+    eval.row = row;
+    eval.clause = clause;
+    eval.aggregate_types = &aggregate_types_;
+    return eval;
+  }
+
+  std::optional<mysql::SqlError> Filter() {
+    if (select_.where == nullptr) return std::nullopt;
+    std::vector<Row> kept;
+    for (Row& row : fetched_.rows) {
+      EvalContext eval = RowContext(&row, "where clause");
+      eval.aggregate_types = nullptr;
+      auto v = Evaluate(*select_.where, &eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+      if (Truth(std::get<Value>(v)) == 1) kept.push_back(std::move(row));
+    }
+    fetched_.rows = std::move(kept);
+    return std::nullopt;
+  }
+
+  void CollectAllAggregates() {
+    for (const SelectItem& item : select_.items) {
+      if (item.expr != nullptr) CollectAggregates(*item.expr, &aggregates_);
+    }
+    if (select_.having != nullptr) CollectAggregates(*select_.having, &aggregates_);
+    for (const OrderItem& o : select_.order_by) CollectAggregates(*o.expr, &aggregates_);
+    for (const Expr* call : aggregates_) {
+      ColumnDefinition arg = IntColumn(21, false, Nullability::kNotNull);
+      if (!call->args.empty() && call->args[0]->kind != ExprKind::kStar) {
+        EvalContext eval = RowContext(nullptr, "field list");
+        auto t = TypeOf(*call->args[0], eval);
+        if (auto* c = std::get_if<ColumnDefinition>(&t)) arg = *c;
+      }
+      aggregate_types_[call] = AggregateType(*call, arg);
+    }
+  }
+
+  std::optional<mysql::SqlError> EmitRows() {
+    for (const Row& row : fetched_.rows) {
+      if (auto err = Emit(&row, nullptr)) return err;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<mysql::SqlError> EmitGroups() {
+    std::vector<Group> groups;
+    absl::flat_hash_map<std::string, size_t> by_key;
+    for (size_t r = 0; r < fetched_.rows.size(); ++r) {
+      const Row& row = fetched_.rows[r];
+      EvalContext eval = RowContext(&row, "group statement");
+      Row key_values;
+      for (const ExprPtr& g : select_.group_by) {
+        auto v = Evaluate(*g, &eval);
+        if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+        key_values.push_back(std::get<Value>(std::move(v)));
+      }
+      auto [it, inserted] = by_key.try_emplace(GroupKey(key_values), groups.size());
+      if (inserted) groups.push_back({r, std::vector<Accumulator>(aggregates_.size())});
+      Group& group = groups[it->second];
+      for (size_t a = 0; a < aggregates_.size(); ++a) {
+        const Expr& call = *aggregates_[a];
+        Value v = int64_t{1};  // COUNT(*) counts rows
+        if (!call.args.empty() && call.args[0]->kind != ExprKind::kStar) {
+          auto arg = Evaluate(*call.args[0], &eval);
+          if (auto* err = std::get_if<mysql::SqlError>(&arg)) return *err;
+          v = std::get<Value>(std::move(arg));
+        }
+        group.accumulators[a].Add(call, v);
+      }
+    }
+    // Aggregates without GROUP BY make one row even over no rows (COUNT(*) = 0).
+    if (groups.empty() && select_.group_by.empty()) {
+      groups.push_back({SIZE_MAX, std::vector<Accumulator>(aggregates_.size())});
+    }
+    for (const Group& group : groups) {
+      absl::flat_hash_map<const Expr*, Value> values;
+      for (size_t a = 0; a < aggregates_.size(); ++a) {
+        const Expr* call = aggregates_[a];
+        values[call] = group.accumulators[a].Result(*call, aggregate_types_[call]);
+      }
+      const Row* row = group.first_row == SIZE_MAX ? nullptr : &fetched_.rows[group.first_row];
+      Row nulls;
+      if (row == nullptr) {
+        nulls.assign(fetched_.columns.size(), Value{});
+        row = &nulls;
+      }
+      if (auto err = Emit(row, &values)) return err;
+    }
+    return std::nullopt;
+  }
+
+  // Evaluates the select list and the ORDER BY keys for one source row (or group).
+  std::optional<mysql::SqlError> Emit(const Row* row,
+                                      const absl::flat_hash_map<const Expr*, Value>* aggregates) {
+    EvalContext eval = RowContext(row, "field list");
+    eval.aggregate_values = aggregates;
+    OutputRow out;
+    for (const SelectItem& item : select_.items) {
+      if (item.expr == nullptr) {
+        out.values.insert(out.values.end(), row->begin(), row->end());
+        continue;
+      }
+      auto v = Evaluate(*item.expr, &eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+      out.values.push_back(std::get<Value>(std::move(v)));
+    }
+    if (aggregates != nullptr && select_.having != nullptr) {
+      bool keep = false;
+      if (auto err = Having(*row, out.values, aggregates, &keep)) return err;
+      if (!keep) return std::nullopt;
+    }
+    eval.clause = "order clause";
+    for (const OrderItem& o : select_.order_by) {
+      int output = OutputColumnOf(*o.expr);
+      if (output >= 0) {
+        if (output >= static_cast<int>(out.values.size())) {
+          return mysql::SqlError{
+              1054, "42S22", absl::StrCat("Unknown column '", output + 1, "' in 'order clause'")};
+        }
+        out.sort_keys.push_back(out.values[output]);
+        continue;
+      }
+      auto v = Evaluate(*o.expr, &eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+      out.sort_keys.push_back(std::get<Value>(std::move(v)));
+    }
+    output_.push_back(std::move(out));
+    return std::nullopt;
+  }
+
+  // HAVING sees the group's columns and, as in MySQL, the select list's aliases.
+  std::optional<mysql::SqlError> Having(const Row& row, const Row& output,
+                                        const absl::flat_hash_map<const Expr*, Value>* aggregates,
+                                        bool* keep) {
+    std::vector<ColumnDefinition> columns = fetched_.columns;
+    Row values = row;
+    size_t out = 0;  // the item's column in `output` (a `*` spans several)
+    for (const SelectItem& item : select_.items) {
+      if (item.expr == nullptr) {
+        out += fetched_.columns.size();
+        continue;
+      }
+      if (item.has_alias && out < output.size()) {
+        ColumnDefinition c = result_.columns[out];
+        c.name = item.name;
+        columns.push_back(std::move(c));
+        values.push_back(output[out]);
+      }
+      ++out;
+    }
+    EvalContext eval = ctx_.Eval();
+    eval.row_columns = &columns;
+    eval.row = &values;
+    eval.clause = "having clause";
+    eval.aggregate_types = &aggregate_types_;
+    eval.aggregate_values = aggregates;
+    auto v = Evaluate(*select_.having, &eval);
+    if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+    *keep = Truth(std::get<Value>(v)) == 1;
+    return std::nullopt;
+  }
+
+  // ORDER BY 2 and ORDER BY alias name a select-list column; -1 for anything else.
+  int OutputColumnOf(const Expr& e) const {
+    if (e.kind == ExprKind::kLiteral && e.literal == LiteralKind::kInteger) {
+      return std::max(0, std::atoi(e.text.c_str()) - 1);
+    }
+    if (e.kind != ExprKind::kColumn || !e.qualifier.empty()) return -1;
+    int column = 0;
+    for (const SelectItem& item : select_.items) {
+      if (item.expr == nullptr) {
+        column += static_cast<int>(fetched_.columns.size());
+        continue;
+      }
+      if (item.has_alias && absl::EqualsIgnoreCase(item.name, e.name)) return column;
+      ++column;
+    }
+    return -1;
+  }
+
+  void Deduplicate() {
+    absl::flat_hash_set<std::string> seen;
+    std::erase_if(output_,
+                  [&](const OutputRow& row) { return !seen.insert(GroupKey(row.values)).second; });
+  }
+
+  void Sort() {
+    std::stable_sort(output_.begin(), output_.end(), [&](const OutputRow& a, const OutputRow& b) {
+      for (size_t i = 0; i < select_.order_by.size(); ++i) {
+        int c = CompareValues(a.sort_keys[i], b.sort_keys[i]);
+        if (c != 0) return select_.order_by[i].descending ? c > 0 : c < 0;
+      }
+      return false;
+    });
+  }
+
+  std::optional<mysql::SqlError> ApplyLimit() {
+    if (!select_.limit) return std::nullopt;
+    uint64_t offset = 0, count = 0;
+    if (auto err = EvalLimit(*select_.limit, ctx_, &offset, &count)) return err;
+    size_t from = std::min<uint64_t>(offset, output_.size());
+    size_t to = from + std::min<uint64_t>(count, output_.size() - from);
+    output_ = std::vector<OutputRow>(std::make_move_iterator(output_.begin() + from),
+                                     std::make_move_iterator(output_.begin() + to));
+    return std::nullopt;
+  }
+
+  const SelectStmt& select_;
+  FetchedRows fetched_;
+  const ExecContext& ctx_;
+  mysql::ResultSet result_;
+  std::vector<const Expr*> aggregates_;
+  absl::flat_hash_map<const Expr*, ColumnDefinition> aggregate_types_;
+  std::vector<OutputRow> output_;
+};
+
+int Sign(double d) { return d < 0 ? -1 : d > 0 ? 1 : 0; }
+
+}  // namespace
+
+std::variant<std::vector<ColumnDefinition>, mysql::SqlError> SelectListColumns(
+    const SelectStmt& select, const std::vector<ColumnDefinition>& columns,
+    const ExecContext& ctx) {
+  std::vector<const Expr*> aggregates;
+  for (const SelectItem& item : select.items) {
+    if (item.expr != nullptr) CollectAggregates(*item.expr, &aggregates);
+  }
+  EvalContext eval = ctx.Eval();
+  eval.row_columns = &columns;
+  absl::flat_hash_map<const Expr*, ColumnDefinition> aggregate_types;
+  for (const Expr* call : aggregates) {
+    ColumnDefinition arg = IntColumn(21, false, Nullability::kNotNull);
+    if (!call->args.empty() && call->args[0]->kind != ExprKind::kStar) {
+      auto t = TypeOf(*call->args[0], eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&t)) return *err;
+      arg = std::get<ColumnDefinition>(t);
+    }
+    aggregate_types[call] = AggregateType(*call, arg);
+  }
+  eval.aggregate_types = &aggregate_types;
+  std::vector<ColumnDefinition> out;
+  for (const SelectItem& item : select.items) {
+    if (item.expr == nullptr) {
+      out.insert(out.end(), columns.begin(), columns.end());
+      continue;
+    }
+    auto typed = TypeOf(*item.expr, eval);
+    if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
+    ColumnDefinition col = std::get<ColumnDefinition>(std::move(typed));
+    // A bare column keeps its table's names; anything else is named by its text or alias.
+    if (item.expr->kind != ExprKind::kColumn || item.has_alias) col.name = item.name;
+    out.push_back(std::move(col));
+  }
+  return out;
+}
+
+StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched,
+                             const ExecContext& ctx) {
+  return Pipeline(select, std::move(fetched), ctx).Run();
+}
+
+uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx, bool scan_ordered) {
+  if (!select.limit || select.where || !select.group_by.empty() || select.having ||
+      select.distinct || (!select.order_by.empty() && !scan_ordered)) {
+    return 0;
+  }
+  std::vector<const Expr*> aggregates;
+  for (const SelectItem& item : select.items) {
+    if (item.expr != nullptr) CollectAggregates(*item.expr, &aggregates);
+  }
+  if (!aggregates.empty()) return 0;
+  uint64_t offset = 0, count = 0;
+  if (EvalLimit(*select.limit, ctx, &offset, &count)) return 0;  // the pipeline reports it
+  // LIMIT 0 needs no row; the scan's 0 means all, so ask for one and let LIMIT drop it.
+  return std::max<uint64_t>(1, offset + count < offset ? UINT64_MAX : offset + count);
+}
+
+int CompareValues(const Value& a, const Value& b) {
+  bool an = mysql::IsNull(a), bn = mysql::IsNull(b);
+  if (an || bn) return an == bn ? 0 : an ? -1 : 1;
+  if (const auto* x = std::get_if<int64_t>(&a)) {
+    if (const auto* y = std::get_if<int64_t>(&b)) return *x < *y ? -1 : *x > *y;
+  }
+  if (const auto* x = std::get_if<uint64_t>(&a)) {
+    if (const auto* y = std::get_if<uint64_t>(&b)) return *x < *y ? -1 : *x > *y;
+  }
+  if (const auto* x = std::get_if<std::string>(&a)) {
+    if (const auto* y = std::get_if<std::string>(&b)) return x->compare(*y) < 0 ? -1 : *x != *y;
+  }
+  if (const auto* x = std::get_if<mysql::DateTime>(&a)) {
+    if (const auto* y = std::get_if<mysql::DateTime>(&b)) {
+      auto tie = [](const mysql::DateTime& d) {
+        return std::tie(d.year, d.month, d.day, d.hour, d.minute, d.second, d.microsecond);
+      };
+      return tie(*x) < tie(*y) ? -1 : tie(*x) != tie(*y);
+    }
+  }
+  if (std::holds_alternative<mysql::Time>(a) && std::holds_alternative<mysql::Time>(b)) {
+    auto micros = [](const mysql::Time& t) {
+      int64_t v = ((static_cast<int64_t>(t.days) * 24 + t.hours) * 60 + t.minutes) * 60 + t.seconds;
+      v = v * 1000000 + t.microsecond;
+      return t.negative ? -v : v;
+    };
+    int64_t x = micros(std::get<mysql::Time>(a)), y = micros(std::get<mysql::Time>(b));
+    return x < y ? -1 : x > y;
+  }
+  bool ta = false, tb = false;
+  return Sign(ToDouble(a, &ta) - ToDouble(b, &tb));
+}
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,40 @@
+// The part of a SELECT the router finishes itself over the rows the data nodes returned: the
+// WHERE clause (checked again: a key lookup or a range may return more than it asks),
+// GROUP BY with COUNT/SUM/AVG/MIN/MAX, HAVING, the select list, DISTINCT, ORDER BY, LIMIT.
+// Pure functions over values; no I/O.
+#pragma once
+
+#include <vector>
+
+#include "protocol/column.h"
+#include "protocol/value.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/parse/ast.h"
+
+namespace shoal::sql::internal {
+
+// Rows as fetched: `columns` names and types what each row holds (table columns, by name).
+struct FetchedRows {
+  std::vector<mysql::ColumnDefinition> columns;
+  std::vector<std::vector<mysql::Value>> rows;
+};
+
+// The result columns of `select`'s list over rows shaped like `columns` (`*` expands to every
+// one of them), typed as MySQL would; for COM_STMT_PREPARE and for the result.
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SelectListColumns(
+    const SelectStmt& select, const std::vector<mysql::ColumnDefinition>& columns,
+    const ExecContext& ctx);
+
+// Applies WHERE, grouping, the select list, DISTINCT, ORDER BY and LIMIT to `fetched`.
+StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched, const ExecContext& ctx);
+
+// How many rows the data nodes need to return at most for `select` (LIMIT's offset + count)
+// when nothing in the router filters, groups, orders or deduplicates them; 0 = all. With
+// `scan_ordered`, the scan itself returns rows in ORDER BY's order.
+uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx, bool scan_ordered = false);
+
+// MySQL's ordering of two values of one column: NULL first, numbers by value, strings by
+// bytes (binary collation), temporal values chronologically.
+int CompareValues(const mysql::Value& a, const mysql::Value& b);
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,30 @@
+// Fuzz target: arbitrary text through split, lex, parse, prepare and execute must never crash
+// or hang, and a session survives any sequence of statements.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "router/sql/exec/executor.h"
+#include "router/sql/parse/lexer.h"
+#include "router/sql/parse/parser.h"
+#include "router/sql/parse/split.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace shoal::sql;
+  std::string text(reinterpret_cast<const char*>(data), size);
+  static ServerInfo server;
+  SessionState state;
+  state.server = &server;
+  state.user = "fuzz";
+  state.host = "localhost";
+  Lex(text, BackslashEscapes::kOff);
+  for (absl::string_view stmt : SplitStatements(text)) {
+    ExecuteText(stmt, &state);
+    auto prepared = Prepare(stmt, state);
+    if (auto* ps = std::get_if<std::unique_ptr<PreparedStatement>>(&prepared)) {
+      std::vector<shoal::mysql::Value> params((*ps)->param_count(), int64_t{7});
+      Execute(**ps, params, &state);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,152 @@
+#include "router/sql/exec/table_access.h"
+
+#include "absl/strings/str_cat.h"
+#include "engine/api/client.h"
+
+namespace shoal::sql {
+
+std::optional<mysql::SqlError> RequireDataNodes(const SessionState& state) {
+  if (state.data != nullptr) return std::nullopt;
+  return ClusterFailure();
+}
+
+std::variant<std::string, mysql::SqlError> DatabaseOf(const TableName& name,
+                                                      const SessionState& state) {
+  if (!name.database.empty()) return name.database;
+  if (state.database.empty()) return mysql::errors::NoDatabaseSelected();
+  return state.database;
+}
+
+mysql::SqlError WantDictionary(const SessionState& state, DictionaryFetch fetch) {
+  state.wanted = std::make_shared<DictionaryFetch>(std::move(fetch));
+  // Code 0 is no MySQL error: should one ever slip through, it is not mistaken for another.
+  return mysql::SqlError{0, "HY000", "waiting for the dictionary"};
+}
+
+std::optional<mysql::SqlError> WantRefresh(const SessionState& state) {
+  if (state.dictionary_fetched != DictionaryFetched::kNo) return std::nullopt;
+  DictionaryFetch fetch;
+  fetch.request.mutable_get_dictionary();
+  return WantDictionary(state, std::move(fetch));
+}
+
+std::optional<mysql::SqlError> RequireCurrentDictionary(const SessionState& state) {
+  if (state.data == nullptr) return std::nullopt;
+  api::Client& client = state.data->client();
+  const std::shared_ptr<const api::Dictionary>& dictionary = client.dictionary();
+  // On a failed fetch the statement goes on with what is cached.
+  if (dictionary == nullptr || dictionary->version < client.seen_dictionary_version()) {
+    return WantRefresh(state);
+  }
+  return std::nullopt;
+}
+
+void FetchDictionary(DataAccess* data, std::shared_ptr<DictionaryFetch> fetch,
+                     absl::AnyInvocable<void(std::optional<mysql::SqlError>)> then) {
+  wire::DictReq request = fetch->request;
+  data->client().Dictionary(std::move(request), [fetch = std::move(fetch), then = std::move(then)](
+                                                    absl::StatusOr<wire::DictConf> conf) mutable {
+    fetch->answered = conf.ok();
+    std::optional<mysql::SqlError> error;
+    if (fetch->apply) error = fetch->apply(conf);
+    then(std::move(error));
+  });
+  data->Flush();
+}
+
+void NoteFetched(const DictionaryFetch& fetch, SessionState* state) {
+  if (!fetch.request.has_get_dictionary()) return;
+  state->dictionary_fetched = fetch.answered ? DictionaryFetched::kYes : DictionaryFetched::kFailed;
+}
+
+std::shared_ptr<const api::Dictionary> CurrentDictionary(const SessionState& state) {
+  if (state.data == nullptr) return nullptr;
+  return state.data->client().dictionary();
+}
+
+std::variant<api::TablePtr, mysql::SqlError> ResolveTable(const TableName& name,
+                                                          const SessionState& state) {
+  if (auto err = RequireDataNodes(state)) return *err;
+  auto db = DatabaseOf(name, state);
+  if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
+  const std::string& database = std::get<std::string>(db);
+  if (auto err = RequireCurrentDictionary(state)) return *err;
+  std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state);
+  if (dictionary != nullptr) {
+    if (api::TablePtr table = dictionary->Find(database, name.name)) return table;
+  }
+  if (auto err = WantRefresh(state)) return *err;
+  if (state.dictionary_fetched == DictionaryFetched::kFailed) return ClusterFailure();
+  return mysql::errors::NoSuchTable(database, name.name);
+}
+
+std::shared_ptr<api::Transaction> StatementTransaction(SessionState* state) {
+  if (!state->in_transaction) return nullptr;
+  if (state->txn == nullptr) {
+    state->txn = std::make_shared<api::Transaction>(state->data->client().Begin());
+  }
+  return state->txn;
+}
+
+namespace {
+
+// Owns itself and the transaction until the rollback's answer arrives.
+class BackgroundRollback : public api::Completion {
+ public:
+  explicit BackgroundRollback(std::shared_ptr<api::Transaction> txn) : txn_(std::move(txn)) {}
+  api::Transaction* txn() { return txn_.get(); }
+  void Done(const api::Outcome&) override { delete this; }
+
+ private:
+  std::shared_ptr<api::Transaction> txn_;
+};
+
+}  // namespace
+
+void RollbackInBackground(DataAccess* data, std::shared_ptr<api::Transaction> txn) {
+  if (data == nullptr || txn == nullptr) return;
+  auto* rollback = new BackgroundRollback(std::move(txn));
+  data->client().Rollback(rollback->txn(), rollback);
+  data->Flush();
+}
+
+mysql::SqlError ClusterFailure() {
+  return EngineError(wire::kErTemporary,
+                     wire::TemporaryError(wire::kNdbClusterFailure, "Cluster Failure"));
+}
+
+mysql::SqlError EngineError(uint16_t code, absl::string_view message) {
+  const char* sqlstate = "HY000";
+  switch (code) {
+    case 1048:
+    case 1062:
+      sqlstate = "23000";
+      break;
+    case 1049:
+    case 1061:
+    case 1072:
+    case 1091:
+    case 1235:
+      sqlstate = "42000";
+      break;
+    case 1050:
+      sqlstate = "42S01";
+      break;
+    case 1051:
+    case 1146:
+      sqlstate = "42S02";
+      break;
+    case 1264:
+    case 1690:
+      sqlstate = "22003";
+      break;
+    case 1406:
+      sqlstate = "22001";
+      break;
+    default:
+      break;
+  }
+  return mysql::SqlError{code, sqlstate, std::string(message)};
+}
+
+}  // namespace shoal::sql

@@ -1,0 +1,599 @@
+// CREATE TABLE's syntax tree to a schema::TableDef, and back to MySQL's SHOW CREATE TABLE text.
+//
+// Types, lengths, character sets and defaults are judged here, with MySQL's error codes and
+// texts. The checks the dictionary needs anyway (names, duplicate columns and keys, key
+// limits, AUTO_INCREMENT placement, implicit index names) are left to
+// schema::ValidateAndComplete, whose "<code>: <message>" errors become SqlErrors.
+//
+// Shoal stores strings as the bytes the client sent and compares them as bytes: every
+// collation behaves as a binary one, whatever the name. TEXT and BLOB of every size hold at
+// most 65535 bytes (the engine's limit), so TINYTEXT…LONGTEXT all become TEXT.
+#include "router/sql/exec/table_spec.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/utf8.h"
+#include "engine/schema/row.h"
+#include "protocol/text_format.h"
+#include "router/sql/eval/field_codec.h"
+#include "router/sql/eval/value_util.h"
+#include "router/sql/parse/charsets.h"
+
+namespace shoal::sql {
+namespace {
+
+using mysql::SqlError;
+using schema::ColumnDef;
+using schema::ColumnType;
+using schema::IndexDef;
+using schema::TableDef;
+using MaybeError = std::optional<SqlError>;
+
+// ---------------------------------------------------------------------------------------
+// Errors
+
+// The SQLSTATE MySQL gives each error this file (or ValidateAndComplete) raises.
+const char* SqlStateOf(int code) {
+  switch (code) {
+    case 1046:
+      return "3D000";
+    case 1060:
+      return "42S21";
+    case 1117:
+    case 1273:
+    case 1628:
+      return "HY000";
+    default:
+      return "42000";
+  }
+}
+
+SqlError Error(int code, std::string message) {
+  return SqlError{static_cast<uint16_t>(code), SqlStateOf(code), std::move(message)};
+}
+
+// ValidateAndComplete's "<code>: <message>".
+SqlError FromStatus(const absl::Status& status) {
+  absl::string_view text = status.message();
+  size_t colon = text.find(": ");
+  int code = 0;
+  if (colon == absl::string_view::npos || !absl::SimpleAtoi(text.substr(0, colon), &code) ||
+      code <= 0 || code > 0xFFFF) {
+    return mysql::errors::Internal(text);
+  }
+  return Error(code, std::string(text.substr(colon + 2)));
+}
+
+SqlError InvalidDefault(absl::string_view column) {
+  return Error(1067, absl::StrCat("Invalid default value for '", column, "'"));
+}
+
+SqlError PrimaryKeyNull() {
+  return Error(1171,
+               "All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use "
+               "UNIQUE instead");
+}
+
+SqlError LengthTooBig(absl::string_view column, uint32_t max) {
+  return Error(1074, absl::StrCat("Column length too big for column '", column, "' (max = ", max,
+                                  "); use BLOB or TEXT instead"));
+}
+
+SqlError PrecisionTooBig(uint32_t precision, absl::string_view column, int max) {
+  return Error(1426, absl::StrCat("Too-big precision ", precision, " specified for '", column,
+                                  "'. Maximum is ", max, "."));
+}
+
+// ---------------------------------------------------------------------------------------
+// Types
+
+struct TypeMapping {
+  absl::string_view name;  // TypeSpec::name
+  ColumnType type;
+};
+
+constexpr TypeMapping kTypes[] = {
+    {"TINYINT", ColumnType::kTinyInt},     {"SMALLINT", ColumnType::kSmallInt},
+    {"MEDIUMINT", ColumnType::kMediumInt}, {"INT", ColumnType::kInt},
+    {"BIGINT", ColumnType::kBigInt},       {"FLOAT", ColumnType::kFloat},
+    {"DOUBLE", ColumnType::kDouble},       {"DECIMAL", ColumnType::kDecimal},
+    {"CHAR", ColumnType::kChar},           {"VARCHAR", ColumnType::kVarChar},
+    {"BINARY", ColumnType::kBinary},       {"VARBINARY", ColumnType::kVarBinary},
+    {"TINYTEXT", ColumnType::kText},       {"TEXT", ColumnType::kText},
+    {"MEDIUMTEXT", ColumnType::kText},     {"LONGTEXT", ColumnType::kText},
+    {"TINYBLOB", ColumnType::kBlob},       {"BLOB", ColumnType::kBlob},
+    {"MEDIUMBLOB", ColumnType::kBlob},     {"LONGBLOB", ColumnType::kBlob},
+    {"DATE", ColumnType::kDate},           {"TIME", ColumnType::kTime},
+    {"DATETIME", ColumnType::kDateTime},   {"TIMESTAMP", ColumnType::kTimestamp},
+};
+
+// The character sets whose text Shoal can keep as sent. Others (ucs2, utf16, …) would need
+// converting to be compared or shown right.
+bool IsStorableCharset(absl::string_view name) {
+  for (absl::string_view cs : {"utf8mb4", "utf8mb3", "utf8", "latin1", "ascii", "binary"}) {
+    if (name == cs) return true;
+  }
+  return false;
+}
+
+// CHARACTER SET and COLLATE of a column. CHARACTER SET binary makes the character types
+// their binary twins, as in MySQL (CHAR → BINARY, VARCHAR → VARBINARY, TEXT → BLOB).
+MaybeError ApplyCharset(const TypeSpec& type, ColumnDef* column) {
+  std::string charset = type.charset;
+  if (!charset.empty()) {
+    if (!IsKnownCharset(charset)) return mysql::errors::UnknownCharacterSet(charset);
+    if (!IsStorableCharset(charset)) {
+      return mysql::errors::NotSupportedYet(absl::StrCat("CHARACTER SET ", charset));
+    }
+  }
+  if (!type.collation.empty()) {
+    const CollationInfo* collation = FindCollation(type.collation);
+    if (collation == nullptr) return mysql::errors::UnknownCollation(type.collation);
+    const CharsetInfo* named = charset.empty() ? nullptr : FindCharset(charset);
+    if (named != nullptr && named->name != collation->charset) {
+      return Error(1253, absl::StrCat("COLLATION '", type.collation,
+                                      "' is not valid for CHARACTER SET '", charset, "'"));
+    }
+    if (charset.empty()) charset = std::string(collation->charset);
+    if (!IsStorableCharset(charset)) {
+      return mysql::errors::NotSupportedYet(absl::StrCat("COLLATE ", type.collation));
+    }
+  }
+  if (charset == "binary") {
+    if (column->type == ColumnType::kChar) column->type = ColumnType::kBinary;
+    if (column->type == ColumnType::kVarChar) column->type = ColumnType::kVarBinary;
+    if (column->type == ColumnType::kText) column->type = ColumnType::kBlob;
+  }
+  return std::nullopt;
+}
+
+MaybeError ApplyDecimal(const TypeSpec& type, ColumnDef* column) {
+  uint32_t precision = type.length.value_or(10);
+  uint32_t scale = type.scale.value_or(0);
+  if (scale > 30) {
+    return Error(1425, absl::StrCat("Too big scale ", scale, " specified for column '",
+                                    column->name, "'. Maximum is 30."));
+  }
+  if (precision > 65) return PrecisionTooBig(precision, column->name, 65);
+  if (scale > precision) {
+    return Error(1427, absl::StrCat("For float(M,D), double(M,D) or decimal(M,D), M must be >= D "
+                                    "(column '",
+                                    column->name, "')."));
+  }
+  column->precision = static_cast<uint8_t>(precision);
+  column->scale = static_cast<uint8_t>(scale);
+  return std::nullopt;
+}
+
+// Lengths, precisions and display widths, with MySQL's limits (VARCHAR's is utf8mb4's 16383
+// characters whatever the character set, as the engine stores up to 4 bytes a character).
+MaybeError ApplyLength(const TypeSpec& type, ColumnDef* column) {
+  switch (column->type) {
+    case ColumnType::kTinyInt:
+    case ColumnType::kSmallInt:
+    case ColumnType::kMediumInt:
+    case ColumnType::kInt:
+    case ColumnType::kBigInt:
+      if (type.length.value_or(0) > 255) {
+        return Error(1439, absl::StrCat("Display width out of range for column '", column->name,
+                                        "' (max = 255)"));
+      }
+      // MySQL 8.0 keeps only TINYINT(1)'s width: drivers read it as a boolean.
+      if (column->type == ColumnType::kTinyInt && type.length == 1u) column->length = 1;
+      return std::nullopt;
+    case ColumnType::kFloat:
+      if (type.scale.has_value()) return mysql::errors::NotSupportedYet("FLOAT(M,D)");
+      if (type.length.value_or(0) > 53) {
+        return Error(1063,
+                     absl::StrCat("Incorrect column specifier for column '", column->name, "'"));
+      }
+      if (type.length.value_or(0) > 24) column->type = ColumnType::kDouble;
+      return std::nullopt;
+    case ColumnType::kDouble:
+      if (type.length.has_value()) return mysql::errors::NotSupportedYet("DOUBLE(M,D)");
+      return std::nullopt;
+    case ColumnType::kDecimal:
+      return ApplyDecimal(type, column);
+    case ColumnType::kChar:
+    case ColumnType::kBinary:
+      column->length = type.length.value_or(1);
+      if (column->length > 255) return LengthTooBig(column->name, 255);
+      return std::nullopt;
+    case ColumnType::kVarChar:
+    case ColumnType::kVarBinary: {
+      uint32_t max = column->type == ColumnType::kVarChar ? 16383 : 65535;
+      column->length = type.length.value_or(0);
+      if (column->length > max) return LengthTooBig(column->name, max);
+      return std::nullopt;
+    }
+    case ColumnType::kTime:
+    case ColumnType::kDateTime:
+    case ColumnType::kTimestamp:
+      if (type.length.value_or(0) > 6) return PrecisionTooBig(*type.length, column->name, 6);
+      column->precision = static_cast<uint8_t>(type.length.value_or(0));
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+MaybeError ApplyType(const TypeSpec& type, ColumnDef* column) {
+  auto mapping = std::find_if(std::begin(kTypes), std::end(kTypes),
+                              [&](const TypeMapping& m) { return m.name == type.name; });
+  if (mapping == std::end(kTypes)) return mysql::errors::NotSupportedYet(type.name);
+  if (type.zerofill) return mysql::errors::NotSupportedYet("ZEROFILL");
+  column->type = mapping->type;
+  column->is_unsigned = type.is_unsigned;
+  if (MaybeError e = ApplyCharset(type, column)) return e;
+  return ApplyLength(type, column);
+}
+
+// ---------------------------------------------------------------------------------------
+// Defaults
+
+bool IsCurrentTimestamp(absl::string_view function) {
+  return function == "CURRENT_TIMESTAMP" || function == "NOW" || function == "LOCALTIME" ||
+         function == "LOCALTIMESTAMP";
+}
+
+// An integer literal's value: int64_t when it fits, else uint64_t, else an exact decimal.
+mysql::Value IntegerValue(const std::string& digits, bool negative) {
+  uint64_t u = 0;
+  if (!absl::SimpleAtoi(digits, &u)) {
+    return mysql::Decimal{negative ? absl::StrCat("-", digits) : digits};
+  }
+  constexpr uint64_t kMinMagnitude = uint64_t{1} << 63;
+  if (!negative) {
+    if (u < kMinMagnitude) return static_cast<int64_t>(u);
+    return u;
+  }
+  if (u < kMinMagnitude) return -static_cast<int64_t>(u);
+  if (u == kMinMagnitude) return std::numeric_limits<int64_t>::min();
+  return mysql::Decimal{absl::StrCat("-", digits)};
+}
+
+bool IsNumeric(ColumnType type) {
+  return schema::IsInteger(type) || type == ColumnType::kFloat || type == ColumnType::kDouble ||
+         type == ColumnType::kDecimal;
+}
+
+mysql::Value LiteralValue(const Expr& e, bool negative, const ColumnDef& column) {
+  switch (e.literal) {
+    case LiteralKind::kNull:
+      return mysql::Null{};
+    case LiteralKind::kInteger:
+      return IntegerValue(e.text, negative);
+    case LiteralKind::kDecimal:
+      return mysql::Decimal{negative ? absl::StrCat("-", e.text) : e.text};
+    case LiteralKind::kFloat: {
+      double d = 0;
+      if (!absl::SimpleAtod(e.text, &d)) d = 0;
+      return negative ? -d : d;
+    }
+    case LiteralKind::kBool:
+      return int64_t{e.text == "1"};
+    case LiteralKind::kHex:
+    case LiteralKind::kBit:
+      // In a number's context X'..' and b'..' are unsigned integers, as in MySQL.
+      if (IsNumeric(column.type) && e.text.size() <= 8) {
+        uint64_t v = 0;
+        for (unsigned char c : e.text) v = v << 8 | c;
+        return v;
+      }
+      return e.text;
+    case LiteralKind::kString:
+      break;
+  }
+  return e.text;
+}
+
+// The constant DEFAULT names, as a client would send it.
+std::variant<mysql::Value, SqlError> DefaultValue(const Expr& e, const ColumnDef& column) {
+  bool negative = e.kind == ExprKind::kUnary && e.unary_op == UnaryOp::kNeg && e.args.size() == 1 &&
+                  e.args[0]->kind == ExprKind::kLiteral;
+  if (negative) return LiteralValue(*e.args[0], true, column);
+  if (e.kind == ExprKind::kLiteral) return LiteralValue(e, false, column);
+  if (e.kind == ExprKind::kFunction && IsCurrentTimestamp(e.name)) {
+    if (column.type != ColumnType::kDateTime && column.type != ColumnType::kTimestamp) {
+      return InvalidDefault(column.name);
+    }
+    return mysql::errors::NotSupportedYet("DEFAULT CURRENT_TIMESTAMP");
+  }
+  return mysql::errors::NotSupportedYet("expression defaults");
+}
+
+// REQUIRES: column's type and nullability are set.
+MaybeError ApplyDefault(const Expr& expr, bool in_primary_key, ColumnDef* column) {
+  auto value = DefaultValue(expr, *column);
+  if (auto* e = std::get_if<SqlError>(&value)) return *e;
+  const mysql::Value& v = std::get<mysql::Value>(value);
+  if (mysql::IsNull(v)) {
+    if (in_primary_key) return PrimaryKeyNull();
+    if (!column->nullable) return InvalidDefault(column->name);
+    return std::nullopt;  // no default: NULL
+  }
+  if (column->type == ColumnType::kText || column->type == ColumnType::kBlob) {
+    return Error(1101, absl::StrCat("BLOB, TEXT, GEOMETRY or JSON column '", column->name,
+                                    "' can't have a default value"));
+  }
+  if (column->auto_increment) return InvalidDefault(column->name);
+  auto encoded = EncodeField(*column, v, 1);
+  if (std::holds_alternative<SqlError>(encoded)) return InvalidDefault(column->name);
+  column->default_value = std::get<std::string>(std::move(encoded));
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------
+// Columns and keys
+
+bool InPrimaryKey(const CreateTableStmt& stmt, const ColumnSpec& column) {
+  if (column.primary_key) return true;
+  for (const IndexSpec& index : stmt.indexes) {
+    if (index.kind != IndexSpec::Kind::kPrimary) continue;
+    for (const std::string& name : index.columns) {
+      if (absl::EqualsIgnoreCase(name, column.name)) return true;
+    }
+  }
+  return false;
+}
+
+std::variant<ColumnDef, SqlError> ColumnFromSpec(const CreateTableStmt& stmt,
+                                                 const ColumnSpec& spec) {
+  ColumnDef column;
+  column.name = spec.name;
+  if (MaybeError e = ApplyType(spec.type, &column)) return *e;
+  bool in_primary_key = InPrimaryKey(stmt, spec);
+  if (in_primary_key && spec.nullable == true) return PrimaryKeyNull();
+  column.auto_increment = spec.auto_increment;
+  // MySQL makes key and AUTO_INCREMENT columns NOT NULL without being asked.
+  column.nullable = spec.nullable.value_or(true) && !in_primary_key && !spec.auto_increment;
+  if (spec.default_value != nullptr) {
+    if (MaybeError e = ApplyDefault(*spec.default_value, in_primary_key, &column)) return *e;
+  }
+  return column;
+}
+
+IndexDef SingleColumnIndex(int column, bool primary) {
+  IndexDef index;
+  index.columns = {column};
+  index.unique = true;
+  index.primary = primary;
+  return index;
+}
+
+// Keys in the order MySQL meets them: the columns' own PRIMARY KEY and UNIQUE, then the
+// table's clauses. Unnamed keys are named by ValidateAndComplete.
+MaybeError AddIndexes(const CreateTableStmt& stmt, TableDef* table) {
+  for (size_t i = 0; i < stmt.columns.size(); ++i) {
+    const ColumnSpec& spec = stmt.columns[i];
+    if (spec.primary_key) table->indexes.push_back(SingleColumnIndex(static_cast<int>(i), true));
+    if (spec.unique) table->indexes.push_back(SingleColumnIndex(static_cast<int>(i), false));
+  }
+  for (const IndexSpec& spec : stmt.indexes) {
+    IndexDef index;
+    index.name = spec.name;
+    index.primary = spec.kind == IndexSpec::Kind::kPrimary;
+    index.unique = spec.kind != IndexSpec::Kind::kIndex;
+    for (const std::string& name : spec.columns) {
+      int pos = table->FindColumn(name);
+      if (pos < 0) {
+        return Error(1072, absl::StrCat("Key column '", name, "' doesn't exist in table"));
+      }
+      index.columns.push_back(pos);
+    }
+    table->indexes.push_back(std::move(index));
+  }
+  return std::nullopt;
+}
+
+// MySQL's key order (what SHOW CREATE TABLE and SHOW INDEX list): the primary key, unique
+// keys over NOT NULL columns, other unique keys, then the rest, each group as written.
+void SortIndexes(TableDef* table) {
+  auto rank = [&](const IndexDef& index) {
+    if (index.primary) return 0;
+    if (!index.unique) return 3;
+    bool nullable = std::any_of(index.columns.begin(), index.columns.end(),
+                                [&](int c) { return table->columns[c].nullable; });
+    return nullable ? 2 : 1;
+  };
+  std::stable_sort(table->indexes.begin(), table->indexes.end(),
+                   [&](const IndexDef& a, const IndexDef& b) { return rank(a) < rank(b); });
+}
+
+bool IsShoalEngine(absl::string_view engine) {
+  for (absl::string_view e : {"ndbcluster", "ndb", "innodb", "memory", "shoal", "myisam"}) {
+    if (absl::EqualsIgnoreCase(engine, e)) return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------
+// SHOW CREATE TABLE
+
+// A string as SHOW CREATE TABLE quotes it (MySQL's append_unescaped).
+std::string QuotedString(absl::string_view s) {
+  std::string out = "'";
+  for (char c : s) {
+    switch (c) {
+      case '\0':
+        out += "\\0";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\'':
+        out += "''";
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  out.push_back('\'');
+  return out;
+}
+
+}  // namespace
+
+std::string QuoteIdentifier(absl::string_view name) {
+  std::string out = "`";
+  for (char c : name) {
+    if (c == '`') out.push_back('`');
+    out.push_back(c);
+  }
+  out.push_back('`');
+  return out;
+}
+
+std::string ColumnTypeText(const ColumnDef& c) {
+  std::string name = absl::AsciiStrToLower(schema::ColumnTypeName(c.type));
+  switch (c.type) {
+    case ColumnType::kTinyInt:
+      if (c.length == 1) name += "(1)";
+      break;
+    case ColumnType::kDecimal:
+      absl::StrAppend(&name, "(", c.precision, ",", c.scale, ")");
+      break;
+    case ColumnType::kChar:
+    case ColumnType::kVarChar:
+    case ColumnType::kBinary:
+    case ColumnType::kVarBinary:
+      absl::StrAppend(&name, "(", c.length, ")");
+      break;
+    case ColumnType::kTime:
+    case ColumnType::kDateTime:
+    case ColumnType::kTimestamp:
+      if (c.precision > 0) absl::StrAppend(&name, "(", c.precision, ")");
+      break;
+    default:
+      break;
+  }
+  if (c.is_unsigned && IsNumeric(c.type)) name += " unsigned";
+  return name;
+}
+
+namespace {
+
+// Temporal values with exactly the column's fractional digits, as MySQL shows them.
+std::string TemporalText(const ColumnDef& c, const mysql::Value& v) {
+  const int digits = static_cast<int>(c.precision);
+  std::string out;
+  if (const auto* t = std::get_if<mysql::Time>(&v)) {
+    mysql::AppendTimeText(*t, digits, &out);
+  } else if (const auto* d = std::get_if<mysql::DateTime>(&v)) {
+    if (c.type == ColumnType::kDate) {
+      mysql::AppendDateText(*d, &out);
+    } else {
+      mysql::AppendDateTimeText(*d, digits, &out);
+    }
+  } else {
+    out = ValueText(v);
+  }
+  return out;
+}
+
+std::string DefaultText(const ColumnDef& c) {
+  bool blob = c.type == ColumnType::kText || c.type == ColumnType::kBlob;
+  if (c.auto_increment) return "";
+  if (!c.default_value.has_value()) return c.nullable && !blob ? " DEFAULT NULL" : "";
+  schema::Field field;
+  size_t consumed = 0;
+  if (!schema::ReadField(c, *c.default_value, &field, &consumed)) return "";
+  mysql::Value value = DecodeField(c, field);
+  std::string text =
+      std::holds_alternative<mysql::DateTime>(value) || std::holds_alternative<mysql::Time>(value)
+          ? TemporalText(c, value)
+          : ValueText(value);
+  // A default that is not text a client can read (a BINARY one) is shown in hex.
+  if (IsValidUtf8(text, Utf8Check::kUtf8mb4)) return " DEFAULT " + QuotedString(text);
+  std::string hex;
+  for (unsigned char b : text) absl::StrAppendFormat(&hex, "%02X", b);
+  return " DEFAULT 0x" + hex;
+}
+
+std::string ColumnLine(const ColumnDef& c) {
+  std::string line = absl::StrCat("  ", QuoteIdentifier(c.name), " ", ColumnTypeText(c));
+  if (!c.nullable) {
+    line += " NOT NULL";
+  } else if (c.type == ColumnType::kTimestamp) {
+    line += " NULL";  // MySQL spells it out: TIMESTAMP columns once defaulted to NOT NULL
+  }
+  line += DefaultText(c);
+  if (c.auto_increment) line += " AUTO_INCREMENT";
+  return line;
+}
+
+std::string IndexLine(const TableDef& table, const IndexDef& index) {
+  std::string line = index.primary ? "  PRIMARY KEY ("
+                     : index.unique
+                         ? absl::StrCat("  UNIQUE KEY ", QuoteIdentifier(index.name), " (")
+                         : absl::StrCat("  KEY ", QuoteIdentifier(index.name), " (");
+  absl::StrAppend(&line,
+                  absl::StrJoin(index.columns, ",",
+                                [&](std::string* out, int c) {
+                                  out->append(QuoteIdentifier(table.columns[c].name));
+                                }),
+                  ")");
+  return line;
+}
+
+}  // namespace
+
+std::variant<TableDef, SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
+                                                  const std::string& database) {
+  if (!stmt.engine.empty() && !IsShoalEngine(stmt.engine)) {
+    return Error(1286, absl::StrCat("Unknown storage engine '", stmt.engine, "'"));
+  }
+  TableDef table;
+  table.database = stmt.table.database.empty() ? database : stmt.table.database;
+  if (table.database.empty()) return mysql::errors::NoDatabaseSelected();
+  table.name = stmt.table.name;
+  table.comment = stmt.comment;
+  table.partitions = stmt.partitions.value_or(0);
+  for (const ColumnSpec& spec : stmt.columns) {
+    auto column = ColumnFromSpec(stmt, spec);
+    if (auto* e = std::get_if<SqlError>(&column)) return *e;
+    table.columns.push_back(std::get<ColumnDef>(std::move(column)));
+  }
+  if (MaybeError e = AddIndexes(stmt, &table)) return *e;
+  if (absl::Status s = schema::ValidateAndComplete(&table); !s.ok()) return FromStatus(s);
+  SortIndexes(&table);
+  return table;
+}
+
+std::string ShowCreateTableText(const TableDef& table) { return ShowCreateTableText(table, 0); }
+
+std::string ShowCreateTableText(const TableDef& table, uint64_t next_auto_increment) {
+  std::vector<std::string> lines;
+  for (const ColumnDef& c : table.columns) {
+    if (!c.hidden) lines.push_back(ColumnLine(c));
+  }
+  for (const IndexDef& index : table.indexes) {
+    bool hidden = index.columns.size() == 1 && table.columns[index.columns[0]].hidden;
+    if (!hidden) lines.push_back(IndexLine(table, index));
+  }
+  std::string out = absl::StrCat("CREATE TABLE ", QuoteIdentifier(table.name), " (\n",
+                                 absl::StrJoin(lines, ",\n"), "\n) ENGINE=ndbcluster");
+  if (next_auto_increment > 1) absl::StrAppend(&out, " AUTO_INCREMENT=", next_auto_increment);
+  out += " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci";
+  if (!table.comment.empty()) absl::StrAppend(&out, " COMMENT=", QuotedString(table.comment));
+  return out;
+}
+
+}  // namespace shoal::sql

@@ -1,0 +1,41 @@
+// From CREATE TABLE's syntax tree to the dictionary's table definition, with the errors MySQL
+// gives for definitions it refuses; and back, for SHOW CREATE TABLE.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "absl/strings/string_view.h"
+#include "engine/schema/schema.h"
+#include "protocol/sql_error.h"
+#include "router/sql/parse/ast.h"
+
+namespace shoal::sql {
+
+// Builds the TableDef a CREATE TABLE asks for (database and name as given; id, version and,
+// when the statement names none, partitions are left 0 for the dictionary master). Checks
+// what MySQL checks before it creates anything: known types and their lengths (1074, 1439,
+// 1425, 1426, 1427), duplicate columns (1060) and keys (1061), key columns that exist (1072),
+// one primary key (1068), defaults that fit the column (1067), AUTO_INCREMENT only on an
+// indexed integer column (1075, 1063), the storage engine (ndbcluster, ndb, innodb, memory,
+// shoal and myisam all mean Shoal; others 1286). Unsupported but valid MySQL answers 1235.
+std::variant<schema::TableDef, mysql::SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
+                                                                 const std::string& database);
+
+// `name` between backquotes, a backquote inside doubled: `a``b`.
+std::string QuoteIdentifier(absl::string_view name);
+
+// A column's type as MySQL 8.0 spells it in SHOW CREATE TABLE and SHOW COLUMNS: no display
+// widths (TINYINT(1) excepted), "int unsigned", "decimal(10,2)", "datetime(3)".
+std::string ColumnTypeText(const schema::ColumnDef& column);
+
+// MySQL's SHOW CREATE TABLE text for `table` (ENGINE=ndbcluster). Column comments, column
+// character sets and partitioning are not kept in a TableDef, so they are not shown.
+std::string ShowCreateTableText(const schema::TableDef& table);
+// The same with ` AUTO_INCREMENT=n` after the engine, as MySQL shows it when the table's next
+// auto-increment value is above 1. (CreateTableStmt::auto_increment is the AUTO_INCREMENT = n
+// a CREATE TABLE asks for; the caller seeds the table's counter from it.)
+std::string ShowCreateTableText(const schema::TableDef& table, uint64_t next_auto_increment);
+
+}  // namespace shoal::sql

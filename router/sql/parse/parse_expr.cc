@@ -1,0 +1,545 @@
+// Expressions, by MySQL's precedence (lowest first): OR/||, XOR, AND/&&, NOT, predicates
+// (comparisons, IS, IN, BETWEEN, LIKE), |, &, << >>, + -, * / DIV % MOD, ^, unary - ~ !,
+// primaries. Each level is one function; all are left-associative.
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "router/sql/parse/charsets.h"
+#include "router/sql/parse/parser_internal.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+ExprPtr Binary(BinaryOp op, ExprPtr left, ExprPtr right) {
+  ExprPtr e = MakeExpr(ExprKind::kBinary);
+  e->binary_op = op;
+  e->args.push_back(std::move(left));
+  e->args.push_back(std::move(right));
+  return e;
+}
+
+ExprPtr Literal(LiteralKind kind, std::string text) {
+  ExprPtr e = MakeExpr(ExprKind::kLiteral);
+  e->literal = kind;
+  e->text = std::move(text);
+  return e;
+}
+
+// Functions MySQL lets you call without parentheses.
+bool IsNiladicKeyword(absl::string_view word) {
+  static constexpr absl::string_view kNames[] = {
+      "CURRENT_USER",   "CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME", "LOCALTIME",
+      "LOCALTIMESTAMP", "UTC_DATE",          "UTC_TIME",     "UTC_TIMESTAMP"};
+  for (absl::string_view n : kNames) {
+    if (absl::EqualsIgnoreCase(word, n)) return true;
+  }
+  return false;
+}
+
+// Expression forms that are valid MySQL but not evaluated by Shoal yet.
+bool IsUnsupportedExprKeyword(absl::string_view word) {
+  static constexpr absl::string_view kNames[] = {"CASE",     "CAST",  "CONVERT", "EXISTS",
+                                                 "INTERVAL", "MATCH", "ROW",     "BINARY"};
+  for (absl::string_view n : kNames) {
+    if (absl::EqualsIgnoreCase(word, n)) return true;
+  }
+  return false;
+}
+
+// [[db.]table.]column. The qualifier keeps only the table: a statement names one table, so
+// the database adds nothing to resolve. After a dot even reserved words are names, as in
+// MySQL's lexer.
+ExprPtr ParseColumnRef(Parser& p) {
+  ExprPtr e = MakeExpr(ExprKind::kColumn);
+  if (!p.ParseIdentifier(&e->name)) return nullptr;
+  for (int dots = 0; dots < 2 && p.Peek().kind == TokenKind::kDot; ++dots) {
+    p.Advance();
+    const Token& t = p.Peek();
+    if (t.kind != TokenKind::kIdent && t.kind != TokenKind::kQuotedIdent) return p.Fail(), nullptr;
+    e->qualifier =
+        std::exchange(e->name, t.kind == TokenKind::kIdent ? std::string(t.text) : t.value);
+    p.Advance();
+  }
+  return e;
+}
+
+// Aggregates whose argument MySQL's grammar lets start with ALL; COUNT also takes `*`.
+bool TakesAll(absl::string_view name) {
+  static constexpr absl::string_view kNames[] = {
+      "AVG", "BIT_AND", "BIT_OR",     "BIT_XOR",     "COUNT",    "MAX",     "MIN",     "SUM",
+      "STD", "STDDEV",  "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP"};
+  for (absl::string_view n : kNames) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+bool TakesDistinct(absl::string_view name) {
+  return name == "AVG" || name == "COUNT" || name == "GROUP_CONCAT" || name == "MAX" ||
+         name == "MIN" || name == "SUM";
+}
+
+bool IsAggregate(absl::string_view name) { return name == "GROUP_CONCAT" || TakesAll(name); }
+
+// expr, … up to and including `)`.
+bool ParseArgList(Parser& p, Expr* fn) {
+  do {
+    ExprPtr arg = p.ParseExpr();
+    if (!arg) return false;
+    fn->args.push_back(std::move(arg));
+  } while (p.Accept(TokenKind::kComma));
+  return p.Expect(TokenKind::kRParen);
+}
+
+// After `name(` of an aggregate (`name` upper-cased): [ALL | DISTINCT] args `)`, or COUNT's
+// `*`. Only COUNT(DISTINCT …) and GROUP_CONCAT take several arguments; a modifier a function
+// does not take is left for the argument parser to reject where MySQL does.
+bool ParseAggregateArgs(Parser& p, Expr* fn) {
+  if (TakesDistinct(fn->name) && p.AcceptKeyword("DISTINCT")) {
+    fn->distinct = true;
+  } else if (TakesAll(fn->name)) {
+    p.AcceptKeyword("ALL");
+  }
+  if (fn->name == "COUNT" && !fn->distinct && p.Accept(TokenKind::kStar)) {
+    fn->args.push_back(MakeExpr(ExprKind::kStar));
+    return p.Expect(TokenKind::kRParen);
+  }
+  bool several = fn->name == "GROUP_CONCAT" || (fn->name == "COUNT" && fn->distinct);
+  do {
+    ExprPtr arg = p.ParseExpr();
+    if (!arg) return false;
+    fn->args.push_back(std::move(arg));
+  } while (several && p.Accept(TokenKind::kComma));
+  if (fn->name == "GROUP_CONCAT" && (p.PeekKeyword("ORDER") || p.PeekKeyword("SEPARATOR"))) {
+    return p.NotSupported("GROUP_CONCAT with ORDER BY or SEPARATOR");
+  }
+  return p.Expect(TokenKind::kRParen);
+}
+
+}  // namespace
+
+ExprPtr Parser::ParseExpr() {
+  DepthGuard depth(this);
+  if (!depth.ok()) return nullptr;
+  ExprPtr left = ParseXor();
+  while (left && (PeekKeyword("OR") || Peek().kind == TokenKind::kOrOr)) {
+    Advance();
+    ExprPtr right = ParseXor();
+    if (!right) return nullptr;
+    left = Binary(BinaryOp::kOr, std::move(left), std::move(right));
+  }
+  return left;
+}
+
+ExprPtr Parser::ParseXor() {
+  ExprPtr left = ParseAnd();
+  while (left && AcceptKeyword("XOR")) {
+    ExprPtr right = ParseAnd();
+    if (!right) return nullptr;
+    left = Binary(BinaryOp::kXor, std::move(left), std::move(right));
+  }
+  return left;
+}
+
+ExprPtr Parser::ParseAnd() {
+  ExprPtr left = ParseNot();
+  while (left && (PeekKeyword("AND") || Peek().kind == TokenKind::kAndAnd)) {
+    Advance();
+    ExprPtr right = ParseNot();
+    if (!right) return nullptr;
+    left = Binary(BinaryOp::kAnd, std::move(left), std::move(right));
+  }
+  return left;
+}
+
+ExprPtr Parser::ParseNot() {
+  DepthGuard depth(this);
+  if (!depth.ok()) return nullptr;
+  if (AcceptKeyword("NOT")) {
+    ExprPtr inner = ParseNot();
+    if (!inner) return nullptr;
+    ExprPtr e = MakeExpr(ExprKind::kUnary);
+    e->unary_op = UnaryOp::kNot;
+    e->args.push_back(std::move(inner));
+    return e;
+  }
+  return ParsePredicate();
+}
+
+ExprPtr Parser::ParsePredicate() {
+  ExprPtr left = ParseBitOr();
+  while (left) {
+    BinaryOp op;
+    switch (Peek().kind) {
+      case TokenKind::kEq:
+        op = BinaryOp::kEq;
+        break;
+      case TokenKind::kNullSafeEq:
+        op = BinaryOp::kNullSafeEq;
+        break;
+      case TokenKind::kNe:
+        op = BinaryOp::kNe;
+        break;
+      case TokenKind::kLt:
+        op = BinaryOp::kLt;
+        break;
+      case TokenKind::kLe:
+        op = BinaryOp::kLe;
+        break;
+      case TokenKind::kGt:
+        op = BinaryOp::kGt;
+        break;
+      case TokenKind::kGe:
+        op = BinaryOp::kGe;
+        break;
+      default:
+        op = BinaryOp::kOr;
+        break;  // not a comparison
+    }
+    if (op != BinaryOp::kOr) {
+      Advance();
+      if (PeekKeyword("ANY") || PeekKeyword("ALL") || PeekKeyword("SOME")) {
+        return NotSupported("subqueries"), nullptr;
+      }
+      ExprPtr right = ParseBitOr();
+      if (!right) return nullptr;
+      left = Binary(op, std::move(left), std::move(right));
+      continue;
+    }
+    if (AcceptKeyword("IS")) {
+      bool negated = AcceptKeyword("NOT");
+      ExprPtr e;
+      if (AcceptKeyword("NULL") || AcceptKeyword("UNKNOWN")) {
+        e = MakeExpr(ExprKind::kIsNull);
+      } else if (PeekKeyword("TRUE") || PeekKeyword("FALSE")) {
+        e = MakeExpr(ExprKind::kIsBool);
+        e->truth = PeekKeyword("TRUE");
+        Advance();
+      } else {
+        return Fail(), nullptr;
+      }
+      e->negated = negated;
+      e->args.push_back(std::move(left));
+      left = std::move(e);
+      continue;
+    }
+    bool negated = false;
+    if (PeekKeyword("NOT") &&
+        (PeekKeyword("IN", 1) || PeekKeyword("BETWEEN", 1) || PeekKeyword("LIKE", 1) ||
+         PeekKeyword("REGEXP", 1) || PeekKeyword("RLIKE", 1))) {
+      Advance();
+      negated = true;
+    }
+    if (AcceptKeyword("IN")) {
+      if (!Expect(TokenKind::kLParen)) return nullptr;
+      if (PeekKeyword("SELECT")) return NotSupported("subqueries"), nullptr;
+      ExprPtr e = MakeExpr(ExprKind::kIn);
+      e->negated = negated;
+      e->args.push_back(std::move(left));
+      do {
+        ExprPtr item = ParseExpr();
+        if (!item) return nullptr;
+        e->args.push_back(std::move(item));
+      } while (Accept(TokenKind::kComma));
+      if (!Expect(TokenKind::kRParen)) return nullptr;
+      left = std::move(e);
+    } else if (AcceptKeyword("BETWEEN")) {
+      ExprPtr low = ParseBitOr();
+      if (!low || !ExpectKeyword("AND")) return nullptr;
+      ExprPtr high = ParseBitOr();
+      if (!high) return nullptr;
+      ExprPtr e = MakeExpr(ExprKind::kBetween);
+      e->negated = negated;
+      e->args.push_back(std::move(left));
+      e->args.push_back(std::move(low));
+      e->args.push_back(std::move(high));
+      left = std::move(e);
+    } else if (AcceptKeyword("LIKE")) {
+      ExprPtr pattern = ParseBitOr();
+      if (!pattern) return nullptr;
+      ExprPtr e = MakeExpr(ExprKind::kLike);
+      e->negated = negated;
+      e->args.push_back(std::move(left));
+      e->args.push_back(std::move(pattern));
+      if (AcceptKeyword("ESCAPE")) {
+        ExprPtr escape = ParsePrimary();
+        if (!escape) return nullptr;
+        e->args.push_back(std::move(escape));
+      }
+      left = std::move(e);
+    } else if (PeekKeyword("REGEXP") || PeekKeyword("RLIKE")) {
+      return NotSupported("REGEXP"), nullptr;
+    } else if (PeekKeyword("SOUNDS") || PeekKeyword("MEMBER")) {
+      return NotSupported(absl::AsciiStrToUpper(Peek().text)), nullptr;
+    } else {
+      if (negated) return Fail(), nullptr;
+      break;
+    }
+  }
+  return left;
+}
+
+ExprPtr Parser::ParseBitOr() {
+  ExprPtr left = ParseBitAnd();
+  while (left && Accept(TokenKind::kPipe)) {
+    ExprPtr right = ParseBitAnd();
+    if (!right) return nullptr;
+    left = Binary(BinaryOp::kBitOr, std::move(left), std::move(right));
+  }
+  return left;
+}
+
+ExprPtr Parser::ParseBitAnd() {
+  ExprPtr left = ParseShift();
+  while (left && Accept(TokenKind::kAmp)) {
+    ExprPtr right = ParseShift();
+    if (!right) return nullptr;
+    left = Binary(BinaryOp::kBitAnd, std::move(left), std::move(right));
+  }
+  return left;
+}
+
+ExprPtr Parser::ParseShift() {
+  ExprPtr left = ParseAdditive();
+  while (left && (Peek().kind == TokenKind::kShl || Peek().kind == TokenKind::kShr)) {
+    BinaryOp op = Advance().kind == TokenKind::kShl ? BinaryOp::kShl : BinaryOp::kShr;
+    ExprPtr right = ParseAdditive();
+    if (!right) return nullptr;
+    left = Binary(op, std::move(left), std::move(right));
+  }
+  return left;
+}
+
+ExprPtr Parser::ParseAdditive() {
+  ExprPtr left = ParseMultiplicative();
+  while (left && (Peek().kind == TokenKind::kPlus || Peek().kind == TokenKind::kMinus)) {
+    if (PeekKeyword("INTERVAL", 1)) return NotSupported("INTERVAL"), nullptr;
+    BinaryOp op = Advance().kind == TokenKind::kPlus ? BinaryOp::kAdd : BinaryOp::kSub;
+    ExprPtr right = ParseMultiplicative();
+    if (!right) return nullptr;
+    left = Binary(op, std::move(left), std::move(right));
+  }
+  return left;
+}
+
+ExprPtr Parser::ParseMultiplicative() {
+  ExprPtr left = ParseBitXor();
+  while (left) {
+    BinaryOp op;
+    if (Peek().kind == TokenKind::kStar) {
+      op = BinaryOp::kMul;
+    } else if (Peek().kind == TokenKind::kSlash) {
+      op = BinaryOp::kDiv;
+    } else if (Peek().kind == TokenKind::kPercent || PeekKeyword("MOD")) {
+      op = BinaryOp::kMod;
+    } else if (PeekKeyword("DIV")) {
+      op = BinaryOp::kIntDiv;
+    } else {
+      break;
+    }
+    Advance();
+    ExprPtr right = ParseBitXor();
+    if (!right) return nullptr;
+    left = Binary(op, std::move(left), std::move(right));
+  }
+  return left;
+}
+
+ExprPtr Parser::ParseBitXor() {
+  ExprPtr left = ParseUnary();
+  while (left && Accept(TokenKind::kCaret)) {
+    ExprPtr right = ParseUnary();
+    if (!right) return nullptr;
+    left = Binary(BinaryOp::kBitXor, std::move(left), std::move(right));
+  }
+  return left;
+}
+
+ExprPtr Parser::ParseUnary() {
+  DepthGuard depth(this);
+  if (!depth.ok()) return nullptr;
+  TokenKind k = Peek().kind;
+  if (k == TokenKind::kPlus) {
+    Advance();
+    return ParseUnary();
+  }
+  if (k == TokenKind::kMinus || k == TokenKind::kTilde || k == TokenKind::kBang) {
+    Advance();
+    ExprPtr inner = ParseUnary();
+    if (!inner) return nullptr;
+    ExprPtr e = MakeExpr(ExprKind::kUnary);
+    e->unary_op = k == TokenKind::kMinus   ? UnaryOp::kNeg
+                  : k == TokenKind::kTilde ? UnaryOp::kBitNot
+                                           : UnaryOp::kNot;
+    e->args.push_back(std::move(inner));
+    return e;
+  }
+  ExprPtr e = ParsePrimary();
+  if (e && PeekKeyword("COLLATE")) return NotSupported("COLLATE"), nullptr;
+  return e;
+}
+
+ExprPtr Parser::ParsePrimary() {
+  const Token& t = Peek();
+  switch (t.kind) {
+    case TokenKind::kInteger:
+    case TokenKind::kDecimal:
+    case TokenKind::kFloat:
+    case TokenKind::kString:
+    case TokenKind::kHex:
+    case TokenKind::kBit:
+      return ParseLiteral();
+    case TokenKind::kAtAt:
+      return ParseSysVar();
+    case TokenKind::kParam:
+      return ParseParam();
+    case TokenKind::kUserVar: {
+      std::string name = Advance().value;
+      if (Accept(TokenKind::kAssign)) {
+        ExprPtr value = ParseExpr();
+        if (!value) return nullptr;
+        ExprPtr e = MakeExpr(ExprKind::kAssignUser);
+        e->name = std::move(name);
+        e->args.push_back(std::move(value));
+        return e;
+      }
+      ExprPtr e = MakeExpr(ExprKind::kUserVar);
+      e->name = std::move(name);
+      return e;
+    }
+    case TokenKind::kLParen: {
+      Advance();
+      if (PeekKeyword("SELECT") || PeekKeyword("WITH")) return NotSupported("subqueries"), nullptr;
+      ExprPtr inner = ParseExpr();
+      if (!inner) return nullptr;
+      if (Peek().kind == TokenKind::kComma) return NotSupported("row constructors"), nullptr;
+      if (!Expect(TokenKind::kRParen)) return nullptr;
+      return inner;
+    }
+    case TokenKind::kIdent:
+    case TokenKind::kQuotedIdent:
+      return ParseIdentExpr();
+    default:
+      return Fail(), nullptr;
+  }
+}
+
+ExprPtr Parser::ParseLiteral() {
+  const Token& t = Advance();
+  switch (t.kind) {
+    case TokenKind::kInteger:
+      return Literal(LiteralKind::kInteger, std::string(t.text));
+    case TokenKind::kDecimal:
+      return Literal(LiteralKind::kDecimal, std::string(t.text));
+    case TokenKind::kFloat:
+      return Literal(LiteralKind::kFloat, std::string(t.text));
+    case TokenKind::kHex:
+      return Literal(LiteralKind::kHex, t.value);
+    case TokenKind::kBit:
+      return Literal(LiteralKind::kBit, t.value);
+    default:
+      break;
+  }
+  // Adjacent string literals concatenate: 'a' 'b' is 'ab'.
+  ExprPtr e = Literal(LiteralKind::kString, t.value);
+  e->charset = t.introducer;
+  while (Peek().kind == TokenKind::kString && Peek().introducer.empty()) {
+    e->text += Advance().value;
+  }
+  return e;
+}
+
+ExprPtr Parser::ParseSysVar() {
+  Advance();  // @@
+  ExprPtr e = MakeExpr(ExprKind::kSysVar);
+  const Token& first = Peek();
+  if (first.kind != TokenKind::kIdent && first.kind != TokenKind::kQuotedIdent) {
+    return Fail(), nullptr;
+  }
+  if (Peek(1).kind == TokenKind::kDot && first.kind == TokenKind::kIdent) {
+    if (PeekKeyword("SESSION") || PeekKeyword("LOCAL")) {
+      e->scope = VarScope::kSession;
+    } else if (PeekKeyword("GLOBAL")) {
+      e->scope = VarScope::kGlobal;
+    } else {
+      return Fail(Peek(1)), nullptr;  // structured component variables: not supported
+    }
+    Advance();
+    Advance();
+  }
+  const Token& name = Peek();
+  if (name.kind == TokenKind::kIdent) {
+    e->name = absl::AsciiStrToLower(name.text);
+  } else if (name.kind == TokenKind::kQuotedIdent) {
+    e->name = absl::AsciiStrToLower(name.value);
+  } else {
+    return Fail(), nullptr;
+  }
+  Advance();
+  return e;
+}
+
+ExprPtr Parser::ParseParam() {
+  if (options_.params == ParamMode::kForbidden) return Fail(), nullptr;
+  Advance();
+  ExprPtr e = MakeExpr(ExprKind::kParam);
+  e->param_index = param_count_++;
+  return e;
+}
+
+ExprPtr Parser::ParseIdentExpr() {
+  const Token& t = Peek();
+  if (t.kind == TokenKind::kIdent) {
+    if (PeekKeyword("NULL")) return Advance(), Literal(LiteralKind::kNull, "NULL");
+    if (PeekKeyword("TRUE")) return Advance(), Literal(LiteralKind::kBool, "1");
+    if (PeekKeyword("FALSE")) return Advance(), Literal(LiteralKind::kBool, "0");
+    TokenKind next = Peek(1).kind;
+    if (t.text.size() > 1 && t.text[0] == '_' && IsKnownCharset(t.text.substr(1)) &&
+        (next == TokenKind::kString || next == TokenKind::kHex || next == TokenKind::kBit)) {
+      std::string charset = absl::AsciiStrToLower(t.text.substr(1));
+      Advance();
+      ExprPtr e = ParseLiteral();
+      e->literal = LiteralKind::kString;
+      e->charset = std::move(charset);
+      return e;
+    }
+    if (IsUnsupportedExprKeyword(t.text))
+      return NotSupported(absl::AsciiStrToUpper(t.text)), nullptr;
+    if (next == TokenKind::kString &&
+        (PeekKeyword("DATE") || PeekKeyword("TIME") || PeekKeyword("TIMESTAMP"))) {
+      return NotSupported("temporal literals"), nullptr;
+    }
+    if (next == TokenKind::kLParen) {
+      std::string name = absl::AsciiStrToUpper(t.text);
+      Advance();
+      return ParseFunctionArgs(std::move(name));
+    }
+    if (IsNiladicKeyword(t.text)) {
+      ExprPtr e = MakeExpr(ExprKind::kFunction);
+      e->name = absl::AsciiStrToUpper(Advance().text);
+      return e;
+    }
+  }
+  return ParseColumnRef(*this);
+}
+
+ExprPtr Parser::ParseFunctionArgs(std::string name) {
+  Advance();  // (
+  ExprPtr e = MakeExpr(ExprKind::kFunction);
+  e->name = std::move(name);
+  e->has_parens = true;
+  if (e->name == "VALUES") {
+    ExprPtr column = ParseColumnRef(*this);
+    if (!column || !Expect(TokenKind::kRParen)) return nullptr;
+    e->args.push_back(std::move(column));
+    return e;
+  }
+  bool ok = IsAggregate(e->name) ? ParseAggregateArgs(*this, e.get())
+                                 : Accept(TokenKind::kRParen) || ParseArgList(*this, e.get());
+  if (!ok) return nullptr;
+  if (PeekKeyword("OVER")) return NotSupported("window functions"), nullptr;
+  return e;
+}
+
+}  // namespace shoal::sql::internal

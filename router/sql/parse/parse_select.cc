@@ -1,0 +1,287 @@
+// SELECT over at most one table: options, the select list with aliases and `*`/`t.*`, FROM
+// one table or one derived table (or DUAL, or nothing), WHERE, GROUP BY, HAVING, ORDER BY,
+// LIMIT and the locking clause. Joins, unions, windows and SELECT INTO answer 1235; so do
+// GROUP BY, HAVING and ORDER BY without a table, which the executor does not run.
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "router/sql/parse/parser_internal.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+// Select options MySQL accepts and that change nothing here (DISTINCT is kept).
+bool IsIgnoredSelectOption(const Token& t) {
+  static constexpr absl::string_view kOptions[] = {"ALL",
+                                                   "HIGH_PRIORITY",
+                                                   "STRAIGHT_JOIN",
+                                                   "SQL_SMALL_RESULT",
+                                                   "SQL_BIG_RESULT",
+                                                   "SQL_BUFFER_RESULT",
+                                                   "SQL_NO_CACHE",
+                                                   "SQL_CACHE",
+                                                   "SQL_CALC_FOUND_ROWS"};
+  for (absl::string_view o : kOptions) {
+    if (IsKeyword(t, o)) return true;
+  }
+  return false;
+}
+
+// Options in any order, as MySQL takes them.
+void ParseSelectOptions(Parser& p, bool* distinct) {
+  for (;;) {
+    if (p.AcceptKeyword("DISTINCT") || p.AcceptKeyword("DISTINCTROW")) {
+      *distinct = true;
+    } else if (IsIgnoredSelectOption(p.Peek())) {
+      p.Advance();
+    } else {
+      return;
+    }
+  }
+}
+
+bool IsName(const Token& t) {
+  return t.kind == TokenKind::kIdent || t.kind == TokenKind::kQuotedIdent;
+}
+
+// An unquoted word that may be an alias without AS. MySQL 8.0.31 reserves EXCEPT and
+// INTERSECT, which the lexer's list predates; without them `SELECT 1 EXCEPT …` would alias.
+bool IsBareAlias(const Token& t) {
+  if (t.kind == TokenKind::kQuotedIdent) return true;
+  return t.kind == TokenKind::kIdent && !IsReservedWord(t.text) && !IsKeyword(t, "EXCEPT") &&
+         !IsKeyword(t, "INTERSECT");
+}
+
+bool StartsJoin(const Parser& p) {
+  static constexpr absl::string_view kWords[] = {"JOIN",  "INNER",         "CROSS",  "LEFT",
+                                                 "RIGHT", "STRAIGHT_JOIN", "NATURAL"};
+  if (p.Peek().kind == TokenKind::kComma) return true;
+  for (absl::string_view w : kWords) {
+    if (p.PeekKeyword(w)) return true;
+  }
+  return false;
+}
+
+bool StartsSetOperation(const Parser& p) {
+  return p.PeekKeyword("UNION") || p.PeekKeyword("EXCEPT") || p.PeekKeyword("INTERSECT");
+}
+
+// `t.*` or `db.t.*`, which only the select list allows.
+bool IsQualifiedStar(const Parser& p) {
+  if (!IsName(p.Peek()) || p.Peek(1).kind != TokenKind::kDot) return false;
+  if (p.Peek(2).kind == TokenKind::kStar) return true;
+  return IsName(p.Peek(2)) && p.Peek(3).kind == TokenKind::kDot &&
+         p.Peek(4).kind == TokenKind::kStar;
+}
+
+// REQUIRES: IsQualifiedStar(p).
+bool ParseQualifiedStar(Parser& p, SelectItem* item) {
+  item->name = "*";
+  if (!p.ParseIdentifier(&item->star_qualifier)) return false;  // reserved words need ``
+  p.Advance();                                                  // .
+  if (p.Peek().kind != TokenKind::kStar) {  // the first name was the database: drop it
+    const Token& table = p.Advance();
+    item->star_qualifier = table.kind == TokenKind::kIdent ? std::string(table.text) : table.value;
+    p.Advance();  // .
+  }
+  p.Advance();  // *
+  return true;
+}
+
+// One select item: `*` (first only, as in MySQL), `[db.]t.*`, or expr [[AS] alias].
+bool ParseSelectItem(Parser& p, bool first, SelectItem* item) {
+  if (first && p.Accept(TokenKind::kStar)) {
+    item->name = "*";
+    return true;
+  }
+  if (IsQualifiedStar(p)) return ParseQualifiedStar(p, item);
+  size_t start = p.pos();
+  item->expr = p.ParseExpr();
+  if (!item->expr) return false;
+  // MySQL names a bare string literal column by its value, anything else by its text.
+  item->name = item->expr->kind == ExprKind::kLiteral && item->expr->literal == LiteralKind::kString
+                   ? item->expr->text
+                   : p.SourceText(start);
+  const Token& t = p.Peek();
+  if (p.AcceptKeyword("AS")) {
+    item->has_alias = true;
+    return p.ParseNameOrString(&item->name);
+  }
+  if (t.kind == TokenKind::kString || IsBareAlias(t)) {
+    item->name = t.kind == TokenKind::kIdent ? std::string(t.text) : t.value;
+    item->has_alias = true;
+    p.Advance();
+  }
+  return true;
+}
+
+// A table alias: identifiers only (no strings), AS optional.
+bool ParseTableAlias(Parser& p, std::string* alias) {
+  if (p.AcceptKeyword("AS") || IsBareAlias(p.Peek())) return p.ParseIdentifier(alias);
+  return true;
+}
+
+// An index name in a hint; PRIMARY (reserved, and case-insensitive as index names are) is
+// upper-cased so the executor compares one spelling.
+bool ParseIndexName(Parser& p, std::string* name) {
+  if (p.AcceptKeyword("PRIMARY")) {
+    *name = "PRIMARY";
+    return true;
+  }
+  if (!p.ParseIdentifier(name)) return false;
+  if (absl::EqualsIgnoreCase(*name, "PRIMARY")) *name = "PRIMARY";
+  return true;
+}
+
+// {USE|FORCE|IGNORE} {INDEX|KEY} [FOR {JOIN|ORDER BY|GROUP BY}] (name, …), repeated. Only
+// the first name of the first USE/FORCE hint is kept: one table has one access path; IGNORE
+// changes no result.
+bool ParseIndexHints(Parser& p, std::string* hint) {
+  while (p.PeekKeyword("USE") || p.PeekKeyword("FORCE") || p.PeekKeyword("IGNORE")) {
+    bool is_use = p.PeekKeyword("USE");
+    bool keep = !p.PeekKeyword("IGNORE") && hint->empty();
+    p.Advance();
+    if (!p.AcceptKeyword("INDEX") && !p.ExpectKeyword("KEY")) return false;
+    if (p.AcceptKeyword("FOR") && !p.AcceptKeyword("JOIN")) {
+      if (!p.AcceptKeyword("ORDER") && !p.ExpectKeyword("GROUP")) return false;
+      if (!p.ExpectKeyword("BY")) return false;
+    }
+    if (!p.Expect(TokenKind::kLParen)) return false;
+    if (is_use && p.Accept(TokenKind::kRParen)) continue;  // USE INDEX (): no index
+    do {
+      std::string name;
+      if (!ParseIndexName(p, &name)) return false;
+      if (keep && hint->empty()) *hint = std::move(name);
+    } while (p.Accept(TokenKind::kComma));
+    if (!p.Expect(TokenKind::kRParen)) return false;
+  }
+  return true;
+}
+
+// [db.]t [PARTITION (…)] [[AS] alias] [index hints]
+bool ParseBaseTable(Parser& p, TableRef* ref) {
+  if ((p.PeekKeyword("LATERAL") || p.PeekKeyword("JSON_TABLE")) &&
+      p.Peek(1).kind == TokenKind::kLParen) {
+    return p.NotSupported(absl::AsciiStrToUpper(p.Peek().text));
+  }
+  if (!p.ParseTableName(&ref->table)) return false;
+  if (p.PeekKeyword("PARTITION")) return p.NotSupported("PARTITION");
+  return ParseTableAlias(p, &ref->alias) && ParseIndexHints(p, &ref->index_hint);
+}
+
+// (SELECT …) [AS] alias. A missing alias is left for ParseSelect to answer 1248.
+bool ParseDerivedTable(Parser& p, TableRef* ref) {
+  p.Advance();  // (
+  if (!p.PeekKeyword("SELECT")) {
+    bool query = p.PeekKeyword("WITH") || p.PeekKeyword("VALUES") || p.PeekKeyword("TABLE");
+    return p.NotSupported(query ? absl::AsciiStrToUpper(p.Peek().text) + " in a derived table"
+                                : "parenthesized table references");
+  }
+  ref->derived = std::make_unique<SelectStmt>();
+  if (!p.ParseSelect(ref->derived.get()) || !p.Expect(TokenKind::kRParen)) return false;
+  if (!ParseTableAlias(p, &ref->alias)) return false;
+  if (p.Peek().kind == TokenKind::kLParen) return p.NotSupported("derived table column lists");
+  return true;
+}
+
+// After FROM: DUAL (no table), one table, or one derived table.
+bool ParseFrom(Parser& p, std::optional<TableRef>* from) {
+  if (p.AcceptKeyword("DUAL")) return true;
+  TableRef& ref = from->emplace();
+  bool ok =
+      p.Peek().kind == TokenKind::kLParen ? ParseDerivedTable(p, &ref) : ParseBaseTable(p, &ref);
+  if (ok && StartsJoin(p)) return p.NotSupported("joins");
+  return ok;
+}
+
+// After GROUP: BY expr, … [WITH ROLLUP].
+bool ParseGroupBy(Parser& p, std::vector<ExprPtr>* group_by) {
+  if (!p.ExpectKeyword("BY")) return false;
+  do {
+    ExprPtr e = p.ParseExpr();
+    if (!e) return false;
+    group_by->push_back(std::move(e));
+  } while (p.Accept(TokenKind::kComma));
+  if (!p.AcceptKeyword("WITH")) return true;
+  return p.PeekKeyword("ROLLUP") ? p.NotSupported("WITH ROLLUP") : p.Fail();
+}
+
+// FOR UPDATE | FOR SHARE | LOCK IN SHARE MODE, or nothing. OF, NOWAIT and SKIP LOCKED
+// answer 1235.
+bool ParseLockingClause(Parser& p, LockMode* lock) {
+  if (p.AcceptKeyword("LOCK")) {
+    *lock = LockMode::kShare;
+    return p.ExpectKeyword("IN") && p.ExpectKeyword("SHARE") && p.ExpectKeyword("MODE");
+  }
+  if (!p.AcceptKeyword("FOR")) return true;
+  if (p.AcceptKeyword("UPDATE")) {
+    *lock = LockMode::kForUpdate;
+  } else if (p.AcceptKeyword("SHARE")) {
+    *lock = LockMode::kShare;
+  } else {
+    return p.Fail();
+  }
+  if (p.PeekKeyword("OF") || p.PeekKeyword("NOWAIT")) {
+    return p.NotSupported(absl::AsciiStrToUpper(p.Peek().text) + " in a locking read");
+  }
+  if (p.PeekKeyword("SKIP") && p.PeekKeyword("LOCKED", 1)) return p.NotSupported("SKIP LOCKED");
+  return true;
+}
+
+}  // namespace
+
+bool Parser::ParseSelect(SelectStmt* out) {
+  DepthGuard depth(this);
+  if (!depth.ok()) return false;
+  Advance();  // SELECT
+  ParseSelectOptions(*this, &out->distinct);
+  do {
+    bool first = out->items.empty();
+    if (!ParseSelectItem(*this, first, &out->items.emplace_back())) return false;
+  } while (Accept(TokenKind::kComma));
+
+  if (PeekKeyword("INTO")) return NotSupported("SELECT INTO");
+  if (AcceptKeyword("FROM")) {
+    if (!ParseFrom(*this, &out->from)) return false;
+    if (out->from && out->from->derived && out->from->alias.empty()) {
+      if (!error_) error_ = mysql::errors::DerivedTableNeedsAlias();
+      return false;
+    }
+  }
+  if (AcceptKeyword("WHERE") && !(out->where = ParseExpr())) return false;
+  if (!out->from && (PeekKeyword("GROUP") || PeekKeyword("HAVING") || PeekKeyword("ORDER"))) {
+    return NotSupported(absl::AsciiStrToUpper(Peek().text) + " without tables");
+  }
+  if (AcceptKeyword("GROUP") && !ParseGroupBy(*this, &out->group_by)) return false;
+  if (AcceptKeyword("HAVING") && !(out->having = ParseExpr())) return false;
+  if (PeekKeyword("WINDOW")) return NotSupported("WINDOW");
+  if (StartsSetOperation(*this)) return NotSupported(absl::AsciiStrToUpper(Peek().text));
+  if (AcceptKeyword("ORDER") && !(ExpectKeyword("BY") && ParseOrderBy(&out->order_by))) {
+    return false;
+  }
+  if (AcceptKeyword("LIMIT") && !ParseLimit(&out->limit.emplace())) return false;
+  if (PeekKeyword("INTO")) return NotSupported("SELECT INTO");
+  if (!ParseLockingClause(*this, &out->lock)) return false;
+  if (PeekKeyword("INTO")) return NotSupported("SELECT INTO");
+  return true;
+}
+
+// After LIMIT: `count`, `offset, count` or `count OFFSET offset`; each an integer or `?`.
+bool Parser::ParseLimit(Limit* out) {
+  auto value = [&]() -> ExprPtr {
+    if (Peek().kind == TokenKind::kParam) return ParseParam();
+    if (Peek().kind != TokenKind::kInteger) return Fail(), nullptr;
+    return ParseLiteral();
+  };
+  out->count = value();
+  if (!out->count) return false;
+  if (Accept(TokenKind::kComma)) {
+    out->offset = std::move(out->count);
+    out->count = value();
+  } else if (AcceptKeyword("OFFSET")) {
+    out->offset = value();
+    if (!out->offset) return false;
+  }
+  return out->count != nullptr;
+}
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,125 @@
+// The parser class behind Parse(), shared by the parse_*.cc files (one per statement group).
+// Internal to router/sql: include only from parser .cc files and their tests.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "protocol/sql_error.h"
+#include "router/sql/parse/ast.h"
+#include "router/sql/parse/lexer.h"
+#include "router/sql/parse/parser.h"
+
+namespace shoal::sql::internal {
+
+// One parse of one statement. Methods return false (or null) after recording the first
+// error; callers just propagate. Not reusable.
+class Parser {
+ public:
+  Parser(absl::string_view sql, const ParseOptions& options);
+  std::variant<Statement, mysql::SqlError> Run();
+
+  // --- token access (parser.cc)
+  const Token& Peek(size_t ahead = 0) const;
+  const Token& Advance();
+  bool PeekKeyword(absl::string_view kw, size_t ahead = 0) const;
+  bool Accept(TokenKind kind);
+  bool AcceptKeyword(absl::string_view kw);
+  bool Expect(TokenKind kind);
+  bool ExpectKeyword(absl::string_view kw);
+  // A syntax error at the current token (or `tok`). Always returns false.
+  bool Fail();
+  bool Fail(const Token& tok);
+  // 1235 naming `what`. Always returns false.
+  bool NotSupported(absl::string_view what);
+
+  // Bounds the recursion of nested expressions and subqueries, so that a statement of
+  // thousands of `(` gets MySQL's "memory exhausted" parse error instead of overflowing the
+  // stack. Construct one at every recursive entry point; when !ok() the error is recorded.
+  class DepthGuard {
+   public:
+    explicit DepthGuard(Parser* parser);
+    ~DepthGuard() { --parser_->depth_; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+    bool ok() const { return ok_; }
+
+   private:
+    Parser* parser_;
+    bool ok_;
+  };
+  bool failed() const { return error_.has_value(); }
+  // An identifier: unquoted and not reserved, or backquoted.
+  bool ParseIdentifier(std::string* out);
+  // A name where MySQL also takes strings and reserved words (charsets, collations).
+  bool ParseNameOrString(std::string* out);
+  // The SQL text from token `first` to the last consumed token, as written.
+  std::string SourceText(size_t first) const;
+  size_t pos() const { return pos_; }
+
+  // --- statements (parse_select.cc, parse_set.cc, parse_show.cc, parse_misc.cc)
+  bool ParseSelect(SelectStmt* out);
+  bool ParseLimit(Limit* out);
+  bool ParseSet(StatementNode* out);
+  bool ParseShow(ShowStmt* out);
+  bool ParseUse(UseStmt* out);
+  bool ParseBegin(TransactionStmt* out);
+  bool ParseStartTransaction(TransactionStmt* out);
+  bool ParseCommitOrRollback(TransactionStmt* out);
+  bool ParsePrepare(PrepareStmt* out);
+  bool ParseExecute(ExecuteStmt* out);
+  bool ParseDeallocate(DeallocateStmt* out);
+  bool ParseDo(DoStmt* out);
+  // DML (parse_dml.cc): INSERT and REPLACE, UPDATE, DELETE; ORDER BY lists.
+  bool ParseInsert(InsertStmt* out);
+  bool ParseUpdate(UpdateStmt* out);
+  bool ParseDelete(DeleteStmt* out);
+  bool ParseOrderBy(std::vector<OrderItem>* out);
+  bool ParseTableName(TableName* out);
+  // DDL (parse_ddl.cc): CREATE and DROP of databases, tables and indexes; TRUNCATE; ANALYZE;
+  // EXPLAIN and DESCRIBE.
+  bool ParseCreate(StatementNode* out);
+  bool ParseDrop(StatementNode* out);
+  bool ParseTruncate(TruncateStmt* out);
+  bool ParseAnalyze(AnalyzeStmt* out);
+  bool ParseExplain(StatementNode* out);
+  // One statement by its first keyword (parser.cc); EXPLAIN parses the statement it explains.
+  bool ParseStatement(StatementNode* out);
+
+  // --- expressions (parse_expr.cc), lowest precedence first
+  ExprPtr ParseExpr();
+  ExprPtr ParseXor();
+  ExprPtr ParseAnd();
+  ExprPtr ParseNot();
+  ExprPtr ParsePredicate();
+  ExprPtr ParseBitOr();
+  ExprPtr ParseBitAnd();
+  ExprPtr ParseShift();
+  ExprPtr ParseAdditive();
+  ExprPtr ParseMultiplicative();
+  ExprPtr ParseBitXor();
+  ExprPtr ParseUnary();
+  ExprPtr ParsePrimary();
+  ExprPtr ParseLiteral();
+  ExprPtr ParseSysVar();
+  ExprPtr ParseIdentExpr();
+  ExprPtr ParseFunctionArgs(std::string name);
+  ExprPtr ParseParam();
+
+ private:
+  bool UnsupportedStatement();
+
+  absl::string_view sql_;
+  ParseOptions options_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  int param_count_ = 0;
+  int depth_ = 0;
+  std::optional<mysql::SqlError> error_;
+};
+
+ExprPtr MakeExpr(ExprKind kind);
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,238 @@
+#include "router/sql/parse/parser.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "router/sql/parse/parser_test_util.h"
+
+namespace shoal::sql {
+namespace {
+
+using testing::MustFail;
+using testing::MustParse;
+using testing::Syntax;
+
+TEST(ParserTest, EveryStatementKindParses) {
+  const char* kStatements[] = {
+      "SELECT 1",
+      "select 1;",
+      "SELECT 'a', 2, NULL, 1.5",
+      "select @@version_comment limit 1",
+      "SELECT @@session.sql_mode",
+      "SELECT @@global.max_connections, @@local.autocommit",
+      "SELECT @a, @`b`, @'c'",
+      "SELECT DATABASE(), SCHEMA(), USER(), CURRENT_USER(), CURRENT_USER, SESSION_USER(), "
+      "SYSTEM_USER(), CONNECTION_ID(), LAST_INSERT_ID(), VERSION(), NOW(), CURRENT_TIMESTAMP, "
+      "UTC_TIMESTAMP(), CURDATE()",
+      "SELECT -1 + 2 * 3 / 4 - (5 % 2), 1 = 1, 1 <=> NULL, 2 >= 1 AND NOT 0 OR 1 XOR 0",
+      "SELECT 1 FROM DUAL",
+      "SELECT 1 AS one, 2 two, 3 AS 'three', 4 `four`",
+      "SELECT 1 IN (1, 2), 2 BETWEEN 1 AND 3, 'a' LIKE 'a%', NULL IS NULL, 1 IS NOT TRUE",
+      "SELECT 1 LIMIT 1, 2",
+      "SELECT 1 LIMIT 2 OFFSET 1",
+      "SELECT 1 WHERE 1 = 1",
+      "SELECT _utf8mb4'x', N'y', X'41', 0x41, b'1', 'a' 'b'",
+      "SET NAMES utf8mb4",
+      "SET NAMES 'utf8mb4' COLLATE 'utf8mb4_general_ci'",
+      "SET NAMES DEFAULT",
+      "SET CHARACTER SET utf8mb4",
+      "SET CHARSET latin1",
+      "SET autocommit=0",
+      "SET AUTOCOMMIT = 0",
+      "SET @@session.autocommit = OFF",
+      "SET character_set_results = NULL",
+      "SET SESSION sql_mode = 'TRADITIONAL', @x = 1, GLOBAL max_connections = 10",
+      "SET @@global.x = DEFAULT",
+      "SET @a := 1, @b = @a + 1",
+      "SET LOCAL wait_timeout = 10",
+      "SET PERSIST wait_timeout = 10",
+      "SET TRANSACTION ISOLATION LEVEL READ COMMITTED",
+      "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE, READ ONLY",
+      "SET GLOBAL TRANSACTION READ WRITE",
+      "SET time_zone = SYSTEM",
+      "SHOW VARIABLES",
+      "SHOW SESSION VARIABLES LIKE 'char%'",
+      "SHOW GLOBAL VARIABLES WHERE Variable_name = 'version'",
+      "SHOW STATUS LIKE 'Uptime'",
+      "SHOW WARNINGS",
+      "SHOW WARNINGS LIMIT 5",
+      "SHOW ERRORS",
+      "SHOW COUNT(*) WARNINGS",
+      "SHOW ENGINES",
+      "SHOW STORAGE ENGINES",
+      "SHOW COLLATION LIKE 'utf8mb4%'",
+      "SHOW CHARACTER SET",
+      "SHOW CHARSET LIKE 'utf8%'",
+      "show databases",
+      "SHOW SCHEMAS",
+      "show tables",
+      "SHOW FULL TABLES FROM db LIKE 'x%'",
+      "USE db",
+      "USE `my db`",
+      "BEGIN",
+      "BEGIN WORK",
+      "START TRANSACTION",
+      "START TRANSACTION READ ONLY",
+      "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ WRITE",
+      "COMMIT",
+      "commit work",
+      "COMMIT AND NO CHAIN NO RELEASE",
+      "ROLLBACK",
+      "ROLLBACK WORK",
+      "PREPARE s FROM 'SELECT c FROM sbtest1 WHERE id=?'",
+      "PREPARE s FROM @sql",
+      "EXECUTE s",
+      "EXECUTE s USING @a, @b",
+      "DEALLOCATE PREPARE s",
+      "DROP PREPARE s",
+      "DO 1",
+      "DO @a := 2, 3",
+  };
+  for (const char* sql : kStatements) MustParse(sql);
+}
+
+TEST(ParserTest, SelectShape) {
+  Statement s = MustParse("SELECT  @@session.auto_increment_increment AS aii, 1+1, 'abc', NULL");
+  const auto& select = std::get<SelectStmt>(s.node);
+  ASSERT_EQ(select.items.size(), 4u);
+  EXPECT_EQ(select.items[0].name, "aii");
+  EXPECT_TRUE(select.items[0].has_alias);
+  EXPECT_EQ(select.items[0].expr->kind, ExprKind::kSysVar);
+  EXPECT_EQ(select.items[0].expr->scope, VarScope::kSession);
+  EXPECT_EQ(select.items[0].expr->name, "auto_increment_increment");
+  EXPECT_EQ(select.items[1].name, "1+1");
+  EXPECT_EQ(select.items[2].name, "abc");
+  EXPECT_EQ(select.items[3].name, "NULL");
+}
+
+TEST(ParserTest, ColumnNameIsTextAsWritten) {
+  Statement s = MustParse("select  @@version_comment   limit 1");
+  const auto& select = std::get<SelectStmt>(s.node);
+  EXPECT_EQ(select.items[0].name, "@@version_comment");
+  ASSERT_TRUE(select.limit.has_value());
+  Statement t = MustParse("SELECT 1 +  2 ,now()");
+  EXPECT_EQ(std::get<SelectStmt>(t.node).items[0].name, "1 +  2");
+  EXPECT_EQ(std::get<SelectStmt>(t.node).items[1].name, "now()");
+}
+
+TEST(ParserTest, Precedence) {
+  Statement s = MustParse("SELECT 1 + 2 * 3");
+  const Expr& e = *std::get<SelectStmt>(s.node).items[0].expr;
+  ASSERT_EQ(e.kind, ExprKind::kBinary);
+  EXPECT_EQ(e.binary_op, BinaryOp::kAdd);
+  EXPECT_EQ(e.args[1]->binary_op, BinaryOp::kMul);
+  Statement n = MustParse("SELECT NOT 1 = 2");
+  const Expr& ne = *std::get<SelectStmt>(n.node).items[0].expr;
+  EXPECT_EQ(ne.kind, ExprKind::kUnary);
+  EXPECT_EQ(ne.args[0]->binary_op, BinaryOp::kEq);
+}
+
+TEST(ParserTest, SetShape) {
+  Statement s = MustParse("SET GLOBAL a = 1, b = ON, SESSION c = DEFAULT, @d = 'x', NAMES latin1");
+  const auto& set = std::get<SetStmt>(s.node);
+  ASSERT_EQ(set.assignments.size(), 5u);
+  EXPECT_EQ(set.assignments[0].scope, VarScope::kGlobal);
+  EXPECT_EQ(set.assignments[1].scope, VarScope::kGlobal);  // the keyword is sticky
+  EXPECT_EQ(set.assignments[1].value->text, "ON");
+  EXPECT_EQ(set.assignments[2].scope, VarScope::kSession);
+  EXPECT_EQ(set.assignments[2].value, nullptr);
+  EXPECT_EQ(set.assignments[3].kind, SetAssignment::Kind::kUserVar);
+  EXPECT_EQ(set.assignments[4].kind, SetAssignment::Kind::kNames);
+  EXPECT_EQ(set.assignments[4].charset, "latin1");
+}
+
+TEST(ParserTest, ExecutableCommentDdlIsNotSupportedYet) {
+  // mysqldump wraps ALTER TABLE … DISABLE KEYS in a version comment; its content is SQL.
+  mysql::SqlError e = MustFail("/*!40000 ALTER TABLE `sbtest1` DISABLE KEYS */");
+  EXPECT_EQ(e.code, 1235);
+  EXPECT_EQ(e.message, "This version of MySQL doesn't yet support 'ALTER TABLE'");
+}
+
+TEST(ParserTest, NotSupportedYet) {
+  EXPECT_EQ(MustFail("LOCK TABLES t READ").message,
+            "This version of MySQL doesn't yet support 'LOCK TABLES'");
+  EXPECT_EQ(MustFail("create view v as select 1").message,
+            "This version of MySQL doesn't yet support 'CREATE VIEW'");
+  EXPECT_EQ(MustFail("ALTER TABLE sbtest1 ADD COLUMN x INT").message,
+            "This version of MySQL doesn't yet support 'ALTER TABLE'");
+  EXPECT_EQ(MustFail("SHOW PROCESSLIST").message,
+            "This version of MySQL doesn't yet support 'SHOW PROCESSLIST'");
+  EXPECT_EQ(MustFail("GRANT ALL ON *.* TO u").code, 1235);
+}
+
+TEST(ParserTest, SyntaxErrors) {
+  mysql::SqlError e = MustFail("SELEC 1");
+  EXPECT_EQ(e.code, 1064);
+  EXPECT_EQ(e.sqlstate, "42000");
+  EXPECT_EQ(e.message, Syntax("SELEC 1", 1));
+  EXPECT_EQ(MustFail("SELECT 1 +").message, Syntax("", 1));
+  EXPECT_EQ(MustFail("SELECT 1,\n2,\n").message, Syntax("", 3));
+  EXPECT_EQ(MustFail("SELECT 1 FROM").message, Syntax("", 1));
+  EXPECT_EQ(MustFail("SELECT ?").message, Syntax("?", 1));
+  EXPECT_EQ(MustFail("SELECT 'abc").message, Syntax("'abc", 1));
+  EXPECT_EQ(MustFail("SET @@").message, Syntax("", 1));
+  EXPECT_EQ(MustFail("SELECT 1 2").message, Syntax("2", 1));
+  EXPECT_EQ(MustFail("SELECT 1; SELECT 2").message, Syntax("SELECT 2", 1));
+  EXPECT_EQ(MustFail("SELECT from").message, Syntax("from", 1));
+  EXPECT_EQ(MustFail("SHOW").message, Syntax("", 1));
+  EXPECT_EQ(MustFail("USE").message, Syntax("", 1));
+  EXPECT_EQ(MustFail("START").message, Syntax("", 1));
+  EXPECT_EQ(MustFail("hello world").message, Syntax("hello world", 1));
+}
+
+TEST(ParserTest, NearTextIsCutAt80Characters) {
+  std::string tail(100, 'x');
+  mysql::SqlError e = MustFail("SELECT 1 ) " + tail);
+  EXPECT_EQ(e.message, Syntax(") " + std::string(78, 'x'), 1));
+  // Characters, not bytes: a multi-byte character is never split.
+  std::string wide;
+  for (int i = 0; i < 90; ++i) wide += "\xc3\xa9";
+  EXPECT_EQ(NearText(wide, 0).size(), 160u);
+}
+
+TEST(ParserTest, EmptyQuery) {
+  EXPECT_EQ(MustFail("").code, 1065);
+  EXPECT_EQ(MustFail("  /* nothing */ ").code, 1065);
+  EXPECT_EQ(MustFail("-- x").message, "Query was empty");
+}
+
+TEST(ParserTest, Placeholders) {
+  Statement s = MustParse("SELECT ?, ? + 1 LIMIT ?", ParamMode::kAllowed);
+  EXPECT_EQ(s.param_count, 3);
+  const auto& select = std::get<SelectStmt>(s.node);
+  EXPECT_EQ(select.items[1].expr->args[0]->param_index, 1);
+}
+
+}  // namespace
+}  // namespace shoal::sql
+
+namespace shoal::sql {
+namespace {
+
+// Thousands of nested parentheses, NOTs, signs or subqueries must not overflow the stack: MySQL's
+// parser answers "memory exhausted" past its depth, and so do we.
+TEST(ParserTest, DeepNestingIsMemoryExhaustedNotACrash) {
+  auto repeat = [](absl::string_view s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out.append(s.data(), s.size());
+    return out;
+  };
+  for (const std::string& sql :
+       {"SELECT " + repeat("(", 100000) + "1" + repeat(")", 100000),
+        "SELECT " + repeat("-", 100000) + "1", "SELECT " + repeat("NOT ", 100000) + "1",
+        "SELECT " + repeat("~", 100000) + "1",
+        "SELECT * FROM " + repeat("(SELECT * FROM ", 20000) + "t" + repeat(") x", 20000)}) {
+    mysql::SqlError e = MustFail(sql);
+    EXPECT_EQ(e.code, 1064);
+    EXPECT_TRUE(absl::StartsWith(e.message, "memory exhausted near '")) << e.message;
+  }
+  MustParse("SELECT " + repeat("(", 60) + "1" + repeat(")", 60));
+  MustParse("SELECT " + repeat("- ", 60) + "1");
+}
+
+}  // namespace
+}  // namespace shoal::sql
