@@ -19,7 +19,7 @@
 //     kScan                lower | upper | resume | filter | columns | ScanParams
 //     kCommit, kAbort      (none): ends `txn` in `partition`; `index` the TC that sends it, 0
 //                          from the client (whose kAbort leaves what a TC prepared)
-//   Between the data nodes of a node group (replication, ARCHITECTURE.md I7); `index` carries
+//   Between the data nodes of a node group (replication, docs/architecture.md I7); `index` carries
 //   the sending data node's id:
 //     kReplicaWrite        row: insert or replace, under `txn` (kReplicaCommitNow: committed
 //                          at once, the primary ran it as an autocommit write)

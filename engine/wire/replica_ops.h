@@ -1,4 +1,4 @@
-// Typed operations between the data nodes of a node group (ARCHITECTURE.md I7): replication
+// Typed operations between the data nodes of a node group (docs/architecture.md I7): replication
 // from a primary to its backups and their answers, the copy to a restarting node, the handover
 // of a primary role, and the liveness ping. Produced by the LDMs (engine/node/ldm/) and the
 // data plane, consumed there too.

@@ -1,6 +1,6 @@
 // RouterServer: the MySQL front end of a router process — a Unix socket and a TCP listener,
 // and `threads` workers, each an EventLoop on its own thread that owns its connections end to
-// end (ARCHITECTURE.md: no session moves between threads, the hot path takes no locks).
+// end (docs/architecture.md: no session moves between threads, the hot path takes no locks).
 //
 // Owned by the router's main(); Start() and Stop() run on the main loop's thread, which also
 // accepts and hands each new socket to the next worker.
