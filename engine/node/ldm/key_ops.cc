@@ -36,10 +36,9 @@ bool IsWrite(const KeyOp& key_op) {
 }
 
 bool DecodeKeyOp(const wire::Op& op, KeyOp* out) {
-  auto as = [&]<typename T>(T message) {
-    if (T::Decode(op, &message) != wire::DecodeStatus::kOk) return false;
-    *out = message;
-    return true;
+  // Decoded in place: a copy of the largest alternative (a Scan) per operation shows on reads.
+  auto as = [&]<typename T>(T) {
+    return T::Decode(op, &out->emplace<T>()) == wire::DecodeStatus::kOk;
   };
   switch (op.header.type) {
     case OpType::kRead:
