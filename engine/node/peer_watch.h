@@ -7,7 +7,7 @@
 // peer runnable but starved, and with one more window for peers that fall silent together; and
 // a peer whose link holds an unread frame is not silent, whatever the clock says.
 //
-// Owned by the DataPlane; used on its thread only.
+// Owned by the data plane's PeerLiveness (plane/peer_liveness.h); used on its thread only.
 #pragma once
 
 #include <string>

@@ -1,0 +1,122 @@
+// LdmHost: the data plane's ldm role (docs/architecture.md I3, I4). Owns the node's LDMs and
+// their data memory: on the data-plane thread (the layout for 1–2 CPUs), or each on a thread
+// of its own (LdmWorker, ldm_worker.h). Routes operations to the LDM that owns their
+// partition, hands each LDM what it must see in order with them (closed connections,
+// dictionary changes, the node group, copy requests), takes the LDM threads' results back,
+// and publishes the LDMs' metrics.
+//
+// Results, on either layout, go to the ReplySink given at construction. A frame's operations
+// for LDM threads are batched, one record per LDM (Route, then PushBatches); when an LDM's
+// queue is full the data-plane thread drains results while it waits.
+//
+// Owned by the DataPlane; used on the data-plane thread only.
+#pragma once
+
+#include <sched.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "common/metrics.h"
+#include "engine/node/dictionary.h"
+#include "engine/node/ldm/ldm.h"
+#include "engine/node/ldm_metrics.h"
+#include "engine/node/ldm_worker.h"
+#include "engine/node/plane/options.h"
+#include "engine/storage/memory_budget.h"
+#include "engine/wire/op.h"
+
+namespace shoal::node {
+
+class LdmHost {
+ public:
+  // `options` and `sink` outlive this.
+  LdmHost(const DataPlaneOptions* options, ReplySink* sink);
+  LdmHost(const LdmHost&) = delete;
+  LdmHost& operator=(const LdmHost&) = delete;
+
+  // Makes options' ldm_count LDMs, on threads of their own when options say so.
+  absl::Status Start();
+  // Stops and joins the LDM threads.
+  void StopWorkers() { workers_.clear(); }
+  // The LDM threads' result doorbells, for the data-plane thread's epoll set.
+  std::vector<int> doorbells() const;
+
+  // The hot path: runs `op` (its encoded bytes `bytes`) from connection `conn` on its LDM of
+  // this thread, or adds it to that LDM's batch; PushBatches() then hands the batches over
+  // (none when `conn_dead`: a connection closed by a malformed operation has had its closing
+  // queued already, and operations after it would open transactions nobody ends).
+  void Route(const wire::Op& op, absl::string_view bytes, uint32_t conn);
+  void PushBatches(uint32_t conn, bool conn_dead);
+  // One operation of this node's own (the TC's, under connection `conn`) for partition
+  // `partition`: `body` is its encoded bytes.
+  void RunOne(uint32_t partition, absl::string_view body, uint32_t conn);
+  // Wakes the LDM threads given work this turn and hands their results to the sink.
+  bool FlushAndDrain();
+  bool DrainResults();
+
+  void ConnectionClosed(uint32_t conn);
+  void ApplyDelta(const DictionaryDelta& delta);
+  void SetGroup(const GroupView& group);
+  // Node restart, copying side: the LDMs copy to `node` on connection `conn`.
+  void StartCopy(int node, uint32_t conn);
+  // The LDMs on this thread: a copy under way; one copy step each (true when any copied).
+  bool copying() const;
+  bool CopyStep();
+  // The LDMs on this thread: answers lock waits that ran out; logs stuck replication waits.
+  void ExpireLockWaits(absl::Time now);
+  void ReportStuckWaits(absl::Time now, absl::Duration age);
+  // The LDMs on this thread have work due on a clock: parked operations or a copy.
+  bool has_timed_work() const;
+  // The sleep's part for the LDM threads' doorbells (Connections::PrepareToSleep).
+  bool PrepareToSleep();
+  void WokeUp();
+  // Rows, data memory, and the counters of the LDMs on this thread.
+  void PublishStats();
+
+ private:
+  // Threaded LDMs: retries `push` on LDM `ldm` until its queue takes it, draining results
+  // meanwhile.
+  template <typename Push>
+  void PushToLdm(int ldm, Push push);
+
+  const DataPlaneOptions* options_;
+  ReplySink* sink_;
+  PartitionPlacement placement_;  // of the node group's partitions to LDMs
+  storage::MemoryBudget budget_;
+  std::vector<std::unique_ptr<Ldm>> ldms_;           // LDMs run on this thread,
+  std::vector<LdmMetrics> ldm_metrics_;              // (theirs), or
+  std::vector<std::unique_ptr<LdmWorker>> workers_;  // LDMs on threads of their own
+  std::vector<std::string> batches_;                 // Route: one frame's ops per LDM
+  std::vector<uint32_t> batch_counts_;
+  Gauge* rows_metric_;
+  Gauge* memory_metric_;
+};
+
+inline void LdmHost::Route(const wire::Op& op, absl::string_view bytes, uint32_t conn) {
+  int ldm = placement_.LdmOf(op.header.partition);
+  if (workers_.empty()) {
+    ldms_[ldm]->Execute(op, conn, sink_);
+  } else {
+    batches_[ldm].append(bytes.data(), bytes.size());
+    ++batch_counts_[ldm];
+  }
+}
+
+template <typename Push>
+void LdmHost::PushToLdm(int ldm, Push push) {
+  LdmWorker* worker = workers_[ldm].get();
+  while (!push(worker)) {
+    // The LDM is behind; it may itself be waiting for room for its results.
+    worker->Flush();
+    DrainResults();
+    sched_yield();
+  }
+}
+
+}  // namespace shoal::node

@@ -1,0 +1,50 @@
+// The data plane's configuration (DataPlane::Start), shared read-only by its roles; the
+// callbacks are the node runtime's, called on the data-plane thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/functional/any_invocable.h"
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "common/metrics.h"
+
+namespace shoal::node {
+
+struct DataPlaneOptions {
+  int node_id = 0;
+  int node_group = 0;
+  int node_groups = 1;
+  int replicas = 1;
+  std::string host = "127.0.0.1";
+  int port = 0;        // native TCP; 0: any free port
+  std::string socket;  // shared-memory handshake socket; empty: none
+  int ldm_count = 1;
+  bool ldm_threads = false;  // one thread per LDM; else the LDMs run on the data-plane thread
+  absl::Duration spin = absl::ZeroDuration();
+  absl::Duration lock_wait_timeout = absl::Milliseconds(1200);
+  uint64_t data_memory = 0;
+  uint32_t default_partitions = 8;
+  MetricsRegistry* metrics = nullptr;
+  // Called on the data-plane thread. A node whose group already has a serving replica copies
+  // every partition from it first (node restart): `on_copy_progress` tells the percent copied
+  // now and then; `on_ready` runs once, when this node holds a complete replica (at once when
+  // there was nothing to copy), or with the error that stopped the copy.
+  absl::AnyInvocable<void(int percent)> on_copy_progress;
+  absl::AnyInvocable<void(absl::Status status)> on_ready;
+  // Peers of the node group that say nothing (no frame, not even a ping) this long are lost
+  // (counted as PeerWatch counts it).
+  absl::Duration peer_timeout = absl::Seconds(2);
+  // The data-plane thread carries the pings: under SCHED_RR when asked (realtime_scheduler).
+  bool realtime = false;
+  // Called on the data-plane thread with a line for the cluster log: what the peer watch
+  // concluded, e.g. that a silent peer was starved, not failed (also logged here).
+  absl::AnyInvocable<void(std::string line)> on_note;
+  // Called on the data-plane thread when this node loses sight of a data node of its group
+  // that the view has serving (I5): the node may serve on without it only if the arbitrator
+  // agrees; meanwhile writes that it owes an answer wait.
+  absl::AnyInvocable<void(int node)> on_peer_lost;
+};
+
+}  // namespace shoal::node
