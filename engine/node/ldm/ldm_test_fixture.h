@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/node/ldm/ldm.h"
+#include "engine/node/node_test_util.h"
 #include "engine/schema/row.h"
 #include "engine/schema/schema.h"
 #include "engine/storage/memory_budget.h"
@@ -91,25 +92,7 @@ class Node : public ReplySink {
 class TwoNodeGroupTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto table = std::make_shared<schema::TableDef>();
-    table->database = "test";
-    table->name = "t";
-    schema::ColumnDef id, v;
-    id.name = "id";
-    id.type = schema::ColumnType::kInt;
-    v.name = "v";
-    v.type = schema::ColumnType::kInt;
-    table->columns = {id, v};
-    schema::IndexDef primary;
-    primary.name = "PRIMARY";
-    primary.columns = {0};
-    primary.primary = primary.unique = true;
-    table->indexes = {primary};
-    table->partitions = kPartitions;
-    ASSERT_TRUE(schema::ValidateAndComplete(table.get()).ok());
-    table->id = 1;
-    table->version = 1;
-    table_ = table;
+    table_ = testing::KeyValueTable(kPartitions);
     DictionaryDelta delta;
     delta.created.push_back(table_);
     a_.ldm->Apply(delta);
