@@ -6,7 +6,8 @@
 #     neighbour-load test, a scheduling test that the release build runs), daemons included;
 #  3. ThreadSanitizer build: the concurrency unit tests (event loop, cross-thread posting, the
 #     shared-memory rings, doorbells and in-process queues of the native transports, an LDM
-#     on its own thread, the cross-thread start-progress and arbitration handles).
+#     on its own thread, the cross-thread start-progress and arbitration handles, the redo logs
+#     and their writer thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --tests
@@ -23,8 +24,8 @@ ctest --test-dir build/asan -E '^(run_command_test|neighbour_stall_test)$' --out
 
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan --target common_test transport_test ldm_worker_test start_progress_test \
-  arbitrator_test
+  arbitrator_test redo_test
 ctest --test-dir build/tsan \
-  -R '^(common_test|transport_test|ldm_worker_test|start_progress_test|arbitrator_test)$' \
+  -R '^(common_test|transport_test|ldm_worker_test|start_progress_test|arbitrator_test|redo_test)$' \
   --output-on-failure \
   --repeat until-fail:10
