@@ -2,7 +2,8 @@
 // in-process by the real node runtime (RunManagedNodeOn) against an in-process mgmd on a
 // loopback port, and watched through the console protocol: its progress shows in STATUS and
 // the cluster log, "started" comes with Done(OK), Done(error) stops it with exit code 1, and a
-// STOP while it is still starting stops it cleanly while its threads keep reporting.
+// STOP while it is still starting stops it cleanly while its threads keep reporting. A deferred
+// start that reports its disk hears the system restart decision through on_view.
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -47,6 +48,8 @@ class DeferredStartTest : public ::testing::Test {
         config::EmbeddedDefault({.run_dir = run_dir_, .mgmd_port = 0, .metrics_base_port = 0});
     config.cluster.heartbeat_interval = absl::Milliseconds(50);
     config.cluster.missed_heartbeats = 200;  // a slow test machine is not a failed node
+    // Data node 3 never comes: a system restart goes on without it after this.
+    config.cluster.start_partial_timeout = absl::Milliseconds(300);
     mgmd_loop_ = std::move(*EventLoop::Create());
     MgmdServer::Options options;
     options.config = config;
@@ -261,6 +264,71 @@ TEST_F(DeferredStartTest, StopWhileStartingStopsCleanlyWhileAThreadKeepsReportin
   EXPECT_EQ(WaitForNodeExit(), 0);
   EXPECT_FALSE(copier_.joinable());
   EXPECT_THAT(Status(), HasSubstr("Node 2: datanode, not connected"));
+}
+
+TEST_F(DeferredStartTest, ADeferredStartHearsTheSystemRestartDecisionInOnView) {
+  // Shared with the node's thread, which a failed assertion leaves running until TearDown.
+  struct Seen {
+    std::promise<control::DiskReporter> disk_promise;
+    std::atomic<bool> decided{false};
+    std::atomic<uint64_t> decided_epoch{0};
+    std::atomic<int> views_while_deferred{0};
+    std::atomic<bool> done_called{false};
+  };
+  auto seen = std::make_shared<Seen>();
+  ManagedNodeHooks hooks = DeferringHooks();
+  hooks.start = [this, seen](const ManagedNodeContext& context) {
+    context.start_progress.Defer();
+    context.disk.Report(1234, 1240, 1000);  // from the hook: the first report goes out at once
+    seen->disk_promise.set_value(context.disk);
+    progress_promise_.set_value(context.start_progress);
+    return absl::OkStatus();
+  };
+  hooks.on_view = [seen](const control::ClusterView& view) {
+    if (!seen->done_called) ++seen->views_while_deferred;
+    if (view.system_restart().decided()) seen->decided_epoch = view.system_restart().epoch();
+    seen->decided = view.system_restart().decided();
+  };
+  StartNode(std::move(hooks));
+  StartProgress progress = TakeProgress();
+  std::future<control::DiskReporter> disk_future = seen->disk_promise.get_future();
+  ASSERT_EQ(disk_future.wait_for(std::chrono::seconds(20)), std::future_status::ready);
+  control::DiskReporter disk = disk_future.get();
+  ASSERT_TRUE(WaitForStatus(", epoch 1234 complete")) << Status();
+
+  // Node 3 never registers: after start_partial_timeout the mgmd decides without it, and the
+  // node, still starting, hears it.
+  ASSERT_TRUE(shoal::testing::WaitUntil([&] { return seen->decided.load(); }, kWait))
+      << ClusterLog();
+  EXPECT_EQ(seen->decided_epoch, 1234u);
+  EXPECT_GE(seen->views_while_deferred, 2);
+  control::ClusterView view = Console(ConsoleReq::SHOW).view();
+  EXPECT_THAT(view.system_restart().nodes(), ::testing::ElementsAre(2u));
+  EXPECT_THAT(console::FormatShow(view),
+              HasSubstr("\nSystem restart: recovering epoch 1234 from data node 2\n"));
+  EXPECT_THAT(ClusterLog(), HasSubstr("Node 0: System restart: recovering epoch 1234 from data "
+                                      "node 2 (not waiting any longer for data node 3: "
+                                      "start_partial_timeout passed)\n"));
+
+  // Later epochs reach the console without a new view.
+  uint64_t version = view.version();
+  disk.Report(1300, 1300, 1000);
+  ASSERT_TRUE(WaitForStatus(", epoch 1300 complete")) << Status();
+  EXPECT_EQ(Console(ConsoleReq::SHOW).view().version(), version);
+
+  // Started: the decision is over.
+  seen->done_called = true;
+  progress.Done(absl::OkStatus());
+  ASSERT_TRUE(WaitForStatus("Node 2: datanode, started for")) << Status();
+  ASSERT_TRUE(shoal::testing::WaitUntil([&] { return !seen->decided.load(); }, kWait));
+  EXPECT_THAT(console::FormatShow(Console(ConsoleReq::SHOW).view()),
+              Not(HasSubstr("System restart")));
+  EXPECT_THAT(Status(), HasSubstr(", epoch 1300 complete"));  // still reported once started
+
+  ConsoleRep stop = Console(ConsoleReq::STOP, kNode, /*force=*/true);
+  EXPECT_TRUE(stop.ok()) << stop.error();
+  EXPECT_EQ(WaitForNodeExit(), 0);
+  disk.Report(1400, 1400, 1000);  // the runtime is gone: nothing happens
 }
 
 }  // namespace

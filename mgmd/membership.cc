@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "absl/container/btree_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -118,8 +119,89 @@ bool Membership::SetState(int id, NodeState state, absl::Time now) {
   slot->state_since = now;
   slot->start_phase.clear();
   slot->start_percent = -1;
+  if (state == control::NOT_CONNECTED) slot->disk.Clear();
   ++version_;
   return true;
+}
+
+bool Membership::SetDiskState(int id, const control::DiskState& disk) {
+  NodeSlot* slot = Find(id);
+  if (slot == nullptr || slot->type != control::DATANODE || slot->state == control::NOT_CONNECTED ||
+      !disk.known()) {
+    return false;
+  }
+  bool first = !slot->disk.known();
+  slot->disk = disk;
+  if (first) ++version_;
+  return first;
+}
+
+Membership::SystemRestartChange Membership::UpdateSystemRestart(absl::Time now,
+                                                                absl::Duration partial_timeout) {
+  bool any_started = false;
+  bool any_connected = false;
+  bool all_reported = true;
+  std::vector<const NodeSlot*> reported;  // STARTING, disk known: the candidates
+  absl::btree_set<int> groups;
+  absl::btree_set<int> groups_reported;
+  for (const auto& [id, slot] : slots_) {
+    if (slot.type != control::DATANODE) continue;
+    groups.insert(slot.node_group);
+    any_started = any_started || slot.state == control::STARTED;
+    any_connected = any_connected || slot.state != control::NOT_CONNECTED;
+    if (slot.state == control::STARTING && slot.disk.known()) {
+      reported.push_back(&slot);
+      groups_reported.insert(slot.node_group);
+    } else {
+      all_reported = false;
+    }
+  }
+  // A started data node means the cluster serves: whoever starts now copies from it (a node
+  // restart). No data node at all: the next to come begin a new wait.
+  if (any_started || !any_connected) {
+    restart_wait_since_.reset();
+    if (!system_restart_.has_value()) return SystemRestartChange::kNone;
+    system_restart_.reset();
+    ++version_;
+    return SystemRestartChange::kCleared;
+  }
+  if (system_restart_.has_value()) return SystemRestartChange::kNone;
+  if (reported.empty()) {
+    restart_wait_since_.reset();
+    return SystemRestartChange::kNone;
+  }
+  if (!restart_wait_since_.has_value()) restart_wait_since_ = now;
+  bool partial =
+      now - *restart_wait_since_ >= partial_timeout && groups_reported.size() == groups.size();
+  if (!all_reported && !partial) return SystemRestartChange::kNone;
+
+  SystemRestartDecision decision;
+  for (const NodeSlot* slot : reported) {
+    decision.epoch = std::max(decision.epoch, slot->disk.complete_epoch());
+  }
+  absl::btree_set<int> groups_restorable;
+  for (const NodeSlot* slot : reported) {
+    const control::DiskState& disk = slot->disk;
+    bool can = decision.epoch == 0 ||
+               (disk.restorable_from() != 0 && disk.restorable_from() <= decision.epoch &&
+                disk.saved_epoch() >= decision.epoch);
+    if (!can) continue;
+    decision.nodes.push_back(slot->id);
+    groups_restorable.insert(slot->node_group);
+  }
+  if (decision.epoch != 0) {
+    for (int group : groups) {
+      if (!groups_restorable.contains(group)) decision.groups_lost.push_back(group);
+    }
+  }
+  for (const auto& [id, slot] : slots_) {
+    if (slot.type == control::DATANODE && !(slot.state == control::STARTING && slot.disk.known())) {
+      decision.missing.push_back(id);
+    }
+  }
+  system_restart_ = std::move(decision);
+  ++version_;
+  return SystemRestartChange::kDecided;
 }
 
 bool Membership::SetStartProgress(int id, absl::string_view phase, int percent) {
@@ -212,6 +294,13 @@ control::ClusterView Membership::View() const {
       node->set_start_phase(slot.start_phase);
       node->set_start_percent(slot.start_percent);
     }
+    if (slot.disk.known()) *node->mutable_disk() = slot.disk;
+  }
+  if (system_restart_.has_value()) {
+    control::SystemRestart* restart = view.mutable_system_restart();
+    restart->set_decided(true);
+    restart->set_epoch(system_restart_->epoch);
+    for (int id : system_restart_->nodes) restart->add_nodes(static_cast<uint32_t>(id));
   }
   return view;
 }

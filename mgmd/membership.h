@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,10 +39,25 @@ struct NodeSlot {
   // A STARTING node's latest progress report ("" / -1: none); cleared at every state change.
   std::string start_phase;
   int start_percent = -1;
+  // A data node's latest disk state, from its heartbeats (known once it reported); cleared when
+  // it leaves (NOT_CONNECTED), as its next process reports afresh.
+  control::DiskState disk;
   // The pid of the process that lost arbitration in this slot (0: none). That process may not
   // register again — it has to restart, as a node declared failed does — while a new process
   // may.
   int fenced_pid = 0;
+};
+
+// The epoch a whole-cluster restart recovers, as the mgmd decided it (control.proto's
+// SystemRestart).
+struct SystemRestartDecision {
+  uint64_t epoch = 0;      // 0: no data on disk, the cluster starts empty
+  std::vector<int> nodes;  // the data nodes that can restore `epoch`, ascending
+  // Node groups none of whose data nodes can restore `epoch` (only when it is not 0): their
+  // rows cannot be recovered to it.
+  std::vector<int> groups_lost;
+  // Configured data nodes not waited for (start_partial_timeout passed without them).
+  std::vector<int> missing;
 };
 
 // What the mgmd answers a data node that lost sight of another (I5).
@@ -69,13 +85,32 @@ class Membership {
                                const std::string& peer_ip) const;
 
   // Moves a node to `state`; returns false (and changes nothing) if it already is there.
-  // Every change makes a new view version, and clears the node's start progress.
+  // Every change makes a new view version, and clears the node's start progress (and, to
+  // NOT_CONNECTED, its disk state).
   bool SetState(int id, control::NodeState state, absl::Time now);
   // Records a STARTING node's progress report (others' are ignored). The phase is cut to
   // kMaxStartPhaseBytes and the percent clamped to -1..100. Returns true when the phase changed,
   // which makes a new view version; a new percent alone does not (see NodeStatus in
   // control.proto), though View() shows it.
   bool SetStartProgress(int id, absl::string_view phase, int percent);
+
+  // Records a data node's disk state from its heartbeat (ignored for other nodes, for nodes not
+  // connected, and when `disk.known` is false). Returns true on its first report since the node
+  // registered, which makes a new view version; later numbers alone do not (see NodeStatus in
+  // control.proto), though View() shows them.
+  bool SetDiskState(int id, const control::DiskState& disk);
+
+  // The system restart decision (NDB's system restart; docs/architecture.md, "Membership").
+  // While no data node is STARTED and none is decided yet: decides once every configured data
+  // node is STARTING with its disk state known, or once `partial_timeout` has passed since the
+  // first one was (this wait began) and every node group has one — the epoch is the highest
+  // complete_epoch reported, the nodes those that can restore it. A decision stays as it is
+  // (late nodes do not change it) until a data node is STARTED or none is connected, which
+  // clears it. Call after every change of state or disk state, and periodically for the
+  // timeout; `now` is the caller's clock.
+  enum class SystemRestartChange { kNone, kDecided, kCleared };
+  SystemRestartChange UpdateSystemRestart(absl::Time now, absl::Duration partial_timeout);
+  const std::optional<SystemRestartDecision>& system_restart() const { return system_restart_; }
 
   // Data node `asker` can no longer reach data node `lost`: grants when `lost` is not STARTED
   // (failed, stopping or still starting), refuses when `asker` is not STARTED (it lost the race
@@ -102,6 +137,10 @@ class Membership {
   absl::btree_map<int, NodeSlot> slots_;
   absl::btree_map<int, std::vector<std::string>> host_addresses_;  // node id → resolved IPs
   uint64_t version_ = 1;
+  std::optional<SystemRestartDecision> system_restart_;
+  // When the current wait for a system restart began: the first time UpdateSystemRestart saw no
+  // data node STARTED and one registered with its disk known. Unset otherwise.
+  std::optional<absl::Time> restart_wait_since_;
 };
 
 // True for 127.0.0.0/8 and ::1 (and IPv4-mapped loopback).

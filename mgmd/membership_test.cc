@@ -6,6 +6,7 @@
 namespace shoal::mgmd {
 namespace {
 
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 config::ClusterConfig TwoHosts() {
@@ -155,6 +156,200 @@ TEST(MembershipTest, TheLastLiveReplicaIsTheOnlyStartedDataNodeOfItsGroup) {
   EXPECT_FALSE(m.IsLastLiveReplica(4));  // a router
   m.SetState(2, control::NOT_CONNECTED, now);
   EXPECT_EQ(m.StartedDataNodes(0), 0);
+}
+
+control::DiskState Disk(uint64_t complete, uint64_t saved, uint64_t restorable_from) {
+  control::DiskState disk;
+  disk.set_known(true);
+  disk.set_complete_epoch(complete);
+  disk.set_saved_epoch(saved);
+  disk.set_restorable_from(restorable_from);
+  return disk;
+}
+
+// Two node groups of two: data nodes 2, 3 (group 0) and 4, 5 (group 1); routers 6 and 7.
+config::ClusterConfig TwoNodeGroups() {
+  config::ClusterConfig c = config::EmbeddedDefault({.run_dir = "/tmp/x"});
+  config::DataNodeConfig dn4 = c.datanodes[0];
+  dn4.id = 4;
+  dn4.node_group = 1;
+  config::DataNodeConfig dn5 = dn4;
+  dn5.id = 5;
+  c.datanodes.push_back(dn4);
+  c.datanodes.push_back(dn5);
+  for (size_t i = 0; i < c.routers.size(); ++i) c.routers[i].id = 6 + static_cast<int>(i);
+  return c;
+}
+
+using Change = Membership::SystemRestartChange;
+constexpr absl::Duration kPartial = absl::Seconds(30);
+
+TEST(MembershipTest, DiskStateIsKeptAndOnlyTheFirstReportMakesANewView) {
+  absl::Time now = absl::Now();
+  Membership m(config::EmbeddedDefault({.run_dir = "/tmp/x"}), now);
+  EXPECT_FALSE(m.SetDiskState(2, Disk(5, 6, 1)));  // not connected: ignored
+  EXPECT_FALSE(m.View().nodes(1).has_disk());
+  m.SetState(2, control::STARTING, now);
+  m.SetState(4, control::STARTING, now);
+  EXPECT_FALSE(m.SetDiskState(4, Disk(5, 6, 1)));         // a router: ignored
+  EXPECT_FALSE(m.SetDiskState(2, control::DiskState()));  // not known: ignored
+  uint64_t v = m.View().version();
+  EXPECT_TRUE(m.SetDiskState(2, Disk(5, 6, 1)));
+  EXPECT_EQ(m.View().version(), v + 1);
+  EXPECT_FALSE(m.SetDiskState(2, Disk(9, 9, 1)));
+  control::ClusterView view = m.View();
+  EXPECT_EQ(view.version(), v + 1);
+  EXPECT_TRUE(view.nodes(1).disk().known());
+  EXPECT_EQ(view.nodes(1).disk().complete_epoch(), 9u);  // the latest, without a new version
+  EXPECT_FALSE(view.nodes(2).has_disk());                // node 3 said nothing
+  // Kept across STARTED; cleared when the node leaves.
+  m.SetState(2, control::STARTED, now);
+  EXPECT_EQ(m.Find(2)->disk.complete_epoch(), 9u);
+  m.SetState(2, control::NOT_CONNECTED, now);
+  EXPECT_FALSE(m.Find(2)->disk.known());
+  EXPECT_FALSE(m.View().nodes(1).has_disk());
+}
+
+TEST(MembershipTest, SystemRestartIsDecidedOnceEveryDataNodeReportedItsDisk) {
+  absl::Time now = absl::Now();
+  Membership m(TwoNodeGroups(), now);
+  m.SetState(2, control::STARTING, now);
+  m.SetDiskState(2, Disk(100, 101, 10));
+  m.SetState(3, control::STARTING, now);
+  m.SetDiskState(3, Disk(98, 98, 10));  // behind: cannot restore 100
+  m.SetState(4, control::STARTING, now);
+  m.SetDiskState(4, Disk(99, 100, 50));
+  EXPECT_EQ(m.UpdateSystemRestart(now, kPartial), Change::kNone);
+  m.SetState(5, control::STARTING, now);
+  EXPECT_EQ(m.UpdateSystemRestart(now, kPartial), Change::kNone);  // registered, disk not known
+  m.SetDiskState(5, Disk(100, 120, 101));                          // restores from 101 on only
+  uint64_t v = m.View().version();
+  EXPECT_EQ(m.UpdateSystemRestart(now, kPartial), Change::kDecided);
+  ASSERT_TRUE(m.system_restart().has_value());
+  EXPECT_EQ(m.system_restart()->epoch, 100u);                   // the highest complete epoch
+  EXPECT_THAT(m.system_restart()->nodes, ElementsAre(2, 4));    // 3 and 5 cannot restore it
+  EXPECT_THAT(m.system_restart()->groups_lost, ElementsAre());  // each group has one
+  EXPECT_THAT(m.system_restart()->missing, ElementsAre());
+  control::ClusterView view = m.View();
+  EXPECT_EQ(view.version(), v + 1);
+  EXPECT_TRUE(view.system_restart().decided());
+  EXPECT_EQ(view.system_restart().epoch(), 100u);
+  EXPECT_THAT(view.system_restart().nodes(), ElementsAre(2u, 4u));
+  // Decided once: later reports do not change it.
+  m.SetDiskState(3, Disk(200, 200, 1));
+  EXPECT_EQ(m.UpdateSystemRestart(now, kPartial), Change::kNone);
+  EXPECT_EQ(m.system_restart()->epoch, 100u);
+  EXPECT_EQ(m.View().version(), v + 1);
+}
+
+TEST(MembershipTest, SystemRestartExcludesNodesThatCannotRestoreAndSaysWhichGroupIsLost) {
+  absl::Time now = absl::Now();
+  Membership m(TwoNodeGroups(), now);
+  m.SetState(2, control::STARTING, now);
+  m.SetDiskState(2, Disk(100, 100, 90));
+  m.SetState(3, control::STARTING, now);
+  m.SetDiskState(3, Disk(100, 100, 0));  // saved it, but its disk cannot be restored
+  m.SetState(4, control::STARTING, now);
+  m.SetDiskState(4, Disk(100, 99, 90));  // its redo does not hold 100 fully
+  m.SetState(5, control::STARTING, now);
+  m.SetDiskState(5, Disk(0, 0, 0));  // a fresh node
+  EXPECT_EQ(m.UpdateSystemRestart(now, kPartial), Change::kDecided);
+  EXPECT_EQ(m.system_restart()->epoch, 100u);
+  EXPECT_THAT(m.system_restart()->nodes, ElementsAre(2));
+  EXPECT_THAT(m.system_restart()->groups_lost, ElementsAre(1));  // decided all the same
+}
+
+TEST(MembershipTest, SystemRestartWithNoDataOnDiskStartsEveryNodeEmpty) {
+  absl::Time now = absl::Now();
+  Membership m(config::EmbeddedDefault({.run_dir = "/tmp/x"}), now);
+  for (int id : {2, 3}) {
+    m.SetState(id, control::STARTING, now);
+    m.SetDiskState(id, Disk(0, 0, 0));
+  }
+  EXPECT_EQ(m.UpdateSystemRestart(now, kPartial), Change::kDecided);
+  EXPECT_EQ(m.system_restart()->epoch, 0u);
+  EXPECT_THAT(m.system_restart()->nodes, ElementsAre(2, 3));
+  EXPECT_THAT(m.system_restart()->groups_lost, ElementsAre());
+  EXPECT_TRUE(m.View().system_restart().decided());
+  EXPECT_EQ(m.View().system_restart().epoch(), 0u);
+}
+
+TEST(MembershipTest, SystemRestartGoesOnWithoutMissingNodesAfterThePartialTimeout) {
+  absl::Time start = absl::Now();
+  Membership m(TwoNodeGroups(), start);
+  m.SetState(2, control::STARTING, start);
+  m.SetDiskState(2, Disk(40, 41, 1));
+  EXPECT_EQ(m.UpdateSystemRestart(start, kPartial), Change::kNone);  // the wait begins
+  // Node group 1 has no one yet: the timeout alone is not enough.
+  EXPECT_EQ(m.UpdateSystemRestart(start + kPartial + absl::Seconds(5), kPartial), Change::kNone);
+  absl::Time later = start + absl::Seconds(10);
+  m.SetState(4, control::STARTING, later);
+  m.SetDiskState(4, Disk(42, 42, 2));
+  m.SetState(5, control::STARTING, later);  // registered, has not reported its disk yet
+  EXPECT_EQ(m.UpdateSystemRestart(start + kPartial - absl::Milliseconds(1), kPartial),
+            Change::kNone);
+  // Counted from the first report, not from node 4's.
+  EXPECT_EQ(m.UpdateSystemRestart(start + kPartial, kPartial), Change::kDecided);
+  EXPECT_EQ(m.system_restart()->epoch, 42u);
+  EXPECT_THAT(m.system_restart()->nodes, ElementsAre(4));
+  EXPECT_THAT(m.system_restart()->groups_lost, ElementsAre(0));  // node 2 saved only 41
+  EXPECT_THAT(m.system_restart()->missing, ElementsAre(3, 5));
+}
+
+TEST(MembershipTest, SystemRestartIsNotDecidedWhileADataNodeServesAndClearedWhenOneStarts) {
+  absl::Time now = absl::Now();
+  Membership m(config::EmbeddedDefault({.run_dir = "/tmp/x"}), now);
+  // Node 2 serves; node 3 restarts by itself (a node restart: it copies from node 2).
+  m.SetState(2, control::STARTED, now);
+  m.SetDiskState(2, Disk(10, 10, 1));
+  m.SetState(3, control::STARTING, now);
+  m.SetDiskState(3, Disk(8, 8, 1));
+  EXPECT_EQ(m.UpdateSystemRestart(now, kPartial), Change::kNone);
+  EXPECT_EQ(m.UpdateSystemRestart(now + 2 * kPartial, kPartial), Change::kNone);
+  EXPECT_FALSE(m.system_restart().has_value());
+  // Node 2 goes: node 3 alone, its wait begins now (not when it registered).
+  absl::Time gone = now + 3 * kPartial;
+  m.SetState(2, control::NOT_CONNECTED, gone);
+  EXPECT_EQ(m.UpdateSystemRestart(gone, kPartial), Change::kNone);
+  EXPECT_EQ(m.UpdateSystemRestart(gone + kPartial - absl::Seconds(1), kPartial), Change::kNone);
+  // Node 2 comes back: everyone has reported.
+  m.SetState(2, control::STARTING, gone + absl::Seconds(1));
+  m.SetDiskState(2, Disk(10, 10, 1));
+  EXPECT_EQ(m.UpdateSystemRestart(gone + absl::Seconds(1), kPartial), Change::kDecided);
+  EXPECT_EQ(m.system_restart()->epoch, 10u);
+  EXPECT_THAT(m.system_restart()->nodes, ElementsAre(2));
+  // The first to start ends it (with a new view).
+  uint64_t v = m.View().version();
+  m.SetState(2, control::STARTED, now);
+  EXPECT_EQ(m.UpdateSystemRestart(now, kPartial), Change::kCleared);
+  EXPECT_FALSE(m.system_restart().has_value());
+  EXPECT_FALSE(m.View().system_restart().decided());
+  EXPECT_EQ(m.View().version(), v + 2);
+  EXPECT_EQ(m.UpdateSystemRestart(now, kPartial), Change::kNone);
+}
+
+TEST(MembershipTest, SystemRestartIsClearedWhenNoDataNodeIsConnected) {
+  absl::Time now = absl::Now();
+  Membership m(config::EmbeddedDefault({.run_dir = "/tmp/x"}), now);
+  for (int id : {2, 3}) {
+    m.SetState(id, control::STARTING, now);
+    m.SetDiskState(id, Disk(7, 7, 1));
+  }
+  EXPECT_EQ(m.UpdateSystemRestart(now, kPartial), Change::kDecided);
+  m.SetState(2, control::NOT_CONNECTED, now);
+  EXPECT_EQ(m.UpdateSystemRestart(now, kPartial), Change::kNone);  // node 3 is still there
+  m.SetState(3, control::STOPPING, now);
+  EXPECT_EQ(m.UpdateSystemRestart(now, kPartial), Change::kNone);
+  m.SetState(3, control::NOT_CONNECTED, now);
+  EXPECT_EQ(m.UpdateSystemRestart(now, kPartial), Change::kCleared);
+  EXPECT_FALSE(m.View().system_restart().decided());
+  // The next to come begin a new wait: one alone waits for the other.
+  m.SetState(3, control::STARTING, now);
+  m.SetDiskState(3, Disk(9, 9, 1));
+  EXPECT_EQ(m.UpdateSystemRestart(now + absl::Seconds(1), kPartial), Change::kNone);
+  EXPECT_EQ(m.UpdateSystemRestart(now + absl::Seconds(1) + kPartial, kPartial), Change::kDecided);
+  EXPECT_EQ(m.system_restart()->epoch, 9u);
+  EXPECT_THAT(m.system_restart()->missing, ElementsAre(2));
 }
 
 }  // namespace

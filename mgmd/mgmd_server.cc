@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "common/control/view_text.h"
@@ -185,6 +186,7 @@ void MgmdServer::OnMessage(uint64_t connection_id, const ControlMessage& message
       if (message.heartbeat().has_start_progress()) {
         HandleStartProgress(conn.node_id, message.heartbeat().start_progress());
       }
+      if (message.heartbeat().has_disk()) HandleDiskState(conn.node_id, message.heartbeat().disk());
       return;
     case ControlMessage::kNodeStarted:
       if (!is_node) break;
@@ -296,6 +298,34 @@ void MgmdServer::HandleStartProgress(int node_id, const control::NodeStartProgre
   PublishView();
 }
 
+void MgmdServer::HandleDiskState(int node_id, const control::DiskState& disk) {
+  // The first report is news (it may complete a system restart's wait); later epochs alone are
+  // kept for the console, as start percents are.
+  bool first = membership_.SetDiskState(node_id, disk);
+  if (FollowSystemRestart() || first) PublishView();
+}
+
+bool MgmdServer::FollowSystemRestart() {
+  Membership::SystemRestartChange change =
+      membership_.UpdateSystemRestart(absl::Now(), options_.config.cluster.start_partial_timeout);
+  if (change == Membership::SystemRestartChange::kNone) return false;
+  if (change == Membership::SystemRestartChange::kCleared) return true;
+  const SystemRestartDecision& decision = *membership_.system_restart();
+  std::string line = control::SystemRestartText(membership_.View().system_restart());
+  if (!decision.missing.empty()) {
+    absl::StrAppend(&line, " (not waiting any longer for data node",
+                    decision.missing.size() == 1 ? " " : "s ",
+                    absl::StrJoin(decision.missing, ", "), ": start_partial_timeout passed)");
+  }
+  log_->Add("INFO", 0, line);
+  for (int group : decision.groups_lost) {
+    log_->Add("ALERT", 0,
+              absl::StrCat("System restart: node group ", group, " cannot be restored to epoch ",
+                           decision.epoch, " (no data node holds it)"));
+  }
+  return true;
+}
+
 void MgmdServer::NodeLeft(int node_id, const std::string& why) {
   NodeSlot* slot = membership_.Find(node_id);
   if (slot == nullptr) return;
@@ -339,6 +369,7 @@ void MgmdServer::DeclareFailed(int node_id, const std::string& stop_reason,
 void MgmdServer::SetState(int node_id, control::NodeState state) {
   if (!membership_.SetState(node_id, state, absl::Now())) return;
   if (state == control::NOT_CONNECTED) failure_detector_.Forget(node_id);
+  FollowSystemRestart();  // its change, if any, goes out in the same view
   PublishView();
   FollowNodeGroup(node_id, state);
   SettlePendingReplies();

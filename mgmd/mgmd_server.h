@@ -91,6 +91,10 @@ class MgmdServer {
   // Node side (mgmd_server.cc).
   void HandleRegister(Connection& conn, const control::RegisterReq& req);
   void HandleStartProgress(int node_id, const control::NodeStartProgress& progress);
+  void HandleDiskState(int node_id, const control::DiskState& disk);
+  // Brings the system restart decision up to date (Membership::UpdateSystemRestart) and says a
+  // new one in the cluster log. Returns true when the view changed: the caller publishes it.
+  bool FollowSystemRestart();
   void NodeLeft(int node_id, const std::string& why);
   // A node still connected is failed all the same (it went silent, or lost arbitration): it is
   // counted as a failure, its connection let go — at once when `stop_reason` is empty, else

@@ -58,6 +58,8 @@ void MgmdServer::CheckHeartbeats() {
     if (slot->type == control::DATANODE) slot->fenced_pid = slot->pid;
     DeclareFailed(node_id, /*stop_reason=*/"", "killed the unresponsive process");
   }
+  // A system restart waiting for data nodes decides once start_partial_timeout has passed.
+  if (FollowSystemRestart()) PublishView();
 }
 
 void MgmdServer::FollowNodeGroup(int node_id, control::NodeState state) {

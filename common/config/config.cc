@@ -32,6 +32,8 @@ void EmitCluster(YAML::Emitter& out, const ClusterDefaults& c) {
   out << YAML::Key << "realtime_scheduler" << YAML::Value << c.realtime_scheduler;
   out << YAML::Key << "epoch_interval" << YAML::Value
       << internal::FormatConfigDuration(c.epoch_interval);
+  out << YAML::Key << "start_partial_timeout" << YAML::Value
+      << internal::FormatConfigDuration(c.start_partial_timeout);
   out << YAML::Key << "lock_wait_timeout" << YAML::Value
       << internal::FormatConfigDuration(c.lock_wait_timeout);
   out << YAML::EndMap;

@@ -13,6 +13,7 @@
 //     arbitration_timeout: 7500ms  # a node waiting longer for arbitration stops
 //     realtime_scheduler: false # SCHED_RR for the threads that carry heartbeats
 //     epoch_interval: 1s        # global checkpoint interval
+//     start_partial_timeout: 30s  # a whole-cluster restart waits this long for every data node
 //     lock_wait_timeout: 1200ms # row lock waits end in ER_LOCK_WAIT_TIMEOUT (1205)
 //   mgmd:
 //     id: 1
@@ -83,6 +84,11 @@ struct ClusterDefaults {
   // RealtimeScheduler): a busy neighbour then cannot starve them.
   bool realtime_scheduler = false;
   absl::Duration epoch_interval = absl::Seconds(1);
+  // A whole-cluster restart (no data node serving) waits for every configured data node to
+  // register and report its disk before the mgmd chooses the epoch to recover; once this long
+  // has passed since the first one did, it goes on without the others if every node group has
+  // one (NDB's StartPartialTimeout, 30 s there too). Those late start as a restarted node does.
+  absl::Duration start_partial_timeout = absl::Seconds(30);
   // How long an operation waits for a row lock before ER_LOCK_WAIT_TIMEOUT (1205); NDB's
   // TransactionDeadlockDetectionTimeout.
   absl::Duration lock_wait_timeout = absl::Milliseconds(1200);

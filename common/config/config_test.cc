@@ -108,6 +108,7 @@ TEST(LoadConfigTest, LoadsBaseWithDefaults) {
   EXPECT_EQ(config->cluster.missed_heartbeats, 4);
   EXPECT_EQ(config->cluster.router_heartbeat_interval, absl::Milliseconds(1500));
   EXPECT_EQ(config->cluster.arbitration_timeout, absl::Milliseconds(7500));
+  EXPECT_EQ(config->cluster.start_partial_timeout, absl::Seconds(30));
   EXPECT_FALSE(config->cluster.realtime_scheduler);
   EXPECT_EQ(config->mgmd.id, 1);
   EXPECT_EQ(config->mgmd.port, 1186);
@@ -170,12 +171,13 @@ TEST(LoadConfigTest, RoundTripsThroughCanonicalYaml) {
       Edit("  data_memory: 64M\n",
            "  data_memory: 1536K\n  heartbeat_interval: 1500ms\n  epoch_interval: 2000ms\n"
            "  router_heartbeat_interval: 3s\n  arbitration_timeout: 10s\n"
-           "  realtime_scheduler: yes\n"),
+           "  realtime_scheduler: yes\n  start_partial_timeout: 90s\n"),
       "test.yaml");
   ASSERT_TRUE(config.ok()) << config.status();
   std::string yaml = ToYaml(*config);
   EXPECT_THAT(yaml, HasSubstr("router_heartbeat_interval: 3s\n"));
   EXPECT_THAT(yaml, HasSubstr("arbitration_timeout: 10s\n"));
+  EXPECT_THAT(yaml, HasSubstr("start_partial_timeout: 90s\n"));
   EXPECT_THAT(yaml, HasSubstr("realtime_scheduler: true\n"));
   EXPECT_THAT(yaml, HasSubstr("data_memory: 1536K\n"));
   EXPECT_THAT(yaml, HasSubstr("heartbeat_interval: 1500ms\n"));
@@ -189,6 +191,7 @@ TEST(LoadConfigTest, RoundTripsThroughCanonicalYaml) {
   EXPECT_EQ(again->cluster.epoch_interval, absl::Seconds(2));
   EXPECT_TRUE(again->cluster.realtime_scheduler);
   EXPECT_EQ(again->cluster.router_heartbeat_interval, absl::Seconds(3));
+  EXPECT_EQ(again->cluster.start_partial_timeout, absl::Seconds(90));
   EXPECT_THAT(again->datanodes[0].cpus, ElementsAre(0, 1));
 }
 
@@ -308,7 +311,7 @@ std::vector<ErrorCase> ErrorCases() {
       {"UnknownClusterKey", Edit("replicas: 2", "replica: 2"), 2, "cluster.replica",
        "unknown key 'replica'; expected one of: replicas, data_memory, heartbeat_interval, "
        "router_heartbeat_interval, missed_heartbeats, arbitration_timeout, realtime_scheduler, "
-       "epoch_interval, lock_wait_timeout"},
+       "epoch_interval, start_partial_timeout, lock_wait_timeout"},
       {"UnknownNodeKey", Edit("    data_dir: /tmp/shoal-test/dn3", "    dta_dir: /x"), 11,
        "datanodes[1].dta_dir", "unknown key 'dta_dir'; expected one of: id, host, data_dir"},
       {"DuplicateKey", Edit("  data_memory: 64M", "  replicas: 4"), 3, "cluster.replicas",
@@ -360,6 +363,8 @@ std::vector<ErrorCase> ErrorCases() {
        "cluster.epoch_interval", "whole number of milliseconds"},
       {"InfiniteDuration", Edit("64M", "64M\n  epoch_interval: inf"), 4, "cluster.epoch_interval",
        "from 1ms to 3600s"},
+      {"ZeroStartPartialTimeout", Edit("64M", "64M\n  start_partial_timeout: 0s"), 4,
+       "cluster.start_partial_timeout", "must be positive"},
       {"ReplicasTooMany", Edit("replicas: 2", "replicas: 5"), 2, "cluster.replicas",
        "between 1 and 4"},
       {"ReplicasZero", Edit("replicas: 2", "replicas: 0"), 2, "cluster.replicas",

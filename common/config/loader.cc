@@ -83,6 +83,7 @@ std::vector<Field> ClusterFields(ClusterDefaults* c) {
           {"arbitration_timeout", DurationField{&c->arbitration_timeout}},
           {"realtime_scheduler", BoolField{&c->realtime_scheduler}},
           {"epoch_interval", DurationField{&c->epoch_interval}},
+          {"start_partial_timeout", DurationField{&c->start_partial_timeout}},
           {"lock_wait_timeout", DurationField{&c->lock_wait_timeout}}};
 }
 

@@ -54,7 +54,8 @@ class ManagedNode {
                    client_->Arbitrate(lost, timeout, std::move(done));
                  },
              .on_stop = [this](std::string reason, int exit_code) { Stop(reason, exit_code); },
-             .on_note = [this](std::string line) { client_->ReportEvent("WARNING", line); }}) {}
+             .on_note = [this](std::string line) { client_->ReportEvent("WARNING", line); }}),
+        disk_(loop, [this](const DiskReport& report) { client_->ReportDisk(report); }) {}
 
   int Run() {
     MgmClient::Options options;
@@ -87,6 +88,7 @@ class ManagedNode {
     // (or answers false), and the questions still outstanding are answered false.
     progress_.Detach();
     arbitrator_.Detach();
+    disk_.Detach();
     client_->FailArbitrations("the node is stopping");
     if (start_hook_ok_ && hooks_.stop) hooks_.stop();
     client_.reset();
@@ -129,8 +131,9 @@ class ManagedNode {
     }
     if (hooks_.start) {
       progress_.BeginStartHook();
-      absl::Status status = hooks_.start({loop_, &metrics_, node_id_, &*config_, &view, &data_port_,
-                                          progress_.handle(), arbitrator_.handle()});
+      absl::Status status =
+          hooks_.start({loop_, &metrics_, node_id_, &*config_, &view, &data_port_,
+                        progress_.handle(), arbitrator_.handle(), disk_.handle()});
       bool deferred = progress_.EndStartHook();
       if (!status.ok()) {
         Fail(status);
@@ -216,6 +219,7 @@ class ManagedNode {
   Timer stop_timer_;
   StartProgressReceiver progress_;
   ArbitratorReceiver arbitrator_;
+  DiskReporterReceiver disk_;
   std::string start_phase_;  // the last phase logged
   int node_id_ = 0;
   int metrics_port_ = 0;

@@ -5,7 +5,8 @@
 // The node's own work plugs in through ManagedNodeHooks; everything here runs on the main
 // thread's EventLoop. A start hook may defer the node's "started" until work it began has
 // finished (StartProgress, start_progress.h), reporting its progress to the mgmd meanwhile. Its
-// threads may ask the mgmd for arbitration and stop the node (Arbitrator, arbitrator.h).
+// threads may ask the mgmd for arbitration and stop the node (Arbitrator, arbitrator.h), and a
+// data node's report what its disk holds (DiskReporter, disk_reporter.h).
 #pragma once
 
 #include <string>
@@ -18,6 +19,7 @@
 #include "common/config/config.h"
 #include "common/control/arbitrator.h"
 #include "common/control/control.pb.h"
+#include "common/control/disk_reporter.h"
 #include "common/control/start_progress.h"
 #include "common/event_loop.h"
 #include "common/host_port.h"
@@ -43,6 +45,11 @@ struct ManagedNodeContext {
   // stop the node with an error exit code. Copy it into any thread: safe from any thread and
   // harmless after shutdown (arbitrator.h).
   Arbitrator arbitrator;
+  // Data nodes: to tell the mgmd what their disk holds, for a whole-cluster restart (the mgmd
+  // decides the epoch every data node restores, and says so in the view: on_view below). Copy
+  // it into any thread: safe from any thread, at any time, and harmless after shutdown
+  // (disk_reporter.h).
+  DiskReporter disk;
 };
 
 struct ManagedNodeHooks {
@@ -56,7 +63,11 @@ struct ManagedNodeHooks {
   // StartProgress calls made from now on do nothing, Arbitrator calls answer false at once,
   // and arbitrations still outstanding have been answered false.
   absl::AnyInvocable<void()> stop;
-  // Runs on every new cluster view (optional).
+  // Runs on every new cluster view (optional), on the loop thread: the view at registration
+  // right after the start hook returned, then each one the mgmd sends — also while a deferred
+  // start has not finished, so a start waiting for something in the view (the system restart
+  // decision, a peer started) learns of it here. Not during the start hook (it has
+  // context.view); not once the node is stopping and its loop has ended.
   absl::AnyInvocable<void(const ClusterView&)> on_view;
 };
 

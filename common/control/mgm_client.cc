@@ -119,9 +119,10 @@ void MgmClient::OnRegistered(const RegisterConf& conf) {
                      << " as node " << node_id_;
     heartbeat_clock_.emplace(heartbeat_interval_, absl::Now());  // no heartbeats meanwhile
     heartbeat_timer_.Start(heartbeat_interval_, Timer::Mode::kRepeat);
-    if (started_) {
-      SendStarted();
-    } else if (has_start_progress_) {
+    // NodeStarted before the disk state: a new mgmd that heard the disk states of data nodes
+    // none of which has started would take it for a whole-cluster restart and decide one.
+    if (started_) SendStarted();
+    if ((!started_ && has_start_progress_) || disk_.known()) {
       SendHeartbeat();  // the new mgmd learns how far we are without waiting an interval
     }
   }
@@ -174,6 +175,16 @@ void MgmClient::ReportStartProgress(const std::string& phase, int percent) {
   if (new_phase) SendHeartbeat();
 }
 
+void MgmClient::ReportDisk(const DiskReport& report) {
+  if (stopping_) return;
+  bool first = !disk_.known();
+  disk_.set_known(true);
+  disk_.set_complete_epoch(report.complete_epoch);
+  disk_.set_saved_epoch(report.saved_epoch);
+  disk_.set_restorable_from(report.restorable_from);
+  if (first) SendHeartbeat();
+}
+
 void MgmClient::SendStarted() {
   ControlMessage message;
   message.mutable_node_started()->set_metrics_port(static_cast<uint32_t>(metrics_port_));
@@ -215,6 +226,7 @@ void MgmClient::SendHeartbeat() {
     heartbeat->mutable_start_progress()->set_phase(start_phase_);
     heartbeat->mutable_start_progress()->set_percent(start_percent_);
   }
+  if (disk_.known()) *heartbeat->mutable_disk() = disk_;
   channel_->Send(message);
   heartbeats_sent_->Increment();
 }

@@ -17,6 +17,7 @@
 #include "common/config/config.h"
 #include "common/control/channel.h"
 #include "common/control/control.pb.h"
+#include "common/control/disk_reporter.h"
 #include "common/event_loop.h"
 #include "common/liveness/process_probe.h"
 #include "common/liveness/running_clock.h"
@@ -61,6 +62,10 @@ class MgmClient {
   // heartbeat carries the latest report (so a restarted mgmd learns it again); a new phase
   // goes out at once in an extra heartbeat.
   void ReportStartProgress(const std::string& phase, int percent);
+  // Data nodes, at any time: what the node's disk holds. Every heartbeat from now on carries
+  // the latest report (so a restarted mgmd learns it again); the first goes out at once in an
+  // extra heartbeat, because the mgmd waits for it to decide a system restart.
+  void ReportDisk(const DiskReport& report);
   // Tells the mgmd the node is going away on purpose, so it is not counted as a failure, and
   // stops talking to it. `done` runs once the notice is sent (or could not be).
   void ReportStopping(const std::string& reason, absl::AnyInvocable<void()> done);
@@ -118,6 +123,7 @@ class MgmClient {
   bool has_start_progress_ = false;
   std::string start_phase_;
   int start_percent_ = -1;
+  DiskState disk_;  // known once ReportDisk was called
   uint64_t heartbeat_sequence_ = 0;
   absl::Status last_error_;
   struct PendingArbitration {

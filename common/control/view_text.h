@@ -18,8 +18,12 @@ absl::string_view NodeStateLabel(NodeState state);  // "not connected", "startin
 // done", "copying data" (percent -1), or "" when there is no phase.
 std::string StartProgressText(absl::string_view phase, int percent);
 
+// A system restart decision as the cluster log and the console say it: "System restart:
+// recovering epoch 1234 from data nodes 2, 3", "System restart: no data on disk, starting empty".
+std::string SystemRestartText(const SystemRestart& restart);
+
 // One line per node whose state differs between `before` and `after`,
-// e.g. "node 3 (datanode): started -> not connected".
+// e.g. "node 3 (datanode): started -> not connected", and one for a new system restart decision.
 std::vector<std::string> DescribeViewChanges(const ClusterView& before, const ClusterView& after);
 
 }  // namespace shoal::control

@@ -47,6 +47,10 @@ std::string FormatShow(const control::ClusterView& view) {
                                             Details(*node)));
     }
   }
+  // Last, and not in the node lines' shape: scripts parse the `id=` lines.
+  if (view.system_restart().decided()) {
+    absl::StrAppend(&out, "\n", control::SystemRestartText(view.system_restart()), "\n");
+  }
   return out;
 }
 
@@ -64,6 +68,9 @@ std::string FormatStatus(const control::ClusterView& view, uint32_t node_id, abs
     }
     if (node.state() != control::NOT_CONNECTED) absl::StrAppend(&out, ", shoal-", node.version());
     if (node.pid() != 0) absl::StrAppend(&out, ", pid ", node.pid());
+    if (node.disk().known()) {
+      absl::StrAppend(&out, ", epoch ", node.disk().complete_epoch(), " complete");
+    }
     if (node.metrics_port() != 0) {
       absl::StrAppend(&out, ", metrics http://", node.host(), ":", node.metrics_port(), "/metrics");
     }

@@ -9,11 +9,15 @@
 
 namespace shoal::console {
 
-// SHOW: the nodes grouped by type, in the spirit of ndb_mgm's SHOW.
+// SHOW: the nodes grouped by type, in the spirit of ndb_mgm's SHOW; then, while a system
+// restart is decided, a last line such as "System restart: recovering epoch 1234 from data
+// nodes 2, 3".
 std::string FormatShow(const control::ClusterView& view);
 // STATUS: one line per node (just `node_id` unless 0), e.g.
 //   Node 3: datanode, starting for 12s (copying data, 42% done), shoal-0.1.0, pid 4242
-// where the parenthesis is a starting node's progress report, if it made one.
+//   Node 2: datanode, started for 12s, shoal-0.1.0, pid 4241, epoch 1234 complete
+// where the parenthesis is a starting node's progress report, if it made one, and the epoch the
+// last a data node heard was complete cluster-wide, once it reported its disk.
 std::string FormatStatus(const control::ClusterView& view, uint32_t node_id, absl::Time now);
 // CLUSTERLOG: one line per event, oldest first.
 std::string FormatClusterLog(const control::ConsoleRep& rep);

@@ -7,6 +7,7 @@ namespace shoal::console {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 control::ClusterView SampleView() {
   control::ClusterView view;
@@ -79,6 +80,56 @@ TEST(FormatTest, StatusOfAStartingNodeSaysHowFarItHasGot) {
   EXPECT_THAT(
       FormatShow(view),
       HasSubstr("id=3   @127.0.0.1       (shoal-0.1.0, node group 0, starting, pid 103)\n"));
+}
+
+TEST(FormatTest, StatusOfADataNodeThatReportedItsDiskSaysTheLastCompleteEpoch) {
+  control::ClusterView view = SampleView();
+  control::NodeStatus* dn2 = view.mutable_nodes(1);
+  absl::Time now = absl::FromUnixMillis(dn2->state_since_unix_ms()) + absl::Seconds(12);
+  dn2->mutable_disk()->set_known(true);
+  dn2->mutable_disk()->set_complete_epoch(1234);
+  dn2->mutable_disk()->set_saved_epoch(1235);
+  dn2->mutable_disk()->set_restorable_from(7);
+  EXPECT_EQ(FormatStatus(view, 2, now),
+            "Node 2: datanode, started for 12s, shoal-0.1.0, pid 102, epoch 1234 complete\n");
+  dn2->set_metrics_port(9302);
+  EXPECT_EQ(FormatStatus(view, 2, now),
+            "Node 2: datanode, started for 12s, shoal-0.1.0, pid 102, epoch 1234 complete, "
+            "metrics http://127.0.0.1:9302/metrics\n");
+  // Not reported (known unset): as before, even with numbers.
+  dn2->mutable_disk()->set_known(false);
+  dn2->set_metrics_port(0);
+  EXPECT_EQ(FormatStatus(view, 2, now),
+            "Node 2: datanode, started for 12s, shoal-0.1.0, pid 102\n");
+  // SHOW is unchanged by it.
+  dn2->mutable_disk()->set_known(true);
+  EXPECT_THAT(FormatShow(view), Not(HasSubstr("epoch")));
+}
+
+TEST(FormatTest, ShowEndsWithTheSystemRestartDecision) {
+  control::ClusterView view = SampleView();
+  std::string before = FormatShow(view);
+  EXPECT_THAT(before, Not(HasSubstr("System restart")));
+  control::SystemRestart* restart = view.mutable_system_restart();
+  restart->set_decided(true);
+  restart->set_epoch(1234);
+  restart->add_nodes(2);
+  restart->add_nodes(3);
+  EXPECT_EQ(FormatShow(view),
+            before + "\nSystem restart: recovering epoch 1234 from data nodes 2, 3\n");
+  restart->clear_nodes();
+  restart->add_nodes(3);
+  EXPECT_THAT(FormatShow(view),
+              HasSubstr("\nSystem restart: recovering epoch 1234 from data node 3\n"));
+  restart->clear_nodes();
+  EXPECT_THAT(FormatShow(view),
+              HasSubstr("\nSystem restart: recovering epoch 1234 (no data node can restore it)\n"));
+  restart->set_epoch(0);
+  restart->add_nodes(2);
+  EXPECT_THAT(FormatShow(view), HasSubstr("\nSystem restart: no data on disk, starting empty\n"));
+  // Not decided: nothing, whatever else the message holds.
+  restart->set_decided(false);
+  EXPECT_EQ(FormatShow(view), before);
 }
 
 }  // namespace
