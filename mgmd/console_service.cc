@@ -104,8 +104,8 @@ std::optional<ConsoleRep> MgmdServer::Stop(Connection& conn, int node_id, bool r
     // As ndb_mgm: "Node shutdown would cause system crash".
     return Error(
         absl::StrCat("Node ", node_id, " is the last live replica of node group ", slot->node_group,
-                     ": stopping it would lose every row the node "
-                     "group holds (data is kept in memory only). Use '",
+                     ": stopping it stops the cluster, which then restarts from disk and "
+                     "loses what the last epoch had not saved (system crash). Use '",
                      node_id, " ", verb, " -f' to do it anyway, or SHUTDOWN to stop the cluster"));
   }
   if (!running) {

@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -194,6 +195,11 @@ void MgmdServer::OnMessage(uint64_t connection_id, const ControlMessage& message
           static_cast<int>(message.node_started().metrics_port());
       membership_.Find(conn.node_id)->data_port =
           static_cast<int>(message.node_started().data_port());
+      if (membership_.Find(conn.node_id)->type == control::DATANODE &&
+          membership_.system_restart().has_value()) {
+        HoldStart(conn.node_id);
+        return;
+      }
       log_->Add("INFO", conn.node_id,
                 absl::StrCat(TypeTitle(membership_.Find(conn.node_id)->type), " started"));
       SetState(conn.node_id, control::STARTED);
@@ -368,10 +374,60 @@ void MgmdServer::DeclareFailed(int node_id, const std::string& stop_reason,
 
 void MgmdServer::SetState(int node_id, control::NodeState state) {
   if (!membership_.SetState(node_id, state, absl::Now())) return;
+  if (state != control::STARTING) held_starts_.erase(node_id);
+  StateChanged(node_id, state);
+  // A node that left may be the one the held ones waited for.
+  if (state == control::NOT_CONNECTED || state == control::STOPPING) ReleaseHeldStarts();
+}
+
+void MgmdServer::StateChanged(int node_id, control::NodeState state) {
   if (state == control::NOT_CONNECTED) failure_detector_.Forget(node_id);
   FollowSystemRestart();  // its change, if any, goes out in the same view
   PublishView();
   FollowNodeGroup(node_id, state);
+  SettlePendingReplies();
+  MaybeFinishShutdown();
+}
+
+void MgmdServer::HoldStart(int node_id) {
+  held_starts_.insert(node_id);
+  std::vector<int> waiting;
+  for (int id : membership_.system_restart()->nodes) {
+    const NodeSlot* slot = membership_.Find(id);
+    if (slot != nullptr && slot->state == control::STARTING && !held_starts_.contains(id)) {
+      waiting.push_back(id);
+    }
+  }
+  if (!waiting.empty()) {
+    log_->Add("INFO", node_id,
+              absl::StrCat("restored; serves with data node", waiting.size() == 1 ? " " : "s ",
+                           absl::StrJoin(waiting, ", "), " once they have restored too"));
+  }
+  ReleaseHeldStarts();
+}
+
+void MgmdServer::ReleaseHeldStarts() {
+  if (held_starts_.empty()) return;
+  if (membership_.system_restart().has_value()) {
+    for (int id : membership_.system_restart()->nodes) {
+      const NodeSlot* slot = membership_.Find(id);
+      if (slot != nullptr && slot->state == control::STARTING && !held_starts_.contains(id)) {
+        return;  // still restoring
+      }
+    }
+  }
+  // Every node of the decision has restored (or left): all serve from the same view.
+  std::vector<int> released(held_starts_.begin(), held_starts_.end());
+  held_starts_.clear();
+  std::sort(released.begin(), released.end());
+  const absl::Time now = absl::Now();
+  for (int id : released) {
+    if (!membership_.SetState(id, control::STARTED, now)) continue;
+    log_->Add("INFO", id, "Data node started");
+  }
+  FollowSystemRestart();
+  PublishView();
+  for (int id : released) FollowNodeGroup(id, control::STARTED);
   SettlePendingReplies();
   MaybeFinishShutdown();
 }

@@ -95,6 +95,11 @@ class MgmdServer {
   // Brings the system restart decision up to date (Membership::UpdateSystemRestart) and says a
   // new one in the cluster log. Returns true when the view changed: the caller publishes it.
   bool FollowSystemRestart();
+  // A system restart's data nodes serve together: each that has restored is held STARTING
+  // until every other node of the decision has too (or left), then all turn STARTED in one
+  // view — a node serving alone for a moment would take writes its peers never see.
+  void HoldStart(int node_id);
+  void ReleaseHeldStarts();
   void NodeLeft(int node_id, const std::string& why);
   // A node still connected is failed all the same (it went silent, or lost arbitration): it is
   // counted as a failure, its connection let go — at once when `stop_reason` is empty, else
@@ -102,6 +107,8 @@ class MgmdServer {
   // `kill_note` in the cluster log) so that the angel starts it again. The caller logs why.
   void DeclareFailed(int node_id, const std::string& stop_reason, absl::string_view kill_note);
   void SetState(int node_id, control::NodeState state);
+  // The tail of a state change: the system-restart decision, the view, waiting replies.
+  void StateChanged(int node_id, control::NodeState state);
   void PublishView();
   void SendTo(int node_id, const control::ControlMessage& message);
 
@@ -151,6 +158,7 @@ class MgmdServer {
   uint64_t next_connection_id_ = 1;
   absl::flat_hash_map<uint64_t, std::unique_ptr<Connection>> connections_;
   absl::flat_hash_map<int, uint64_t> node_connections_;  // node id → connection id
+  absl::flat_hash_set<int> held_starts_;  // restored data nodes waiting for the others (HoldStart)
   absl::flat_hash_map<int, Supervised> supervised_;
   absl::flat_hash_set<int> serving_groups_;  // node groups with data: one of theirs started
   std::vector<PendingReply> pending_;

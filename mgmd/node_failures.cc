@@ -80,8 +80,9 @@ void MgmdServer::ClusterFailure(int group, int last) {
   log_->Add(
       "ALERT", 0,
       absl::StrCat("Cluster failure: node group ", group, " has no live replica left (node ", last,
-                   " was the last to serve); the rows it held were in memory only and are "
-                   "lost. Every data node stops and starts again empty (a system restart)"));
+                   " was the last to serve). Every data node stops and starts again from its "
+                   "disk (a system restart): commits of the last complete epoch and earlier "
+                   "come back"));
   for (const auto& [id, slot] : membership_.slots()) {
     if (slot.type != control::DATANODE || slot.state == control::NOT_CONNECTED ||
         slot.state == control::STOPPING) {

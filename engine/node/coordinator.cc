@@ -30,6 +30,12 @@ End EndOf(uint16_t tc, uint32_t table_id, uint32_t partition, uint64_t txn, uint
 Coordinator::Coordinator(int self, Send send, Reply reply)
     : self_(self), send_(std::move(send)), reply_(std::move(reply)) {}
 
+void Coordinator::BeginEpoch(Txn& txn) {
+  if (decider_ == nullptr) return;
+  txn.epoch = decider_->Begin();
+  txn.epoch_counted = true;
+}
+
 void Coordinator::SetGroups(std::vector<std::vector<std::pair<int, bool>>> groups) {
   groups_ = std::move(groups);
 }
@@ -104,9 +110,12 @@ void Coordinator::SendTo(uint64_t id, Txn& txn, size_t part_index, wire::OpType 
                                     .partition = part.partition,
                                     .tag = tag});
       break;
-    case wire::OpType::kCommit:
-      send_(node, EndOf<wire::Commit>(tc, part.table_id, part.partition, txn.txn, tag));
+    case wire::OpType::kCommit: {
+      auto commit = EndOf<wire::Commit>(tc, part.table_id, part.partition, txn.txn, tag);
+      commit.epoch = txn.epoch;
+      send_(node, commit);
       break;
+    }
     default:
       SHOAL_CHECK(type == wire::OpType::kAbort) << wire::OpTypeName(type);
       send_(node, EndOf<wire::Abort>(tc, part.table_id, part.partition, txn.txn, tag));
@@ -171,8 +180,10 @@ void Coordinator::Advance(uint64_t id) {
         for (size_t i = 0; i < txn.parts.size(); ++i) SendTo(id, txn, i, wire::OpType::kAbort);
       } else {
         // The first partition's replicas record the decision: a node taking over later
-        // commits the others when it finds the first committed.
+        // commits the others when it finds the first committed. Every participant logs it
+        // in one epoch, ours (I8).
         txn.phase = Phase::kCommitFirst;
+        BeginEpoch(txn);
         SendTo(id, txn, 0, wire::OpType::kCommit);
       }
       break;
@@ -198,6 +209,7 @@ void Coordinator::Done(uint64_t id) {
   auto it = txns_.find(id);
   Txn txn = std::move(it->second);
   txns_.erase(it);
+  if (txn.epoch_counted) decider_->End(txn.epoch);
   if (txn.phase == Phase::kCommitRest) {
     ++stats_.commits;
   } else {
@@ -228,6 +240,7 @@ void Coordinator::Resolve(Txn& query) {
     txn.txn = txn_id;
     txn.parts = std::move(parts);
     txn.phase = committed ? Phase::kCommitRest : Phase::kAbort;
+    if (committed) BeginEpoch(txn);
     wire::OpType type = committed ? wire::OpType::kCommit : wire::OpType::kAbort;
     for (size_t i = 0; i < txn.parts.size(); ++i) SendTo(id, txn, i, type);
     if (txn.waiting == 0) Done(id);

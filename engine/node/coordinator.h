@@ -23,6 +23,7 @@
 #include "absl/functional/any_invocable.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "engine/node/epoch_clock.h"
 #include "engine/wire/key_ops.h"
 #include "engine/wire/op.h"
 #include "engine/wire/txn_ops.h"
@@ -47,6 +48,10 @@ class Coordinator {
                                         absl::string_view message)>;
 
   Coordinator(int self, Send send, Reply reply);
+
+  // The commits this TC decides belong to its node's epochs (I8): counted in flight from the
+  // decision until every participant has committed. Null: epoch 0, nothing counted.
+  void SetDecider(EpochClock::Decider* decider) { decider_ = decider; }
 
   // The cluster's node groups, each its data node ids in configuration order with whether
   // they serve, for finding partitions' primaries.
@@ -83,6 +88,8 @@ class Coordinator {
     std::vector<Part> parts;
     int waiting = 0;
     absl::Time since = absl::Now();
+    uint64_t epoch = 0;  // the commit's, once decided
+    bool epoch_counted = false;
     uint16_t error = 0;
     std::string message;
     // kTakeoverQuery: the failed TC; the transactions found, prepared or committed where.
@@ -96,12 +103,14 @@ class Coordinator {
   };
 
   int PrimaryOf(uint32_t partition) const;
+  void BeginEpoch(Txn& txn);
   void SendTo(uint64_t id, Txn& txn, size_t part, wire::OpType type);
   void Advance(uint64_t id);
   void Done(uint64_t id);
   void Resolve(Txn& query);
 
   int self_;
+  EpochClock::Decider* decider_ = nullptr;
   Send send_;
   Reply reply_;
   std::vector<std::vector<std::pair<int, bool>>> groups_;

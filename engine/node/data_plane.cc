@@ -4,13 +4,17 @@
 
 #include <pthread.h>
 
+#include <algorithm>
+#include <future>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "common/liveness/realtime.h"
 #include "common/logging.h"
 #include "common/status_macros.h"
+#include "engine/node/node_files.h"
 #include "engine/node/peer_watch.h"
+#include "engine/node/restore.h"
 #include "engine/wire/op.h"
 #include "engine/wire/replica_ops.h"
 
@@ -20,11 +24,42 @@ namespace {
 // Liveness of links and peers (PeerWatch's interval).
 constexpr absl::Duration kLivenessInterval = PeerWatch::kCheckInterval;
 constexpr absl::Duration kLockCheckInterval = absl::Milliseconds(5);
+// While an epoch round waits for a drain or a save here, look again this often.
+constexpr absl::Duration kEpochCheckInterval = absl::Milliseconds(1);
+
+// The epoch commits get until a round says otherwise: after a restore, the one after it; else
+// the one after the last this node saw complete (a restarted node catches up from the first
+// replicated commit it applies, EpochClock::Advance).
+std::vector<std::unique_ptr<redo::RedoLog>> MakeRedoLogs(const DataPlaneOptions& options) {
+  std::vector<std::unique_ptr<redo::RedoLog>> logs;
+  if (options.data_dir.empty()) return logs;
+  for (int i = 0; i < options.ldm_count; ++i) {
+    logs.push_back(
+        std::make_unique<redo::RedoLog>(RedoDir(options.data_dir), options.node_state.run, i));
+  }
+  return logs;
+}
+
+std::unique_ptr<redo::RedoWriter> MakeRedoWriter(
+    const std::vector<std::unique_ptr<redo::RedoLog>>& logs) {
+  if (logs.empty()) return nullptr;
+  auto writer = std::make_unique<redo::RedoWriter>(redo::RedoWriter::Options{});
+  for (const auto& log : logs) writer->AddLog(log.get());
+  return writer;
+}
+
+uint64_t FirstEpoch(const DataPlaneOptions& options) {
+  if (options.restore_epoch != 0) return options.restore_epoch + 1;
+  return options.node_state.complete_epoch + 1;
+}
 
 }  // namespace
 
 DataPlane::DataPlane(DataPlaneOptions options)
     : options_(std::move(options)),
+      clock_(FirstEpoch(options_)),
+      redo_logs_(MakeRedoLogs(options_)),
+      redo_writer_(MakeRedoWriter(redo_logs_)),
       view_(options_.node_id),
       dictionary_(options_.default_partitions),
       connections_(&options_, &view_, &dictionary_, this),
@@ -34,11 +69,22 @@ DataPlane::DataPlane(DataPlaneOptions options)
                        [this](const DictionaryDelta& delta) {
                          ldms_.ApplyDelta(delta);
                          group_.ForwardDictionary(delta);
+                         SaveDictionary();
                        }),
       liveness_(&options_, &view_, &connections_),
-      group_(&options_, &view_, &connections_, &ldms_, &dictionary_role_, &tc_) {
+      group_(&options_, &view_, &connections_, &ldms_, &dictionary_role_, &tc_),
+      epoch_(options_.node_id, options_.node_groups, options_.epoch_interval, &view_, &connections_,
+             &clock_, redo_writer_.get(), options_.data_dir, options_.node_state, options_.metrics,
+             options_.on_disk_state) {
   ops_metric_ =
       options_.metrics->GetCounter("shoal_datanode_operations_total", "Native operations run.");
+  // A node that holds a complete replica (copied, restored, or the first of its group) can be
+  // restored from its own disk from then on.
+  auto ready = std::move(options_.on_ready);
+  options_.on_ready = [this, ready = std::move(ready)](absl::Status status) mutable {
+    if (status.ok()) epoch_.MarkRestorable();
+    if (ready) ready(std::move(status));
+  };
 }
 
 absl::StatusOr<std::unique_ptr<DataPlane>> DataPlane::Start(
@@ -49,8 +95,19 @@ absl::StatusOr<std::unique_ptr<DataPlane>> DataPlane::Start(
   p.view_.Set(view);
   p.group_.FindCopySource();
   SHOAL_RETURN_IF_ERROR(p.connections_.Listen());
-  SHOAL_RETURN_IF_ERROR(p.ldms_.Start());
+  if (p.options_.on_listening) p.options_.on_listening(p.port());
+  std::vector<LdmDurability> durability;
+  for (int i = 0; i < p.options_.ldm_count; ++i) {
+    LdmDurability& ldm = durability.emplace_back();
+    ldm.decider = p.clock_.AddDecider();
+    if (p.redo_writer_ != nullptr) ldm.log = p.redo_logs_[i].get();
+  }
+  p.tc_.SetDecider(p.clock_.AddDecider());
+  p.ldms_.Start(durability);
+  if (p.redo_writer_ != nullptr) p.redo_writer_->Start();
   SHOAL_RETURN_IF_ERROR(p.dictionary_role_.Load(dictionary));
+  if (p.options_.restore_epoch != 0) SHOAL_RETURN_IF_ERROR(p.Restore());
+  SHOAL_RETURN_IF_ERROR(p.ldms_.Launch());
   SHOAL_RETURN_IF_ERROR(p.connections_.StartPolling(p.ldms_.doorbells()));
   p.group_.PushGroup();
   p.thread_ = std::thread([&p] {
@@ -71,6 +128,78 @@ DataPlane::~DataPlane() {
   connections_.Wake();
   if (thread_.joinable()) thread_.join();
   ldms_.StopWorkers();
+  if (redo_writer_ != nullptr) redo_writer_->Stop();
+}
+
+absl::Status DataPlane::Restore() {
+  const uint64_t epoch = options_.restore_epoch;
+  SHOAL_LOG(kInfo) << "system restart: restoring epoch " << epoch << " from " << options_.data_dir;
+  absl::StatusOr<RestoreStats> stats =
+      RestoreFromDisk(options_.data_dir, options_.node_state, epoch, &ldms_,
+                      [this](const std::string& phase, int percent) {
+                        if (options_.on_restore_progress) {
+                          options_.on_restore_progress(phase, percent);
+                        }
+                      });
+  if (!stats.ok()) return stats.status();
+  if (!stats->stopped.empty()) {
+    SHOAL_LOG(kWarning) << "redo log: " << stats->stopped
+                        << " (recovery stopped there; later records are ignored)";
+  }
+  // Auto-increment counters go on after the largest value restored.
+  for (const auto& [id, table] : dictionary_.tables()) {
+    if (uint64_t max = ldms_.MaxAutoIncrement(id); max > 0) {
+      dictionary_.RaiseAutoIncrement(id, max + 1);
+    }
+  }
+  SHOAL_LOG(kInfo) << "system restart: epoch " << epoch << " restored in "
+                   << absl::FormatDuration(stats->took) << ": " << stats->checkpoint_rows
+                   << " rows from checkpoint " << stats->checkpoint_id << ", "
+                   << stats->redo_applied << " of " << stats->redo_records
+                   << " redo records applied, " << stats->skipped << " of dropped tables";
+  if (redo_writer_ == nullptr) return absl::OkStatus();
+  // The restored rows were logged again in this run: once they are on disk, the files of
+  // earlier runs are needed no more.
+  if (options_.on_restore_progress) options_.on_restore_progress("saving restored state", -1);
+  std::promise<absl::Status> saved;
+  redo_writer_->Save(epoch, [&saved](absl::Status status) { saved.set_value(std::move(status)); });
+  SHOAL_RETURN_IF_ERROR(saved.get_future().get());
+  redo::NodeState& state = options_.node_state;
+  state.first_run = state.run;
+  state.restorable_from = epoch;
+  state.complete_epoch = std::max(state.complete_epoch, epoch);
+  state.checkpoint_id = state.prev_checkpoint_id = 0;
+  SHOAL_RETURN_IF_ERROR(redo::WriteNodeState(options_.data_dir, state));
+  RemoveRunsBefore(options_.data_dir, state.first_run);
+  epoch_.Restored(state);
+  return absl::OkStatus();
+}
+
+void DataPlane::SaveDictionary() {
+  if (redo_writer_ == nullptr) return;
+  wire::Dictionary dictionary;
+  dictionary_.ToProto(&dictionary);
+  // On the writer thread, ahead of the saves that follow: an epoch never completes with rows
+  // of a table whose definition is not on disk.
+  redo_writer_->Post([dir = options_.data_dir, dictionary = std::move(dictionary)] {
+    absl::Status saved = node::SaveDictionary(dir, dictionary);
+    if (!saved.ok()) {
+      SHOAL_LOG(kError) << "dictionary: " << saved;
+    }
+  });
+}
+
+bool DataPlane::CompleteEpoch(absl::Duration timeout) {
+  epoch_.RequestCompletion();
+  connections_.Wake();
+  const absl::Time deadline = absl::Now() + timeout;
+  // The request is taken on the loop's next turn; until then CompletionDone says no.
+  absl::SleepFor(absl::Milliseconds(5));
+  while (!epoch_.CompletionDone()) {
+    if (absl::Now() >= deadline) return false;
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  return true;
 }
 
 void DataPlane::SetView(const control::ClusterView& view) {
@@ -92,8 +221,9 @@ void DataPlane::Run() {
     bool worked = PollInput();
     tc_.DrainResults();
     worked |= group_.CopySteps();
-    connections_.FlushAll();
     now = absl::Now();
+    epoch_.Tick(now);
+    connections_.FlushAll();
     if (now - last_lock_check >= kLockCheckInterval) {
       last_lock_check = now;
       ldms_.ExpireLockWaits(now);
@@ -114,7 +244,9 @@ void DataPlane::Run() {
       continue;
     }
     if (now < busy_until) continue;
-    Sleep(ldms_.has_timed_work() ? kLockCheckInterval : kLivenessInterval);
+    Sleep(epoch_.busy()            ? kEpochCheckInterval
+          : ldms_.has_timed_work() ? kLockCheckInterval
+                                   : kLivenessInterval);
   }
 }
 
@@ -125,7 +257,10 @@ bool DataPlane::PollInput() {
       std::lock_guard<std::mutex> lock(view_mutex_);
       view.swap(new_view_);
     }
-    if (view.has_value()) group_.OnView(std::move(*view));
+    if (view.has_value()) {
+      group_.OnView(std::move(*view));
+      epoch_.OnView();
+    }
   });
   worked |= connections_.Read([this](int node) { liveness_.Heard(node); },
                               [this](Connection* conn, const wire::FrameHeader& header,
@@ -184,11 +319,21 @@ void DataPlane::HandleOps(Connection* conn, uint32_t count, absl::string_view bo
       break;
     }
     if (op.header.type == wire::OpType::kPing) continue;  // its arrival was the point
+    if (op.header.type == wire::OpType::kEpoch) {
+      wire::Epoch epoch;
+      if (wire::Epoch::Decode(op, &epoch) != wire::DecodeStatus::kOk) {
+        connections_.Close(conn, "malformed epoch message");
+        break;
+      }
+      epoch_.OnMessage(epoch);
+      continue;
+    }
     if (op.header.type == wire::OpType::kCommitTxn) {
       tc_.Commit(conn->id, op);
       continue;
     }
     if (op.header.type == wire::OpType::kCopyReq) {
+      epoch_.SyncCopyTarget(conn->id);
       group_.StartCopyTo(conn);
       continue;
     }
@@ -227,6 +372,7 @@ void DataPlane::OnClosed(const Connection& conn, bool peer_link) {
 }
 
 void DataPlane::PublishStats() {
+  epoch_.PublishStats(absl::Now());
   ldms_.PublishStats();
   dictionary_role_.PublishStats();
   tc_.PublishStats();

@@ -31,15 +31,19 @@
 #include "common/control/control.pb.h"
 #include "common/metrics.h"
 #include "engine/node/dictionary.h"
+#include "engine/node/epoch_clock.h"
 #include "engine/node/ldm/context.h"
 #include "engine/node/plane/connections.h"
 #include "engine/node/plane/dictionary_role.h"
+#include "engine/node/plane/epoch_role.h"
 #include "engine/node/plane/group_role.h"
 #include "engine/node/plane/ldm_host.h"
 #include "engine/node/plane/node_view.h"
 #include "engine/node/plane/options.h"
 #include "engine/node/plane/peer_liveness.h"
 #include "engine/node/plane/tc_glue.h"
+#include "engine/redo/redo_log.h"
+#include "engine/redo/redo_writer.h"
 #include "engine/wire/dictionary.pb.h"
 #include "engine/wire/frame.h"
 
@@ -47,7 +51,8 @@ namespace shoal::node {
 
 class DataPlane : private ReplySink, private ConnectionEvents {
  public:
-  // Listens, installs `dictionary` (from the master, when another data node already runs) and
+  // Listens, installs `dictionary` (from the master when another data node already runs, from
+  // disk for a system restart), restores the partitions from disk when options say so, and
   // starts the data-plane thread.
   static absl::StatusOr<std::unique_ptr<DataPlane>> Start(
       DataPlaneOptions options, const control::ClusterView& view,
@@ -57,9 +62,15 @@ class DataPlane : private ReplySink, private ConnectionEvents {
   int port() const { return connections_.port(); }
   // Thread-safe: the mgmd's latest cluster view (who is the dictionary master, peer ports).
   void SetView(const control::ClusterView& view);
+  // Thread-safe, blocking: a clean stop's last epoch — every commit acknowledged so far is
+  // made durable on every serving node (EpochRole). False when that did not happen in time.
+  bool CompleteEpoch(absl::Duration timeout);
 
  private:
   explicit DataPlane(DataPlaneOptions options);
+  // The part of Start that brings the partitions back from disk (a system restart).
+  absl::Status Restore();
+  void SaveDictionary();
   void Run();
   bool PollInput();
   void HandleFrame(Connection* conn, const wire::FrameHeader& header, absl::string_view body);
@@ -74,6 +85,11 @@ class DataPlane : private ReplySink, private ConnectionEvents {
 
   // In construction order: each role is handed the ones before it.
   DataPlaneOptions options_;
+  // Durability (I8): the epoch commits belong to, the LDMs' redo logs, and the thread that
+  // writes them (null without a data directory).
+  EpochClock clock_;
+  std::vector<std::unique_ptr<redo::RedoLog>> redo_logs_;
+  std::unique_ptr<redo::RedoWriter> redo_writer_;
   NodeView view_;  // the data-plane thread's copy
   Dictionary dictionary_;
   Connections connections_;
@@ -82,6 +98,7 @@ class DataPlane : private ReplySink, private ConnectionEvents {
   DictionaryRole dictionary_role_;
   PeerLiveness liveness_;
   GroupRole group_;
+  EpochRole epoch_;
 
   absl::Time last_stuck_report_ = absl::InfinitePast();
   Counter* ops_metric_;

@@ -6,6 +6,7 @@
 // thread); LDMs get immutable TableDef snapshots.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -47,6 +48,11 @@ class Dictionary {
   // note, for IF [NOT] EXISTS that did nothing) and `delta` what changed; on failure `conf`
   // carries the MySQL error and nothing changed.
   void Apply(const wire::DictReq& req, wire::DictConf* conf, DictionaryDelta* delta);
+  // After a restore: the table's counter goes on from at least `next`.
+  void RaiseAutoIncrement(uint32_t table_id, uint64_t next) {
+    uint64_t& counter = next_auto_increment_[table_id];
+    counter = std::max(counter, next);
+  }
   // Master only: reserves auto-increment values (ReserveAutoIncrement).
   void ReserveAutoIncrement(const wire::ReserveAutoIncrement& req, wire::DictConf* conf);
 

@@ -4,7 +4,9 @@
 // one serves (a restart), and serves the native API over shared memory and TCP.
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <system_error>
 #include <thread>
@@ -13,8 +15,12 @@
 #include "absl/strings/str_cat.h"
 #include "common/control/managed_node.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 #include "engine/node/data_plane.h"
+#include "engine/node/node_files.h"
 #include "engine/node/thread_layout.h"
+#include "engine/redo/node_state.h"
+#include "engine/redo/redo_reader.h"
 
 namespace {
 
@@ -49,6 +55,79 @@ absl::StatusOr<std::optional<shoal::wire::Dictionary>> DictionaryFromPeers(
   return std::optional<shoal::wire::Dictionary>(std::move(*dictionary));
 }
 
+// What this start does with the node's disk (docs/architecture.md, "Durability").
+enum class StartKind {
+  kCopy,     // a node of its group serves: copy from it (the disk is replaced)
+  kRestore,  // a system restart: restore the disk to the epoch the mgmd decided
+  kEmpty,    // nothing to restore (a new cluster, or a node group nobody can restore)
+};
+
+std::mutex start_mutex;
+// While the start waits for the mgmd's system-restart decision: where views go.
+std::function<void(const shoal::control::ClusterView&)> waiting_for_restart;
+std::thread restore_thread;
+
+bool GroupServes(const shoal::control::ClusterView& view,
+                 const shoal::config::ClusterConfig& config, int self_group) {
+  for (const auto& node : view.nodes()) {
+    if (node.type() != shoal::control::DATANODE || node.state() != shoal::control::STARTED) {
+      continue;
+    }
+    const shoal::config::DataNodeConfig* peer =
+        config.FindDataNode(static_cast<int>(node.node_id()));
+    if (peer != nullptr && peer->node_group == self_group) return true;
+  }
+  return false;
+}
+
+bool AnyDataNodeServes(const shoal::control::ClusterView& view) {
+  for (const auto& node : view.nodes()) {
+    if (node.type() == shoal::control::DATANODE && node.state() == shoal::control::STARTED) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Everything the start needs once it knows what to do with the disk; runs on the control
+// thread, or on the restore thread for a system restart.
+absl::Status StartPlane(shoal::node::DataPlaneOptions options,
+                        const shoal::control::ClusterView& view, StartKind kind,
+                        const shoal::control::ManagedNodeContext& context) {
+  const std::string data_dir = options.data_dir;
+  std::optional<shoal::wire::Dictionary> dictionary;
+  if (kind == StartKind::kRestore) {
+    absl::StatusOr<std::optional<shoal::wire::Dictionary>> saved =
+        shoal::node::LoadDictionary(data_dir);
+    if (!saved.ok()) return saved.status();
+    if (!saved->has_value()) {
+      return absl::DataLossError(absl::StrCat(
+          "cannot restore epoch ", options.restore_epoch, ": ", data_dir,
+          " has no dictionary.pb (the data directory is not this node's, or was removed)"));
+    }
+    dictionary = std::move(*saved);
+  } else {
+    // What was on disk is of no use: a copy replaces it, an empty start forgets it.
+    SHOAL_RETURN_IF_ERROR(shoal::node::RemoveNodeData(data_dir));
+    options.node_state.first_run = options.node_state.run;
+    options.node_state.restorable_from = 0;
+    options.node_state.checkpoint_id = options.node_state.prev_checkpoint_id = 0;
+    SHOAL_RETURN_IF_ERROR(shoal::redo::WriteNodeState(data_dir, options.node_state));
+    absl::StatusOr<std::optional<shoal::wire::Dictionary>> fetched =
+        DictionaryFromPeers(view, context.node_id);
+    if (!fetched.ok()) return fetched.status();
+    dictionary = std::move(*fetched);
+  }
+  // Before the data-plane thread runs: it may report the node started at once.
+  options.on_listening = [data_port = context.data_port](int port) { *data_port = port; };
+  absl::StatusOr<std::unique_ptr<shoal::node::DataPlane>> plane =
+      shoal::node::DataPlane::Start(std::move(options), view, dictionary);
+  if (!plane.ok()) return plane.status();
+  std::lock_guard<std::mutex> lock(start_mutex);
+  data_plane = std::move(*plane);
+  return absl::OkStatus();
+}
+
 absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
   const shoal::config::ClusterConfig& config = *context.config;
   const shoal::config::DataNodeConfig* self = config.FindDataNode(context.node_id);
@@ -67,9 +146,26 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
   SHOAL_LOG(kInfo) << "data directory " << self->data_dir << ", node group " << self->node_group
                    << ", data memory " << shoal::config::FormatSize(config.cluster.data_memory)
                    << ", " << layout.Describe();
-  absl::StatusOr<std::optional<shoal::wire::Dictionary>> dictionary =
-      DictionaryFromPeers(*context.view, context.node_id);
-  if (!dictionary.ok()) return dictionary.status();
+
+  // The disk: what this node can restore, told to the mgmd, which decides system restarts.
+  absl::StatusOr<std::optional<shoal::redo::NodeState>> read =
+      shoal::redo::ReadNodeState(self->data_dir);
+  if (!read.ok()) return read.status();
+  shoal::redo::NodeState state = read->value_or(shoal::redo::NodeState{});
+  // Left behind by a start that stopped between writing the node state and removing them.
+  shoal::node::RemoveRunsBefore(self->data_dir, state.first_run);
+  absl::StatusOr<uint64_t> saved = shoal::redo::SavedEpoch(shoal::node::RedoDir(self->data_dir));
+  if (!saved.ok()) return saved.status();
+  ++state.run;  // every start logs to redo files of its own
+  SHOAL_RETURN_IF_ERROR(shoal::redo::WriteNodeState(self->data_dir, state));
+  SHOAL_LOG(kInfo) << "disk: run " << state.run << ", last complete epoch " << state.complete_epoch
+                   << ", redo saved to epoch " << *saved
+                   << (state.restorable_from == 0
+                           ? std::string(", nothing restorable")
+                           : absl::StrCat(", restorable from epoch ", state.restorable_from));
+  const uint64_t restorable_from = state.restorable_from;
+  shoal::control::DiskReporter disk = context.disk;
+  disk.Report(state.complete_epoch, *saved, restorable_from);
 
   shoal::node::DataPlaneOptions options;
   options.node_id = context.node_id;
@@ -113,11 +209,57 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
   progress.Defer();
   options.on_copy_progress = [progress](int percent) { progress.Report("copying data", percent); };
   options.on_ready = [progress](absl::Status status) { progress.Done(std::move(status)); };
-  absl::StatusOr<std::unique_ptr<shoal::node::DataPlane>> plane =
-      shoal::node::DataPlane::Start(std::move(options), *context.view, *dictionary);
-  if (!plane.ok()) return plane.status();
-  data_plane = std::move(*plane);
-  *context.data_port = data_plane->port();
+  options.data_dir = self->data_dir;
+  options.epoch_interval = config.cluster.epoch_interval;
+  options.node_state = state;
+  options.on_restore_progress = [progress](const std::string& phase, int percent) {
+    progress.Report(phase, percent);
+  };
+  options.on_disk_state = [disk](const shoal::redo::NodeState& now, uint64_t saved_epoch) {
+    disk.Report(now.complete_epoch, saved_epoch, now.restorable_from);
+  };
+
+  const shoal::control::ClusterView& view = *context.view;
+  if (GroupServes(view, config, self->node_group)) {
+    return StartPlane(std::move(options), view, StartKind::kCopy, context);
+  }
+  if (AnyDataNodeServes(view)) {
+    // Another node group serves while nobody of ours does: the cluster did not stop as a
+    // whole (the mgmd stops every data node on a cluster failure), so there is no epoch to
+    // agree on; start empty and say so.
+    SHOAL_LOG(kWarning) << "node group " << self->node_group
+                        << " has no serving node while others serve: starting empty";
+    return StartPlane(std::move(options), view, StartKind::kEmpty, context);
+  }
+  // A system restart: wait for the mgmd to decide the epoch every data node restores.
+  progress.Report("waiting for the other data nodes", -1);
+  const uint64_t saved_epoch = *saved;
+  std::lock_guard<std::mutex> lock(start_mutex);
+  waiting_for_restart = [options =
+                             std::make_shared<shoal::node::DataPlaneOptions>(std::move(options)),
+                         context, progress, restorable_from,
+                         saved_epoch](const shoal::control::ClusterView& decided) mutable {
+    if (!decided.system_restart().decided()) return;
+    waiting_for_restart = nullptr;  // runs once; the caller holds a copy of this lambda
+    const uint64_t epoch = decided.system_restart().epoch();
+    StartKind kind = StartKind::kEmpty;
+    if (epoch != 0) {
+      if (restorable_from == 0 || restorable_from > epoch || saved_epoch < epoch) {
+        progress.Done(absl::UnavailableError(absl::StrCat(
+            "the cluster restarts from epoch ", epoch, ", which this node's disk does not hold (",
+            restorable_from == 0 ? std::string("nothing restorable")
+                                 : absl::StrCat("epochs ", restorable_from, " to ", saved_epoch),
+            "): it will copy from a node of its group once one serves")));
+        return;
+      }
+      kind = StartKind::kRestore;
+      options->restore_epoch = epoch;
+    }
+    restore_thread = std::thread([options, decided, kind, context, progress]() mutable {
+      absl::Status started = StartPlane(std::move(*options), decided, kind, context);
+      if (!started.ok()) progress.Done(started);
+    });
+  };
   return absl::OkStatus();
 }
 
@@ -126,9 +268,25 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
 int main(int argc, char** argv) {
   shoal::control::ManagedNodeHooks hooks;
   hooks.start = &StartDataNode;
-  hooks.stop = [] { data_plane.reset(); };
+  hooks.stop = [] {
+    if (restore_thread.joinable()) restore_thread.join();
+    std::lock_guard<std::mutex> lock(start_mutex);
+    waiting_for_restart = nullptr;
+    if (data_plane == nullptr) return;
+    // A clean stop: every commit acknowledged so far goes into a complete epoch first.
+    if (!data_plane->CompleteEpoch(absl::Seconds(3))) {
+      SHOAL_LOG(kWarning) << "stopping without a last complete epoch (no answer in 3s)";
+    }
+    data_plane.reset();
+  };
   hooks.on_view = [](const shoal::control::ClusterView& view) {
-    if (data_plane != nullptr) data_plane->SetView(view);
+    std::lock_guard<std::mutex> lock(start_mutex);
+    if (data_plane != nullptr) {
+      data_plane->SetView(view);
+    } else if (waiting_for_restart) {
+      auto waiting = waiting_for_restart;  // it clears itself when it acts
+      waiting(view);
+    }
   };
   return shoal::control::RunManagedNode(shoal::control::DATANODE, "shoal-datanode", kUsage, argc,
                                         argv, std::move(hooks));

@@ -18,7 +18,7 @@ namespace {
 constexpr uint32_t kMagic = 0x54534E53;  // "SNST"
 constexpr uint32_t kVersion = 1;
 constexpr size_t kHeaderSize = 16;
-constexpr size_t kBodySizeV1 = 4 + 8 * 8 + 4;
+constexpr size_t kBodySizeV1 = 4 + 8 * 8 + 4 + 4;
 // A node.state is tiny; anything bigger is not one (and is not read into memory whole).
 constexpr size_t kMaxFileSize = 4096;
 
@@ -48,6 +48,7 @@ std::string SerializeNodeState(const NodeState& s) {
   Put(&body, s.prev_checkpoint_start_epoch);
   Put(&body, s.prev_checkpoint_end_epoch);
   Put(&body, s.ldm_count);
+  Put(&body, s.first_run);
   std::string out;
   Put(&out, kMagic);
   Put(&out, kVersion);
@@ -88,6 +89,7 @@ absl::StatusOr<NodeState> ParseNodeState(absl::string_view in) {
   s.prev_checkpoint_start_epoch = Get<uint64_t>(&in);
   s.prev_checkpoint_end_epoch = Get<uint64_t>(&in);
   s.ldm_count = Get<uint32_t>(&in);
+  s.first_run = Get<uint32_t>(&in);
   return s;
 }
 

@@ -32,6 +32,9 @@ struct NodeState {
   uint64_t checkpoint_end_epoch = 0;    // the checkpoint restores only epochs >= this
   uint64_t prev_checkpoint_id = 0, prev_checkpoint_start_epoch = 0, prev_checkpoint_end_epoch = 0;
   uint32_t ldm_count = 0;
+  // Redo segments of earlier runs are obsolete (a restore logged their rows again, or a copy
+  // replaced them): recovery removes them unread.
+  uint32_t first_run = 0;
 
   bool operator==(const NodeState&) const = default;
 };

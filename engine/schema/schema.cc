@@ -501,6 +501,11 @@ bool ReadBackup(const TableDef& table) {
          absl::StrContains(absl::AsciiStrToUpper(table.comment), "READ_BACKUP=1");
 }
 
+bool Logged(const TableDef& table) {
+  return table.comment.empty() ||
+         !absl::StrContains(absl::AsciiStrToUpper(table.comment), "NOLOGGING=1");
+}
+
 absl::StatusOr<TableDef> ParseTableDef(absl::string_view* in) {
   DefReader r(*in);
   TableDef table;

@@ -103,6 +103,12 @@ struct TableDef {
 // Safe because a commit is acknowledged only once every replica has it (I7).
 bool ReadBackup(const TableDef& table);
 
+// Logged (the default): the table's commits go to the redo log and checkpoints, and survive a
+// restart of every data node (docs/architecture.md, I8). NDB's non-logged tables, set the same
+// way (COMMENT="NDB_TABLE=NOLOGGING=1"), live in memory only: replicated like any table, but
+// empty after a system restart.
+bool Logged(const TableDef& table);
+
 // Checks a definition a client asks to create: names, types, lengths, keys, at most one
 // AUTO_INCREMENT column which must be a key's first column. Adds the hidden primary key when
 // there is none. Errors are InvalidArgument with the MySQL error code as a payload-free

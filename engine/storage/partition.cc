@@ -172,6 +172,9 @@ Partition::Partition(const schema::TableDef* table, MemoryBudget* budget)
 Partition::~Partition() = default;
 
 OpResult Partition::SetTable(const schema::TableDef* table) { return impl_->SetTable(table); }
+void Partition::SetObserver(CommitObserver* observer, uint32_t index) {
+  impl_->SetObserver(observer, index);
+}
 OpResult Partition::Read(TxnId txn, absl::string_view key, absl::Span<const uint16_t> columns,
                          LockMode lock, schema::RowWriter* out) {
   return impl_->Read(txn, key, columns, lock, out);

@@ -77,6 +77,17 @@ struct ScanBatch {
   OpResult result;           // kOk, kLocked (rows before the locked one were returned), …
 };
 
+// Sees every change a partition commits, in commit order, with the committed image: the redo
+// log's feed (docs/architecture.md, I8). Called from inside Commit and the autocommit
+// operations, on the partition's thread; the views are valid during the call only.
+class CommitObserver {
+ public:
+  virtual ~CommitObserver() = default;
+  // `row` (packed over all columns) empty: the row with `key` is gone.
+  virtual void Committed(uint32_t table_id, uint32_t partition, absl::string_view key,
+                         absl::string_view row) = 0;
+};
+
 class Partition {
  public:
   // `table` must outlive the partition until SetTable replaces it.
@@ -84,6 +95,10 @@ class Partition {
   ~Partition();  // returns all memory to the budget
   Partition(const Partition&) = delete;
   Partition& operator=(const Partition&) = delete;
+
+  // Every commit from now on is shown to `observer` (null: none) as partition `index` of its
+  // table.
+  void SetObserver(CommitObserver* observer, uint32_t index);
 
   // Switches to a new version of the same table. Indexes added are built from the rows
   // (kDuplicateKey if a new unique index does not hold, leaving the old definition);

@@ -44,6 +44,10 @@ class Partition::Impl {
   ~Impl();
 
   OpResult SetTable(const schema::TableDef* table);
+  void SetObserver(CommitObserver* observer, uint32_t index) {
+    observer_ = observer;
+    index_ = index;
+  }
   OpResult Read(TxnId txn, absl::string_view key, absl::Span<const uint16_t> columns, LockMode lock,
                 schema::RowWriter* out);
   OpResult ReadUnique(TxnId txn, int index, absl::string_view key,
@@ -101,6 +105,8 @@ class Partition::Impl {
   void WriteToken(const IndexInfo& info, const Row* e, std::string* out);
 
   const schema::TableDef* table_;
+  CommitObserver* observer_ = nullptr;
+  uint32_t index_ = 0;  // which partition of the table, for the observer
   Layout layout_;
   RowArena arena_;
   PkIndex pk_;

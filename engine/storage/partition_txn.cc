@@ -12,7 +12,10 @@ void Partition::Impl::Commit(TxnId txn) {
   for (Row* h : rows) {
     if (h == nullptr) continue;
     if (h->flags & kDeleted) {
-      if (!(h->flags & kInserted)) --row_count_;
+      if (!(h->flags & kInserted)) {
+        --row_count_;
+        if (observer_ != nullptr) observer_->Committed(table_->id, index_, h->key(), {});
+      }
       RemoveRow(h);
       continue;
     }
@@ -23,6 +26,7 @@ void Partition::Impl::Commit(TxnId txn) {
     h->owner = 0;
     if (modified) {
       for (int i = 1; i < index_count(); ++i) UniquePut(i, h);
+      if (observer_ != nullptr) observer_->Committed(table_->id, index_, h->key(), h->row());
     }
   }
   rows.clear();

@@ -1,6 +1,8 @@
 // Codecs of the client's typed operations (key_ops.h) over the Op layout of op.h.
 #include "engine/wire/key_ops.h"
 
+#include <cstring>
+
 namespace shoal::wire {
 namespace {
 
@@ -146,10 +148,31 @@ DecodeStatus Scan::Decode(const Op& op, Scan* out) {
   return DecodeStatus::kOk;
 }
 
-void Commit::Encode(FrameBuilder* builder) const { AppendOp(builder, ToHeader(kType, 0, tc), {}); }
+bool DecodeEpochSection(absl::string_view section, uint64_t* epoch) {
+  if (section.empty()) {
+    *epoch = 0;
+    return true;
+  }
+  if (section.size() != 8) return false;
+  *epoch = GetU64(section.data());
+  return true;
+}
+
+absl::string_view EpochSection(uint64_t epoch, char (&scratch)[8]) {
+  if (epoch == 0) return {};
+  std::memcpy(scratch, &epoch, 8);  // little-endian hosts only, as the rest of the format
+  return absl::string_view(scratch, 8);
+}
+
+void Commit::Encode(FrameBuilder* builder) const {
+  char scratch[8];
+  AppendOp(builder, ToHeader(kType, 0, tc), {EpochSection(epoch, scratch)});
+}
 
 DecodeStatus Commit::Decode(const Op& op, Commit* out) {
-  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  if (!HasShape(op, kType) || !DecodeEpochSection(op.sections[0], &out->epoch)) {
+    return DecodeStatus::kMalformed;
+  }
   out->FromHeader(op.header);
   out->tc = op.header.index;
   return DecodeStatus::kOk;

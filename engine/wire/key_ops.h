@@ -142,11 +142,17 @@ struct Scan : OpTarget {
   bool operator==(const Scan&) const = default;
 };
 
-// kCommit: index the TC (0: the client's own commit of a transaction in one partition), no
-// sections. Ends `txn` in `partition`.
+// An epoch section: empty for 0, else int<8>. False when it is neither.
+bool DecodeEpochSection(absl::string_view section, uint64_t* epoch);
+// Its bytes, valid as long as `scratch`.
+absl::string_view EpochSection(uint64_t epoch, char (&scratch)[8]);
+
+// kCommit: index the TC (0: the client's own commit of a transaction in one partition) |
+// epoch (the TC's; none from a client). Ends `txn` in `partition`.
 struct Commit : OpTarget {
   static constexpr OpType kType = OpType::kCommit;
   uint16_t tc = 0;
+  uint64_t epoch = 0;  // from a TC: the epoch it decided the commit in; 0: the primary decides
 
   void Encode(FrameBuilder* builder) const;
   static DecodeStatus Decode(const Op& op, Commit* out);

@@ -151,10 +151,12 @@ TEST(KeyOpsTest, EncodeTheBytesOfOpH) {
   ExpectRoundTrip(Targeted<Scan>());  // empty bounds, resume and filter
 
   auto commit = Targeted<Commit>();
-  EXPECT_EQ(Encoded(commit), Legacy(TargetHeader(OpType::kCommit), {}));
+  EXPECT_EQ(Encoded(commit), Legacy(TargetHeader(OpType::kCommit), {""}));
   ExpectRoundTrip(commit);
   commit.tc = 3;
-  EXPECT_EQ(Encoded(commit), Legacy(TargetHeader(OpType::kCommit, 0, 3), {}));
+  commit.epoch = 0x0102030405060708ull;
+  EXPECT_EQ(Encoded(commit), Legacy(TargetHeader(OpType::kCommit, 0, 3),
+                                    {std::string("\x08\x07\x06\x05\x04\x03\x02\x01", 8)}));
   ExpectRoundTrip(commit);
   auto abort = Targeted<Abort>();
   abort.tc = 4;
@@ -189,20 +191,32 @@ TEST(ReplicaOpsTest, EncodeTheBytesOfOpH) {
   write.commit_now = true;
   write.row = "row";
   EXPECT_EQ(Encoded(write),
-            Legacy(TargetHeader(OpType::kReplicaWrite, kReplicaCommitNow, 2), {"row"}));
+            Legacy(TargetHeader(OpType::kReplicaWrite, kReplicaCommitNow, 2), {"row", ""}));
+  ExpectRoundTrip(write);
+  write.epoch = 5;
+  EXPECT_EQ(Encoded(write), Legacy(TargetHeader(OpType::kReplicaWrite, kReplicaCommitNow, 2),
+                                   {"row", std::string("\x05\0\0\0\0\0\0\0", 8)}));
   ExpectRoundTrip(write);
   auto del = Targeted<ReplicaDelete>();
   del.from_node = 2;
   del.key = "k";
-  EXPECT_EQ(Encoded(del), Legacy(TargetHeader(OpType::kReplicaDelete, 0, 2), {"k"}));
+  del.epoch = 6;
+  EXPECT_EQ(Encoded(del), Legacy(TargetHeader(OpType::kReplicaDelete, 0, 2),
+                                 {"k", std::string("\x06\0\0\0\0\0\0\0", 8)}));
   ExpectRoundTrip(del);
+  // An epoch section is empty or eight bytes.
+  EXPECT_FALSE(
+      DecodesAs<ReplicaDelete>(Legacy(TargetHeader(OpType::kReplicaDelete, 0, 2), {"k", "1234"})));
 
   auto commit = Targeted<ReplicaCommit>();
   commit.from_node = 1;
   commit.table_version = 0;
   OpHeader h = TargetHeader(OpType::kReplicaCommit, 0, 1);
   h.table_version = 0;
-  EXPECT_EQ(Encoded(commit), Legacy(h, {}));
+  EXPECT_EQ(Encoded(commit), Legacy(h, {""}));
+  ExpectRoundTrip(commit);
+  commit.epoch = 7;
+  EXPECT_EQ(Encoded(commit), Legacy(h, {std::string("\x07\0\0\0\0\0\0\0", 8)}));
   ExpectRoundTrip(commit);
   auto abort = Targeted<ReplicaAbort>();
   abort.from_node = 1;
@@ -243,6 +257,19 @@ TEST(ReplicaOpsTest, EncodeTheBytesOfOpH) {
   sender.partition = 6;
   EXPECT_EQ(Encoded(Handover{9, 6}), Legacy(sender, {}));
   ExpectRoundTrip(Handover{9, 6});
+
+  Epoch epoch{.from_node = 9, .phase = EpochPhase::kSaved, .epoch = 42};
+  OpHeader round;
+  round.type = OpType::kEpoch;
+  round.index = 9;
+  round.flags = static_cast<uint8_t>(EpochPhase::kSaved);
+  round.txn = 42;
+  EXPECT_EQ(Encoded(epoch), Legacy(round, {}));
+  ExpectRoundTrip(epoch);
+  round.flags = 0;
+  EXPECT_FALSE(DecodesAs<Epoch>(Legacy(round, {})));
+  round.flags = kMaxEpochPhase + 1;
+  EXPECT_FALSE(DecodesAs<Epoch>(Legacy(round, {})));
 
   CopyDone done{.from_node = 9, .ldm = 1, .ldm_count = 2, .sent = 30, .total = 40};
   OpHeader progress;

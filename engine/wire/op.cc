@@ -78,6 +78,8 @@ absl::string_view OpTypeName(OpType type) {
       return "ping";
     case OpType::kHandover:
       return "handover";
+    case OpType::kEpoch:
+      return "epoch";
   }
   return "unknown";
 }
@@ -89,11 +91,14 @@ int SectionCount(OpType type) {
     case OpType::kUpdate:
     case OpType::kDeleteIf:
       return 2;
+    case OpType::kReplicaWrite:
+    case OpType::kReplicaDelete:
+      return 2;
     case OpType::kInsert:
     case OpType::kWrite:
     case OpType::kDelete:
-    case OpType::kReplicaWrite:
-    case OpType::kReplicaDelete:
+    case OpType::kCommit:
+    case OpType::kReplicaCommit:
     case OpType::kReplicaAck:
     case OpType::kCommitTxn:
     case OpType::kReplicaPrepare:
@@ -102,9 +107,7 @@ int SectionCount(OpType type) {
       return 3;
     case OpType::kScan:
       return 6;
-    case OpType::kCommit:
     case OpType::kAbort:
-    case OpType::kReplicaCommit:
     case OpType::kReplicaAbort:
     case OpType::kCopyReq:
     case OpType::kCopyDone:
@@ -112,6 +115,7 @@ int SectionCount(OpType type) {
     case OpType::kTakeoverReq:
     case OpType::kPing:
     case OpType::kHandover:
+    case OpType::kEpoch:
       return 0;
   }
   return -1;

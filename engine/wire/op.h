@@ -17,14 +17,15 @@
 //     kUpdate              key | update program          kUpdateIf  key | filter | program
 //     kDelete              key                           kDeleteIf  key | filter
 //     kScan                lower | upper | resume | filter | columns | ScanParams
-//     kCommit, kAbort      (none): ends `txn` in `partition`; `index` the TC that sends it, 0
-//                          from the client (whose kAbort leaves what a TC prepared)
+//     kCommit              epoch: ends `txn` in `partition`; `index` the TC that sends it, 0
+//                          from the client. The epoch (below) is the TC's; empty from a client
+//     kAbort               (none): the same, rolls back (a client's leaves what a TC prepared)
 //   Between the data nodes of a node group (replication, docs/architecture.md I7); `index` carries
 //   the sending data node's id:
-//     kReplicaWrite        row: insert or replace, under `txn` (kReplicaCommitNow: committed
-//                          at once, the primary ran it as an autocommit write)
-//     kReplicaDelete       key
-//     kReplicaCommit       (none): commit `txn` in `partition`; kReplicaAbort (none): roll back
+//     kReplicaWrite        row | epoch: insert or replace, under `txn` (kReplicaCommitNow:
+//                          committed at once, the primary ran it as an autocommit write)
+//     kReplicaDelete       key | epoch
+//     kReplicaCommit       epoch: commit `txn` in `partition`; kReplicaAbort (none): roll back
 //     kReplicaAck          status (empty: done; else int<2> MySQL error | message): the backup's
 //                          answer to the kReplicaWrite/Delete/Commit whose `tag` it echoes
 //                          (tag 0 asks for no answer)
@@ -45,6 +46,11 @@
 //   When a restarted node takes back its primary roles (engine/node/ldm/handover.h):
 //     kHandover            (none): the sender, primary of `partition` until now, has stopped
 //                          acting as its primary; all it sent before arrives ahead of this
+//   Global checkpoints (engine/node/plane/epoch_role.h), between every serving data node:
+//     kEpoch               (none): `flags` the EpochPhase, `txn` the epoch, `index` the sender
+//   An epoch section is empty (none: a client's commit, or the sender logs nothing) or int<8>:
+//   the global checkpoint the commit belongs to, chosen by whoever decided the commit (the
+//   primary, or the TC), so that every replica logs it under the same one (I8).
 //   A participant answers the TC's kPrepare, kCommit, kAbort and kTakeoverReq with results;
 //   kTakeoverReq's: int<8> txn | int<1> committed, for each such transaction.
 //   key: a packed key (schema/row.h); columns: int<2> column positions; programs and filters:
@@ -56,7 +62,7 @@
 // framing they build on (length, type, sections).
 //   key_ops.h      Read ReadUnique Insert Write Update UpdateIf Delete DeleteIf Scan Commit Abort
 //   replica_ops.h  ReplicaWrite ReplicaDelete ReplicaCommit ReplicaAbort ReplicaAck
-//                  ReplicaPrepare CopyReq CopyDone Handover Ping
+//                  ReplicaPrepare CopyReq CopyDone Handover Ping Epoch
 //   txn_ops.h      CommitTxn Prepare TakeoverReq, and TakeoverConf: kTakeoverReq's result
 //
 // Result:
@@ -103,8 +109,9 @@ enum class OpType : uint8_t {
   kTakeoverReq = 22,
   kPing = 23,
   kHandover = 24,
+  kEpoch = 25,
 };
-inline constexpr OpType kMaxOpType = OpType::kHandover;
+inline constexpr OpType kMaxOpType = OpType::kEpoch;
 absl::string_view OpTypeName(OpType type);
 
 enum OpFlags : uint8_t {

@@ -19,11 +19,15 @@ OpHeader SenderHeader(OpType type, uint16_t from_node) {
 }  // namespace
 
 void ReplicaWrite::Encode(FrameBuilder* builder) const {
-  AppendOp(builder, ToHeader(kType, CommitNowFlags(commit_now), from_node), {row});
+  char scratch[8];
+  AppendOp(builder, ToHeader(kType, CommitNowFlags(commit_now), from_node),
+           {row, EpochSection(epoch, scratch)});
 }
 
 DecodeStatus ReplicaWrite::Decode(const Op& op, ReplicaWrite* out) {
-  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  if (!HasShape(op, kType) || !DecodeEpochSection(op.sections[1], &out->epoch)) {
+    return DecodeStatus::kMalformed;
+  }
   out->FromHeader(op.header);
   out->from_node = op.header.index;
   out->commit_now = (op.header.flags & kReplicaCommitNow) != 0;
@@ -32,11 +36,15 @@ DecodeStatus ReplicaWrite::Decode(const Op& op, ReplicaWrite* out) {
 }
 
 void ReplicaDelete::Encode(FrameBuilder* builder) const {
-  AppendOp(builder, ToHeader(kType, CommitNowFlags(commit_now), from_node), {key});
+  char scratch[8];
+  AppendOp(builder, ToHeader(kType, CommitNowFlags(commit_now), from_node),
+           {key, EpochSection(epoch, scratch)});
 }
 
 DecodeStatus ReplicaDelete::Decode(const Op& op, ReplicaDelete* out) {
-  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  if (!HasShape(op, kType) || !DecodeEpochSection(op.sections[1], &out->epoch)) {
+    return DecodeStatus::kMalformed;
+  }
   out->FromHeader(op.header);
   out->from_node = op.header.index;
   out->commit_now = (op.header.flags & kReplicaCommitNow) != 0;
@@ -45,11 +53,14 @@ DecodeStatus ReplicaDelete::Decode(const Op& op, ReplicaDelete* out) {
 }
 
 void ReplicaCommit::Encode(FrameBuilder* builder) const {
-  AppendOp(builder, ToHeader(kType, 0, from_node), {});
+  char scratch[8];
+  AppendOp(builder, ToHeader(kType, 0, from_node), {EpochSection(epoch, scratch)});
 }
 
 DecodeStatus ReplicaCommit::Decode(const Op& op, ReplicaCommit* out) {
-  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  if (!HasShape(op, kType) || !DecodeEpochSection(op.sections[0], &out->epoch)) {
+    return DecodeStatus::kMalformed;
+  }
   out->FromHeader(op.header);
   out->from_node = op.header.index;
   return DecodeStatus::kOk;
@@ -161,6 +172,23 @@ void Ping::Encode(FrameBuilder* builder) const {
 DecodeStatus Ping::Decode(const Op& op, Ping* out) {
   if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
   out->from_node = op.header.index;
+  return DecodeStatus::kOk;
+}
+
+void Epoch::Encode(FrameBuilder* builder) const {
+  OpHeader h = SenderHeader(kType, from_node);
+  h.flags = static_cast<uint8_t>(phase);
+  h.txn = epoch;
+  AppendOp(builder, h, {});
+}
+
+DecodeStatus Epoch::Decode(const Op& op, Epoch* out) {
+  if (!HasShape(op, kType) || op.header.flags < 1 || op.header.flags > kMaxEpochPhase) {
+    return DecodeStatus::kMalformed;
+  }
+  out->from_node = op.header.index;
+  out->phase = static_cast<EpochPhase>(op.header.flags);
+  out->epoch = op.header.txn;
   return DecodeStatus::kOk;
 }
 

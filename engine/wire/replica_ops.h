@@ -18,35 +18,39 @@
 
 namespace shoal::wire {
 
-// kReplicaWrite: index the primary | flags kReplicaCommitNow | row (insert or replace). A
-// `tag` of 0 asks for no answer (the copy to a restarting node); else a ReplicaAck echoes it.
+// kReplicaWrite: index the primary | flags kReplicaCommitNow | row (insert or replace) |
+// epoch. A `tag` of 0 asks for no answer (the copy to a restarting node); else a ReplicaAck
+// echoes it.
 struct ReplicaWrite : OpTarget {
   static constexpr OpType kType = OpType::kReplicaWrite;
   uint16_t from_node = 0;
   bool commit_now = false;  // the primary ran it as an autocommit write: committed as applied
   absl::string_view row;
+  uint64_t epoch = 0;  // commit_now: the epoch its commit belongs to
 
   void Encode(FrameBuilder* builder) const;
   static DecodeStatus Decode(const Op& op, ReplicaWrite* out);
   bool operator==(const ReplicaWrite&) const = default;
 };
 
-// kReplicaDelete: index the primary | flags kReplicaCommitNow | key.
+// kReplicaDelete: index the primary | flags kReplicaCommitNow | key | epoch.
 struct ReplicaDelete : OpTarget {
   static constexpr OpType kType = OpType::kReplicaDelete;
   uint16_t from_node = 0;
   bool commit_now = false;
   absl::string_view key;
+  uint64_t epoch = 0;
 
   void Encode(FrameBuilder* builder) const;
   static DecodeStatus Decode(const Op& op, ReplicaDelete* out);
   bool operator==(const ReplicaDelete&) const = default;
 };
 
-// kReplicaCommit: index the primary, no sections: commit `txn` in `partition`.
+// kReplicaCommit: index the primary | epoch: commit `txn` in `partition`.
 struct ReplicaCommit : OpTarget {
   static constexpr OpType kType = OpType::kReplicaCommit;
   uint16_t from_node = 0;
+  uint64_t epoch = 0;
 
   void Encode(FrameBuilder* builder) const;
   static DecodeStatus Decode(const Op& op, ReplicaCommit* out);
@@ -135,6 +139,30 @@ struct Ping {
   void Encode(FrameBuilder* builder) const;
   static DecodeStatus Decode(const Op& op, Ping* out);
   bool operator==(const Ping&) const = default;
+};
+
+// kEpoch: index the sender | flags the phase | txn the epoch, no sections. The rounds of a
+// global checkpoint (engine/node/plane/epoch_role.h).
+enum class EpochPhase : uint8_t {
+  kBegin = 1,     // master → all: commits decided from now on belong to `epoch`
+  kReady = 2,     // all → master: every commit I decided before `epoch` is on every replica
+  kSave = 3,      // master → all: sync your redo through `epoch`
+  kSaved = 4,     // all → master: done
+  kComplete = 5,  // master → all: `epoch` is on disk on every serving node
+  kRequest = 6,   // any → master: complete an epoch soon (a clean stop waits for it)
+  kSync = 7,      // a copy source → the node it copies to: the epoch it is in (no answer)
+};
+inline constexpr uint8_t kMaxEpochPhase = 7;
+
+struct Epoch {
+  static constexpr OpType kType = OpType::kEpoch;
+  uint16_t from_node = 0;
+  EpochPhase phase = EpochPhase::kBegin;
+  uint64_t epoch = 0;
+
+  void Encode(FrameBuilder* builder) const;
+  static DecodeStatus Decode(const Op& op, Epoch* out);
+  bool operator==(const Epoch&) const = default;
 };
 
 }  // namespace shoal::wire

@@ -20,7 +20,7 @@ TEST(FrameTest, OpsRoundTripThroughAFrame) {
   h.txn = 99;
   h.tag = 1234567890123ull;
   AppendOp(&builder, h, {"key", EncodeColumns(std::vector<uint16_t>{0, 2})});
-  h.type = OpType::kCommit;
+  h.type = OpType::kAbort;
   h.tag = 2;
   AppendOp(&builder, h, {});
   builder.Finish();
@@ -47,7 +47,7 @@ TEST(FrameTest, OpsRoundTripThroughAFrame) {
   ASSERT_TRUE(DecodeColumns(op.sections[1], &columns));
   EXPECT_EQ(columns, (std::vector<uint16_t>{0, 2}));
   ASSERT_EQ(DecodeOp(&body, &op), DecodeStatus::kOk);
-  EXPECT_EQ(op.header.type, OpType::kCommit);
+  EXPECT_EQ(op.header.type, OpType::kAbort);
   EXPECT_EQ(op.section_count, 0);
   EXPECT_TRUE(body.empty());
 }

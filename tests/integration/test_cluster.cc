@@ -94,6 +94,12 @@ void TestCluster::RestartMgmdHard() {
   mgmd_.emplace(Subprocess::Start(mgmd_argv_, run_dir_ + "/mgmd.out"));
 }
 
+void TestCluster::Relaunch() {
+  mgmd_->Wait(absl::Seconds(30));
+  mgmd_.reset();
+  mgmd_.emplace(Subprocess::Start(mgmd_argv_, run_dir_ + "/mgmd-again.out"));
+}
+
 TestCluster::~TestCluster() {
   if (run_dir_.empty()) return;  // moved from
   if (mgmd_.has_value()) {

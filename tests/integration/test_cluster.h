@@ -54,6 +54,9 @@ class TestCluster {
   std::string MgmdLog() const;     // shoal-mgmd's own stdout and stderr
   // kill -9 the mgmd (its launched nodes keep running) and start it again on the same port.
   void RestartMgmdHard();
+  // After the mgmd has exited (SHUTDOWN): starts it again, same command line and run
+  // directory, so its nodes start again on the data they left on disk.
+  void Relaunch();
 
  private:
   TestCluster() = default;

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "engine/node/epoch_clock.h"
+#include "engine/node/ldm/redo_tap.h"
 #include "engine/storage/partition.h"
 #include "engine/wire/frame.h"
 #include "engine/wire/op.h"
@@ -95,6 +97,21 @@ struct LdmContext {
   GroupView group;
   LdmStats stats;
   Unparker* unparker = nullptr;
+  // Durability (I8): the epoch of the commits this LDM decides, and its redo log. Without a
+  // decider (tests, a node without a clock) commits belong to epoch 0 and nothing is logged.
+  EpochClock::Decider* decider = nullptr;
+  RedoTap redo;
+
+  uint64_t BeginCommit() { return decider == nullptr ? 0 : decider->Begin(); }
+  void EndCommit(uint64_t epoch) {
+    if (decider != nullptr) decider->End(epoch);
+  }
+  // The epoch commits get now, for what is applied without being decided here (a copy).
+  uint64_t CurrentEpoch() const { return decider == nullptr ? 0 : decider->current(); }
+  // A commit another node decided in `epoch` is applied here.
+  void ObserveEpoch(uint64_t epoch) {
+    if (decider != nullptr && epoch != 0) decider->Observe(epoch);
+  }
 };
 
 // Appends an error result for the operation tagged `tag` (nothing when `out` is null: its

@@ -180,9 +180,13 @@ bool KeyOps::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time 
   }
   // A replicated autocommit write holds its row under a transaction of ours until the
   // backups have it, so nobody reads what a failure could still take back.
-  const bool internal =
-      txn == storage::kAutocommit && replicator_->HasTargets(h.table_id, h.partition);
+  const bool autocommit = txn == storage::kAutocommit;
+  const bool internal = autocommit && replicator_->HasTargets(h.table_id, h.partition);
   if (internal) txn = replicator_->NewInternalTxn();
+  // An autocommit write is a commit this LDM decides: it belongs to the current epoch, until
+  // whose end every replica must have it (I8).
+  const uint64_t epoch = autocommit ? context_->BeginCommit() : 0;
+  RedoTap::EpochScope logged_in(&context_->redo, epoch);
   AppliedWrite applied;
   applied.table_id = h.table_id;
   applied.partition = h.partition;
@@ -190,6 +194,7 @@ bool KeyOps::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time 
   OpResult result = RunWrite(key_op, def, partition, txn, &applied);
   if (result.code == OpCode::kLocked) {
     if (internal) partition->Abort(txn);
+    if (autocommit) context_->EndCommit(epoch);
     ++context_->stats.lock_waits;
     lock_waits_->Park(op, conn, result.holder, lock_waits_->DeadlineFor(deadline));
     return false;
@@ -197,13 +202,14 @@ bool KeyOps::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time 
   ++context_->stats.writes;
   if (result.code == OpCode::kOk) {
     if (replicator_->HasTargets(h.table_id, h.partition) &&
-        replicator_->Replicate(applied, table, partition, txn, internal, conn, sink)) {
-      return true;  // answered when the backups have it
+        replicator_->Replicate(applied, table, partition, txn, internal, epoch, conn, sink)) {
+      return true;  // answered when the backups have it; the wait ends the epoch's part
     }
     if (internal) partition->Commit(txn);
   } else if (internal) {
     partition->Abort(txn);  // nothing changed; forgets the id
   }
+  if (autocommit) context_->EndCommit(epoch);
   Reply(sink->ReplyTo(conn), result, h.tag, applied.row, def);
   return true;
 }

@@ -1,5 +1,6 @@
 #include "engine/node/ldm/ldm.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -13,9 +14,14 @@ namespace shoal::node {
 using wire::OpType;
 
 Ldm::Ldm(PartitionPlacement placement, storage::MemoryBudget* budget,
-         absl::Duration lock_wait_timeout)
-    : context_{.placement = placement, .group = {}, .stats = {}, .unparker = this},
-      tables_(&context_.placement, budget),
+         absl::Duration lock_wait_timeout, LdmDurability durability)
+    : context_{.placement = placement,
+               .group = {},
+               .stats = {},
+               .unparker = this,
+               .decider = durability.decider,
+               .redo = RedoTap(durability.log)},
+      tables_(&context_.placement, budget, &context_.redo),
       lock_waits_(lock_wait_timeout, absl::Now()),
       copier_(&context_, &tables_, &txns_),
       replicator_(&context_, &txns_, &decided_, &copier_),
@@ -27,13 +33,46 @@ Ldm::Ldm(PartitionPlacement placement, storage::MemoryBudget* budget,
 Ldm::~Ldm() = default;
 
 void Ldm::Apply(const DictionaryDelta& delta) {
-  LdmTables::Changes changes = tables_.Apply(delta);
+  LdmTables::Changes changes = tables_.Apply(delta, context_.CurrentEpoch());
   // Transactions and waits keep raw partition pointers; forget those of the gone partitions.
   for (uint32_t table_id : changes.forgotten) {
     txns_.ForgetTable(table_id);
     replicator_.ForgetTable(table_id);
   }
   for (const auto& [table_id, partition] : changes.created) copier_.Created(table_id, partition);
+}
+
+bool Ldm::RestoreWrite(uint32_t table_id, uint32_t partition, absl::string_view row,
+                       uint64_t epoch) {
+  storage::Partition* p = tables_.Find(table_id, partition);
+  if (p == nullptr) return false;
+  RedoTap::EpochScope logged_in(&context_.redo, epoch);
+  return p->Write(storage::kAutocommit, row).code == storage::OpCode::kOk;
+}
+
+bool Ldm::RestoreDelete(uint32_t table_id, uint32_t partition, absl::string_view key,
+                        uint64_t epoch) {
+  storage::Partition* p = tables_.Find(table_id, partition);
+  if (p == nullptr) return false;
+  RedoTap::EpochScope logged_in(&context_.redo, epoch);
+  storage::OpCode code = p->Delete(storage::kAutocommit, key).code;
+  return code == storage::OpCode::kOk || code == storage::OpCode::kNotFound;
+}
+
+bool Ldm::RestoreTruncate(uint32_t table_id, uint32_t partition, uint64_t epoch) {
+  if (!tables_.Reset(table_id, partition)) return false;
+  context_.redo.Truncated(table_id, partition, epoch);
+  return true;
+}
+
+uint64_t Ldm::max_auto_increment(uint32_t table_id) const {
+  const TableState* table = tables_.Table(table_id);
+  if (table == nullptr) return 0;
+  uint64_t max = 0;
+  for (const auto& partition : table->partitions) {
+    if (partition != nullptr) max = std::max(max, partition->max_auto_increment());
+  }
+  return max;
 }
 
 void Ldm::SetGroup(const GroupView& group, ReplySink* sink) {

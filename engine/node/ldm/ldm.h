@@ -49,10 +49,16 @@
 
 namespace shoal::node {
 
+// What makes an LDM's commits durable (LdmContext): both null for an LDM that logs nothing.
+struct LdmDurability {
+  EpochClock::Decider* decider = nullptr;
+  redo::RedoLog* log = nullptr;
+};
+
 class Ldm : private Unparker {
  public:
-  Ldm(PartitionPlacement placement, storage::MemoryBudget* budget,
-      absl::Duration lock_wait_timeout);
+  Ldm(PartitionPlacement placement, storage::MemoryBudget* budget, absl::Duration lock_wait_timeout,
+      LdmDurability durability = {});
   ~Ldm() override;
 
   // Follows the dictionary: creates, re-versions, truncates and drops partitions.
@@ -84,6 +90,16 @@ class Ldm : private Unparker {
   // Copies the next partition; false when there is nothing (more) to copy.
   bool CopyStep(ReplySink* sink) { return copier_.Step(sink); }
   bool copying() const { return copier_.copying(); }
+
+  // A system restart, before this LDM serves: a row of a checkpoint or a redo record, applied
+  // as committed and logged again under its epoch, so that the new run's redo alone holds the
+  // restored state (docs/architecture.md, "Durability"). False when the partition is not here
+  // (its table was dropped since) or the row does not fit it.
+  bool RestoreWrite(uint32_t table_id, uint32_t partition, absl::string_view row, uint64_t epoch);
+  bool RestoreDelete(uint32_t table_id, uint32_t partition, absl::string_view key, uint64_t epoch);
+  bool RestoreTruncate(uint32_t table_id, uint32_t partition, uint64_t epoch);
+  // The largest AUTO_INCREMENT value of `table_id` in this LDM's partitions (0: none).
+  uint64_t max_auto_increment(uint32_t table_id) const;
 
   const LdmStats& stats() const { return context_.stats; }
   uint64_t row_count() const { return tables_.row_count(); }

@@ -167,7 +167,11 @@ class TwoNodeGroupTest : public ::testing::Test {
     h.txn = txn;
     wire::FrameBuilder frame;
     frame.Begin(wire::FrameType::kOpReq);
-    wire::AppendOp(&frame, h, sections);
+    if (type == wire::OpType::kCommit && sections.size() == 0) {
+      wire::AppendOp(&frame, h, {absl::string_view()});  // no epoch: a client's commit
+    } else {
+      wire::AppendOp(&frame, h, sections);
+    }
     frame.Finish();
     absl::string_view body = frame.finished().substr(wire::kFrameHeaderSize);
     wire::Op op;

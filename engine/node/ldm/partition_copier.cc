@@ -77,6 +77,9 @@ void PartitionCopier::CopyPartition(uint32_t table_id, uint32_t p, ReplySink* si
   target.partition = p;
   const uint16_t self = static_cast<uint16_t>(context_->group.self);
   const uint32_t destination = kOpsOn | copy_->conn;
+  // The node being copied to logs what it gets; it counts as restorable only from an epoch
+  // after its copy ends, so the current one will do.
+  const uint64_t epoch = context_->CurrentEpoch();
   // Untagged: the node being copied to does not answer.
   partition->Export(
       [&](storage::TxnId txn, absl::string_view key, absl::string_view row) {
@@ -87,6 +90,7 @@ void PartitionCopier::CopyPartition(uint32_t table_id, uint32_t p, ReplySink* si
           message.from_node = self;
           message.commit_now = txn == storage::kAutocommit;
           message.key = key;
+          message.epoch = epoch;
           message.Encode(sink->ReplyTo(destination));
         } else {
           wire::ReplicaWrite message;
@@ -94,6 +98,7 @@ void PartitionCopier::CopyPartition(uint32_t table_id, uint32_t p, ReplySink* si
           message.from_node = self;
           message.commit_now = txn == storage::kAutocommit;
           message.row = row;
+          message.epoch = epoch;
           message.Encode(sink->ReplyTo(destination));
         }
         ++context_->stats.copied_rows;

@@ -13,6 +13,8 @@ void ReplicaApply::End(const wire::ReplicaCommit& commit, uint32_t conn, ReplySi
   ++context_->stats.replica_applied;
   Touched touched{tables_->Find(commit.table_id, commit.partition), commit.table_id,
                   commit.partition};
+  context_->ObserveEpoch(commit.epoch);
+  RedoTap::EpochScope logged_in(&context_->redo, commit.epoch);
   EndTxn(commit.txn, &touched, /*commit=*/true, sink);
   Ack(commit, conn, sink, 0, {});
 }
@@ -49,6 +51,9 @@ bool ReplicaApply::Apply(const RowMessage& message, absl::string_view key_or_row
     return true;
   }
   storage::TxnId txn = message.commit_now ? storage::kAutocommit : message.txn;
+  // Committed as applied: logged in the epoch the primary decided it in.
+  context_->ObserveEpoch(message.epoch);
+  RedoTap::EpochScope logged_in(&context_->redo, message.epoch);
   storage::OpResult result = std::is_same_v<RowMessage, wire::ReplicaWrite>
                                  ? partition->Write(txn, key_or_row)
                                  : partition->Delete(txn, key_or_row);

@@ -53,7 +53,7 @@ void Replicator::FinishIfAnswered(uint64_t wait_id, ReplySink* sink) {
 
 bool Replicator::Replicate(const AppliedWrite& write, const TableState& table,
                            storage::Partition* partition, storage::TxnId txn, bool internal,
-                           uint32_t conn, ReplySink* sink) {
+                           uint64_t epoch, uint32_t conn, ReplySink* sink) {
   absl::string_view row = write.row;
   if (!write.is_delete && row.empty()) {
     // Backups get an update's after-image, not its program: they need not run it.
@@ -75,6 +75,8 @@ bool Replicator::Replicate(const AppliedWrite& write, const TableState& table,
     wait.tag = write.tag;
     wait.txn = txn;
     wait.internal = internal;
+    wait.epoch = epoch;
+    wait.decided_here = internal;
     wait.touched.push_back(touched);
     wait_id = OpenWait(std::move(wait));
     ++context_->stats.replicated;
@@ -83,6 +85,7 @@ bool Replicator::Replicate(const AppliedWrite& write, const TableState& table,
     message.table_version = table.def->version;
     message.txn = txn;
     message.commit_now = internal;
+    if (internal) message.epoch = epoch;
     SendUnder(wait_id, message, touched, sink);
   };
   if (write.is_delete) {
@@ -122,11 +125,16 @@ void Replicator::Commit(const wire::Commit& commit, uint32_t conn, ReplySink* si
   wait.tag = commit.tag;
   wait.txn = commit.txn;
   wait.touched = std::move(record->touched);
+  // A TC's commit belongs to the epoch it decided in, on every partition (I8); a client's
+  // own is decided here.
+  wait.decided_here = commit.epoch == 0;
+  wait.epoch = wait.decided_here ? context_->BeginCommit() : commit.epoch;
   txns_->ErasePrimary(commit.txn);
   const uint64_t id = OpenWait(std::move(wait));
   // Backups commit first: once the client hears of the commit, every replica has it.
   wire::ReplicaCommit message;
   message.txn = commit.txn;
+  message.epoch = waits_.at(id).epoch;
   const ReplicaWait& opened = waits_.at(id);  // SendUnder adds to its pending only
   for (const Touched& t : opened.touched) {
     if (t.partition != nullptr) SendUnder(id, message, t, sink);
@@ -151,7 +159,7 @@ void Replicator::Abort(storage::TxnId txn, ReplySink* sink) {
 }
 
 void Replicator::EndOnCopyTarget(storage::TxnId txn, const Touched& touched, bool commit,
-                                 ReplySink* sink) {
+                                 uint64_t epoch, ReplySink* sink) {
   std::optional<uint32_t> target = copier_->TargetFor(touched.table_id, touched.index);
   if (!target.has_value()) return;
   auto send = [&](auto message) {
@@ -162,7 +170,9 @@ void Replicator::EndOnCopyTarget(storage::TxnId txn, const Touched& touched, boo
     message.Encode(sink->ReplyTo(kOpsOn | *target));
   };
   if (commit) {
-    send(wire::ReplicaCommit{});
+    wire::ReplicaCommit message;
+    message.epoch = epoch;
+    send(message);
   } else {
     send(wire::ReplicaAbort{});
   }
@@ -186,13 +196,22 @@ void Replicator::Finish(uint64_t wait_id, ReplySink* sink) {
   auto it = waits_.find(wait_id);
   ReplicaWait wait = std::move(it->second);
   waits_.erase(it);
+  // This LDM's part of the epoch ends with the wait, whatever its outcome.
+  struct EndsEpoch {
+    LdmContext* context;
+    const ReplicaWait& wait;
+    ~EndsEpoch() {
+      if (wait.decided_here) context->EndCommit(wait.epoch);
+    }
+  } ends_epoch{context_, wait};
+  RedoTap::EpochScope logged_in(&context_->redo, wait.epoch);
   if (wait.kind == ReplicaWait::Kind::kCommit) {
     for (const Touched& t : wait.touched) {
       if (t.partition != nullptr) t.partition->Commit(wait.txn);
       if (wait.tc != 0) decided_->Note(wait.txn, wait.tc, t);
       // A copy that ran while the backups committed sent this transaction's versions
       // uncommitted: its commit must follow them there.
-      EndOnCopyTarget(wait.txn, t, /*commit=*/true, sink);
+      EndOnCopyTarget(wait.txn, t, /*commit=*/true, wait.epoch, sink);
     }
     wire::AppendResult(sink->ReplyTo(wait.conn), wire::kResultOk, 0, wait.tag, {});
     context_->unparker->Unpark(wait.txn, sink);
@@ -212,7 +231,7 @@ void Replicator::Finish(uint64_t wait_id, ReplySink* sink) {
                         << " of table " << t.table_id << ": " << wait.error << " " << wait.message;
     if (wait.internal) {
       if (t.partition != nullptr) t.partition->Abort(wait.txn);
-      EndOnCopyTarget(wait.txn, t, /*commit=*/false, sink);
+      EndOnCopyTarget(wait.txn, t, /*commit=*/false, 0, sink);
     } else {
       txns_->Doom(wait.txn, "a replica could not apply the transaction's writes");
     }
@@ -222,7 +241,7 @@ void Replicator::Finish(uint64_t wait_id, ReplySink* sink) {
     if (wait.internal) {
       if (t.partition != nullptr) t.partition->Commit(wait.txn);
       // The copy may have sent this write's version uncommitted meanwhile.
-      EndOnCopyTarget(wait.txn, t, /*commit=*/true, sink);
+      EndOnCopyTarget(wait.txn, t, /*commit=*/true, wait.epoch, sink);
     }
     wire::AppendResult(sink->ReplyTo(wait.conn), wire::kResultOk, 0, wait.tag, {});
   }

@@ -38,7 +38,11 @@ struct ReplicaWait {
   uint32_t conn = 0;  // the client to answer
   uint64_t tag = 0;
   storage::TxnId txn = 0;
-  bool internal = false;         // an autocommit write under this node's own transaction id
+  bool internal = false;  // an autocommit write under this node's own transaction id
+  // The epoch the commit (or internal write) belongs to; decided here: this LDM's decider
+  // counts it in flight until the wait finishes (else the TC that sent it does).
+  uint64_t epoch = 0;
+  bool decided_here = false;
   std::vector<Touched> touched;  // the partition written, or those the commit ends
   std::vector<int> pending;      // data nodes whose answer is due (one entry per answer)
   uint16_t error = 0;
@@ -68,9 +72,10 @@ class Replicator {
   storage::TxnId NewInternalTxn();
   // Sends the after-image of `write`, which succeeded under `txn`, to the targets (an update's
   // is read back: backups never run programs); false when there were none that answer (the
-  // caller replies now).
+  // caller replies now). An internal write commits in `epoch`, which this LDM decided: the
+  // wait, when there is one, ends it.
   bool Replicate(const AppliedWrite& write, const TableState& table, storage::Partition* partition,
-                 storage::TxnId txn, bool internal, uint32_t conn, ReplySink* sink);
+                 storage::TxnId txn, bool internal, uint64_t epoch, uint32_t conn, ReplySink* sink);
   // A client's (or its TC's) commit: backups first.
   void Commit(const wire::Commit& commit, uint32_t conn, ReplySink* sink);
   // Rolls `txn` back here and on the backups, and runs what waited for it.
@@ -101,7 +106,8 @@ class Replicator {
   void Targets(uint32_t table_id, uint32_t partition);
   // Sends a commit or rollback of `txn` in `touched` to its copy target, if any: a copy that
   // ran meanwhile sent the transaction's versions there uncommitted.
-  void EndOnCopyTarget(storage::TxnId txn, const Touched& touched, bool commit, ReplySink* sink);
+  void EndOnCopyTarget(storage::TxnId txn, const Touched& touched, bool commit, uint64_t epoch,
+                       ReplySink* sink);
   void Finish(uint64_t wait_id, ReplySink* sink);
 
   LdmContext* context_;

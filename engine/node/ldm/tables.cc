@@ -5,7 +5,7 @@
 
 namespace shoal::node {
 
-LdmTables::Changes LdmTables::Apply(const DictionaryDelta& delta) {
+LdmTables::Changes LdmTables::Apply(const DictionaryDelta& delta, uint64_t epoch) {
   Changes changes;
   for (uint32_t id : delta.dropped) {
     if (tables_.erase(id) > 0) changes.forgotten.push_back(id);
@@ -28,17 +28,36 @@ LdmTables::Changes LdmTables::Apply(const DictionaryDelta& delta) {
       continue;
     }
     changes.forgotten.push_back(def->id);
+    const bool logged = schema::Logged(*def);
+    if (truncate && logged) {
+      for (uint32_t p = 0; p < state.partitions.size(); ++p) {
+        if (state.partitions[p] != nullptr) redo_->Truncated(def->id, p, epoch);
+      }
+    }
     state.def = def;
     state.partitions.clear();
     state.partitions.resize(def->partitions);
     for (uint32_t p = 0; p < def->partitions; ++p) {
       if (placement_->Owns(p)) {
         state.partitions[p] = std::make_unique<storage::Partition>(def.get(), budget_);
+        if (logged) state.partitions[p]->SetObserver(redo_, p);
         changes.created.emplace_back(def->id, p);
       }
     }
   }
   return changes;
+}
+
+bool LdmTables::Reset(uint32_t table_id, uint32_t partition) {
+  auto it = tables_.find(table_id);
+  if (it == tables_.end() || partition >= it->second.partitions.size() ||
+      it->second.partitions[partition] == nullptr) {
+    return false;
+  }
+  TableState& state = it->second;
+  state.partitions[partition] = std::make_unique<storage::Partition>(state.def.get(), budget_);
+  if (schema::Logged(*state.def)) state.partitions[partition]->SetObserver(redo_, partition);
+  return true;
 }
 
 const TableState* LdmTables::Table(uint32_t table_id) const {

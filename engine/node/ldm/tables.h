@@ -25,15 +25,21 @@ struct TableState {
 
 class LdmTables {
  public:
-  LdmTables(const PartitionPlacement* placement, storage::MemoryBudget* budget)
-      : placement_(placement), budget_(budget) {}
+  // `redo` sees the commits of every partition of a logged table (schema::Logged).
+  LdmTables(const PartitionPlacement* placement, storage::MemoryBudget* budget, RedoTap* redo)
+      : placement_(placement), budget_(budget), redo_(redo) {}
 
   // What a dictionary delta changed here, for the roles that keep partition pointers.
   struct Changes {
     std::vector<uint32_t> forgotten;  // tables whose partitions are gone (dropped, truncated)
     std::vector<std::pair<uint32_t, uint32_t>> created;  // (table, partition) new and empty
   };
-  Changes Apply(const DictionaryDelta& delta);
+  // A truncation is logged under `epoch`.
+  Changes Apply(const DictionaryDelta& delta, uint64_t epoch);
+
+  // Empties partition `partition` (a restore that meets a TRUNCATE in the redo). False when it
+  // is not here.
+  bool Reset(uint32_t table_id, uint32_t partition);
 
   const TableState* Table(uint32_t table_id) const;
   storage::Partition* Find(uint32_t table_id, uint32_t partition) const;
@@ -43,6 +49,7 @@ class LdmTables {
  private:
   const PartitionPlacement* placement_;
   storage::MemoryBudget* budget_;
+  RedoTap* redo_;
   absl::flat_hash_map<uint32_t, TableState> tables_;
 };
 

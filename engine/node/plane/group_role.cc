@@ -55,7 +55,9 @@ void GroupRole::OnView(control::ClusterView view) {
     if (node.type() != control::DATANODE) continue;
     int id = static_cast<int>(node.node_id());
     if (node.state() != control::STARTED) connections_->ClearLost(id);
-    if (node.state() == control::NOT_CONNECTED || node.state() == control::STOPPING) {
+    // A stopping node serves no more but still answers: its links stay until it leaves, so
+    // that a clean SHUTDOWN's last epoch round reaches it (EpochRole).
+    if (node.state() == control::NOT_CONNECTED) {
       if (connections_->HasPeerLink(id)) PeerGone(id);
       // Its own connections to us too: what it replicated here is rolled back.
       connections_->CloseDataNode(id, "the data node left the cluster");

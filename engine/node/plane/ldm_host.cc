@@ -1,8 +1,10 @@
 // The LDMs of this data node, on the data-plane thread or on their own.
 #include "engine/node/plane/ldm_host.h"
 
+#include <algorithm>
 #include <utility>
 
+#include "common/logging.h"
 #include "common/status_macros.h"
 
 namespace shoal::node {
@@ -20,24 +22,44 @@ LdmHost::LdmHost(const DataPlaneOptions* options, ReplySink* sink)
       ->Set(static_cast<int64_t>(options_->data_memory));
 }
 
-absl::Status LdmHost::Start() {
+void LdmHost::Start(const std::vector<LdmDurability>& durability) {
   for (int i = 0; i < options_->ldm_count; ++i) {
     PartitionPlacement placement{options_->node_groups, options_->replicas, options_->node_group,
                                  options_->ldm_count, i};
-    auto ldm = std::make_unique<Ldm>(placement, &budget_, options_->lock_wait_timeout);
-    if (options_->ldm_threads) {
-      SHOAL_ASSIGN_OR_RETURN(
-          std::unique_ptr<LdmWorker> worker,
-          LdmWorker::Start(std::move(ldm), i, options_->spin, options_->metrics));
-      workers_.push_back(std::move(worker));
-    } else {
-      ldms_.push_back(std::move(ldm));
-      ldm_metrics_.emplace_back(options_->metrics, i);
-    }
+    ldms_.push_back(std::make_unique<Ldm>(
+        placement, &budget_, options_->lock_wait_timeout,
+        i < static_cast<int>(durability.size()) ? durability[i] : LdmDurability{}));
   }
   batches_.resize(options_->ldm_count);
   batch_counts_.resize(options_->ldm_count);
+}
+
+absl::Status LdmHost::Launch() {
+  if (!options_->ldm_threads) {
+    for (int i = 0; i < static_cast<int>(ldms_.size()); ++i) {
+      ldm_metrics_.emplace_back(options_->metrics, i);
+    }
+    return absl::OkStatus();
+  }
+  for (int i = 0; i < static_cast<int>(ldms_.size()); ++i) {
+    SHOAL_ASSIGN_OR_RETURN(
+        std::unique_ptr<LdmWorker> worker,
+        LdmWorker::Start(std::move(ldms_[i]), i, options_->spin, options_->metrics));
+    workers_.push_back(std::move(worker));
+  }
+  ldms_.clear();
   return absl::OkStatus();
+}
+
+Ldm* LdmHost::LdmForRestore(uint32_t partition) {
+  SHOAL_CHECK(workers_.empty()) << "restore runs before the LDM threads start";
+  return ldms_[placement_.LdmOf(partition)].get();
+}
+
+uint64_t LdmHost::MaxAutoIncrement(uint32_t table_id) const {
+  uint64_t max = 0;
+  for (const auto& ldm : ldms_) max = std::max(max, ldm->max_auto_increment(table_id));
+  return max;
 }
 
 std::vector<int> LdmHost::doorbells() const {

@@ -40,8 +40,15 @@ class LdmHost {
   LdmHost(const LdmHost&) = delete;
   LdmHost& operator=(const LdmHost&) = delete;
 
-  // Makes options' ldm_count LDMs, on threads of their own when options say so.
-  absl::Status Start();
+  // Makes options' ldm_count LDMs, the i-th logging as durability[i] says (none beyond its
+  // size), all on this thread for now: a restore fills their partitions (LdmForRestore)
+  // before Launch puts them on threads of their own, when options say so.
+  void Start(const std::vector<LdmDurability>& durability);
+  absl::Status Launch();
+  // Before Launch: the LDM that owns `partition`.
+  Ldm* LdmForRestore(uint32_t partition);
+  // Before Launch: the largest AUTO_INCREMENT value of the table here (0: none).
+  uint64_t MaxAutoIncrement(uint32_t table_id) const;
   // Stops and joins the LDM threads.
   void StopWorkers() { workers_.clear(); }
   // The LDM threads' result doorbells, for the data-plane thread's epoll set.

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "common/metrics.h"
+#include "engine/redo/node_state.h"
 
 namespace shoal::node {
 
@@ -32,6 +34,9 @@ struct DataPlaneOptions {
   // now and then; `on_ready` runs once, when this node holds a complete replica (at once when
   // there was nothing to copy), or with the error that stopped the copy.
   absl::AnyInvocable<void(int percent)> on_copy_progress;
+  // Called by Start once the native port is known, before anything can call on_ready: the
+  // port this node's NodeStarted publishes.
+  std::function<void(int port)> on_listening;
   absl::AnyInvocable<void(absl::Status status)> on_ready;
   // Peers of the node group that say nothing (no frame, not even a ping) this long are lost
   // (counted as PeerWatch counts it).
@@ -45,6 +50,19 @@ struct DataPlaneOptions {
   // that the view has serving (I5): the node may serve on without it only if the arbitrator
   // agrees; meanwhile writes that it owes an answer wait.
   absl::AnyInvocable<void(int node)> on_peer_lost;
+
+  // Durability (docs/architecture.md, I8). `data_dir` empty: nothing is written (tests).
+  std::string data_dir;
+  absl::Duration epoch_interval = absl::Seconds(1);
+  // This node's state on disk as read at start (its `run` already counted for this start).
+  redo::NodeState node_state;
+  // A system restart: the epoch to restore this node's disk to before it serves; 0 for none.
+  uint64_t restore_epoch = 0;
+  // Called on the thread that starts the data plane while it restores: phase and percent.
+  std::function<void(const std::string& phase, int percent)> on_restore_progress;
+  // Called on the data-plane thread with the node's disk state whenever it changes (the last
+  // complete epoch moves every round): for the mgmd, which decides system restarts.
+  std::function<void(const redo::NodeState& state, uint64_t saved_epoch)> on_disk_state;
 };
 
 }  // namespace shoal::node

@@ -48,6 +48,7 @@ class TcGlue {
   // Hands the TC what our LDMs answered it this turn.
   void DrainResults();
 
+  void SetDecider(EpochClock::Decider* decider) { tc_.SetDecider(decider); }
   void SetGroups(std::vector<std::vector<std::pair<int, bool>>> groups) {
     tc_.SetGroups(std::move(groups));
   }

@@ -1,0 +1,229 @@
+// Durability of the whole cluster (docs/architecture.md, I8), as users would test it: writers
+// through both routers (PyMySQL, tests/fault/durable_writers.py), then every data node stops at
+// once — `kill -9` of all of them, or a clean SHUTDOWN from the console — and the cluster
+// comes back from disk (a system restart the mgmd drives). Then every row is read back with
+// the mariadb client:
+//   * kill -9: every commit acknowledged two epochs or more before the kill is there; those
+//     acknowledged later may be lost (at most the last epoch's), and the test says how many;
+//   * SHUTDOWN: every acknowledged commit is there;
+// and in both, no row that no write sent, and a two-row transaction whole or not at all.
+#include <signal.h>
+
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "gtest/gtest.h"
+#include "tests/integration/test_cluster.h"
+#include "tests/testutil/process.h"
+
+namespace shoal::testing {
+namespace {
+
+constexpr absl::Duration kEpochInterval = absl::Milliseconds(500);
+constexpr absl::Duration kBackLimit = absl::Seconds(90);
+
+// What the writers said of each write.
+struct Writes {
+  std::map<int64_t, std::pair<absl::Time, int>> acked;  // id → (when, rows)
+  std::map<int64_t, int> in_doubt;                      // id → rows
+};
+
+Writes ReadWrites(const std::string& path) {
+  Writes writes;
+  std::istringstream in(ReadFile(path));
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f = absl::StrSplit(line, ' ');
+    int64_t id = 0;
+    if (f.size() == 4 && f[0] == "A" && absl::SimpleAtoi(f[1], &id)) {
+      int64_t ns = 0;
+      int rows = 1;
+      if (absl::SimpleAtoi(f[2], &ns) && absl::SimpleAtoi(f[3], &rows)) {
+        writes.acked[id] = {absl::FromUnixNanos(ns), rows};
+      }
+    } else if (f.size() == 3 && f[0] == "D" && absl::SimpleAtoi(f[1], &id)) {
+      int rows = 1;
+      if (absl::SimpleAtoi(f[2], &rows)) writes.in_doubt[id] = rows;
+    }
+  }
+  return writes;
+}
+
+class SystemRestartTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string yaml =
+        absl::StrCat("cluster:\n  epoch_interval: ", absl::ToInt64Milliseconds(kEpochInterval),
+                     "ms\n", RouterClusterConfig(R"(  - id: 5
+    socket: {RUN_DIR}/r5.sock
+    threads: 2
+)"));
+    cluster_ = std::make_unique<TestCluster>(TestCluster::FromConfig(yaml, {"--launch"}));
+    ASSERT_TRUE(cluster_->WaitForState({2, 3, 4, 5}, "started")) << cluster_->MgmdLog();
+    CommandResult created = Mariadb(
+        "CREATE DATABASE dur; CREATE TABLE dur.t (id BIGINT PRIMARY KEY, writer INT, seq "
+        "BIGINT) ENGINE=ndbcluster");
+    ASSERT_EQ(created.exit_code, 0) << created.err;
+  }
+
+  CommandResult Mariadb(const std::string& sql) const {
+    return RunCommand({"/usr/bin/mariadb", "--user=root", "--batch", "--skip-column-names",
+                       "--socket=" + cluster_->run_dir() + "/r4.sock", "-e", sql},
+                      absl::Seconds(60));
+  }
+
+  void StartWriters() {
+    writes_path_ = cluster_->run_dir() + "/writes.txt";
+    writers_.emplace(Subprocess::Start(
+        {SourceDir() + "/build/clients/pyvenv/bin/python",
+         SourceDir() + "/tests/fault/durable_writers.py", "--socket",
+         cluster_->run_dir() + "/r4.sock", "--socket", cluster_->run_dir() + "/r5.sock",
+         "--writers", "4", "--out", writes_path_},
+        cluster_->run_dir() + "/writers.log"));
+  }
+
+  void StopWriters() {
+    writers_->Signal(SIGTERM);
+    ASSERT_TRUE(writers_->Wait(absl::Seconds(60)).has_value()) << "the writers did not stop";
+  }
+
+  // The rows of dur.t, read back through a router once the data nodes serve again.
+  std::set<int64_t> Rows() {
+    CommandResult r;
+    absl::Time deadline = absl::Now() + absl::Seconds(30);
+    do {
+      r = Mariadb("SELECT id FROM dur.t");
+      if (r.exit_code == 0) break;
+      absl::SleepFor(absl::Milliseconds(500));
+    } while (absl::Now() < deadline);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::set<int64_t> rows;
+    for (absl::string_view line : absl::StrSplit(r.out, '\n', absl::SkipEmpty())) {
+      int64_t id = 0;
+      if (absl::SimpleAtoi(line, &id)) rows.insert(id);
+    }
+    return rows;
+  }
+
+  // Checks `rows` against what the writers said: acknowledged before `must_keep_before` all
+  // there; nothing never sent; pairs whole. Returns how many acknowledged commits are missing.
+  int64_t Check(const std::set<int64_t>& rows, absl::Time must_keep_before,
+                absl::Time* last_lost_at = nullptr) {
+    Writes writes = ReadWrites(writes_path_);
+    EXPECT_GT(writes.acked.size(), 100u) << "the writers had too few commits acknowledged";
+    int64_t kept = 0;
+    int64_t lost = 0;
+    int64_t lost_early = 0;
+    for (const auto& [id, ack] : writes.acked) {
+      const auto& [when, count] = ack;
+      bool first = rows.contains(id);
+      if (count == 2) {
+        EXPECT_EQ(first, rows.contains(id + 1))
+            << "transaction of rows " << id << " and " << id + 1 << " only partly there";
+      }
+      if (first) {
+        ++kept;
+        continue;
+      }
+      ++lost;
+      if (when < must_keep_before) {
+        if (++lost_early <= 5) {
+          ADD_FAILURE() << "row " << id << ", acknowledged "
+                        << absl::FormatDuration(must_keep_before - when)
+                        << " before the limit, is gone";
+        }
+      }
+      if (last_lost_at != nullptr && when > *last_lost_at) *last_lost_at = when;
+    }
+    EXPECT_EQ(lost_early, 0);
+    // Every row must come from a write that was sent.
+    std::set<int64_t> sent;
+    for (const auto& [id, ack] : writes.acked) {
+      for (int i = 0; i < ack.second; ++i) sent.insert(id + i);
+    }
+    for (const auto& [id, count] : writes.in_doubt) {
+      for (int i = 0; i < count; ++i) sent.insert(id + i);
+    }
+    int64_t phantoms = 0;
+    for (int64_t id : rows) {
+      if (!sent.contains(id) && ++phantoms <= 5) ADD_FAILURE() << "row " << id << " was never sent";
+    }
+    std::cout << writes.acked.size() << " commits acknowledged, " << writes.in_doubt.size()
+              << " in doubt; " << kept << " kept, " << lost << " lost (" << lost_early
+              << " of them acknowledged before the limit); " << rows.size() << " rows" << std::endl;
+    return lost;
+  }
+
+  std::unique_ptr<TestCluster> cluster_;
+  std::optional<Subprocess> writers_;
+  std::string writes_path_;
+};
+
+TEST_F(SystemRestartTest, KillNineOfEveryDataNodeKeepsEveryCommitOlderThanTwoEpochs) {
+  StartWriters();
+  absl::SleepFor(absl::Seconds(6));
+  std::map<int, ShownNode> shown = cluster_->Show();
+  ASSERT_GT(shown[2].pid, 0);
+  ASSERT_GT(shown[3].pid, 0);
+  const absl::Time killed_at = absl::Now();
+  ASSERT_EQ(kill(shown[2].pid, SIGKILL), 0);
+  ASSERT_EQ(kill(shown[3].pid, SIGKILL), 0);
+  absl::SleepFor(absl::Seconds(1));
+  ASSERT_NO_FATAL_FAILURE(StopWriters());
+
+  const absl::Time restart_from = absl::Now();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        std::map<int, ShownNode> now = cluster_->Show();
+        return now[2].pid != shown[2].pid && now[3].pid != shown[3].pid &&
+               now[2].state == "started" && now[3].state == "started";
+      },
+      kBackLimit))
+      << "the data nodes did not serve again\n"
+      << cluster_->ClusterLog();
+  std::cout << "system restart took " << absl::FormatDuration(absl::Now() - restart_from)
+            << std::endl;
+  absl::Time last_lost_at = absl::InfinitePast();
+  int64_t lost = Check(Rows(), killed_at - 2 * kEpochInterval, &last_lost_at);
+  std::cout << "acknowledged in the last " << absl::FormatDuration(2 * kEpochInterval)
+            << " before the kill and lost: " << lost;
+  if (lost > 0) {
+    std::cout << " (the latest acknowledged " << absl::FormatDuration(killed_at - last_lost_at)
+              << " before the kill)";
+  }
+  std::cout << std::endl;
+  RecordProperty("lost_last_epoch", static_cast<int>(lost));
+  EXPECT_NE(cluster_->ClusterLog().find("System restart"), std::string::npos)
+      << cluster_->ClusterLog();
+
+  // And it serves writes again.
+  CommandResult insert = Mariadb("INSERT INTO dur.t VALUES (-1, -1, -1)");
+  EXPECT_EQ(insert.exit_code, 0) << insert.err;
+}
+
+TEST_F(SystemRestartTest, CleanShutdownKeepsEveryAcknowledgedCommit) {
+  StartWriters();
+  absl::SleepFor(absl::Seconds(4));
+  ASSERT_NO_FATAL_FAILURE(StopWriters());
+  CommandResult down = cluster_->Mgm("SHUTDOWN");
+  ASSERT_EQ(down.exit_code, 0) << down.out << down.err;
+  cluster_->Relaunch();
+  ASSERT_TRUE(cluster_->WaitForState({2, 3, 4, 5}, "started", kBackLimit))
+      << cluster_->ClusterLog();
+  int64_t lost = Check(Rows(), absl::InfiniteFuture());
+  EXPECT_EQ(lost, 0);
+  // The table's definition came back too, and takes writes.
+  CommandResult insert = Mariadb("INSERT INTO dur.t VALUES (-1, -1, -1)");
+  EXPECT_EQ(insert.exit_code, 0) << insert.err;
+}
+
+}  // namespace
+}  // namespace shoal::testing
