@@ -166,7 +166,9 @@ absl::Status DataPlane::Restore() {
   SHOAL_RETURN_IF_ERROR(saved.get_future().get());
   redo::NodeState& state = options_.node_state;
   state.first_run = state.run;
-  state.restorable_from = epoch;
+  // Restored to copy the rest from a peer: restorable again once that copy is complete
+  // (EpochRole::MarkRestorable), not before.
+  state.restorable_from = options_.copy_since_epoch != 0 ? 0 : epoch;
   state.complete_epoch = std::max(state.complete_epoch, epoch);
   state.checkpoint_id = state.prev_checkpoint_id = 0;
   SHOAL_RETURN_IF_ERROR(redo::WriteNodeState(options_.data_dir, state));
@@ -333,8 +335,10 @@ void DataPlane::HandleOps(Connection* conn, uint32_t count, absl::string_view bo
       continue;
     }
     if (op.header.type == wire::OpType::kCopyReq) {
+      wire::CopyReq request;
+      if (wire::CopyReq::Decode(op, &request) != wire::DecodeStatus::kOk) continue;
       epoch_.SyncCopyTarget(conn->id);
-      group_.StartCopyTo(conn);
+      group_.StartCopyTo(conn, request.since_epoch);
       continue;
     }
     if (op.header.type == wire::OpType::kCopyDone) {

@@ -25,6 +25,11 @@ LdmMetrics::LdmMetrics(MetricsRegistry* registry, int ldm_index) {
                              "Replicated writes, commits and rollbacks applied as a backup.");
   copied_rows_ = counter("shoal_datanode_ldm_copied_rows_total",
                          "Row versions copied to a restarting data node.");
+  copy_kept_rows_ = counter("shoal_datanode_ldm_copy_kept_rows_total",
+                            "Rows a restarting data node had on its own disk, named by key only.");
+  copy_dropped_rows_ =
+      counter("shoal_datanode_ldm_copy_dropped_rows_total",
+              "Rows a restarting data node had on disk that were deleted while it was down.");
   rows_ = registry->GetGauge("shoal_datanode_ldm_rows", "Rows in the LDM's partitions.", ldm);
 }
 
@@ -43,6 +48,8 @@ void LdmMetrics::Publish(const Ldm& ldm) {
   publish(replicated_, now.replicated, &published_.replicated);
   publish(replica_applied_, now.replica_applied, &published_.replica_applied);
   publish(copied_rows_, now.copied_rows, &published_.copied_rows);
+  publish(copy_kept_rows_, now.copy_kept_rows, &published_.copy_kept_rows);
+  publish(copy_dropped_rows_, now.copy_dropped_rows, &published_.copy_dropped_rows);
   rows_->Set(static_cast<int64_t>(ldm.row_count()));
 }
 

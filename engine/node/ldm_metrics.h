@@ -27,6 +27,8 @@ class LdmMetrics {
   Counter* replicated_;
   Counter* replica_applied_;
   Counter* copied_rows_;
+  Counter* copy_kept_rows_;
+  Counter* copy_dropped_rows_;
   Gauge* rows_;
 };
 

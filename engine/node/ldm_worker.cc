@@ -90,10 +90,13 @@ bool LdmWorker::PushGroup(const GroupView& group) {
   return PushPointer(Kind::kGroup, new GroupView(group));
 }
 
-bool LdmWorker::PushStartCopy(int node, uint32_t conn, int ldm_count) {
-  uint32_t count = static_cast<uint32_t>(ldm_count);
+bool LdmWorker::PushStartCopy(int node, uint32_t conn, int ldm_count, uint64_t since_epoch) {
+  char payload[12];
+  const uint32_t count = static_cast<uint32_t>(ldm_count);
+  std::memcpy(payload, &count, 4);
+  std::memcpy(payload + 4, &since_epoch, 8);
   return Push(Kind::kCopy, conn, static_cast<uint32_t>(node),
-              absl::string_view(reinterpret_cast<const char*>(&count), sizeof(count)));
+              absl::string_view(payload, sizeof(payload)));
 }
 
 template <typename T>
@@ -204,8 +207,8 @@ void LdmWorker::Handle(absl::string_view record) {
       return;
     }
     case Kind::kCopy:
-      ldm_->StartCopy(static_cast<int>(count), conn,
-                      static_cast<int>(wire::GetU32(payload.data())));
+      ldm_->StartCopy(static_cast<int>(count), conn, static_cast<int>(wire::GetU32(payload.data())),
+                      /*rows_per_step=*/4096, wire::GetU64(payload.data() + 4));
       return;
   }
 }

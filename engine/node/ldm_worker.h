@@ -46,7 +46,7 @@ class LdmWorker : private ReplySink {
   bool PushConnectionClosed(uint32_t conn);
   bool PushDelta(const DictionaryDelta& delta);
   bool PushGroup(const GroupView& group);
-  bool PushStartCopy(int node, uint32_t conn, int ldm_count);
+  bool PushStartCopy(int node, uint32_t conn, int ldm_count, uint64_t since_epoch);
   // Wakes the LDM thread if it sleeps; call after a round of pushes.
   void Flush() { requests_->Flush(); }
   // Hands every result the LDM thread has produced to `sink`, appended to each connection's

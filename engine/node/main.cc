@@ -66,6 +66,8 @@ std::mutex start_mutex;
 // While the start waits for the mgmd's system-restart decision: where views go.
 std::function<void(const shoal::control::ClusterView&)> waiting_for_restart;
 std::thread restore_thread;
+// The latest view, for a data plane that starts after it came (a restore takes a while).
+std::optional<shoal::control::ClusterView> latest_view;
 
 bool GroupServes(const shoal::control::ClusterView& view,
                  const shoal::config::ClusterConfig& config, int self_group) {
@@ -91,9 +93,31 @@ bool AnyDataNodeServes(const shoal::control::ClusterView& view) {
 
 // Everything the start needs once it knows what to do with the disk; runs on the control
 // thread, or on the restore thread for a system restart.
+// A node restart from its own disk (docs/architecture.md, "Durability"): when the node's disk
+// restores its last saved epoch and its dictionary is of the same life as the serving peer's
+// (`peer`), it restores that, and its copy from the peer sends only rows changed since (two
+// epochs earlier: a node dropped from its group may have saved an epoch whose last commits
+// missed it). Returns the dictionary to restore with, or nullopt for a whole copy.
+std::optional<shoal::wire::Dictionary> FromOwnDisk(const shoal::wire::Dictionary& peer,
+                                                   uint64_t saved_epoch,
+                                                   shoal::node::DataPlaneOptions* options) {
+  const shoal::redo::NodeState& state = options->node_state;
+  if (state.restorable_from == 0 || saved_epoch < state.restorable_from) return std::nullopt;
+  absl::StatusOr<std::optional<shoal::wire::Dictionary>> own =
+      shoal::node::LoadDictionary(options->data_dir);
+  if (!own.ok() || !own->has_value() || (*own)->incarnation() != peer.incarnation()) {
+    return std::nullopt;
+  }
+  options->restore_epoch = saved_epoch;
+  options->copy_since_epoch = saved_epoch > 3 ? saved_epoch - 2 : 1;
+  SHOAL_LOG(kInfo) << "node restart from disk: restoring epoch " << saved_epoch
+                   << ", then copying what changed since epoch " << options->copy_since_epoch;
+  return std::move(**own);
+}
+
 absl::Status StartPlane(shoal::node::DataPlaneOptions options,
                         const shoal::control::ClusterView& view, StartKind kind,
-                        const shoal::control::ManagedNodeContext& context) {
+                        uint64_t saved_epoch, const shoal::control::ManagedNodeContext& context) {
   const std::string data_dir = options.data_dir;
   std::optional<shoal::wire::Dictionary> dictionary;
   if (kind == StartKind::kRestore) {
@@ -107,16 +131,21 @@ absl::Status StartPlane(shoal::node::DataPlaneOptions options,
     }
     dictionary = std::move(*saved);
   } else {
-    // What was on disk is of no use: a copy replaces it, an empty start forgets it.
-    SHOAL_RETURN_IF_ERROR(shoal::node::RemoveNodeData(data_dir));
-    options.node_state.first_run = options.node_state.run;
-    options.node_state.restorable_from = 0;
-    options.node_state.checkpoint_id = options.node_state.prev_checkpoint_id = 0;
-    SHOAL_RETURN_IF_ERROR(shoal::redo::WriteNodeState(data_dir, options.node_state));
     absl::StatusOr<std::optional<shoal::wire::Dictionary>> fetched =
         DictionaryFromPeers(view, context.node_id);
     if (!fetched.ok()) return fetched.status();
-    dictionary = std::move(*fetched);
+    if (kind == StartKind::kCopy && fetched->has_value()) {
+      dictionary = FromOwnDisk(**fetched, saved_epoch, &options);
+    }
+    if (!dictionary.has_value()) {
+      // What was on disk is of no use: a copy replaces it, an empty start forgets it.
+      SHOAL_RETURN_IF_ERROR(shoal::node::RemoveNodeData(data_dir));
+      options.node_state.first_run = options.node_state.run;
+      options.node_state.restorable_from = 0;
+      options.node_state.checkpoint_id = options.node_state.prev_checkpoint_id = 0;
+      SHOAL_RETURN_IF_ERROR(shoal::redo::WriteNodeState(data_dir, options.node_state));
+      dictionary = std::move(*fetched);
+    }
   }
   // Before the data-plane thread runs: it may report the node started at once.
   options.on_listening = [data_port = context.data_port](int port) { *data_port = port; };
@@ -125,6 +154,9 @@ absl::Status StartPlane(shoal::node::DataPlaneOptions options,
   if (!plane.ok()) return plane.status();
   std::lock_guard<std::mutex> lock(start_mutex);
   data_plane = std::move(*plane);
+  if (latest_view.has_value() && latest_view->version() > view.version()) {
+    data_plane->SetView(*latest_view);
+  }
   return absl::OkStatus();
 }
 
@@ -221,7 +253,15 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
 
   const shoal::control::ClusterView& view = *context.view;
   if (GroupServes(view, config, self->node_group)) {
-    return StartPlane(std::move(options), view, StartKind::kCopy, context);
+    // A node restart: restoring from disk may take a while, off the control thread.
+    std::lock_guard<std::mutex> lock(start_mutex);
+    restore_thread = std::thread(
+        [options = std::move(options), view, context, progress, saved_epoch = *saved]() mutable {
+          absl::Status started =
+              StartPlane(std::move(options), view, StartKind::kCopy, saved_epoch, context);
+          if (!started.ok()) progress.Done(started);
+        });
+    return absl::OkStatus();
   }
   if (AnyDataNodeServes(view)) {
     // Another node group serves while nobody of ours does: the cluster did not stop as a
@@ -229,7 +269,7 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
     // agree on; start empty and say so.
     SHOAL_LOG(kWarning) << "node group " << self->node_group
                         << " has no serving node while others serve: starting empty";
-    return StartPlane(std::move(options), view, StartKind::kEmpty, context);
+    return StartPlane(std::move(options), view, StartKind::kEmpty, *saved, context);
   }
   // A system restart: wait for the mgmd to decide the epoch every data node restores.
   progress.Report("waiting for the other data nodes", -1);
@@ -255,10 +295,12 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
       kind = StartKind::kRestore;
       options->restore_epoch = epoch;
     }
-    restore_thread = std::thread([options, decided, kind, context, progress]() mutable {
-      absl::Status started = StartPlane(std::move(*options), decided, kind, context);
-      if (!started.ok()) progress.Done(started);
-    });
+    restore_thread =
+        std::thread([options, decided, kind, context, progress, saved_epoch]() mutable {
+          absl::Status started =
+              StartPlane(std::move(*options), decided, kind, saved_epoch, context);
+          if (!started.ok()) progress.Done(started);
+        });
   };
   return absl::OkStatus();
 }
@@ -281,6 +323,7 @@ int main(int argc, char** argv) {
   };
   hooks.on_view = [](const shoal::control::ClusterView& view) {
     std::lock_guard<std::mutex> lock(start_mutex);
+    latest_view = view;
     if (data_plane != nullptr) {
       data_plane->SetView(view);
     } else if (waiting_for_restart) {

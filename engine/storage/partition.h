@@ -86,6 +86,8 @@ class CommitObserver {
   // `row` (packed over all columns) empty: the row with `key` is gone.
   virtual void Committed(uint32_t table_id, uint32_t partition, absl::string_view key,
                          absl::string_view row) = 0;
+  // The epoch of the commit being applied: every row it changes is stamped with it.
+  virtual uint64_t epoch() const = 0;
 };
 
 class Partition {
@@ -140,9 +142,11 @@ class Partition {
   // holds, with that transaction's version (`row` empty: it deleted the row). Keys are packed
   // primary keys, rows packed over all columns, both valid during the call only. Applying the
   // same calls in order to an empty partition (Write, or Delete for an empty row, under `txn`)
-  // reproduces this one, locks included.
-  void Export(absl::FunctionRef<void(TxnId txn, absl::string_view key, absl::string_view row)> emit,
-              schema::RowWriter* scratch);
+  // reproduces this one, locks included. `epoch` is the committed version's (CommitObserver;
+  // 0 for transactions' versions and rows of partitions without an observer).
+  using ExportFn = absl::FunctionRef<void(TxnId txn, absl::string_view key, absl::string_view row,
+                                          uint64_t epoch)>;
+  void Export(ExportFn emit, schema::RowWriter* scratch);
 
   uint64_t row_count() const;     // committed rows as a committed reader sees them
   uint64_t memory_bytes() const;  // bytes reserved from the budget

@@ -59,8 +59,7 @@ class Partition::Impl {
   void Commit(TxnId txn);
   void Abort(TxnId txn);
   bool HasTransaction(TxnId txn) const { return txns_.contains(txn); }
-  void Export(absl::FunctionRef<void(TxnId, absl::string_view, absl::string_view)> emit,
-              schema::RowWriter* scratch);
+  void Export(Partition::ExportFn emit, schema::RowWriter* scratch);
   uint64_t row_count() const { return row_count_; }
   uint64_t memory_bytes() const { return arena_.reserved_bytes(); }
   uint64_t max_auto_increment() const { return max_auto_increment_; }

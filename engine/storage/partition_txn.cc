@@ -26,7 +26,10 @@ void Partition::Impl::Commit(TxnId txn) {
     h->owner = 0;
     if (modified) {
       for (int i = 1; i < index_count(); ++i) UniquePut(i, h);
-      if (observer_ != nullptr) observer_->Committed(table_->id, index_, h->key(), h->row());
+      if (observer_ != nullptr) {
+        h->epoch = observer_->epoch();
+        observer_->Committed(table_->id, index_, h->key(), h->row());
+      }
     }
   }
   rows.clear();
@@ -58,6 +61,7 @@ void Partition::Impl::Abort(TxnId txn) {
       SHOAL_DCHECK(b->size + h->key_size <= h->capacity);
       std::memcpy(h->data() + h->key_size, b->row_data(), b->size);
       h->size = b->size;
+      h->epoch = b->epoch;
       for (int i = 1; i < index_count(); ++i) {
         if ((b->split_mask >> i) & 1) InsertEntry(i, h);
       }

@@ -27,6 +27,7 @@ Row* Partition::Impl::NewBlock(size_t data_bytes) {
   r->size = 0;
   r->capacity = block_bytes - static_cast<uint32_t>(sizeof(Row));
   r->txn_slot = 0;
+  r->epoch = 0;
   r->key_size = 0;
   r->size_class = size_class;
   r->flags = 0;
@@ -247,6 +248,7 @@ OpResult Partition::Impl::ReplaceData(TxnId txn, Row* h, absl::string_view row, 
     before->flags = kBeforeImage;
     before->other = h;
     before->split_mask = 0;
+    before->epoch = h->epoch;
     h->other = before;
   }
   Row* b = h->other;
@@ -289,6 +291,7 @@ Row* Partition::Impl::Relocate(Row* h, Row* to, absl::string_view row, uint64_t 
   to->txn_slot = h->txn_slot;
   to->key_size = h->key_size;
   to->flags = h->flags;
+  to->epoch = h->epoch;
   to->size = static_cast<uint32_t>(row.size());
   std::memcpy(to->data(), h->data(), h->key_size);
   std::memcpy(to->data() + to->key_size, row.data(), row.size());

@@ -1,7 +1,7 @@
 // How a partition keeps one version of a row in memory, and fast access to the fields of the
 // packed rows it stores (which were validated on the way in, so reading them needs no checks).
 //
-// A row version is one arena block: a 32-byte Row header, the packed primary key, then the
+// A row version is one arena block: a 40-byte Row header, the packed primary key, then the
 // packed full row (row.h, every column in table order). The key comes first so that a row whose
 // size changes in place never moves its key.
 //
@@ -42,6 +42,9 @@ struct Row {
   uint16_t key_size;   // bytes of the packed primary key
   uint8_t size_class;  // arena size class (RowArena)
   uint8_t flags;       // RowFlags
+  // The epoch of the commit that made this version (docs/architecture.md, I8; 0: unknown, e.g.
+  // a non-logged table): a node restarting from its own disk is sent only rows newer than it.
+  uint64_t epoch;
 
   char* data() { return reinterpret_cast<char*>(this + 1); }
   const char* data() const { return reinterpret_cast<const char*>(this + 1); }
@@ -51,7 +54,7 @@ struct Row {
   bool is_before_image() const { return flags & kBeforeImage; }
   Row* head() { return is_before_image() ? other : this; }
 };
-static_assert(sizeof(Row) == 32, "row header size");
+static_assert(sizeof(Row) == 40, "row header size");
 
 // Per-table facts about packed rows, computed once. Columns never change for a partition's life
 // (SetTable refuses that), so a Layout outlives table versions; it copies what it needs.

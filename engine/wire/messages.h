@@ -1,7 +1,7 @@
 // The typed native messages, one struct per OpType (op.h lists which is whose), by family:
 //   key_ops.h      Read ReadUnique Insert Write Update UpdateIf Delete DeleteIf Scan Commit Abort
 //   replica_ops.h  ReplicaWrite ReplicaDelete ReplicaCommit ReplicaAbort ReplicaAck
-//                  ReplicaPrepare CopyReq CopyDone Handover Ping Epoch
+//                  ReplicaPrepare CopyReq CopyDone Handover Ping Epoch CopyKeep CopyEdge
 //   txn_ops.h      CommitTxn Prepare TakeoverReq, and TakeoverConf (a Result)
 // DecodeOp (op.h) stays the framing layer: length, type and the split into sections. A typed
 // Decode names the fields of one type and checks what that type's sections must hold.
@@ -33,9 +33,9 @@ template <typename... T>
 struct TypeList {};
 
 // Every typed operation, in OpType order (tests and the fuzz target walk it).
-using AllOps =
-    TypeList<Read, ReadUnique, Insert, Write, Update, UpdateIf, Delete, DeleteIf, Scan, Commit,
-             Abort, ReplicaWrite, ReplicaDelete, ReplicaCommit, ReplicaAbort, ReplicaAck, CopyReq,
-             CopyDone, CommitTxn, Prepare, ReplicaPrepare, TakeoverReq, Ping, Handover, Epoch>;
+using AllOps = TypeList<Read, ReadUnique, Insert, Write, Update, UpdateIf, Delete, DeleteIf, Scan,
+                        Commit, Abort, ReplicaWrite, ReplicaDelete, ReplicaCommit, ReplicaAbort,
+                        ReplicaAck, CopyReq, CopyDone, CommitTxn, Prepare, ReplicaPrepare,
+                        TakeoverReq, Ping, Handover, Epoch, CopyKeep, CopyEdge>;
 
 }  // namespace shoal::wire

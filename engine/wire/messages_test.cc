@@ -266,6 +266,26 @@ TEST(ReplicaOpsTest, EncodeTheBytesOfOpH) {
   round.txn = 42;
   EXPECT_EQ(Encoded(epoch), Legacy(round, {}));
   ExpectRoundTrip(epoch);
+  CopyReq since{.from_node = 9, .since_epoch = 77};
+  OpHeader ask;
+  ask.type = OpType::kCopyReq;
+  ask.index = 9;
+  ask.txn = 77;
+  EXPECT_EQ(Encoded(since), Legacy(ask, {}));
+  ExpectRoundTrip(since);
+  auto keep = Targeted<CopyKeep>();
+  keep.from_node = 2;
+  keep.key = "k";
+  EXPECT_EQ(Encoded(keep), Legacy(TargetHeader(OpType::kCopyKeep, 0, 2), {"k"}));
+  ExpectRoundTrip(keep);
+  auto edge = Targeted<CopyEdge>();
+  edge.from_node = 2;
+  EXPECT_EQ(Encoded(edge), Legacy(TargetHeader(OpType::kCopyEdge, 0, 2), {}));
+  ExpectRoundTrip(edge);
+  edge.end = true;
+  EXPECT_EQ(Encoded(edge), Legacy(TargetHeader(OpType::kCopyEdge, kCopyComplete, 2), {}));
+  ExpectRoundTrip(edge);
+
   round.flags = 0;
   EXPECT_FALSE(DecodesAs<Epoch>(Legacy(round, {})));
   round.flags = kMaxEpochPhase + 1;

@@ -80,6 +80,10 @@ absl::string_view OpTypeName(OpType type) {
       return "handover";
     case OpType::kEpoch:
       return "epoch";
+    case OpType::kCopyKeep:
+      return "copy_keep";
+    case OpType::kCopyEdge:
+      return "copy_edge";
   }
   return "unknown";
 }
@@ -99,6 +103,7 @@ int SectionCount(OpType type) {
     case OpType::kDelete:
     case OpType::kCommit:
     case OpType::kReplicaCommit:
+    case OpType::kCopyKeep:
     case OpType::kReplicaAck:
     case OpType::kCommitTxn:
     case OpType::kReplicaPrepare:
@@ -116,6 +121,7 @@ int SectionCount(OpType type) {
     case OpType::kPing:
     case OpType::kHandover:
     case OpType::kEpoch:
+    case OpType::kCopyEdge:
       return 0;
   }
   return -1;

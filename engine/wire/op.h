@@ -29,7 +29,11 @@
 //     kReplicaAck          status (empty: done; else int<2> MySQL error | message): the backup's
 //                          answer to the kReplicaWrite/Delete/Commit whose `tag` it echoes
 //                          (tag 0 asks for no answer)
-//     kCopyReq             (none): "copy your partitions to me", from a starting node
+//     kCopyReq             (none): "copy your partitions to me", from a starting node; `txn`
+//                          the epoch it restored from its own disk (0: none)
+//     kCopyKeep            key: a committed row unchanged since that epoch (keep yours)
+//     kCopyEdge            (none): a partition's copy since an epoch begins, or ends
+//                          (kCopyComplete); the restarting node then drops what was not named
 //     kCopyDone            (none): progress of one LDM of the copying node: `table_id` that
 //                          LDM, `partition` how many LDMs copy, `tag` partitions it has sent,
 //                          `txn` its partitions in all; flags kCopyComplete: it has sent all
@@ -62,7 +66,7 @@
 // framing they build on (length, type, sections).
 //   key_ops.h      Read ReadUnique Insert Write Update UpdateIf Delete DeleteIf Scan Commit Abort
 //   replica_ops.h  ReplicaWrite ReplicaDelete ReplicaCommit ReplicaAbort ReplicaAck
-//                  ReplicaPrepare CopyReq CopyDone Handover Ping Epoch
+//                  ReplicaPrepare CopyReq CopyDone Handover Ping Epoch CopyKeep CopyEdge
 //   txn_ops.h      CommitTxn Prepare TakeoverReq, and TakeoverConf: kTakeoverReq's result
 //
 // Result:
@@ -110,8 +114,10 @@ enum class OpType : uint8_t {
   kPing = 23,
   kHandover = 24,
   kEpoch = 25,
+  kCopyKeep = 26,
+  kCopyEdge = 27,
 };
-inline constexpr OpType kMaxOpType = OpType::kEpoch;
+inline constexpr OpType kMaxOpType = OpType::kCopyEdge;
 absl::string_view OpTypeName(OpType type);
 
 enum OpFlags : uint8_t {

@@ -121,12 +121,39 @@ DecodeStatus ReplicaPrepare::Decode(const Op& op, ReplicaPrepare* out) {
 }
 
 void CopyReq::Encode(FrameBuilder* builder) const {
-  AppendOp(builder, SenderHeader(kType, from_node), {});
+  OpHeader h = SenderHeader(kType, from_node);
+  h.txn = since_epoch;
+  AppendOp(builder, h, {});
 }
 
 DecodeStatus CopyReq::Decode(const Op& op, CopyReq* out) {
   if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
   out->from_node = op.header.index;
+  out->since_epoch = op.header.txn;
+  return DecodeStatus::kOk;
+}
+
+void CopyKeep::Encode(FrameBuilder* builder) const {
+  AppendOp(builder, ToHeader(kType, 0, from_node), {key});
+}
+
+DecodeStatus CopyKeep::Decode(const Op& op, CopyKeep* out) {
+  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  out->FromHeader(op.header);
+  out->from_node = op.header.index;
+  out->key = op.sections[0];
+  return DecodeStatus::kOk;
+}
+
+void CopyEdge::Encode(FrameBuilder* builder) const {
+  AppendOp(builder, ToHeader(kType, end ? kCopyComplete : 0, from_node), {});
+}
+
+DecodeStatus CopyEdge::Decode(const Op& op, CopyEdge* out) {
+  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  out->FromHeader(op.header);
+  out->from_node = op.header.index;
+  out->end = (op.header.flags & kCopyComplete) != 0;
   return DecodeStatus::kOk;
 }
 

@@ -92,10 +92,14 @@ struct ReplicaPrepare : OpTarget {
   bool operator==(const ReplicaPrepare&) const = default;
 };
 
-// kCopyReq: index the starting node, nothing else: "copy your partitions to me".
+// kCopyReq: index the starting node | txn `since_epoch`: "copy your partitions to me". With a
+// since_epoch, the node restored its own disk up to that epoch: committed rows no newer than it
+// are named by key only (kCopyKeep), and each partition's copy is framed by kCopyEdge so that the
+// node can drop the rows it has and the copy did not name (deleted meanwhile).
 struct CopyReq {
   static constexpr OpType kType = OpType::kCopyReq;
   uint16_t from_node = 0;
+  uint64_t since_epoch = 0;  // 0: the node has nothing, copy everything
 
   void Encode(FrameBuilder* builder) const;
   static DecodeStatus Decode(const Op& op, CopyReq* out);
@@ -139,6 +143,30 @@ struct Ping {
   void Encode(FrameBuilder* builder) const;
   static DecodeStatus Decode(const Op& op, Ping* out);
   bool operator==(const Ping&) const = default;
+};
+
+// kCopyKeep: index the copying node | key: a committed row of `partition` unchanged since the
+// copy's since_epoch; the restarting node keeps its own.
+struct CopyKeep : OpTarget {
+  static constexpr OpType kType = OpType::kCopyKeep;
+  uint16_t from_node = 0;
+  absl::string_view key;
+
+  void Encode(FrameBuilder* builder) const;
+  static DecodeStatus Decode(const Op& op, CopyKeep* out);
+  bool operator==(const CopyKeep&) const = default;
+};
+
+// kCopyEdge: index the copying node | flags kCopyComplete at the end, none at the beginning, no
+// sections: the copy of `partition` of `table_id` begins or ends (a copy since an epoch only).
+struct CopyEdge : OpTarget {
+  static constexpr OpType kType = OpType::kCopyEdge;
+  uint16_t from_node = 0;
+  bool end = false;
+
+  void Encode(FrameBuilder* builder) const;
+  static DecodeStatus Decode(const Op& op, CopyEdge* out);
+  bool operator==(const CopyEdge&) const = default;
 };
 
 // kEpoch: index the sender | flags the phase | txn the epoch, no sections. The rounds of a

@@ -69,9 +69,11 @@ struct LdmStats {
   uint64_t lock_waits = 0;
   uint64_t lock_timeouts = 0;
   uint64_t errors = 0;
-  uint64_t replicated = 0;       // writes and commits sent to backups (as primary)
-  uint64_t replica_applied = 0;  // replication messages applied (as backup or copy target)
-  uint64_t copied_rows = 0;      // row versions sent to a node being restarted
+  uint64_t replicated = 0;         // writes and commits sent to backups (as primary)
+  uint64_t replica_applied = 0;    // replication messages applied (as backup or copy target)
+  uint64_t copied_rows = 0;        // row versions sent to a node being restarted
+  uint64_t copy_kept_rows = 0;     // rows it had already (named by key only: a copy since)
+  uint64_t copy_dropped_rows = 0;  // rows a copy since an epoch found deleted meanwhile
 };
 
 // A partition a transaction has touched: the partition itself (null once its table is

@@ -24,8 +24,9 @@ Ldm::Ldm(PartitionPlacement placement, storage::MemoryBudget* budget,
       tables_(&context_.placement, budget, &context_.redo),
       lock_waits_(lock_wait_timeout, absl::Now()),
       copier_(&context_, &tables_, &txns_),
+      sweep_(&context_, &tables_),
       replicator_(&context_, &txns_, &decided_, &copier_),
-      replica_apply_(&context_, &tables_, &txns_, &decided_, &lock_waits_),
+      replica_apply_(&context_, &tables_, &txns_, &decided_, &lock_waits_, &sweep_),
       participant_(&context_, &txns_, &decided_, &replicator_),
       handover_(&context_, &tables_, &txns_, &lock_waits_, &replicator_),
       key_ops_(&context_, &tables_, &txns_, &lock_waits_, &replicator_) {}
@@ -129,6 +130,21 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
       return true;
     case OpType::kReplicaCommit:
       if (auto commit = Decode<wire::ReplicaCommit>(op)) replica_apply_.End(*commit, conn, sink);
+      return true;
+    case OpType::kCopyKeep:
+      if (auto keep = Decode<wire::CopyKeep>(op);
+          keep && sweep_.open(keep->table_id, keep->partition)) {
+        sweep_.Named(keep->key);
+      }
+      return true;
+    case OpType::kCopyEdge:
+      if (auto edge = Decode<wire::CopyEdge>(op)) {
+        if (edge->end) {
+          sweep_.End(*edge);
+        } else {
+          sweep_.Begin(*edge);
+        }
+      }
       return true;
     case OpType::kReplicaAbort:
       if (auto abort = Decode<wire::ReplicaAbort>(op)) replica_apply_.End(*abort, sink);

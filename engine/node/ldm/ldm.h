@@ -17,6 +17,7 @@
 //        ├── kPrepare, kTakeoverReq ▶ Participant   (two-phase commit)
 //        └── kHandover ──────────▶ Handover
 //   StartCopy / CopyStep ───────▶ PartitionCopier  (node restart, copying side)
+//   kCopyKeep, kCopyEdge ───────▶ CopySweep        (node restart from disk, restarting side)
 //
 // They share the LdmContext (placement, view, counters), LdmTables (the partitions),
 // TxnTable (the transactions held here), DecidedTxns and LockWaits (parked operations, which
@@ -34,6 +35,7 @@
 #include "absl/time/time.h"
 #include "engine/node/dictionary.h"
 #include "engine/node/ldm/context.h"
+#include "engine/node/ldm/copy_sweep.h"
 #include "engine/node/ldm/decided_txns.h"
 #include "engine/node/ldm/handover.h"
 #include "engine/node/ldm/key_ops.h"
@@ -84,8 +86,9 @@ class Ldm : private Unparker {
   // Node restart: copies every partition of this LDM to data node `node`, whose request came
   // on connection `conn`, whole partitions per CopyStep() until one has taken the step past
   // `rows_per_step` rows; `ldm_count` LDMs of this node copy.
-  void StartCopy(int node, uint32_t conn, int ldm_count, uint64_t rows_per_step = 4096) {
-    copier_.Start(node, conn, ldm_count, rows_per_step);
+  void StartCopy(int node, uint32_t conn, int ldm_count, uint64_t rows_per_step = 4096,
+                 uint64_t since_epoch = 0) {
+    copier_.Start(node, conn, ldm_count, rows_per_step, since_epoch);
   }
   // Copies the next partition; false when there is nothing (more) to copy.
   bool CopyStep(ReplySink* sink) { return copier_.Step(sink); }
@@ -118,6 +121,7 @@ class Ldm : private Unparker {
   DecidedTxns decided_;
   LockWaits lock_waits_;
   PartitionCopier copier_;
+  CopySweep sweep_;
   Replicator replicator_;
   ReplicaApply replica_apply_;
   Participant participant_;

@@ -30,8 +30,10 @@ class PartitionCopier {
 
   // Copies to data node `node`, whose request came on connection `conn`, whole partitions per
   // Step() until one has taken the step past `rows_per_step` rows; `ldm_count` LDMs of this
-  // node copy.
-  void Start(int node, uint32_t conn, int ldm_count, uint64_t rows_per_step);
+  // node copy. With `since_epoch`, the node restored its own disk up to it: committed rows no
+  // newer go by key only, each logged partition framed by kCopyEdge (CopySweep, its side).
+  void Start(int node, uint32_t conn, int ldm_count, uint64_t rows_per_step,
+             uint64_t since_epoch = 0);
   // Copies the next partitions; false when there is nothing (more) to copy.
   bool Step(ReplySink* sink);
   bool copying() const { return copy_.has_value() && !copy_->complete; }
@@ -53,6 +55,9 @@ class PartitionCopier {
     uint32_t conn = 0;
     int ldm_count = 1;
     uint64_t rows_per_step = 0;
+    uint64_t since_epoch = 0;
+    uint64_t copied_before = 0;  // the LDM's counters when it started, for its log line
+    uint64_t kept_before = 0;
     std::deque<std::pair<uint32_t, uint32_t>> todo;  // (table, partition) not copied yet
     absl::flat_hash_set<std::pair<uint32_t, uint32_t>> done;
     uint32_t total = 0;

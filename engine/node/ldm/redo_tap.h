@@ -47,6 +47,7 @@ class RedoTap : public storage::CommitObserver {
       log_->AppendWrite(epoch_, table_id, partition, key, row);
     }
   }
+  uint64_t epoch() const override { return epoch_; }
   // Every row of the partition is gone (TRUNCATE TABLE).
   void Truncated(uint32_t table_id, uint32_t partition, uint64_t epoch) {
     if (log_ != nullptr) log_->AppendTruncate(epoch, table_id, partition);

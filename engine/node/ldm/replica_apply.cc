@@ -64,6 +64,13 @@ bool ReplicaApply::Apply(const RowMessage& message, absl::string_view key_or_row
     return false;
   }
   ++context_->stats.replica_applied;
+  if (sweep_->open(message.table_id, message.partition)) {
+    if constexpr (std::is_same_v<RowMessage, wire::ReplicaWrite>) {
+      sweep_->NamedRow(*tables_->Table(message.table_id)->def, key_or_row);
+    } else {
+      sweep_->Named(key_or_row);
+    }
+  }
   if (result.code == OpCode::kOk || result.code == OpCode::kNotFound) {
     if (txn != storage::kAutocommit) {
       TxnRecord& record = txns_->AddReplica(txn);

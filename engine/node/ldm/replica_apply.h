@@ -15,6 +15,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "engine/node/ldm/context.h"
+#include "engine/node/ldm/copy_sweep.h"
 #include "engine/node/ldm/decided_txns.h"
 #include "engine/node/ldm/lock_waits.h"
 #include "engine/node/ldm/tables.h"
@@ -25,13 +26,15 @@ namespace shoal::node {
 
 class ReplicaApply {
  public:
+  // `sweep` hears of every row a copy since an epoch names (CopySweep).
   ReplicaApply(LdmContext* context, const LdmTables* tables, TxnTable* txns, DecidedTxns* decided,
-               LockWaits* lock_waits)
+               LockWaits* lock_waits, CopySweep* sweep)
       : context_(context),
         tables_(tables),
         txns_(txns),
         decided_(decided),
-        lock_waits_(lock_waits) {}
+        lock_waits_(lock_waits),
+        sweep_(sweep) {}
 
   // Applies a row (ReplicaWrite, or ReplicaDelete's key) from connection `conn`; `op` is the
   // message as it came, parked when the row is locked (false: no answer yet).
@@ -57,6 +60,7 @@ class ReplicaApply {
   TxnTable* txns_;
   DecidedTxns* decided_;
   LockWaits* lock_waits_;
+  CopySweep* sweep_;
 };
 
 }  // namespace shoal::node

@@ -108,7 +108,7 @@ void GroupRole::PushGroup() {
   ldms_->SetGroup(group);
 }
 
-void GroupRole::StartCopyTo(Connection* conn) {
+void GroupRole::StartCopyTo(Connection* conn, uint64_t since_epoch) {
   int node = conn->data_node;
   SHOAL_LOG(kInfo) << "data node " << node << " restarts: copying our partitions to it";
   // Replication and DDL reach it on this connection from now on, in order with the copy.
@@ -119,7 +119,7 @@ void GroupRole::StartCopyTo(Connection* conn) {
   // DDL since reaches it only from us until it serves).
   dictionary_->SendDictionary(conn, {});
   PushGroup();  // whatever our view says, it does not serve before the copy is over
-  ldms_->StartCopy(node, conn->id);
+  ldms_->StartCopy(node, conn->id, since_epoch);
 }
 
 bool GroupRole::CopySteps() {
@@ -151,7 +151,8 @@ void GroupRole::RequestCopy() {
   }
   conn->out.Finish();
   conn->out.Begin(wire::FrameType::kOpReq);
-  wire::CopyReq{static_cast<uint16_t>(options_->node_id)}.Encode(&conn->out);
+  wire::CopyReq{static_cast<uint16_t>(options_->node_id), options_->copy_since_epoch}.Encode(
+      &conn->out);
   conn->out.Finish();
   if (options_->on_copy_progress) options_->on_copy_progress(0);
 }

@@ -53,8 +53,9 @@ class GroupRole {
   void RequestCopy();
   // A kCopyDone from the copy source's LDM.
   void OnCopyProgress(const wire::CopyDone& progress);
-  // A kCopyReq on `conn`, from its data node.
-  void StartCopyTo(Connection* conn);
+  // A kCopyReq on `conn`, from its data node, which restored its own disk up to `since_epoch`
+  // (0: it has nothing).
+  void StartCopyTo(Connection* conn, uint64_t since_epoch);
   // A step of the copies to restarting nodes by the LDMs on this thread; true when it copied.
   bool CopySteps();
   // After a dictionary change here: the nodes copying from us, which the master does not

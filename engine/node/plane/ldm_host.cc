@@ -127,11 +127,13 @@ void LdmHost::SetGroup(const GroupView& group) {
   }
 }
 
-void LdmHost::StartCopy(int node, uint32_t conn) {
+void LdmHost::StartCopy(int node, uint32_t conn, uint64_t since_epoch) {
   int ldm_count = options_->ldm_count;
-  for (auto& ldm : ldms_) ldm->StartCopy(node, conn, ldm_count);
+  for (auto& ldm : ldms_) ldm->StartCopy(node, conn, ldm_count, 4096, since_epoch);
   for (int ldm = 0; ldm < static_cast<int>(workers_.size()); ++ldm) {
-    PushToLdm(ldm, [&](LdmWorker* worker) { return worker->PushStartCopy(node, conn, ldm_count); });
+    PushToLdm(ldm, [&](LdmWorker* worker) {
+      return worker->PushStartCopy(node, conn, ldm_count, since_epoch);
+    });
     workers_[ldm]->Flush();
   }
 }

@@ -71,7 +71,7 @@ class LdmHost {
   void ApplyDelta(const DictionaryDelta& delta);
   void SetGroup(const GroupView& group);
   // Node restart, copying side: the LDMs copy to `node` on connection `conn`.
-  void StartCopy(int node, uint32_t conn);
+  void StartCopy(int node, uint32_t conn, uint64_t since_epoch);
   // The LDMs on this thread: a copy under way; one copy step each (true when any copied).
   bool copying() const;
   bool CopyStep();

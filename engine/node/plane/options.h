@@ -56,8 +56,12 @@ struct DataPlaneOptions {
   absl::Duration epoch_interval = absl::Seconds(1);
   // This node's state on disk as read at start (its `run` already counted for this start).
   redo::NodeState node_state;
-  // A system restart: the epoch to restore this node's disk to before it serves; 0 for none.
+  // The epoch to restore this node's disk to before it serves (a system restart, or a node
+  // restart from its own disk); 0 for none.
   uint64_t restore_epoch = 0;
+  // A node restart from its own disk: the copy from a peer sends only rows changed since this
+  // epoch (CopyReq::since_epoch); 0: a whole copy.
+  uint64_t copy_since_epoch = 0;
   // Called on the thread that starts the data plane while it restores: phase and percent.
   std::function<void(const std::string& phase, int percent)> on_restore_progress;
   // Called on the data-plane thread with the node's disk state whenever it changes (the last
