@@ -36,6 +36,7 @@ void EmitCluster(YAML::Emitter& out, const ClusterDefaults& c) {
       << internal::FormatConfigDuration(c.start_partial_timeout);
   out << YAML::Key << "lock_wait_timeout" << YAML::Value
       << internal::FormatConfigDuration(c.lock_wait_timeout);
+  out << YAML::Key << "lock_pages_in_memory" << YAML::Value << c.lock_pages_in_memory;
   out << YAML::EndMap;
 }
 

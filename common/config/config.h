@@ -15,6 +15,7 @@
 //     epoch_interval: 1s        # global checkpoint interval
 //     start_partial_timeout: 30s  # a whole-cluster restart waits this long for every data node
 //     lock_wait_timeout: 1200ms # row lock waits end in ER_LOCK_WAIT_TIMEOUT (1205)
+//     lock_pages_in_memory: false  # data nodes mlockall() their memory (never swapped out)
 //   mgmd:
 //     id: 1
 //     host: 127.0.0.1
@@ -92,6 +93,11 @@ struct ClusterDefaults {
   // How long an operation waits for a row lock before ER_LOCK_WAIT_TIMEOUT (1205); NDB's
   // TransactionDeadlockDetectionTimeout.
   absl::Duration lock_wait_timeout = absl::Milliseconds(1200);
+  // Data nodes lock their memory (mlockall of what they have and will map; NDB's
+  // LockPagesInMainMemory): a swapped-out page would stall an LDM thread for milliseconds and
+  // its heartbeats with it. Where the system refuses (RLIMIT_MEMLOCK, no CAP_IPC_LOCK), the
+  // node warns once and runs unlocked.
+  bool lock_pages_in_memory = false;
 };
 
 struct MgmdConfig {

@@ -110,6 +110,7 @@ TEST(LoadConfigTest, LoadsBaseWithDefaults) {
   EXPECT_EQ(config->cluster.arbitration_timeout, absl::Milliseconds(7500));
   EXPECT_EQ(config->cluster.start_partial_timeout, absl::Seconds(30));
   EXPECT_FALSE(config->cluster.realtime_scheduler);
+  EXPECT_FALSE(config->cluster.lock_pages_in_memory);
   EXPECT_EQ(config->mgmd.id, 1);
   EXPECT_EQ(config->mgmd.port, 1186);
   ASSERT_EQ(config->datanodes.size(), 2u);
@@ -171,7 +172,8 @@ TEST(LoadConfigTest, RoundTripsThroughCanonicalYaml) {
       Edit("  data_memory: 64M\n",
            "  data_memory: 1536K\n  heartbeat_interval: 1500ms\n  epoch_interval: 2000ms\n"
            "  router_heartbeat_interval: 3s\n  arbitration_timeout: 10s\n"
-           "  realtime_scheduler: yes\n  start_partial_timeout: 90s\n"),
+           "  realtime_scheduler: yes\n  start_partial_timeout: 90s\n"
+           "  lock_pages_in_memory: true\n"),
       "test.yaml");
   ASSERT_TRUE(config.ok()) << config.status();
   std::string yaml = ToYaml(*config);
@@ -179,6 +181,7 @@ TEST(LoadConfigTest, RoundTripsThroughCanonicalYaml) {
   EXPECT_THAT(yaml, HasSubstr("arbitration_timeout: 10s\n"));
   EXPECT_THAT(yaml, HasSubstr("start_partial_timeout: 90s\n"));
   EXPECT_THAT(yaml, HasSubstr("realtime_scheduler: true\n"));
+  EXPECT_THAT(yaml, HasSubstr("lock_pages_in_memory: true\n"));
   EXPECT_THAT(yaml, HasSubstr("data_memory: 1536K\n"));
   EXPECT_THAT(yaml, HasSubstr("heartbeat_interval: 1500ms\n"));
   EXPECT_THAT(yaml, HasSubstr("epoch_interval: 2s\n"));
@@ -190,6 +193,7 @@ TEST(LoadConfigTest, RoundTripsThroughCanonicalYaml) {
   EXPECT_EQ(again->cluster.data_memory, 1536u << 10);
   EXPECT_EQ(again->cluster.epoch_interval, absl::Seconds(2));
   EXPECT_TRUE(again->cluster.realtime_scheduler);
+  EXPECT_TRUE(again->cluster.lock_pages_in_memory);
   EXPECT_EQ(again->cluster.router_heartbeat_interval, absl::Seconds(3));
   EXPECT_EQ(again->cluster.start_partial_timeout, absl::Seconds(90));
   EXPECT_THAT(again->datanodes[0].cpus, ElementsAre(0, 1));
@@ -268,6 +272,7 @@ TEST(ExampleFilesTest, TwoHostsLoads) {
   absl::StatusOr<ClusterConfig> config = LoadConfigFile(SourceDir() + "/conf/two-hosts.yaml");
   ASSERT_TRUE(config.ok()) << config.status();
   EXPECT_EQ(config->mgmd.host, "10.0.0.10");
+  EXPECT_TRUE(config->cluster.lock_pages_in_memory);
   ASSERT_GE(config->datanodes.size(), 2u);
   EXPECT_EQ(config->datanodes[0].host, "10.0.0.11");
   EXPECT_EQ(config->datanodes[1].host, "10.0.0.12");
@@ -311,7 +316,7 @@ std::vector<ErrorCase> ErrorCases() {
       {"UnknownClusterKey", Edit("replicas: 2", "replica: 2"), 2, "cluster.replica",
        "unknown key 'replica'; expected one of: replicas, data_memory, heartbeat_interval, "
        "router_heartbeat_interval, missed_heartbeats, arbitration_timeout, realtime_scheduler, "
-       "epoch_interval, start_partial_timeout, lock_wait_timeout"},
+       "epoch_interval, start_partial_timeout, lock_wait_timeout, lock_pages_in_memory"},
       {"UnknownNodeKey", Edit("    data_dir: /tmp/shoal-test/dn3", "    dta_dir: /x"), 11,
        "datanodes[1].dta_dir", "unknown key 'dta_dir'; expected one of: id, host, data_dir"},
       {"DuplicateKey", Edit("  data_memory: 64M", "  replicas: 4"), 3, "cluster.replicas",
@@ -373,6 +378,8 @@ std::vector<ErrorCase> ErrorCases() {
        "cluster.missed_heartbeats", "between 1 and 1000"},
       {"NotABool", Edit("64M", "64M\n  realtime_scheduler: maybe"), 4, "cluster.realtime_scheduler",
        "expected true or false, got 'maybe'"},
+      {"LockPagesNotABool", Edit("64M", "64M\n  lock_pages_in_memory: 1G"), 4,
+       "cluster.lock_pages_in_memory", "expected true or false, got '1G'"},
       // Data nodes.
       {"EmptyDocument", "", 1, "datanodes", "no data nodes"},
       {"EmptyDataNodes", "mgmd: {data_dir: /m}\ndatanodes: []\n", 2, "datanodes", "no data nodes"},

@@ -84,7 +84,8 @@ std::vector<Field> ClusterFields(ClusterDefaults* c) {
           {"realtime_scheduler", BoolField{&c->realtime_scheduler}},
           {"epoch_interval", DurationField{&c->epoch_interval}},
           {"start_partial_timeout", DurationField{&c->start_partial_timeout}},
-          {"lock_wait_timeout", DurationField{&c->lock_wait_timeout}}};
+          {"lock_wait_timeout", DurationField{&c->lock_wait_timeout}},
+          {"lock_pages_in_memory", BoolField{&c->lock_pages_in_memory}}};
 }
 
 std::vector<Field> MgmdFields(MgmdConfig* m) {

@@ -41,9 +41,15 @@ std::vector<std::unique_ptr<redo::RedoLog>> MakeRedoLogs(const DataPlaneOptions&
 }
 
 std::unique_ptr<redo::RedoWriter> MakeRedoWriter(
-    const std::vector<std::unique_ptr<redo::RedoLog>>& logs) {
+    const std::vector<std::unique_ptr<redo::RedoLog>>& logs, MetricsRegistry* metrics) {
   if (logs.empty()) return nullptr;
-  auto writer = std::make_unique<redo::RedoWriter>(redo::RedoWriter::Options{});
+  redo::RedoWriter::Options options;
+  if (metrics != nullptr) {
+    options.write_errors = metrics->GetCounter(
+        "shoal_datanode_redo_write_errors_total",
+        "Failed redo writes and syncs (a full disk; retried every 10 ms until one succeeds).");
+  }
+  auto writer = std::make_unique<redo::RedoWriter>(options);
   for (const auto& log : logs) writer->AddLog(log.get());
   return writer;
 }
@@ -59,7 +65,7 @@ DataPlane::DataPlane(DataPlaneOptions options)
     : options_(std::move(options)),
       clock_(FirstEpoch(options_)),
       redo_logs_(MakeRedoLogs(options_)),
-      redo_writer_(MakeRedoWriter(redo_logs_)),
+      redo_writer_(MakeRedoWriter(redo_logs_, options_.metrics)),
       view_(options_.node_id),
       dictionary_(options_.default_partitions),
       connections_(&options_, &view_, &dictionary_, this),
@@ -100,7 +106,11 @@ absl::StatusOr<std::unique_ptr<DataPlane>> DataPlane::Start(
   for (int i = 0; i < p.options_.ldm_count; ++i) {
     LdmDurability& ldm = durability.emplace_back();
     ldm.decider = p.clock_.AddDecider();
-    if (p.redo_writer_ != nullptr) ldm.log = p.redo_logs_[i].get();
+    if (p.redo_writer_ != nullptr) {
+      ldm.log = p.redo_logs_[i].get();
+      ldm.redo_healthy = p.redo_writer_->healthy_flag();
+      ldm.redo_error = [writer = p.redo_writer_.get()] { return writer->last_error(); };
+    }
   }
   p.tc_.SetDecider(p.clock_.AddDecider());
   p.ldms_.Start(durability);
@@ -143,8 +153,11 @@ absl::Status DataPlane::Restore() {
                       });
   if (!stats.ok()) return stats.status();
   if (!stats->stopped.empty()) {
-    SHOAL_LOG(kWarning) << "redo log: " << stats->stopped
-                        << " (recovery stopped there; later records are ignored)";
+    std::string line = absl::StrCat("redo log: ", stats->stopped,
+                                    " (recovery stopped there; later records are ignored)");
+    SHOAL_LOG(kWarning) << line;
+    // Damage on disk is the operator's to know of: into the cluster log too (as a WARNING).
+    if (options_.on_note) options_.on_note(line);
   }
   // Auto-increment counters go on after the largest value restored.
   for (const auto& [id, table] : dictionary_.tables()) {

@@ -2,7 +2,12 @@
 // it its node id and the cluster configuration, fetches the dictionary from a running data
 // node if there is one, copies its partitions from the other replica of its node group if that
 // one serves (a restart), and serves the native API over shared memory and TCP.
+#include <sys/mman.h>
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -53,6 +58,35 @@ absl::StatusOr<std::optional<shoal::wire::Dictionary>> DictionaryFromPeers(
   SHOAL_LOG(kInfo) << "dictionary version " << dictionary->version() << " from data node "
                    << source->node_id();
   return std::optional<shoal::wire::Dictionary>(std::move(*dictionary));
+}
+
+// NDB's LockPagesInMainMemory: with `wanted`, every page the node has and will map stays in
+// RAM (mlockall), so no LDM or heartbeat thread ever waits for a page to come back from swap.
+// Where the system refuses, one warning says why and what to do, and the node goes on
+// unlocked: a node that runs is better than one that would not start. The gauge says which.
+void LockMemory(bool wanted, shoal::MetricsRegistry* metrics) {
+  shoal::Gauge* locked = metrics->GetGauge(
+      "shoal_datanode_memory_locked",
+      "1 when the data node's memory is locked in RAM (lock_pages_in_memory), else 0.");
+  locked->Set(0);
+  if (!wanted) return;
+  if (::mlockall(MCL_CURRENT | MCL_FUTURE) == 0) {
+    locked->Set(1);
+    SHOAL_LOG(kInfo) << "lock_pages_in_memory: the node's memory is locked in RAM";
+    return;
+  }
+  const int error = errno;
+  struct rlimit limit {};
+  std::string memlock = "unknown";
+  if (::getrlimit(RLIMIT_MEMLOCK, &limit) == 0) {
+    memlock = limit.rlim_cur == RLIM_INFINITY ? std::string("unlimited")
+                                              : shoal::config::FormatSize(limit.rlim_cur);
+  }
+  SHOAL_LOG(kWarning) << "lock_pages_in_memory: mlockall failed (" << std::strerror(error)
+                      << "; RLIMIT_MEMLOCK is " << memlock
+                      << "): running with memory that may be swapped out. Raise the limit "
+                         "(ulimit -l unlimited, or LimitMEMLOCK=infinity for a systemd "
+                         "service) or run the data node with CAP_IPC_LOCK";
 }
 
 // What this start does with the node's disk (docs/architecture.md, "Durability").
@@ -173,6 +207,7 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
     return absl::UnavailableError(
         absl::StrCat("cannot create the data directory ", self->data_dir, ": ", ec.message()));
   }
+  LockMemory(config.cluster.lock_pages_in_memory, context.metrics);
   shoal::node::ThreadLayout layout = shoal::node::ChooseThreadLayout(
       self->threads, self->cpus, static_cast<int>(std::thread::hardware_concurrency()));
   SHOAL_LOG(kInfo) << "data directory " << self->data_dir << ", node group " << self->node_group

@@ -128,6 +128,7 @@ void RedoWriter::NoteResult(const absl::Status& status) {
     }
     return;
   }
+  if (options_.write_errors != nullptr) options_.write_errors->Increment();
   {
     std::lock_guard<std::mutex> lock(error_mu_);
     last_error_ = std::string(status.message());

@@ -5,9 +5,10 @@
 // every log) and Post-ed functions in the order they were queued.
 //
 // Failures: a failed flush makes the writer unhealthy (healthy() false, logged once at
-// kError); it retries at every flush interval, so a disk that gets space again heals it
-// (logged once at kInfo). A failed Save reports its error to its `done` and is not retried:
-// a later Save covers everything before it. A failed fdatasync never heals (see redo_log.h).
+// kError; the node's LDMs then refuse writes to logged tables); it retries at every flush interval,
+// so a disk that gets space again heals it (logged once at kInfo). A failed Save reports its error
+// to its `done` and is not retried: a later Save covers everything before it. A failed fdatasync
+// never heals (see redo_log.h).
 //
 // Owns its thread and the request queue; the RedoLogs are the caller's and must outlive it.
 // AddLog/Start/Stop from the owning thread; Save, Post and the accessors from any thread.
@@ -26,6 +27,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "common/metrics.h"
 #include "engine/redo/redo_log.h"
 
 namespace shoal::redo {
@@ -36,6 +38,8 @@ class RedoWriter {
     absl::Duration flush_interval = absl::Milliseconds(10);
     // A log with more than this pending is flushed before the interval is up.
     uint64_t flush_bytes = 1 << 20;
+    // Counts every failed write or sync (each retry too); null: not counted.
+    Counter* write_errors = nullptr;
   };
 
   explicit RedoWriter(Options options);
@@ -61,6 +65,9 @@ class RedoWriter {
 
   // Any thread: false after a write or sync failed and until one succeeds again.
   bool healthy() const { return healthy_.load(std::memory_order_acquire); }
+  // The same, for those who look at every operation (the LDMs: LdmContext::redo_healthy).
+  // Valid as long as the writer.
+  const std::atomic<bool>* healthy_flag() const { return &healthy_; }
   std::string last_error() const;
   // The last epoch saved in every log.
   uint64_t saved_epoch() const { return saved_epoch_.load(std::memory_order_acquire); }

@@ -22,6 +22,7 @@ inline constexpr uint16_t kErInternal = 1815;         // Internal error: %s
 
 // NDB's temporary error numbers, which 1297's text carries: the statement or transaction may
 // be retried as a whole. Shoal raises them where NDB would:
+inline constexpr int kNdbRedoOverloaded = 410;   // the redo log cannot be written (a full disk)
 inline constexpr int kNdbTimedOut = 4008;        // no answer in time
 inline constexpr int kNdbClusterFailure = 4009;  // no data node serves it (partition, master)
 inline constexpr int kNdbNodeFailure = 4010;     // a data node the transaction used was lost

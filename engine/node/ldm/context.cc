@@ -1,5 +1,7 @@
 #include "engine/node/ldm/context.h"
 
+#include "absl/strings/str_cat.h"
+#include "engine/wire/errors.h"
 #include "engine/wire/placement.h"
 
 namespace shoal::node {
@@ -16,6 +18,13 @@ bool GroupView::IsStarted(int node) const {
     if (members[i] == node) return started[i];
   }
   return false;
+}
+
+std::string LdmContext::RedoRefusal() const {
+  return wire::TemporaryError(
+      wire::kNdbRedoOverloaded,
+      absl::StrCat("REDO log files overloaded (disk full: ",
+                   redo_error ? redo_error() : std::string("the redo log cannot be written"), ")"));
 }
 
 void ReplyError(LdmContext* context, wire::FrameBuilder* out, uint64_t tag, uint16_t code,

@@ -4,7 +4,10 @@
 // All of it belongs to the LDM's one thread (docs/architecture.md, I4): no locks.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -103,6 +106,21 @@ struct LdmContext {
   // decider (tests, a node without a clock) commits belong to epoch 0 and nothing is logged.
   EpochClock::Decider* decider = nullptr;
   RedoTap redo;
+
+  // The health of the node's redo writer (RedoWriter::healthy_flag): while it is false — a
+  // write failed, a full disk — nothing that would commit a change to a logged table is taken
+  // (NDB answers 410 when its redo cannot be written); reads go on. Loaded on every write, so
+  // an atomic and nothing more (never the writer's mutex). Null: always healthy.
+  const std::atomic<bool>* redo_healthy = nullptr;
+  // Why the writer is unhealthy (RedoWriter::last_error); called only when refusing.
+  std::function<std::string()> redo_error;
+
+  bool RedoRefuses() const {
+    return redo_healthy != nullptr && !redo_healthy->load(std::memory_order_relaxed);
+  }
+  // 1297's text for a refusal: "Got temporary error 410 'REDO log files overloaded (disk full:
+  // <why>)' from NDBCLUSTER".
+  std::string RedoRefusal() const;
 
   uint64_t BeginCommit() { return decider == nullptr ? 0 : decider->Begin(); }
   void EndCommit(uint64_t epoch) {

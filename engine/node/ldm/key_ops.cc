@@ -155,12 +155,19 @@ bool KeyOps::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time 
                                             " is not the primary of partition ", h.partition)));
     return true;
   }
+  if (write && table.logged && context_->RedoRefuses()) {
+    // The redo cannot take it (a full disk): refused before it changes anything, in a
+    // transaction too, which its client may roll back or retry.
+    Error(sink->ReplyTo(conn), h.tag, kErTemporary, context_->RedoRefusal());
+    return true;
+  }
   storage::TxnId txn = h.txn;
   // Noted before it runs, whatever its outcome: the client counts the partition as one the
   // transaction holds from when it sent the operation, and a commit must find it here (a
   // transaction that lost what it held here cannot prepare: Participant::Prepare).
   if (txn != storage::kAutocommit && (write || lock != storage::LockMode::kNone)) {
     txns_->Touch(txn, conn, Touched{partition, h.table_id, h.partition});
+    if (write && table.logged) txns_->Primary(txn)->wrote_logged = true;
   }
   if (auto* scan = std::get_if<wire::Scan>(&key_op)) {
     ++context_->stats.scans;

@@ -30,7 +30,10 @@
 // back by handover: never do two nodes act as primary of one partition.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
+#include <string>
 
 #include "absl/time/time.h"
 #include "engine/node/dictionary.h"
@@ -51,10 +54,13 @@
 
 namespace shoal::node {
 
-// What makes an LDM's commits durable (LdmContext): both null for an LDM that logs nothing.
+// What makes an LDM's commits durable (LdmContext): all null for an LDM that logs nothing.
 struct LdmDurability {
   EpochClock::Decider* decider = nullptr;
   redo::RedoLog* log = nullptr;
+  // The node's redo writer's health, and why it is bad (LdmContext::redo_healthy).
+  const std::atomic<bool>* redo_healthy = nullptr;
+  std::function<std::string()> redo_error;
 };
 
 class Ldm : private Unparker {

@@ -4,6 +4,7 @@
 // (replication_test.cc, partition_copier_test.cc, participant_test.cc, handover_test.cc) use it.
 #pragma once
 
+#include <atomic>
 #include <deque>
 #include <map>
 #include <memory>
@@ -48,7 +49,11 @@ class Node : public ReplySink {
   }
   void Restart(storage::MemoryBudget* budget,
                absl::Duration lock_wait_timeout = absl::Milliseconds(100)) {
-    ldm = std::make_unique<Ldm>(PartitionPlacement{1, 2, 0, 1, 0}, budget, lock_wait_timeout);
+    LdmDurability durability;
+    durability.redo_healthy = &redo_healthy;
+    durability.redo_error = [] { return std::string("write redo/r1: No space left on device"); };
+    ldm = std::make_unique<Ldm>(PartitionPlacement{1, 2, 0, 1, 0}, budget, lock_wait_timeout,
+                                std::move(durability));
   }
   wire::FrameBuilder* ReplyTo(uint32_t destination) override {
     wire::FrameBuilder& out = destination == kClient ? results : outbox_[destination];
@@ -81,6 +86,8 @@ class Node : public ReplySink {
   }
 
   int id;
+  // As the node's redo writer would say it (false: a full disk); before `ldm`, which reads it.
+  std::atomic<bool> redo_healthy{true};
   std::unique_ptr<Ldm> ldm;
   wire::FrameBuilder results;  // to the client
 

@@ -23,6 +23,13 @@ void Participant::Prepare(const wire::Prepare& prepare, uint32_t conn, ReplySink
                    absl::StrCat("transaction rolled back on data node ", context_->group.self)));
     return;
   }
+  if (record->wrote_logged && context_->RedoRefuses()) {
+    // Once prepared it must commit if its TC says so; refused now, while it still may not.
+    replicator_->Abort(prepare.txn, sink);
+    ReplyError(context_, sink->ReplyTo(conn), prepare.tag, wire::kErTemporary,
+               context_->RedoRefusal());
+    return;
+  }
   record->Prepare(prepare.tc);
   ReplicaWait wait;
   wait.kind = ReplicaWait::Kind::kPrepare;

@@ -50,6 +50,15 @@ bool ReplicaApply::Apply(const RowMessage& message, absl::string_view key_or_row
                      message.table_id, " is not on data node ", context_->group.self));
     return true;
   }
+  const TableState* table = tables_->Table(message.table_id);
+  const bool logged = table != nullptr && table->logged;
+  // A backup whose redo cannot be written refuses too (as NDB's LQH does on every replica of
+  // the chain): its primary's disk may be fine. A copy (tag 0) is not refused: it answers
+  // nobody, and a node being copied to is not serving yet.
+  if (logged && message.tag != 0 && context_->RedoRefuses()) {
+    Ack(message, conn, sink, wire::kErTemporary, context_->RedoRefusal());
+    return true;
+  }
   storage::TxnId txn = message.commit_now ? storage::kAutocommit : message.txn;
   // Committed as applied: logged in the epoch the primary decided it in.
   context_->ObserveEpoch(message.epoch);
@@ -77,11 +86,12 @@ bool ReplicaApply::Apply(const RowMessage& message, absl::string_view key_or_row
       record.conn = conn;
       record.source = message.from_node;
       record.Add(Touched{partition, message.table_id, message.partition});
+      record.wrote_logged |= logged;
     }
     Ack(message, conn, sink, 0, {});
   } else if (result.code == OpCode::kTableFull) {
     Ack(message, conn, sink, wire::kErRecordFileFull,
-        absl::StrCat("The table '", tables_->Table(message.table_id)->def->name, "' is full"));
+        absl::StrCat("The table '", table->def->name, "' is full"));
   } else {
     Ack(message, conn, sink, wire::kErInternal, absl::StrCat("Internal error: ", result.message));
   }

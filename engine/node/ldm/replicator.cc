@@ -118,6 +118,15 @@ void Replicator::Commit(const wire::Commit& commit, uint32_t conn, ReplySink* si
     wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, commit.tag, {});
     return;
   }
+  // A commit decided here that the redo cannot take (a full disk) does not happen: rolled back,
+  // as NDB does with 410. A prepared transaction's commit was decided at its prepare, which
+  // checked.
+  if (commit.epoch == 0 && !record->prepared() && record->wrote_logged && context_->RedoRefuses()) {
+    Abort(commit.txn, sink);
+    ReplyError(context_, sink->ReplyTo(conn), commit.tag, wire::kErTemporary,
+               context_->RedoRefusal());
+    return;
+  }
   ReplicaWait wait;
   wait.kind = ReplicaWait::Kind::kCommit;
   wait.tc = record->prepared() ? record->tc : 0;
@@ -227,8 +236,13 @@ void Replicator::Finish(uint64_t wait_id, ReplySink* sink) {
   }
   const Touched& t = wait.touched.front();
   if (wait.error != 0) {
-    SHOAL_LOG(kWarning) << "a backup could not apply a write to partition " << t.index
-                        << " of table " << t.table_id << ": " << wait.error << " " << wait.message;
+    // A temporary error (a backup whose redo cannot be written) is the client's to retry, and
+    // comes with every write while it lasts: not worth a line each.
+    if (wait.error != wire::kErTemporary) {
+      SHOAL_LOG(kWarning) << "a backup could not apply a write to partition " << t.index
+                          << " of table " << t.table_id << ": " << wait.error << " "
+                          << wait.message;
+    }
     if (wait.internal) {
       if (t.partition != nullptr) t.partition->Abort(wait.txn);
       EndOnCopyTarget(wait.txn, t, /*commit=*/false, 0, sink);

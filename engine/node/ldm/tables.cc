@@ -25,6 +25,7 @@ LdmTables::Changes LdmTables::Apply(const DictionaryDelta& delta, uint64_t epoch
         }
       }
       state.def = def;
+      state.logged = schema::Logged(*def);
       continue;
     }
     changes.forgotten.push_back(def->id);
@@ -35,6 +36,7 @@ LdmTables::Changes LdmTables::Apply(const DictionaryDelta& delta, uint64_t epoch
       }
     }
     state.def = def;
+    state.logged = logged;
     state.partitions.clear();
     state.partitions.resize(def->partitions);
     for (uint32_t p = 0; p < def->partitions; ++p) {

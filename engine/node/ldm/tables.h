@@ -17,6 +17,7 @@ namespace shoal::node {
 
 struct TableState {
   TablePtr def;
+  bool logged = true;  // schema::Logged(*def), once per definition rather than per operation
   std::vector<std::unique_ptr<storage::Partition>> partitions;  // null where not owned
   // Definitions a partition still uses because it could not switch to a newer one (a new
   // unique index its rows break); kept alive as long as the table.

@@ -38,6 +38,7 @@ void TxnTable::Adopt(storage::TxnId txn) {
   if (replica == replica_.end()) return;
   TxnRecord& adopted = primary_[txn];
   if (replica->second.prepared()) adopted.Prepare(replica->second.tc);
+  adopted.wrote_logged |= replica->second.wrote_logged;
   for (const Touched& t : replica->second.touched) adopted.Add(t);
   replica_.erase(replica);
 }

@@ -33,6 +33,9 @@ struct TxnRecord {
   uint32_t conn = 0;  // where its operations came from
   int source = 0;     // a replica record's: the data node that replicated it here
   int tc = 0;         // kPrepared: the data node coordinating its commit
+  // It wrote (or tried to) a logged table here: its commit needs the redo (LdmContext::
+  // RedoRefuses).
+  bool wrote_logged = false;
   std::vector<Touched> touched;
 
   bool prepared() const { return state == TxnState::kPrepared; }
