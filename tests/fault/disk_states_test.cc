@@ -414,12 +414,10 @@ TEST_F(DiskStatesTest, LockPagesInMemoryLocksTheDataNodesMemory) {
   if (::geteuid() != 0) GTEST_SKIP() << "mlockall of a whole data node needs root here";
   ASSERT_NO_FATAL_FAILURE(Start(Config("{RUN_DIR}/dn3", "  lock_pages_in_memory: true\n")));
 #if defined(__SANITIZE_ADDRESS__)
-  // AddressSanitizer's shadow memory (terabytes reserved) cannot be locked: the node says so
-  // once and runs on, which is what this build can show.
+  // AddressSanitizer intercepts mlockall and ignores it (its shadow memory is terabytes): the
+  // call succeeds, nothing is locked. What this build can show is the node's side.
   for (int node : {2, 3}) {
-    EXPECT_EQ(Metric(Metrics(node), "shoal_datanode_memory_locked"), 0) << Metrics(node);
-    EXPECT_TRUE(absl::StrContains(NodeLog(node), "lock_pages_in_memory: mlockall failed"))
-        << NodeLog(node);
+    EXPECT_EQ(Metric(Metrics(node), "shoal_datanode_memory_locked"), 1) << Metrics(node);
   }
   return;
 #endif
