@@ -36,6 +36,8 @@ void EmitCluster(YAML::Emitter& out, const ClusterDefaults& c) {
       << internal::FormatConfigDuration(c.start_partial_timeout);
   out << YAML::Key << "lock_wait_timeout" << YAML::Value
       << internal::FormatConfigDuration(c.lock_wait_timeout);
+  out << YAML::Key << "checkpoint_after_redo" << YAML::Value << FormatSize(c.checkpoint_after_redo);
+  out << YAML::Key << "checkpoint_write_rate" << YAML::Value << FormatSize(c.checkpoint_write_rate);
   out << YAML::EndMap;
 }
 

@@ -15,6 +15,8 @@
 //     epoch_interval: 1s        # global checkpoint interval
 //     start_partial_timeout: 30s  # a whole-cluster restart waits this long for every data node
 //     lock_wait_timeout: 1200ms # row lock waits end in ER_LOCK_WAIT_TIMEOUT (1205)
+//     checkpoint_after_redo: 64M  # a local checkpoint starts once this much redo was written
+//     checkpoint_write_rate: 20M  # bytes per second a local checkpoint writes, per data node
 //   mgmd:
 //     id: 1
 //     host: 127.0.0.1
@@ -92,6 +94,14 @@ struct ClusterDefaults {
   // How long an operation waits for a row lock before ER_LOCK_WAIT_TIMEOUT (1205); NDB's
   // TransactionDeadlockDetectionTimeout.
   absl::Duration lock_wait_timeout = absl::Milliseconds(1200);
+  // A data node starts a local checkpoint (NDB's LCP) once this much redo was written since
+  // the last one started: the redo kept on disk, and replayed by a system restart, stays
+  // around twice this (docs/architecture.md, "Local checkpoints").
+  uint64_t checkpoint_after_redo = 64 * kMiB;
+  // How fast a local checkpoint writes, in bytes per second per data node (NDB's
+  // MaxDiskWriteSpeed): it runs between the operations, and this keeps it from taking the
+  // LDM threads' time or the disk's bandwidth away from them.
+  uint64_t checkpoint_write_rate = 20 * kMiB;
 };
 
 struct MgmdConfig {

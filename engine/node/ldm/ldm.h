@@ -17,6 +17,7 @@
 //        ├── kPrepare, kTakeoverReq ▶ Participant   (two-phase commit)
 //        └── kHandover ──────────▶ Handover
 //   StartCopy / CopyStep ───────▶ PartitionCopier  (node restart, copying side)
+//   StartCheckpoint / CheckpointStep ▶ Checkpointer  (local checkpoints)
 //
 // They share the LdmContext (placement, view, counters), LdmTables (the partitions),
 // TxnTable (the transactions held here), DecidedTxns and LockWaits (parked operations, which
@@ -30,9 +31,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 
 #include "absl/time/time.h"
 #include "engine/node/dictionary.h"
+#include "engine/node/ldm/checkpointer.h"
 #include "engine/node/ldm/context.h"
 #include "engine/node/ldm/decided_txns.h"
 #include "engine/node/ldm/handover.h"
@@ -91,6 +95,15 @@ class Ldm : private Unparker {
   bool CopyStep(ReplySink* sink) { return copier_.Step(sink); }
   bool copying() const { return copier_.copying(); }
 
+  // Local checkpoint: this LDM's rows of logged tables go to `part`, a chunk per
+  // CheckpointStep() as the part's pace allows (checkpointer.h).
+  void StartCheckpoint(std::shared_ptr<CheckpointPart> part, absl::Time now) {
+    checkpointer_.Start(std::move(part), now);
+  }
+  // Scans the next chunk when it is due; false when it did nothing.
+  bool CheckpointStep(absl::Time now) { return checkpointer_.Step(now); }
+  bool checkpointing() const { return checkpointer_.active(); }
+
   // A system restart, before this LDM serves: a row of a checkpoint or a redo record, applied
   // as committed and logged again under its epoch, so that the new run's redo alone holds the
   // restored state (docs/architecture.md, "Durability"). False when the partition is not here
@@ -118,6 +131,7 @@ class Ldm : private Unparker {
   DecidedTxns decided_;
   LockWaits lock_waits_;
   PartitionCopier copier_;
+  Checkpointer checkpointer_;
   Replicator replicator_;
   ReplicaApply replica_apply_;
   Participant participant_;
