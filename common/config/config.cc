@@ -37,6 +37,8 @@ void EmitCluster(YAML::Emitter& out, const ClusterDefaults& c) {
   out << YAML::Key << "lock_wait_timeout" << YAML::Value
       << internal::FormatConfigDuration(c.lock_wait_timeout);
   out << YAML::Key << "lock_pages_in_memory" << YAML::Value << c.lock_pages_in_memory;
+  out << YAML::Key << "checkpoint_after_redo" << YAML::Value << FormatSize(c.checkpoint_after_redo);
+  out << YAML::Key << "checkpoint_write_rate" << YAML::Value << FormatSize(c.checkpoint_write_rate);
   out << YAML::EndMap;
 }
 

@@ -16,6 +16,8 @@
 //     start_partial_timeout: 30s  # a whole-cluster restart waits this long for every data node
 //     lock_wait_timeout: 1200ms # row lock waits end in ER_LOCK_WAIT_TIMEOUT (1205)
 //     lock_pages_in_memory: false  # data nodes mlockall() their memory (never swapped out)
+//     checkpoint_after_redo: 64M  # a local checkpoint starts once this much redo was written
+//     checkpoint_write_rate: 20M  # bytes per second a local checkpoint writes, per data node
 //   mgmd:
 //     id: 1
 //     host: 127.0.0.1
@@ -98,6 +100,14 @@ struct ClusterDefaults {
   // its heartbeats with it. Where the system refuses (RLIMIT_MEMLOCK, no CAP_IPC_LOCK), the
   // node warns once and runs unlocked.
   bool lock_pages_in_memory = false;
+  // A data node starts a local checkpoint (NDB's LCP) once this much redo was written since
+  // the last one started: the redo kept on disk, and replayed by a system restart, stays
+  // around twice this (docs/architecture.md, "Local checkpoints").
+  uint64_t checkpoint_after_redo = 64 * kMiB;
+  // How fast a local checkpoint writes, in bytes per second per data node (NDB's
+  // MaxDiskWriteSpeed): it runs between the operations, and this keeps it from taking the
+  // LDM threads' time or the disk's bandwidth away from them.
+  uint64_t checkpoint_write_rate = 20 * kMiB;
 };
 
 struct MgmdConfig {

@@ -173,7 +173,8 @@ TEST(LoadConfigTest, RoundTripsThroughCanonicalYaml) {
            "  data_memory: 1536K\n  heartbeat_interval: 1500ms\n  epoch_interval: 2000ms\n"
            "  router_heartbeat_interval: 3s\n  arbitration_timeout: 10s\n"
            "  realtime_scheduler: yes\n  start_partial_timeout: 90s\n"
-           "  lock_pages_in_memory: true\n"),
+           "  lock_pages_in_memory: true\n"
+           "  checkpoint_after_redo: 1G\n  checkpoint_write_rate: 5M\n"),
       "test.yaml");
   ASSERT_TRUE(config.ok()) << config.status();
   std::string yaml = ToYaml(*config);
@@ -185,6 +186,8 @@ TEST(LoadConfigTest, RoundTripsThroughCanonicalYaml) {
   EXPECT_THAT(yaml, HasSubstr("data_memory: 1536K\n"));
   EXPECT_THAT(yaml, HasSubstr("heartbeat_interval: 1500ms\n"));
   EXPECT_THAT(yaml, HasSubstr("epoch_interval: 2s\n"));
+  EXPECT_THAT(yaml, HasSubstr("checkpoint_after_redo: 1G\n"));
+  EXPECT_THAT(yaml, HasSubstr("checkpoint_write_rate: 5M\n"));
   EXPECT_THAT(yaml, HasSubstr("cpus: \"0-1\"\n"));
   EXPECT_THAT(yaml, ::testing::Not(HasSubstr("test.yaml")));
   absl::StatusOr<ClusterConfig> again = LoadConfigString(yaml, "canonical");
@@ -196,6 +199,8 @@ TEST(LoadConfigTest, RoundTripsThroughCanonicalYaml) {
   EXPECT_TRUE(again->cluster.lock_pages_in_memory);
   EXPECT_EQ(again->cluster.router_heartbeat_interval, absl::Seconds(3));
   EXPECT_EQ(again->cluster.start_partial_timeout, absl::Seconds(90));
+  EXPECT_EQ(again->cluster.checkpoint_after_redo, 1024 * kMiB);
+  EXPECT_EQ(again->cluster.checkpoint_write_rate, 5 * kMiB);
   EXPECT_THAT(again->datanodes[0].cpus, ElementsAre(0, 1));
 }
 
@@ -316,7 +321,8 @@ std::vector<ErrorCase> ErrorCases() {
       {"UnknownClusterKey", Edit("replicas: 2", "replica: 2"), 2, "cluster.replica",
        "unknown key 'replica'; expected one of: replicas, data_memory, heartbeat_interval, "
        "router_heartbeat_interval, missed_heartbeats, arbitration_timeout, realtime_scheduler, "
-       "epoch_interval, start_partial_timeout, lock_wait_timeout, lock_pages_in_memory"},
+       "epoch_interval, start_partial_timeout, lock_wait_timeout, lock_pages_in_memory, "
+       "checkpoint_after_redo, checkpoint_write_rate"},
       {"UnknownNodeKey", Edit("    data_dir: /tmp/shoal-test/dn3", "    dta_dir: /x"), 11,
        "datanodes[1].dta_dir", "unknown key 'dta_dir'; expected one of: id, host, data_dir"},
       {"DuplicateKey", Edit("  data_memory: 64M", "  replicas: 4"), 3, "cluster.replicas",
@@ -358,6 +364,10 @@ std::vector<ErrorCase> ErrorCases() {
       {"SizeOverflow", Edit("64M", "99999999999T"), 3, "cluster.data_memory",
        "does not fit in 64 bits"},
       {"ZeroSize", Edit("64M", "0"), 3, "cluster.data_memory", "must be greater than 0"},
+      {"TinyCheckpointAfterRedo", Edit("64M", "64M\n  checkpoint_after_redo: 512K"), 4,
+       "cluster.checkpoint_after_redo", "must be at least 1M, got '512K'"},
+      {"ZeroCheckpointWriteRate", Edit("64M", "64M\n  checkpoint_write_rate: 0"), 4,
+       "cluster.checkpoint_write_rate", "must be greater than 0"},
       {"BadDuration", Edit("64M", "64M\n  heartbeat_interval: fast"), 4,
        "cluster.heartbeat_interval", "invalid duration 'fast'"},
       {"ZeroDuration", Edit("64M", "64M\n  heartbeat_interval: 0ms"), 4,

@@ -53,6 +53,7 @@ struct IntField {
 };
 struct SizeField {
   uint64_t* out;
+  uint64_t min = 1;
 };
 struct DurationField {
   absl::Duration* out;
@@ -85,7 +86,10 @@ std::vector<Field> ClusterFields(ClusterDefaults* c) {
           {"epoch_interval", DurationField{&c->epoch_interval}},
           {"start_partial_timeout", DurationField{&c->start_partial_timeout}},
           {"lock_wait_timeout", DurationField{&c->lock_wait_timeout}},
-          {"lock_pages_in_memory", BoolField{&c->lock_pages_in_memory}}};
+          {"lock_pages_in_memory", BoolField{&c->lock_pages_in_memory}},
+          // Below these a checkpoint would start again at once, or never end.
+          {"checkpoint_after_redo", SizeField{&c->checkpoint_after_redo, kMiB}},
+          {"checkpoint_write_rate", SizeField{&c->checkpoint_write_rate, kMiB}}};
 }
 
 std::vector<Field> MgmdFields(MgmdConfig* m) {
@@ -302,6 +306,10 @@ class Reader {
   static absl::Status Store(const std::string& text, const SizeField& field) {
     SHOAL_ASSIGN_OR_RETURN(uint64_t bytes, ParseSize(text));
     if (bytes == 0) return absl::InvalidArgumentError("must be greater than 0");
+    if (bytes < field.min) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("must be at least ", FormatSize(field.min), ", got ", Quote(text)));
+    }
     *field.out = bytes;
     return absl::OkStatus();
   }

@@ -26,6 +26,8 @@ constexpr absl::Duration kLivenessInterval = PeerWatch::kCheckInterval;
 constexpr absl::Duration kLockCheckInterval = absl::Milliseconds(5);
 // While an epoch round waits for a drain or a save here, look again this often.
 constexpr absl::Duration kEpochCheckInterval = absl::Milliseconds(1);
+// Redo segments are never smaller (a tiny checkpoint_after_redo would make many small files).
+constexpr uint64_t kMinRedoSegmentBytes = 256 << 10;
 
 // The epoch commits get until a round says otherwise: after a restore, the one after it; else
 // the one after the last this node saw complete (a restarted node catches up from the first
@@ -33,11 +35,22 @@ constexpr absl::Duration kEpochCheckInterval = absl::Milliseconds(1);
 std::vector<std::unique_ptr<redo::RedoLog>> MakeRedoLogs(const DataPlaneOptions& options) {
   std::vector<std::unique_ptr<redo::RedoLog>> logs;
   if (options.data_dir.empty()) return logs;
+  // Only whole closed segments are trimmed after a checkpoint: a few per checkpoint's worth of
+  // redo keep what is on disk near twice checkpoint_after_redo.
+  const uint64_t segment_bytes = std::clamp<uint64_t>(
+      options.checkpoint_after_redo / (4 * static_cast<uint64_t>(std::max(1, options.ldm_count))),
+      kMinRedoSegmentBytes, redo::RedoLog::kDefaultSegmentBytes);
   for (int i = 0; i < options.ldm_count; ++i) {
-    logs.push_back(
-        std::make_unique<redo::RedoLog>(RedoDir(options.data_dir), options.node_state.run, i));
+    logs.push_back(std::make_unique<redo::RedoLog>(RedoDir(options.data_dir),
+                                                   options.node_state.run, i, segment_bytes));
   }
   return logs;
+}
+
+std::vector<redo::RedoLog*> LogPointers(const std::vector<std::unique_ptr<redo::RedoLog>>& logs) {
+  std::vector<redo::RedoLog*> pointers;
+  for (const auto& log : logs) pointers.push_back(log.get());
+  return pointers;
 }
 
 std::unique_ptr<redo::RedoWriter> MakeRedoWriter(
@@ -81,7 +94,9 @@ DataPlane::DataPlane(DataPlaneOptions options)
       group_(&options_, &view_, &connections_, &ldms_, &dictionary_role_, &tc_),
       epoch_(options_.node_id, options_.node_groups, options_.epoch_interval, &view_, &connections_,
              &clock_, redo_writer_.get(), options_.data_dir, options_.node_state, options_.metrics,
-             options_.on_disk_state) {
+             options_.on_disk_state),
+      checkpoint_(&options_, &view_, &clock_, &ldms_, &epoch_, LogPointers(redo_logs_),
+                  redo_writer_.get()) {
   ops_metric_ =
       options_.metrics->GetCounter("shoal_datanode_operations_total", "Native operations run.");
   // A node that holds a complete replica (copied, restored, or the first of its group) can be
@@ -186,7 +201,10 @@ absl::Status DataPlane::Restore() {
   state.checkpoint_id = state.prev_checkpoint_id = 0;
   SHOAL_RETURN_IF_ERROR(redo::WriteNodeState(options_.data_dir, state));
   RemoveRunsBefore(options_.data_dir, state.first_run);
+  // The checkpoint that was read is in the new run's redo now; a new one follows soon.
+  RemoveCheckpointsNotIn(options_.data_dir, state);
   epoch_.Restored(state);
+  checkpoint_.Restored(epoch);
   return absl::OkStatus();
 }
 
@@ -238,6 +256,8 @@ void DataPlane::Run() {
     worked |= group_.CopySteps();
     now = absl::Now();
     epoch_.Tick(now);
+    checkpoint_.Tick(now);
+    worked |= ldms_.CheckpointStep(now);
     connections_.FlushAll();
     if (now - last_lock_check >= kLockCheckInterval) {
       last_lock_check = now;
@@ -389,7 +409,9 @@ void DataPlane::OnClosed(const Connection& conn, bool peer_link) {
 }
 
 void DataPlane::PublishStats() {
-  epoch_.PublishStats(absl::Now());
+  const absl::Time now = absl::Now();
+  epoch_.PublishStats(now);
+  checkpoint_.PublishStats(now);
   ldms_.PublishStats();
   dictionary_role_.PublishStats();
   tc_.PublishStats();

@@ -14,6 +14,7 @@
 //        │                    └ kDictReq, kDictConf ─▶ DictionaryRole ─▶ DdlQueue
 //        └── ReplyTo(destination) ◀── results of the LDMs (kTcConn: TcGlue's frame)
 //   views ─▶ GroupRole (membership, node-restart copies)   every 100 ms ─▶ PeerLiveness
+//   every turn ─▶ EpochRole (global checkpoints), CheckpointRole (local checkpoints)
 //
 // Everything is owned by the data-plane thread, except SetView(), which any thread may call.
 #pragma once
@@ -33,6 +34,7 @@
 #include "engine/node/dictionary.h"
 #include "engine/node/epoch_clock.h"
 #include "engine/node/ldm/context.h"
+#include "engine/node/plane/checkpoint_role.h"
 #include "engine/node/plane/connections.h"
 #include "engine/node/plane/dictionary_role.h"
 #include "engine/node/plane/epoch_role.h"
@@ -99,6 +101,7 @@ class DataPlane : private ReplySink, private ConnectionEvents {
   PeerLiveness liveness_;
   GroupRole group_;
   EpochRole epoch_;
+  CheckpointRole checkpoint_;
 
   absl::Time last_stuck_report_ = absl::InfinitePast();
   Counter* ops_metric_;

@@ -58,6 +58,8 @@ LdmWorker::~LdmWorker() {
       delete TakePointer<DictionaryDelta>(record);
     } else if (static_cast<Kind>(record[0]) == Kind::kGroup) {
       delete TakePointer<GroupView>(record);
+    } else if (static_cast<Kind>(record[0]) == Kind::kCheckpoint) {
+      delete TakePointer<std::shared_ptr<CheckpointPart>>(record);
     }
     requests_->Pop();
   }
@@ -97,6 +99,10 @@ bool LdmWorker::PushStartCopy(int node, uint32_t conn, int ldm_count, uint64_t s
   std::memcpy(payload + 4, &since_epoch, 8);
   return Push(Kind::kCopy, conn, static_cast<uint32_t>(node),
               absl::string_view(payload, sizeof(payload)));
+}
+
+bool LdmWorker::PushStartCheckpoint(const std::shared_ptr<CheckpointPart>& part) {
+  return PushPointer(Kind::kCheckpoint, new std::shared_ptr<CheckpointPart>(part));
 }
 
 template <typename T>
@@ -210,6 +216,12 @@ void LdmWorker::Handle(absl::string_view record) {
       ldm_->StartCopy(static_cast<int>(count), conn, static_cast<int>(wire::GetU32(payload.data())),
                       /*rows_per_step=*/4096, wire::GetU64(payload.data() + 4));
       return;
+    case Kind::kCheckpoint: {
+      std::unique_ptr<std::shared_ptr<CheckpointPart>> part(
+          TakePointer<std::shared_ptr<CheckpointPart>>(record));
+      ldm_->StartCheckpoint(std::move(*part), absl::Now());
+      return;
+    }
   }
 }
 
@@ -227,9 +239,11 @@ void LdmWorker::Run() {
       requests_->Pop();
       worked = true;
     }
-    // A copy to a restarting node goes one partition per turn, between the operations.
+    // A copy to a restarting node goes one partition per turn, between the operations; a
+    // checkpoint one chunk, when its pace allows.
     worked |= ldm_->CopyStep(this);
     now = absl::Now();
+    worked |= ldm_->CheckpointStep(now);
     if (ldm_->has_parked() && now - last_lock_check >= kLockCheckInterval) {
       last_lock_check = now;
       ldm_->ExpireLockWaits(now, this);
@@ -246,7 +260,8 @@ void LdmWorker::Run() {
     }
     if (now < busy_until || !requests_->PrepareToSleep()) continue;
     pollfd fd = {requests_->wait_fd(), POLLIN, 0};
-    absl::Duration timeout = ldm_->has_parked() ? kLockCheckInterval : kIdleSleep;
+    absl::Duration timeout =
+        ldm_->has_parked() || ldm_->checkpointing() ? kLockCheckInterval : kIdleSleep;
     (void)poll(&fd, 1, static_cast<int>(absl::ToInt64Milliseconds(timeout)));
     requests_->WokeUp();
   }

@@ -7,9 +7,9 @@
 //   PushOps(conn, ops) ──── requests ────▶  Ldm::Execute … (parks lock waits, expires them)
 //   DrainResults(sink) ◀─── results ─────   one kOpConf frame per connection and turn
 //
-// Dictionary changes, cluster views, copy requests and closed connections travel through the
-// request queue too, so the LDM sees them in order with the operations around them. Results
-// include replication messages to other data nodes (ReplySink destinations, ldm/context.h).
+// Dictionary changes, cluster views, copy and checkpoint requests and closed connections travel
+// through the request queue too, so the LDM sees them in order with the operations around them.
+// Results include replication messages to other data nodes (ReplySink destinations, ldm/context.h).
 #pragma once
 
 #include <atomic>
@@ -47,6 +47,7 @@ class LdmWorker : private ReplySink {
   bool PushDelta(const DictionaryDelta& delta);
   bool PushGroup(const GroupView& group);
   bool PushStartCopy(int node, uint32_t conn, int ldm_count, uint64_t since_epoch);
+  bool PushStartCheckpoint(const std::shared_ptr<CheckpointPart>& part);
   // Wakes the LDM thread if it sleeps; call after a round of pushes.
   void Flush() { requests_->Flush(); }
   // Hands every result the LDM thread has produced to `sink`, appended to each connection's
@@ -62,7 +63,7 @@ class LdmWorker : private ReplySink {
   int64_t rows() const { return rows_.load(std::memory_order_relaxed); }
 
  private:
-  enum class Kind : uint8_t { kOps, kClosed, kDelta, kGroup, kCopy };
+  enum class Kind : uint8_t { kOps, kClosed, kDelta, kGroup, kCopy, kCheckpoint };
 
   LdmWorker(std::unique_ptr<Ldm> ldm, int index, absl::Duration spin, MetricsRegistry* metrics);
   bool Push(Kind kind, uint32_t conn, uint32_t count, absl::string_view payload);

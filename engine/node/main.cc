@@ -219,8 +219,10 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
       shoal::redo::ReadNodeState(self->data_dir);
   if (!read.ok()) return read.status();
   shoal::redo::NodeState state = read->value_or(shoal::redo::NodeState{});
-  // Left behind by a start that stopped between writing the node state and removing them.
+  // Left behind by a start that stopped between writing the node state and removing them, or
+  // by a crash in the middle of a local checkpoint (a torn file no state names).
   shoal::node::RemoveRunsBefore(self->data_dir, state.first_run);
+  shoal::node::RemoveCheckpointsNotIn(self->data_dir, state);
   absl::StatusOr<uint64_t> saved = shoal::redo::SavedEpoch(shoal::node::RedoDir(self->data_dir));
   if (!saved.ok()) return saved.status();
   ++state.run;  // every start logs to redo files of its own
@@ -278,6 +280,8 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
   options.on_ready = [progress](absl::Status status) { progress.Done(std::move(status)); };
   options.data_dir = self->data_dir;
   options.epoch_interval = config.cluster.epoch_interval;
+  options.checkpoint_after_redo = config.cluster.checkpoint_after_redo;
+  options.checkpoint_write_rate = config.cluster.checkpoint_write_rate;
   options.node_state = state;
   options.on_restore_progress = [progress](const std::string& phase, int percent) {
     progress.Report(phase, percent);

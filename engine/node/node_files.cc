@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
+#include "engine/redo/checkpoint.h"
 #include "engine/redo/redo_log.h"
 
 namespace shoal::node {
@@ -87,6 +88,15 @@ void RemoveRunsBefore(const std::string& data_dir, uint32_t first_run) {
     if (ec) {
       SHOAL_LOG(kWarning) << "cannot remove " << segment.path << ": " << ec.message();
     }
+  }
+}
+
+void RemoveCheckpointsNotIn(const std::string& data_dir, const redo::NodeState& state) {
+  const std::string dir = CheckpointDir(data_dir);
+  for (uint64_t id : redo::CheckpointIds(dir)) {
+    if (id == state.checkpoint_id || id == state.prev_checkpoint_id) continue;
+    SHOAL_LOG(kInfo) << "removing local checkpoint " << id << " (the node state does not name it)";
+    redo::RemoveCheckpoint(dir, id);
   }
 }
 

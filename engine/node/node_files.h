@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "engine/redo/node_state.h"
 #include "engine/wire/dictionary.pb.h"
 
 namespace shoal::node {
@@ -28,5 +29,8 @@ absl::StatusOr<std::optional<wire::Dictionary>> LoadDictionary(const std::string
 absl::Status RemoveNodeData(const std::string& data_dir);
 // Removes the redo segments of runs before `first_run` (their rows are in later ones).
 void RemoveRunsBefore(const std::string& data_dir, uint32_t first_run);
+// Removes the local checkpoints `state` names neither as its checkpoint nor as the previous
+// one: one a crash interrupted (a torn file), or one replaced after the state was written.
+void RemoveCheckpointsNotIn(const std::string& data_dir, const redo::NodeState& state);
 
 }  // namespace shoal::node

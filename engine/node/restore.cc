@@ -42,7 +42,15 @@ absl::StatusOr<RestoreStats> RestoreFromDisk(
   if (checkpoint.id != 0) {
     stats.checkpoint_id = checkpoint.id;
     progress("restoring checkpoint", 0);
-    for (const std::string& path : redo::CheckpointFiles(CheckpointDir(data_dir), checkpoint.id)) {
+    const std::vector<std::string> files =
+        redo::CheckpointFiles(CheckpointDir(data_dir), checkpoint.id);
+    // The redo before the checkpoint is gone: a missing LDM file would lose its rows silently.
+    if (state.ldm_count != 0 && files.size() != state.ldm_count) {
+      return absl::DataLossError(absl::StrCat("local checkpoint ", checkpoint.id, " has ",
+                                              files.size(), " file(s) in ", CheckpointDir(data_dir),
+                                              ", expected ", state.ldm_count));
+    }
+    for (const std::string& path : files) {
       absl::Status read = redo::ReadCheckpoint(
           path,
           [&](uint32_t table_id, uint32_t partition, absl::string_view, absl::string_view row) {

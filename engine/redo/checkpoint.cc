@@ -273,6 +273,26 @@ std::vector<std::string> CheckpointFiles(const std::string& dir, uint64_t id) {
   return out;
 }
 
+std::vector<uint64_t> CheckpointIds(const std::string& dir) {
+  std::vector<uint64_t> ids;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return ids;
+  while (struct dirent* entry = ::readdir(d)) {
+    absl::string_view name = entry->d_name;
+    uint64_t id;
+    // lcp-<id:08>-l<ldm:02>.ckpt
+    if (absl::ConsumePrefix(&name, "lcp-") && absl::ConsumeSuffix(&name, ".ckpt") &&
+        name.find("-l") != absl::string_view::npos &&
+        absl::SimpleAtoi(name.substr(0, name.find("-l")), &id)) {
+      ids.push_back(id);
+    }
+  }
+  ::closedir(d);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
 void RemoveCheckpoint(const std::string& dir, uint64_t id) {
   for (const std::string& path : CheckpointFiles(dir, id)) {
     if (::unlink(path.c_str()) != 0 && errno != ENOENT) {

@@ -81,6 +81,8 @@ absl::Status ReadCheckpoint(const std::string& path,
 std::string CheckpointFileName(uint64_t id, int ldm);
 // Every LDM's file of checkpoint `id` in `dir`, sorted by LDM.
 std::vector<std::string> CheckpointFiles(const std::string& dir, uint64_t id);
+// The ids of every checkpoint with a file in `dir`, ascending (none when it does not exist).
+std::vector<uint64_t> CheckpointIds(const std::string& dir);
 // Deletes every file of checkpoint `id` (failures are logged, not fatal).
 void RemoveCheckpoint(const std::string& dir, uint64_t id);
 

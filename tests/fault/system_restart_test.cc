@@ -7,8 +7,11 @@
 //     acknowledged later may be lost (at most the last epoch's), and the test says how many;
 //   * SHUTDOWN: every acknowledged commit is there;
 // and in both, no row that no write sent, and a two-row transaction whole or not at all.
+// With local checkpoints every 1 MiB of redo, the redo stays bounded while the writers go on,
+// and the restart after kill -9 loads the last checkpoint and the redo after it.
 #include <signal.h>
 
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <set>
@@ -57,15 +60,49 @@ Writes ReadWrites(const std::string& path) {
   return writes;
 }
 
+// The value of an unlabelled metric in Prometheus text; -1 when absent.
+int64_t Metric(const std::string& text, const std::string& name) {
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    std::vector<absl::string_view> f = absl::StrSplit(line, ' ');
+    int64_t value = 0;
+    if (f.size() == 2 && f[0] == name && absl::SimpleAtoi(f[1], &value)) return value;
+  }
+  return -1;
+}
+
+// Bytes of the files in `dir` (the redo: no subdirectories).
+int64_t DirectoryBytes(const std::string& dir) {
+  int64_t bytes = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    std::error_code size_ec;
+    uintmax_t size = entry.file_size(size_ec);
+    if (!size_ec) bytes += static_cast<int64_t>(size);
+  }
+  return bytes;
+}
+
 class SystemRestartTest : public ::testing::Test {
  protected:
+  // Lines for the configuration's cluster section, after epoch_interval, and for each data node.
+  virtual std::string MoreClusterSettings() const { return ""; }
+  virtual std::string MoreDataNodeSettings() const { return ""; }
+
   void SetUp() override {
-    std::string yaml =
-        absl::StrCat("cluster:\n  epoch_interval: ", absl::ToInt64Milliseconds(kEpochInterval),
-                     "ms\n", RouterClusterConfig(R"(  - id: 5
+    std::string nodes = RouterClusterConfig(R"(  - id: 5
     socket: {RUN_DIR}/r5.sock
     threads: 2
-)"));
+)");
+    // /metrics on the data nodes too.
+    for (int id : {2, 3}) {
+      std::string dir = absl::StrCat("    data_dir: {RUN_DIR}/dn", id, "\n");
+      nodes.replace(
+          nodes.find(dir), dir.size(),
+          absl::StrCat(dir, "    metrics_port: {METRICS_PORT_", id, "}\n", MoreDataNodeSettings()));
+    }
+    std::string yaml =
+        absl::StrCat("cluster:\n  epoch_interval: ", absl::ToInt64Milliseconds(kEpochInterval),
+                     "ms\n", MoreClusterSettings(), nodes);
     cluster_ = std::make_unique<TestCluster>(TestCluster::FromConfig(yaml, {"--launch"}));
     ASSERT_TRUE(cluster_->WaitForState({2, 3, 4, 5}, "started")) << cluster_->MgmdLog();
     CommandResult created = Mariadb(
@@ -163,6 +200,49 @@ class SystemRestartTest : public ::testing::Test {
     return lost;
   }
 
+  // Kills every data node at once, waits for the system restart, and checks the rows; says
+  // when it killed them.
+  void KillEveryDataNodeAndCheck(absl::Time* killed = nullptr) {
+    std::map<int, ShownNode> shown = cluster_->Show();
+    ASSERT_GT(shown[2].pid, 0);
+    ASSERT_GT(shown[3].pid, 0);
+    const absl::Time killed_at = absl::Now();
+    if (killed != nullptr) *killed = killed_at;
+    ASSERT_EQ(kill(shown[2].pid, SIGKILL), 0);
+    ASSERT_EQ(kill(shown[3].pid, SIGKILL), 0);
+    absl::SleepFor(absl::Seconds(1));
+    ASSERT_NO_FATAL_FAILURE(StopWriters());
+
+    const absl::Time restart_from = absl::Now();
+    ASSERT_TRUE(WaitUntil(
+        [&] {
+          std::map<int, ShownNode> now = cluster_->Show();
+          return now[2].pid != shown[2].pid && now[3].pid != shown[3].pid &&
+                 now[2].state == "started" && now[3].state == "started";
+        },
+        kBackLimit))
+        << "the data nodes did not serve again\n"
+        << cluster_->ClusterLog();
+    std::cout << "system restart took " << absl::FormatDuration(absl::Now() - restart_from)
+              << std::endl;
+    absl::Time last_lost_at = absl::InfinitePast();
+    int64_t lost = Check(Rows(), killed_at - 2 * kEpochInterval, &last_lost_at);
+    std::cout << "acknowledged in the last " << absl::FormatDuration(2 * kEpochInterval)
+              << " before the kill and lost: " << lost;
+    if (lost > 0) {
+      std::cout << " (the latest acknowledged " << absl::FormatDuration(killed_at - last_lost_at)
+                << " before the kill)";
+    }
+    std::cout << std::endl;
+    RecordProperty("lost_last_epoch", static_cast<int>(lost));
+    EXPECT_NE(cluster_->ClusterLog().find("System restart"), std::string::npos)
+        << cluster_->ClusterLog();
+  }
+
+  std::string DataNodeLog(int id) const {
+    return ReadFile(absl::StrCat(cluster_->run_dir(), "/mgmd/shoal-datanode-", id, ".log"));
+  }
+
   std::unique_ptr<TestCluster> cluster_;
   std::optional<Subprocess> writers_;
   std::string writes_path_;
@@ -171,39 +251,7 @@ class SystemRestartTest : public ::testing::Test {
 TEST_F(SystemRestartTest, KillNineOfEveryDataNodeKeepsEveryCommitOlderThanTwoEpochs) {
   StartWriters();
   absl::SleepFor(absl::Seconds(6));
-  std::map<int, ShownNode> shown = cluster_->Show();
-  ASSERT_GT(shown[2].pid, 0);
-  ASSERT_GT(shown[3].pid, 0);
-  const absl::Time killed_at = absl::Now();
-  ASSERT_EQ(kill(shown[2].pid, SIGKILL), 0);
-  ASSERT_EQ(kill(shown[3].pid, SIGKILL), 0);
-  absl::SleepFor(absl::Seconds(1));
-  ASSERT_NO_FATAL_FAILURE(StopWriters());
-
-  const absl::Time restart_from = absl::Now();
-  ASSERT_TRUE(WaitUntil(
-      [&] {
-        std::map<int, ShownNode> now = cluster_->Show();
-        return now[2].pid != shown[2].pid && now[3].pid != shown[3].pid &&
-               now[2].state == "started" && now[3].state == "started";
-      },
-      kBackLimit))
-      << "the data nodes did not serve again\n"
-      << cluster_->ClusterLog();
-  std::cout << "system restart took " << absl::FormatDuration(absl::Now() - restart_from)
-            << std::endl;
-  absl::Time last_lost_at = absl::InfinitePast();
-  int64_t lost = Check(Rows(), killed_at - 2 * kEpochInterval, &last_lost_at);
-  std::cout << "acknowledged in the last " << absl::FormatDuration(2 * kEpochInterval)
-            << " before the kill and lost: " << lost;
-  if (lost > 0) {
-    std::cout << " (the latest acknowledged " << absl::FormatDuration(killed_at - last_lost_at)
-              << " before the kill)";
-  }
-  std::cout << std::endl;
-  RecordProperty("lost_last_epoch", static_cast<int>(lost));
-  EXPECT_NE(cluster_->ClusterLog().find("System restart"), std::string::npos)
-      << cluster_->ClusterLog();
+  ASSERT_NO_FATAL_FAILURE(KillEveryDataNodeAndCheck());
 
   // And it serves writes again.
   CommandResult insert = Mariadb("INSERT INTO dur.t VALUES (-1, -1, -1)");
@@ -284,6 +332,110 @@ TEST_F(SystemRestartTest, ANodeRestartsFromItsOwnDiskAndCopiesOnlyTheDelta) {
   int64_t base = 0;
   for (int64_t id : rows) base += id < 0 ? 1 : 0;
   EXPECT_EQ(base, kBaseRows);
+}
+
+// Local checkpoints every 1 MiB of redo: while the writers go on, checkpoints complete and the
+// redo on disk stays bounded (trimmed after each); after kill -9 of every data node the
+// restart loads the last checkpoint and the redo after it, and loses nothing older than two
+// epochs; the checkpoint taken right after that restore serves the next (clean) restart.
+class LocalCheckpointTest : public SystemRestartTest {
+ protected:
+  static constexpr int64_t kAfterRedo = 1 << 20;
+  std::string MoreClusterSettings() const override { return "  checkpoint_after_redo: 1M\n"; }
+
+  // The last restore of each data node loaded checkpoint `min_id` or a later one.
+  void ExpectRestoredFromCheckpoint(uint64_t min_id) {
+    for (int id : {2, 3}) {
+      const std::string log = DataNodeLog(id);
+      const std::string said = " rows from checkpoint ";
+      const size_t at = log.rfind(said);
+      ASSERT_NE(at, std::string::npos) << "data node " << id << " did not restore:\n" << log;
+      uint64_t checkpoint = 0;
+      absl::string_view rest = absl::string_view(log).substr(at + said.size());
+      ASSERT_TRUE(absl::SimpleAtoi(rest.substr(0, rest.find(',')), &checkpoint))
+          << rest.substr(0, 80);
+      EXPECT_GE(checkpoint, min_id) << "data node " << id;
+      const size_t line = log.rfind('\n', at) + 1;
+      std::cout << "data node " << id << ": " << log.substr(line, log.find('\n', at) - line)
+                << std::endl;
+    }
+  }
+
+  int64_t NodeMetric(int id, const std::string& name) const {
+    std::optional<std::string> text = HttpGet(cluster_->metrics_port(id), "/metrics");
+    return text.has_value() ? Metric(*text, name) : -1;
+  }
+
+  // Writers until several checkpoints are done; the redo bound; kill -9 of every data node and
+  // the restore from the last checkpoint; the checkpoint after that restore serving the next.
+  void CheckpointsBoundTheRedoAndRestartsLoadTheLast() {
+    StartWriters();
+    // Enough redo for several checkpoints on both data nodes.
+    int64_t written = 0;
+    int64_t checkpoints = 0;
+    ASSERT_TRUE(WaitUntil(
+        [&] {
+          written = std::min(NodeMetric(2, "shoal_datanode_redo_written_bytes_total"),
+                             NodeMetric(3, "shoal_datanode_redo_written_bytes_total"));
+          checkpoints = std::min(NodeMetric(2, "shoal_datanode_checkpoints_total"),
+                                 NodeMetric(3, "shoal_datanode_checkpoints_total"));
+          return written >= 6 * kAfterRedo && checkpoints >= 4;
+        },
+        absl::Seconds(240)))
+        << "redo written " << written << ", checkpoints " << checkpoints;
+    for (int id : {2, 3}) {
+      const int64_t on_disk = DirectoryBytes(absl::StrCat(cluster_->run_dir(), "/dn", id, "/redo"));
+      const int64_t node_written = NodeMetric(id, "shoal_datanode_redo_written_bytes_total");
+      std::cout << "data node " << id << ": " << NodeMetric(id, "shoal_datanode_checkpoints_total")
+                << " checkpoints (the last " << NodeMetric(id, "shoal_datanode_checkpoint_rows")
+                << " rows, " << NodeMetric(id, "shoal_datanode_checkpoint_bytes") << " bytes), "
+                << node_written << " bytes of redo written, " << on_disk << " on disk ("
+                << NodeMetric(id, "shoal_datanode_redo_bytes") << " by /metrics)" << std::endl;
+      // What a checkpoint keeps: the redo since the previous one started (about 2 × 1 MiB), and
+      // the segments (1/4 MiB) not closed yet or not wholly older.
+      EXPECT_LT(on_disk, 4 * kAfterRedo) << "data node " << id << ": the redo is not trimmed";
+      EXPECT_LT(on_disk, node_written / 2) << "data node " << id;
+      EXPECT_NE(DataNodeLog(id).find("local checkpoint"), std::string::npos);
+    }
+
+    absl::Time killed_at;
+    ASSERT_NO_FATAL_FAILURE(KillEveryDataNodeAndCheck(&killed_at));
+    ExpectRestoredFromCheckpoint(/*min_id=*/2);
+
+    // A restore logs every row again and starts the checkpoints over: one follows at once, and
+    // the next restart (a clean one) loads it.
+    ASSERT_TRUE(WaitUntil(
+        [&] {
+          return NodeMetric(2, "shoal_datanode_checkpoints_total") >= 1 &&
+                 NodeMetric(3, "shoal_datanode_checkpoints_total") >= 1;
+        },
+        absl::Seconds(60)))
+        << "no checkpoint after the restore";
+    CommandResult down = cluster_->Mgm("SHUTDOWN");
+    ASSERT_EQ(down.exit_code, 0) << down.out << down.err;
+    cluster_->Relaunch();
+    ASSERT_TRUE(cluster_->WaitForState({2, 3, 4, 5}, "started", kBackLimit))
+        << cluster_->ClusterLog();
+    Check(Rows(), killed_at - 2 * kEpochInterval);
+    ExpectRestoredFromCheckpoint(/*min_id=*/1);
+    CommandResult insert = Mariadb("INSERT INTO dur.t VALUES (-1, -1, -1)");
+    EXPECT_EQ(insert.exit_code, 0) << insert.err;
+  }
+};
+
+TEST_F(LocalCheckpointTest, CheckpointsBoundTheRedoAndRestartsLoadTheLast) {
+  CheckpointsBoundTheRedoAndRestartsLoadTheLast();
+}
+
+// The same with two LDM threads per data node (the layout for more than two CPUs): checkpoint
+// requests travel the LDM threads' queues, and each LDM writes a file of its own.
+class LocalCheckpointLdmThreadsTest : public LocalCheckpointTest {
+ protected:
+  std::string MoreDataNodeSettings() const override { return "    threads: 3\n"; }
+};
+
+TEST_F(LocalCheckpointLdmThreadsTest, CheckpointsBoundTheRedoAndRestartsLoadTheLast) {
+  CheckpointsBoundTheRedoAndRestartsLoadTheLast();
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 //        └── kHandover ──────────▶ Handover
 //   StartCopy / CopyStep ───────▶ PartitionCopier  (node restart, copying side)
 //   kCopyKeep, kCopyEdge ───────▶ CopySweep        (node restart from disk, restarting side)
+//   StartCheckpoint / CheckpointStep ▶ Checkpointer  (local checkpoints)
 //
 // They share the LdmContext (placement, view, counters), LdmTables (the partitions),
 // TxnTable (the transactions held here), DecidedTxns and LockWaits (parked operations, which
@@ -33,10 +34,13 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "absl/time/time.h"
 #include "engine/node/dictionary.h"
+#include "engine/node/ldm/checkpointer.h"
 #include "engine/node/ldm/context.h"
 #include "engine/node/ldm/copy_sweep.h"
 #include "engine/node/ldm/decided_txns.h"
@@ -100,6 +104,15 @@ class Ldm : private Unparker {
   bool CopyStep(ReplySink* sink) { return copier_.Step(sink); }
   bool copying() const { return copier_.copying(); }
 
+  // Local checkpoint: this LDM's rows of logged tables go to `part`, a chunk per
+  // CheckpointStep() as the part's pace allows (checkpointer.h).
+  void StartCheckpoint(std::shared_ptr<CheckpointPart> part, absl::Time now) {
+    checkpointer_.Start(std::move(part), now);
+  }
+  // Scans the next chunk when it is due; false when it did nothing.
+  bool CheckpointStep(absl::Time now) { return checkpointer_.Step(now); }
+  bool checkpointing() const { return checkpointer_.active(); }
+
   // A system restart, before this LDM serves: a row of a checkpoint or a redo record, applied
   // as committed and logged again under its epoch, so that the new run's redo alone holds the
   // restored state (docs/architecture.md, "Durability"). False when the partition is not here
@@ -128,6 +141,7 @@ class Ldm : private Unparker {
   LockWaits lock_waits_;
   PartitionCopier copier_;
   CopySweep sweep_;
+  Checkpointer checkpointer_;
   Replicator replicator_;
   ReplicaApply replica_apply_;
   Participant participant_;

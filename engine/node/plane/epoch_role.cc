@@ -158,6 +158,26 @@ void EpochRole::MarkRestorable() {
   WriteState();
 }
 
+void EpochRole::CheckpointDone(uint64_t id, uint64_t start_epoch, uint64_t end_epoch,
+                               uint32_t ldm_count) {
+  state_.prev_checkpoint_id = state_.checkpoint_id;
+  state_.prev_checkpoint_start_epoch = state_.checkpoint_start_epoch;
+  state_.prev_checkpoint_end_epoch = state_.checkpoint_end_epoch;
+  state_.checkpoint_id = id;
+  state_.checkpoint_start_epoch = start_epoch;
+  state_.checkpoint_end_epoch = end_epoch;
+  // Both checkpoints are of this run's LDMs: a restore starts with no checkpoint (it logs
+  // every row again), so the previous one, if any, has as many files.
+  state_.ldm_count = ldm_count;
+  WriteState();
+}
+
+void EpochRole::ForgetPrevCheckpoint() {
+  state_.prev_checkpoint_id = state_.prev_checkpoint_start_epoch = 0;
+  state_.prev_checkpoint_end_epoch = 0;
+  WriteState();
+}
+
 void EpochRole::WriteState() {
   if (on_disk_state_) on_disk_state_(state_, synced_->load());
   if (writer_ == nullptr) return;

@@ -17,6 +17,8 @@
 // Rounds are sequential: e + 2 begins only once e has drained everywhere (EpochClock).
 // A clean stop asks for one more round (Request) and waits for it (RequestCompletion), so that
 // every commit acknowledged before the stop is in a complete epoch.
+// The node state is this role's: the local checkpoints (CheckpointRole) record theirs through
+// CheckpointDone and ForgetPrevCheckpoint, so that one owner writes it, in order.
 //
 // Owned by the DataPlane; used on the data-plane thread only, except as said.
 #pragma once
@@ -71,6 +73,14 @@ class EpochRole {
   void MarkRestorable();
   // Writes the node state (on the writer thread, after what was queued before).
   void WriteState();
+  // Local checkpoint `id` is complete on disk: a restore of an epoch >= `end_epoch` may load it
+  // and replay the redo from `start_epoch`. It becomes the node state's checkpoint, the one
+  // before it the previous (kept for restores of earlier epochs); `ldm_count` files make it up.
+  // Writes the node state.
+  void CheckpointDone(uint64_t id, uint64_t start_epoch, uint64_t end_epoch, uint32_t ldm_count);
+  // The previous checkpoint is no longer named (its files and the redo before the current one
+  // are about to go); writes the node state.
+  void ForgetPrevCheckpoint();
   // A restore wrote `state` (before the data-plane thread runs).
   void Restored(const redo::NodeState& state) {
     state_ = state;

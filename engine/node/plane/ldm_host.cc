@@ -150,6 +150,21 @@ bool LdmHost::CopyStep() {
   return copied;
 }
 
+void LdmHost::StartCheckpoint(const std::vector<std::shared_ptr<CheckpointPart>>& parts) {
+  const absl::Time now = absl::Now();
+  for (size_t i = 0; i < ldms_.size(); ++i) ldms_[i]->StartCheckpoint(parts[i], now);
+  for (int ldm = 0; ldm < static_cast<int>(workers_.size()); ++ldm) {
+    PushToLdm(ldm, [&](LdmWorker* worker) { return worker->PushStartCheckpoint(parts[ldm]); });
+    workers_[ldm]->Flush();
+  }
+}
+
+bool LdmHost::CheckpointStep(absl::Time now) {
+  bool stepped = false;
+  for (auto& ldm : ldms_) stepped |= ldm->CheckpointStep(now);
+  return stepped;
+}
+
 void LdmHost::ExpireLockWaits(absl::Time now) {
   for (auto& ldm : ldms_) {
     if (ldm->has_parked()) ldm->ExpireLockWaits(now, sink_);
@@ -162,7 +177,9 @@ void LdmHost::ReportStuckWaits(absl::Time now, absl::Duration age) {
 
 bool LdmHost::has_timed_work() const {
   bool parked = false;
-  for (const auto& ldm : ldms_) parked |= ldm->has_parked() || ldm->copying();
+  for (const auto& ldm : ldms_) {
+    parked |= ldm->has_parked() || ldm->copying() || ldm->checkpointing();
+  }
   return parked;
 }
 

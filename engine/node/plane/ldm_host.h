@@ -2,8 +2,8 @@
 // their data memory: on the data-plane thread (the layout for 1–2 CPUs), or each on a thread
 // of its own (LdmWorker, ldm_worker.h). Routes operations to the LDM that owns their
 // partition, hands each LDM what it must see in order with them (closed connections,
-// dictionary changes, the node group, copy requests), takes the LDM threads' results back,
-// and publishes the LDMs' metrics.
+// dictionary changes, the node group, copy and checkpoint requests), takes the LDM threads' results
+// back, and publishes the LDMs' metrics.
 //
 // Results, on either layout, go to the ReplySink given at construction. A frame's operations
 // for LDM threads are batched, one record per LDM (Route, then PushBatches); when an LDM's
@@ -75,10 +75,16 @@ class LdmHost {
   // The LDMs on this thread: a copy under way; one copy step each (true when any copied).
   bool copying() const;
   bool CopyStep();
+  // Local checkpoint: LDM i writes its rows to parts[i] (checkpointer.h); those on this thread
+  // take a chunk per CheckpointStep (true when any did), those on threads of their own step
+  // themselves.
+  void StartCheckpoint(const std::vector<std::shared_ptr<CheckpointPart>>& parts);
+  bool CheckpointStep(absl::Time now);
   // The LDMs on this thread: answers lock waits that ran out; logs stuck replication waits.
   void ExpireLockWaits(absl::Time now);
   void ReportStuckWaits(absl::Time now, absl::Duration age);
-  // The LDMs on this thread have work due on a clock: parked operations or a copy.
+  // The LDMs on this thread have work due on a clock: parked operations, a copy or a
+  // checkpoint.
   bool has_timed_work() const;
   // The sleep's part for the LDM threads' doorbells (Connections::PrepareToSleep).
   bool PrepareToSleep();

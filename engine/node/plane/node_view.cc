@@ -13,6 +13,15 @@ bool NodeView::IsMaster() const {
   return true;
 }
 
+bool NodeView::SelfStarted() const {
+  for (const auto& node : view_.nodes()) {
+    if (node.type() == control::DATANODE && static_cast<int>(node.node_id()) == self_) {
+      return node.state() == control::STARTED;
+    }
+  }
+  return false;
+}
+
 bool NodeView::IsStartedPeer(uint32_t node_id) const {
   for (const auto& node : view_.nodes()) {
     if (node.type() == control::DATANODE && node.node_id() == node_id &&

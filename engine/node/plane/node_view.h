@@ -20,6 +20,8 @@ class NodeView {
 
   // The dictionary master: no data node with a lower id is STARTED.
   bool IsMaster() const;
+  // This data node is STARTED in the view: it holds a complete replica and serves.
+  bool SelfStarted() const;
   // A data node of the view, other than this one, that is STARTED.
   bool IsStartedPeer(uint32_t node_id) const;
   // `id` names a data node of the view (a hello's id: data node or client).

@@ -54,6 +54,10 @@ struct DataPlaneOptions {
   // Durability (docs/architecture.md, I8). `data_dir` empty: nothing is written (tests).
   std::string data_dir;
   absl::Duration epoch_interval = absl::Seconds(1);
+  // Local checkpoints (plane/checkpoint_role.h): one starts once this much redo was written
+  // since the last started, and writes at most this many bytes per second.
+  uint64_t checkpoint_after_redo = 64 << 20;
+  uint64_t checkpoint_write_rate = 20 << 20;
   // This node's state on disk as read at start (its `run` already counted for this start).
   redo::NodeState node_state;
   // The epoch to restore this node's disk to before it serves (a system restart, or a node
