@@ -14,15 +14,17 @@ namespace {
 struct CheckpointChoice {
   uint64_t id = 0;
   uint64_t replay_from = 0;  // redo epochs before this are in the checkpoint
+  uint64_t end = 0;          // no row of it is of a later epoch
 };
 
 // The newest checkpoint whose rows are all of epochs <= `epoch`: it ended before `epoch` did.
 CheckpointChoice ChooseCheckpoint(const redo::NodeState& state, uint64_t epoch) {
   if (state.checkpoint_id != 0 && state.checkpoint_end_epoch <= epoch) {
-    return {state.checkpoint_id, state.checkpoint_start_epoch};
+    return {state.checkpoint_id, state.checkpoint_start_epoch, state.checkpoint_end_epoch};
   }
   if (state.prev_checkpoint_id != 0 && state.prev_checkpoint_end_epoch <= epoch) {
-    return {state.prev_checkpoint_id, state.prev_checkpoint_start_epoch};
+    return {state.prev_checkpoint_id, state.prev_checkpoint_start_epoch,
+            state.prev_checkpoint_end_epoch};
   }
   return {};
 }
@@ -54,9 +56,10 @@ absl::StatusOr<RestoreStats> RestoreFromDisk(
       absl::Status read = redo::ReadCheckpoint(
           path,
           [&](uint32_t table_id, uint32_t partition, absl::string_view, absl::string_view row) {
-            // A checkpoint's rows are all of epochs before replay_from.
+            // A checkpoint's rows are of epochs up to its end, which they are stamped with: a
+            // copy to this node since an epoch must not take a row for older than it is.
             if (ldms->LdmForRestore(partition)->RestoreWrite(table_id, partition, row,
-                                                             checkpoint.replay_from)) {
+                                                             checkpoint.end)) {
               ++stats.checkpoint_rows;
             } else {
               ++stats.skipped;
