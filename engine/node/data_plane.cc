@@ -25,7 +25,7 @@ namespace {
 constexpr absl::Duration kLivenessInterval = PeerWatch::kCheckInterval;
 constexpr absl::Duration kLockCheckInterval = absl::Milliseconds(5);
 // While an epoch round waits for a drain or a save here, look again this often.
-constexpr absl::Duration kEpochCheckInterval = absl::Milliseconds(1);
+constexpr absl::Duration kEpochCheckInterval = absl::Milliseconds(5);
 // Redo segments are never smaller (a tiny checkpoint_after_redo would make many small files).
 constexpr uint64_t kMinRedoSegmentBytes = 256 << 10;
 

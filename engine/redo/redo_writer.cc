@@ -74,8 +74,8 @@ bool RedoWriter::OverThreshold() const {
 
 void RedoWriter::Run() {
   // Pending bytes are polled, a few times per interval: the LDMs' appends do not signal us.
-  const absl::Duration poll = std::max(options_.flush_interval / 4,
-                                       std::min(options_.flush_interval, absl::Milliseconds(1)));
+  // Once per interval: every wake-up costs a starved host (a busy neighbour) CPU time.
+  const absl::Duration poll = options_.flush_interval;
   absl::Time next_flush = absl::Now() + options_.flush_interval;
   for (;;) {
     std::deque<Task> tasks;

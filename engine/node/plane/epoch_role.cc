@@ -258,7 +258,9 @@ void EpochRole::Tick(absl::Time now) {
 }
 
 bool EpochRole::busy() const {
-  return round_ != Round::kIdle || ready_to_ != 0 || saved_to_ != 0 || save_running_;
+  // Only a drain is looked for: a save's end wakes the loop (Connections::Wake), answers come
+  // as frames, and polling them would cost a starved host CPU every millisecond.
+  return ready_to_ != 0;
 }
 
 bool EpochRole::CompletionDone() const {

@@ -58,7 +58,7 @@ class EpochRole {
   void OnMessage(const wire::Epoch& message);
   // Every loop turn: the master's timer, and answers that were waiting for a drain or a save.
   void Tick(absl::Time now);
-  // A round is under way here: the loop should look again soon rather than sleep long.
+  // A drain is awaited here: the loop should look again soon rather than sleep long.
   bool busy() const;
   // The view changed: nodes no longer serving are not waited for.
   void OnView();
