@@ -209,9 +209,9 @@ class TwoNodeGroupTest : public ::testing::Test {
     network_.messages.clear();
   }
 
-  // Client results of `node` since the last call: tag → code.
-  std::map<uint64_t, uint16_t> Results(Node& node) {
-    std::map<uint64_t, uint16_t> codes;
+  // Client results of `node` since the last call: tag → (code, text: the error message).
+  std::map<uint64_t, std::pair<uint16_t, std::string>> Answers(Node& node) {
+    std::map<uint64_t, std::pair<uint16_t, std::string>> answers;
     node.results.Finish();
     absl::string_view frames = node.results.finished();
     while (!frames.empty()) {
@@ -221,10 +221,18 @@ class TwoNodeGroupTest : public ::testing::Test {
       while (!body.empty()) {
         wire::Result result;
         EXPECT_EQ(wire::DecodeResult(&body, &result), wire::DecodeStatus::kOk);
-        codes[result.tag] = result.code;
+        answers[result.tag] = {result.code, result.section_count > 0
+                                                ? std::string(result.sections[0])
+                                                : std::string()};
       }
     }
     node.results.Clear();
+    return answers;
+  }
+  // The same, codes only.
+  std::map<uint64_t, uint16_t> Results(Node& node) {
+    std::map<uint64_t, uint16_t> codes;
+    for (const auto& [tag, answer] : Answers(node)) codes[tag] = answer.first;
     return codes;
   }
 

@@ -9,27 +9,6 @@ namespace {
 
 class RedoRefusalTest : public TwoNodeGroupTest {
  protected:
-  // The client results of `node` since the last call: tag → (code, text).
-  std::map<uint64_t, std::pair<uint16_t, std::string>> Answers(Node& node) {
-    std::map<uint64_t, std::pair<uint16_t, std::string>> answers;
-    node.results.Finish();
-    absl::string_view frames = node.results.finished();
-    while (!frames.empty()) {
-      absl::string_view frame = wire::FirstFrame(frames);
-      frames.remove_prefix(frame.size());
-      absl::string_view body = frame.substr(wire::kFrameHeaderSize);
-      while (!body.empty()) {
-        wire::Result result;
-        EXPECT_EQ(wire::DecodeResult(&body, &result), wire::DecodeStatus::kOk);
-        answers[result.tag] = {result.code, result.section_count > 0
-                                                ? std::string(result.sections[0])
-                                                : std::string()};
-      }
-    }
-    node.results.Clear();
-    return answers;
-  }
-
   static void ExpectRefused(const std::pair<uint16_t, std::string>& answer) {
     EXPECT_EQ(answer.first, wire::kErTemporary);
     EXPECT_EQ(answer.second,
