@@ -20,7 +20,7 @@ TEST(EpochClockTest, CommitsBelongToTheEpochTheyBeganIn) {
   EXPECT_EQ(second, 6u);
   decider->End(first);
   EXPECT_TRUE(clock.Drained(5));  // epoch 6's commit does not hold 5 back
-  clock.Advance(4);                // never backwards
+  clock.Advance(4);               // never backwards
   EXPECT_EQ(clock.current(), 6u);
   decider->End(second);
 }
@@ -52,8 +52,8 @@ TEST(EpochClockTest, ADrainedEpochHasNoCommitInFlightOnAnyThread) {
     while (!clock.Drained(e)) std::this_thread::yield();
     for (int i = 0; i < kThreads; ++i) {
       uint64_t held = holding[i].load();
-      ASSERT_TRUE(held == 0 || held > e) << "thread " << i << " holds epoch " << held
-                                         << " after epoch " << e << " drained";
+      ASSERT_TRUE(held == 0 || held > e)
+          << "thread " << i << " holds epoch " << held << " after epoch " << e << " drained";
     }
   }
   stop.store(true);

@@ -466,14 +466,7 @@ TEST_F(DiskStatesTest, NonLoggedTablesComeBackEmptyAfterASystemRestart) {
   ASSERT_GT(shown[3].pid, 0);
   ASSERT_EQ(kill(shown[2].pid, SIGKILL), 0);
   ASSERT_EQ(kill(shown[3].pid, SIGKILL), 0);
-  ASSERT_TRUE(WaitUntil(
-      [&] {
-        std::map<int, ShownNode> now = cluster_->Show();
-        return now[2].pid != shown[2].pid && now[3].pid != shown[3].pid &&
-               now[2].state == "started" && now[3].state == "started";
-      },
-      kBackLimit))
-      << cluster_->ClusterLog();
+  ASSERT_TRUE(cluster_->WaitForRestart(shown, {2, 3}, kBackLimit)) << cluster_->ClusterLog();
   EXPECT_EQ(Query("SELECT id FROM d.logged ORDER BY id"), "1\n2\n3\n");
   EXPECT_EQ(Query("SELECT COUNT(*) FROM d.scratch"), "0\n");
   EXPECT_EQ(Query("SELECT COUNT(*) FROM d.dumped"), "0\n");

@@ -214,13 +214,7 @@ class SystemRestartTest : public ::testing::Test {
     ASSERT_NO_FATAL_FAILURE(StopWriters());
 
     const absl::Time restart_from = absl::Now();
-    ASSERT_TRUE(WaitUntil(
-        [&] {
-          std::map<int, ShownNode> now = cluster_->Show();
-          return now[2].pid != shown[2].pid && now[3].pid != shown[3].pid &&
-                 now[2].state == "started" && now[3].state == "started";
-        },
-        kBackLimit))
+    ASSERT_TRUE(cluster_->WaitForRestart(shown, {2, 3}, kBackLimit))
         << "the data nodes did not serve again\n"
         << cluster_->ClusterLog();
     std::cout << "system restart took " << absl::FormatDuration(absl::Now() - restart_from)

@@ -163,6 +163,23 @@ bool TestCluster::WaitForState(const std::vector<int>& ids, const std::string& s
 
 std::string TestCluster::ClusterLog() const { return Mgm("CLUSTERLOG").out; }
 
+bool TestCluster::WaitForRestart(const std::map<int, ShownNode>& before,
+                                 const std::vector<int>& ids, absl::Duration timeout) const {
+  return WaitUntil(
+      [&] {
+        std::map<int, ShownNode> now = Show();
+        for (int id : ids) {
+          auto was = before.find(id);
+          if (now[id].state != "started" ||
+              (was != before.end() && now[id].pid == was->second.pid)) {
+            return false;
+          }
+        }
+        return true;
+      },
+      timeout);
+}
+
 std::string TestCluster::MgmdLog() const { return ReadFile(run_dir_ + "/mgmd.out"); }
 
 }  // namespace shoal::testing

@@ -50,6 +50,10 @@ class TestCluster {
   // Waits until SHOW reports `state` for every id in `ids`.
   bool WaitForState(const std::vector<int>& ids, const std::string& state,
                     absl::Duration timeout = absl::Seconds(30)) const;
+  // Waits until each of `ids` runs in a new process (not the pid `before` shows) and SHOW says
+  // it started: nodes killed, restarted by the mgmd and serving again.
+  bool WaitForRestart(const std::map<int, ShownNode>& before, const std::vector<int>& ids,
+                      absl::Duration timeout) const;
   std::string ClusterLog() const;  // the CLUSTERLOG command's output
   std::string MgmdLog() const;     // shoal-mgmd's own stdout and stderr
   // kill -9 the mgmd (its launched nodes keep running) and start it again on the same port.
