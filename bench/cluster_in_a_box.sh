@@ -1,7 +1,10 @@
+# shellcheck shell=bash
 # Sourced by the benchmark scripts: a temp dir `work` removed at exit with every process in
 # `pids`, and start_cluster, which starts the embedded cluster in a box (shoal-mgmd from
 # SHOAL_BIN_DIR, default build/bin, launching its data nodes and routers) under it and waits
 # for router 4's socket. Then: `mgmd_pid`, `socket` (router 4's Unix socket), and node_pid.
+# The routers serve their Unix sockets only, unless start_cluster is given a base port: then
+# router 4 also listens on 127.0.0.1:BASE and router 5 on 127.0.0.1:BASE+1.
 work=$(mktemp -d /tmp/shoal-bench-XXXXXX)
 pids=()
 cleanup() {
@@ -11,11 +14,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-start_cluster() {
-  "${SHOAL_BIN_DIR:-build/bin}/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port 0 \
-    --metrics-base-port 0 >"$work/mgmd.out" 2>&1 &
+start_cluster() {  # [base port, default 0: no TCP listeners]
+  "${SHOAL_BIN_DIR:-build/bin}/shoal-mgmd" --run-dir "$work/shoal" --port 0 \
+    --base-port "${1:-0}" --metrics-base-port 0 >"$work/mgmd.out" 2>&1 &
   mgmd_pid=$!
-  pids+=($mgmd_pid)
+  pids+=("$mgmd_pid")
   socket="$work/shoal/router-4.sock"
   for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
 }

@@ -1,10 +1,14 @@
+# shellcheck shell=bash
 # Sourced by tests and benchmarks that run a MariaDB from Debian beside Shoal: a private server
 # with its own data directory, Unix socket and no TCP port, so it never meets a system MariaDB
 # or Shoal's routers. InnoDB flushes its log once a second (innodb_flush_log_at_trx_commit=2)
 # so that both sides are memory-speed.
 #
-#   start_private_mariadb DIR   creates DIR/data on first use, starts mariadbd, waits until it
-#                               answers; sets mariadb_pid and mariadb_socket (DIR/mariadb.sock)
+#   start_private_mariadb DIR [PORT]
+#                               creates DIR/data on first use, starts mariadbd, waits until it
+#                               answers; sets mariadb_pid and mariadb_socket (DIR/mariadb.sock).
+#                               With PORT (the caller picks a free one), it also listens on
+#                               127.0.0.1:PORT, for clients that must come over TCP
 #   stop_private_mariadb        shuts it down (SIGTERM, then SIGKILL after 30 s)
 #
 # Needs mariadb-server (scripts/install-deps.sh --tests installs it).
@@ -20,7 +24,9 @@ start_private_mariadb() {
       return 1
     }
   fi
-  mariadbd --no-defaults --datadir="$dir/data" --socket="$mariadb_socket" --skip-networking \
+  local network=(--skip-networking)
+  [ -z "${2:-}" ] || network=(--bind-address=127.0.0.1 --port="$2")
+  mariadbd --no-defaults --datadir="$dir/data" --socket="$mariadb_socket" "${network[@]}" \
     --user="$(id -un)" --pid-file="$dir/mariadb.pid" --log-error="$dir/error.log" \
     --innodb-flush-log-at-trx-commit=2 --innodb-buffer-pool-size=512M \
     --max-connections=1000 </dev/null >/dev/null 2>&1 &
