@@ -131,7 +131,8 @@ int main(int argc, char** argv) {
   shoal::mgmd::MgmdServer::Options options;
   options.config = *config;
   options.bind_host = absl::GetFlag(FLAGS_bind_address);
-  options.port = absl::GetFlag(FLAGS_port) > 0 ? absl::GetFlag(FLAGS_port) : 0;
+  // --port overrides the configured port, 0 included (any free port, as --help says).
+  if (absl::GetFlag(FLAGS_port) >= 0) options.config.mgmd.port = absl::GetFlag(FLAGS_port);
   options.launch = launch;
   std::string bin_dir = BinaryDir();
   options.bin_dir = bin_dir;
