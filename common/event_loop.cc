@@ -1,6 +1,7 @@
 #include "common/event_loop.h"
 
 #include <event2/thread.h>
+#include <time.h>
 
 #include <utility>
 
@@ -12,6 +13,12 @@ namespace {
 timeval ClampedTimeval(absl::Duration d) {
   if (d < absl::ZeroDuration()) d = absl::ZeroDuration();
   return absl::ToTimeval(d);
+}
+
+int64_t MonotonicNanos() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
 }
 
 }  // namespace
@@ -34,12 +41,24 @@ EventLoop::~EventLoop() {
   event_base_free(base_);
 }
 
-void EventLoop::Run() {
+void EventLoop::Run(absl::Duration spin) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_requested_ = false;
   }
-  event_base_loop(base_, EVLOOP_NO_EXIT_ON_EMPTY);
+  if (spin <= absl::ZeroDuration()) {
+    event_base_loop(base_, EVLOOP_NO_EXIT_ON_EMPTY);
+    return;
+  }
+  const int64_t spin_ns = absl::ToInt64Nanoseconds(spin);
+  int64_t busy_until = 0;
+  for (;;) {
+    uint64_t work_before = work_;
+    bool polling = MonotonicNanos() < busy_until;
+    event_base_loop(base_, (polling ? EVLOOP_NONBLOCK : EVLOOP_ONCE) | EVLOOP_NO_EXIT_ON_EMPTY);
+    if (event_base_got_break(base_)) return;
+    if (work_ != work_before) busy_until = MonotonicNanos() + spin_ns;
+  }
 }
 
 void EventLoop::Stop() {

@@ -7,6 +7,7 @@
 
 #include <event2/event.h>
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -25,8 +26,13 @@ class EventLoop {
   EventLoop(const EventLoop&) = delete;
   EventLoop& operator=(const EventLoop&) = delete;
 
-  // Runs until Stop(); returns after the turn in which Stop() was seen.
-  void Run();
+  // Runs until Stop(); returns after the turn in which Stop() was seen. With `spin` > 0, a
+  // turn that did work (NoteWork) is followed by non-blocking turns for up to `spin` before
+  // the loop blocks again: what arrives meanwhile is taken without a sleep and a wake-up, for
+  // the price of a core polling (docs/architecture.md, "Busy-polling").
+  void Run(absl::Duration spin = absl::ZeroDuration());
+  // Loop thread only: a callback did work (input read, a result taken), so keep polling.
+  void NoteWork() { ++work_; }
   // Thread-safe. Makes Run() return; tasks already posted still run first.
   void Stop();
   // Thread-safe. Runs `task` on the loop thread during a later turn.
@@ -41,6 +47,7 @@ class EventLoop {
 
   event_base* base_;
   event* wakeup_ = nullptr;
+  uint64_t work_ = 0;
   // std::mutex rather than absl::Mutex: Debian's abseil is not built for ThreadSanitizer,
   // which then cannot see absl::Mutex synchronize.
   std::mutex mu_;

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "absl/status/status.h"
 #include "absl/strings/escaping.h"
@@ -15,6 +16,7 @@
 #include "common/logging.h"
 #include "engine/api/cluster.h"
 #include "router/net/router_server.h"
+#include "router/net/worker_count.h"
 #include "router/session/accounts.h"
 
 namespace {
@@ -71,9 +73,11 @@ absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNo
   options.socket_path = self->socket;
   options.host = self->host;
   options.port = self->port;
-  options.threads = self->threads;
+  options.threads = shoal::router::ChooseWorkerCount(
+      self->threads, self->cpus, static_cast<int>(std::thread::hardware_concurrency()));
   options.cpus = self->cpus;
   options.max_connections = self->max_connections;
+  options.spin = self->spin;
   absl::StatusOr<std::unique_ptr<shoal::router::RouterServer>> started =
       shoal::router::RouterServer::Start(node.loop, options, &context);
   if (!started.ok()) return started.status();

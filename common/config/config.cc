@@ -76,6 +76,7 @@ void EmitRouter(YAML::Emitter& out, const RouterConfig& r) {
   EmitCpus(out, r.cpus);
   out << YAML::Key << "metrics_port" << YAML::Value << r.metrics_port;
   out << YAML::Key << "max_connections" << YAML::Value << r.max_connections;
+  out << YAML::Key << "spin" << YAML::Value << internal::FormatConfigDuration(r.spin);
   out << YAML::EndMap;
 }
 

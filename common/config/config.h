@@ -39,10 +39,11 @@
 //       host: 127.0.0.1
 //       socket: /run/shoal/router-4.sock   # Unix socket; optional if port is set
 //       port: 3306                         # TCP port; 0 = no TCP listener
-//       threads: 2                         # worker threads
+//       threads: 0                         # worker threads; 0 = automatic
 //       cpus: "0"
 //       metrics_port: 9304
 //       max_connections: 1024                # ER_CON_COUNT_ERROR (1040) beyond this
+//       spin: 0ms                            # workers busy-poll before sleeping
 //   users:                                   # MySQL accounts; only password hashes, never text
 //     - name: root                           # no hash: an empty password
 //     - name: app
@@ -139,10 +140,11 @@ struct RouterConfig {
   std::string host = "127.0.0.1";
   std::string socket;  // empty: no Unix socket listener
   int port = 0;        // 0: no TCP listener
-  int threads = 2;
+  int threads = 0;     // 0: automatic, from `cpus` or the machine's CPU count
   std::vector<int> cpus;
   int metrics_port = 0;
   int max_connections = 1024;
+  absl::Duration spin = absl::ZeroDuration();  // workers busy-poll this long before sleeping
 };
 
 // A MySQL account. Both hashes empty: the account has an empty password.

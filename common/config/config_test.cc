@@ -118,7 +118,7 @@ TEST(LoadConfigTest, LoadsBaseWithDefaults) {
   EXPECT_THAT(config->datanodes[0].cpus, ElementsAre(0, 1));
   EXPECT_THAT(config->datanodes[1].cpus, IsEmpty());
   ASSERT_EQ(config->routers.size(), 1u);
-  EXPECT_EQ(config->routers[0].threads, 2);
+  EXPECT_EQ(config->routers[0].threads, 0);
   EXPECT_EQ(config->routers[0].socket, "");
   EXPECT_EQ(config->node_groups(), 1);
 }
@@ -423,10 +423,10 @@ std::vector<ErrorCase> ErrorCases() {
        "must be an absolute path"},
       {"SocketTooLong", Edit("port: 3306", "socket: /" + std::string(107, 's')), 14,
        "routers[0].socket", "is 108 bytes; a Unix socket path must be shorter than 108"},
-      {"ThreadsZero", Edit("port: 3306", "port: 3306\n    threads: 0"), 15, "routers[0].threads",
-       "between 1 and 256"},
+      {"ThreadsNegative", Edit("port: 3306", "port: 3306\n    threads: -1"), 15,
+       "routers[0].threads", "between 0 and 256"},
       {"ThreadsTooMany", Edit("port: 3306", "port: 3306\n    threads: 257"), 15,
-       "routers[0].threads", "between 1 and 256"},
+       "routers[0].threads", "between 0 and 256"},
       {"SameRouterPort", kTwoRouters, 16, "routers[1].port",
        "port 3306 on host 127.0.0.1 is already used by routers[0].port (line 14)"},
       {"SameMetricsPort",

@@ -117,10 +117,11 @@ std::vector<Field> RouterFields(RouterConfig* r) {
           {"host", TextField{&r->host}},
           {"socket", TextField{&r->socket}},
           {"port", IntField{&r->port, 0, kMaxPort}},
-          {"threads", IntField{&r->threads, 1, kMaxThreads}},
+          {"threads", IntField{&r->threads, 0, kMaxThreads}},
           {"cpus", CpusField{&r->cpus}},
           {"metrics_port", IntField{&r->metrics_port, 0, kMaxPort}},
-          {"max_connections", IntField{&r->max_connections, 1, kMaxConnections}}};
+          {"max_connections", IntField{&r->max_connections, 1, kMaxConnections}},
+          {"spin", DurationField{&r->spin, absl::ZeroDuration(), kMaxSpin, absl::Microseconds(1)}}};
 }
 
 std::vector<Field> UserFields(UserConfig* u) {

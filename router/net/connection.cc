@@ -116,6 +116,7 @@ bool Connection::Read() {
   }
   in_end_ += static_cast<size_t>(n);
   bytes_in_->Increment(n);
+  worker_->loop()->NoteWork();
   last_active_ = worker_->now();
   return HandleInput();
 }

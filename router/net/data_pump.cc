@@ -42,6 +42,7 @@ void DataPump::OnFlush(int, short, void* arg) {
 
 void DataPump::OnReadable(int, short, void* arg) {
   auto* self = static_cast<DataPump*>(arg);
+  self->loop_->NoteWork();
   self->client_.WokeUp();
   self->Pump();
 }

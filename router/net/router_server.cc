@@ -63,9 +63,14 @@ absl::StatusOr<std::unique_ptr<RouterServer>> RouterServer::Start(EventLoop* mai
                         << files.rlim_cur << " file descriptors are allowed (ulimit -n)";
   }
   std::unique_ptr<RouterServer> server(new RouterServer(main_loop, options, context));
+  SHOAL_LOG(kInfo) << options.threads << " worker thread" << (options.threads == 1 ? "" : "s")
+                   << (options.spin > absl::ZeroDuration()
+                           ? absl::StrCat(", busy-polling ", absl::FormatDuration(options.spin))
+                           : "");
   for (int i = 0; i < options.threads; ++i) {
     int cpu = options.cpus.empty() ? -1 : options.cpus[i % options.cpus.size()];
-    SHOAL_ASSIGN_OR_RETURN(auto worker, Worker::Start(i, cpu, context, server->connected_));
+    SHOAL_ASSIGN_OR_RETURN(auto worker,
+                           Worker::Start(i, cpu, options.spin, context, server->connected_));
     server->workers_.push_back(std::move(worker));
   }
   if (!options.socket_path.empty()) SHOAL_RETURN_IF_ERROR(server->ListenUnix());

@@ -27,9 +27,10 @@ class RouterServer {
     std::string socket_path;  // empty: no Unix socket
     std::string host = "127.0.0.1";
     int port = 0;  // 0: no TCP listener
-    int threads = 2;
+    int threads = 1;
     std::vector<int> cpus;  // workers are pinned round-robin when given
     int max_connections = 1024;
+    absl::Duration spin = absl::ZeroDuration();  // each worker busy-polls this long
   };
 
   // `context` must outlive the server.

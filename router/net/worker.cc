@@ -16,7 +16,7 @@ constexpr absl::Duration kSweepInterval = absl::Seconds(1);
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(int index, int cpu,
+absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(int index, int cpu, absl::Duration spin,
                                                       const RouterContext* context,
                                                       Gauge* open_connections) {
   absl::StatusOr<std::unique_ptr<EventLoop>> loop = EventLoop::Create();
@@ -32,7 +32,7 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(int index, int cpu,
     for (auto& [id, connection] : raw->connections_) connection->CloseIfIdle(now);
   });
   raw->idle_sweep_->Start(kSweepInterval, Timer::Mode::kRepeat);
-  worker->thread_ = std::thread([w = worker.get(), cpu] {
+  worker->thread_ = std::thread([w = worker.get(), cpu, spin] {
     // "router-w0", "router-w1"...: what top, perf and gdb show for each worker.
     std::string name = "router-w" + std::to_string(w->index_);
     pthread_setname_np(pthread_self(), name.c_str());
@@ -42,7 +42,7 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(int index, int cpu,
       CPU_SET(cpu, &set);
       pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
     }
-    w->loop_->Run();
+    w->loop_->Run(spin);
   });
   return worker;
 }

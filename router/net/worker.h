@@ -28,7 +28,8 @@ class Connection;
 class Worker {
  public:
   // `open_connections` counts connections across all workers (max_connections, /metrics).
-  static absl::StatusOr<std::unique_ptr<Worker>> Start(int index, int cpu,
+  // `spin`: how long the loop busy-polls after work before it sleeps (EventLoop::Run).
+  static absl::StatusOr<std::unique_ptr<Worker>> Start(int index, int cpu, absl::Duration spin,
                                                        const RouterContext* context,
                                                        Gauge* open_connections);
   ~Worker();  // REQUIRES: Shutdown() was called
