@@ -16,29 +16,46 @@ const CollationInfo* ConnectionCollation(const SessionState& state) {
   return c != nullptr ? c : FindCollationById(mysql::charset::kUtf8mb4GeneralCi);
 }
 
+const SessionState::ResultEncoding& Encoding(const SessionState& state) {
+  if (!state.result_encoding) {
+    const CollationInfo* collation = ConnectionCollation(state);
+    const CharsetInfo* cs = FindCharset(collation->charset);
+    int maxlen = cs == nullptr ? 4 : cs->maxlen;
+    auto results = state.session_vars.find("character_set_results");
+    bool raw = results != state.session_vars.end() && mysql::IsNull(results->second);
+    state.result_encoding = SessionState::ResultEncoding{collation->id, maxlen, raw ? 0 : maxlen};
+  }
+  return *state.result_encoding;
+}
+
 }  // namespace
+
+void SetSessionVar(absl::string_view name, mysql::Value value, SessionState* state) {
+  state->session_vars[name] = std::move(value);
+  state->result_encoding.reset();
+}
+
+void EraseSessionVar(absl::string_view name, SessionState* state) {
+  state->session_vars.erase(name);
+  state->result_encoding.reset();
+}
 
 void ApplyHandshakeCollation(uint16_t collation_id, SessionState* state) {
   const CollationInfo* c = FindCollationById(collation_id);
   if (c == nullptr) c = FindCollationById(mysql::charset::kUtf8mb4GeneralCi);
   std::string charset(c->charset);
-  state->session_vars["character_set_client"] = charset;
-  state->session_vars["character_set_connection"] = charset;
-  state->session_vars["character_set_results"] = charset;
-  state->session_vars["collation_connection"] = std::string(c->name);
+  SetSessionVar("character_set_client", charset, state);
+  SetSessionVar("character_set_connection", charset, state);
+  SetSessionVar("character_set_results", charset, state);
+  SetSessionVar("collation_connection", std::string(c->name), state);
 }
 
-uint16_t ResultCollationId(const SessionState& state) { return ConnectionCollation(state)->id; }
+uint16_t ResultCollationId(const SessionState& state) { return Encoding(state).collation_id; }
 
-int ResultCharsetMaxLen(const SessionState& state) {
-  const CharsetInfo* cs = FindCharset(ConnectionCollation(state)->charset);
-  return cs == nullptr ? 4 : cs->maxlen;
-}
+int ResultCharsetMaxLen(const SessionState& state) { return Encoding(state).charset_maxlen; }
 
 int TableResultCharsetMaxLen(const SessionState& state) {
-  auto it = state.session_vars.find("character_set_results");
-  if (it != state.session_vars.end() && mysql::IsNull(it->second)) return 0;
-  return ResultCharsetMaxLen(state);
+  return Encoding(state).table_charset_maxlen;
 }
 
 }  // namespace shoal::sql

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,8 +91,17 @@ struct SessionState {
 
   // System variables whose session value differs from the global one, by lower-case name.
   // Values as the variable's type (see system_variables.h): bool/int as int64 or uint64,
-  // strings and enums as std::string, NULL where the variable allows it.
+  // strings and enums as std::string, NULL where the variable allows it. Changed only through
+  // SetSessionVar/EraseSessionVar, which keep `result_encoding` in step.
   absl::flat_hash_map<std::string, mysql::Value> session_vars;
+  // How result columns are described, derived from session_vars on first use after a change:
+  // every result set needs it, and deriving it takes several lookups by name.
+  struct ResultEncoding {
+    uint16_t collation_id;
+    int charset_maxlen;        // bytes per character of collation_connection's charset
+    int table_charset_maxlen;  // 0 when character_set_results is NULL
+  };
+  mutable std::optional<ResultEncoding> result_encoding;
   // User variables (@x), by lower-case name (MySQL's user variable names ignore case).
   absl::flat_hash_map<std::string, mysql::Value> user_vars;
   // Notes, warnings and the error of the last non-diagnostic statement (SHOW WARNINGS).
@@ -118,6 +128,11 @@ struct SessionState {
   // what it got (or, the fetch failed, on what was cached) instead of asking once more.
   DictionaryFetched dictionary_fetched = DictionaryFetched::kNo;
 };
+
+// Sets (or, for EraseSessionVar, returns to its global value) the session value of the system
+// variable `name` (lower case).
+void SetSessionVar(absl::string_view name, mysql::Value value, SessionState* state);
+void EraseSessionVar(absl::string_view name, SessionState* state);
 
 // Sets character_set_client/connection/results and collation_connection from the collation
 // id a client sent in its handshake (33, 45, 255…); unknown ids fall back to

@@ -28,7 +28,7 @@ constexpr CharsetPair kPairs[] = {
 };
 
 void SetSession(SessionState* s, absl::string_view name, Value v) {
-  s->session_vars[std::string(name)] = std::move(v);
+  SetSessionVar(name, std::move(v), s);
 }
 
 // Stores a checked session value, with the side effects some variables have.
@@ -59,7 +59,7 @@ void ApplySystemVar(const SysVarDef& def, std::optional<Value> value, SessionSta
     }
   }
   if (!value) {
-    s->session_vars.erase(name);
+    EraseSessionVar(name, s);
     return;
   }
   SetSession(s, name, std::move(v));
