@@ -77,6 +77,16 @@ TEST_F(SqlTablesTest, CreateInsertSelectUpdateDeleteDrop) {
   EXPECT_EQ(Query("SELECT id FROM items WHERE id IN (1, 3, 99) ORDER BY id"), "id\n1\n3\n");
   EXPECT_EQ(Query("SELECT id, name FROM items WHERE qty BETWEEN 6 AND 7 ORDER BY name DESC"),
             "id\tname\n2\tpear\n4\tfig\n");
+  // BETWEEN on integers is checked by the data nodes; a bound an INT cannot hold exactly, a
+  // NOT BETWEEN or a string comparison beside it is checked again in the router.
+  EXPECT_EQ(Query("SELECT name FROM items WHERE id BETWEEN 2 AND 4 AND qty BETWEEN 7 AND 7 "
+                  "ORDER BY id"),
+            "name\npear\nfig\n");
+  EXPECT_EQ(Query("SELECT name FROM items WHERE qty BETWEEN 5 AND 6.5"), "name\napple\n");
+  EXPECT_EQ(Query("SELECT name FROM items WHERE qty NOT BETWEEN 6 AND 7"), "name\napple\n");
+  EXPECT_EQ(Query("SELECT name FROM items WHERE id BETWEEN 2 AND 4 AND name < 'g'"),
+            "name\nfig\n");
+  EXPECT_EQ(Query("SELECT name FROM items WHERE id BETWEEN 3 AND 2"), "");
   EXPECT_EQ(Query("SELECT name FROM items WHERE qty IS NULL"), "name\nplum\n");
   EXPECT_EQ(Query("SELECT COUNT(*), SUM(qty), MIN(name), MAX(price) FROM items"),
             "COUNT(*)\tSUM(qty)\tMIN(name)\tMAX(price)\n4\t19\tapple\t9.99\n");

@@ -362,70 +362,115 @@ bool SetFitsProgram(const schema::TableDef& table, const std::vector<Assignment>
   });
 }
 
-std::string PushedFilter(const schema::TableDef& table, const Expr* where, const ExecContext& ctx) {
+namespace {
+
+// `e` as the data node compares it: a column of an integer type against a constant it can
+// hold exactly; nullopt when the data node cannot check `e` exactly as MySQL would.
+struct PushedCompare {
+  int column;
+  schema::CompareOp op;
+  std::string field;
+};
+
+std::optional<schema::CompareOp> CompareOpOf(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kEq:
+      return schema::CompareOp::kEq;
+    case BinaryOp::kNe:
+      return schema::CompareOp::kNe;
+    case BinaryOp::kLt:
+      return schema::CompareOp::kLt;
+    case BinaryOp::kLe:
+      return schema::CompareOp::kLe;
+    case BinaryOp::kGt:
+      return schema::CompareOp::kGt;
+    case BinaryOp::kGe:
+      return schema::CompareOp::kGe;
+    default:
+      return std::nullopt;
+  }
+}
+
+// `5 < k` is `k > 5`.
+schema::CompareOp Mirrored(schema::CompareOp op) {
+  switch (op) {
+    case schema::CompareOp::kLt:
+      return schema::CompareOp::kGt;
+    case schema::CompareOp::kLe:
+      return schema::CompareOp::kGe;
+    case schema::CompareOp::kGt:
+      return schema::CompareOp::kLt;
+    case schema::CompareOp::kGe:
+      return schema::CompareOp::kLe;
+    default:
+      return op;
+  }
+}
+
+std::optional<PushedCompare> PushableCompare(const schema::TableDef& table, const Expr& column_side,
+                                             schema::CompareOp op, const Expr& constant,
+                                             const ExecContext& ctx) {
+  int column = ColumnOf(table, column_side);
+  if (column < 0 || !schema::IsInteger(table.columns[column].type) || !IsConstant(constant)) {
+    return std::nullopt;
+  }
+  EvalContext eval = ctx.Eval();
+  eval.warnings = nullptr;
+  auto v = Evaluate(constant, &eval);
+  const auto* value = std::get_if<mysql::Value>(&v);
+  if (value == nullptr || mysql::IsNull(*value)) return std::nullopt;
+  // Only a constant the column can hold compares the same on the data node.
+  std::optional<std::string> field = ExactField(table.columns[column], *value);
+  if (!field) return std::nullopt;
+  return PushedCompare{column, op, std::move(*field)};
+}
+
+// The comparisons `e` is made of, when the data node can check all of it; empty when not.
+std::vector<PushedCompare> PushableConjunct(const schema::TableDef& table, const Expr& e,
+                                            const ExecContext& ctx) {
+  if (e.kind == ExprKind::kBetween && !e.negated) {
+    auto low = PushableCompare(table, *e.args[0], schema::CompareOp::kGe, *e.args[1], ctx);
+    auto high = PushableCompare(table, *e.args[0], schema::CompareOp::kLe, *e.args[2], ctx);
+    if (!low || !high) return {};
+    return {std::move(*low), std::move(*high)};
+  }
+  if (e.kind != ExprKind::kBinary) return {};
+  std::optional<schema::CompareOp> op = CompareOpOf(e.binary_op);
+  if (!op) return {};
+  auto compare = ColumnOf(table, *e.args[0]) >= 0
+                     ? PushableCompare(table, *e.args[0], *op, *e.args[1], ctx)
+                     : PushableCompare(table, *e.args[1], Mirrored(*op), *e.args[0], ctx);
+  if (!compare) return {};
+  return {std::move(*compare)};
+}
+
+}  // namespace
+
+std::string PushedFilter(const schema::TableDef& table, const Expr* where, const ExecContext& ctx,
+                         bool* whole) {
   std::vector<const Expr*> conjuncts;
   Conjuncts(where, &conjuncts);
   schema::FilterBuilder parts;
   int count = 0;
+  bool all = true;
   for (const Expr* e : conjuncts) {
-    if (count == 255) break;  // an AND node's limit; the router checks the rest
-    if (e->kind == ExprKind::kIsNull && ColumnOf(table, *e->args[0]) >= 0) {
+    if (e->kind == ExprKind::kIsNull && ColumnOf(table, *e->args[0]) >= 0 && count < 255) {
       parts.IsNull(ColumnOf(table, *e->args[0]), !e->negated);
       ++count;
       continue;
     }
-    if (e->kind != ExprKind::kBinary) continue;
-    schema::CompareOp op;
-    switch (e->binary_op) {
-      case BinaryOp::kEq:
-        op = schema::CompareOp::kEq;
-        break;
-      case BinaryOp::kNe:
-        op = schema::CompareOp::kNe;
-        break;
-      case BinaryOp::kLt:
-        op = schema::CompareOp::kLt;
-        break;
-      case BinaryOp::kLe:
-        op = schema::CompareOp::kLe;
-        break;
-      case BinaryOp::kGt:
-        op = schema::CompareOp::kGt;
-        break;
-      case BinaryOp::kGe:
-        op = schema::CompareOp::kGe;
-        break;
-      default:
-        continue;
-    }
-    int column = ColumnOf(table, *e->args[0]);
-    const Expr* constant = e->args[1].get();
-    if (column < 0) {  // `5 < k` is `k > 5`
-      column = ColumnOf(table, *e->args[1]);
-      constant = e->args[0].get();
-      if (op == schema::CompareOp::kLt)
-        op = schema::CompareOp::kGt;
-      else if (op == schema::CompareOp::kLe)
-        op = schema::CompareOp::kGe;
-      else if (op == schema::CompareOp::kGt)
-        op = schema::CompareOp::kLt;
-      else if (op == schema::CompareOp::kGe)
-        op = schema::CompareOp::kLe;
-    }
-    if (column < 0 || !schema::IsInteger(table.columns[column].type) || !IsConstant(*constant)) {
+    std::vector<PushedCompare> compares = PushableConjunct(table, *e, ctx);
+    // An AND node holds at most 255 parts; the router checks the rest.
+    if (compares.empty() || count + static_cast<int>(compares.size()) > 255) {
+      all = false;
       continue;
     }
-    EvalContext eval = ctx.Eval();
-    eval.warnings = nullptr;
-    auto v = Evaluate(*constant, &eval);
-    const auto* value = std::get_if<mysql::Value>(&v);
-    if (value == nullptr || mysql::IsNull(*value)) continue;
-    // Only a constant the column can hold compares the same on the data node.
-    std::optional<std::string> field = ExactField(table.columns[column], *value);
-    if (!field) continue;
-    parts.CompareBytes(table.columns[column], column, op, *field);
-    ++count;
+    for (const PushedCompare& c : compares) {
+      parts.CompareBytes(table.columns[c.column], c.column, c.op, c.field);
+      ++count;
+    }
   }
+  if (whole != nullptr) *whole = all;
   if (count == 0) return "";
   schema::FilterBuilder filter;
   filter.And(count);

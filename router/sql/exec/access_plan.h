@@ -58,10 +58,13 @@ bool WhereIsKeyOnly(const schema::TableDef& table, const Expr* where, const Acce
 bool SetFitsProgram(const schema::TableDef& table, const std::vector<Assignment>& set);
 
 // The part of `where` the data nodes can check while they scan (schema/program.h filter):
-// the top-level conjuncts comparing an integer column with an integer constant, and IS [NOT]
-// NULL — where the data node's comparison is exactly MySQL's (strings are left to the router,
-// whose comparisons follow the connection's collation). Empty when none.
-std::string PushedFilter(const schema::TableDef& table, const Expr* where, const ExecContext& ctx);
+// the top-level conjuncts comparing an integer column with an integer constant (BETWEEN as
+// its two bounds), and IS [NOT] NULL — where the data node's comparison is exactly MySQL's
+// (strings are left to the router, whose comparisons follow the connection's collation).
+// Empty when none. `*whole` (if given) tells whether every conjunct went into it: the rows
+// that come back then need no check in the router.
+std::string PushedFilter(const schema::TableDef& table, const Expr* where, const ExecContext& ctx,
+                         bool* whole = nullptr);
 
 // Chooses the access path for `where` (may be null) over `table`. Constants in the clause
 // (literals, parameters, variables) are evaluated with `ctx`.

@@ -136,7 +136,9 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
           request.descending = order.descending;
         }
         request.limit = RowsNeeded(select_, context(), request.ordered);
-        request.filter = PushedFilter(*table_, select_.where.get(), context());
+        bool whole = false;
+        request.filter = PushedFilter(*table_, select_.where.get(), context(), &whole);
+        if (whole) where_ = WhereCheck::kDone;
         DefineScans(plan, request, &client, this, &outstanding_);
         break;
       }
@@ -188,7 +190,7 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
   void Finish() {
     if (state() == nullptr) return Deliver(OkResult{});  // orphaned: nobody reads it
     if (error_) return DeliverFailure(*error_, txn_ != nullptr, false);
-    StatementResult result = FinishSelect(select_, std::move(fetched_), context());
+    StatementResult result = FinishSelect(select_, std::move(fetched_), context(), where_);
     auto* derived = std::get_if<mysql::ResultSet>(&result);
     if (outer_ == nullptr || derived == nullptr) return Deliver(std::move(result));
     FetchedRows rows{std::move(derived->columns), std::move(derived->rows)};
@@ -203,6 +205,7 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
   std::vector<schema::Field> fields_;
   FetchedRows fetched_;
   int outstanding_ = 0;
+  WhereCheck where_ = WhereCheck::kNeeded;
   std::optional<mysql::SqlError> error_;
 };
 

@@ -158,8 +158,8 @@ struct OutputRow {
 
 class Pipeline {
  public:
-  Pipeline(const SelectStmt& select, FetchedRows fetched, const ExecContext& ctx)
-      : select_(select), fetched_(std::move(fetched)), ctx_(ctx) {}
+  Pipeline(const SelectStmt& select, FetchedRows fetched, const ExecContext& ctx, WhereCheck where)
+      : select_(select), fetched_(std::move(fetched)), ctx_(ctx), where_(where) {}
 
   StatementResult Run() {
     auto cols = SelectListColumns(select_, fetched_.columns, ctx_);
@@ -192,7 +192,7 @@ class Pipeline {
   }
 
   std::optional<mysql::SqlError> Filter() {
-    if (select_.where == nullptr) return std::nullopt;
+    if (select_.where == nullptr || where_ == WhereCheck::kDone) return std::nullopt;
     std::vector<Row> kept;
     for (Row& row : fetched_.rows) {
       EvalContext eval = RowContext(&row, "where clause");
@@ -395,6 +395,7 @@ class Pipeline {
   const SelectStmt& select_;
   FetchedRows fetched_;
   const ExecContext& ctx_;
+  WhereCheck where_;
   mysql::ResultSet result_;
   std::vector<const Expr*> aggregates_;
   absl::flat_hash_map<const Expr*, ColumnDefinition> aggregate_types_;
@@ -441,9 +442,9 @@ std::variant<std::vector<ColumnDefinition>, mysql::SqlError> SelectListColumns(
   return out;
 }
 
-StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched,
-                             const ExecContext& ctx) {
-  return Pipeline(select, std::move(fetched), ctx).Run();
+StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched, const ExecContext& ctx,
+                             WhereCheck where) {
+  return Pipeline(select, std::move(fetched), ctx, where).Run();
 }
 
 uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx, bool scan_ordered) {

@@ -25,8 +25,13 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SelectListCo
     const SelectStmt& select, const std::vector<mysql::ColumnDefinition>& columns,
     const ExecContext& ctx);
 
+// Whether the rows still need the WHERE clause checked: kDone when the data nodes checked all
+// of it (PushedFilter's `whole`).
+enum class WhereCheck { kNeeded, kDone };
+
 // Applies WHERE, grouping, the select list, DISTINCT, ORDER BY and LIMIT to `fetched`.
-StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched, const ExecContext& ctx);
+StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched, const ExecContext& ctx,
+                             WhereCheck where = WhereCheck::kNeeded);
 
 // How many rows the data nodes need to return at most for `select` (LIMIT's offset + count)
 // when nothing in the router filters, groups, orders or deduplicates them; 0 = all. With
