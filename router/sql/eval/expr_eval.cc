@@ -912,4 +912,13 @@ mysql::Value ConvertToColumn(const mysql::Value& v, const mysql::ColumnDefinitio
   return v;
 }
 
+mysql::Value ConvertToColumn(mysql::Value&& v, const mysql::ColumnDefinition& col) {
+  internal::Cls cls = internal::ClassOf(col);
+  if (!IsNull(v) && ((cls == internal::Cls::kString && std::holds_alternative<std::string>(v)) ||
+                     cls == internal::Cls::kTemporal)) {
+    return std::move(v);
+  }
+  return ConvertToColumn(static_cast<const mysql::Value&>(v), col);
+}
+
 }  // namespace shoal::sql

@@ -44,6 +44,8 @@ std::variant<mysql::Value, mysql::SqlError> Evaluate(const Expr& e, EvalContext*
 // DOUBLE -> double, NEWDECIMAL -> Decimal with col.decimals digits, strings -> std::string,
 // NULL type -> Null. NULL values stay NULL.
 mysql::Value ConvertToColumn(const mysql::Value& v, const mysql::ColumnDefinition& col);
+// The same, moving a value that needs no conversion (a string to a string column).
+mysql::Value ConvertToColumn(mysql::Value&& v, const mysql::ColumnDefinition& col);
 
 // SQL truth: nonzero numbers are true; NULL is neither (returns -1); 0 false, 1 true.
 int Truth(const mysql::Value& v);

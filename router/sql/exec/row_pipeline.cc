@@ -150,7 +150,7 @@ struct Group {
   std::vector<Accumulator> accumulators;
 };
 
-// One row of the result, with its ORDER BY keys.
+// One row of the result, with the ORDER BY keys that are not among its values.
 struct OutputRow {
   Row values;
   Row sort_keys;
@@ -167,14 +167,16 @@ class Pipeline {
     result_.columns = std::get<std::vector<ColumnDefinition>>(std::move(cols));
     if (auto err = Filter()) return *err;
     CollectAllAggregates();
+    PlanOutput();
     bool grouped = !aggregates_.empty() || !select_.group_by.empty();
     if (auto err = grouped ? EmitGroups() : EmitRows()) return *err;
     if (select_.distinct) Deduplicate();
     if (!select_.order_by.empty()) Sort();
     if (auto err = ApplyLimit()) return *err;
+    result_.rows.reserve(output_.size());
     for (OutputRow& row : output_) {
       for (size_t i = 0; i < row.values.size(); ++i) {
-        row.values[i] = ConvertToColumn(row.values[i], result_.columns[i]);
+        row.values[i] = ConvertToColumn(std::move(row.values[i]), result_.columns[i]);
       }
       result_.rows.push_back(std::move(row.values));
     }
@@ -222,9 +224,56 @@ class Pipeline {
     }
   }
 
+  // Where each output value and ORDER BY key comes from, decided once for all rows: a plain
+  // column reference is the source row's value (no evaluation, no lookup by name per row),
+  // and an ORDER BY on a select-list column sorts on that output value (no copy).
+  void PlanOutput() {
+    size_t output = 0;
+    for (const SelectItem& item : select_.items) {
+      if (item.expr == nullptr) {
+        item_sources_.push_back(-1);
+        output += fetched_.columns.size();
+        continue;
+      }
+      item_outputs_.push_back(output++);
+      item_sources_.push_back(SourceColumn(*item.expr));
+    }
+    width_ = output;
+    for (const OrderItem& o : select_.order_by) {
+      int key = OutputColumnOf(*o.expr);
+      if (key < 0) key = OutputOfSource(SourceColumn(*o.expr));
+      order_outputs_.push_back(key);
+    }
+  }
+
+  // The fetched column a plain column reference reads, as the evaluator resolves it; -1 for
+  // anything else (evaluated, and 1054 reported there when no column has the name).
+  int SourceColumn(const Expr& e) const {
+    if (e.kind != ExprKind::kColumn) return -1;
+    for (size_t i = 0; i < fetched_.columns.size(); ++i) {
+      if (absl::EqualsIgnoreCase(fetched_.columns[i].name, e.name)) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  // The output column holding the source column `source` unchanged, or -1.
+  int OutputOfSource(int source) const {
+    if (source < 0) return -1;
+    size_t item = 0;
+    for (size_t i = 0; i < select_.items.size(); ++i) {
+      if (select_.items[i].expr == nullptr) continue;
+      if (item_sources_[i] == source) return static_cast<int>(item_outputs_[item]);
+      ++item;
+    }
+    return -1;
+  }
+
   std::optional<mysql::SqlError> EmitRows() {
-    for (const Row& row : fetched_.rows) {
-      if (auto err = Emit(&row, nullptr)) return err;
+    // Each source row is read once, so its values may move into the output (HAVING without
+    // grouping reads them again; it is the rare case, and copies).
+    bool consume = select_.having == nullptr;
+    for (Row& row : fetched_.rows) {
+      if (auto err = Emit(&row, nullptr, consume)) return err;
     }
     return std::nullopt;
   }
@@ -265,54 +314,76 @@ class Pipeline {
         const Expr* call = aggregates_[a];
         values[call] = group.accumulators[a].Result(*call, aggregate_types_[call]);
       }
-      const Row* row = group.first_row == SIZE_MAX ? nullptr : &fetched_.rows[group.first_row];
+      Row* row = group.first_row == SIZE_MAX ? nullptr : &fetched_.rows[group.first_row];
       Row nulls;
       if (row == nullptr) {
         nulls.assign(fetched_.columns.size(), Value{});
         row = &nulls;
       }
-      if (auto err = Emit(row, &values)) return err;
+      if (auto err = Emit(row, &values, /*consume=*/false)) return err;
     }
     return std::nullopt;
   }
 
-  // Evaluates the select list and the ORDER BY keys for one source row (or group).
-  std::optional<mysql::SqlError> Emit(const Row* row,
-                                      const absl::flat_hash_map<const Expr*, Value>* aggregates) {
+  // Evaluates the select list and the ORDER BY keys for one source row (or group). With
+  // `consume`, plain column values move out of `row`, which is not read again.
+  std::optional<mysql::SqlError> Emit(Row* row,
+                                      const absl::flat_hash_map<const Expr*, Value>* aggregates,
+                                      bool consume) {
     EvalContext eval = RowContext(row, "field list");
     eval.aggregate_values = aggregates;
     OutputRow out;
-    for (const SelectItem& item : select_.items) {
+    out.values.reserve(width_);
+    for (size_t i = 0; i < select_.items.size(); ++i) {
+      const SelectItem& item = select_.items[i];
       if (item.expr == nullptr) {
         out.values.insert(out.values.end(), row->begin(), row->end());
+        continue;
+      }
+      if (item_sources_[i] >= 0) {
+        out.values.emplace_back();  // taken from the row below, once nothing else reads it
         continue;
       }
       auto v = Evaluate(*item.expr, &eval);
       if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
       out.values.push_back(std::get<Value>(std::move(v)));
     }
+    eval.clause = "order clause";
+    for (size_t k = 0; k < select_.order_by.size(); ++k) {
+      int output = order_outputs_[k];
+      if (output >= static_cast<int>(out.values.size())) {
+        return mysql::SqlError{1054, "42S22",
+                               absl::StrCat("Unknown column '", output + 1, "' in 'order clause'")};
+      }
+      if (output >= 0) continue;  // sorted on out.values[output]
+      auto v = Evaluate(*select_.order_by[k].expr, &eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+      out.sort_keys.push_back(std::get<Value>(std::move(v)));
+    }
+    TakeSourceValues(row, consume, &out.values);
     if (aggregates != nullptr && select_.having != nullptr) {
       bool keep = false;
       if (auto err = Having(*row, out.values, aggregates, &keep)) return err;
       if (!keep) return std::nullopt;
     }
-    eval.clause = "order clause";
-    for (const OrderItem& o : select_.order_by) {
-      int output = OutputColumnOf(*o.expr);
-      if (output >= 0) {
-        if (output >= static_cast<int>(out.values.size())) {
-          return mysql::SqlError{
-              1054, "42S22", absl::StrCat("Unknown column '", output + 1, "' in 'order clause'")};
-        }
-        out.sort_keys.push_back(out.values[output]);
-        continue;
-      }
-      auto v = Evaluate(*o.expr, &eval);
-      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
-      out.sort_keys.push_back(std::get<Value>(std::move(v)));
-    }
     output_.push_back(std::move(out));
     return std::nullopt;
+  }
+
+  // Fills the plain column items' outputs from `row`: moved when `consume` and no later item
+  // reads the same column, else copied.
+  void TakeSourceValues(Row* row, bool consume, Row* values) const {
+    size_t item = 0;
+    for (size_t i = 0; i < select_.items.size(); ++i) {
+      if (select_.items[i].expr == nullptr) continue;
+      size_t output = item_outputs_[item++];
+      int source = item_sources_[i];
+      if (source < 0) continue;
+      bool last_reader = std::find(item_sources_.begin() + i + 1, item_sources_.end(), source) ==
+                         item_sources_.end();
+      Value& from = (*row)[source];
+      (*values)[output] = consume && last_reader ? std::move(from) : from;
+    }
   }
 
   // HAVING sees the group's columns and, as in MySQL, the select list's aliases.
@@ -373,8 +444,13 @@ class Pipeline {
 
   void Sort() {
     std::stable_sort(output_.begin(), output_.end(), [&](const OutputRow& a, const OutputRow& b) {
+      size_t evaluated = 0;  // the next key kept in sort_keys
       for (size_t i = 0; i < select_.order_by.size(); ++i) {
-        int c = CompareValues(a.sort_keys[i], b.sort_keys[i]);
+        int output = order_outputs_[i];
+        const Value& x = output >= 0 ? a.values[output] : a.sort_keys[evaluated];
+        const Value& y = output >= 0 ? b.values[output] : b.sort_keys[evaluated];
+        if (output < 0) ++evaluated;
+        int c = CompareValues(x, y);
         if (c != 0) return select_.order_by[i].descending ? c > 0 : c < 0;
       }
       return false;
@@ -396,6 +472,13 @@ class Pipeline {
   FetchedRows fetched_;
   const ExecContext& ctx_;
   WhereCheck where_;
+  // PlanOutput: per select item, the source column it reads plainly (-1: evaluated, or `*`)
+  // and, for items other than `*`, its output column; per ORDER BY item, the output column it
+  // sorts on (-1: evaluated into sort_keys); the output width.
+  std::vector<int> item_sources_;
+  std::vector<size_t> item_outputs_;
+  std::vector<int> order_outputs_;
+  size_t width_ = 0;
   mysql::ResultSet result_;
   std::vector<const Expr*> aggregates_;
   absl::flat_hash_map<const Expr*, ColumnDefinition> aggregate_types_;

@@ -60,6 +60,19 @@ TEST_F(RowPipelineTest, WhereOrderLimit) {
   EXPECT_EQ(Run("SELECT * FROM t WHERE id = 3"), "3,NULL,c");
 }
 
+// Plain column items take the row's value (moved when nothing else reads it), and ORDER BY on
+// a selected column sorts on the output value: a column selected twice, sorted on while
+// aliased, sorted on without being selected, or beside `*` keeps its value everywhere.
+TEST_F(RowPipelineTest, PlainColumnsSelectedTwiceOrSortedOn) {
+  EXPECT_EQ(Run("SELECT c, c FROM t ORDER BY c, id"), "a,a;a,a;b,b;b,b;c,c");
+  EXPECT_EQ(Run("SELECT c AS x, id FROM t ORDER BY c DESC, id"), "c,3;b,1;b,5;a,2;a,4");
+  EXPECT_EQ(Run("SELECT id FROM t ORDER BY c, id"), "2;4;1;5;3");
+  EXPECT_EQ(Run("SELECT id, k + 1 FROM t WHERE id < 3 ORDER BY k"), "1,11;2,21");
+  EXPECT_EQ(Run("SELECT *, c FROM t WHERE id = 2"), "2,20,a,a");
+  EXPECT_EQ(Run("SELECT k, id FROM t GROUP BY k ORDER BY k"), "NULL,3;10,1;20,2;30,5");
+  EXPECT_EQ(Run("SELECT id, c FROM t ORDER BY 3"), "error 1054");
+}
+
 TEST_F(RowPipelineTest, AggregatesAndGroups) {
   EXPECT_EQ(Run("SELECT COUNT(*), COUNT(k), SUM(k), MIN(c), MAX(k), AVG(k) FROM t"),
             "5,4,70,a,30,17.5000");
