@@ -179,8 +179,8 @@ absl::StatusOr<std::unique_ptr<Channel>> ShmListener::Accept() {
   return MakeChannel(std::move(segment), /*out_index=*/1);
 }
 
-absl::StatusOr<std::unique_ptr<Channel>> ConnectShm(const std::string& path,
-                                                    absl::Duration timeout) {
+absl::StatusOr<std::unique_ptr<Channel>> ConnectShm(const std::string& path, absl::Duration timeout,
+                                                    absl::FunctionRef<void()> while_waiting) {
   const absl::Time deadline = absl::Now() + timeout;
   SHOAL_ASSIGN_OR_RETURN(sockaddr_un addr, UnixAddress(path));
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -199,7 +199,7 @@ absl::StatusOr<std::unique_ptr<Channel>> ConnectShm(const std::string& path,
         absl::StrCat("cannot connect to the Unix socket ", path, ": ", std::strerror(error)));
   }
   // From here on `segment` owns fd.
-  SHOAL_ASSIGN_OR_RETURN(ShmSegment segment, ShmSegment::Receive(fd, deadline));
+  SHOAL_ASSIGN_OR_RETURN(ShmSegment segment, ShmSegment::Receive(fd, deadline, while_waiting));
   return MakeChannel(std::move(segment), /*out_index=*/0);
 }
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "engine/transport/channel.h"
@@ -56,8 +57,12 @@ class ShmListener {
 };
 
 // The client's side: connects to the listener at `path`, waits up to `timeout` for the
-// segment, validates and maps it. Blocks; for start-up and connection set-up only.
-absl::StatusOr<std::unique_ptr<Channel>> ConnectShm(const std::string& path,
-                                                    absl::Duration timeout);
+// segment, validates and maps it. Blocks; for start-up and connection set-up only. A data node
+// connecting to a peer passes `while_waiting` (run every millisecond or so while it waits) to
+// accept the peer's own connection meanwhile: two nodes connecting to each other at once
+// would otherwise each wait for the other's accept.
+absl::StatusOr<std::unique_ptr<Channel>> ConnectShm(
+    const std::string& path, absl::Duration timeout,
+    absl::FunctionRef<void()> while_waiting = [] {});
 
 }  // namespace shoal::transport

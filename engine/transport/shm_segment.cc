@@ -119,17 +119,19 @@ absl::Status ShmSegment::SendHello() {
   return absl::OkStatus();
 }
 
-absl::StatusOr<ShmSegment> ShmSegment::Receive(int socket, absl::Time deadline) {
+absl::StatusOr<ShmSegment> ShmSegment::Receive(int socket, absl::Time deadline,
+                                               absl::FunctionRef<void()> while_waiting) {
   ShmSegment s;
   s.socket = socket;
   for (;;) {
     pollfd pfd = {socket, POLLIN, 0};
-    int ms = static_cast<int>(std::max<int64_t>(
-        0, absl::ToInt64Milliseconds(absl::Ceil(deadline - absl::Now(), absl::Milliseconds(1)))));
-    int rc = poll(&pfd, 1, ms);
+    int rc = poll(&pfd, 1, 1);
     if (rc > 0) break;
-    if (rc == 0) return absl::DeadlineExceededError("shm: no segment from the data node in time");
-    if (errno != EINTR) return Errno("poll");
+    if (rc < 0 && errno != EINTR) return Errno("poll");
+    if (absl::Now() >= deadline) {
+      return absl::DeadlineExceededError("shm: no segment from the data node in time");
+    }
+    while_waiting();
   }
   ShmHello hello = {};
   iovec iov = {&hello, sizeof(hello)};

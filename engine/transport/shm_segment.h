@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -31,8 +32,10 @@ class ShmSegment {
   // Data node side: sends the hello with the memfd and both doorbells (then closes the memfd).
   absl::Status SendHello();
   // Client side: takes ownership of `socket` (connected), waits until `deadline` for the hello,
-  // validates it against the memfd's real size and seals, and maps the segment.
-  static absl::StatusOr<ShmSegment> Receive(int socket, absl::Time deadline);
+  // validates it against the memfd's real size and seals, and maps the segment. While it
+  // waits, `while_waiting` runs every millisecond or so.
+  static absl::StatusOr<ShmSegment> Receive(int socket, absl::Time deadline,
+                                            absl::FunctionRef<void()> while_waiting);
 
   ShmSegment() = default;
   ShmSegment(ShmSegment&& other) noexcept { *this = std::move(other); }

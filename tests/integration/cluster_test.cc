@@ -57,6 +57,23 @@ TEST(ClusterInABoxTest, ComesUpAndTheConsoleStopsAndStartsADataNode) {
     EXPECT_THAT(*metrics, HasSubstr(absl::StrCat("shoal_node_info{id=\"", id, "\"")));
     EXPECT_THAT(*metrics, HasSubstr("shoal_mgmd_connected 1"));
   }
+  // The two data nodes share a host: their links to each other are shared memory, never TCP.
+  for (int id : {2, 3}) {
+    auto links = [&](const char* transport) {
+      std::optional<std::string> metrics = HttpGet(cluster.metrics_port(id), "/metrics");
+      std::string line = absl::StrCat("shoal_datanode_peer_links_opened_total{transport=\"",
+                                      transport, "\"} ");
+      size_t at = metrics ? metrics->find(line) : std::string::npos;
+      int64_t n = -1;
+      if (at != std::string::npos) {
+        absl::string_view rest = absl::string_view(*metrics).substr(at + line.size());
+        (void)absl::SimpleAtoi(rest.substr(0, rest.find('\n')), &n);
+      }
+      return n;
+    };
+    EXPECT_TRUE(WaitUntil([&] { return links("shm") >= 1; }, absl::Seconds(10))) << "node " << id;
+    EXPECT_EQ(links("tcp"), 0) << "node " << id;
+  }
 
   int old_pid = cluster.Show()[3].pid;
   CommandResult stop = cluster.Mgm("3 STOP");

@@ -39,6 +39,10 @@ Connections::Connections(DataPlaneOptions* options, const NodeView* view,
   MetricsRegistry* m = options_->metrics;
   frames_in_ = m->GetCounter("shoal_datanode_frames_received_total", "Native frames received.");
   frames_out_ = m->GetCounter("shoal_datanode_frames_sent_total", "Native frames sent.");
+  constexpr char kPeerLinks[] = "shoal_datanode_peer_links_opened_total";
+  constexpr char kPeerLinksHelp[] = "Links this data node opened to other data nodes.";
+  peer_links_shm_ = m->GetCounter(kPeerLinks, kPeerLinksHelp, {{"transport", "shm"}});
+  peer_links_tcp_ = m->GetCounter(kPeerLinks, kPeerLinksHelp, {{"transport", "tcp"}});
   connections_metric_ =
       m->GetCounter("shoal_datanode_connections_total", "Native client connections accepted.");
 }
@@ -276,8 +280,7 @@ Connection* Connections::PeerConnection(int node_id) {
   for (const auto& node : view_->view().nodes()) {
     if (static_cast<int>(node.node_id()) != node_id || node.data_port() == 0) continue;
     // Once per peer and process: a short blocking connect keeps the peer links simple.
-    absl::StatusOr<std::unique_ptr<transport::Channel>> channel =
-        transport::ConnectTcp(node.host(), static_cast<int>(node.data_port()), absl::Seconds(2));
+    absl::StatusOr<std::unique_ptr<transport::Channel>> channel = ConnectToPeer(node);
     if (!channel.ok()) {
       SHOAL_LOG(kWarning) << "cannot reach data node " << node_id << ": "
                           << channel.status().message();
@@ -302,6 +305,26 @@ Connection* Connections::PeerConnection(int node_id) {
     return raw;
   }
   return nullptr;
+}
+
+absl::StatusOr<std::unique_ptr<transport::Channel>> Connections::ConnectToPeer(
+    const control::NodeStatus& node) {
+  // A peer on this host is reached over shared memory, as routers reach us: replication's
+  // frames then cost no socket system calls. While the peer's accept is awaited, ours go on.
+  if (node.host() == options_->host && !node.data_socket().empty()) {
+    absl::StatusOr<std::unique_ptr<transport::Channel>> shm =
+        transport::ConnectShm(node.data_socket(), absl::Seconds(2), [this] { Accept(); });
+    if (shm.ok()) {
+      peer_links_shm_->Increment();
+      return shm;
+    }
+    SHOAL_LOG(kWarning) << "shared memory to data node " << node.node_id() << " failed ("
+                        << shm.status().message() << "); using TCP";
+  }
+  absl::StatusOr<std::unique_ptr<transport::Channel>> tcp =
+      transport::ConnectTcp(node.host(), static_cast<int>(node.data_port()), absl::Seconds(2));
+  if (tcp.ok()) peer_links_tcp_->Increment();
+  return tcp;
 }
 
 Connection* Connections::PeerLink(int node_id) {

@@ -23,6 +23,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "common/metrics.h"
@@ -139,6 +140,9 @@ class Connections {
 
  private:
   void Accept();
+  // A new link to the data node `node`: shared memory on this host, else TCP. Blocks ≤ 2 s.
+  absl::StatusOr<std::unique_ptr<transport::Channel>> ConnectToPeer(
+      const control::NodeStatus& node);
   // The hello, on a connection's first frame; a wrong one closes the connection.
   void Hello(Connection* conn, const wire::FrameHeader& header, absl::string_view body);
 
@@ -163,6 +167,8 @@ class Connections {
   Counter* frames_in_;
   Counter* frames_out_;
   Counter* connections_metric_;
+  Counter* peer_links_shm_;  // links this node opened to its peers, by transport
+  Counter* peer_links_tcp_;
 };
 
 template <typename OnHeard, typename OnFrame>
