@@ -87,6 +87,11 @@ TEST_F(SqlTablesTest, CreateInsertSelectUpdateDeleteDrop) {
   EXPECT_EQ(Query("SELECT name FROM items WHERE id BETWEEN 2 AND 4 AND name < 'g'"),
             "name\nfig\n");
   EXPECT_EQ(Query("SELECT name FROM items WHERE id BETWEEN 3 AND 2"), "");
+  // Plans that select exactly the WHERE's rows: a key listed twice, ORs of integer ranges.
+  EXPECT_EQ(Query("SELECT id FROM items WHERE id IN (1, 1, 2) ORDER BY id"), "id\n1\n2\n");
+  EXPECT_EQ(Query("SELECT COUNT(qty) FROM items WHERE qty BETWEEN 4 AND 5 OR qty BETWEEN 7 AND "
+                  "9 OR qty = 6"),
+            "COUNT(qty)\n3\n");
   EXPECT_EQ(Query("SELECT name FROM items WHERE qty IS NULL"), "name\nplum\n");
   EXPECT_EQ(Query("SELECT COUNT(*), SUM(qty), MIN(name), MAX(price) FROM items"),
             "COUNT(*)\tSUM(qty)\tMIN(name)\tMAX(price)\n4\t19\tapple\t9.99\n");

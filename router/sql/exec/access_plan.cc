@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "engine/schema/program.h"
 #include "engine/schema/row.h"
@@ -66,6 +67,11 @@ class Planner {
   }
 
  private:
+  bool IntegerColumns(const std::vector<int>& columns) const {
+    return std::all_of(columns.begin(), columns.end(),
+                       [&](int c) { return schema::IsInteger(table_.columns[c].type); });
+  }
+
   // NULL or not evaluable: nullopt (the caller then does not use it).
   std::optional<mysql::Value> Constant(const Expr& e) {
     if (!IsConstant(e)) return std::nullopt;
@@ -113,6 +119,7 @@ class Planner {
     }
     plan->kind = AccessPlan::Kind::kKeyLookup;
     plan->keys.push_back(std::move(key));
+    plan->exact = conjuncts.size() == pk.columns.size() && IntegerColumns(pk.columns);
     return true;
   }
 
@@ -125,16 +132,18 @@ class Planner {
         continue;
       }
       std::vector<std::string> keys;
+      absl::flat_hash_set<std::string> seen;  // `id IN (1, 1)` is one row: each key read once
       for (size_t i = 1; i < e->args.size(); ++i) {
         std::optional<mysql::Value> v = Constant(*e->args[i]);
         if (!v) return false;
         if (mysql::IsNull(*v)) continue;  // matches nothing
         std::optional<std::string> field = ExactField(table_.columns[pk.columns[0]], *v);
         if (!field) return false;
-        keys.push_back(std::move(*field));
+        if (seen.insert(*field).second) keys.push_back(std::move(*field));
       }
       plan->kind = keys.empty() ? AccessPlan::Kind::kNothing : AccessPlan::Kind::kBatchedLookup;
       plan->keys = std::move(keys);
+      plan->exact = conjuncts.size() == 1 && IntegerColumns(pk.columns);
       return true;
     }
     return false;
@@ -153,6 +162,9 @@ class Planner {
         if (Disjunction(*e, column, def, &ranges)) break;
         ranges.clear();
       }
+      // Closed ranges of an integer column are exactly its values that satisfy the
+      // disjunction (strings compare by collation, their bounds by bytes).
+      plan->exact = !ranges.empty() && conjuncts.size() == 1 && IntegerColumns({column});
       if (ranges.empty()) {
         std::optional<std::string> lower, upper;
         for (const Expr* e : conjuncts) Bound(*e, column, def, &lower, &upper);

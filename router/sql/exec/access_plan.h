@@ -33,6 +33,9 @@ struct AccessPlan {
     std::string lower, upper;
   };
   std::vector<Range> ranges;
+  // The rows it reads are exactly those the WHERE selects — the whole WHERE became integer
+  // keys or ranges with exact bounds — so the router need not check them again.
+  bool exact = false;
 
   // What EXPLAIN shows: "key lookup on PRIMARY", "index range scan on k_1", …
   std::string Describe(const schema::TableDef& table) const;

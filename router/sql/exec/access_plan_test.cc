@@ -66,6 +66,8 @@ TEST_F(AccessPlanTest, KeyListIsBatchedLookups) {
   AccessPlan p = Plan("id IN (1, 2, NULL, 3)");
   EXPECT_EQ(p.kind, AccessPlan::Kind::kBatchedLookup);
   EXPECT_EQ(p.keys, (std::vector<std::string>{Key(1), Key(2), Key(3)}));
+  // A key listed twice is read once (MySQL returns its row once).
+  EXPECT_EQ(Plan("id IN (2, 1, 2)").keys, (std::vector<std::string>{Key(2), Key(1)}));
 }
 
 TEST_F(AccessPlanTest, RangesOnOrderedIndexes) {
@@ -143,6 +145,26 @@ TEST_F(AccessPlanTest, PushedFilterKeepsWhatTheDataNodeComparesExactly) {
   EXPECT_EQ(filter("k > 5 OR id = 1"), "");  // only whole conjuncts
   EXPECT_EQ(filter("k = 99999999999"), "");  // not a value k can hold: the router decides
   EXPECT_EQ(filter("k = 1.5"), "");
+}
+
+}  // namespace
+}  // namespace shoal::sql::internal
+
+namespace shoal::sql::internal {
+namespace {
+
+// A plan is exact — no row needs the WHERE checked again — only when the whole WHERE became
+// integer keys or closed integer ranges.
+TEST_F(AccessPlanTest, ExactOnlyWhenTheWholeWhereBecameIntegerKeysOrRanges) {
+  EXPECT_TRUE(Plan("id = 5").exact);
+  EXPECT_FALSE(Plan("id = 5 AND c = 'x'").exact);
+  EXPECT_TRUE(Plan("id IN (1, 2, 3)").exact);
+  EXPECT_FALSE(Plan("id IN (1, 2) AND k > 0").exact);
+  EXPECT_TRUE(Plan("k BETWEEN 1 AND 5 OR k BETWEEN 10 AND 12 OR k = 20").exact);
+  EXPECT_FALSE(Plan("k BETWEEN 1 AND 5 OR c = 'x'").exact);
+  EXPECT_FALSE(Plan("k > 1 AND k < 5").exact);  // bounds kept inclusive: the edges are checked
+  EXPECT_FALSE(Plan("(k BETWEEN 1 AND 5) AND id > 2").exact);
+  EXPECT_FALSE(Plan("c = 'x'").exact);
 }
 
 }  // namespace

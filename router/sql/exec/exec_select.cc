@@ -113,6 +113,7 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
     api::Client& client = data_access->client();
     api::Lock lock = select_.lock == LockMode::kNone || txn_ == nullptr ? api::Lock::kNone
                                                                         : api::Lock::kExclusive;
+    if (plan.exact) where_ = WhereCheck::kDone;
     outstanding_ = 1;  // the definitions below; completions may run inside them
     switch (plan.kind) {
       case AccessPlan::Kind::kKeyLookup:
