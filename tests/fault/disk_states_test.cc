@@ -460,7 +460,20 @@ TEST_F(DiskStatesTest, NonLoggedTablesComeBackEmptyAfterASystemRestart) {
       "INSERT INTO d.scratch VALUES (1, 1), (2, 2);"
       "INSERT INTO d.dumped VALUES (1, 1);");
   ASSERT_EQ(created.exit_code, 0) << created.err;
-  absl::SleepFor(kEpochInterval * 5 / 2);  // the inserts' epoch is complete
+  // The inserts' epoch is complete on both nodes: waited for, not slept for, so a loaded
+  // machine's slower epochs do not make the rows look lost. The metrics are published
+  // periodically: the first current epoch published after the inserts is at least theirs.
+  for (int node : {2, 3}) {
+    const char* kCurrent = "shoal_datanode_epoch_current";
+    int64_t seen = Metric(Metrics(node), kCurrent);
+    int64_t current = seen;
+    ASSERT_TRUE(WaitUntil([&] { return (current = Metric(Metrics(node), kCurrent)) > seen; },
+                          absl::Seconds(20)));
+    ASSERT_TRUE(
+        WaitUntil([&] { return Metric(Metrics(node), "shoal_datanode_epoch_complete") >= current; },
+                  absl::Seconds(20)))
+        << Metrics(node);
+  }
   std::map<int, ShownNode> shown = cluster_->Show();
   ASSERT_GT(shown[2].pid, 0);
   ASSERT_GT(shown[3].pid, 0);
