@@ -61,8 +61,8 @@ TEST(ClusterInABoxTest, ComesUpAndTheConsoleStopsAndStartsADataNode) {
   for (int id : {2, 3}) {
     auto links = [&](const char* transport) {
       std::optional<std::string> metrics = HttpGet(cluster.metrics_port(id), "/metrics");
-      std::string line = absl::StrCat("shoal_datanode_peer_links_opened_total{transport=\"",
-                                      transport, "\"} ");
+      std::string line =
+          absl::StrCat("shoal_datanode_peer_links_opened_total{transport=\"", transport, "\"} ");
       size_t at = metrics ? metrics->find(line) : std::string::npos;
       int64_t n = -1;
       if (at != std::string::npos) {

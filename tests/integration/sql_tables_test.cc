@@ -84,8 +84,7 @@ TEST_F(SqlTablesTest, CreateInsertSelectUpdateDeleteDrop) {
             "name\npear\nfig\n");
   EXPECT_EQ(Query("SELECT name FROM items WHERE qty BETWEEN 5 AND 6.5"), "name\napple\n");
   EXPECT_EQ(Query("SELECT name FROM items WHERE qty NOT BETWEEN 6 AND 7"), "name\napple\n");
-  EXPECT_EQ(Query("SELECT name FROM items WHERE id BETWEEN 2 AND 4 AND name < 'g'"),
-            "name\nfig\n");
+  EXPECT_EQ(Query("SELECT name FROM items WHERE id BETWEEN 2 AND 4 AND name < 'g'"), "name\nfig\n");
   EXPECT_EQ(Query("SELECT name FROM items WHERE id BETWEEN 3 AND 2"), "");
   // Plans that select exactly the WHERE's rows: a key listed twice, ORs of integer ranges.
   EXPECT_EQ(Query("SELECT id FROM items WHERE id IN (1, 1, 2) ORDER BY id"), "id\n1\n2\n");
