@@ -164,7 +164,7 @@ class Planner {
       }
       // Closed ranges of an integer column are exactly its values that satisfy the
       // disjunction (strings compare by collation, their bounds by bytes).
-      plan->exact = !ranges.empty() && conjuncts.size() == 1 && IntegerColumns({column});
+      plan->exact = !ranges.empty() && conjuncts.size() == 1 && schema::IsInteger(def.type);
       if (ranges.empty()) {
         std::optional<std::string> lower, upper;
         for (const Expr* e : conjuncts) Bound(*e, column, def, &lower, &upper);

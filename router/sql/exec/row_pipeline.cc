@@ -348,6 +348,14 @@ class Pipeline {
       if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
       out.values.push_back(std::get<Value>(std::move(v)));
     }
+    // A group HAVING drops needs no sort keys (and its errors never surface); the copies it
+    // reads are taken first. A consumed row moves its values only after the keys are read.
+    if (!consume) TakeSourceValues(row, /*consume=*/false, &out.values);
+    if (aggregates != nullptr && select_.having != nullptr) {
+      bool keep = false;
+      if (auto err = Having(*row, out.values, aggregates, &keep)) return err;
+      if (!keep) return std::nullopt;
+    }
     eval.clause = "order clause";
     for (size_t k = 0; k < select_.order_by.size(); ++k) {
       int output = order_outputs_[k];
@@ -360,12 +368,7 @@ class Pipeline {
       if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
       out.sort_keys.push_back(std::get<Value>(std::move(v)));
     }
-    TakeSourceValues(row, consume, &out.values);
-    if (aggregates != nullptr && select_.having != nullptr) {
-      bool keep = false;
-      if (auto err = Having(*row, out.values, aggregates, &keep)) return err;
-      if (!keep) return std::nullopt;
-    }
+    if (consume) TakeSourceValues(row, /*consume=*/true, &out.values);
     output_.push_back(std::move(out));
     return std::nullopt;
   }
