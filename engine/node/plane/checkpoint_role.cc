@@ -79,6 +79,13 @@ bool CheckpointRole::Due() const {
   return due_ || RedoWritten() - redo_at_last_start_ >= options_->checkpoint_after_redo;
 }
 
+bool CheckpointRole::WriterSucceeded(absl::Time now) {
+  if (!current_->io_done.load(std::memory_order_acquire)) return false;
+  if (current_->io_status.ok()) return true;
+  Abandon(now, current_->io_status);
+  return false;
+}
+
 void CheckpointRole::Tick(absl::Time now) {
   if (writer_ == nullptr) return;
   switch (phase_) {
@@ -88,11 +95,7 @@ void CheckpointRole::Tick(absl::Time now) {
       if (Due()) Begin(now);
       return;
     case Phase::kOpening:
-      if (!current_->io_done.load(std::memory_order_acquire)) return;
-      if (!current_->io_status.ok()) {
-        Abandon(now, current_->io_status);
-        return;
-      }
+      if (!WriterSucceeded(now)) return;
       ldms_->StartCheckpoint(current_->parts);
       phase_ = Phase::kScanning;
       return;
@@ -109,11 +112,7 @@ void CheckpointRole::Tick(absl::Time now) {
       return;
     }
     case Phase::kFinishing:
-      if (!current_->io_done.load(std::memory_order_acquire)) return;
-      if (!current_->io_status.ok()) {
-        Abandon(now, current_->io_status);
-        return;
-      }
+      if (!WriterSucceeded(now)) return;
       Finished(now);
       return;
     case Phase::kTrimming:

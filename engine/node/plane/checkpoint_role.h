@@ -93,6 +93,9 @@ class CheckpointRole {
   void Begin(absl::Time now);
   void Scanned();
   void Finished(absl::Time now);
+  // Whether the writer thread finished its part of the current phase, and well; a failure
+  // abandons the checkpoint (false).
+  bool WriterSucceeded(absl::Time now);
   void Trim();
   // Gives the checkpoint up: its files go (on the I/O thread) and another is tried later.
   void Abandon(absl::Time now, const absl::Status& why);
