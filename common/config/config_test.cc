@@ -133,6 +133,19 @@ TEST(LoadConfigTest, DataNodeSpinTakesZeroAndMicroseconds) {
   EXPECT_EQ(config->datanodes[0].spin, absl::ZeroDuration());
 }
 
+// A router's spin reaches the router: through the canonical YAML the mgmd hands out.
+TEST(LoadConfigTest, RouterSpinSurvivesTheCanonicalYaml) {
+  absl::StatusOr<ClusterConfig> config =
+      LoadConfigString(Edit("    port: 3306\n", "    port: 3306\n    spin: 40us\n"), "test.yaml");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->routers[0].spin, absl::Microseconds(40));
+  absl::StatusOr<ClusterConfig> again = LoadConfigString(ToYaml(*config), "canonical");
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->routers[0].spin, absl::Microseconds(40));
+  EXPECT_FALSE(
+      LoadConfigString(Edit("    port: 3306\n", "    port: 3306\n    spin: 1s\n"), "t").ok());
+}
+
 TEST(LoadConfigTest, DerivesNodeGroups) {
   absl::StatusOr<ClusterConfig> config = LoadConfigString(
       R"(mgmd: {data_dir: /m}

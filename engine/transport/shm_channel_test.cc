@@ -194,6 +194,48 @@ TEST_F(ShmChannelTest, ConnectErrors) {
   EXPECT_FALSE(ShmListener::Listen(std::string(200, 'x'), 4 << 20).ok());
 }
 
+// Two data nodes that link to each other at the same moment: each, while it waits for the
+// other's segment, accepts the other's connection — neither waits out its timeout.
+TEST_F(ShmChannelTest, TwoNodesConnectingToEachOtherAtOnceBothGetThrough) {
+  std::string path_b = dir_.Path("b.sock");
+  auto listener_b = ShmListener::Listen(path_b, 4 << 20);
+  ASSERT_TRUE(listener_b.ok()) << listener_b.status();
+  struct Node {
+    ShmListener* listener;
+    std::string peer_path;
+    std::unique_ptr<Channel> out, in;
+    absl::Status status;
+  };
+  Node a{listener_.get(), path_b, nullptr, nullptr, absl::OkStatus()};
+  Node b{listener_b->get(), path_, nullptr, nullptr, absl::OkStatus()};
+  auto run = [](Node* node) {
+    auto accept = [node] {
+      if (node->in != nullptr) return;
+      auto channel = node->listener->Accept();
+      if (channel.ok() && *channel != nullptr) node->in = std::move(*channel);
+    };
+    auto out = ConnectShm(node->peer_path, absl::Seconds(10), accept);
+    node->status = out.status();
+    if (out.ok()) node->out = std::move(*out);
+    while (node->in == nullptr && node->status.ok()) accept();
+  };
+  absl::Time start = absl::Now();
+  std::thread node_a(run, &a);
+  std::thread node_b(run, &b);
+  node_a.join();
+  node_b.join();
+  ASSERT_TRUE(a.status.ok()) << a.status;
+  ASSERT_TRUE(b.status.ok()) << b.status;
+  EXPECT_LT(absl::Now() - start, absl::Seconds(5));  // far below the 10 s timeout
+  // Each node's outgoing link reaches the other's accepted one.
+  ASSERT_TRUE(a.out->TryWrite(MakeFrame(64, 7)));
+  ASSERT_TRUE(a.out->Flush().ok());
+  EXPECT_TRUE(CheckFrame(ReadFrame(b.in.get()), 7));
+  ASSERT_TRUE(b.out->TryWrite(MakeFrame(64, 8)));
+  ASSERT_TRUE(b.out->Flush().ok());
+  EXPECT_TRUE(CheckFrame(ReadFrame(a.in.get()), 8));
+}
+
 TEST_F(ShmChannelTest, StaleSocketFileReplacedAndRemoved) {
   std::string path = dir_.Path("stale.sock");
   std::ofstream(path) << "stale";

@@ -1,5 +1,10 @@
 // A bad configuration stops shoal-mgmd with one clear line naming the file, line and field,
 // and a non-zero exit, before anything starts.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -93,6 +98,37 @@ TEST(ConfigErrorsTest, TheGoodConfigurationChecksOut) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("valid"));
   EXPECT_THAT(r.out, HasSubstr("data_memory: 64M"));
+  std::filesystem::remove_all(dir);
+}
+
+// `--port 0` overrides a configuration file's mgmd port too: a free port, not the configured
+// one (here held by someone else).
+TEST(ConfigErrorsTest, PortZeroPicksAFreePortOverTheConfiguredOne) {
+  int taken = FreePort();
+  int holder = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(holder, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(taken));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(holder, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(listen(holder, 1), 0);
+  std::string dir = MakeTempDir("shoal-cfg");
+  WriteFile(dir + "/cluster.yaml",
+            absl::StrReplaceAll(
+                kGood, {{"  data_dir: /tmp/shoal-cfg/mgmd",
+                         absl::StrCat("  port: ", taken, "\n  data_dir: ", dir, "/mgmd")}}));
+  std::string log = dir + "/mgmd.out";
+  {
+    Subprocess mgmd = Subprocess::Start(
+        {BinDir() + "/shoal-mgmd", "--config-file", dir + "/cluster.yaml", "--port", "0"}, log);
+    EXPECT_TRUE(WaitUntil([&] { return absl::StrContains(ReadFile(log), "listening on port"); },
+                          absl::Seconds(10)))
+        << ReadFile(log);
+    EXPECT_FALSE(mgmd.Wait(absl::ZeroDuration()).has_value()) << ReadFile(log);
+    EXPECT_THAT(ReadFile(log), ::testing::Not(HasSubstr(absl::StrCat("port ", taken, ")"))));
+  }
+  close(holder);
   std::filesystem::remove_all(dir);
 }
 

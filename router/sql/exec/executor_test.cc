@@ -260,6 +260,12 @@ TEST_F(ExecutorTest, SetNames) {
   EXPECT_EQ(One("SELECT @@character_set_client"), Value{std::string("utf8mb3")});
   EXPECT_EQ(One("SELECT @@collation_connection"), Value{std::string("utf8mb3_general_ci")});
   EXPECT_EQ(Rows("SELECT 'x'").columns[0].length, 3u);
+  // The result encoding the session keeps follows every change (result_encoding).
+  Ok("SET character_set_results = NULL");
+  EXPECT_EQ(TableResultCharsetMaxLen(state_), 0);
+  Ok("SET NAMES utf8mb4");
+  EXPECT_EQ(TableResultCharsetMaxLen(state_), 4);
+  EXPECT_EQ(Rows("SELECT 'x'").columns[0].length, 4u);
   Ok("SET NAMES utf8 COLLATE utf8_general_ci");
   EXPECT_EQ(WarningCount(state_), 1);
   EXPECT_EQ(Error("SET NAMES nosuch").code, 1115);
