@@ -307,6 +307,10 @@ ColumnDefinition ExprEngine::Type(const Expr& e) {
     case ExprKind::kIsBool:
       for (const ExprPtr& a : e.args) Type(*a);
       return BoolColumn(Nullability::kNotNull);
+    case ExprKind::kSubquery:
+    case ExprKind::kInSubquery:
+    case ExprKind::kExists:
+      return SubqueryType(e);
     case ExprKind::kIn:
     case ExprKind::kBetween:
     case ExprKind::kLike: {
@@ -604,6 +608,10 @@ Value ExprEngine::Eval(const Expr& e) {
       if (saw_null) return Value{};
       return int64_t{e.negated};
     }
+    case ExprKind::kSubquery:
+    case ExprKind::kInSubquery:
+    case ExprKind::kExists:
+      return SubqueryValue(e);
     case ExprKind::kBetween: {
       Value a = Eval(*e.args[0]);
       std::optional<int> lo = Compare(a, Eval(*e.args[1]));
@@ -630,6 +638,61 @@ Value ExprEngine::Eval(const Expr& e) {
     }
   }
   return Value{};
+}
+
+// ---------------------------------------------------------------------------------------
+// Subqueries, computed before the statement ran
+
+const SubqueryResult* ExprEngine::SubqueryOf(const Expr& e) {
+  if (ctx_.subqueries != nullptr) {
+    if (auto it = ctx_.subqueries->find(&e); it != ctx_.subqueries->end()) return &it->second;
+  }
+  SetError(mysql::errors::NotSupportedYet("subqueries here"));
+  return nullptr;
+}
+
+ColumnDefinition ExprEngine::SubqueryType(const Expr& e) {
+  if (e.kind == ExprKind::kExists) return BoolColumn(Nullability::kNotNull);
+  if (e.kind == ExprKind::kInSubquery) {
+    Type(*e.args[0]);
+    return BoolColumn(Nullability::kNullable);
+  }
+  if (ctx_.subqueries == nullptr) {
+    // Typed before it ran (COM_STMT_PREPARE): its type is known only once it runs.
+    return StringColumn(0, *ctx_.state, Nullability::kNullable);
+  }
+  const SubqueryResult* r = SubqueryOf(e);
+  if (r == nullptr) return NullColumn();
+  ColumnDefinition c = r->column;
+  c.flags &= ~mysql::column_flag::kNotNull;  // no row is NULL
+  return c;
+}
+
+Value ExprEngine::SubqueryValue(const Expr& e) {
+  const SubqueryResult* r = SubqueryOf(e);
+  if (r == nullptr) return Value{};
+  switch (e.kind) {
+    case ExprKind::kExists:
+      return int64_t{!r->values.empty()};
+    case ExprKind::kSubquery:
+      if (r->values.size() > 1) {
+        SetError({1242, "21000", "Subquery returns more than 1 row"});
+        return Value{};
+      }
+      return r->values.empty() ? Value{} : r->values[0];
+    default:
+      break;
+  }
+  // [NOT] IN: as the list form, NULL when no value matched and one comparison was unknown.
+  Value a = Eval(*e.args[0]);
+  bool saw_null = IsNull(a) && !r->values.empty();
+  for (const Value& v : r->values) {
+    std::optional<int> c = Compare(a, v);
+    if (c && *c == 0) return int64_t{!e.negated};
+    if (!c) saw_null = true;
+  }
+  if (saw_null) return Value{};
+  return int64_t{e.negated};
 }
 
 Value ExprEngine::BinaryValue(const Expr& e) {

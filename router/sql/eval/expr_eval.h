@@ -19,6 +19,15 @@
 namespace shoal::sql {
 
 // What an expression may look at. Borrowed pointers; the caller keeps them alive for the call.
+// An uncorrelated subquery's result, computed before its statement runs
+// (exec/subqueries.h): its first column's definition and values, and its shape.
+struct SubqueryResult {
+  mysql::ColumnDefinition column;
+  std::vector<mysql::Value> values;  // the first column, one per row
+  size_t column_count = 0;
+};
+using SubqueryResults = absl::flat_hash_map<const Expr*, SubqueryResult>;
+
 struct EvalContext {
   const SessionState* state = nullptr;
   SessionState* mutable_state = nullptr;  // null when only typing (@a := x needs it)
@@ -34,6 +43,8 @@ struct EvalContext {
   absl::string_view clause = "field list";      // names the clause in 1054 messages
   absl::Time now;                               // one statement sees one NOW()
   std::vector<Diagnostic>* warnings = nullptr;  // may be null when only typing
+  // The statement's subqueries, computed; null before that (typing at prepare time).
+  const SubqueryResults* subqueries = nullptr;
 };
 
 std::variant<mysql::ColumnDefinition, mysql::SqlError> TypeOf(const Expr& e,

@@ -37,6 +37,10 @@ class ExprEngine {
   mysql::Value BinaryValue(const Expr& e);
   mysql::Value Arithmetic(BinaryOp op, const mysql::Value& a, const mysql::Value& b);
   int ColumnIndex(const Expr& e);
+  // The computed result of a subquery node; null (with the error set) when there is none.
+  const SubqueryResult* SubqueryOf(const Expr& e);
+  mysql::ColumnDefinition SubqueryType(const Expr& e);
+  mysql::Value SubqueryValue(const Expr& e);
 
   const EvalContext& ctx_;
   std::optional<mysql::SqlError> error_;

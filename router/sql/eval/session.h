@@ -109,6 +109,18 @@ struct SessionState {
   // SQL-level prepared statements (PREPARE name FROM …), by lower-case name.
   absl::flat_hash_map<std::string, std::shared_ptr<const PreparedStatement>> sql_prepared;
 
+  // SAVEPOINTs of the open transaction, oldest first, each with `transaction_writes` when it
+  // was set; cleared when a transaction begins. `transaction_writes` counts the statements of
+  // the open transaction that may have changed rows.
+  struct Savepoint {
+    std::string name;
+    uint64_t writes = 0;
+  };
+  std::vector<Savepoint> savepoints;
+  uint64_t transaction_writes = 0;
+  // LOCK TABLES in force: "database.table" (and "database.alias" when one was given) → WRITE.
+  absl::flat_hash_map<std::string, bool> locked_tables;
+
   // The data nodes; null when the router has no cluster (table statements then fail).
   DataAccess* data = nullptr;
   // Receives the results of deferred statements (the session).

@@ -35,6 +35,16 @@ constexpr absl::string_view kSqlModes =
 constexpr absl::string_view kIsolations =
     "READ-UNCOMMITTED,READ-COMMITTED,REPEATABLE-READ,SERIALIZABLE";
 constexpr uint64_t kMaxTimeout = 31536000;
+// Kept and shown as set (dump tools turn semijoin off and back); Shoal's planner has none of
+// these strategies to switch.
+constexpr absl::string_view kOptimizerSwitch =
+    "index_merge=on,index_merge_union=on,index_merge_sort_union=on,index_merge_intersection=on,"
+    "engine_condition_pushdown=on,index_condition_pushdown=on,mrr=on,mrr_cost_based=on,"
+    "block_nested_loop=on,batched_key_access=off,materialization=on,semijoin=on,loosescan=on,"
+    "firstmatch=on,duplicateweedout=on,subquery_materialization_cost_based=on,"
+    "use_index_extensions=on,condition_fanout_filter=on,derived_merge=on,"
+    "use_invisible_indexes=off,skip_scan=on,hash_join=on,subquery_to_derived=off,"
+    "prefer_ordering_index=on,hypergraph_optimizer=off,derived_condition_pushdown=on";
 
 constexpr SysVarDef Bool(absl::string_view name, S scope, bool def, bool ro = false) {
   SysVarDef d{name, VarType::kBool, scope};
@@ -155,6 +165,7 @@ const SysVarDef kVars[] = {
     Uint("net_read_timeout", S::kBoth, 30, 1, kMaxTimeout),
     Uint("net_retry_count", S::kBoth, 10, 1),
     Uint("net_write_timeout", S::kBoth, 60, 1, kMaxTimeout),
+    Str("optimizer_switch", S::kBoth, kOptimizerSwitch),
     Bool("performance_schema", S::kGlobalOnly, false, true),
     Server(Uint("port", S::kGlobalOnly, 3306, 0, 65535, true),
            [](const ServerInfo& s) -> Value { return static_cast<uint64_t>(s.port); }),

@@ -56,7 +56,8 @@ AsyncStatement::AsyncStatement(const internal::ExecContext& ctx)
       now_(ctx.now),
       owner_(ctx.owner),
       statement_(ctx.statement),
-      may_retry_(ctx.may_retry) {
+      may_retry_(ctx.may_retry),
+      subqueries_(ctx.subqueries) {
   state_->in_flight = this;
 }
 
@@ -64,6 +65,7 @@ internal::ExecContext AsyncStatement::context() const {
   internal::ExecContext ctx{state_, params_, now_, owner_};
   ctx.statement = statement_;
   ctx.may_retry = may_retry_;
+  ctx.subqueries = subqueries_;
   return ctx;
 }
 

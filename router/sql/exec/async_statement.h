@@ -80,6 +80,7 @@ class AsyncStatement {
   std::shared_ptr<const PreparedStatement> owner_;
   const Statement* statement_;
   bool may_retry_;
+  std::shared_ptr<const SubqueryResults> subqueries_;
   std::shared_ptr<api::Transaction> abandoned_txn_;
 };
 

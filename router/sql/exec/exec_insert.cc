@@ -386,6 +386,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
 StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
   auto resolved = ResolveTable(stmt.table, *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  if (auto err = CheckTableLock(stmt.table, "", *ctx.state, /*write=*/true)) return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
   auto targets = TargetColumns(stmt, *table);
   if (auto* err = std::get_if<mysql::SqlError>(&targets)) return *err;
@@ -463,6 +464,7 @@ StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
     packed[r] = std::string(writer.view());
   }
   BeginImplicitTransaction(ctx.state);
+  NoteTransactionWrite(ctx.state);
   if (!stmt.on_duplicate.empty()) {
     if (stmt.replace) return mysql::errors::ParseError("ON DUPLICATE KEY UPDATE", 1);
     auto* upsert =

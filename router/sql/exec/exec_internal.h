@@ -25,6 +25,8 @@ struct ExecContext {
   // The statement being run, and whether it may run again after a stale dictionary (1412).
   const Statement* statement = nullptr;
   bool may_retry = true;
+  // The statement's subqueries, computed before it runs (subqueries.h); null if it has none.
+  std::shared_ptr<const SubqueryResults> subqueries = nullptr;
 
   EvalContext Eval() const {
     EvalContext c;
@@ -34,11 +36,14 @@ struct ExecContext {
     c.params_bound = true;
     c.now = now;
     c.warnings = &state->warnings;
+    c.subqueries = subqueries.get();
     return c;
   }
 };
 
 StatementResult ExecuteSet(const SetStmt& stmt, const ExecContext& ctx);
+// SELECT, with or without tables (executor.cc; exec_select.cc for tables).
+StatementResult ExecuteSelect(const SelectStmt& select, const ExecContext& ctx);
 // Table statements (exec_ddl.cc, exec_insert.cc, exec_select.cc, exec_modify.cc).
 StatementResult ExecuteCreateDatabase(const CreateDatabaseStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteDropDatabase(const DropDatabaseStmt& stmt, const ExecContext& ctx);
@@ -83,6 +88,21 @@ std::optional<mysql::SqlError> CheckDatabaseForUse(absl::string_view database,
 // transaction (MySQL sets IN_TRANS only then: `SET autocommit=0; SELECT 1` stays outside a
 // transaction). Table statements call this; none exist yet.
 void BeginImplicitTransaction(SessionState* state);
+// Opens the SQL transaction (BEGIN, or the implicit one above): no savepoints, no writes yet.
+void BeginTransaction(SessionState* state);
+// INSERT, UPDATE and DELETE call this before they run: ROLLBACK TO SAVEPOINT needs to know
+// whether anything may have changed since the savepoint.
+void NoteTransactionWrite(SessionState* state);
+
+// LOCK TABLES and UNLOCK TABLES (exec_lock.cc), ALTER TABLE (exec_alter.cc).
+StatementResult ExecuteLockTables(const LockTablesStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteUnlockTables(const UnlockTablesStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteAlterTable(const AlterTableStmt& stmt, const ExecContext& ctx);
+// Under LOCK TABLES, whether a statement may read (or, with `write`, change) the named table,
+// written with `alias` (empty: none): 1100 for one the session did not lock under that name,
+// 1099 for a write to one it locked READ.
+std::optional<mysql::SqlError> CheckTableLock(const TableName& name, absl::string_view alias,
+                                              const SessionState& state, bool write);
 
 // Runs `stmt`. One that stops to wait for the dictionary master (SessionState::wanted) gets
 // its request sent and Deferred returned: it runs again, from the start, once answered.

@@ -353,11 +353,14 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
   std::optional<mysql::SqlError> error_;
 };
 
-StatementResult RunModify(const TableName& name, ModifySpec spec, const ExecContext& ctx) {
+StatementResult RunModify(const TableName& name, absl::string_view alias, ModifySpec spec,
+                          const ExecContext& ctx) {
   auto resolved = ResolveTable(name, *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  if (auto err = CheckTableLock(name, alias, *ctx.state, /*write=*/true)) return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
   BeginImplicitTransaction(ctx.state);
+  NoteTransactionWrite(ctx.state);
   AccessPlan plan = PlanAccess(*table, spec.where, ctx);
   if (plan.kind == AccessPlan::Kind::kNothing) {
     OkResult ok;
@@ -390,13 +393,13 @@ StatementResult RunModify(const TableName& name, ModifySpec spec, const ExecCont
 
 StatementResult ExecuteUpdate(const UpdateStmt& stmt, const ExecContext& ctx) {
   return RunModify(
-      stmt.table,
+      stmt.table, stmt.alias,
       {Verb::kUpdate, stmt.where.get(), &stmt.set, &stmt.order_by, &stmt.limit, stmt.ignore}, ctx);
 }
 
 StatementResult ExecuteDelete(const DeleteStmt& stmt, const ExecContext& ctx) {
   return RunModify(
-      stmt.table,
+      stmt.table, stmt.alias,
       {Verb::kDelete, stmt.where.get(), nullptr, &stmt.order_by, &stmt.limit, stmt.ignore}, ctx);
 }
 

@@ -10,6 +10,7 @@
 #include "router/sql/exec/access_plan.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/information_schema.h"
 #include "router/sql/exec/row_pipeline.h"
 #include "router/sql/exec/table_access.h"
 
@@ -90,6 +91,17 @@ std::vector<mysql::ColumnDefinition> FetchedColumnDefs(const schema::TableDef& t
         ResultColumn(table, c, ResultCollationId(state), TableResultCharsetMaxLen(state)));
   }
   return defs;
+}
+
+// `select` over `fetched`; with `outer`, `select` is the derived table of `outer`'s FROM and
+// its result becomes the rows `outer` is finished over.
+StatementResult FinishSelectIn(const SelectStmt& select, const SelectStmt* outer,
+                               FetchedRows fetched, const ExecContext& ctx, WhereCheck where) {
+  StatementResult result = FinishSelect(select, std::move(fetched), ctx, where);
+  auto* derived = std::get_if<mysql::ResultSet>(&result);
+  if (outer == nullptr || derived == nullptr) return result;
+  FetchedRows rows{std::move(derived->columns), std::move(derived->rows)};
+  return FinishSelect(*outer, std::move(rows), ctx);
 }
 
 class SelectRun : public AsyncStatement, public api::Completion, public api::ScanReceiver {
@@ -191,11 +203,7 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
   void Finish() {
     if (state() == nullptr) return Deliver(OkResult{});  // orphaned: nobody reads it
     if (error_) return DeliverFailure(*error_, txn_ != nullptr, false);
-    StatementResult result = FinishSelect(select_, std::move(fetched_), context(), where_);
-    auto* derived = std::get_if<mysql::ResultSet>(&result);
-    if (outer_ == nullptr || derived == nullptr) return Deliver(std::move(result));
-    FetchedRows rows{std::move(derived->columns), std::move(derived->rows)};
-    Deliver(FinishSelect(*outer_, std::move(rows), context()));
+    Deliver(FinishSelectIn(select_, outer_, std::move(fetched_), context(), where_));
   }
 
   const SelectStmt& select_;
@@ -216,8 +224,18 @@ mysql::SqlError NestedDerived() {
 
 StatementResult RunSelect(const SelectStmt& select, const SelectStmt* outer,
                           const ExecContext& ctx) {
+  if (ReadsInformationSchema(*select.from, *ctx.state)) {
+    // Computed here from the dictionary, at once.
+    auto rows = InformationSchemaRows(select.from->table.name, *ctx.state);
+    if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
+    return FinishSelectIn(select, outer, std::get<FetchedRows>(std::move(rows)), ctx,
+                          WhereCheck::kNeeded);
+  }
   auto resolved = ResolveTable(select.from->table, *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  if (auto err =
+          CheckTableLock(select.from->table, select.from->alias, *ctx.state, /*write=*/false))
+    return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
   BeginImplicitTransaction(ctx.state);
   AccessPlan plan = PlanAccess(*table, select.where.get(), ctx);
@@ -248,6 +266,11 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectC
     if (auto* err = std::get_if<mysql::SqlError>(&inner_columns)) return *err;
     return SelectListColumns(select, std::get<std::vector<mysql::ColumnDefinition>>(inner_columns),
                              ctx);
+  }
+  if (ReadsInformationSchema(*select.from, state)) {
+    auto view = InformationSchemaColumns(select.from->table.name, state);
+    if (auto* err = std::get_if<mysql::SqlError>(&view)) return *err;
+    return SelectListColumns(select, std::get<std::vector<mysql::ColumnDefinition>>(view), ctx);
   }
   auto resolved = ResolveTable(select.from->table, state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;

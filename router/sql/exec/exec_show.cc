@@ -6,14 +6,14 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "engine/schema/row.h"
-#include "protocol/text_format.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/like.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/eval/system_variables.h"
 #include "router/sql/eval/value_util.h"
+#include "router/sql/exec/column_facts.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/information_schema.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/table_spec.h"
 #include "router/sql/parse/charsets.h"
@@ -159,26 +159,88 @@ std::vector<ColumnDefinition> IndexColumns(const SessionState& s) {
           Named(TextColumn(16777215, s, kN), "Expression")};
 }
 
+// SHOW EVENTS, TRIGGERS, PROCEDURE STATUS and FUNCTION STATUS: MySQL 8.0's columns, for
+// listings that are always empty (Shoal has no stored programs).
+std::vector<ColumnDefinition> StoredProgramColumns(ShowKind kind, const SessionState& s) {
+  static constexpr absl::string_view kEvents[] = {"Db",
+                                                  "Name",
+                                                  "Definer",
+                                                  "Time zone",
+                                                  "Type",
+                                                  "Execute at",
+                                                  "Interval value",
+                                                  "Interval field",
+                                                  "Starts",
+                                                  "Ends",
+                                                  "Status",
+                                                  "Originator",
+                                                  "character_set_client",
+                                                  "collation_connection",
+                                                  "Database Collation"};
+  static constexpr absl::string_view kTriggers[] = {"Trigger",
+                                                    "Event",
+                                                    "Table",
+                                                    "Statement",
+                                                    "Timing",
+                                                    "Created",
+                                                    "sql_mode",
+                                                    "Definer",
+                                                    "character_set_client",
+                                                    "collation_connection",
+                                                    "Database Collation"};
+  static constexpr absl::string_view kRoutines[] = {"Db",
+                                                    "Name",
+                                                    "Type",
+                                                    "Definer",
+                                                    "Modified",
+                                                    "Created",
+                                                    "Security_type",
+                                                    "Comment",
+                                                    "character_set_client",
+                                                    "collation_connection",
+                                                    "Database Collation"};
+  absl::Span<const absl::string_view> names = kRoutines;
+  if (kind == ShowKind::kEvents) names = kEvents;
+  if (kind == ShowKind::kTriggers) names = kTriggers;
+  std::vector<ColumnDefinition> cols;
+  for (absl::string_view name : names) cols.push_back(Named(StringColumn(64, s, kN), name));
+  return cols;
+}
+
+// SHOW TABLE STATUS is information_schema.TABLES of one database, its columns renamed.
+constexpr absl::string_view kTableStatusNames[] = {
+    "Name",           "Engine",         "Version",         "Row_format",   "Rows",
+    "Avg_row_length", "Data_length",    "Max_data_length", "Index_length", "Data_free",
+    "Auto_increment", "Create_time",    "Update_time",     "Check_time",   "Collation",
+    "Checksum",       "Create_options", "Comment"};
+// TABLES' column for each of those: TABLE_NAME, then ENGINE through TABLE_COMMENT.
+size_t TableStatusSource(size_t i) { return i == 0 ? 2 : i + 3; }
+
+std::variant<mysql::ResultSet, mysql::SqlError> TableStatus(const ShowStmt& stmt,
+                                                            const SessionState& s) {
+  auto db = TablesDatabase(stmt, s);
+  if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
+  auto tables = InformationSchemaRows("TABLES", s);
+  if (auto* err = std::get_if<mysql::SqlError>(&tables)) return *err;
+  FetchedRows& all = std::get<FetchedRows>(tables);
+  mysql::ResultSet rs;
+  for (size_t i = 0; i < std::size(kTableStatusNames); ++i) {
+    rs.columns.push_back(Named(all.columns[TableStatusSource(i)], kTableStatusNames[i]));
+  }
+  for (Row& row : all.rows) {
+    if (ValueText(row[1]) != std::get<std::string>(db)) continue;
+    Row out;
+    for (size_t i = 0; i < std::size(kTableStatusNames); ++i) {
+      out.push_back(std::move(row[TableStatusSource(i)]));
+    }
+    rs.rows.push_back(std::move(out));
+  }
+  return rs;
+}
+
 std::vector<ColumnDefinition> CreateColumns(absl::string_view what, const SessionState& s) {
   return {Named(StringColumn(64, s, kNN), what),
           Named(StringColumn(1024, s, kNN), absl::StrCat("Create ", what))};
-}
-
-// A value as a SELECT of the column would print it (DATETIME(3) with three fraction digits).
-std::string ColumnValueText(const mysql::Value& v, const ColumnDefinition& result_column) {
-  std::string text;
-  mysql::AppendTextValue(v, result_column.type, result_column.decimals, &text);
-  return text;
-}
-
-// The column's declared default as text; nullopt when it has none (shown as NULL).
-std::optional<std::string> DeclaredDefault(const schema::ColumnDef& c,
-                                           const ColumnDefinition& result_column) {
-  if (!c.default_value) return std::nullopt;
-  schema::Field field;
-  size_t used = 0;
-  if (!schema::ReadField(c, *c.default_value, &field, &used)) return std::nullopt;
-  return ColumnValueText(DecodeField(c, field), result_column);
 }
 
 // What a NOT NULL column without a default holds in mysqld's empty record.
@@ -199,15 +261,6 @@ mysql::Value ZeroValue(const schema::ColumnDef& c) {
       break;
   }
   return schema::IsInteger(c.type) ? Value{int64_t{0}} : Value{std::string()};
-}
-
-// DESCRIBE's Key: PRI, UNI and MUL in that priority, from the flags a result column of the
-// table carries (the same rules, the promoted unique key included).
-std::string KeyText(uint16_t flags) {
-  if (flags & mysql::column_flag::kPrimaryKey) return "PRI";
-  if (flags & mysql::column_flag::kUniqueKey) return "UNI";
-  if (flags & mysql::column_flag::kMultipleKey) return "MUL";
-  return "";
 }
 
 Row ColumnRow(const schema::TableDef& table, int i, bool full, const SessionState& s) {
@@ -266,8 +319,9 @@ std::variant<std::vector<Row>, mysql::SqlError> CreateDatabaseRows(const ShowStm
                                   ? "utf8mb3"
                                   : "utf8mb4 COLLATE utf8mb4_0900_ai_ci";
   return std::vector<Row>{
-      {db, absl::StrCat("CREATE DATABASE ", QuoteIdentifier(db), " /*!40100 DEFAULT CHARACTER SET ",
-                        charset, " */ /*!80016 DEFAULT ENCRYPTION='N' */")}};
+      {db, absl::StrCat("CREATE DATABASE ", stmt.if_not_exists ? "/*!32312 IF NOT EXISTS*/ " : "",
+                        QuoteIdentifier(db), " /*!40100 DEFAULT CHARACTER SET ", charset,
+                        " */ /*!80016 DEFAULT ENCRYPTION='N' */")}};
 }
 
 // The rows of SHOW COLUMNS, INDEX, CREATE TABLE and CREATE DATABASE (1046, 1146, 1049).
@@ -392,6 +446,20 @@ std::variant<std::vector<ColumnDefinition>, mysql::SqlError> ShowColumns(const S
       return CreateColumns("Table", s);
     case ShowKind::kCreateDatabase:
       return CreateColumns("Database", s);
+    case ShowKind::kEvents:
+    case ShowKind::kTriggers: {
+      auto db = TablesDatabase(stmt, s);
+      if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
+      return StoredProgramColumns(stmt.kind, s);
+    }
+    case ShowKind::kProcedureStatus:
+    case ShowKind::kFunctionStatus:
+      return StoredProgramColumns(stmt.kind, s);
+    case ShowKind::kTableStatus: {
+      auto rs = TableStatus(stmt, s);
+      if (auto* err = std::get_if<mysql::SqlError>(&rs)) return *err;
+      return std::get<mysql::ResultSet>(std::move(rs)).columns;
+    }
   }
   return std::vector<ColumnDefinition>{};
 }
@@ -489,6 +557,17 @@ StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx) {
       auto rows = TableFormRows(stmt, s);
       if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
       rs.rows = std::get<std::vector<Row>>(std::move(rows));
+      break;
+    }
+    case ShowKind::kEvents:
+    case ShowKind::kTriggers:
+    case ShowKind::kProcedureStatus:
+    case ShowKind::kFunctionStatus:
+      break;  // no stored programs
+    case ShowKind::kTableStatus: {
+      auto status = TableStatus(stmt, s);
+      if (auto* err = std::get_if<mysql::SqlError>(&status)) return *err;
+      rs.rows = std::get<mysql::ResultSet>(std::move(status)).rows;
       break;
     }
   }

@@ -1,7 +1,18 @@
-// BEGIN, COMMIT and ROLLBACK. The SQL transaction's flags change at once; its native
-// transaction (begun by its first table statement, see StatementTransaction) is committed or
-// rolled back on every partition it touched before the client gets its OK (I7: an
-// acknowledged commit is on the data nodes).
+// BEGIN, COMMIT, ROLLBACK and savepoints. The SQL transaction's flags change at once; its
+// native transaction (begun by its first table statement, see StatementTransaction) is
+// committed or rolled back on every partition it touched before the client gets its OK (I7:
+// an acknowledged commit is on the data nodes).
+//
+// A native transaction cannot undo part of its changes (neither can NDB's: it refuses
+// ROLLBACK TO SAVEPOINT). Savepoints are kept, released and rolled back to as MySQL does as
+// long as nothing was written after the savepoint — what a consistent dump
+// (mysqldump --single-transaction) and read-mostly nesting do. A rollback to a savepoint with
+// writes after it answers 1235 and leaves the transaction as it was, for the client to roll
+// back whole.
+#include <algorithm>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "engine/api/client.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/exec_internal.h"
@@ -30,6 +41,45 @@ class EndTransactionRun : public AsyncStatement, public api::Completion {
   std::shared_ptr<api::Transaction> txn_;
 };
 
+mysql::SqlError NoSuchSavepoint(absl::string_view name) {
+  return {1305, "42000", absl::StrCat("SAVEPOINT ", name, " does not exist")};
+}
+
+// The savepoint named `name` (case-insensitive, as MySQL), or end().
+std::vector<SessionState::Savepoint>::iterator FindSavepoint(SessionState* s,
+                                                             absl::string_view name) {
+  return std::find_if(
+      s->savepoints.begin(), s->savepoints.end(),
+      [&](const SessionState::Savepoint& p) { return absl::EqualsIgnoreCase(p.name, name); });
+}
+
+StatementResult RunSavepointAction(const TransactionStmt& stmt, SessionState* s) {
+  // Savepoints live as long as their transaction; the next one clears them (BeginTransaction).
+  auto found = s->in_transaction ? FindSavepoint(s, stmt.savepoint) : s->savepoints.end();
+  switch (stmt.action) {
+    case TransactionStmt::Action::kSavepoint:
+      // Outside a transaction MySQL accepts it and keeps nothing.
+      if (!s->in_transaction) return OkResult{};
+      if (found != s->savepoints.end()) s->savepoints.erase(found);  // set again: moves
+      s->savepoints.push_back({stmt.savepoint, s->transaction_writes});
+      return OkResult{};
+    case TransactionStmt::Action::kRollbackToSavepoint:
+      if (found == s->savepoints.end()) return NoSuchSavepoint(stmt.savepoint);
+      if (found->writes != s->transaction_writes) {
+        return mysql::errors::NotSupportedYet("ROLLBACK TO SAVEPOINT after changes to tables");
+      }
+      s->savepoints.erase(found + 1, s->savepoints.end());  // it stays, later ones go
+      return OkResult{};
+    case TransactionStmt::Action::kReleaseSavepoint:
+      if (found == s->savepoints.end()) return NoSuchSavepoint(stmt.savepoint);
+      s->savepoints.erase(found, s->savepoints.end());
+      return OkResult{};
+    default:
+      break;
+  }
+  return OkResult{};
+}
+
 }  // namespace
 
 StatementResult EndNativeTransaction(const ExecContext& ctx, bool commit, OkResult ok) {
@@ -44,14 +94,20 @@ StatementResult ExecuteTransaction(const TransactionStmt& stmt, const ExecContex
   switch (stmt.action) {
     case TransactionStmt::Action::kBegin:
       // BEGIN inside a transaction commits it first (implicit commit), then starts anew.
-      s->in_transaction = true;
+      BeginTransaction(s);
+      s->locked_tables.clear();  // and ends LOCK TABLES
       s->read_only_transaction = stmt.read_only;
       return EndNativeTransaction(ctx, true, OkResult{});
     case TransactionStmt::Action::kCommit:
     case TransactionStmt::Action::kRollback:
-      s->in_transaction = stmt.chain;
+      s->in_transaction = false;
+      if (stmt.chain) BeginTransaction(s);
       if (!stmt.chain) s->read_only_transaction = false;
       return EndNativeTransaction(ctx, stmt.action == TransactionStmt::Action::kCommit, OkResult{});
+    case TransactionStmt::Action::kSavepoint:
+    case TransactionStmt::Action::kRollbackToSavepoint:
+    case TransactionStmt::Action::kReleaseSavepoint:
+      return RunSavepointAction(stmt, s);
   }
   return OkResult{};
 }

@@ -13,6 +13,7 @@
 #include "router/sql/eval/value_util.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/subqueries.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/parse/parser.h"
 
@@ -68,37 +69,6 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SelectColumn
     columns.push_back(std::move(col));
   }
   return columns;
-}
-
-StatementResult ExecuteSelect(const SelectStmt& select, const ExecContext& ctx) {
-  if (select.from) return ExecuteTableSelect(select, ctx);
-  EvalContext eval = ctx.Eval();
-  auto typed = SelectColumns(select, eval);
-  if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
-  mysql::ResultSet rs;
-  rs.columns = std::get<std::vector<mysql::ColumnDefinition>>(std::move(typed));
-  bool emit = true;
-  if (select.where != nullptr) {
-    eval.clause = "where clause";
-    auto v = Evaluate(*select.where, &eval);
-    if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
-    emit = Truth(std::get<mysql::Value>(v)) == 1;
-    eval.clause = "field list";
-  }
-  if (select.limit) {
-    uint64_t offset = 0, count = 0;
-    if (auto err = EvalLimit(*select.limit, ctx, &offset, &count)) return *err;
-    emit = emit && offset == 0 && count > 0;
-  }
-  if (!emit) return rs;
-  std::vector<mysql::Value> row;
-  for (size_t i = 0; i < select.items.size(); ++i) {
-    auto v = Evaluate(*select.items[i].expr, &eval);
-    if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
-    row.push_back(ConvertToColumn(std::get<mysql::Value>(v), rs.columns[i]));
-  }
-  rs.rows.push_back(std::move(row));
-  return rs;
 }
 
 StatementResult ExecuteDo(const DoStmt& stmt, const ExecContext& ctx) {
@@ -165,7 +135,7 @@ StatementResult ExecuteDeallocate(const DeallocateStmt& stmt, const ExecContext&
   return OkResult{};
 }
 
-StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
+StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) {
   return std::visit(Overloaded{
                         [&](const SelectStmt& s) { return ExecuteSelect(s, ctx); },
                         [&](const SetStmt& s) {
@@ -198,11 +168,52 @@ StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
                         [&](const TruncateStmt& s) { return ExecuteTruncate(s, ctx); },
                         [&](const AnalyzeStmt& s) { return ExecuteAnalyze(s, ctx); },
                         [&](const ExplainStmt& s) { return ExecuteExplain(s, ctx); },
+                        [&](const LockTablesStmt& s) { return ExecuteLockTables(s, ctx); },
+                        [&](const UnlockTablesStmt& s) { return ExecuteUnlockTables(s, ctx); },
+                        [&](const AlterTableStmt& s) { return ExecuteAlterTable(s, ctx); },
                     },
                     stmt.node);
 }
 
+StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
+  if (!stmt.has_subqueries) return RunStatementNode(stmt, ctx);
+  ExecContext with = ctx;
+  if (auto err = ComputeSubqueries(stmt, &with)) return *err;
+  return RunStatementNode(stmt, with);
+}
+
 }  // namespace
+
+StatementResult ExecuteSelect(const SelectStmt& select, const ExecContext& ctx) {
+  if (select.from) return ExecuteTableSelect(select, ctx);
+  EvalContext eval = ctx.Eval();
+  auto typed = SelectColumns(select, eval);
+  if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
+  mysql::ResultSet rs;
+  rs.columns = std::get<std::vector<mysql::ColumnDefinition>>(std::move(typed));
+  bool emit = true;
+  if (select.where != nullptr) {
+    eval.clause = "where clause";
+    auto v = Evaluate(*select.where, &eval);
+    if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+    emit = Truth(std::get<mysql::Value>(v)) == 1;
+    eval.clause = "field list";
+  }
+  if (select.limit) {
+    uint64_t offset = 0, count = 0;
+    if (auto err = EvalLimit(*select.limit, ctx, &offset, &count)) return *err;
+    emit = emit && offset == 0 && count > 0;
+  }
+  if (!emit) return rs;
+  std::vector<mysql::Value> row;
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    auto v = Evaluate(*select.items[i].expr, &eval);
+    if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+    row.push_back(ConvertToColumn(std::get<mysql::Value>(v), rs.columns[i]));
+  }
+  rs.rows.push_back(std::move(row));
+  return rs;
+}
 
 StatementResult RunStatementOrWait(const Statement& stmt, const ExecContext& ctx,
                                    size_t keep_warnings) {
@@ -261,7 +272,17 @@ std::optional<mysql::SqlError> CheckDatabaseForUse(absl::string_view database,
 }
 
 void BeginImplicitTransaction(SessionState* state) {
-  if (!state->autocommit && !state->in_transaction) state->in_transaction = true;
+  if (!state->autocommit && !state->in_transaction) BeginTransaction(state);
+}
+
+void BeginTransaction(SessionState* state) {
+  state->in_transaction = true;
+  state->savepoints.clear();
+  state->transaction_writes = 0;
+}
+
+void NoteTransactionWrite(SessionState* state) {
+  if (state->in_transaction) ++state->transaction_writes;
 }
 
 void AddWarning(SessionState* state, Diagnostic::Level level, uint16_t code, std::string message) {

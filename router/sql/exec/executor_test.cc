@@ -554,5 +554,89 @@ TEST_F(ExecutorTest, QuestionsAreCounted) {
   EXPECT_EQ(state_.questions, 2u);
 }
 
+// Savepoints as a dump (--single-transaction) and read-only nesting use them; rolling back
+// to one with writes after it needs a cluster and is covered end to end.
+TEST_F(ExecutorTest, Savepoints) {
+  Ok("SAVEPOINT outside");  // outside a transaction: accepted, not kept
+  EXPECT_EQ(Error("ROLLBACK TO outside").code, 1305);
+  Ok("BEGIN");
+  Ok("SAVEPOINT a");
+  Ok("SAVEPOINT b");
+  Ok("SAVEPOINT A");              // names ignore case: a moves after b
+  Ok("ROLLBACK WORK TO a");       // keeps both
+  Ok("ROLLBACK TO SAVEPOINT b");  // drops a, set after b
+  EXPECT_EQ(Error("ROLLBACK TO a").code, 1305);
+  Ok("SAVEPOINT a");
+  Ok("RELEASE SAVEPOINT b");  // and every later one
+  mysql::SqlError e = Error("RELEASE SAVEPOINT a");
+  EXPECT_EQ(e.code, 1305);
+  EXPECT_EQ(e.sqlstate, "42000");
+  EXPECT_EQ(e.message, "SAVEPOINT a does not exist");
+  Ok("SAVEPOINT c");
+  Ok("COMMIT");
+  EXPECT_EQ(Error("ROLLBACK TO c").code, 1305);  // gone with the transaction
+  Ok("BEGIN");
+  EXPECT_EQ(Error("RELEASE SAVEPOINT c").code, 1305);
+  Ok("ROLLBACK");
+}
+
+TEST_F(ExecutorTest, SubqueriesWithoutTables) {
+  mysql::ResultSet rs = Rows(
+      "SELECT 1 IN (SELECT 1), 2 IN (SELECT 1), 2 NOT IN (SELECT 1), NULL IN (SELECT 1), "
+      "EXISTS (SELECT 1), EXISTS (SELECT 1 FROM DUAL WHERE 0), (SELECT 'x'), "
+      "(SELECT 1 FROM DUAL WHERE 0), 1 IN (SELECT 2 IN (SELECT 2))");
+  ASSERT_EQ(rs.rows.size(), 1u);
+  EXPECT_THAT(rs.rows[0], ElementsAre(Value{int64_t{1}}, Value{int64_t{0}}, Value{int64_t{1}},
+                                      Value{}, Value{int64_t{1}}, Value{int64_t{0}},
+                                      Value{std::string("x")}, Value{}, Value{int64_t{1}}));
+  EXPECT_EQ(Error("SELECT (SELECT 1, 2)").code, 1241);
+  EXPECT_EQ(Error("SELECT 1 IN (SELECT 1, 2)").code, 1241);
+  EXPECT_EQ(One("SELECT EXISTS (SELECT 1, 2)"), Value{int64_t{1}});
+  Ok("SET @s = (SELECT 5)");
+  EXPECT_EQ(One("SELECT @s"), Value{int64_t{5}});
+  // Without a cluster there is no table to read; with one, 1235 until semi-joins run natively.
+  EXPECT_EQ(Error("SELECT 1 IN (SELECT a FROM t)").code, 1235);
+}
+
+TEST_F(ExecutorTest, InformationSchemaWithoutTables) {
+  mysql::ResultSet rs = Rows(
+      "SELECT schema_name FROM information_schema.schemata WHERE schema_name IN "
+      "(SELECT 'mysql') OR schema_name LIKE 'info%' ORDER BY 1");
+  ASSERT_EQ(rs.columns.size(), 1u);
+  EXPECT_EQ(rs.columns[0].name, "SCHEMA_NAME");  // MySQL 8.0 keeps the view's column name
+  ASSERT_EQ(rs.rows.size(), 2u);
+  EXPECT_EQ(rs.rows[0][0], Value{std::string("information_schema")});
+  EXPECT_EQ(rs.rows[1][0], Value{std::string("mysql")});
+  EXPECT_EQ(One("SELECT COUNT(*) FROM information_schema.files"), Value{int64_t{0}});
+  EXPECT_EQ(One("SELECT engine FROM information_schema.ENGINES"), Value{std::string("ndbcluster")});
+  EXPECT_EQ(One("SELECT maxlen FROM information_schema.character_sets "
+                "WHERE character_set_name = 'utf8mb4'"),
+            Value{uint64_t{4}});
+  EXPECT_EQ(One("SELECT COUNT(*) FROM information_schema.tables "
+                "WHERE table_schema = 'information_schema' AND table_name = 'COLUMNS'"),
+            Value{int64_t{1}});
+  mysql::SqlError e = Error("SELECT * FROM information_schema.nope");
+  EXPECT_EQ(e.code, 1109);
+  EXPECT_EQ(e.message, "Unknown table 'nope' in information_schema");
+  // Prepared: the view's columns are known before it runs.
+  auto prepared = Prepare("SELECT table_name, version FROM information_schema.tables", state_);
+  ASSERT_TRUE(std::holds_alternative<std::unique_ptr<PreparedStatement>>(prepared));
+  const auto& columns = std::get<std::unique_ptr<PreparedStatement>>(prepared)->columns();
+  ASSERT_EQ(columns.size(), 2u);
+  EXPECT_EQ(columns[1].type, ColumnType::kLongLong);
+}
+
+TEST_F(ExecutorTest, StoredProgramListingsAreEmpty) {
+  Ok("USE shop");
+  for (const char* sql : {"SHOW EVENTS", "SHOW TRIGGERS", "SHOW PROCEDURE STATUS",
+                          "SHOW FUNCTION STATUS WHERE Db = 'shop'"}) {
+    SCOPED_TRACE(sql);
+    mysql::ResultSet rs = Rows(sql);
+    EXPECT_TRUE(rs.rows.empty());
+    EXPECT_GE(rs.columns.size(), 11u);
+  }
+  EXPECT_EQ(Rows("SHOW TRIGGERS").columns[0].name, "Trigger");
+}
+
 }  // namespace
 }  // namespace shoal::sql

@@ -35,6 +35,10 @@ enum class ExprKind : uint8_t {
   kLike,        // args[0] [NOT] LIKE args[1] [ESCAPE args[2]]; negated
   kDefault,     // DEFAULT as a value in INSERT … VALUES, INSERT … SET and UPDATE … SET
   kStar,        // `*` as the only argument of COUNT(*)
+  // Uncorrelated subqueries, computed before the statement runs (exec/subqueries.h).
+  kSubquery,    // (SELECT …) as a value; subquery
+  kInSubquery,  // args[0] [NOT] IN (SELECT …); subquery, negated
+  kExists,      // EXISTS (SELECT …); subquery
 };
 
 enum class LiteralKind : uint8_t {
@@ -78,6 +82,7 @@ enum class BinaryOp : uint8_t {
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
+struct SelectStmt;
 
 // One node; which fields mean something depends on `kind` (see ExprKind).
 struct Expr {
@@ -96,6 +101,7 @@ struct Expr {
   std::string name;         // kSysVar, kUserVar, kAssignUser, kColumn, kFunction
   std::string qualifier;    // kColumn: the table (or alias) written before the name, if any
   std::vector<ExprPtr> args;
+  std::unique_ptr<SelectStmt> subquery;  // kSubquery, kInSubquery, kExists
 };
 
 // ---------------------------------------------------------------------------------------
@@ -127,7 +133,6 @@ struct OrderItem {
 };
 
 // What FROM names: one table (joins answer 1235), or a derived table `(SELECT …) AS alias`.
-struct SelectStmt;
 struct TableRef {
   TableName table;                      // empty name when `derived` is set
   std::string alias;                    // AS alias; empty if none
@@ -264,6 +269,14 @@ struct TruncateStmt {
 };
 
 // ANALYZE [NO_WRITE_TO_BINLOG | LOCAL] TABLE t, …: accepted, a status row per table.
+// ALTER TABLE t {DISABLE|ENABLE} KEYS: what dumps wrap around a table's rows. Other ALTER
+// TABLE forms answer 1235.
+struct AlterTableStmt {
+  enum class Action : uint8_t { kDisableKeys, kEnableKeys };
+  TableName table;
+  Action action = Action::kDisableKeys;
+};
+
 struct AnalyzeStmt {
   std::vector<TableName> tables;
 };
@@ -305,12 +318,20 @@ enum class ShowKind : uint8_t {
   kIndex,        // SHOW INDEX|INDEXES|KEYS FROM t [FROM db]
   kCreateTable,  // SHOW CREATE TABLE t
   kCreateDatabase,
+  // Stored programs Shoal does not have: their SHOW forms answer no rows, as MySQL does for
+  // a database without any.
+  kEvents,           // SHOW EVENTS [FROM db]
+  kTriggers,         // SHOW [FULL] TRIGGERS [FROM db]
+  kProcedureStatus,  // SHOW PROCEDURE STATUS
+  kFunctionStatus,   // SHOW FUNCTION STATUS
+  kTableStatus,      // SHOW TABLE STATUS [FROM db]
 };
 
 struct ShowStmt {
   ShowKind kind = ShowKind::kVariables;
   VarScope scope = VarScope::kDefault;
   bool full = false;                // SHOW FULL TABLES
+  bool if_not_exists = false;       // SHOW CREATE DATABASE IF NOT EXISTS
   std::string from_database;        // SHOW TABLES FROM db, SHOW COLUMNS FROM t FROM db
   TableName table;                  // SHOW COLUMNS/INDEX/CREATE TABLE; SHOW CREATE DATABASE name
   std::optional<std::string> like;  // LIKE 'pattern'
@@ -323,11 +344,30 @@ struct UseStmt {
 };
 
 struct TransactionStmt {
-  enum class Action : uint8_t { kBegin, kCommit, kRollback };
+  enum class Action : uint8_t {
+    kBegin,
+    kCommit,
+    kRollback,
+    kSavepoint,            // SAVEPOINT name
+    kRollbackToSavepoint,  // ROLLBACK [WORK] TO [SAVEPOINT] name
+    kReleaseSavepoint,     // RELEASE SAVEPOINT name
+  };
   Action action = Action::kBegin;
   bool read_only = false;  // START TRANSACTION READ ONLY
   bool chain = false;      // COMMIT AND CHAIN
+  std::string savepoint;   // the savepoint actions' name
 };
+
+// LOCK TABLES t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE}, …
+struct TableLock {
+  TableName table;
+  std::string alias;
+  bool write = false;
+};
+struct LockTablesStmt {
+  std::vector<TableLock> tables;
+};
+struct UnlockTablesStmt {};
 
 // PREPARE name FROM 'text' | @var
 struct PrepareStmt {
@@ -360,11 +400,13 @@ using StatementNode =
     std::variant<SelectStmt, SetStmt, SetTransactionStmt, ShowStmt, UseStmt, TransactionStmt,
                  PrepareStmt, ExecuteStmt, DeallocateStmt, DoStmt, InsertStmt, UpdateStmt,
                  DeleteStmt, CreateTableStmt, CreateDatabaseStmt, DropDatabaseStmt, DropTableStmt,
-                 CreateIndexStmt, DropIndexStmt, TruncateStmt, AnalyzeStmt, ExplainStmt>;
+                 CreateIndexStmt, DropIndexStmt, TruncateStmt, AnalyzeStmt, ExplainStmt,
+                 LockTablesStmt, UnlockTablesStmt, AlterTableStmt>;
 
 struct Statement {
   StatementNode node;
-  int param_count = 0;  // number of `?`
+  int param_count = 0;          // number of `?`
+  bool has_subqueries = false;  // anywhere in it: they are computed before it runs
 };
 
 }  // namespace shoal::sql

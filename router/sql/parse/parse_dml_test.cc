@@ -434,7 +434,8 @@ TEST(DmlSelectTest, DerivedTables) {
             NotYet("derived table column lists"));
   EXPECT_EQ(MustFail("SELECT * FROM (t)").code, 1235);
   EXPECT_EQ(MustFail("SELECT * FROM (WITH x AS (SELECT 1) SELECT * FROM x) d").code, 1235);
-  EXPECT_EQ(MustFail("SELECT * FROM t WHERE id IN (SELECT id FROM u)").code, 1235);
+  // A subquery parses; whether it can run is the executor's to say (exec/subqueries.h).
+  EXPECT_TRUE(MustParse("SELECT * FROM t WHERE id IN (SELECT id FROM u)").has_subqueries);
 }
 
 TEST(DmlSelectTest, NotSupportedYet) {

@@ -39,8 +39,8 @@ bool IsNiladicKeyword(absl::string_view word) {
 
 // Expression forms that are valid MySQL but not evaluated by Shoal yet.
 bool IsUnsupportedExprKeyword(absl::string_view word) {
-  static constexpr absl::string_view kNames[] = {"CASE",     "CAST",  "CONVERT", "EXISTS",
-                                                 "INTERVAL", "MATCH", "ROW",     "BINARY"};
+  static constexpr absl::string_view kNames[] = {"CASE",  "CAST", "CONVERT", "INTERVAL",
+                                                 "MATCH", "ROW",  "BINARY"};
   for (absl::string_view n : kNames) {
     if (absl::EqualsIgnoreCase(word, n)) return true;
   }
@@ -233,7 +233,14 @@ ExprPtr Parser::ParsePredicate() {
     }
     if (AcceptKeyword("IN")) {
       if (!Expect(TokenKind::kLParen)) return nullptr;
-      if (PeekKeyword("SELECT")) return NotSupported("subqueries"), nullptr;
+      if (PeekKeyword("SELECT")) {
+        ExprPtr e = ParseSubqueryRest(ExprKind::kInSubquery);
+        if (!e) return nullptr;
+        e->negated = negated;
+        e->args.push_back(std::move(left));
+        left = std::move(e);
+        continue;
+      }
       ExprPtr e = MakeExpr(ExprKind::kIn);
       e->negated = negated;
       e->args.push_back(std::move(left));
@@ -410,7 +417,8 @@ ExprPtr Parser::ParsePrimary() {
     }
     case TokenKind::kLParen: {
       Advance();
-      if (PeekKeyword("SELECT") || PeekKeyword("WITH")) return NotSupported("subqueries"), nullptr;
+      if (PeekKeyword("WITH")) return NotSupported("WITH"), nullptr;
+      if (PeekKeyword("SELECT")) return ParseSubqueryRest(ExprKind::kSubquery);
       ExprPtr inner = ParseExpr();
       if (!inner) return nullptr;
       if (Peek().kind == TokenKind::kComma) return NotSupported("row constructors"), nullptr;
@@ -488,6 +496,16 @@ ExprPtr Parser::ParseParam() {
   return e;
 }
 
+ExprPtr Parser::ParseSubqueryRest(ExprKind kind) {
+  DepthGuard guard(this);
+  if (!guard.ok()) return nullptr;
+  has_subqueries_ = true;
+  ExprPtr e = MakeExpr(kind);
+  e->subquery = std::make_unique<SelectStmt>();
+  if (!ParseSelect(e->subquery.get()) || !Expect(TokenKind::kRParen)) return nullptr;
+  return e;
+}
+
 ExprPtr Parser::ParseIdentExpr() {
   const Token& t = Peek();
   if (t.kind == TokenKind::kIdent) {
@@ -503,6 +521,11 @@ ExprPtr Parser::ParseIdentExpr() {
       e->literal = LiteralKind::kString;
       e->charset = std::move(charset);
       return e;
+    }
+    if (PeekKeyword("EXISTS") && next == TokenKind::kLParen && PeekKeyword("SELECT", 2)) {
+      Advance();
+      Advance();
+      return ParseSubqueryRest(ExprKind::kExists);
     }
     if (IsUnsupportedExprKeyword(t.text))
       return NotSupported(absl::AsciiStrToUpper(t.text)), nullptr;

@@ -1,5 +1,5 @@
-// The small statements: USE, transactions (BEGIN, START TRANSACTION, COMMIT, ROLLBACK),
-// SQL-level prepared statements (PREPARE, EXECUTE, DEALLOCATE) and DO.
+// The small statements: USE, transactions (BEGIN, START TRANSACTION, COMMIT, ROLLBACK,
+// savepoints), SQL-level prepared statements (PREPARE, EXECUTE, DEALLOCATE) and DO.
 #include "router/sql/parse/parser_internal.h"
 
 namespace shoal::sql::internal {
@@ -42,8 +42,10 @@ bool Parser::ParseCommitOrRollback(TransactionStmt* out) {
       PeekKeyword("COMMIT") ? TransactionStmt::Action::kCommit : TransactionStmt::Action::kRollback;
   Advance();
   AcceptKeyword("WORK");
-  if (out->action == TransactionStmt::Action::kRollback && PeekKeyword("TO")) {
-    return NotSupported("SAVEPOINT");
+  if (out->action == TransactionStmt::Action::kRollback && AcceptKeyword("TO")) {
+    out->action = TransactionStmt::Action::kRollbackToSavepoint;
+    AcceptKeyword("SAVEPOINT");
+    return ParseIdentifier(&out->savepoint);
   }
   if (AcceptKeyword("AND")) {
     bool no = AcceptKeyword("NO");
@@ -56,6 +58,19 @@ bool Parser::ParseCommitOrRollback(TransactionStmt* out) {
     Advance();
   }
   return true;
+}
+
+bool Parser::ParseSavepoint(TransactionStmt* out) {
+  Advance();  // SAVEPOINT
+  out->action = TransactionStmt::Action::kSavepoint;
+  return ParseIdentifier(&out->savepoint);
+}
+
+bool Parser::ParseReleaseSavepoint(TransactionStmt* out) {
+  Advance();  // RELEASE
+  Advance();  // SAVEPOINT
+  out->action = TransactionStmt::Action::kReleaseSavepoint;
+  return ParseIdentifier(&out->savepoint);
 }
 
 bool Parser::ParsePrepare(PrepareStmt* out) {

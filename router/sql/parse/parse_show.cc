@@ -1,6 +1,7 @@
-// SHOW: the forms drivers, ORMs and the mysql CLI send (VARIABLES, STATUS, WARNINGS, ERRORS,
-// ENGINES, COLLATION, CHARACTER SET, DATABASES, TABLES, COLUMNS, INDEX, CREATE TABLE, CREATE
-// DATABASE). Other SHOW forms answer 1235.
+// SHOW: the forms drivers, ORMs, dump tools and the mysql CLI send (VARIABLES, STATUS,
+// WARNINGS, ERRORS, ENGINES, COLLATION, CHARACTER SET, DATABASES, TABLES, COLUMNS, INDEX,
+// CREATE TABLE, CREATE DATABASE, TABLE STATUS; EVENTS, TRIGGERS, PROCEDURE and FUNCTION
+// STATUS). Other SHOW forms answer 1235.
 #include <string>
 
 #include "absl/strings/ascii.h"
@@ -54,8 +55,11 @@ int ParseShowTableForm(Parser& p, ShowStmt* out, bool* filter, bool* like) {
   p.Advance();
   out->kind = ShowKind::kCreateDatabase;
   *filter = false;
-  // IF NOT EXISTS only shapes the text MySQL returns; it is accepted and not kept.
-  if (p.AcceptKeyword("IF") && (!p.ExpectKeyword("NOT") || !p.ExpectKeyword("EXISTS"))) return -1;
+  // IF NOT EXISTS only shapes the text: dump tools restore with it.
+  if (p.AcceptKeyword("IF")) {
+    if (!p.ExpectKeyword("NOT") || !p.ExpectKeyword("EXISTS")) return -1;
+    out->if_not_exists = true;
+  }
   return p.ParseIdentifier(&out->table.name) ? 1 : -1;
 }
 
@@ -117,6 +121,25 @@ bool Parser::ParseShow(ShowStmt* out) {
     if (AcceptKeyword("FROM") || AcceptKeyword("IN")) {
       if (!ParseIdentifier(&out->from_database)) return false;
     }
+  } else if (PeekKeyword("EVENTS") || PeekKeyword("TRIGGERS") ||
+             (PeekKeyword("FULL") && PeekKeyword("TRIGGERS", 1))) {
+    out->full = AcceptKeyword("FULL");
+    out->kind = AcceptKeyword("EVENTS") ? ShowKind::kEvents : ShowKind::kTriggers;
+    if (out->kind == ShowKind::kTriggers) Advance();  // TRIGGERS
+    if (AcceptKeyword("FROM") || AcceptKeyword("IN")) {
+      if (!ParseIdentifier(&out->from_database)) return false;
+    }
+  } else if (PeekKeyword("TABLE") && PeekKeyword("STATUS", 1)) {
+    Advance();
+    Advance();
+    out->kind = ShowKind::kTableStatus;
+    if (AcceptKeyword("FROM") || AcceptKeyword("IN")) {
+      if (!ParseIdentifier(&out->from_database)) return false;
+    }
+  } else if ((PeekKeyword("PROCEDURE") || PeekKeyword("FUNCTION")) && PeekKeyword("STATUS", 1)) {
+    out->kind = AcceptKeyword("PROCEDURE") ? ShowKind::kProcedureStatus : ShowKind::kFunctionStatus;
+    if (out->kind == ShowKind::kFunctionStatus) Advance();  // FUNCTION
+    Advance();                                              // STATUS
   } else if (int m = ParseShowTableForm(*this, out, &filter, &like); m != 0) {
     if (m < 0) return false;
   } else {

@@ -123,6 +123,7 @@ std::variant<Statement, mysql::SqlError> Parser::Run() {
   }
   if (error_) return *error_;
   stmt.param_count = param_count_;
+  stmt.has_subqueries = has_subqueries_;
   return stmt;
 }
 
@@ -158,6 +159,17 @@ bool Parser::ParseStatement(StatementNode* out) {
   if (PeekKeyword("ANALYZE")) return as(&Parser::ParseAnalyze);
   if (PeekKeyword("EXPLAIN") || PeekKeyword("DESCRIBE") || PeekKeyword("DESC")) {
     return ParseExplain(out);
+  }
+  if (PeekKeyword("ALTER") && PeekKeyword("TABLE", 1)) return as(&Parser::ParseAlterTable);
+  if (PeekKeyword("LOCK") && (PeekKeyword("TABLES", 1) || PeekKeyword("TABLE", 1))) {
+    return as(&Parser::ParseLockTables);
+  }
+  if (PeekKeyword("UNLOCK") && (PeekKeyword("TABLES", 1) || PeekKeyword("TABLE", 1))) {
+    return as(&Parser::ParseUnlockTables);
+  }
+  if (PeekKeyword("SAVEPOINT")) return as(&Parser::ParseSavepoint);
+  if (PeekKeyword("RELEASE") && PeekKeyword("SAVEPOINT", 1)) {
+    return as(&Parser::ParseReleaseSavepoint);
   }
   return UnsupportedStatement();
 }

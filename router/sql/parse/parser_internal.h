@@ -85,6 +85,13 @@ class Parser {
   bool ParseTruncate(TruncateStmt* out);
   bool ParseAnalyze(AnalyzeStmt* out);
   bool ParseExplain(StatementNode* out);
+  // ALTER TABLE (parse_alter.cc); LOCK and UNLOCK TABLES (parse_lock.cc).
+  bool ParseAlterTable(AlterTableStmt* out);
+  bool ParseLockTables(LockTablesStmt* out);
+  bool ParseUnlockTables(UnlockTablesStmt* out);
+  // SAVEPOINT and RELEASE SAVEPOINT (parse_misc.cc).
+  bool ParseSavepoint(TransactionStmt* out);
+  bool ParseReleaseSavepoint(TransactionStmt* out);
   // One statement by its first keyword (parser.cc); EXPLAIN parses the statement it explains.
   bool ParseStatement(StatementNode* out);
 
@@ -105,6 +112,8 @@ class Parser {
   ExprPtr ParseLiteral();
   ExprPtr ParseSysVar();
   ExprPtr ParseIdentExpr();
+  // After `(`, at SELECT: the subquery up to its `)`, as an expression of `kind`.
+  ExprPtr ParseSubqueryRest(ExprKind kind);
   ExprPtr ParseFunctionArgs(std::string name);
   ExprPtr ParseParam();
 
@@ -116,6 +125,7 @@ class Parser {
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   int param_count_ = 0;
+  bool has_subqueries_ = false;
   int depth_ = 0;
   std::optional<mysql::SqlError> error_;
 };

@@ -1,0 +1,624 @@
+// See information_schema.h. One table of views: each names its columns (MySQL 8.0's, in
+// order) and how its rows are built; a view Shoal has nothing for builds none.
+#include "router/sql/exec/information_schema.h"
+
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "router/sql/eval/field_codec.h"
+#include "router/sql/eval/result_columns.h"
+#include "router/sql/exec/column_facts.h"
+#include "router/sql/exec/table_access.h"
+#include "router/sql/exec/table_spec.h"
+#include "router/sql/parse/charsets.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+using mysql::Value;
+using Row = std::vector<Value>;
+using schema::ColumnType;
+
+constexpr absl::string_view kDefaultCollation = "utf8mb4_0900_ai_ci";
+
+// How a view's column is typed: names (VARCHAR(64)), long texts, counts (BIGINT UNSIGNED)
+// and times (DATETIME).
+enum class Kind : uint8_t { kName, kText, kCount, kTime };
+
+struct ViewColumn {
+  absl::string_view name;
+  Kind kind;
+};
+
+// Everything a view's rows are built from.
+struct Catalog {
+  const SessionState& state;
+  std::vector<std::string> databases;
+  std::vector<api::TablePtr> tables;  // by database, then name
+};
+
+using RowsFn = void (*)(const Catalog&, std::vector<Row>*);
+
+struct View {
+  absl::string_view name;
+  std::vector<ViewColumn> columns;
+  RowsFn rows;  // null: always empty
+};
+
+constexpr Kind N = Kind::kName, T = Kind::kText, C = Kind::kCount, D = Kind::kTime;
+
+std::string Str(absl::string_view s) { return std::string(s); }
+
+bool IsText(ColumnType t) {
+  return t == ColumnType::kChar || t == ColumnType::kVarChar || t == ColumnType::kText;
+}
+
+bool IsBytes(ColumnType t) {
+  return t == ColumnType::kBinary || t == ColumnType::kVarBinary || t == ColumnType::kBlob;
+}
+
+// ---------------------------------------------------------------------------------------
+// Rows
+
+void SchemataRows(const Catalog& c, std::vector<Row>* rows) {
+  for (const std::string& db : c.databases) {
+    bool system = IsInformationSchema(db);
+    rows->push_back({Str("def"), db, Str(system ? "utf8mb3" : "utf8mb4"),
+                     Str(system ? "utf8mb3_general_ci" : kDefaultCollation), Value{}, Str("NO")});
+  }
+}
+
+void TablesRows(const Catalog& c, std::vector<Row>* rows);
+
+void ColumnsRows(const Catalog& c, std::vector<Row>* rows) {
+  for (const api::TablePtr& table : c.tables) {
+    uint64_t position = 0;
+    for (size_t i = 0; i < table->columns.size(); ++i) {
+      const schema::ColumnDef& col = table->columns[i];
+      if (col.hidden) continue;
+      mysql::ColumnDefinition rc = ResultColumn(*table, static_cast<int>(i),
+                                                ResultCollationId(c.state), /*charset_maxlen=*/4);
+      std::optional<std::string> dflt = DeclaredDefault(col, rc);
+      Value max_chars, max_bytes, precision, scale, fsp, charset, collation;
+      if (IsText(col.type) || IsBytes(col.type)) {
+        uint64_t length = col.type == ColumnType::kText || col.type == ColumnType::kBlob
+                              ? 65535
+                              : uint64_t{col.length};
+        max_chars = length;
+        max_bytes = IsText(col.type) && col.type != ColumnType::kText ? length * 4 : length;
+      }
+      if (IsText(col.type)) {
+        charset = Str("utf8mb4");
+        collation = Str(kDefaultCollation);
+      }
+      switch (col.type) {
+        case ColumnType::kTinyInt:
+          precision = uint64_t{3};
+          break;
+        case ColumnType::kSmallInt:
+          precision = uint64_t{5};
+          break;
+        case ColumnType::kMediumInt:
+          precision = uint64_t{7};
+          break;
+        case ColumnType::kInt:
+          precision = uint64_t{10};
+          break;
+        case ColumnType::kBigInt:
+          precision = uint64_t{col.is_unsigned ? 20u : 19u};
+          break;
+        case ColumnType::kFloat:
+          precision = uint64_t{12};
+          break;
+        case ColumnType::kDouble:
+          precision = uint64_t{22};
+          break;
+        case ColumnType::kDecimal:
+          precision = uint64_t{col.precision};
+          break;
+        case ColumnType::kTime:
+        case ColumnType::kDateTime:
+        case ColumnType::kTimestamp:
+          fsp = uint64_t{col.precision};
+          break;
+        default:
+          break;
+      }
+      if (schema::IsInteger(col.type)) scale = uint64_t{0};
+      if (col.type == ColumnType::kDecimal) scale = uint64_t{col.scale};
+      std::string type = ColumnTypeText(col);
+      std::string data_type = absl::AsciiStrToLower(schema::ColumnTypeName(col.type));
+      rows->push_back({Str("def"),
+                       table->database,
+                       table->name,
+                       col.name,
+                       ++position,
+                       dflt ? Value{std::move(*dflt)} : Value{},
+                       Str(col.nullable ? "YES" : "NO"),
+                       std::move(data_type),
+                       max_chars,
+                       max_bytes,
+                       precision,
+                       scale,
+                       fsp,
+                       charset,
+                       collation,
+                       std::move(type),
+                       KeyText(rc.flags),
+                       Str(col.auto_increment ? "auto_increment" : ""),
+                       Str("select,insert,update,references"),
+                       Str(""),
+                       Str(""),
+                       Value{}});
+    }
+  }
+}
+
+bool HiddenKey(const schema::TableDef& table, const schema::IndexDef& index) {
+  return index.columns.size() == 1 && table.columns[index.columns[0]].hidden;
+}
+
+void StatisticsRows(const Catalog& c, std::vector<Row>* rows) {
+  for (const api::TablePtr& table : c.tables) {
+    for (const schema::IndexDef& index : table->indexes) {
+      if (HiddenKey(*table, index)) continue;
+      for (size_t seq = 0; seq < index.columns.size(); ++seq) {
+        const schema::ColumnDef& col = table->columns[index.columns[seq]];
+        rows->push_back({Str("def"), table->database, table->name, int64_t{index.unique ? 0 : 1},
+                         table->database, index.name, uint64_t{seq + 1}, col.name, Str("A"),
+                         Value{}, Value{}, Value{}, Str(col.nullable ? "YES" : ""), Str("BTREE"),
+                         Str(""), Str(""), Str("YES"), Value{}});
+      }
+    }
+  }
+}
+
+void KeyColumnUsageRows(const Catalog& c, std::vector<Row>* rows) {
+  for (const api::TablePtr& table : c.tables) {
+    for (const schema::IndexDef& index : table->indexes) {
+      if (!index.unique || HiddenKey(*table, index)) continue;
+      for (size_t seq = 0; seq < index.columns.size(); ++seq) {
+        rows->push_back({Str("def"), table->database, index.name, Str("def"), table->database,
+                         table->name, table->columns[index.columns[seq]].name, uint64_t{seq + 1},
+                         Value{}, Value{}, Value{}, Value{}});
+      }
+    }
+  }
+}
+
+void TableConstraintsRows(const Catalog& c, std::vector<Row>* rows) {
+  for (const api::TablePtr& table : c.tables) {
+    for (const schema::IndexDef& index : table->indexes) {
+      if (!index.unique || HiddenKey(*table, index)) continue;
+      rows->push_back({Str("def"), table->database, index.name, table->database, table->name,
+                       Str(index.primary ? "PRIMARY KEY" : "UNIQUE"), Str("YES")});
+    }
+  }
+}
+
+// NDB tables are partitioned by key (PARTITION BY KEY() in SHOW CREATE TABLE's terms): one
+// row per partition, as MySQL lists them for an NDB table.
+void PartitionsRows(const Catalog& c, std::vector<Row>* rows) {
+  for (const api::TablePtr& table : c.tables) {
+    for (uint32_t p = 0; p < std::max<uint32_t>(table->partitions, 1); ++p) {
+      Row row = {Str("def"), table->database, table->name, absl::StrCat("p", p),
+                 Value{},    uint64_t{p + 1}, Value{},     Str("AUTO"),
+                 Value{},    Str(""),         Value{},     Value{}};
+      row.resize(25, Value{});
+      row[22] = Str("");  // PARTITION_COMMENT
+      row[23] = Str("default");
+      rows->push_back(std::move(row));
+    }
+  }
+}
+
+void EnginesRows(const Catalog&, std::vector<Row>* rows) {
+  rows->push_back({Str("ndbcluster"), Str("DEFAULT"), Str("Clustered, fault-tolerant tables"),
+                   Str("YES"), Str("NO"), Str("NO")});
+}
+
+void CharacterSetsRows(const Catalog&, std::vector<Row>* rows) {
+  for (const CharsetInfo& cs : AllCharsets()) {
+    rows->push_back({Str(cs.name), Str(cs.default_collation), Str(cs.description),
+                     static_cast<uint64_t>(cs.maxlen)});
+  }
+}
+
+void CollationsRows(const Catalog&, std::vector<Row>* rows) {
+  for (const CollationInfo& co : AllCollations()) {
+    rows->push_back({Str(co.name), Str(co.charset), uint64_t{co.id},
+                     Str(co.is_default ? "Yes" : ""), Str("Yes"), static_cast<uint64_t>(co.sortlen),
+                     Str(co.pad_attribute)});
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The views, by name
+
+const std::vector<View>& Views() {
+  static const std::vector<View> views = {
+      {"CHARACTER_SETS",
+       {{"CHARACTER_SET_NAME", N}, {"DEFAULT_COLLATE_NAME", N}, {"DESCRIPTION", N}, {"MAXLEN", C}},
+       CharacterSetsRows},
+      {"COLLATIONS",
+       {{"COLLATION_NAME", N},
+        {"CHARACTER_SET_NAME", N},
+        {"ID", C},
+        {"IS_DEFAULT", N},
+        {"IS_COMPILED", N},
+        {"SORTLEN", C},
+        {"PAD_ATTRIBUTE", N}},
+       CollationsRows},
+      {"COLUMNS",
+       {{"TABLE_CATALOG", N},
+        {"TABLE_SCHEMA", N},
+        {"TABLE_NAME", N},
+        {"COLUMN_NAME", N},
+        {"ORDINAL_POSITION", C},
+        {"COLUMN_DEFAULT", T},
+        {"IS_NULLABLE", N},
+        {"DATA_TYPE", T},
+        {"CHARACTER_MAXIMUM_LENGTH", C},
+        {"CHARACTER_OCTET_LENGTH", C},
+        {"NUMERIC_PRECISION", C},
+        {"NUMERIC_SCALE", C},
+        {"DATETIME_PRECISION", C},
+        {"CHARACTER_SET_NAME", N},
+        {"COLLATION_NAME", N},
+        {"COLUMN_TYPE", T},
+        {"COLUMN_KEY", N},
+        {"EXTRA", N},
+        {"PRIVILEGES", N},
+        {"COLUMN_COMMENT", T},
+        {"GENERATION_EXPRESSION", T},
+        {"SRS_ID", C}},
+       ColumnsRows},
+      {"ENGINES",
+       {{"ENGINE", N},
+        {"SUPPORT", N},
+        {"COMMENT", N},
+        {"TRANSACTIONS", N},
+        {"XA", N},
+        {"SAVEPOINTS", N}},
+       EnginesRows},
+      {"EVENTS",
+       {{"EVENT_CATALOG", N},
+        {"EVENT_SCHEMA", N},
+        {"EVENT_NAME", N},
+        {"DEFINER", N},
+        {"TIME_ZONE", N},
+        {"EVENT_BODY", N},
+        {"EVENT_DEFINITION", T},
+        {"EVENT_TYPE", N},
+        {"EXECUTE_AT", D},
+        {"INTERVAL_VALUE", N},
+        {"INTERVAL_FIELD", N},
+        {"SQL_MODE", N},
+        {"STARTS", D},
+        {"ENDS", D},
+        {"STATUS", N},
+        {"ON_COMPLETION", N},
+        {"CREATED", D},
+        {"LAST_ALTERED", D},
+        {"LAST_EXECUTED", D},
+        {"EVENT_COMMENT", N},
+        {"ORIGINATOR", C},
+        {"CHARACTER_SET_CLIENT", N},
+        {"COLLATION_CONNECTION", N},
+        {"DATABASE_COLLATION", N}},
+       nullptr},
+      {"FILES",
+       {{"FILE_ID", C},
+        {"FILE_NAME", T},
+        {"FILE_TYPE", N},
+        {"TABLESPACE_NAME", N},
+        {"TABLE_CATALOG", N},
+        {"TABLE_SCHEMA", N},
+        {"TABLE_NAME", N},
+        {"LOGFILE_GROUP_NAME", N},
+        {"LOGFILE_GROUP_NUMBER", C},
+        {"ENGINE", N},
+        {"FULLTEXT_KEYS", N},
+        {"DELETED_ROWS", N},
+        {"UPDATE_COUNT", N},
+        {"FREE_EXTENTS", C},
+        {"TOTAL_EXTENTS", C},
+        {"EXTENT_SIZE", C},
+        {"INITIAL_SIZE", C},
+        {"MAXIMUM_SIZE", C},
+        {"AUTOEXTEND_SIZE", C},
+        {"CREATION_TIME", N},
+        {"LAST_UPDATE_TIME", N},
+        {"LAST_ACCESS_TIME", N},
+        {"RECOVER_TIME", N},
+        {"TRANSACTION_COUNTER", N},
+        {"VERSION", C},
+        {"ROW_FORMAT", N},
+        {"TABLE_ROWS", N},
+        {"AVG_ROW_LENGTH", N},
+        {"DATA_LENGTH", N},
+        {"MAX_DATA_LENGTH", N},
+        {"INDEX_LENGTH", N},
+        {"DATA_FREE", C},
+        {"CREATE_TIME", N},
+        {"UPDATE_TIME", N},
+        {"CHECK_TIME", N},
+        {"CHECKSUM", N},
+        {"STATUS", N},
+        {"EXTRA", N}},
+       nullptr},
+      {"KEY_COLUMN_USAGE",
+       {{"CONSTRAINT_CATALOG", N},
+        {"CONSTRAINT_SCHEMA", N},
+        {"CONSTRAINT_NAME", N},
+        {"TABLE_CATALOG", N},
+        {"TABLE_SCHEMA", N},
+        {"TABLE_NAME", N},
+        {"COLUMN_NAME", N},
+        {"ORDINAL_POSITION", C},
+        {"POSITION_IN_UNIQUE_CONSTRAINT", C},
+        {"REFERENCED_TABLE_SCHEMA", N},
+        {"REFERENCED_TABLE_NAME", N},
+        {"REFERENCED_COLUMN_NAME", N}},
+       KeyColumnUsageRows},
+      {"PARTITIONS",
+       {{"TABLE_CATALOG", N},
+        {"TABLE_SCHEMA", N},
+        {"TABLE_NAME", N},
+        {"PARTITION_NAME", N},
+        {"SUBPARTITION_NAME", N},
+        {"PARTITION_ORDINAL_POSITION", C},
+        {"SUBPARTITION_ORDINAL_POSITION", C},
+        {"PARTITION_METHOD", N},
+        {"SUBPARTITION_METHOD", N},
+        {"PARTITION_EXPRESSION", N},
+        {"SUBPARTITION_EXPRESSION", N},
+        {"PARTITION_DESCRIPTION", T},
+        {"TABLE_ROWS", C},
+        {"AVG_ROW_LENGTH", C},
+        {"DATA_LENGTH", C},
+        {"MAX_DATA_LENGTH", C},
+        {"INDEX_LENGTH", C},
+        {"DATA_FREE", C},
+        {"CREATE_TIME", D},
+        {"UPDATE_TIME", D},
+        {"CHECK_TIME", D},
+        {"CHECKSUM", C},
+        {"PARTITION_COMMENT", T},
+        {"NODEGROUP", N},
+        {"TABLESPACE_NAME", N}},
+       PartitionsRows},
+      {"REFERENTIAL_CONSTRAINTS",
+       {{"CONSTRAINT_CATALOG", N},
+        {"CONSTRAINT_SCHEMA", N},
+        {"CONSTRAINT_NAME", N},
+        {"UNIQUE_CONSTRAINT_CATALOG", N},
+        {"UNIQUE_CONSTRAINT_SCHEMA", N},
+        {"UNIQUE_CONSTRAINT_NAME", N},
+        {"MATCH_OPTION", N},
+        {"UPDATE_RULE", N},
+        {"DELETE_RULE", N},
+        {"TABLE_NAME", N},
+        {"REFERENCED_TABLE_NAME", N}},
+       nullptr},
+      {"ROUTINES",
+       {{"SPECIFIC_NAME", N},
+        {"ROUTINE_CATALOG", N},
+        {"ROUTINE_SCHEMA", N},
+        {"ROUTINE_NAME", N},
+        {"ROUTINE_TYPE", N},
+        {"DATA_TYPE", T},
+        {"CHARACTER_MAXIMUM_LENGTH", C},
+        {"CHARACTER_OCTET_LENGTH", C},
+        {"NUMERIC_PRECISION", C},
+        {"NUMERIC_SCALE", C},
+        {"DATETIME_PRECISION", C},
+        {"CHARACTER_SET_NAME", N},
+        {"COLLATION_NAME", N},
+        {"DTD_IDENTIFIER", T},
+        {"ROUTINE_BODY", N},
+        {"ROUTINE_DEFINITION", T},
+        {"EXTERNAL_NAME", N},
+        {"EXTERNAL_LANGUAGE", N},
+        {"PARAMETER_STYLE", N},
+        {"IS_DETERMINISTIC", N},
+        {"SQL_DATA_ACCESS", N},
+        {"SQL_PATH", N},
+        {"SECURITY_TYPE", N},
+        {"CREATED", D},
+        {"LAST_ALTERED", D},
+        {"SQL_MODE", N},
+        {"ROUTINE_COMMENT", T},
+        {"DEFINER", N},
+        {"CHARACTER_SET_CLIENT", N},
+        {"COLLATION_CONNECTION", N},
+        {"DATABASE_COLLATION", N}},
+       nullptr},
+      {"SCHEMATA",
+       {{"CATALOG_NAME", N},
+        {"SCHEMA_NAME", N},
+        {"DEFAULT_CHARACTER_SET_NAME", N},
+        {"DEFAULT_COLLATION_NAME", N},
+        {"SQL_PATH", N},
+        {"DEFAULT_ENCRYPTION", N}},
+       SchemataRows},
+      {"STATISTICS",
+       {{"TABLE_CATALOG", N},
+        {"TABLE_SCHEMA", N},
+        {"TABLE_NAME", N},
+        {"NON_UNIQUE", C},
+        {"INDEX_SCHEMA", N},
+        {"INDEX_NAME", N},
+        {"SEQ_IN_INDEX", C},
+        {"COLUMN_NAME", N},
+        {"COLLATION", N},
+        {"CARDINALITY", C},
+        {"SUB_PART", C},
+        {"PACKED", N},
+        {"NULLABLE", N},
+        {"INDEX_TYPE", N},
+        {"COMMENT", N},
+        {"INDEX_COMMENT", N},
+        {"IS_VISIBLE", N},
+        {"EXPRESSION", T}},
+       StatisticsRows},
+      {"TABLE_CONSTRAINTS",
+       {{"CONSTRAINT_CATALOG", N},
+        {"CONSTRAINT_SCHEMA", N},
+        {"CONSTRAINT_NAME", N},
+        {"TABLE_SCHEMA", N},
+        {"TABLE_NAME", N},
+        {"CONSTRAINT_TYPE", N},
+        {"ENFORCED", N}},
+       TableConstraintsRows},
+      {"TABLES",
+       {{"TABLE_CATALOG", N}, {"TABLE_SCHEMA", N},    {"TABLE_NAME", N},
+        {"TABLE_TYPE", N},    {"ENGINE", N},          {"VERSION", C},
+        {"ROW_FORMAT", N},    {"TABLE_ROWS", C},      {"AVG_ROW_LENGTH", C},
+        {"DATA_LENGTH", C},   {"MAX_DATA_LENGTH", C}, {"INDEX_LENGTH", C},
+        {"DATA_FREE", C},     {"AUTO_INCREMENT", C},  {"CREATE_TIME", D},
+        {"UPDATE_TIME", D},   {"CHECK_TIME", D},      {"TABLE_COLLATION", N},
+        {"CHECKSUM", C},      {"CREATE_OPTIONS", N},  {"TABLE_COMMENT", T}},
+       TablesRows},
+      {"TRIGGERS",
+       {{"TRIGGER_CATALOG", N},
+        {"TRIGGER_SCHEMA", N},
+        {"TRIGGER_NAME", N},
+        {"EVENT_MANIPULATION", N},
+        {"EVENT_OBJECT_CATALOG", N},
+        {"EVENT_OBJECT_SCHEMA", N},
+        {"EVENT_OBJECT_TABLE", N},
+        {"ACTION_ORDER", C},
+        {"ACTION_CONDITION", T},
+        {"ACTION_STATEMENT", T},
+        {"ACTION_ORIENTATION", N},
+        {"ACTION_TIMING", N},
+        {"ACTION_REFERENCE_OLD_TABLE", N},
+        {"ACTION_REFERENCE_NEW_TABLE", N},
+        {"ACTION_REFERENCE_OLD_ROW", N},
+        {"ACTION_REFERENCE_NEW_ROW", N},
+        {"CREATED", D},
+        {"SQL_MODE", N},
+        {"DEFINER", N},
+        {"CHARACTER_SET_CLIENT", N},
+        {"COLLATION_CONNECTION", N},
+        {"DATABASE_COLLATION", N}},
+       nullptr},
+      {"VIEWS",
+       {{"TABLE_CATALOG", N},
+        {"TABLE_SCHEMA", N},
+        {"TABLE_NAME", N},
+        {"VIEW_DEFINITION", T},
+        {"CHECK_OPTION", N},
+        {"IS_UPDATABLE", N},
+        {"DEFINER", N},
+        {"SECURITY_TYPE", N},
+        {"CHARACTER_SET_CLIENT", N},
+        {"COLLATION_CONNECTION", N}},
+       nullptr},
+  };
+  return views;
+}
+
+const View* FindView(absl::string_view name) {
+  for (const View& view : Views()) {
+    if (absl::EqualsIgnoreCase(view.name, name)) return &view;
+  }
+  return nullptr;
+}
+
+// The user tables, then information_schema's own views as MySQL lists them.
+void TablesRows(const Catalog& c, std::vector<Row>* rows) {
+  for (const api::TablePtr& table : c.tables) {
+    Row row = {Str("def"),        table->database, table->name,   Str("BASE TABLE"),
+               Str("ndbcluster"), uint64_t{10},    Str("Dynamic")};
+    row.resize(21, Value{});
+    row[17] = Str(kDefaultCollation);
+    row[19] = Str("");
+    row[20] = table->comment;
+    rows->push_back(std::move(row));
+  }
+  for (const View& view : Views()) {
+    Row row = {Str("def"), Str("information_schema"), Str(view.name), Str("SYSTEM VIEW")};
+    row.resize(21, Value{});
+    row[5] = uint64_t{10};
+    row[19] = Str("");
+    row[20] = Str("");
+    rows->push_back(std::move(row));
+  }
+}
+
+mysql::SqlError UnknownView(absl::string_view name) {
+  return {1109, "42S02", absl::StrCat("Unknown table '", name, "' in information_schema")};
+}
+
+std::vector<mysql::ColumnDefinition> ViewColumns(const View& view, const SessionState& s) {
+  std::vector<mysql::ColumnDefinition> columns;
+  for (const ViewColumn& vc : view.columns) {
+    mysql::ColumnDefinition col;
+    switch (vc.kind) {
+      case Kind::kName:
+        col = StringColumn(64, s, Nullability::kNullable);
+        break;
+      case Kind::kText:
+        col = StringColumn(65535, s, Nullability::kNullable);
+        col.type = mysql::ColumnType::kBlob;
+        col.flags |= mysql::column_flag::kBlob;
+        break;
+      case Kind::kCount:
+        col = IntColumn(21, true, Nullability::kNullable);
+        break;
+      case Kind::kTime:
+        col = TemporalColumn(mysql::ColumnType::kDateTime, 0, Nullability::kNullable);
+        break;
+    }
+    col.schema = "information_schema";
+    col.table = col.org_table = std::string(view.name);
+    columns.push_back(Named(std::move(col), vc.name));
+  }
+  return columns;
+}
+
+}  // namespace
+
+bool IsInformationSchema(absl::string_view database) {
+  return absl::EqualsIgnoreCase(database, "information_schema");
+}
+
+bool ReadsInformationSchema(const TableRef& from, const SessionState& state) {
+  if (from.derived) return false;
+  return IsInformationSchema(from.table.database.empty() ? state.database : from.table.database);
+}
+
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> InformationSchemaColumns(
+    absl::string_view view_name, const SessionState& state) {
+  const View* view = FindView(view_name);
+  if (view == nullptr) return UnknownView(view_name);
+  return ViewColumns(*view, state);
+}
+
+std::variant<FetchedRows, mysql::SqlError> InformationSchemaRows(absl::string_view view_name,
+                                                                 const SessionState& state) {
+  const View* view = FindView(view_name);
+  if (view == nullptr) return UnknownView(view_name);
+  FetchedRows out;
+  out.columns = ViewColumns(*view, state);
+  if (view->rows == nullptr) return out;
+  if (state.data != nullptr) {
+    if (auto err = RequireCurrentDictionary(state)) return *err;
+  }
+  Catalog catalog{state, ListDatabases(state), {}};
+  if (std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state)) {
+    for (const auto& [name, table] : dictionary->by_name) catalog.tables.push_back(table);
+    std::sort(catalog.tables.begin(), catalog.tables.end(),
+              [](const api::TablePtr& a, const api::TablePtr& b) {
+                return std::tie(a->database, a->name) < std::tie(b->database, b->name);
+              });
+  }
+  view->rows(catalog, &out.rows);
+  return out;
+}
+
+}  // namespace shoal::sql::internal
