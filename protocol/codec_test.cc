@@ -106,6 +106,7 @@ TEST(CodecTest, ServerMessagesRoundTrip) {
                   Prefixes::kMayDecode);
   ExpectRoundTrip(server::AuthMoreData{"\x03"}, kCaps);
   ExpectRoundTrip(server::PrepareOk{45, 1, 2, 0}, kCaps);
+  ExpectRoundTrip(server::LocalInfileRequest{"rows.tsv"}, kCaps, Prefixes::kMayDecode);
 }
 
 TEST(CodecTest, EofAndAuthExactBytes) {

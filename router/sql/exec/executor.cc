@@ -198,6 +198,7 @@ StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
                         [&](const TruncateStmt& s) { return ExecuteTruncate(s, ctx); },
                         [&](const AnalyzeStmt& s) { return ExecuteAnalyze(s, ctx); },
                         [&](const ExplainStmt& s) { return ExecuteExplain(s, ctx); },
+                        [&](const LoadDataStmt& s) { return ExecuteLoadData(s, ctx); },
                     },
                     stmt.node);
 }
@@ -281,7 +282,8 @@ std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
   if (std::holds_alternative<PrepareStmt>(stmt.node) ||
       std::holds_alternative<ExecuteStmt>(stmt.node) ||
       std::holds_alternative<DeallocateStmt>(stmt.node) ||
-      std::holds_alternative<UseStmt>(stmt.node)) {
+      std::holds_alternative<UseStmt>(stmt.node) ||
+      std::holds_alternative<LoadDataStmt>(stmt.node)) {
     return mysql::errors::UnsupportedPreparedStatement();
   }
   std::vector<mysql::ColumnDefinition> columns;
