@@ -1,5 +1,5 @@
-// Server messages: Greeting, OK, ERR, EOF, AuthSwitchRequest, AuthMoreData, LocalInfileRequest, PREPARE_OK (wire
-// layouts in codec.h), plus the small peek helpers.
+// Server messages: Greeting, OK, ERR, EOF, AuthSwitchRequest, AuthMoreData, LocalInfileRequest,
+// PREPARE_OK (wire layouts in codec.h), plus the small peek helpers.
 #include <algorithm>
 
 #include "protocol/codec.h"

@@ -68,8 +68,9 @@ absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNo
   shoal::Gauge* connections =
       node.metrics->GetGauge("shoal_router_connections", "MySQL client connections open now.");
   server.threads_connected = [connections] { return connections->value(); };
-  server.load_data_rows = node.metrics->GetCounter(
-      "shoal_router_load_data_rows_total", "Rows read from LOAD DATA LOCAL files (skipped included).");
+  server.load_data_rows =
+      node.metrics->GetCounter("shoal_router_load_data_rows_total",
+                               "Rows read from LOAD DATA LOCAL files (skipped included).");
   server.load_data_bytes = node.metrics->GetCounter("shoal_router_load_data_bytes_total",
                                                     "Bytes of LOAD DATA LOCAL files received.");
 

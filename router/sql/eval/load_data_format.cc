@@ -136,7 +136,7 @@ LoadDataSplitter::Step LoadDataSplitter::ParseRow(size_t* used) {
     const size_t begin = decoded_.size();
     const bool enclosed = format_.enclosure && input_[i] == *format_.enclosure;
     if (enclosed) decoded_.push_back(input_[i++]);  // kept if the field never closes
-    bool closed = false;  // ended by an enclosure and a terminator
+    bool closed = false;                            // ended by an enclosure and a terminator
     bool line_end = false;
     bool found_null = false;
     for (;;) {

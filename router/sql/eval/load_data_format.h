@@ -25,9 +25,9 @@ namespace shoal::sql {
 
 struct LoadDataFormat {
   std::string field_terminator = "\t";
-  std::optional<char> enclosure;       // none: ENCLOSED BY ''
-  std::optional<char> escape = '\\';   // none: ESCAPED BY ''
-  std::string line_starting;           // empty: none
+  std::optional<char> enclosure;      // none: ENCLOSED BY ''
+  std::optional<char> escape = '\\';  // none: ESCAPED BY ''
+  std::string line_starting;          // empty: none
   // Never empty: the executor refuses fixed-size rows (an empty one is taken as "\n").
   std::string line_terminator = "\n";
 };

@@ -117,8 +117,8 @@ bool LooksNegative(const mysql::Value& value) {
 // the binary ones.
 std::string CutToFit(const schema::ColumnDef& column, absl::string_view text) {
   const size_t max_bytes = schema::MaxValueBytes(column);
-  const bool characters = column.type == ColumnType::kChar ||
-                          column.type == ColumnType::kVarChar || column.type == ColumnType::kText;
+  const bool characters = column.type == ColumnType::kChar || column.type == ColumnType::kVarChar ||
+                          column.type == ColumnType::kText;
   if (!characters) return std::string(text.substr(0, max_bytes));
   const size_t max_chars = column.type == ColumnType::kText ? max_bytes : column.length;
   size_t pos = 0, chars = 0;
@@ -176,7 +176,8 @@ std::optional<mysql::SqlError> AppendLoadedValue(const schema::ColumnDef& column
     } else if (warning.code == 1406) {
       warning = mysql::errors::DataTruncated(column.name, at);
     }
-    if (step == 0) warnings->push_back({Diagnostic::Level::kWarning, warning.code, warning.message});
+    if (step == 0)
+      warnings->push_back({Diagnostic::Level::kWarning, warning.code, warning.message});
     current = std::move(*next);
     refused = AppendField(column, current, at, out);
   }

@@ -51,7 +51,7 @@ class DataAccess {
 
 class ResultSink;
 class AsyncStatement;
-class LocalInfile;  // executor.h
+class LocalInfile;       // executor.h
 struct DictionaryFetch;  // table_access.h
 
 // Whether the statement being run has fetched the dictionary (see SessionState).

@@ -138,9 +138,10 @@ const SysVarDef kVars[] = {
     Str("lc_time_names", S::kBoth, "en_US"),
     Str("license", S::kGlobalOnly, "GPL", true),
     // ON as in MariaDB (MySQL 8.0: OFF); docs/architecture.md says why. SET GLOBAL changes it.
-    Server(Bool("local_infile", S::kGlobalOnly, true), [](const ServerInfo& s) -> Value {
-      return int64_t{s.local_infile->load(std::memory_order_relaxed) ? 1 : 0};
-    }),
+    Server(Bool("local_infile", S::kGlobalOnly, true),
+           [](const ServerInfo& s) -> Value {
+             return int64_t{s.local_infile->load(std::memory_order_relaxed) ? 1 : 0};
+           }),
     Uint("lock_wait_timeout", S::kBoth, 31536000, 1, kMaxTimeout),
     Bool("log_bin", S::kGlobalOnly, false, true),
     Uint("long_query_time", S::kBoth, 10),

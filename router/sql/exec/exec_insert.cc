@@ -403,8 +403,9 @@ DictionaryFetch ReserveAutoIncrement(const schema::TableDef& table, uint64_t cou
   return fetch;
 }
 
-std::optional<mysql::SqlError> PackRow(const schema::TableDef& table, const std::vector<bool>& given,
-                                       AppendGiven append, uint64_t* next_id, uint64_t* first_auto,
+std::optional<mysql::SqlError> PackRow(const schema::TableDef& table,
+                                       const std::vector<bool>& given, AppendGiven append,
+                                       uint64_t* next_id, uint64_t* first_auto,
                                        schema::RowWriter* out) {
   const int n = static_cast<int>(table.columns.size());
   const int auto_column = table.auto_increment_column();

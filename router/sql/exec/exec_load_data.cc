@@ -323,8 +323,7 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
     if (auto_column >= 0 && given_[auto_column] && AsksForValue(auto_column, missing)) {
       given_[auto_column] = false;
     }
-    uint64_t needed =
-        GeneratedValuesPerRow(*table_, auto_column >= 0 && given_[auto_column]);
+    uint64_t needed = GeneratedValuesPerRow(*table_, auto_column >= 0 && given_[auto_column]);
     uint64_t next_id = 0;
     if (needed > 0) next_id = *TakeAutoIncrement(*table_, needed, data());
     auto append = [&](int c, schema::RowWriter* out) -> std::optional<mysql::SqlError> {
@@ -455,8 +454,8 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
 
   std::unique_ptr<Batch> current_;
   std::deque<std::unique_ptr<Batch>> in_flight_;
-  bool ended_ = false;          // the file is over (End) or the session gone (Abandon)
-  bool produced_all_ = false;   // every row of the file is in a batch
+  bool ended_ = false;         // the file is over (End) or the session gone (Abandon)
+  bool produced_all_ = false;  // every row of the file is in a batch
   bool awaiting_values_ = false;
   bool pumping_ = false, again_ = false;
   bool wanted_ = true;  // what WantsData said last: a change to true is told to the session
@@ -475,9 +474,9 @@ void LoadDataRun::Batch::RowDone(RowOp* op, const api::Outcome& outcome) {
     run->data()->client().Write(*run->table_, rows[op->index], op, used_txn);
     run->data()->Flush();
   } else if (outcome.code == 1062 && !op->rewriting) {
-    warnings.emplace_back(row_numbers[op->index],
-                          Diagnostic{Diagnostic::Level::kWarning, outcome.code,
-                                     std::string(outcome.message)});
+    warnings.emplace_back(
+        row_numbers[op->index],
+        Diagnostic{Diagnostic::Level::kWarning, outcome.code, std::string(outcome.message)});
   } else if (!error) {
     error = EngineError(outcome.code, outcome.message);
   }

@@ -24,10 +24,11 @@ bool WantsGeneratedValue(const mysql::Value& value, bool given);
 // `given[c]`, else a generated value (the AUTO_INCREMENT column, and the hidden key) taken from
 // `*next_id` onwards, else its default or NULL; 1364 for a NOT NULL column without a default.
 // `*first_auto` is set to the first value the AUTO_INCREMENT column was given, if it was 0.
-using AppendGiven = absl::FunctionRef<std::optional<mysql::SqlError>(int column,
-                                                                     schema::RowWriter* out)>;
-std::optional<mysql::SqlError> PackRow(const schema::TableDef& table, const std::vector<bool>& given,
-                                       AppendGiven append, uint64_t* next_id, uint64_t* first_auto,
+using AppendGiven =
+    absl::FunctionRef<std::optional<mysql::SqlError>(int column, schema::RowWriter* out)>;
+std::optional<mysql::SqlError> PackRow(const schema::TableDef& table,
+                                       const std::vector<bool>& given, AppendGiven append,
+                                       uint64_t* next_id, uint64_t* first_auto,
                                        schema::RowWriter* out);
 
 // How many generated values PackRow takes for a row whose AUTO_INCREMENT column is given or
