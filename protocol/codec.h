@@ -76,6 +76,11 @@ void Encode(const server::AuthMoreData& msg, uint32_t caps, Writer* out);
 DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t caps, server::PrepareOk* out);
 void Encode(const server::PrepareOk& msg, uint32_t caps, Writer* out);
 
+// int<1> 0xFB | string<EOF> filename
+DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t caps,
+                    server::LocalInfileRequest* out);
+void Encode(const server::LocalInfileRequest& msg, uint32_t caps, Writer* out);
+
 // ---- Client messages -------------------------------------------------------------------
 
 // int<4> capabilities | int<4> max_packet_size | int<1> charset | string[23] filler

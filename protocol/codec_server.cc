@@ -1,5 +1,5 @@
-// Server messages: Greeting, OK, ERR, EOF, AuthSwitchRequest, AuthMoreData, PREPARE_OK (wire
-// layouts in codec.h), plus the small peek helpers.
+// Server messages: Greeting, OK, ERR, EOF, AuthSwitchRequest, AuthMoreData, LocalInfileRequest,
+// PREPARE_OK (wire layouts in codec.h), plus the small peek helpers.
 #include <algorithm>
 
 #include "protocol/codec.h"
@@ -11,6 +11,7 @@ constexpr uint8_t kOkHeader = 0x00;
 constexpr uint8_t kEofHeader = 0xFE;
 constexpr uint8_t kErrHeader = 0xFF;
 constexpr uint8_t kAuthMoreDataHeader = 0x01;
+constexpr uint8_t kLocalInfileHeader = 0xFB;
 constexpr size_t kGreetingReservedBytes = 10;
 
 DecodeStatus Done(const Reader& in) {
@@ -209,6 +210,20 @@ DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t /*caps*/,
 void Encode(const server::AuthMoreData& msg, uint32_t /*caps*/, Writer* out) {
   out->WriteInt1(kAuthMoreDataHeader);
   out->WriteBytes(msg.data);
+}
+
+DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t /*caps*/,
+                    server::LocalInfileRequest* out) {
+  Reader in(payload);
+  uint8_t header;
+  if (!in.ReadInt1(&header) || header != kLocalInfileHeader) return DecodeStatus::kMalformed;
+  out->filename = in.ReadRest();
+  return DecodeStatus::kOk;
+}
+
+void Encode(const server::LocalInfileRequest& msg, uint32_t /*caps*/, Writer* out) {
+  out->WriteInt1(kLocalInfileHeader);
+  out->WriteBytes(msg.filename);
 }
 
 DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t /*caps*/, server::PrepareOk* out) {

@@ -106,6 +106,7 @@ TEST(CodecTest, ServerMessagesRoundTrip) {
                   Prefixes::kMayDecode);
   ExpectRoundTrip(server::AuthMoreData{"\x03"}, kCaps);
   ExpectRoundTrip(server::PrepareOk{45, 1, 2, 0}, kCaps);
+  ExpectRoundTrip(server::LocalInfileRequest{"rows.tsv"}, kCaps, Prefixes::kMayDecode);
 }
 
 TEST(CodecTest, EofAndAuthExactBytes) {
@@ -135,7 +136,7 @@ TEST(CodecTest, GreetingLayout) {
   const std::string bytes = EncodeToString(greeting, kCaps);
   const std::string expected =
       "0a" + ToHex("8.0.36") + "00" + "d2040000" + ToHex("abcdefgh") + "00" +
-      "0fa2"  // capabilities low: 0xa20f
+      "8fa2"  // capabilities low: 0xa28f (CLIENT_LOCAL_FILES 0x80 for LOAD DATA LOCAL)
       "ff"
       "0200" +  // charset 255, status AUTOCOMMIT
       "3f01"    // capabilities high: 0x013f

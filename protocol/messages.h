@@ -18,13 +18,14 @@
 namespace shoal::mysql {
 
 // The capabilities Shoal advertises (CLIENTS.md §1): MySQL mode (LONG_PASSWORD set), no SSL,
-// no compression, no query attributes, no optional metadata.
+// no compression, no query attributes, no optional metadata. LOCAL_FILES as mysqld: whether
+// LOAD DATA LOCAL may run is decided per statement (local_infile, the client's flag).
 inline constexpr uint32_t kServerCapabilities =
     capability::kLongPassword | capability::kFoundRows | capability::kLongFlag |
     capability::kConnectWithDb | capability::kProtocol41 | capability::kTransactions |
     capability::kSecureConnection | capability::kMultiStatements | capability::kMultiResults |
     capability::kPsMultiResults | capability::kPluginAuth | capability::kConnectAttrs |
-    capability::kPluginAuthLenencClientData | capability::kDeprecateEof;
+    capability::kPluginAuthLenencClientData | capability::kDeprecateEof | capability::kLocalFiles;
 
 inline constexpr absl::string_view kNativePasswordPlugin = "mysql_native_password";
 inline constexpr absl::string_view kCachingSha2PasswordPlugin = "caching_sha2_password";
@@ -106,6 +107,14 @@ struct PrepareOk {
   uint16_t num_params = 0;
   uint16_t warnings = 0;
   bool operator==(const PrepareOk&) const = default;
+};
+
+// LOAD DATA LOCAL: asks the client for the file the statement names. The client answers with
+// the file's bytes in packets of its choosing and an empty packet at the end (or at once, when
+// it refuses).
+struct LocalInfileRequest {
+  absl::string_view filename;
+  bool operator==(const LocalInfileRequest&) const = default;
 };
 
 }  // namespace server

@@ -65,9 +65,17 @@ absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNo
   server.max_connections = self->max_connections;
   server.max_allowed_packet = context.max_allowed_packet;
   server.started = absl::Now();
+  server.local_infile->store(self->local_infile);
+  server.load_data_batch_rows = static_cast<uint32_t>(self->load_data_batch_rows);
+  server.load_data_batches_in_flight = static_cast<uint32_t>(self->load_data_batches_in_flight);
   shoal::Gauge* connections =
       node.metrics->GetGauge("shoal_router_connections", "MySQL client connections open now.");
   server.threads_connected = [connections] { return connections->value(); };
+  server.load_data_rows =
+      node.metrics->GetCounter("shoal_router_load_data_rows_total",
+                               "Rows read from LOAD DATA LOCAL files (skipped included).");
+  server.load_data_bytes = node.metrics->GetCounter("shoal_router_load_data_bytes_total",
+                                                    "Bytes of LOAD DATA LOCAL files received.");
 
   shoal::router::RouterServer::Options options;
   options.socket_path = self->socket;

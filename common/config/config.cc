@@ -77,6 +77,9 @@ void EmitRouter(YAML::Emitter& out, const RouterConfig& r) {
   out << YAML::Key << "metrics_port" << YAML::Value << r.metrics_port;
   out << YAML::Key << "max_connections" << YAML::Value << r.max_connections;
   out << YAML::Key << "spin" << YAML::Value << internal::FormatConfigDuration(r.spin);
+  out << YAML::Key << "local_infile" << YAML::Value << r.local_infile;
+  out << YAML::Key << "load_data_batch_rows" << YAML::Value << r.load_data_batch_rows;
+  out << YAML::Key << "load_data_batches_in_flight" << YAML::Value << r.load_data_batches_in_flight;
   out << YAML::EndMap;
 }
 

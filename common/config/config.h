@@ -44,6 +44,9 @@
 //       metrics_port: 9304
 //       max_connections: 1024                # ER_CON_COUNT_ERROR (1040) beyond this
 //       spin: 0ms                            # workers busy-poll before sleeping
+//       local_infile: true                   # LOAD DATA LOCAL allowed (SET GLOBAL changes it)
+//       load_data_batch_rows: 1000           # LOAD DATA: rows per native transaction
+//       load_data_batches_in_flight: 2       # LOAD DATA: batches out before reading stops
 //   users:                                   # MySQL accounts; only password hashes, never text
 //     - name: root                           # no hash: an empty password
 //     - name: app
@@ -145,6 +148,9 @@ struct RouterConfig {
   int metrics_port = 0;
   int max_connections = 1024;
   absl::Duration spin = absl::ZeroDuration();  // workers busy-poll this long before sleeping
+  bool local_infile = true;                    // local_infile's global value at start
+  int load_data_batch_rows = 1000;             // LOAD DATA: rows per native transaction
+  int load_data_batches_in_flight = 2;         // LOAD DATA: batches out before reading stops
 };
 
 // A MySQL account. Both hashes empty: the account has an empty password.

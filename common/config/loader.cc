@@ -121,7 +121,10 @@ std::vector<Field> RouterFields(RouterConfig* r) {
           {"cpus", CpusField{&r->cpus}},
           {"metrics_port", IntField{&r->metrics_port, 0, kMaxPort}},
           {"max_connections", IntField{&r->max_connections, 1, kMaxConnections}},
-          {"spin", DurationField{&r->spin, absl::ZeroDuration(), kMaxSpin, absl::Microseconds(1)}}};
+          {"spin", DurationField{&r->spin, absl::ZeroDuration(), kMaxSpin, absl::Microseconds(1)}},
+          {"local_infile", BoolField{&r->local_infile}},
+          {"load_data_batch_rows", IntField{&r->load_data_batch_rows, 1, 100000}},
+          {"load_data_batches_in_flight", IntField{&r->load_data_batches_in_flight, 1, 64}}};
 }
 
 std::vector<Field> UserFields(UserConfig* u) {

@@ -220,7 +220,10 @@ void Session::OnQuery(absl::string_view text, std::string* out) {
 void Session::RunQueryStatements(std::string* out) {
   while (next_statement_ < query_statements_.size()) {
     sql::StatementResult result = sql::ExecuteText(query_statements_[next_statement_++], &sql_);
-    if (Await(&result, Awaiting::kStatement, mysql::RowFormat::kText)) return;
+    if (Await(&result, Awaiting::kStatement, mysql::RowFormat::kText)) {
+      if (sql_.local_infile != nullptr) RequestFile(out);
+      return;
+    }
     bool last = next_statement_ == query_statements_.size();
     bool failed = std::holds_alternative<mysql::SqlError>(result);
     SendResult(result, mysql::RowFormat::kText, !last && !failed, out);
@@ -243,25 +246,67 @@ bool Session::Await(sql::StatementResult* result, Awaiting what, mysql::RowForma
 }
 
 void Session::StatementDone(sql::StatementResult result) {
-  if (!waiting()) {  // inside Execute: Await takes it
+  if (!waiting() || awaiting_ == Awaiting::kLocalInfile) {  // inside our call: taken there
     early_result_ = std::move(result);
     return;
   }
+  SendDeferredResult(std::move(result));
+  if (answered_) answered_();
+}
+
+void Session::SendDeferredResult(sql::StatementResult result) {
   Awaiting awaited = awaiting_;
   awaiting_ = Awaiting::kNothing;
   if (awaited == Awaiting::kLogin) {
     if (FinishLogin(result, &out_) == Action::kClose) state_ = State::kClosing;
-  } else {
-    bool more = false;
-    if (deferred_format_ == mysql::RowFormat::kText && !query_statements_.empty()) {
-      more = next_statement_ < query_statements_.size() &&
-             !std::holds_alternative<mysql::SqlError>(result);
-      if (!more) query_statements_.clear();
-    }
-    SendResult(result, deferred_format_, more, &out_);
-    if (more) RunQueryStatements(&out_);  // may wait again: what was answered goes now anyway
+    return;
   }
+  bool more = false;
+  if (deferred_format_ == mysql::RowFormat::kText && !query_statements_.empty()) {
+    more = next_statement_ < query_statements_.size() &&
+           !std::holds_alternative<mysql::SqlError>(result);
+    if (!more) query_statements_.clear();
+  }
+  SendResult(result, deferred_format_, more, &out_);
+  if (more) RunQueryStatements(&out_);  // may wait again: what was answered goes now anyway
+}
+
+void Session::ReadyForInput() {
+  if (awaiting_ == Awaiting::kStatement && sql_.local_infile != nullptr) {
+    // A LOAD DATA run again after a dictionary fetch (inside the data pump): its file is
+    // asked for only now.
+    RequestFile(&out_);
+    if (answered_) answered_();
+    return;
+  }
+  if (!infile_paused_) return;
+  infile_paused_ = false;
   if (answered_) answered_();
+}
+
+void Session::RequestFile(std::string* out) {
+  // int<1> 0xFB | string<EOF> file name; the client's packets that follow are the file.
+  mysql::server::LocalInfileRequest request{sql_.local_infile->file_name()};
+  mysql::EncodePacket(request, caps_, &seq_, out);
+  awaiting_ = Awaiting::kLocalInfile;
+}
+
+void Session::OnFilePacket(absl::Span<const uint8_t> payload, std::string* /*out*/) {
+  sql::LocalInfile* infile = sql_.local_infile;
+  if (!payload.empty()) {
+    infile->Data(absl::string_view(reinterpret_cast<const char*>(payload.data()), payload.size()));
+    return;
+  }
+  // The empty packet ends the file. The statement may answer at once (nothing in flight):
+  // StatementDone then leaves the result in early_result_.
+  sql_.local_infile = nullptr;
+  infile->End();
+  awaiting_ = Awaiting::kStatement;
+  if (early_result_) {
+    sql::StatementResult result = std::move(*early_result_);
+    early_result_.reset();
+    SendDeferredResult(std::move(result));
+  }
 }
 
 void Session::AwaitDictionary(absl::Span<const uint8_t> payload) {
@@ -368,6 +413,7 @@ void Session::ResetSessionState() {
   fresh.connection_id = sql_.connection_id;
   fresh.host = sql_.host;
   fresh.user = sql_.user;
+  fresh.client_local_files = sql_.client_local_files;
   fresh.database = sql_.database;
   sql_ = std::move(fresh);
   sql::ApplyHandshakeCollation(client_collation_, &sql_);

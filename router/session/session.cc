@@ -43,7 +43,9 @@ Session::~Session() {
   // A transaction left open is rolled back: by the statement still running, once it is done,
   // or now.
   if (sql_.in_flight != nullptr) {
+    sql::LocalInfile* infile = sql_.local_infile;
     sql_.in_flight->Orphan(std::move(sql_.txn));
+    if (infile != nullptr) infile->Abandon();  // its file will not come: may free it now
   } else {
     sql::RollbackInBackground(sql_.data, std::move(sql_.txn));
   }
@@ -75,7 +77,11 @@ void Session::Start() {
 Session::Step Session::OnInput(absl::Span<const uint8_t> in, size_t* consumed) {
   std::string* out = &out_;
   *consumed = 0;
-  while (state_ != State::kClosing && !waiting()) {
+  while (state_ != State::kClosing && (!waiting() || awaiting_ == Awaiting::kLocalInfile)) {
+    if (awaiting_ == Awaiting::kLocalInfile && !sql_.local_infile->WantsData()) {
+      infile_paused_ = true;  // backpressure: the rest stays in the connection's buffer
+      return Step::kWait;
+    }
     size_t used = 0;
     absl::Span<const uint8_t> payload;
     DecodeStatus status = decoder_.Next(in.subspan(*consumed), &used, &payload);
@@ -96,13 +102,22 @@ Session::Step Session::OnInput(absl::Span<const uint8_t> in, size_t* consumed) {
       return Step::kClose;
     }
     seq_ = decoder_.expected_seq();
+    if (awaiting_ == Awaiting::kLocalInfile) {
+      OnFilePacket(payload, out);
+      *consumed += used;
+      // The file's packets carry on the sequence; the command after it starts again at 0.
+      if (awaiting_ != Awaiting::kLocalInfile) decoder_.ResetSequence();
+      continue;
+    }
     // The payload may point into `in`: handle it before its bytes are counted as consumed.
     Action action = OnPacket(payload, out);
     *consumed += used;
     // A command's exchange ends with our reply: the next command starts again at 0. During
     // authentication the sequence carries on. (Not reset before reading: a payload longer
     // than 16 MiB arrives over several calls, and its joined chunks must survive them.)
-    if (state_ == State::kCommand) {
+    if (awaiting_ == Awaiting::kLocalInfile) {
+      decoder_.set_expected_seq(seq_);  // the client's file follows our request
+    } else if (state_ == State::kCommand) {
       decoder_.ResetSequence();
     } else {
       decoder_.set_expected_seq(seq_);
@@ -200,6 +215,7 @@ bool Session::Verify(const UserAccount* account, absl::string_view plugin,
 Session::Action Session::LoginSucceeded(std::string* out) {
   state_ = State::kCommand;
   sql_.user = user_;
+  sql_.client_local_files = (caps_ & mysql::capability::kLocalFiles) != 0;
   sql::ApplyHandshakeCollation(client_collation_, &sql_);
   if (requested_database_.empty()) return FinishLogin(sql::OkResult{}, out);
   sql::StatementResult used = UseDatabase(requested_database_);

@@ -89,8 +89,12 @@ class Session : private sql::ResultSink {
   //   kLogin      — the USE of the database named at login or COM_CHANGE_USER: its error
   //                 closes the connection, as mysqld's does;
   //   kDictionary — the dictionary fetch COM_STMT_PREPARE or COM_FIELD_LIST stopped for
-  //                 (table_access.h): the command in `retry_command_` is handled again.
-  enum class Awaiting : uint8_t { kNothing, kStatement, kLogin, kDictionary };
+  //                 (table_access.h): the command in `retry_command_` is handled again;
+  //   kLocalInfile — LOAD DATA LOCAL asked the client for its file (LocalInfileRequest): every
+  //                 packet is the file's, handed to sql_.local_infile, until the empty one,
+  //                 after which the statement's result is awaited as kStatement. Packets are
+  //                 left unread while the statement holds enough (`infile_paused_`).
+  enum class Awaiting : uint8_t { kNothing, kStatement, kLogin, kDictionary, kLocalInfile };
 
   // A COM_STMT_PREPAREd statement.
   struct Statement {
@@ -105,6 +109,14 @@ class Session : private sql::ResultSink {
   // result and goes on (the rest of a multi-statement query; `answered` then feeds the
   // client's next commands).
   void StatementDone(sql::StatementResult result) override;
+  // sql::ResultSink: a LOAD DATA LOCAL takes its file again.
+  void ReadyForInput() override;
+  // Sends a deferred statement's result (awaiting_ kStatement or kLogin) and goes on as
+  // StatementDone does, without calling `answered`.
+  void SendDeferredResult(sql::StatementResult result);
+  // LOAD DATA LOCAL (commands.cc): asks the client for the file, then takes its packets.
+  void RequestFile(std::string* out);
+  void OnFilePacket(absl::Span<const uint8_t> payload, std::string* out);
   // Runs the statements of a COM_QUERY from `next_statement_` on until one is deferred or
   // all have answered.
   void RunQueryStatements(std::string* out);
@@ -169,6 +181,7 @@ class Session : private sql::ResultSink {
   std::vector<std::string> query_statements_;  // a multi-statement COM_QUERY, split
   size_t next_statement_ = 0;
   std::optional<sql::StatementResult> early_result_;
+  bool infile_paused_ = false;  // kLocalInfile: a packet is left unread until ReadyForInput
   // A dictionary fetch's answer holds it weakly: a session gone by then is not touched.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   Counter* commands_;

@@ -6,6 +6,7 @@
 // thread; nothing here is shared between connections except the immutable ServerInfo.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/time/time.h"
+#include "common/metrics.h"
 #include "protocol/value.h"
 
 namespace shoal::api {
@@ -49,6 +51,7 @@ class DataAccess {
 
 class ResultSink;
 class AsyncStatement;
+class LocalInfile;       // executor.h
 struct DictionaryFetch;  // table_access.h
 
 // Whether the statement being run has fetched the dictionary (see SessionState).
@@ -65,6 +68,15 @@ struct ServerInfo {
   absl::Time started = absl::UnixEpoch();      // for Uptime
   std::function<int64_t()> threads_connected;  // for SHOW STATUS (may be empty)
   std::function<absl::Time()> now;             // the clock (empty = absl::Now); tests inject one
+  // LOAD DATA LOCAL: local_infile's global value, which SET GLOBAL changes for every session of
+  // this router (one atomic, shared by the copies of this struct); rows per native batch (one
+  // transaction each) and batches in flight before the client's file stops being read.
+  std::shared_ptr<std::atomic<bool>> local_infile = std::make_shared<std::atomic<bool>>(true);
+  uint32_t load_data_batch_rows = 1000;
+  uint32_t load_data_batches_in_flight = 2;
+  // LOAD DATA's progress in /metrics (null without a registry).
+  Counter* load_data_rows = nullptr;
+  Counter* load_data_bytes = nullptr;
 };
 
 // One entry of SHOW WARNINGS: a note, warning or error of the last statement.
@@ -131,6 +143,11 @@ struct SessionState {
   // The deferred statement running now, if any. A session that goes away while one runs
   // calls in_flight->Orphan() so that its completion touches nothing of the session.
   AsyncStatement* in_flight = nullptr;
+  // The client said it can send files (CLIENT_LOCAL_FILES), set at login.
+  bool client_local_files = false;
+  // A LOAD DATA LOCAL statement (in_flight too) waiting for the client's file: the session
+  // asks the client for it and streams the file's packets to it (executor.h).
+  LocalInfile* local_infile = nullptr;
   // What a statement that stopped to wait for the dictionary master asked for
   // (table_access.h); the executor (or, for COM_STMT_PREPARE and COM_FIELD_LIST, the session)
   // takes it, sends it, and runs the statement again once it is answered. Mutable because

@@ -147,6 +147,11 @@ const SysVarDef kVars[] = {
     Str("lc_messages", S::kBoth, "en_US"),
     Str("lc_time_names", S::kBoth, "en_US"),
     Str("license", S::kGlobalOnly, "GPL", true),
+    // ON as in MariaDB (MySQL 8.0: OFF); docs/architecture.md says why. SET GLOBAL changes it.
+    Server(Bool("local_infile", S::kGlobalOnly, true),
+           [](const ServerInfo& s) -> Value {
+             return int64_t{s.local_infile->load(std::memory_order_relaxed) ? 1 : 0};
+           }),
     Uint("lock_wait_timeout", S::kBoth, 31536000, 1, kMaxTimeout),
     Bool("log_bin", S::kGlobalOnly, false, true),
     Uint("long_query_time", S::kBoth, 10),
@@ -178,6 +183,9 @@ const SysVarDef kVars[] = {
     Uint("read_buffer_size", S::kBoth, 131072, 8192),
     Bool("read_only", S::kGlobalOnly, false),
     Bool("require_secure_transport", S::kGlobalOnly, false),
+    // NULL: the router reads no server-side files (LOAD DATA INFILE without LOCAL is 1290).
+    Server(Nullable(Str("secure_file_priv", S::kGlobalOnly, "", true)),
+           [](const ServerInfo&) -> Value { return mysql::Null{}; }),
     Uint("server_id", S::kGlobalOnly, 1, 0, 4294967295, true),
     Enum("session_track_gtids", S::kBoth, "OFF", "OFF,OWN_GTID,ALL_GTIDS"),
     Bool("session_track_schema", S::kBoth, true),

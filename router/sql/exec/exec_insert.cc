@@ -13,6 +13,7 @@
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/insert_rows.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
@@ -36,28 +37,8 @@ mysql::SqlError NoDefault(const schema::ColumnDef& column) {
 // runs again once they are in.
 std::variant<uint64_t, mysql::SqlError> NextAutoIncrement(const schema::TableDef& table,
                                                           uint64_t count, SessionState* state) {
-  DataAccess* data = state->data;
-  DataAccess::AutoIncrementRange& range = data->auto_increment[table.id];
-  if (range.table_version != table.version) range = {table.version, 0, 0};  // TRUNCATE resets
-  if (range.end - range.next < count) {
-    DictionaryFetch fetch;
-    wire::ReserveAutoIncrement* reserve = fetch.request.mutable_reserve_auto_increment();
-    reserve->set_table_id(table.id);
-    reserve->set_count(std::max(count, kAutoIncrementBatch));
-    fetch.apply =
-        [data, id = table.id, version = table.version](
-            const absl::StatusOr<wire::DictConf>& conf) -> std::optional<mysql::SqlError> {
-      if (!conf.ok()) return ClusterFailure();
-      if (conf->error_code() != 0) return EngineError(conf->error_code(), conf->error_message());
-      uint64_t first = conf->auto_increment_first();
-      data->auto_increment[id] = {version, first, first + conf->auto_increment_count()};
-      return std::nullopt;
-    };
-    return WantDictionary(*state, std::move(fetch));
-  }
-  uint64_t first = range.next;
-  range.next += count;
-  return first;
+  if (auto first = TakeAutoIncrement(table, count, state->data)) return *first;
+  return WantDictionary(*state, ReserveAutoIncrement(table, count, state->data));
 }
 
 // The table columns an INSERT gives values for, in the order of its value lists.
@@ -383,6 +364,77 @@ class UpsertRun : public AsyncStatement, public api::Completion {
 
 }  // namespace
 
+bool WantsGeneratedValue(const mysql::Value& v, bool given) {
+  bool zero = (std::holds_alternative<int64_t>(v) && std::get<int64_t>(v) == 0) ||
+              (std::holds_alternative<uint64_t>(v) && std::get<uint64_t>(v) == 0);
+  return !given || mysql::IsNull(v) || zero;
+}
+
+uint64_t GeneratedValuesPerRow(const schema::TableDef& table, bool auto_given) {
+  uint64_t n = table.has_hidden_key() ? 1 : 0;
+  if (table.auto_increment_column() >= 0 && !auto_given) ++n;
+  return n;
+}
+
+std::optional<uint64_t> TakeAutoIncrement(const schema::TableDef& table, uint64_t count,
+                                          DataAccess* data) {
+  DataAccess::AutoIncrementRange& range = data->auto_increment[table.id];
+  if (range.table_version != table.version) range = {table.version, 0, 0};  // TRUNCATE resets
+  if (range.end - range.next < count) return std::nullopt;
+  uint64_t first = range.next;
+  range.next += count;
+  return first;
+}
+
+DictionaryFetch ReserveAutoIncrement(const schema::TableDef& table, uint64_t count,
+                                     DataAccess* data) {
+  DictionaryFetch fetch;
+  wire::ReserveAutoIncrement* reserve = fetch.request.mutable_reserve_auto_increment();
+  reserve->set_table_id(table.id);
+  reserve->set_count(std::max(count, kAutoIncrementBatch));
+  fetch.apply = [data, id = table.id, version = table.version](
+                    const absl::StatusOr<wire::DictConf>& conf) -> std::optional<mysql::SqlError> {
+    if (!conf.ok()) return ClusterFailure();
+    if (conf->error_code() != 0) return EngineError(conf->error_code(), conf->error_message());
+    uint64_t first = conf->auto_increment_first();
+    data->auto_increment[id] = {version, first, first + conf->auto_increment_count()};
+    return std::nullopt;
+  };
+  return fetch;
+}
+
+std::optional<mysql::SqlError> PackRow(const schema::TableDef& table,
+                                       const std::vector<bool>& given, AppendGiven append,
+                                       uint64_t* next_id, uint64_t* first_auto,
+                                       schema::RowWriter* out) {
+  const int n = static_cast<int>(table.columns.size());
+  const int auto_column = table.auto_increment_column();
+  const bool hidden_key = table.has_hidden_key();
+  out->Clear();
+  out->BeginRow(n);
+  for (int c = 0; c < n; ++c) {
+    const schema::ColumnDef& column = table.columns[c];
+    if ((c == auto_column && !given[c]) || (hidden_key && c == n - 1)) {
+      if (c == auto_column && *first_auto == 0) *first_auto = *next_id;
+      out->Int(column, static_cast<int64_t>((*next_id)++));
+    } else if (given[c]) {
+      if (auto err = append(c, out)) return err;
+    } else if (column.default_value) {
+      schema::Field field;
+      size_t used = 0;
+      if (!schema::ReadField(column, *column.default_value, &field, &used)) {
+        return mysql::errors::Internal("a stored default does not fit its column");
+      }
+      out->Raw(column, field);
+    } else if (column.nullable) {
+      out->Null();
+    } else {
+      return NoDefault(column);
+    }
+  }
+  return std::nullopt;
+}
+
 StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
   auto resolved = ResolveTable(stmt.table, *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
@@ -413,14 +465,9 @@ StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
       values[r][columns[i]] = std::get<mysql::Value>(std::move(v));
       given[r][columns[i]] = true;
     }
-    if (auto_column >= 0) {
-      const mysql::Value& v = values[r][auto_column];
-      bool zero = (std::holds_alternative<int64_t>(v) && std::get<int64_t>(v) == 0) ||
-                  (std::holds_alternative<uint64_t>(v) && std::get<uint64_t>(v) == 0);
-      if (!given[r][auto_column] || mysql::IsNull(v) || zero) {
-        given[r][auto_column] = false;
-        ++generated;
-      }
+    if (auto_column >= 0 && WantsGeneratedValue(values[r][auto_column], given[r][auto_column])) {
+      given[r][auto_column] = false;
+      ++generated;
     }
   }
   if (auto err = RequireDataNodes(*ctx.state)) return *err;
@@ -437,29 +484,12 @@ StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
   std::vector<std::string> packed(stmt.rows.size());
   schema::RowWriter writer;
   for (size_t r = 0; r < stmt.rows.size(); ++r) {
-    writer.Clear();
-    writer.BeginRow(n);
-    for (int c = 0; c < n; ++c) {
-      const schema::ColumnDef& column = table->columns[c];
-      if ((c == auto_column && !given[r][c]) || (hidden_key && c == n - 1)) {
-        if (c == auto_column && last_insert_id == 0) last_insert_id = next_id;
-        writer.Int(column, static_cast<int64_t>(next_id++));
-      } else if (given[r][c]) {
-        if (auto err = AppendField(column, values[r][c], static_cast<int>(r + 1), &writer)) {
-          return *err;
-        }
-      } else if (column.default_value) {
-        schema::Field field;
-        size_t used = 0;
-        if (!schema::ReadField(column, *column.default_value, &field, &used)) {
-          return mysql::errors::Internal("a stored default does not fit its column");
-        }
-        writer.Raw(column, field);
-      } else if (column.nullable) {
-        writer.Null();
-      } else {
-        return NoDefault(column);
-      }
+    const int row = static_cast<int>(r + 1);
+    auto append = [&](int c, schema::RowWriter* out) {
+      return AppendField(table->columns[c], values[r][c], row, out);
+    };
+    if (auto err = PackRow(*table, given[r], append, &next_id, &last_insert_id, &writer)) {
+      return *err;
     }
     packed[r] = std::string(writer.view());
   }

@@ -54,6 +54,7 @@ StatementResult ExecuteDropIndex(const DropIndexStmt& stmt, const ExecContext& c
 StatementResult ExecuteTruncate(const TruncateStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteAnalyze(const AnalyzeStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteLoadData(const LoadDataStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteTableSelect(const SelectStmt& stmt, const ExecContext& ctx);
 // A table SELECT's result columns, for COM_STMT_PREPARE.
 std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectColumns(

@@ -113,6 +113,12 @@ std::variant<std::function<void()>, mysql::SqlError> CheckSystemVar(const SetAss
     if (auto* err = std::get_if<mysql::SqlError>(&checked)) return *err;
     value = std::get<Value>(std::move(checked));
   }
+  if (global && def->name == "local_infile" && value) {
+    // A router-wide switch (every session of this router), as mysqld's is server-wide.
+    std::atomic<bool>* flag = s->server->local_infile.get();
+    bool on = std::get<int64_t>(*value) != 0;
+    return std::function<void()>([flag, on] { flag->store(on, std::memory_order_relaxed); });
+  }
   if (global) return mysql::errors::NotSupportedYet("SET GLOBAL");
   if (!def->alias_of.empty()) {
     AddWarning(s, Diagnostic::Level::kWarning, 1287,

@@ -171,6 +171,7 @@ StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) 
                         [&](const LockTablesStmt& s) { return ExecuteLockTables(s, ctx); },
                         [&](const UnlockTablesStmt& s) { return ExecuteUnlockTables(s, ctx); },
                         [&](const AlterTableStmt& s) { return ExecuteAlterTable(s, ctx); },
+                        [&](const LoadDataStmt& s) { return ExecuteLoadData(s, ctx); },
                     },
                     stmt.node);
 }
@@ -302,7 +303,8 @@ std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
   if (std::holds_alternative<PrepareStmt>(stmt.node) ||
       std::holds_alternative<ExecuteStmt>(stmt.node) ||
       std::holds_alternative<DeallocateStmt>(stmt.node) ||
-      std::holds_alternative<UseStmt>(stmt.node)) {
+      std::holds_alternative<UseStmt>(stmt.node) ||
+      std::holds_alternative<LoadDataStmt>(stmt.node)) {
     return mysql::errors::UnsupportedPreparedStatement();
   }
   std::vector<mysql::ColumnDefinition> columns;

@@ -45,6 +45,34 @@ class ResultSink {
  public:
   virtual ~ResultSink() = default;
   virtual void StatementDone(StatementResult result) = 0;
+  // A LOAD DATA LOCAL is ready for the client's file: just made (its file may be asked for
+  // now, if the session already waits for it — a statement run again after a dictionary
+  // fetch), or takes the file again after holding it back (LocalInfile::WantsData false).
+  // Called on the session's thread.
+  virtual void ReadyForInput() {}
+};
+
+// A LOAD DATA LOCAL statement waiting for the client's file (SessionState::local_infile), set
+// when it returns Deferred. The session sends the client LocalInfileRequest for file_name(),
+// hands it the payload of every packet that follows, and calls End() at the empty packet that
+// ends the file; only after End() does the statement deliver its result (an error included:
+// the rest of the file is drained first, so the connection stays in step). Owned by itself
+// (an AsyncStatement); used only on the session's thread.
+class LocalInfile {
+ public:
+  virtual const std::string& file_name() const = 0;
+  // Whether the statement takes more of the file now. False: the session leaves the client's
+  // packets unread (backpressure) until ResultSink::ReadyForInput.
+  virtual bool WantsData() const = 0;
+  // A packet of the file; `bytes` need not outlive the call.
+  virtual void Data(absl::string_view bytes) = 0;
+  // The file is over. The result may be delivered before this returns.
+  virtual void End() = 0;
+  // The session is gone (after AsyncStatement::Orphan): nothing more comes.
+  virtual void Abandon() = 0;
+
+ protected:
+  ~LocalInfile() = default;
 };
 
 // A parsed statement with `?` placeholders. Immutable once built; the session (or a SQL-level

@@ -175,6 +175,31 @@ struct InsertStmt {
   std::vector<Assignment> on_duplicate;
 };
 
+// LOAD DATA [LOCAL] INFILE 'file' [REPLACE|IGNORE] INTO TABLE t [CHARACTER SET cs]
+//   [FIELDS …] [LINES …] [IGNORE n LINES] [(col_or_@var, …)] [SET col = expr, …].
+// Terminators as written (string literals decoded); the executor checks them.
+struct LoadDataStmt {
+  struct Target {
+    std::string name;
+    bool user_var = false;  // @name: the field goes to a user variable, for SET
+  };
+  bool local = false;
+  bool replace = false;
+  bool ignore = false;
+  std::string file;
+  TableName table;
+  std::string charset;  // empty: character_set_database
+  std::string field_terminator = "\t";
+  std::string enclosure;
+  bool optionally_enclosed = false;
+  std::string escape = "\\";
+  std::string line_starting;
+  std::string line_terminator = "\n";
+  uint64_t ignore_lines = 0;
+  std::vector<Target> targets;  // empty: every visible column, in table order
+  std::vector<Assignment> set;
+};
+
 struct UpdateStmt {
   TableName table;
   std::string alias;
@@ -401,7 +426,7 @@ using StatementNode =
                  PrepareStmt, ExecuteStmt, DeallocateStmt, DoStmt, InsertStmt, UpdateStmt,
                  DeleteStmt, CreateTableStmt, CreateDatabaseStmt, DropDatabaseStmt, DropTableStmt,
                  CreateIndexStmt, DropIndexStmt, TruncateStmt, AnalyzeStmt, ExplainStmt,
-                 LockTablesStmt, UnlockTablesStmt, AlterTableStmt>;
+                 LockTablesStmt, UnlockTablesStmt, AlterTableStmt, LoadDataStmt>;
 
 struct Statement {
   StatementNode node;

@@ -63,18 +63,6 @@ ExprPtr ParseValue(Parser& p) {
   return p.ParseExpr();
 }
 
-// column = value, … (`:=` works too, as in MySQL).
-bool ParseAssignments(Parser& p, std::vector<Assignment>* out) {
-  do {
-    Assignment& a = out->emplace_back();
-    if (!ParseColumnName(p, &a.column)) return false;
-    if (!p.Accept(TokenKind::kEq) && !p.Expect(TokenKind::kAssign)) return false;
-    a.value = ParseValue(p);
-    if (!a.value) return false;
-  } while (p.Accept(TokenKind::kComma));
-  return true;
-}
-
 // (value, …), (…) … after VALUES. `()` is an empty row (every column takes its default).
 bool ParseRows(Parser& p, std::vector<std::vector<ExprPtr>>* rows) {
   if (p.PeekKeyword("ROW")) return p.NotSupported("VALUES ROW()");
@@ -160,6 +148,18 @@ bool StartsJoin(const Parser& p) {
 }
 
 }  // namespace
+
+// column = value, … (`:=` works too, as in MySQL).
+bool ParseAssignments(Parser& p, std::vector<Assignment>* out) {
+  do {
+    Assignment& a = out->emplace_back();
+    if (!ParseColumnName(p, &a.column)) return false;
+    if (!p.Accept(TokenKind::kEq) && !p.Expect(TokenKind::kAssign)) return false;
+    a.value = ParseValue(p);
+    if (!a.value) return false;
+  } while (p.Accept(TokenKind::kComma));
+  return true;
+}
 
 // INSERT [LOW_PRIORITY|DELAYED|HIGH_PRIORITY] [IGNORE] [INTO] t source [ON DUPLICATE KEY
 // UPDATE …]; REPLACE [LOW_PRIORITY|DELAYED] [INTO] t source.

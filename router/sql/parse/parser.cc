@@ -156,6 +156,7 @@ bool Parser::ParseStatement(StatementNode* out) {
   if (PeekKeyword("CREATE")) return ParseCreate(out);
   if (PeekKeyword("DROP")) return ParseDrop(out);
   if (PeekKeyword("TRUNCATE")) return as(&Parser::ParseTruncate);
+  if (PeekKeyword("LOAD") && PeekKeyword("DATA", 1)) return as(&Parser::ParseLoadData);
   if (PeekKeyword("ANALYZE")) return as(&Parser::ParseAnalyze);
   if (PeekKeyword("EXPLAIN") || PeekKeyword("DESCRIBE") || PeekKeyword("DESC")) {
     return ParseExplain(out);

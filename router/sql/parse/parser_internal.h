@@ -78,6 +78,8 @@ class Parser {
   bool ParseDelete(DeleteStmt* out);
   bool ParseOrderBy(std::vector<OrderItem>* out);
   bool ParseTableName(TableName* out);
+  // LOAD DATA (parse_load.cc).
+  bool ParseLoadData(LoadDataStmt* out);
   // DDL (parse_ddl.cc): CREATE and DROP of databases, tables and indexes; TRUNCATE; ANALYZE;
   // EXPLAIN and DESCRIBE.
   bool ParseCreate(StatementNode* out);
@@ -131,5 +133,7 @@ class Parser {
 };
 
 ExprPtr MakeExpr(ExprKind kind);
+// column = value, … (`:=` works too, as in MySQL): INSERT … SET, UPDATE, LOAD DATA … SET.
+bool ParseAssignments(Parser& p, std::vector<Assignment>* out);
 
 }  // namespace shoal::sql::internal

@@ -1,0 +1,47 @@
+// The pieces of INSERT that other statements writing rows reuse (LOAD DATA): packing one row
+// with MySQL's defaults, and AUTO_INCREMENT values from the worker's reserved ranges. Defined
+// in exec_insert.cc. Run on the session's worker thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "engine/schema/row.h"
+#include "engine/schema/schema.h"
+#include "protocol/sql_error.h"
+#include "protocol/value.h"
+#include "router/sql/eval/session.h"
+#include "router/sql/exec/table_access.h"
+
+namespace shoal::sql::internal {
+
+// Whether the AUTO_INCREMENT column's value asks for a generated one: none given, NULL or 0.
+bool WantsGeneratedValue(const mysql::Value& value, bool given);
+
+// Packs one row of `table` into `out` (cleared first). Column c takes `append(c, out)` where
+// `given[c]`, else a generated value (the AUTO_INCREMENT column, and the hidden key) taken from
+// `*next_id` onwards, else its default or NULL; 1364 for a NOT NULL column without a default.
+// `*first_auto` is set to the first value the AUTO_INCREMENT column was given, if it was 0.
+using AppendGiven =
+    absl::FunctionRef<std::optional<mysql::SqlError>(int column, schema::RowWriter* out)>;
+std::optional<mysql::SqlError> PackRow(const schema::TableDef& table,
+                                       const std::vector<bool>& given, AppendGiven append,
+                                       uint64_t* next_id, uint64_t* first_auto,
+                                       schema::RowWriter* out);
+
+// How many generated values PackRow takes for a row whose AUTO_INCREMENT column is given or
+// not (`auto_given`): one for that column, one for the hidden key.
+uint64_t GeneratedValuesPerRow(const schema::TableDef& table, bool auto_given);
+
+// `count` AUTO_INCREMENT values for `table` from the worker's reserved range: the first, or
+// nullopt when the range holds fewer (nothing is taken then).
+std::optional<uint64_t> TakeAutoIncrement(const schema::TableDef& table, uint64_t count,
+                                          DataAccess* data);
+// The dictionary request that reserves at least `count` more values for `table` into the
+// worker's range (for FetchDictionary or WantDictionary).
+DictionaryFetch ReserveAutoIncrement(const schema::TableDef& table, uint64_t count,
+                                     DataAccess* data);
+
+}  // namespace shoal::sql::internal
