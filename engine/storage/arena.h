@@ -20,9 +20,9 @@ class RowArena {
  public:
   static constexpr uint8_t kDedicated = 255;
   static constexpr size_t kMaxClassBytes = MemoryBudget::kPageSize / 4;
-  // What one index entry is assumed to cost: a flat_hash_set slot or a btree_set<Row*>
-  // element with its share of nodes is 10-20 bytes at usual fill.
-  static constexpr uint64_t kIndexEntryBytes = 16;
+  // What one index entry is assumed to cost: a flat_hash_set slot is 8-16 bytes, an ordered
+  // index's 16-byte IndexEntry with its share of btree nodes 20-24 at usual fill.
+  static constexpr uint64_t kIndexEntryBytes = 24;
 
   explicit RowArena(MemoryBudget* budget);
   ~RowArena();  // frees every page and chunk and returns them to the budget

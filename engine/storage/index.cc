@@ -1,6 +1,54 @@
 #include "engine/storage/index.h"
 
+#include <algorithm>
+
+#include "engine/schema/row.h"
+
 namespace shoal::storage {
+
+void IndexInfo::ChoosePrefix() {
+  const schema::ColumnDef& first = layout->columns[cmp_columns[0]];
+  using schema::ColumnType;
+  if (first.type == ColumnType::kDecimal || first.type == ColumnType::kFloat ||
+      first.type == ColumnType::kDouble) {
+    prefix_kind = PrefixKind::kNone;
+  } else if (schema::FixedSize(first.type) == 0) {
+    prefix_kind = PrefixKind::kBytes;
+  } else if (first.is_unsigned && schema::IsInteger(first.type)) {
+    prefix_kind = PrefixKind::kUnsigned;
+  } else {
+    prefix_kind = PrefixKind::kSigned;
+  }
+}
+
+IndexEntry EntryOf(const IndexInfo& info, Row* row) {
+  IndexEntry entry{0, row};
+  if (info.prefix_kind == PrefixKind::kNone) return entry;
+  const int col = info.cmp_columns[0];
+  schema::Field f = FieldAt(*info.layout, row->row_data(), col);
+  if (f.null) return entry;
+  const schema::ColumnDef& column = info.layout->columns[col];
+  switch (info.prefix_kind) {
+    case PrefixKind::kSigned:
+      entry.prefix = static_cast<uint64_t>(schema::FieldInt(column, f.bytes)) ^ (uint64_t{1} << 63);
+      break;
+    case PrefixKind::kUnsigned:
+      entry.prefix = schema::FieldUint(column, f.bytes);
+      break;
+    case PrefixKind::kBytes: {
+      // Bytes compare unsigned, then shorter first: a shorter string's zero padding never
+      // puts it after a longer one it equals so far.
+      const size_t n = std::min<size_t>(f.bytes.size(), 8);
+      for (size_t i = 0; i < n; ++i) {
+        entry.prefix |= uint64_t{static_cast<uint8_t>(f.bytes[i])} << (56 - 8 * i);
+      }
+      break;
+    }
+    case PrefixKind::kNone:
+      break;
+  }
+  return entry;
+}
 
 int CompareToProbe(const IndexInfo& info, const Row* row, const KeyProbe& probe) {
   const Layout& layout = *info.layout;

@@ -18,6 +18,7 @@ IndexState::IndexState(const Layout* layout, const schema::IndexDef& def)
   if (!def.primary) {
     info.cmp_columns.insert(info.cmp_columns.end(), layout->pk.begin(), layout->pk.end());
   }
+  info.ChoosePrefix();
   if (info.unique) {
     unique = std::make_unique<UniqueIndex>(0, UniqueHash{&info}, UniqueEq{&info});
   }

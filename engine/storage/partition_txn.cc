@@ -128,9 +128,9 @@ OpResult Partition::Impl::SetTable(const schema::TableDef* table) {
     if (from[j] >= 0) continue;
     auto ix = std::make_unique<IndexState>(&layout_, table->indexes[j]);
     for (Row* h : pk_) {
-      ix->ordered.insert(h);
+      ix->ordered.insert(EntryOf(ix->info, h));
       if (Row* b = h->other; b != nullptr && ix->ordered.key_comp()(b, h) != 0) {
-        ix->ordered.insert(b);
+        ix->ordered.insert(EntryOf(ix->info, b));
         ++ix->split_entries;
       }
     }

@@ -35,14 +35,16 @@ Row* Partition::Impl::NewBlock(size_t data_bytes) {
 }
 
 void Partition::Impl::InsertEntry(int index, Row* r) {
-  bool inserted = indexes_[index]->ordered.insert(r).second;
+  IndexState& ix = *indexes_[index];
+  bool inserted = ix.ordered.insert(EntryOf(ix.info, r)).second;
   SHOAL_DCHECK(inserted);
   (void)inserted;
   ++index_entries_;
 }
 
 void Partition::Impl::EraseEntry(int index, Row* r) {
-  size_t erased = indexes_[index]->ordered.erase(r);
+  IndexState& ix = *indexes_[index];
+  size_t erased = ix.ordered.erase(EntryOf(ix.info, r));
   SHOAL_DCHECK(erased == 1);
   index_entries_ -= erased;
 }
@@ -300,8 +302,8 @@ Row* Partition::Impl::Relocate(Row* h, Row* to, absl::string_view row, uint64_t 
   for (int i = 0; i < index_count(); ++i) {
     if ((changed >> i) & 1) continue;
     IndexState& ix = *indexes_[i];
-    ix.ordered.erase(h);
-    ix.ordered.insert(to);
+    ix.ordered.erase(EntryOf(ix.info, h));
+    ix.ordered.insert(EntryOf(ix.info, to));
     if (UniqueEraseIf(i, h)) UniquePut(i, to);
   }
   if (to->other != nullptr) to->other->other = to;
