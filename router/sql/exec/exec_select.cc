@@ -237,6 +237,10 @@ StatementResult RunSelect(const SelectStmt& select, const SelectStmt* outer,
           CheckTableLock(select.from->table, select.from->alias, *ctx.state, /*write=*/false))
     return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
+  // As MySQL's resolver, before any row: a plan may read none to evaluate WHERE on.
+  if (select.where) {
+    if (auto err = CheckRowOperands(*select.where)) return *err;
+  }
   BeginImplicitTransaction(ctx.state);
   AccessPlan plan = PlanAccess(*table, select.where.get(), ctx);
   std::vector<uint16_t> columns = FetchColumns(select, *table);
