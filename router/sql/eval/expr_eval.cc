@@ -311,7 +311,18 @@ ColumnDefinition ExprEngine::Type(const Expr& e) {
     case ExprKind::kInSubquery:
     case ExprKind::kExists:
       return SubqueryType(e);
+    case ExprKind::kRow:
+      SetError(OperandColumns(1));  // a row where one value belongs
+      return NullColumn();
     case ExprKind::kIn:
+      if (HasRowOperand(e)) {
+        bool not_null = true;
+        for (size_t i = 1; i < e.args.size(); ++i) {
+          not_null = TypeCompared(*e.args[0], *e.args[i]) && not_null;
+        }
+        return BoolColumn(not_null ? Nullability::kNotNull : Nullability::kNullable);
+      }
+      [[fallthrough]];
     case ExprKind::kBetween:
     case ExprKind::kLike: {
       bool not_null = true;
@@ -422,6 +433,11 @@ Value ExprEngine::SysVarValue(const Expr& e) {
 }
 
 ColumnDefinition ExprEngine::BinaryType(const Expr& e) {
+  if (HasRowOperand(e)) {
+    bool not_null = TypeCompared(*e.args[0], *e.args[1]);
+    return BoolColumn(not_null || e.binary_op == BinaryOp::kNullSafeEq ? Nullability::kNotNull
+                                                                       : Nullability::kNullable);
+  }
   ColumnDefinition a = Type(*e.args[0]);
   ColumnDefinition b = Type(*e.args[1]);
   Nullability n = Both(a, b);
@@ -595,7 +611,11 @@ Value ExprEngine::Eval(const Expr& e) {
       bool match = e.truth ? t == 1 : t == 0;
       return int64_t{match != e.negated};
     }
+    case ExprKind::kRow:
+      SetError(OperandColumns(1));
+      return Value{};
     case ExprKind::kIn: {
+      if (HasRowOperand(e)) return RowInValue(e);
       Value a = Eval(*e.args[0]);
       bool saw_null = IsNull(a);
       bool found = false;
@@ -696,6 +716,7 @@ Value ExprEngine::SubqueryValue(const Expr& e) {
 }
 
 Value ExprEngine::BinaryValue(const Expr& e) {
+  if (HasRowOperand(e)) return RowComparisonValue(e);
   BinaryOp op = e.binary_op;
   if (op == BinaryOp::kAnd || op == BinaryOp::kOr) {
     int a = Truth(Eval(*e.args[0]));

@@ -3,6 +3,7 @@
 // because every result is passed through ConvertToColumn with the typed column.
 #pragma once
 
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -50,6 +51,10 @@ struct EvalContext {
 std::variant<mysql::ColumnDefinition, mysql::SqlError> TypeOf(const Expr& e,
                                                               const EvalContext& ctx);
 std::variant<mysql::Value, mysql::SqlError> Evaluate(const Expr& e, EvalContext* ctx);
+
+// 1241 as MySQL's resolver gives it, before any row is read: a row constructor where one
+// value belongs, or compared with an operand of another shape. nullopt when `e` has none.
+std::optional<mysql::SqlError> CheckRowOperands(const Expr& e);
 
 // `v` in the representation `col` promises: LONGLONG -> int64/uint64 (by UNSIGNED),
 // DOUBLE -> double, NEWDECIMAL -> Decimal with col.decimals digits, strings -> std::string,

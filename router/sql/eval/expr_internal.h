@@ -36,6 +36,23 @@ class ExprEngine {
   mysql::ColumnDefinition BinaryType(const Expr& e);
   mysql::Value BinaryValue(const Expr& e);
   mysql::Value Arithmetic(BinaryOp op, const mysql::Value& a, const mysql::Value& b);
+
+  // Row operands (ExprKind::kRow), compared as MySQL's Arg_comparator does: element by element.
+  // Whether `a` and `b` have the same number of columns; 1241 when not.
+  bool SameShape(const Expr& a, const Expr& b);
+  // Types the elements of two operands compared with each other; whether none can be NULL.
+  bool TypeCompared(const Expr& a, const Expr& b);
+  // The first difference between two rows of one shape (Compare's sign), or 0 with `null` set
+  // when a pair of elements compared as NULL: the orderings stop at that pair, while = and <>
+  // go on, since a later difference still decides them.
+  struct RowOrder {
+    int diff = 0;
+    bool null = false;
+  };
+  RowOrder CompareRows(const Expr& a, const Expr& b, bool stop_at_null);
+  bool RowsNullSafeEqual(const Expr& a, const Expr& b);
+  mysql::Value RowComparisonValue(const Expr& e);  // e: a comparison with a row operand
+  mysql::Value RowInValue(const Expr& e);          // e: [NOT] IN with row operands
   int ColumnIndex(const Expr& e);
   // The computed result of a subquery node; null (with the error set) when there is none.
   const SubqueryResult* SubqueryOf(const Expr& e);
@@ -45,6 +62,13 @@ class ExprEngine {
   const EvalContext& ctx_;
   std::optional<mysql::SqlError> error_;
 };
+
+// MySQL's 1241, for an operand that has not `columns` columns where that many belong.
+mysql::SqlError OperandColumns(size_t columns);
+// The number of columns of an operand: a row constructor's elements, else one.
+size_t ColumnsOf(const Expr& e);
+// Whether `e` (a comparison or an IN list) has a row constructor among its operands.
+bool HasRowOperand(const Expr& e);
 
 // Column metadata for a runtime value (parameters, user variables).
 mysql::ColumnDefinition TypeOfValue(const mysql::Value& v, const SessionState& state);

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/schema/program.h"
 #include "engine/schema/row.h"
+#include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/field_codec.h"
 
 namespace shoal::sql::internal {
@@ -96,15 +97,61 @@ class Planner {
     return false;
   }
 
+  using ColumnEqualities = std::vector<std::pair<int, const Expr*>>;
+
+  // The `column = constant` pairs that all hold when `e`, an equality, is true: `e` itself,
+  // or the element pairs of a row equality `(a, b) = (1, 2)` (nested rows too) — a row
+  // equality is the AND of its elements' equalities, NULLs included. False when `e` is no
+  // equality; `*complete` false when a pair of it is not `column = constant`.
+  bool Equalities(const Expr& e, ColumnEqualities* out, bool* complete) {
+    if (e.kind != ExprKind::kBinary || e.binary_op != BinaryOp::kEq) return false;
+    if (!HasRowOperand(e)) {
+      int c = -1;
+      const Expr* constant = nullptr;
+      if (Equality(e, &c, &constant)) {
+        out->emplace_back(c, constant);
+      } else {
+        *complete = false;
+      }
+      return true;
+    }
+    PairElements(*e.args[0], *e.args[1], out, complete);
+    return true;
+  }
+
+  void PairElements(const Expr& a, const Expr& b, ColumnEqualities* out, bool* complete) {
+    if (ColumnsOf(a) != ColumnsOf(b)) {
+      *complete = false;  // 1241 when the WHERE is checked
+      return;
+    }
+    if (a.kind == ExprKind::kRow) {
+      for (size_t i = 0; i < a.args.size(); ++i) {
+        PairElements(*a.args[i], *b.args[i], out, complete);
+      }
+      return;
+    }
+    for (const auto& [column, constant] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
+      int c = ColumnOf(table_, *column);
+      if (c >= 0 && IsConstant(*constant)) {
+        out->emplace_back(c, constant);
+        return;
+      }
+    }
+    *complete = false;
+  }
+
   bool PlanKeyLookup(const std::vector<const Expr*>& conjuncts, AccessPlan* plan) {
     const schema::IndexDef& pk = table_.primary_key();
+    ColumnEqualities pairs;
+    bool only_pairs = true;
+    for (const Expr* e : conjuncts) {
+      if (!Equalities(*e, &pairs, &only_pairs)) only_pairs = false;
+    }
     std::string key;
     for (int column : pk.columns) {
       std::optional<std::string> field;
-      for (const Expr* e : conjuncts) {
-        int c = -1;
-        const Expr* constant = nullptr;
-        if (!Equality(*e, &c, &constant) || c != column) continue;
+      for (const auto& [c, constant] : pairs) {
+        if (c != column) continue;
         std::optional<mysql::Value> v = Constant(*constant);
         if (!v) continue;
         if (mysql::IsNull(*v)) {
@@ -119,18 +166,20 @@ class Planner {
     }
     plan->kind = AccessPlan::Kind::kKeyLookup;
     plan->keys.push_back(std::move(key));
-    plan->exact = conjuncts.size() == pk.columns.size() && IntegerColumns(pk.columns);
+    // Each key column met exactly once, and nothing else in the WHERE.
+    plan->exact = only_pairs && pairs.size() == pk.columns.size() && IntegerColumns(pk.columns);
     return true;
   }
 
   bool PlanBatchedLookup(const std::vector<const Expr*>& conjuncts, AccessPlan* plan) {
     const schema::IndexDef& pk = table_.primary_key();
-    if (pk.columns.size() != 1) return false;
     for (const Expr* e : conjuncts) {
-      if (e->kind != ExprKind::kIn || e->negated ||
-          ColumnOf(table_, *e->args[0]) != pk.columns[0]) {
+      if (e->kind != ExprKind::kIn || e->negated) continue;
+      if (e->args[0]->kind == ExprKind::kRow) {
+        if (PlanRowInLookup(*e, conjuncts.size() == 1, plan)) return true;
         continue;
       }
+      if (pk.columns.size() != 1 || ColumnOf(table_, *e->args[0]) != pk.columns[0]) continue;
       std::vector<std::string> keys;
       absl::flat_hash_set<std::string> seen;  // `id IN (1, 1)` is one row: each key read once
       for (size_t i = 1; i < e->args.size(); ++i) {
@@ -149,6 +198,44 @@ class Planner {
     return false;
   }
 
+  // `(…) IN ((…), …)` whose left row names every primary-key column (in any order, maybe
+  // with other columns): one key per row of the list, each read once. A row with NULL for a
+  // key column is never equal, so it reads nothing. `only` says the IN is the whole WHERE.
+  bool PlanRowInLookup(const Expr& e, bool only, AccessPlan* plan) {
+    const Expr& left = *e.args[0];
+    const schema::IndexDef& pk = table_.primary_key();
+    std::vector<size_t> at;  // the element of the row that holds each key column
+    for (int column : pk.columns) {
+      size_t i = 0;
+      while (i < left.args.size() && ColumnOf(table_, *left.args[i]) != column) ++i;
+      if (i == left.args.size()) return false;
+      at.push_back(i);
+    }
+    std::vector<std::string> keys;
+    absl::flat_hash_set<std::string> seen;
+    for (size_t i = 1; i < e.args.size(); ++i) {
+      const Expr& item = *e.args[i];
+      if (item.kind != ExprKind::kRow || item.args.size() != left.args.size()) return false;
+      std::string key;
+      bool never = false;
+      for (size_t k = 0; k < at.size() && !never; ++k) {
+        std::optional<mysql::Value> v = Constant(*item.args[at[k]]);
+        if (!v) return false;
+        never = mysql::IsNull(*v);
+        if (never) break;
+        std::optional<std::string> field = ExactField(table_.columns[pk.columns[k]], *v);
+        if (!field) return false;
+        key += *field;
+      }
+      if (!never && seen.insert(key).second) keys.push_back(std::move(key));
+    }
+    plan->kind = keys.empty() ? AccessPlan::Kind::kNothing : AccessPlan::Kind::kBatchedLookup;
+    plan->keys = std::move(keys);
+    // The row is the key and nothing more: reading a key is the row's equality.
+    plan->exact = only && left.args.size() == pk.columns.size() && IntegerColumns(pk.columns);
+    return true;
+  }
+
   // Ranges on the first column of an ordered index, the primary key's first: a conjunct that
   // is a disjunction of =, IN and BETWEEN on the column gives several ranges; otherwise
   // the conjuncts' bounds (=, BETWEEN, <, >) meet in one. Kept inclusive: the WHERE check
@@ -158,13 +245,17 @@ class Planner {
       int column = table_.indexes[index].columns[0];
       const schema::ColumnDef& def = table_.columns[column];
       std::vector<AccessPlan::Range> ranges;
+      bool lossy = false;
       for (const Expr* e : conjuncts) {
-        if (Disjunction(*e, column, def, &ranges)) break;
+        lossy = false;
+        if (Disjunction(*e, column, def, &ranges, &lossy)) break;
         ranges.clear();
       }
       // Closed ranges of an integer column are exactly its values that satisfy the
-      // disjunction (strings compare by collation, their bounds by bytes).
-      plan->exact = !ranges.empty() && conjuncts.size() == 1 && schema::IsInteger(def.type);
+      // disjunction (strings compare by collation, their bounds by bytes) — unless a row
+      // comparison gave them, which asks more of its other columns.
+      plan->exact =
+          !ranges.empty() && !lossy && conjuncts.size() == 1 && schema::IsInteger(def.type);
       if (ranges.empty()) {
         std::optional<std::string> lower, upper;
         for (const Expr* e : conjuncts) Bound(*e, column, def, &lower, &upper);
@@ -180,16 +271,23 @@ class Planner {
   }
 
   // `e` as a union of closed ranges of `column`: `col = a`, `col IN (…)`, `col BETWEEN a AND
-  // b`, and ORs of those. False if any part is something else.
+  // b`, and ORs of those. False if any part is something else. Row comparisons that name
+  // `column` give the ranges of its element, and set `*lossy`: the rows in them still have
+  // the row's other columns to match.
   bool Disjunction(const Expr& e, int column, const schema::ColumnDef& def,
-                   std::vector<AccessPlan::Range>* out) {
+                   std::vector<AccessPlan::Range>* out, bool* lossy) {
     auto field = [&](const Expr& constant) -> std::optional<std::string> {
       std::optional<mysql::Value> v = Constant(constant);
       if (!v || mysql::IsNull(*v)) return std::nullopt;
       return ExactField(def, *v);
     };
     if (e.kind == ExprKind::kBinary && e.binary_op == BinaryOp::kOr) {
-      return Disjunction(*e.args[0], column, def, out) && Disjunction(*e.args[1], column, def, out);
+      return Disjunction(*e.args[0], column, def, out, lossy) &&
+             Disjunction(*e.args[1], column, def, out, lossy);
+    }
+    if (HasRowOperand(e)) {
+      *lossy = true;
+      return RowDisjunction(e, column, field, out);
     }
     if (e.kind == ExprKind::kBetween && !e.negated && ColumnOf(table_, *e.args[0]) == column) {
       std::optional<std::string> lo = field(*e.args[1]), hi = field(*e.args[2]);
@@ -214,6 +312,38 @@ class Planner {
       return true;
     }
     return false;
+  }
+
+  // A row equality or `row IN (…)` as ranges of `column`, one of the left row's elements.
+  template <typename FieldOf>
+  bool RowDisjunction(const Expr& e, int column, const FieldOf& field,
+                      std::vector<AccessPlan::Range>* out) {
+    if (e.kind == ExprKind::kBinary && e.binary_op == BinaryOp::kEq) {
+      ColumnEqualities pairs;
+      bool complete = true;
+      Equalities(e, &pairs, &complete);
+      for (const auto& [c, constant] : pairs) {
+        if (c != column) continue;
+        std::optional<std::string> v = field(*constant);
+        if (!v) return false;
+        out->push_back({*v, *v});
+        return true;
+      }
+      return false;
+    }
+    if (e.kind != ExprKind::kIn || e.negated || e.args[0]->kind != ExprKind::kRow) return false;
+    const Expr& left = *e.args[0];
+    size_t at = 0;
+    while (at < left.args.size() && ColumnOf(table_, *left.args[at]) != column) ++at;
+    if (at == left.args.size()) return false;
+    for (size_t i = 1; i < e.args.size(); ++i) {
+      const Expr& item = *e.args[i];
+      if (item.kind != ExprKind::kRow || item.args.size() != left.args.size()) return false;
+      std::optional<std::string> v = field(*item.args[at]);
+      if (!v) return false;
+      out->push_back({*v, *v});
+    }
+    return true;
   }
 
   // Sorts `ranges` and merges the ones that overlap, so no row is scanned twice.
@@ -264,11 +394,34 @@ class Planner {
     }
     if (e.kind != ExprKind::kBinary) return;
     BinaryOp op = e.binary_op;
+    const Expr* left = e.args[0].get();
+    const Expr* right = e.args[1].get();
+    if (HasRowOperand(e)) {
+      if (op == BinaryOp::kEq) {
+        ColumnEqualities pairs;
+        bool complete = true;
+        Equalities(e, &pairs, &complete);
+        for (const auto& [c, constant] : pairs) {
+          std::optional<std::string> f = c == column ? field(*constant) : std::nullopt;
+          if (f) *lower = *upper = f;
+        }
+        return;
+      }
+      // Rows order by their first elements first: `(a, b) < (1, 2)` needs a <= 1.
+      if (left->kind != ExprKind::kRow || right->kind != ExprKind::kRow ||
+          left->args.size() != right->args.size()) {
+        return;
+      }
+      left = left->args[0].get();
+      right = right->args[0].get();
+      if (op == BinaryOp::kLt) op = BinaryOp::kLe;
+      if (op == BinaryOp::kGt) op = BinaryOp::kGe;
+    }
     const Expr* constant = nullptr;
-    if (ColumnOf(table_, *e.args[0]) == column) {
-      constant = e.args[1].get();
-    } else if (ColumnOf(table_, *e.args[1]) == column) {
-      constant = e.args[0].get();
+    if (ColumnOf(table_, *left) == column) {
+      constant = right;
+    } else if (ColumnOf(table_, *right) == column) {
+      constant = left;
       op = Mirror(op);  // c < col is col > c
     } else {
       return;
@@ -341,22 +494,52 @@ static bool IsKeyColumn(const schema::TableDef& table, const Expr& e) {
   return std::find(pk.begin(), pk.end(), table.FindColumn(e.name)) != pk.end();
 }
 
+// `row` as a flat row of key columns.
+static bool IsKeyRow(const schema::TableDef& table, const Expr& row) {
+  return row.kind == ExprKind::kRow &&
+         std::all_of(row.args.begin(), row.args.end(),
+                     [&](const ExprPtr& a) { return IsKeyColumn(table, *a); });
+}
+
+// How many key columns `e` compares with constants, when it is `key = constant`,
+// `key IN (…)`, or a row of key columns equal to or IN rows of constants; 0 when it is not.
+static size_t KeyColumnsCompared(const schema::TableDef& table, const Expr& e) {
+  auto constant = [](const ExprPtr& a) { return !HasColumn(*a); };
+  if (e.kind == ExprKind::kBinary && e.binary_op == BinaryOp::kEq) {
+    for (int side = 0; side < 2; ++side) {
+      const Expr& key = *e.args[side];
+      const Expr& other = *e.args[1 - side];
+      if (HasColumn(other) || ColumnsOf(key) != ColumnsOf(other)) continue;
+      if (IsKeyColumn(table, key)) return 1;
+      if (IsKeyRow(table, key)) return key.args.size();
+    }
+    return 0;
+  }
+  if (e.kind != ExprKind::kIn || e.negated) return 0;
+  const Expr& key = *e.args[0];
+  if (!std::all_of(e.args.begin() + 1, e.args.end(), constant)) return 0;
+  if (IsKeyColumn(table, key)) return 1;
+  if (!IsKeyRow(table, key)) return 0;
+  bool rows = std::all_of(e.args.begin() + 1, e.args.end(),
+                          [&](const ExprPtr& a) { return ColumnsOf(*a) == key.args.size(); });
+  return rows ? key.args.size() : 0;
+}
+
 bool WhereIsKeyOnly(const schema::TableDef& table, const Expr* where, const AccessPlan& plan) {
   if (plan.kind != AccessPlan::Kind::kKeyLookup && plan.kind != AccessPlan::Kind::kBatchedLookup) {
     return false;
   }
   std::vector<const Expr*> conjuncts;
   Conjuncts(where, &conjuncts);
-  if (conjuncts.size() != table.primary_key().columns.size()) return false;
-  return std::all_of(conjuncts.begin(), conjuncts.end(), [&](const Expr* e) {
-    if (e->kind == ExprKind::kBinary && e->binary_op == BinaryOp::kEq) {
-      return (IsKeyColumn(table, *e->args[0]) && !HasColumn(*e->args[1])) ||
-             (IsKeyColumn(table, *e->args[1]) && !HasColumn(*e->args[0]));
-    }
-    if (e->kind != ExprKind::kIn || e->negated || !IsKeyColumn(table, *e->args[0])) return false;
-    return std::none_of(e->args.begin() + 1, e->args.end(),
-                        [](const ExprPtr& a) { return HasColumn(*a); });
-  });
+  // The plan found every key column among these; as many comparisons as key columns means
+  // each was compared once, and nothing else asked.
+  size_t compared = 0;
+  for (const Expr* e : conjuncts) {
+    size_t n = KeyColumnsCompared(table, *e);
+    if (n == 0) return false;
+    compared += n;
+  }
+  return compared == table.primary_key().columns.size();
 }
 
 bool SetFitsProgram(const schema::TableDef& table, const std::vector<Assignment>& set) {

@@ -169,3 +169,116 @@ TEST_F(AccessPlanTest, ExactOnlyWhenTheWholeWhereBecameIntegerKeysOrRanges) {
 
 }  // namespace
 }  // namespace shoal::sql::internal
+
+namespace shoal::sql::internal {
+namespace {
+
+// o(customer_id INT, line INT, note VARCHAR(20), qty INT, PRIMARY KEY (customer_id, line),
+//   KEY q (qty))
+schema::TableDef CompositeKeyTable() {
+  schema::TableDef t = Table();
+  t.name = "o";
+  t.columns[0].name = "customer_id";
+  t.columns[1].name = "line";
+  t.columns[1].nullable = false;
+  t.columns[2].name = "note";
+  schema::ColumnDef qty = t.columns[0];
+  qty.name = "qty";
+  qty.nullable = true;
+  t.columns.push_back(qty);
+  t.indexes = {{"PRIMARY", {0, 1}, true, true}, {"q", {3}, false, false}};
+  return t;
+}
+
+class CompositeKeyPlanTest : public AccessPlanTest {
+ protected:
+  CompositeKeyPlanTest() { table_ = CompositeKeyTable(); }
+  std::string Key(int64_t customer, int64_t line) {
+    return std::get<std::string>(EncodeField(table_.columns[0], customer, 1)) +
+           std::get<std::string>(EncodeField(table_.columns[1], line, 1));
+  }
+  std::string Q(int64_t v) { return std::get<std::string>(EncodeField(table_.columns[3], v, 1)); }
+  bool KeyOnly(const std::string& where) {
+    AccessPlan p = Plan(where);
+    return WhereIsKeyOnly(table_, std::get<SelectStmt>(stmt_.node).where.get(), p);
+  }
+};
+
+TEST_F(CompositeKeyPlanTest, RowInOnTheWholeKeyIsBatchedLookups) {
+  // In either column order; a row listed twice is read once, one with a NULL key part never.
+  AccessPlan p = Plan("(customer_id, line) IN ((1, 2), (3, 4), (1, 2), (5, NULL))");
+  EXPECT_EQ(p.kind, AccessPlan::Kind::kBatchedLookup);
+  EXPECT_EQ(p.keys, (std::vector<std::string>{Key(1, 2), Key(3, 4)}));
+  EXPECT_TRUE(p.exact);
+  p = Plan("(line, customer_id) IN ((2, 1), ROW(?, ?))", {int64_t{4}, int64_t{3}});
+  EXPECT_EQ(p.keys, (std::vector<std::string>{Key(1, 2), Key(3, 4)}));
+  EXPECT_TRUE(p.exact);
+  EXPECT_EQ(Plan("(customer_id, line) IN ((NULL, 1), (1, NULL))").kind, AccessPlan::Kind::kNothing);
+  // More than the key, or more than the IN: the keys are read, the WHERE checked again.
+  p = Plan("(customer_id, qty, line) IN ((1, 7, 2))");
+  EXPECT_EQ(p.kind, AccessPlan::Kind::kBatchedLookup);
+  EXPECT_EQ(p.keys, std::vector<std::string>{Key(1, 2)});
+  EXPECT_FALSE(p.exact);
+  EXPECT_FALSE(Plan("(customer_id, line) IN ((1, 2)) AND qty > 0").exact);
+  EXPECT_FALSE(Plan("(customer_id, line) IN (('a', 2))").kind == AccessPlan::Kind::kBatchedLookup);
+  EXPECT_EQ(Plan("(customer_id, line) NOT IN ((1, 2))").kind, AccessPlan::Kind::kFullScan);
+}
+
+TEST_F(CompositeKeyPlanTest, RowEqualityOnTheKeyIsOneLookup) {
+  AccessPlan p = Plan("(line, customer_id) = (2, 1)");
+  EXPECT_EQ(p.kind, AccessPlan::Kind::kKeyLookup);
+  EXPECT_EQ(p.keys, std::vector<std::string>{Key(1, 2)});
+  EXPECT_TRUE(p.exact);
+  p = Plan("ROW(customer_id, 2) = (1, line)");
+  EXPECT_EQ(p.keys, std::vector<std::string>{Key(1, 2)});
+  EXPECT_TRUE(p.exact);
+  p = Plan("(customer_id, qty) = (1, 5) AND line = 2");
+  EXPECT_EQ(p.kind, AccessPlan::Kind::kKeyLookup);
+  EXPECT_FALSE(p.exact);
+  EXPECT_EQ(Plan("(customer_id, line) = (1, NULL)").kind, AccessPlan::Kind::kNothing);
+  EXPECT_EQ(Plan("(customer_id, line) <=> (1, 2)").kind, AccessPlan::Kind::kFullScan);
+}
+
+TEST_F(CompositeKeyPlanTest, RowsOnLeadingColumnsBecomeRanges) {
+  // The key's first column bounds a range; the rest is the WHERE check's.
+  AccessPlan p = Plan("(customer_id, note) IN ((3, 'a'), (1, 'b'))");
+  EXPECT_EQ(p.kind, AccessPlan::Kind::kIndexRange);
+  EXPECT_EQ(p.index, 0);
+  ASSERT_EQ(p.ranges.size(), 2u);
+  EXPECT_EQ(p.ranges[0].lower, std::get<std::string>(EncodeField(table_.columns[0], 1, 1)));
+  EXPECT_FALSE(p.exact);
+  p = Plan("(qty, note) = (7, 'x')");
+  EXPECT_EQ(p.index, 1);
+  ASSERT_EQ(p.ranges.size(), 1u);
+  EXPECT_EQ(p.ranges[0].lower, Q(7));
+  EXPECT_EQ(p.ranges[0].upper, Q(7));
+  EXPECT_FALSE(p.exact);
+  p = Plan("(qty, line) < (9, 1)");
+  EXPECT_EQ(p.index, 1);
+  ASSERT_EQ(p.ranges.size(), 1u);
+  EXPECT_EQ(p.ranges[0].lower, "");
+  EXPECT_EQ(p.ranges[0].upper, Q(9));  // inclusive: (9, 0) is below (9, 1)
+  EXPECT_EQ(Plan("(note, line) = ('x', 1)").kind, AccessPlan::Kind::kFullScan);
+}
+
+TEST_F(CompositeKeyPlanTest, KeyRowsModifyDirectly) {
+  EXPECT_TRUE(KeyOnly("(customer_id, line) IN ((1, 2), (3, 4))"));
+  EXPECT_TRUE(KeyOnly("(line, customer_id) = (2, 1)"));
+  EXPECT_TRUE(KeyOnly("customer_id = 1 AND line = 2"));
+  EXPECT_FALSE(KeyOnly("(customer_id, line) IN ((1, 2)) AND qty = 1"));
+  EXPECT_FALSE(KeyOnly("(customer_id, qty, line) IN ((1, 7, 2))"));
+  EXPECT_FALSE(KeyOnly("(customer_id, line) = (1, 2) AND customer_id = 1"));
+}
+
+TEST_F(CompositeKeyPlanTest, RowsAreNotPushedDown) {
+  ParseOptions options;
+  stmt_ = std::get<Statement>(
+      Parse("SELECT * FROM o WHERE (qty, line) = (1, 2) AND qty IN ((1, 2))", options));
+  ExecContext ctx{&state_, {}, absl::Now(), nullptr};
+  bool whole = true;
+  EXPECT_EQ(PushedFilter(table_, std::get<SelectStmt>(stmt_.node).where.get(), ctx, &whole), "");
+  EXPECT_FALSE(whole);
+}
+
+}  // namespace
+}  // namespace shoal::sql::internal

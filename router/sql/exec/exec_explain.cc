@@ -174,6 +174,9 @@ std::variant<PlannedAccess, mysql::SqlError> Plan(const TableName& name, const E
                                                   const ExecContext& ctx) {
   auto resolved = ResolveTable(name, *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  if (where != nullptr) {
+    if (auto err = CheckRowOperands(*where)) return *err;
+  }
   PlannedAccess access{std::get<api::TablePtr>(std::move(resolved)), {}};
   access.plan = PlanAccess(*access.table, where, ctx);
   return access;

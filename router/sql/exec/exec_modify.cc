@@ -359,6 +359,10 @@ StatementResult RunModify(const TableName& name, absl::string_view alias, Modify
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
   if (auto err = CheckTableLock(name, alias, *ctx.state, /*write=*/true)) return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
+  // As MySQL's resolver, before any row: a plan may read none to evaluate WHERE on.
+  if (spec.where != nullptr) {
+    if (auto err = CheckRowOperands(*spec.where)) return *err;
+  }
   BeginImplicitTransaction(ctx.state);
   NoteTransactionWrite(ctx.state);
   AccessPlan plan = PlanAccess(*table, spec.where, ctx);

@@ -224,7 +224,11 @@ mysql::SqlError NestedDerived() {
 
 StatementResult RunSelect(const SelectStmt& select, const SelectStmt* outer,
                           const ExecContext& ctx) {
+  // As MySQL's resolver, before any row: a plan may read none to evaluate WHERE on.
+  std::optional<mysql::SqlError> rows_misused =
+      select.where ? CheckRowOperands(*select.where) : std::nullopt;
   if (ReadsInformationSchema(*select.from, *ctx.state)) {
+    if (rows_misused) return *rows_misused;
     // Computed here from the dictionary, at once.
     auto rows = InformationSchemaRows(select.from->table.name, *ctx.state);
     if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
@@ -237,6 +241,7 @@ StatementResult RunSelect(const SelectStmt& select, const SelectStmt* outer,
           CheckTableLock(select.from->table, select.from->alias, *ctx.state, /*write=*/false))
     return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
+  if (rows_misused) return *rows_misused;
   BeginImplicitTransaction(ctx.state);
   AccessPlan plan = PlanAccess(*table, select.where.get(), ctx);
   std::vector<uint16_t> columns = FetchColumns(select, *table);

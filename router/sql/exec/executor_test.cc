@@ -580,6 +580,51 @@ TEST_F(ExecutorTest, Savepoints) {
   Ok("ROLLBACK");
 }
 
+TEST_F(ExecutorTest, RowComparisons) {
+  mysql::ResultSet rs = Rows(
+      "SELECT (1,2) = (1,2), (1,NULL) = (1,2), (1,2) IN ((3,4),(1,2)), (1,2) < (1,3), "
+      "(1,NULL) = (2,2), (1,NULL) <=> (1,NULL), (1,NULL) <> (2,2), ROW(1,'a') = (1,'A')");
+  ASSERT_EQ(rs.rows.size(), 1u);
+  EXPECT_THAT(rs.rows[0], ElementsAre(Value{int64_t{1}}, Value{}, Value{int64_t{1}},
+                                      Value{int64_t{1}}, Value{int64_t{0}}, Value{int64_t{1}},
+                                      Value{int64_t{1}}, Value{int64_t{1}}));
+  EXPECT_EQ(rs.columns[0].flags & flag::kNotNull, flag::kNotNull);
+  EXPECT_EQ(rs.columns[1].flags & flag::kNotNull, 0);
+  // Lexicographic: the first difference decides; a NULL before it makes the result NULL.
+  rs = Rows(
+      "SELECT (1,NULL) < (2,1), (NULL,1) < (2,1), (1,2) <= (1,2), (2,1) > (1,9), "
+      "(1,2) >= (1,3), (1,2,3) < (1,2,4), ((1,2),3) = ((1,2),3), ((1,NULL),3) = ((1,2),4)");
+  EXPECT_THAT(rs.rows[0], ElementsAre(Value{int64_t{1}}, Value{}, Value{int64_t{1}},
+                                      Value{int64_t{1}}, Value{int64_t{0}}, Value{int64_t{1}},
+                                      Value{int64_t{1}}, Value{int64_t{0}}));
+  // IN is the OR of row equalities, with their NULLs.
+  rs = Rows(
+      "SELECT (1,2) IN ((1,NULL),(3,4)), (1,2) IN ((2,NULL),(3,4)), (1,2) NOT IN ((3,4)), "
+      "(NULL,2) IN ((1,2)), (NULL,2) IN ((1,3)), (1,2) NOT IN ((1,NULL))");
+  EXPECT_THAT(rs.rows[0], ElementsAre(Value{}, Value{int64_t{0}}, Value{int64_t{1}}, Value{},
+                                      Value{int64_t{0}}, Value{}));
+  EXPECT_EQ(One("SELECT 1 WHERE (1, 2) IN ((1, 2))"), Value{int64_t{1}});
+}
+
+TEST_F(ExecutorTest, RowWhereOneValueBelongsIs1241) {
+  for (const char* sql :
+       {"SELECT (1,2)", "SELECT (1,2) + 1", "SELECT NOT (1,2)", "SELECT (1,2) IS NULL",
+        "SELECT 1 = (1,2)", "SELECT 1 IN ((1,2))", "SELECT ROW(1,2) LIKE 'a'",
+        "SELECT 1 WHERE (1,2)", "SELECT @a := (1,2)"}) {
+    mysql::SqlError e = Error(sql);
+    EXPECT_EQ(e.code, 1241) << sql;
+    EXPECT_EQ(e.sqlstate, "21000") << sql;
+    EXPECT_EQ(e.message, "Operand should contain 1 column(s)") << sql;
+  }
+  for (const char* sql : {"SELECT (1,2) = (1,2,3)", "SELECT (1,2) = 1", "SELECT (1,2) IN (1, 2)",
+                          "SELECT (1,2) IN ((1,2),(1,2,3))", "SELECT (1,2) < ROW(1,2,3)",
+                          "SELECT ((1,2),3) = (1,2)"}) {
+    EXPECT_EQ(Error(sql).message, "Operand should contain 2 column(s)") << sql;
+  }
+  EXPECT_EQ(Error("SELECT (1,2,3) <=> (1,2)").message, "Operand should contain 3 column(s)");
+  EXPECT_EQ(Error("SELECT (1,2) IN (SELECT 1, 2)").code, 1235);
+}
+
 TEST_F(ExecutorTest, SubqueriesWithoutTables) {
   mysql::ResultSet rs = Rows(
       "SELECT 1 IN (SELECT 1), 2 IN (SELECT 1), 2 NOT IN (SELECT 1), NULL IN (SELECT 1), "

@@ -66,6 +66,9 @@ std::optional<mysql::SqlError> ComputeSubqueries(const Statement& stmt, ExecCont
   auto results = std::make_shared<SubqueryResults>();
   ctx->subqueries = results;  // inner subqueries are read by the outer ones as they run
   for (const Expr* e : CollectStatement(stmt)) {
+    if (e->kind == ExprKind::kInSubquery && e->args[0]->kind == ExprKind::kRow) {
+      return mysql::errors::NotSupportedYet("row subqueries");
+    }
     if (!ComputableHere(*e->subquery, *ctx->state)) {
       return mysql::errors::NotSupportedYet("subqueries that read tables");
     }

@@ -35,6 +35,7 @@ enum class ExprKind : uint8_t {
   kLike,        // args[0] [NOT] LIKE args[1] [ESCAPE args[2]]; negated
   kDefault,     // DEFAULT as a value in INSERT … VALUES, INSERT … SET and UPDATE … SET
   kStar,        // `*` as the only argument of COUNT(*)
+  kRow,         // (args[0], args[1], …) or ROW(…): two or more elements, each may be a row
   // Uncorrelated subqueries, computed before the statement runs (exec/subqueries.h).
   kSubquery,    // (SELECT …) as a value; subquery
   kInSubquery,  // args[0] [NOT] IN (SELECT …); subquery, negated

@@ -39,8 +39,8 @@ bool IsNiladicKeyword(absl::string_view word) {
 
 // Expression forms that are valid MySQL but not evaluated by Shoal yet.
 bool IsUnsupportedExprKeyword(absl::string_view word) {
-  static constexpr absl::string_view kNames[] = {"CASE",  "CAST", "CONVERT", "INTERVAL",
-                                                 "MATCH", "ROW",  "BINARY"};
+  static constexpr absl::string_view kNames[] = {"CASE",     "CAST",  "CONVERT",
+                                                 "INTERVAL", "MATCH", "BINARY"};
   for (absl::string_view n : kNames) {
     if (absl::EqualsIgnoreCase(word, n)) return true;
   }
@@ -421,7 +421,7 @@ ExprPtr Parser::ParsePrimary() {
       if (PeekKeyword("SELECT")) return ParseSubqueryRest(ExprKind::kSubquery);
       ExprPtr inner = ParseExpr();
       if (!inner) return nullptr;
-      if (Peek().kind == TokenKind::kComma) return NotSupported("row constructors"), nullptr;
+      if (Peek().kind == TokenKind::kComma) return ParseRowRest(std::move(inner));
       if (!Expect(TokenKind::kRParen)) return nullptr;
       return inner;
     }
@@ -496,6 +496,18 @@ ExprPtr Parser::ParseParam() {
   return e;
 }
 
+ExprPtr Parser::ParseRowRest(ExprPtr first) {
+  ExprPtr row = MakeExpr(ExprKind::kRow);
+  row->args.push_back(std::move(first));
+  while (Accept(TokenKind::kComma)) {
+    ExprPtr element = ParseExpr();
+    if (!element) return nullptr;
+    row->args.push_back(std::move(element));
+  }
+  if (!Expect(TokenKind::kRParen)) return nullptr;
+  return row;
+}
+
 ExprPtr Parser::ParseSubqueryRest(ExprKind kind) {
   DepthGuard guard(this);
   if (!guard.ok()) return nullptr;
@@ -521,6 +533,16 @@ ExprPtr Parser::ParseIdentExpr() {
       e->literal = LiteralKind::kString;
       e->charset = std::move(charset);
       return e;
+    }
+    // ROW is reserved: only its constructor, which MySQL's grammar gives two elements at least.
+    if (PeekKeyword("ROW")) {
+      if (next != TokenKind::kLParen) return Fail(), nullptr;
+      Advance();
+      Advance();
+      ExprPtr first = ParseExpr();
+      if (!first) return nullptr;
+      if (Peek().kind != TokenKind::kComma) return Fail(), nullptr;
+      return ParseRowRest(std::move(first));
     }
     if (PeekKeyword("EXISTS") && next == TokenKind::kLParen && PeekKeyword("SELECT", 2)) {
       Advance();

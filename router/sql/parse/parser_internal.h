@@ -116,6 +116,8 @@ class Parser {
   ExprPtr ParseIdentExpr();
   // After `(`, at SELECT: the subquery up to its `)`, as an expression of `kind`.
   ExprPtr ParseSubqueryRest(ExprKind kind);
+  // At the `,` after a row's first element: the rest of the row up to its `)`.
+  ExprPtr ParseRowRest(ExprPtr first);
   ExprPtr ParseFunctionArgs(std::string name);
   ExprPtr ParseParam();
 

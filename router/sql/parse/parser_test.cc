@@ -212,6 +212,41 @@ TEST(ParserTest, Subqueries) {
   EXPECT_EQ(MustFail("SELECT 1 IN (SELECT 1").code, 1064);
 }
 
+TEST(ParserTest, RowConstructors) {
+  // (a, b) and ROW(a, b), as comparison operands and in IN lists; elements may be rows.
+  Statement row = MustParse("SELECT (1, 2) = ROW(a, b + 1)");
+  const Expr& eq = *std::get<SelectStmt>(row.node).items[0].expr;
+  EXPECT_EQ(eq.kind, ExprKind::kBinary);
+  EXPECT_EQ(eq.binary_op, BinaryOp::kEq);
+  ASSERT_EQ(eq.args[0]->kind, ExprKind::kRow);
+  EXPECT_EQ(eq.args[0]->args.size(), 2u);
+  ASSERT_EQ(eq.args[1]->kind, ExprKind::kRow);
+  EXPECT_EQ(eq.args[1]->args[1]->kind, ExprKind::kBinary);
+
+  Statement s = MustParse("SELECT * FROM t WHERE (id, k) NOT IN ((1, 2), (3, 4), ROW(5, 6))");
+  const Expr& in = *std::get<SelectStmt>(s.node).where;
+  EXPECT_EQ(in.kind, ExprKind::kIn);
+  EXPECT_TRUE(in.negated);
+  ASSERT_EQ(in.args.size(), 4u);
+  for (const ExprPtr& a : in.args) {
+    EXPECT_EQ(a->kind, ExprKind::kRow);
+    EXPECT_EQ(a->args.size(), 2u);
+  }
+  for (const char* sql :
+       {"SELECT (1, 2) <=> (1, 2), (1, 2) <> (1, 3), (1, 2) != (1, 3), (1, 2) < (1, 3)",
+        "SELECT (1, 2) <= (1, 3), (1, 2) > (1, 3), (1, 2) >= (1, 3), (1, 2) IN ((1, 2))",
+        "SELECT ((1, 2), 3) = ((1, 2), 3), ((SELECT 1), 2) = (1, 2)",
+        "UPDATE t SET c = 1 WHERE (a, b) IN ((1, 2)) AND ROW(c, d) = (3, 4)",
+        "DELETE FROM t WHERE (a, b) = (1, 2)", "SELECT (1, 2)", "SELECT (1, 2) + 1"}) {
+    MustParse(sql);
+  }
+  // MySQL's grammar gives ROW two elements at least, and ROW is reserved.
+  EXPECT_EQ(MustFail("SELECT ROW(1)").message, Syntax(")"));
+  EXPECT_EQ(MustFail("SELECT row FROM t").message, Syntax("row FROM t"));
+  EXPECT_EQ(MustFail("SELECT (1, )").message, Syntax(")"));
+  EXPECT_EQ(MustFail("SELECT (1, 2").message, Syntax(""));
+}
+
 TEST(ParserTest, NotSupportedYet) {
   EXPECT_EQ(MustFail("create view v as select 1").message,
             "This version of MySQL doesn't yet support 'CREATE VIEW'");
