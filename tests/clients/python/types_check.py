@@ -384,6 +384,29 @@ def check_multi_row(s, c, table):
     c.equal("DELETE WHERE id >= 20: affected rows", count, 3)
 
 
+def check_executemany(s, c, table):
+    """A driver batch: cursor.executemany of one INSERT over many parameter rows (PyMySQL and
+    mysql-connector-python's text cursor rewrite it into multi-row INSERTs; the prepared cursor
+    executes it once per row), then the same for UPDATE."""
+    params = [(100 + i, f"batch {i}", Decimal(i) / 4) for i in range(250)]
+    cur = s.cursor()
+    try:
+        cur.executemany(f"INSERT INTO {table} (id, vc, de) VALUES (%s, %s, %s)", params)
+        c.equal("executemany INSERT: affected rows", cur.rowcount, len(params))
+        cur.executemany(f"UPDATE {table} SET vc = %s WHERE id = %s",
+                        [(f"again {i}", 100 + i) for i in range(0, 250, 5)])
+        c.equal("executemany UPDATE: affected rows", cur.rowcount, 50)
+    finally:
+        cur.close()
+    rows, _, _ = s.run(f"SELECT COUNT(*), SUM(id), SUM(de), MIN(vc), MAX(vc) FROM {table} "
+                       f"WHERE id >= %s AND id < %s", (100, 350))
+    c.equal("executemany: rows back", rows,
+            [(250, Decimal(sum(p[0] for p in params)), Decimal("7781.25"), "again 0",
+              "batch 99")])
+    _, count, _ = s.run(f"DELETE FROM {table} WHERE id >= %s AND id < %s", (100, 350))
+    c.equal("executemany: DELETE of the batch", count, 250)
+
+
 def check_transactions(s, c, table):
     s.run("BEGIN")
     s.run(f"INSERT INTO {table} (id, vc) VALUES (%s, %s)", (10, "rolled back"))
@@ -490,6 +513,7 @@ def main(argv):
         lambda: check_aggregates(s, c, table),
         lambda: check_update_delete(s, c, table, expected),
         lambda: check_multi_row(s, c, table),
+        lambda: check_executemany(s, c, table),
         lambda: check_transactions(s, c, table),
         lambda: check_errors(s, c, table),
         lambda: s.run(f"DROP TABLE {table}"),
