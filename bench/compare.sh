@@ -20,6 +20,8 @@
 #   bench/compare.sh [seconds-per-step, default 10]   # the default steps: ~11 minutes
 #   SHOAL_TABLE_SIZE=10000 SHOAL_ROUNDS=1 bench/compare.sh 2        # a quick look
 #   SHOAL_COMPARE_STEPS="oltp_point_select:8,32 oltp_read_only:8" bench/compare.sh
+#   SHOAL_COMPARE_STEPS="bench/in_list.lua+keys=100:8 bench/multi_insert.lua+rows=10:1" \
+#     bench/compare.sh                    # issue 23's many-row statements (bench/RESULTS.md)
 #
 # Env knobs:
 #   SHOAL_BIN_DIR        Shoal's binaries (default build/bin, a release build: scripts/run.sh or
@@ -29,7 +31,9 @@
 #   SHOAL_TABLE_SIZE     rows per table (default 100000)
 #   SHOAL_ROUNDS         how many times each step runs on each side (default 2)
 #   SHOAL_COMPARE_STEPS  the steps, "workload:threads,threads ...", in order; a workload ending
-#                        in @tcp connects over TCP (default: the list in `default_steps` below)
+#                        in @tcp connects over TCP; "workload+opt=value+…" adds sysbench options
+#                        to that step (--opt=value), e.g. a Lua script's own
+#                        (default: the list in `default_steps` below)
 #   SHOAL_SYSBENCH_ARGS  more sysbench options for every run of both sides (word-split), e.g.
 #                        "--db-ps-mode=disable" or "--rand-type=uniform"
 #
@@ -167,13 +171,19 @@ per_query() {  # ticks-before ticks-after queries: CPU µs per query, or "?"
 # workload threads via round server qps p95 errors server_us router_us datanodes_us mgmd_us
 # sysbench_us (the last three empty for MariaDB; qps "failed" when sysbench failed).
 failures=0
-run() {  # server workload threads round
+run() {  # server workload[+opt=value…][@tcp] threads round
   local server=$1 workload=${2%@tcp} threads=$3 round=$4 via=unix ignore=none
-  local target out status queries qps p95 errors sb_cpu
+  local target out status queries qps p95 errors sb_cpu step_args=() opt
   [[ $2 == *@tcp ]] && via=tcp
+  local name=$workload
+  if [[ $workload == *+* ]]; then
+    IFS=+ read -r -a step_args <<<"${workload#*+}"
+    for opt in "${!step_args[@]}"; do step_args[opt]="--${step_args[opt]}"; done
+    workload=${workload%%+*}
+  fi
   case $workload in
     oltp_read_write | oltp_write_only | oltp_update_index | oltp_update_non_index | \
-      oltp_insert | oltp_delete | bulk_insert) ignore=1205,1213 ;;
+      oltp_insert | oltp_delete | bulk_insert | */multi_insert.lua) ignore=1205,1213 ;;
   esac
   case $server-$via in
     shoal-unix) target=(--mysql-socket="$socket") ;;
@@ -181,18 +191,19 @@ run() {  # server workload threads round
     mariadb-unix) target=(--mysql-socket="$mariadb_socket") ;;
     mariadb-tcp) target=(--mysql-host=127.0.0.1 --mysql-port="$mariadb_port") ;;
   esac
-  say "$workload $threads threads over $via, round $round: $server"
+  say "$name $threads threads over $via, round $round: $server"
   local r0="" d0="" m0="" s0="" r1="" d1="" m1="" s1=""
   if [ "$server" = shoal ]; then
     r0=$(cpu_ticks "$router_pid") d0=$(cpu_ticks "${datanode_pids[@]}") m0=$(cpu_ticks "$mgmd_pid")
   else
     s0=$(cpu_ticks "$mariadb_pid")
   fi
-  out="$work/run-$server-$workload-$threads-$via-$round.out"
+  out="$work/run-$server-${name//\//_}-$threads-$via-$round.out"
   status=0
   /usr/bin/time -o "$work/time" -f '%U %S' sysbench "$workload" "${target[@]}" "${common[@]}" \
     --threads="$threads" --time="$seconds" --report-interval=0 --db-ps-mode=auto \
-    --mysql-ignore-errors="$ignore" "${extra_args[@]}" run >"$out" 2>&1 || status=$?
+    --mysql-ignore-errors="$ignore" "${step_args[@]}" "${extra_args[@]}" run >"$out" 2>&1 ||
+    status=$?
   if [ "$server" = shoal ]; then
     r1=$(cpu_ticks "$router_pid") d1=$(cpu_ticks "${datanode_pids[@]}") m1=$(cpu_ticks "$mgmd_pid")
   else
@@ -207,13 +218,14 @@ run() {  # server workload threads round
   if [ "$status" != 0 ] || [ -z "$queries" ] || [ "$queries" = 0 ]; then
     failures=$((failures + 1))
     {
-      echo "$server, $workload at $threads threads over $via, round $round: sysbench exited" \
+      echo "$server, $name at $threads threads over $via, round $round: sysbench exited" \
         "with $status:"
-      grep -E 'FATAL|ALERT|rror' "$out" | sort | uniq -c | sort -rn | head -5 || tail -3 "$out"
+      grep -E 'FATAL|ALERT|rror' "$out" | cut -c1-300 | sort | uniq -c | sort -rn | head -5 ||
+        tail -3 "$out" | cut -c1-300
     } >>"$work/failures"
     qps=failed p95="" errors="" sb_cpu=""
   fi
-  local line=("$workload" "$threads" "$via" "$round" "$server" "$qps" "$p95" "$errors")
+  local line=("$name" "$threads" "$via" "$round" "$server" "$qps" "$p95" "$errors")
   if [ "$server" = shoal ]; then
     local all0="" all1=""
     [ -z "$r0" ] || [ -z "$d0" ] || [ -z "$m0" ] || all0=$((r0 + d0 + m0))
