@@ -293,6 +293,21 @@ bool IsInteger(ColumnType type) {
   return type >= ColumnType::kTinyInt && type <= ColumnType::kBigInt;
 }
 
+int IntegerBits(ColumnType type) {
+  switch (type) {
+    case ColumnType::kTinyInt:
+      return 8;
+    case ColumnType::kSmallInt:
+      return 16;
+    case ColumnType::kMediumInt:
+      return 24;
+    case ColumnType::kInt:
+      return 32;
+    default:
+      return 64;
+  }
+}
+
 bool IsString(ColumnType type) { return type >= ColumnType::kDecimal && type <= ColumnType::kBlob; }
 
 int64_t PackDateTime(int year, int month, int day, int hour, int minute, int second,

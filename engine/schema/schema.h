@@ -42,6 +42,8 @@ absl::string_view ColumnTypeName(ColumnType type);
 // Bytes of a fixed-size type in a packed row; 0 for the variable-size ones.
 int FixedSize(ColumnType type);
 bool IsInteger(ColumnType type);
+// The value bits of an integer type: 8, 16, 24 (MEDIUMINT, stored in 4 bytes), 32 or 64.
+int IntegerBits(ColumnType type);
 bool IsString(ColumnType type);  // the variable-size types: DECIMAL and the string types
 
 // Packs a date and time so that integer order is chronological:

@@ -232,23 +232,7 @@ absl::string_view DoubleText(double d, char* buf, size_t size, std::chars_format
 // Per-type conversions. Each returns the error MySQL gives in strict mode, or fills `out`.
 
 bool InRange(const ColumnDef& column, Wide v) {
-  int bits = 64;
-  switch (column.type) {
-    case ColumnType::kTinyInt:
-      bits = 8;
-      break;
-    case ColumnType::kSmallInt:
-      bits = 16;
-      break;
-    case ColumnType::kMediumInt:
-      bits = 24;
-      break;
-    case ColumnType::kInt:
-      bits = 32;
-      break;
-    default:
-      break;
-  }
+  const int bits = schema::IntegerBits(column.type);
   if (column.is_unsigned) return v >= 0 && v < (Wide{1} << bits);
   return v >= -(Wide{1} << (bits - 1)) && v < (Wide{1} << (bits - 1));
 }
@@ -795,6 +779,25 @@ std::variant<std::string, SqlError> EncodeField(const ColumnDef& column, const m
   writer.BeginKey();
   Write(column, stored, &writer);
   return std::move(writer.buffer());
+}
+
+mysql::Value ZeroValue(const ColumnDef& column) {
+  switch (column.type) {
+    case ColumnType::kFloat:
+    case ColumnType::kDouble:
+      return 0.0;
+    case ColumnType::kDecimal:
+      return mysql::Decimal{column.scale > 0 ? "0." + std::string(column.scale, '0') : "0"};
+    case ColumnType::kDate:
+    case ColumnType::kDateTime:
+    case ColumnType::kTimestamp:
+      return mysql::DateTime{};
+    case ColumnType::kTime:
+      return mysql::Time{};
+    default:
+      break;
+  }
+  return schema::IsInteger(column.type) ? mysql::Value{int64_t{0}} : mysql::Value{std::string()};
 }
 
 mysql::Value DecodeField(const ColumnDef& column, const schema::Field& field) {

@@ -42,6 +42,10 @@ std::variant<std::string, mysql::SqlError> EncodeField(const schema::ColumnDef& 
 // mysql::Time.
 mysql::Value DecodeField(const schema::ColumnDef& column, const schema::Field& field);
 
+// The type's zero, what a column holds in mysqld's empty record (Field::reset): 0, 0.0, a
+// DECIMAL's zero at its scale, the zero date or time, an empty string.
+mysql::Value ZeroValue(const schema::ColumnDef& column);
+
 // MySQL's reading of `text` as a date or a date and time ('2024-02-29', '2024-02-29 12:00:00.5',
 // '20240229'): how a string compares with a temporal value. nullopt if it is not one.
 std::optional<mysql::DateTime> DateTimeFromText(absl::string_view text);

@@ -26,20 +26,6 @@ bool IsNumeric(ColumnType type) {
          type == ColumnType::kDecimal;
 }
 
-// The type's zero: what mysqld's Field::reset stores.
-mysql::Value ZeroValue(const schema::ColumnDef& column) {
-  switch (column.type) {
-    case ColumnType::kDate:
-    case ColumnType::kDateTime:
-    case ColumnType::kTimestamp:
-      return mysql::DateTime{};
-    case ColumnType::kTime:
-      return mysql::Time{};
-    default:
-      return IsNumeric(column.type) ? mysql::Value{int64_t{0}} : mysql::Value{std::string()};
-  }
-}
-
 // The number text starts with ("  -12.5e3xyz" → "-12.5e3"); "0" when there is none, as
 // mysqld's string-to-number conversions read it.
 std::string NumberPrefix(absl::string_view text) {
@@ -78,24 +64,7 @@ mysql::Value RangeEnd(const schema::ColumnDef& column, bool negative) {
     if (column.scale > 0) absl::StrAppend(&nines, ".", std::string(column.scale, '9'));
     return mysql::Decimal{negative ? "-" + nines : nines};
   }
-  int bits = 0;
-  switch (column.type) {
-    case ColumnType::kTinyInt:
-      bits = 8;
-      break;
-    case ColumnType::kSmallInt:
-      bits = 16;
-      break;
-    case ColumnType::kMediumInt:
-      bits = 24;
-      break;
-    case ColumnType::kInt:
-      bits = 32;
-      break;
-    default:
-      bits = 64;
-      break;
-  }
+  const int bits = schema::IntegerBits(column.type);
   if (column.is_unsigned) {
     if (negative) return uint64_t{0};
     return bits == 64 ? UINT64_MAX : (uint64_t{1} << bits) - 1;

@@ -243,26 +243,6 @@ std::vector<ColumnDefinition> CreateColumns(absl::string_view what, const Sessio
           Named(StringColumn(1024, s, kNN), absl::StrCat("Create ", what))};
 }
 
-// What a NOT NULL column without a default holds in mysqld's empty record.
-mysql::Value ZeroValue(const schema::ColumnDef& c) {
-  switch (c.type) {
-    case ColumnType::kFloat:
-    case ColumnType::kDouble:
-      return 0.0;
-    case ColumnType::kDecimal:
-      return mysql::Decimal{c.scale > 0 ? "0." + std::string(c.scale, '0') : "0"};
-    case ColumnType::kDate:
-    case ColumnType::kDateTime:
-    case ColumnType::kTimestamp:
-      return mysql::DateTime{};
-    case ColumnType::kTime:
-      return mysql::Time{};
-    default:
-      break;
-  }
-  return schema::IsInteger(c.type) ? Value{int64_t{0}} : Value{std::string()};
-}
-
 Row ColumnRow(const schema::TableDef& table, int i, bool full, const SessionState& s) {
   const schema::ColumnDef& c = table.columns[i];
   ColumnDefinition rc = ResultColumn(table, i, ResultCollationId(s), ResultCharsetMaxLen(s));
