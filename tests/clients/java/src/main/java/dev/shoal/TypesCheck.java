@@ -614,6 +614,36 @@ final class TypesCheck {
     });
   }
 
+  /**
+   * A driver batch: addBatch/executeBatch of an INSERT, sent a statement per row, and on a
+   * second connection with rewriteBatchedStatements=true, which rewrites it into multi-row
+   * INSERTs.
+   */
+  private void batches(String rewriteUrl, String user, String password) {
+    for (boolean rewrite : new boolean[] {false, true}) {
+      String what = rewrite ? "executeBatch, rewritten" : "executeBatch";
+      guarded(what, () -> {
+        try (Connection rewriting =
+                rewrite ? DriverManager.getConnection(rewriteUrl, user, password) : null;
+            PreparedStatement ps = (rewrite ? rewriting : conn).prepareStatement(
+                "INSERT INTO " + table + " (id, vc) VALUES (?, ?)")) {
+          for (int i = 0; i < 250; ++i) {
+            ps.setInt(1, 100 + i);
+            ps.setString(2, "batch " + i);
+            ps.addBatch();
+          }
+          equal(what + ": statements", ps.executeBatch().length, 250);
+        }
+        compareRows(what + ": rows back",
+            query("SELECT COUNT(*), SUM(id), MAX(vc) FROM " + table + " WHERE id >= ? AND id < ?",
+                100, 350),
+            List.of(List.of(show(250L), show(new BigDecimal("56125")), show("batch 99"))));
+        equal(what + ": DELETE of the batch",
+            update("DELETE FROM " + table + " WHERE id >= ? AND id < ?", 100, 350), 250);
+      });
+    }
+  }
+
   private void transactions() {
     String sel = "SELECT id FROM " + table + " WHERE id = ?";
     guarded("BEGIN; INSERT; ROLLBACK", () -> {
@@ -724,6 +754,8 @@ final class TypesCheck {
       t.aggregates();
       t.updateDelete(expected);
       t.multiRow();
+      t.batches(base + DATABASE + (params.isEmpty() ? "?" : params + "&")
+          + "rewriteBatchedStatements=true", user, password);
       t.transactions();
       t.errors();
       t.guarded("drop table", () -> t.update("DROP TABLE " + table));
