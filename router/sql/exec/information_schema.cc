@@ -59,6 +59,30 @@ bool IsBytes(ColumnType t) {
   return t == ColumnType::kBinary || t == ColumnType::kVarBinary || t == ColumnType::kBlob;
 }
 
+// COLUMNS.NUMERIC_PRECISION: the digits MySQL reports for a numeric type, 0 for the others.
+int NumericPrecision(const schema::ColumnDef& col) {
+  switch (col.type) {
+    case ColumnType::kTinyInt:
+      return 3;
+    case ColumnType::kSmallInt:
+      return 5;
+    case ColumnType::kMediumInt:
+      return 7;
+    case ColumnType::kInt:
+      return 10;
+    case ColumnType::kBigInt:
+      return col.is_unsigned ? 20 : 19;
+    case ColumnType::kFloat:
+      return 12;
+    case ColumnType::kDouble:
+      return 22;
+    case ColumnType::kDecimal:
+      return col.precision;
+    default:
+      return 0;
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // Rows
 
@@ -93,38 +117,10 @@ void ColumnsRows(const Catalog& c, std::vector<Row>* rows) {
         charset = Str("utf8mb4");
         collation = Str(kDefaultCollation);
       }
-      switch (col.type) {
-        case ColumnType::kTinyInt:
-          precision = uint64_t{3};
-          break;
-        case ColumnType::kSmallInt:
-          precision = uint64_t{5};
-          break;
-        case ColumnType::kMediumInt:
-          precision = uint64_t{7};
-          break;
-        case ColumnType::kInt:
-          precision = uint64_t{10};
-          break;
-        case ColumnType::kBigInt:
-          precision = uint64_t{col.is_unsigned ? 20u : 19u};
-          break;
-        case ColumnType::kFloat:
-          precision = uint64_t{12};
-          break;
-        case ColumnType::kDouble:
-          precision = uint64_t{22};
-          break;
-        case ColumnType::kDecimal:
-          precision = uint64_t{col.precision};
-          break;
-        case ColumnType::kTime:
-        case ColumnType::kDateTime:
-        case ColumnType::kTimestamp:
-          fsp = uint64_t{col.precision};
-          break;
-        default:
-          break;
+      if (int digits = NumericPrecision(col); digits > 0) precision = uint64_t(digits);
+      if (col.type == ColumnType::kTime || col.type == ColumnType::kDateTime ||
+          col.type == ColumnType::kTimestamp) {
+        fsp = uint64_t{col.precision};
       }
       if (schema::IsInteger(col.type)) scale = uint64_t{0};
       if (col.type == ColumnType::kDecimal) scale = uint64_t{col.scale};
