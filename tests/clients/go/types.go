@@ -606,6 +606,48 @@ func (t *typesRun) multiRow() {
 	t.affected("DELETE WHERE id >= 20: affected rows", n, err, 3)
 }
 
+// batches is what Go programs do for lack of a batch API: one INSERT of 250 rows built with
+// 500 placeholders (a server-side prepared statement, or text with -interpolate), and a
+// statement prepared in a transaction and executed per row.
+func (t *typesRun) batches() {
+	args := make([]any, 0, 500)
+	values := make([]string, 0, 250)
+	for i := 0; i < 250; i++ {
+		args = append(args, 100+i, fmt.Sprintf("batch %d", i))
+		values = append(values, "(?, ?)")
+	}
+	n, err := t.exec(t.conn, "INSERT INTO "+t.table+" (id, vc) VALUES "+
+		strings.Join(values, ", "), args...)
+	t.affected("250-row INSERT with 500 placeholders: affected rows", n, err, 250)
+	tx, err := t.conn.BeginTx(t.ctx, nil)
+	if err != nil {
+		t.fail("BeginTx for a prepared batch", err.Error())
+		return
+	}
+	stmt, err := tx.PrepareContext(t.ctx, "INSERT INTO "+t.table+" (id, vc) VALUES (?, ?)")
+	if err != nil {
+		t.fail("Prepare in a transaction", err.Error())
+		_ = tx.Rollback()
+		return
+	}
+	for i := 0; i < 250; i++ {
+		if _, err := stmt.ExecContext(t.ctx, 350+i, fmt.Sprintf("batch %d", 250+i)); err != nil {
+			t.fail("prepared batch: Exec", err.Error())
+			break
+		}
+	}
+	stmt.Close()
+	if err := tx.Commit(); err != nil {
+		t.fail("prepared batch: Commit", err.Error())
+	}
+	got, _, err := t.query(t.conn, "SELECT COUNT(*), SUM(id), MAX(vc) FROM "+t.table+
+		" WHERE id >= ? AND id < ?", 100, 600)
+	t.compareRows("batches: rows back", got, err,
+		[][]string{{show(int64(500)), show([]byte("174750")), show([]byte("batch 99"))}})
+	n, err = t.exec(t.conn, "DELETE FROM "+t.table+" WHERE id >= ? AND id < ?", 100, 600)
+	t.affected("batches: DELETE", n, err, 500)
+}
+
 func (t *typesRun) transactions() {
 	mustExec := func(sqlText string, args ...any) {
 		if _, err := t.exec(t.conn, sqlText, args...); err != nil {
@@ -778,6 +820,7 @@ func runTypes(args []string) int {
 	t.aggregates()
 	t.updateDelete(expected)
 	t.multiRow()
+	t.batches()
 	t.transactions()
 	t.errorCodes()
 	if _, err := conn.ExecContext(ctx, "DROP TABLE "+*table); err != nil {
