@@ -189,11 +189,11 @@ TEST_F(SqlShowTest, ShowCreate) {
             "  UNIQUE KEY `uk_code` (`code`),\\n"
             "  KEY `k_qty` (`qty`),\\n"
             "  KEY `k_name_qty` (`name`,`qty`)\\n"
-            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci\n");
+            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4\n");
   const std::string database =
       "Database\tCreate Database\n"
-      "showdb\tCREATE DATABASE `showdb` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE "
-      "utf8mb4_0900_ai_ci */ /*!80016 DEFAULT ENCRYPTION='N' */\n";
+      "showdb\tCREATE DATABASE `showdb` /*!40100 DEFAULT CHARACTER SET utf8mb4 */ /*!80016 "
+      "DEFAULT ENCRYPTION='N' */\n";
   EXPECT_EQ(Query("SHOW CREATE DATABASE showdb", ""), database);
   EXPECT_EQ(Query("SHOW CREATE SCHEMA showdb", ""), database);
 }
@@ -340,7 +340,7 @@ for sql, params in [("EXPLAIN SELECT * FROM parts WHERE v BETWEEN %s AND %s", (1
             "  `a` int DEFAULT NULL,\n"
             "  `b` varchar(10) NOT NULL,\n"
             "  UNIQUE KEY `ub` (`b`)\n"
-            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci\n");
+            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4\n");
 }
 
 // COM_FIELD_LIST on the wire: column definitions, each followed by the default a new row

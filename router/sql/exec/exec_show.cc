@@ -297,7 +297,7 @@ std::variant<std::vector<Row>, mysql::SqlError> CreateDatabaseRows(const ShowStm
   // information_schema is the one system schema MySQL 8.0 keeps in utf8mb3.
   absl::string_view charset = absl::AsciiStrToLower(db) == "information_schema"
                                   ? "utf8mb3"
-                                  : "utf8mb4 COLLATE utf8mb4_0900_ai_ci";
+                                  : "utf8mb4";  // the default collation: see ShowCreateTableText
   return std::vector<Row>{
       {db, absl::StrCat("CREATE DATABASE ", stmt.if_not_exists ? "/*!32312 IF NOT EXISTS*/ " : "",
                         QuoteIdentifier(db), " /*!40100 DEFAULT CHARACTER SET ", charset,

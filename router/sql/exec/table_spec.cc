@@ -591,7 +591,10 @@ std::string ShowCreateTableText(const TableDef& table, uint64_t next_auto_increm
   std::string out = absl::StrCat("CREATE TABLE ", QuoteIdentifier(table.name), " (\n",
                                  absl::StrJoin(lines, ",\n"), "\n) ENGINE=ndbcluster");
   if (next_auto_increment > 1) absl::StrAppend(&out, " AUTO_INCREMENT=", next_auto_increment);
-  out += " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci";
+  // The collation is the charset's default, so it is left out, as MySQL 5.7 did: a dump then
+  // loads unchanged into MySQL 8.0 (utf8mb4_0900_ai_ci) and into MariaDB, which has no
+  // utf8mb4_0900_ai_ci and takes its own utf8mb4 default (docs/architecture.md, "Dumps").
+  out += " DEFAULT CHARSET=utf8mb4";
   if (!table.comment.empty()) absl::StrAppend(&out, " COMMENT=", QuotedString(table.comment));
   return out;
 }

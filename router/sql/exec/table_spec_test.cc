@@ -108,18 +108,16 @@ TEST(TableSpecTest, ShowCreateTableSysbench) {
             "CREATE TABLE `sbtest1` (\n  `id` int NOT NULL AUTO_INCREMENT,\n  `k` int NOT NULL "
             "DEFAULT '0',\n  `c` char(120) NOT NULL DEFAULT '',\n  `pad` char(60) NOT NULL DEFAULT "
             "'',\n  PRIMARY KEY (`id`),\n  KEY `k_1` (`k`)\n) ENGINE=ndbcluster DEFAULT "
-            "CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci");
+            "CHARSET=utf8mb4");
   EXPECT_EQ(ShowCreateTableText(t, 10001).substr(ShowCreateTableText(t, 10001).find(") ENGINE")),
-            ") ENGINE=ndbcluster AUTO_INCREMENT=10001 DEFAULT CHARSET=utf8mb4 "
-            "COLLATE=utf8mb4_0900_ai_ci");
+            ") ENGINE=ndbcluster AUTO_INCREMENT=10001 DEFAULT CHARSET=utf8mb4");
 }
 
 TEST(TableSpecTest, ShowCreateTableHidesTheHiddenKey) {
   TableDef t = MustBuild("CREATE TABLE t (a INT, b VARCHAR(10) NOT NULL, KEY (a)) COMMENT 'it''s'");
   EXPECT_EQ(ShowCreateTableText(t),
             "CREATE TABLE `t` (\n  `a` int DEFAULT NULL,\n  `b` varchar(10) NOT NULL,\n  KEY `a` "
-            "(`a`)\n) ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci "
-            "COMMENT='it''s'");
+            "(`a`)\n) ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4 COMMENT='it''s'");
 }
 
 TEST(TableSpecTest, ShowCreateTableTypesAndDefaults) {
@@ -151,7 +149,7 @@ TEST(TableSpecTest, ShowCreateTableTypesAndDefaults) {
             "  PRIMARY KEY (`a`),\n"
             "  UNIQUE KEY `o` (`o`),\n"
             "  UNIQUE KEY `up` (`p`,`q`)\n"
-            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci");
+            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4");
 }
 
 // A binary default is quoted only if it is text as MariaDB's utf8mb4 reads it (MariaDB 10.11
@@ -428,7 +426,7 @@ TEST(TableSpecTest, OrmTables) {
             "  `price` decimal(10,2) NOT NULL,\n"
             "  PRIMARY KEY (`id`),\n"
             "  UNIQUE KEY `username` (`username`)\n"
-            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci");
+            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4");
   t = MustBuild(
       "create table Person (id bigint not null auto_increment, name varchar(255), birth date, "
       "primary key (id)) engine=InnoDB");
