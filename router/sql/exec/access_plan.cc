@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "engine/schema/program.h"
 #include "engine/schema/row.h"
@@ -97,7 +98,8 @@ class Planner {
     return false;
   }
 
-  using ColumnEqualities = std::vector<std::pair<int, const Expr*>>;
+  // Inline: every point select plans through it, and a key rarely has more than 4 columns.
+  using ColumnEqualities = absl::InlinedVector<std::pair<int, const Expr*>, 4>;
 
   // The `column = constant` pairs that all hold when `e`, an equality, is true: `e` itself,
   // or the element pairs of a row equality `(a, b) = (1, 2)` (nested rows too) — a row
