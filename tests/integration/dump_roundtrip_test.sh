@@ -255,6 +255,12 @@ SAVEPOINT after changes to tables'"
 [[ "$out" == *$'COUNT(*)\n1\nCOUNT(*)\n0' ]] ||
   fail "the transaction did not stay whole until ROLLBACK: $out"
 
+# SHOW TABLE STATUS (what --xml reads), Shoal's own answer: one row per table of the database.
+status=$("${shoal[@]}" shop -e "SHOW TABLE STATUS LIKE 'o%'")
+[ "$(head -1 <<<"$status" | cut -f1-3)" = $'Name\tEngine\tVersion' ] &&
+  [ "$(tail -n +2 <<<"$status" | cut -f1-2)" = $'orders\tndbcluster' ] ||
+  fail "SHOW TABLE STATUS: $status"
+
 # --- 3. Shoal -> MariaDB ------------------------------------------------------------------
 dump_shoal() { mariadb-dump -S "$socket" -u root --net-buffer-length=65536 "$@"; }
 dump_shoal shop >"$work/from_shoal.sql" || fail "mariadb-dump of Shoal failed"

@@ -216,26 +216,36 @@ constexpr absl::string_view kTableStatusNames[] = {
 // TABLES' column for each of those: TABLE_NAME, then ENGINE through TABLE_COMMENT.
 size_t TableStatusSource(size_t i) { return i == 0 ? 2 : i + 3; }
 
-std::variant<mysql::ResultSet, mysql::SqlError> TableStatus(const ShowStmt& stmt,
-                                                            const SessionState& s) {
+std::variant<std::vector<ColumnDefinition>, mysql::SqlError> TableStatusColumns(
+    const ShowStmt& stmt, const SessionState& s) {
   auto db = TablesDatabase(stmt, s);
   if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
+  auto tables = InformationSchemaColumns("TABLES", s);
+  if (auto* err = std::get_if<mysql::SqlError>(&tables)) return *err;
+  const auto& all = std::get<std::vector<ColumnDefinition>>(tables);
+  std::vector<ColumnDefinition> columns;
+  for (size_t i = 0; i < std::size(kTableStatusNames); ++i) {
+    columns.push_back(Named(all[TableStatusSource(i)], kTableStatusNames[i]));
+  }
+  return columns;
+}
+
+// The rows, in the columns TableStatusColumns gave.
+std::variant<std::vector<Row>, mysql::SqlError> TableStatusRows(const ShowStmt& stmt,
+                                                                const SessionState& s) {
+  std::string db = stmt.from_database.empty() ? s.database : stmt.from_database;
   auto tables = InformationSchemaRows("TABLES", s);
   if (auto* err = std::get_if<mysql::SqlError>(&tables)) return *err;
-  FetchedRows& all = std::get<FetchedRows>(tables);
-  mysql::ResultSet rs;
-  for (size_t i = 0; i < std::size(kTableStatusNames); ++i) {
-    rs.columns.push_back(Named(all.columns[TableStatusSource(i)], kTableStatusNames[i]));
-  }
-  for (Row& row : all.rows) {
-    if (ValueText(row[1]) != std::get<std::string>(db)) continue;
+  std::vector<Row> rows;
+  for (Row& row : std::get<FetchedRows>(tables).rows) {
+    if (ValueText(row[1]) != db) continue;
     Row out;
     for (size_t i = 0; i < std::size(kTableStatusNames); ++i) {
       out.push_back(std::move(row[TableStatusSource(i)]));
     }
-    rs.rows.push_back(std::move(out));
+    rows.push_back(std::move(out));
   }
-  return rs;
+  return rows;
 }
 
 std::vector<ColumnDefinition> CreateColumns(absl::string_view what, const SessionState& s) {
@@ -435,11 +445,8 @@ std::variant<std::vector<ColumnDefinition>, mysql::SqlError> ShowColumns(const S
     case ShowKind::kProcedureStatus:
     case ShowKind::kFunctionStatus:
       return StoredProgramColumns(stmt.kind, s);
-    case ShowKind::kTableStatus: {
-      auto rs = TableStatus(stmt, s);
-      if (auto* err = std::get_if<mysql::SqlError>(&rs)) return *err;
-      return std::get<mysql::ResultSet>(std::move(rs)).columns;
-    }
+    case ShowKind::kTableStatus:
+      return TableStatusColumns(stmt, s);
   }
   return std::vector<ColumnDefinition>{};
 }
@@ -545,9 +552,9 @@ StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx) {
     case ShowKind::kFunctionStatus:
       break;  // no stored programs
     case ShowKind::kTableStatus: {
-      auto status = TableStatus(stmt, s);
-      if (auto* err = std::get_if<mysql::SqlError>(&status)) return *err;
-      rs.rows = std::get<mysql::ResultSet>(std::move(status)).rows;
+      auto rows = TableStatusRows(stmt, s);
+      if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
+      rs.rows = std::get<std::vector<Row>>(std::move(rows));
       break;
     }
   }
