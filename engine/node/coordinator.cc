@@ -159,8 +159,7 @@ void Coordinator::OnResult(const wire::Result& result) {
       }
       break;
     }
-    case Phase::kCommitFirst:
-    case Phase::kCommitRest:
+    case Phase::kCommit:
     case Phase::kAbort:
       if (result.code != wire::kResultOk) {
         SHOAL_LOG(kWarning) << "transaction " << txn.txn << ": partition " << part.partition
@@ -179,19 +178,15 @@ void Coordinator::Advance(uint64_t id) {
         txn.phase = Phase::kAbort;
         for (size_t i = 0; i < txn.parts.size(); ++i) SendTo(id, txn, i, wire::OpType::kAbort);
       } else {
-        // The first partition's replicas record the decision: a node taking over later
-        // commits the others when it finds the first committed. Every participant logs it
+        // Every participant is prepared: a node taking over later commits them all when it
+        // finds any committed, so they are told at once. Every participant logs the commit
         // in one epoch, ours (I8).
-        txn.phase = Phase::kCommitFirst;
+        txn.phase = Phase::kCommit;
         BeginEpoch(txn);
-        SendTo(id, txn, 0, wire::OpType::kCommit);
+        for (size_t i = 0; i < txn.parts.size(); ++i) SendTo(id, txn, i, wire::OpType::kCommit);
       }
       break;
-    case Phase::kCommitFirst:
-      txn.phase = Phase::kCommitRest;
-      for (size_t i = 1; i < txn.parts.size(); ++i) SendTo(id, txn, i, wire::OpType::kCommit);
-      break;
-    case Phase::kCommitRest:
+    case Phase::kCommit:
     case Phase::kAbort:
       Done(id);
       return;
@@ -210,13 +205,13 @@ void Coordinator::Done(uint64_t id) {
   Txn txn = std::move(it->second);
   txns_.erase(it);
   if (txn.epoch_counted) decider_->End(txn.epoch);
-  if (txn.phase == Phase::kCommitRest) {
+  if (txn.phase == Phase::kCommit) {
     ++stats_.commits;
   } else {
     ++stats_.aborts;
   }
   if (!txn.has_client) return;
-  if (txn.phase == Phase::kCommitRest) {
+  if (txn.phase == Phase::kCommit) {
     reply_(txn.conn, txn.tag, wire::kResultOk, {});
   } else {
     reply_(txn.conn, txn.tag, txn.error,
@@ -239,7 +234,7 @@ void Coordinator::Resolve(Txn& query) {
     Txn& txn = txns_[id];
     txn.txn = txn_id;
     txn.parts = std::move(parts);
-    txn.phase = committed ? Phase::kCommitRest : Phase::kAbort;
+    txn.phase = committed ? Phase::kCommit : Phase::kAbort;
     if (committed) BeginEpoch(txn);
     wire::OpType type = committed ? wire::OpType::kCommit : wire::OpType::kAbort;
     for (size_t i = 0; i < txn.parts.size(); ++i) SendTo(id, txn, i, type);
@@ -267,8 +262,7 @@ void Coordinator::NodeLost(int node, bool take_over,
                 absl::StrCat("data node ", node, " lost: transaction rolled back"));
           }
           break;
-        case Phase::kCommitFirst:
-        case Phase::kCommitRest:
+        case Phase::kCommit:
           // Its backup holds the prepared transaction and is primary now.
           SendTo(id, txn, i, wire::OpType::kCommit);
           break;

@@ -3,11 +3,13 @@
 // partition, whose TC runs two-phase commit over the participants (each partition's primary,
 // which prepares on every replica of it, ldm/participant.h):
 //
-//   prepare every participant ── all ready? ──▶ commit the first partition, then the others
+//   prepare every participant ── all ready? ──▶ commit every participant at once
 //                                └─ any not ──▶ roll back every participant
 //
 // A participant that prepared keeps the transaction whatever happens to its client or its
-// primary, until it is told the outcome; one that committed remembers it. When a data node
+// primary, until it is told the outcome; one that committed remembers it. Commits go out
+// together: once all are prepared, a commit anywhere means commit everywhere, which is all a
+// takeover needs to know (below). When a data node
 // fails, the master (lowest-id serving node) takes over its TC role: it asks every partition's
 // primary which transactions that TC had prepared or committed there, commits those that any
 // participant committed and rolls back the rest. Runs on the data-plane thread.
@@ -78,7 +80,7 @@ class Coordinator {
     bool waiting = false;
     bool prepared = false;  // takeovers: prepared there (not known committed)
   };
-  enum class Phase : uint8_t { kPrepare, kCommitFirst, kCommitRest, kAbort, kTakeoverQuery };
+  enum class Phase : uint8_t { kPrepare, kCommit, kAbort, kTakeoverQuery };
   struct Txn {
     Phase phase = Phase::kPrepare;
     uint64_t txn = 0;
