@@ -463,12 +463,27 @@ void Client::Send() {
       if (!link->channel->TryWrite(frame)) break;  // full: Poll() sends the rest
       sent += frame.size();
     }
-    if (sent > 0) link->out.ConsumeFinished(sent);
+    if (sent > 0) {
+      link->out.ConsumeFinished(sent);
+      if (keep_alive_) link->last_sent = absl::Now();
+    }
     if (sent > 0 || link->channel->HasPendingOutput()) {
       if (!link->channel->Flush().ok()) dead.push_back(link.get());
     }
   }
   for (Link* link : dead) CloseLink(link, "send failed");
+}
+
+void Client::KeepAlive(absl::Time now) {
+  keep_alive_ = true;
+  bool pinged = false;
+  for (auto& [node, link] : links_) {
+    if (now - link->last_sent < kKeepAliveInterval) continue;
+    if (!link->out.in_frame()) link->out.Begin(wire::FrameType::kOpReq);
+    wire::Ping{}.Encode(&link->out);
+    pinged = true;
+  }
+  if (pinged) Send();
 }
 
 int Client::Poll(absl::Duration timeout) {

@@ -152,6 +152,12 @@ class Client {
   void WokeUp();
   // Frames defined or sent but not yet taken by a transport (back-pressure).
   bool has_queued_output() const;
+  // Pings every data node this client sent nothing to for kKeepAliveInterval, and sends. A
+  // client that calls this at that pace is watched by the data nodes: waits for locks its
+  // transactions hold count no time while it is silent (a starved process, not a deadlock;
+  // docs/architecture.md "Lock waits"). One that never calls it is never watched.
+  static constexpr absl::Duration kKeepAliveInterval = absl::Milliseconds(100);
+  void KeepAlive(absl::Time now);
 
   // The partition of a packed primary key, and the packed primary key of a packed row.
   static uint32_t PartitionOf(const schema::TableDef& table, absl::string_view key);
@@ -274,6 +280,7 @@ class Client {
   std::vector<uint32_t> free_tags_;
   uint32_t tag_generation_ = 1;
   int in_flight_ = 0;
+  bool keep_alive_ = false;  // KeepAlive was called: Send notes when each link last sent
   IgnoreOutcome ignore_;
   uint64_t txn_prefix_ = 0;
   uint32_t next_txn_ = 0;

@@ -16,6 +16,7 @@ struct Client::Link {
   uint64_t epoch = 0;  // which connection to the node this is (transactions live in one)
   std::unique_ptr<transport::Channel> channel;
   wire::FrameBuilder out;
+  absl::Time last_sent;  // KeepAlive: when Send last handed it a frame
 };
 
 // Several answers that make one: a unique-key read asked of every partition, or a commit

@@ -12,6 +12,7 @@
 #include "common/liveness/realtime.h"
 #include "common/logging.h"
 #include "common/status_macros.h"
+#include "engine/node/ldm/lock_waits.h"
 #include "engine/node/node_files.h"
 #include "engine/node/peer_watch.h"
 #include "engine/node/restore.h"
@@ -261,6 +262,8 @@ void DataPlane::Run() {
     connections_.FlushAll();
     if (now - last_lock_check >= kLockCheckInterval) {
       last_lock_check = now;
+      ldms_.PublishHeard(now, liveness_.GroupHeardWithin(now, LockWaits::kSilence),
+                         connections_.SilentKeepAliveClients(now, LockWaits::kSilence));
       ldms_.ExpireLockWaits(now);
     }
     if (now - last_liveness >= kLivenessInterval) {
@@ -346,6 +349,12 @@ void DataPlane::HandleOps(Connection* conn, uint32_t count, absl::string_view bo
       connections_.Close(conn, "malformed operation");
       break;
     }
+    if (op.header.type == wire::OpType::kPing) {
+      // Its arrival was the point: a peer alive, or a client that keeps alive (lock waits on
+      // its transactions' locks then count only while it is heard from, LockWaits).
+      if (conn->data_node == 0) conn->keeps_alive = true;
+      continue;
+    }
     if (op.header.type >= wire::OpType::kReplicaWrite &&
         op.header.type != wire::OpType::kCommitTxn && conn->data_node == 0) {
       // Replication, copies and two-phase commit come from the data nodes only.
@@ -353,7 +362,6 @@ void DataPlane::HandleOps(Connection* conn, uint32_t count, absl::string_view bo
                                             wire::OpTypeName(op.header.type), ") from a client"));
       break;
     }
-    if (op.header.type == wire::OpType::kPing) continue;  // its arrival was the point
     if (op.header.type == wire::OpType::kEpoch) {
       wire::Epoch epoch;
       if (wire::Epoch::Decode(op, &epoch) != wire::DecodeStatus::kOk) {

@@ -19,8 +19,11 @@ DataPump::DataPump(EventLoop* loop, api::Cluster* cluster, MetricsRegistry* metr
       client_(cluster),
       flush_event_(event_new(loop->base(), -1, 0, &DataPump::OnFlush, this)),
       tick_(loop, [this] { Pump(); }),
+      keep_alive_(loop, [this] { client_.KeepAlive(absl::Now()); }),
       batches_(metrics->GetCounter("shoal_router_native_batches_total",
-                                   "Batches of native operations a router worker sent.")) {}
+                                   "Batches of native operations a router worker sent.")) {
+  keep_alive_.Start(api::Client::kKeepAliveInterval, Timer::Mode::kRepeat);
+}
 
 DataPump::~DataPump() {
   event_free(flush_event_);

@@ -51,6 +51,9 @@ class DataPump : public sql::DataAccess {
   // not when a shared-memory peer dies), retries output the transports pushed back, and lets
   // the client retry or time out its dictionary requests (their 30 s bound is this timer).
   Timer tick_;
+  // Always: the client's keep-alive pings (api::Client::KeepAlive), so that a data node tells
+  // this router starved from this router idle, and times lock waits accordingly.
+  Timer keep_alive_;
   Counter* batches_;
 };
 

@@ -213,6 +213,36 @@ TEST_F(SqlTablesTest, TransactionsCommitAndRollBack) {
   Query("DROP TABLE acct");
 }
 
+// A lock held by a transaction whose client sits idle (its router alive, keeping its links
+// alive) still ends a waiter's wait with 1205 after lock_wait_timeout, as in MySQL: the data
+// nodes stop the clock only for holders they do not hear from (docs/architecture.md).
+TEST_F(SqlTablesTest, AWaitForAnIdleTransactionsLockTimesOut) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE IF NOT EXISTS held (id INT PRIMARY KEY, v INT)");
+  Query("REPLACE INTO held VALUES (1, 0)");
+  // The holder, through router 5, updates the row and then waits 5 s before it rolls back;
+  // the waiter, through router 4, asks for the same row a second in.
+  const std::string script = absl::StrCat(
+      "(echo 'BEGIN; UPDATE shop.held SET v = 1 WHERE id = 1;'; sleep 5; echo 'ROLLBACK;') | "
+      "/usr/bin/mariadb --user=root --socket=",
+      other_socket(),
+      " & sleep 1; start=$(date +%s%N); /usr/bin/mariadb --user=root --socket=", socket(),
+      " -e 'UPDATE shop.held SET v = 2 WHERE id = 1' 2>&1; echo \"exit=$? ms=$(( "
+      "($(date +%s%N) - start) / 1000000 ))\"; wait");
+  CommandResult r = RunCommand({"/bin/bash", "-c", script}, absl::Seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("ERROR 1205 (HY000)")) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("Lock wait timeout exceeded; try restarting transaction"));
+  std::vector<std::string> fields = absl::StrSplit(r.out.substr(r.out.find("ms=") + 3), '\n');
+  int ms = 0;
+  ASSERT_TRUE(absl::SimpleAtoi(fields[0], &ms)) << r.out;
+  // lock_wait_timeout is 1.2 s; the holder let go only after 5.
+  EXPECT_GE(ms, 1100) << r.out;
+  EXPECT_LT(ms, 4000) << r.out;
+  EXPECT_EQ(Query("SELECT v FROM held WHERE id = 1"), "v\n0\n");
+  Query("DROP TABLE held");
+}
+
 TEST_F(SqlTablesTest, InsertOnDuplicateKeyUpdateAndReplace) {
   Query("CREATE DATABASE IF NOT EXISTS shop", "");
   Query("CREATE TABLE IF NOT EXISTS counters (name VARCHAR(20) PRIMARY KEY, hits INT NOT NULL)");

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
 #include "engine/wire/errors.h"
@@ -218,7 +219,20 @@ void Ldm::Unpark(storage::TxnId txn, ReplySink* sink) {
 }
 
 void Ldm::ExpireLockWaits(absl::Time now, ReplySink* sink) {
-  for (LockWaits::Parked& expired : lock_waits_.Expired(now)) {
+  if (holders_heard_ != nullptr) {
+    holders_heard_->Read(&heard_);
+  } else {
+    heard_ = HoldersHeard::View{now, true, {}};
+  }
+  const bool moving = heard_.group_heard && now - heard_.at <= LockWaits::kSilence;
+  auto holder_heard = [&](storage::TxnId holder) {
+    if (!moving) return false;
+    const TxnRecord* record = txns_.Primary(holder);
+    // A prepared holder waits for its TC, not its client (the group covers the TC's commit).
+    if (record == nullptr || record->prepared()) return true;
+    return !absl::c_linear_search(heard_.silent_clients, record->conn);
+  };
+  for (LockWaits::Parked& expired : lock_waits_.Expired(now, holder_heard)) {
     absl::string_view bytes = expired.op;
     wire::Op op;
     // Parked operations were decoded before: this cannot fail.

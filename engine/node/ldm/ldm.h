@@ -45,6 +45,7 @@
 #include "engine/node/ldm/copy_sweep.h"
 #include "engine/node/ldm/decided_txns.h"
 #include "engine/node/ldm/handover.h"
+#include "engine/node/ldm/holders_heard.h"
 #include "engine/node/ldm/key_ops.h"
 #include "engine/node/ldm/lock_waits.h"
 #include "engine/node/ldm/participant.h"
@@ -83,8 +84,11 @@ class Ldm : private Unparker {
   // the cluster: api::Client::Begin), or this node's own for replicated autocommit writes.
   void Execute(const wire::Op& op, uint32_t conn, ReplySink* sink);
   // Answers parked operations whose lock wait has run out. Call every few milliseconds. Lock
-  // waits are timed in this LDM's running time (LockWaits).
+  // waits are timed in this LDM's running time (LockWaits), and a wait counts no time while
+  // its holder could not move, as `heard` (when given) says: a replica of the node group or
+  // the holder's client silent, or the data-plane thread itself not publishing.
   void ExpireLockWaits(absl::Time now, ReplySink* sink);
+  void WatchHolders(const HoldersHeard* heard) { holders_heard_ = heard; }
   // Logs replication waits older than `age` (a backup that owes an answer for that long).
   void ReportStuckWaits(absl::Time now, absl::Duration age) const {
     replicator_.ReportStuckWaits(now, age);
@@ -139,6 +143,8 @@ class Ldm : private Unparker {
   TxnTable txns_;
   DecidedTxns decided_;
   LockWaits lock_waits_;
+  const HoldersHeard* holders_heard_ = nullptr;  // the data plane's; null: every wait counts
+  HoldersHeard::View heard_;                     // ExpireLockWaits: scratch
   PartitionCopier copier_;
   CopySweep sweep_;
   Checkpointer checkpointer_;

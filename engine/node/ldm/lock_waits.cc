@@ -15,7 +15,10 @@ LockWaits::LockWaits(absl::Duration timeout, absl::Time now)
     : timeout_(timeout), clock_(kLockClockInterval, now) {}
 
 absl::Time LockWaits::LockNow(absl::Time now) {
-  clock_.Advance(now);
+  liveness::RunningClock::Tick tick = clock_.Advance(now);
+  for (Parked& parked : parked_) {
+    if (!parked.counting) parked.deadline += tick.counted;
+  }
   return absl::UnixEpoch() + clock_.running();
 }
 
@@ -25,7 +28,7 @@ absl::Time LockWaits::DeadlineFor(absl::Time deadline) {
 
 void LockWaits::Park(const wire::Op& op, uint32_t conn, storage::TxnId holder,
                      absl::Time deadline) {
-  parked_.push_back(Parked{std::string(op.bytes), conn, holder, deadline});
+  parked_.push_back(Parked{std::string(op.bytes), conn, holder, deadline, true});
 }
 
 std::vector<LockWaits::Parked> LockWaits::Ready(storage::TxnId txn) {
@@ -41,8 +44,10 @@ std::vector<LockWaits::Parked> LockWaits::Ready(storage::TxnId txn) {
   return ready;
 }
 
-std::vector<LockWaits::Parked> LockWaits::Expired(absl::Time now) {
+std::vector<LockWaits::Parked> LockWaits::Expired(
+    absl::Time now, absl::FunctionRef<bool(storage::TxnId holder)> holder_heard) {
   std::vector<Parked> expired;
+  for (Parked& parked : parked_) parked.counting = holder_heard(parked.waiting_for);
   absl::Time lock_now = LockNow(now);
   for (auto it = parked_.begin(); it != parked_.end();) {
     if (it->deadline > lock_now) {

@@ -9,7 +9,11 @@
 //
 // Lock time is the LDM's running time (liveness::RunningClock): seconds in which the LDM's
 // thread was not scheduled do not count, or a stall of the host would end every wait with
-// 1205 the moment the thread runs again, though the holders were stalled just as long.
+// 1205 the moment the thread runs again, though the holders were stalled just as long. Nor
+// does a wait count time in which its holder could not move (Expired's `holder_heard` says
+// so, docs/architecture.md "Lock waits"): its deadline moves out by that much. A holder whose
+// client or replicas are starved by a busy neighbour is not deadlocked, and its waiters would
+// otherwise get 1205 for another process's stall.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/time/time.h"
 #include "common/liveness/running_clock.h"
 #include "engine/storage/partition.h"
@@ -30,8 +35,13 @@ class LockWaits {
     std::string op;  // the operation's bytes
     uint32_t conn;
     storage::TxnId waiting_for;
-    absl::Time deadline;  // in lock time
+    absl::Time deadline;   // in lock time
+    bool counting = true;  // as Expired last found its holder: false moves the deadline out
   };
+
+  // Peers and keep-alive clients are heard from every 100 ms at least: one silent for longer
+  // than this is stalled or gone.
+  static constexpr absl::Duration kSilence = absl::Milliseconds(300);
 
   LockWaits(absl::Duration timeout, absl::Time now);
 
@@ -43,8 +53,10 @@ class LockWaits {
   void Park(const wire::Op& op, uint32_t conn, storage::TxnId holder, absl::Time deadline);
   // Takes out the operations that waited for `txn`, in arrival order.
   std::vector<Parked> Ready(storage::TxnId txn);
-  // Takes out the operations whose deadline lock time has passed at `now`.
-  std::vector<Parked> Expired(absl::Time now);
+  // Takes out the operations whose deadline lock time has passed at `now`. From now on, a
+  // wait whose holder `holder_heard` says could not move counts no time.
+  std::vector<Parked> Expired(absl::Time now,
+                              absl::FunctionRef<bool(storage::TxnId holder)> holder_heard);
   void DropConnection(uint32_t conn);
   bool empty() const { return parked_.empty(); }
 

@@ -42,7 +42,7 @@ TEST(LockWaitsTest, AWaitEndsAfterItsTimeoutOfRunningTime) {
   absl::Time now = start;
   auto step = [&](absl::Duration d) {
     now += d;
-    return waits.Expired(now);
+    return waits.Expired(now, [](storage::TxnId) { return true; });
   };
   waits.Park(OpWithTag(&bytes, 1), 7, 50, waits.LockNow(now) + absl::Seconds(1));
   for (int i = 0; i < 7; ++i) EXPECT_TRUE(step(absl::Milliseconds(100)).empty());
@@ -50,6 +50,36 @@ TEST(LockWaitsTest, AWaitEndsAfterItsTimeoutOfRunningTime) {
   EXPECT_TRUE(step(absl::Seconds(10)).empty());
   EXPECT_EQ(step(absl::Milliseconds(100)).size(), 1u);
   EXPECT_TRUE(waits.empty());
+}
+
+TEST(LockWaitsTest, AWaitCountsNoTimeWhileItsHolderIsNotHeardFrom) {
+  const absl::Time start = absl::FromUnixSeconds(1000);
+  LockWaits waits(absl::Seconds(1), start);
+  std::string b1, b2;
+  absl::Time now = start;
+  bool heard = true;
+  auto step = [&](absl::Duration d) {
+    now += d;
+    // Holder 50 is stalled when `heard` is false; holder 60 is always heard from.
+    return waits.Expired(now, [&](storage::TxnId holder) { return holder != 50 || heard; });
+  };
+  waits.Park(OpWithTag(&b1, 1), 7, 50, waits.LockNow(now) + absl::Seconds(1));
+  waits.Park(OpWithTag(&b2, 2), 8, 60, waits.LockNow(now) + absl::Seconds(1));
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(step(absl::Milliseconds(100)).empty());
+  // Holder 50's client is starved for three seconds while this thread runs: its waiter's
+  // deadline moves out; the other waiter times out as before.
+  heard = false;
+  std::vector<LockWaits::Parked> expired;
+  for (int i = 0; i < 30; ++i) {
+    for (LockWaits::Parked& p : step(absl::Milliseconds(100))) expired.push_back(std::move(p));
+  }
+  ASSERT_EQ(expired.size(), 1u);
+  EXPECT_EQ(expired[0].op, "op2");
+  heard = true;
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(step(absl::Milliseconds(100)).empty());
+  expired = step(absl::Milliseconds(100));
+  ASSERT_EQ(expired.size(), 1u);
+  EXPECT_EQ(expired[0].op, "op1");
 }
 
 TEST(LockWaitsTest, ARetriedOperationKeepsItsDeadline) {

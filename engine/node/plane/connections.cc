@@ -157,6 +157,15 @@ void Connections::FlushAll() {
   }
 }
 
+std::vector<uint32_t> Connections::SilentKeepAliveClients(absl::Time now,
+                                                          absl::Duration window) const {
+  std::vector<uint32_t> silent;
+  for (const auto& [id, conn] : connections_) {
+    if (!conn->dead && conn->keeps_alive && now - conn->heard_at > window) silent.push_back(id);
+  }
+  return silent;
+}
+
 bool Connections::PrepareToSleep() {
   sleeping_.clear();
   blocked_output_ = false;

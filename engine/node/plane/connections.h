@@ -54,6 +54,8 @@ struct Connection {
   bool is_peer = false;   // a connection this node opened to another data node
   int data_node = 0;      // the data node at the other end (either direction); 0: a client
   bool dead = false;
+  absl::Time heard_at;       // its last frame
+  bool keeps_alive = false;  // a client that pings when it has nothing to send (kPing)
 };
 
 // What the DataPlane hears of a connection that closes, in this order, each once.
@@ -97,6 +99,8 @@ class Connections {
   // malformed header or hello closes the connection. True when it read a frame.
   template <typename OnHeard, typename OnFrame>
   bool Read(OnHeard on_heard, OnFrame on_frame);
+  // The clients that keep alive (they pinged once) and have been silent for `window`.
+  std::vector<uint32_t> SilentKeepAliveClients(absl::Time now, absl::Duration window) const;
   // Erases the connections closed this turn.
   void EraseDead();
 
@@ -177,6 +181,7 @@ bool Connections::Read(OnHeard on_heard, OnFrame on_frame) {
   ids.reserve(connections_.size());
   for (auto& [id, conn] : connections_) ids.push_back(id);
   bool worked = false;
+  const absl::Time now = absl::Now();
   for (uint32_t id : ids) {
     Connection* conn = Find(id);
     if (conn == nullptr || conn->dead) continue;
@@ -189,6 +194,7 @@ bool Connections::Read(OnHeard on_heard, OnFrame on_frame) {
       absl::string_view frame = conn->channel->Peek();
       if (frame.empty()) break;
       if (conn->data_node != 0) on_heard(conn->data_node);
+      conn->heard_at = now;
       frames_in_->Increment();
       wire::FrameHeader header;
       absl::string_view body;

@@ -29,6 +29,7 @@ void LdmHost::Start(const std::vector<LdmDurability>& durability) {
     ldms_.push_back(std::make_unique<Ldm>(
         placement, &budget_, options_->lock_wait_timeout,
         i < static_cast<int>(durability.size()) ? durability[i] : LdmDurability{}));
+    ldms_.back()->WatchHolders(&holders_heard_);
   }
   batches_.resize(options_->ldm_count);
   batch_counts_.resize(options_->ldm_count);

@@ -24,6 +24,7 @@
 #include "absl/time/time.h"
 #include "common/metrics.h"
 #include "engine/node/dictionary.h"
+#include "engine/node/ldm/holders_heard.h"
 #include "engine/node/ldm/ldm.h"
 #include "engine/node/ldm_metrics.h"
 #include "engine/node/ldm_worker.h"
@@ -82,6 +83,11 @@ class LdmHost {
   bool CheckpointStep(absl::Time now);
   // The LDMs on this thread: answers lock waits that ran out; logs stuck replication waits.
   void ExpireLockWaits(absl::Time now);
+  // Who lock holders wait on, as heard of by the data-plane thread: every LDM's lock waits
+  // count no time while their holder cannot move (Ldm::ExpireLockWaits).
+  void PublishHeard(absl::Time now, bool group_heard, std::vector<uint32_t> silent_clients) {
+    holders_heard_.Publish(now, group_heard, std::move(silent_clients));
+  }
   void ReportStuckWaits(absl::Time now, absl::Duration age);
   // The LDMs on this thread have work due on a clock: parked operations, a copy or a
   // checkpoint.
@@ -109,6 +115,7 @@ class LdmHost {
   std::vector<uint32_t> batch_counts_;
   Gauge* rows_metric_;
   Gauge* memory_metric_;
+  HoldersHeard holders_heard_;  // read by every LDM, on LDM threads too
 };
 
 inline void LdmHost::Route(const wire::Op& op, absl::string_view bytes, uint32_t conn) {

@@ -27,6 +27,8 @@ void PeerLiveness::Check(absl::Time now) {
         connections_->ReplyTo(kToNode | static_cast<uint32_t>(id)));
   }
   watch_->Follow(watched, now);
+  watched_.clear();
+  for (const auto& [id, identity] : watched) watched_.push_back(id);
   PeerWatch::Result result =
       watch_->Check(now, [this](int node) { return connections_->HasUnreadFrame(node); });
   for (std::string& note : result.notes) {
@@ -39,6 +41,14 @@ void PeerLiveness::Check(absl::Time now) {
           conn, absl::StrCat("silent past ", absl::FormatDuration(options_->peer_timeout)));
     }
   }
+}
+
+bool PeerLiveness::GroupHeardWithin(absl::Time now, absl::Duration window) const {
+  for (int id : watched_) {
+    auto it = last_heard_.find(id);
+    if (it == last_heard_.end() || now - it->second > window) return false;
+  }
+  return true;
 }
 
 }  // namespace shoal::node

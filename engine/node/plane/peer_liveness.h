@@ -9,7 +9,9 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/time/time.h"
 #include "engine/node/peer_watch.h"
 #include "engine/node/plane/connections.h"
@@ -27,15 +29,23 @@ class PeerLiveness {
   // When the data-plane thread starts running, so that the watch's clock starts then.
   void Start(absl::Time now) { watch_.emplace(options_->peer_timeout, options_->metrics, now); }
   // A frame came from data node `node`, on any connection with it (pings included).
-  void Heard(int node) { watch_->Heard(node, absl::Now()); }
+  void Heard(int node) {
+    absl::Time now = absl::Now();
+    watch_->Heard(node, now);
+    last_heard_[node] = now;
+  }
   // Pings the group's serving peers and drops links silent past peer_timeout.
   void Check(absl::Time now);
+  // Whether every peer the last Check watched has been heard from in the last `window`.
+  bool GroupHeardWithin(absl::Time now, absl::Duration window) const;
 
  private:
   DataPlaneOptions* options_;
   const NodeView* view_;
   Connections* connections_;
   std::optional<PeerWatch> watch_;
+  std::vector<int> watched_;  // as of the last Check
+  absl::flat_hash_map<int, absl::Time> last_heard_;
 };
 
 }  // namespace shoal::node
