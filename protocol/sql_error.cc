@@ -156,4 +156,10 @@ SqlError IncorrectTemporalValue(absl::string_view type, absl::string_view value,
                            "' at row ", row));
 }
 
+SqlError UnknownThreadId(uint64_t id) {
+  return Make(1094, "HY000", absl::StrCat("Unknown thread id: ", id));
+}
+
+SqlError QueryInterrupted() { return Make(1317, "70100", "Query execution was interrupted"); }
+
 }  // namespace shoal::mysql::errors

@@ -88,6 +88,10 @@ SqlError IncorrectStringValue(absl::string_view value, absl::string_view column,
 // 1292 22007 Incorrect %s value: '%s' for column '%s' at row %ld ("date", "datetime", "time")
 SqlError IncorrectTemporalValue(absl::string_view type, absl::string_view value,
                                 absl::string_view column, int row);
+// 1094 HY000 Unknown thread id: %lu
+SqlError UnknownThreadId(uint64_t id);
+// 1317 70100 Query execution was interrupted
+SqlError QueryInterrupted();
 
 }  // namespace errors
 }  // namespace shoal::mysql

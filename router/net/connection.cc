@@ -33,8 +33,11 @@ Connection::Connection(Worker* worker, int fd, const RouterContext* context, Tra
                             &Connection::OnReadable, this)),
       write_event_(event_new(worker->loop()->base(), fd, EV_WRITE | EV_PERSIST,
                              &Connection::OnWritable, this)),
-      session_(context, connection_id, std::move(peer_host), worker->data(),
-               [this] { OnAnswered(); }),
+      session_(
+          context, connection_id, std::move(peer_host), worker->data(), [this] { OnAnswered(); },
+          [worker, connection_id] {
+            worker->loop()->Post([worker, connection_id] { worker->Kill(connection_id); });
+          }),
       bytes_in_(context->metrics->GetCounter("shoal_router_bytes_received_total",
                                              "Bytes received from MySQL clients.")),
       bytes_out_(context->metrics->GetCounter("shoal_router_bytes_sent_total",

@@ -81,6 +81,12 @@ void Worker::Remove(uint32_t connection_id) {
   if (shutting_down_ && connections_.empty()) loop_->Stop();
 }
 
+void Worker::Kill(uint32_t connection_id) {
+  if (auto it = connections_.find(connection_id); it != connections_.end()) {
+    it->second->CloseAfterFlush();
+  }
+}
+
 void Worker::Shutdown() {
   loop_->Post([this] {
     shutting_down_ = true;

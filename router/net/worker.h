@@ -44,6 +44,8 @@ class Worker {
   absl::Time now() const;
   // Destroys the connection (if still there); safe from inside its own callbacks.
   void Remove(uint32_t connection_id);
+  // KILL: closes the connection (if still there) once what was sent to it is flushed.
+  void Kill(uint32_t connection_id);
   EventLoop* loop() { return loop_.get(); }
   // The worker's data nodes; null when the router has no cluster.
   sql::DataAccess* data() { return pump_.get(); }

@@ -67,6 +67,7 @@ Session::Action Session::OnCommand(absl::Span<const uint8_t> payload, std::strin
     case Command::kQuery: {
       mysql::client::Query query;
       if (mysql::Decode(payload, caps_, &query) != DecodeStatus::kOk) break;
+      NoteCommand("Query", query.query);
       OnQuery(query.query, out);
       return Action::kContinue;
     }
@@ -86,6 +87,7 @@ Session::Action Session::OnCommand(absl::Span<const uint8_t> payload, std::strin
       return Action::kContinue;
     }
     case Command::kStmtExecute:
+      NoteCommand("Execute", std::nullopt);
       OnStmtExecute(payload, out);
       return Action::kContinue;
     case Command::kStmtSendLongData: {
@@ -251,6 +253,7 @@ void Session::StatementDone(sql::StatementResult result) {
     return;
   }
   SendDeferredResult(std::move(result));
+  NoteCommandEnd();
   if (answered_) answered_();
 }
 
@@ -328,6 +331,7 @@ void Session::AwaitDictionary(absl::Span<const uint8_t> payload) {
           absl::Span<const uint8_t> again(reinterpret_cast<const uint8_t*>(command.data()),
                                           command.size());
           if (OnCommand(again, &out_) == Action::kClose) state_ = State::kClosing;
+          NoteCommandEnd();
           if (sql_.wanted != nullptr) return AwaitDictionary(again);
         }
         if (answered_) answered_();

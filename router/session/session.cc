@@ -22,7 +22,8 @@ mysql::SqlError BadHandshake() { return {1043, "08S01", "Bad handshake"}; }
 }  // namespace
 
 Session::Session(const RouterContext* context, uint32_t connection_id, std::string peer_host,
-                 sql::DataAccess* data, absl::AnyInvocable<void()> answered)
+                 sql::DataAccess* data, absl::AnyInvocable<void()> answered,
+                 absl::AnyInvocable<void()> kill)
     : context_(context),
       connection_id_(connection_id),
       peer_host_(std::move(peer_host)),
@@ -31,8 +32,10 @@ Session::Session(const RouterContext* context, uint32_t connection_id, std::stri
       commands_(context->metrics->GetCounter("shoal_router_commands_total",
                                              "MySQL protocol commands received.")),
       logins_failed_(context->metrics->GetCounter("shoal_router_logins_failed_total",
-                                                  "Logins refused with ER_ACCESS_DENIED_ERROR.")) {
+                                                  "Logins refused with ER_ACCESS_DENIED_ERROR.")),
+      process_(context->server.processes.get(), connection_id, peer_host_, std::move(kill)) {
   sql_.server = &context->server;
+  sql_.process = &process_;
   sql_.connection_id = connection_id;
   sql_.host = peer_host_;
   sql_.data = data;
@@ -105,6 +108,7 @@ Session::Step Session::OnInput(absl::Span<const uint8_t> in, size_t* consumed) {
     if (awaiting_ == Awaiting::kLocalInfile) {
       OnFilePacket(payload, out);
       *consumed += used;
+      NoteCommandEnd();
       // The file's packets carry on the sequence; the command after it starts again at 0.
       if (awaiting_ != Awaiting::kLocalInfile) decoder_.ResetSequence();
       continue;
@@ -112,6 +116,7 @@ Session::Step Session::OnInput(absl::Span<const uint8_t> in, size_t* consumed) {
     // The payload may point into `in`: handle it before its bytes are counted as consumed.
     Action action = OnPacket(payload, out);
     *consumed += used;
+    NoteCommandEnd();
     // A command's exchange ends with our reply: the next command starts again at 0. During
     // authentication the sequence carries on. (Not reset before reading: a payload longer
     // than 16 MiB arrives over several calls, and its joined chunks must survive them.)
@@ -215,6 +220,7 @@ bool Session::Verify(const UserAccount* account, absl::string_view plugin,
 Session::Action Session::LoginSucceeded(std::string* out) {
   state_ = State::kCommand;
   sql_.user = user_;
+  process_.SetUser(user_);
   sql_.client_local_files = (caps_ & mysql::capability::kLocalFiles) != 0;
   sql::ApplyHandshakeCollation(client_collation_, &sql_);
   if (requested_database_.empty()) return FinishLogin(sql::OkResult{}, out);
@@ -230,6 +236,17 @@ Session::Action Session::FinishLogin(const sql::StatementResult& used, std::stri
   }
   SendOk(sql::OkResult{}, 0, out);
   return Action::kContinue;
+}
+
+void Session::NoteCommand(absl::string_view command, std::optional<absl::string_view> info) {
+  process_busy_ = true;
+  process_.Begin(command, info, absl::Now());
+}
+
+void Session::NoteCommandEnd() {
+  if (!process_busy_ || waiting() || state_ != State::kCommand) return;
+  process_busy_ = false;
+  process_.End(absl::Now(), sql_.database);
 }
 
 Session::Action Session::LoginFailed(std::string* out) {

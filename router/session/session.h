@@ -54,8 +54,11 @@ class Session : private sql::ResultSink {
 
   // `data`: the worker's data nodes (may be null: table statements then fail). `answered`:
   // called on this thread when a command the session waited for has put its reply in output().
+  // `kill`: KILL of this session from any thread (ProcessList): closes the connection, handing
+  // the work to this session's thread.
   Session(const RouterContext* context, uint32_t connection_id, std::string peer_host,
-          sql::DataAccess* data = nullptr, absl::AnyInvocable<void()> answered = nullptr);
+          sql::DataAccess* data = nullptr, absl::AnyInvocable<void()> answered = nullptr,
+          absl::AnyInvocable<void()> kill = nullptr);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -156,6 +159,10 @@ class Session : private sql::ResultSink {
   void SendError(const mysql::SqlError& error, std::string* out);
   void SendEof(std::string* out);
   uint16_t StatusFlags() const;
+  // The process list's row: a command begins (`info` its statement), or it has answered in
+  // full and the session sleeps (nothing when it waits still).
+  void NoteCommand(absl::string_view command, std::optional<absl::string_view> info);
+  void NoteCommandEnd();
 
   const RouterContext* context_;
   uint32_t connection_id_;
@@ -186,6 +193,8 @@ class Session : private sql::ResultSink {
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   Counter* commands_;
   Counter* logins_failed_;
+  sql::ProcessList::Entry process_;  // this session in SHOW PROCESSLIST
+  bool process_busy_ = true;         // its row shows a command (Connect, until login)
 };
 
 }  // namespace shoal::router

@@ -19,6 +19,7 @@
 #include "absl/time/time.h"
 #include "common/metrics.h"
 #include "protocol/value.h"
+#include "router/sql/eval/process_list.h"
 
 namespace shoal::api {
 class Client;
@@ -77,6 +78,8 @@ struct ServerInfo {
   // LOAD DATA's progress in /metrics (null without a registry).
   Counter* load_data_rows = nullptr;
   Counter* load_data_bytes = nullptr;
+  // This router's sessions (SHOW PROCESSLIST, KILL), shared by the copies of this struct.
+  std::shared_ptr<ProcessList> processes = std::make_shared<ProcessList>();
 };
 
 // One entry of SHOW WARNINGS: a note, warning or error of the last statement.
@@ -143,6 +146,8 @@ struct SessionState {
   // The deferred statement running now, if any. A session that goes away while one runs
   // calls in_flight->Orphan() so that its completion touches nothing of the session.
   AsyncStatement* in_flight = nullptr;
+  // This session's row in server->processes (null in tests of the executor alone).
+  ProcessList::Entry* process = nullptr;
   // The client said it can send files (CLIENT_LOCAL_FILES), set at login.
   bool client_local_files = false;
   // A LOAD DATA LOCAL statement (in_flight too) waiting for the client's file: the session

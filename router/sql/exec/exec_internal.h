@@ -98,6 +98,7 @@ void NoteTransactionWrite(SessionState* state);
 // LOCK TABLES and UNLOCK TABLES (exec_lock.cc), ALTER TABLE (exec_alter.cc).
 StatementResult ExecuteLockTables(const LockTablesStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteUnlockTables(const UnlockTablesStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteKill(const KillStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteAlterTable(const AlterTableStmt& stmt, const ExecContext& ctx);
 // Under LOCK TABLES, whether a statement may read (or, with `write`, change) the named table,
 // written with `alias` (empty: none): 1100 for one the session did not lock under that name,

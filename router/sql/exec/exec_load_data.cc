@@ -205,6 +205,11 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
 
   void Work() {
     Retire();
+    // KILL QUERY: no batch after the ones out; the rest of the file is read and dropped.
+    if (!error_ && state() != nullptr && state()->process != nullptr &&
+        state()->process->interrupted()) {
+      error_ = mysql::errors::QueryInterrupted();
+    }
     bool defined = false;
     while (!error_ && !produced_all_ && !awaiting_values_ && in_flight_.size() < window_) {
       if (!Produce(&defined)) break;
@@ -416,6 +421,10 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
       if (batch.error && !error_) error_ = batch.error;
       if (batch.copied > 0) partly_applied_ = true;
       in_flight_.pop_front();
+      if (state() != nullptr && state()->process != nullptr) {
+        state()->process->SetState(
+            absl::StrCat("Loading: ", records_, " rows read, ", copied_, " committed"));
+      }
     }
   }
 

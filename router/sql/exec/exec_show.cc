@@ -6,6 +6,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "common/utf8.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/like.h"
 #include "router/sql/eval/result_columns.h"
@@ -248,6 +249,35 @@ std::variant<std::vector<Row>, mysql::SqlError> TableStatusRows(const ShowStmt& 
   return rows;
 }
 
+// SHOW [FULL] PROCESSLIST is information_schema.PROCESSLIST, its columns renamed; without
+// FULL, Info shows a statement's first 100 characters, as MySQL's does.
+constexpr absl::string_view kProcessListNames[] = {"Id",      "User", "Host",  "db",
+                                                   "Command", "Time", "State", "Info"};
+
+std::variant<std::vector<ColumnDefinition>, mysql::SqlError> ProcessListColumns(
+    const SessionState& s) {
+  auto view = InformationSchemaColumns("PROCESSLIST", s);
+  if (auto* err = std::get_if<mysql::SqlError>(&view)) return *err;
+  std::vector<ColumnDefinition> columns = std::get<std::vector<ColumnDefinition>>(view);
+  for (size_t i = 0; i < columns.size(); ++i) columns[i] = Named(columns[i], kProcessListNames[i]);
+  return columns;
+}
+
+std::variant<std::vector<Row>, mysql::SqlError> ProcessListRows(const ShowStmt& stmt,
+                                                                const SessionState& s) {
+  auto view = InformationSchemaRows("PROCESSLIST", s);
+  if (auto* err = std::get_if<mysql::SqlError>(&view)) return *err;
+  std::vector<Row> rows = std::move(std::get<FetchedRows>(view).rows);
+  if (!stmt.full) {
+    for (Row& row : rows) {
+      if (auto* info = std::get_if<std::string>(&row.back())) {
+        *info = std::string(Utf8FirstChars(*info, 100));
+      }
+    }
+  }
+  return rows;
+}
+
 std::vector<ColumnDefinition> CreateColumns(absl::string_view what, const SessionState& s) {
   return {Named(StringColumn(64, s, kNN), what),
           Named(StringColumn(1024, s, kNN), absl::StrCat("Create ", what))};
@@ -447,6 +477,8 @@ std::variant<std::vector<ColumnDefinition>, mysql::SqlError> ShowColumns(const S
       return StoredProgramColumns(stmt.kind, s);
     case ShowKind::kTableStatus:
       return TableStatusColumns(stmt, s);
+    case ShowKind::kProcessList:
+      return ProcessListColumns(s);
   }
   return std::vector<ColumnDefinition>{};
 }
@@ -553,6 +585,12 @@ StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx) {
       break;  // no stored programs
     case ShowKind::kTableStatus: {
       auto rows = TableStatusRows(stmt, s);
+      if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
+      rs.rows = std::get<std::vector<Row>>(std::move(rows));
+      break;
+    }
+    case ShowKind::kProcessList: {
+      auto rows = ProcessListRows(stmt, s);
       if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
       rs.rows = std::get<std::vector<Row>>(std::move(rows));
       break;

@@ -172,6 +172,7 @@ StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) 
                         [&](const UnlockTablesStmt& s) { return ExecuteUnlockTables(s, ctx); },
                         [&](const AlterTableStmt& s) { return ExecuteAlterTable(s, ctx); },
                         [&](const LoadDataStmt& s) { return ExecuteLoadData(s, ctx); },
+                        [&](const KillStmt& s) { return ExecuteKill(s, ctx); },
                     },
                     stmt.node);
 }

@@ -351,6 +351,7 @@ enum class ShowKind : uint8_t {
   kProcedureStatus,  // SHOW PROCEDURE STATUS
   kFunctionStatus,   // SHOW FUNCTION STATUS
   kTableStatus,      // SHOW TABLE STATUS [FROM db]
+  kProcessList,      // SHOW [FULL] PROCESSLIST: information_schema.PROCESSLIST, renamed
 };
 
 struct ShowStmt {
@@ -415,6 +416,12 @@ struct DoStmt {
   std::vector<ExprPtr> exprs;
 };
 
+// KILL [CONNECTION | QUERY] id: a session of this router.
+struct KillStmt {
+  bool query = false;  // KILL QUERY: the statement it runs, not the connection
+  ExprPtr id;
+};
+
 struct Statement;
 
 // EXPLAIN [FORMAT=…] SELECT|UPDATE|DELETE|INSERT|REPLACE: the native plan as rows.
@@ -427,7 +434,7 @@ using StatementNode =
                  PrepareStmt, ExecuteStmt, DeallocateStmt, DoStmt, InsertStmt, UpdateStmt,
                  DeleteStmt, CreateTableStmt, CreateDatabaseStmt, DropDatabaseStmt, DropTableStmt,
                  CreateIndexStmt, DropIndexStmt, TruncateStmt, AnalyzeStmt, ExplainStmt,
-                 LockTablesStmt, UnlockTablesStmt, AlterTableStmt, LoadDataStmt>;
+                 LockTablesStmt, UnlockTablesStmt, AlterTableStmt, LoadDataStmt, KillStmt>;
 
 struct Statement {
   StatementNode node;

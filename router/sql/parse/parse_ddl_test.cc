@@ -465,7 +465,7 @@ TEST(ParseDdlTest, ShowCreate) {
   EXPECT_EQ(Must<ShowStmt>("show create schema `x`").table.name, "x");
   EXPECT_EQ(MustFail("SHOW CREATE TABLE t LIKE 'a'").code, 1064);
   EXPECT_EQ(MustFail("SHOW CREATE VIEW v").message, NotSupported("SHOW CREATE VIEW"));
-  EXPECT_EQ(MustFail("SHOW FULL PROCESSLIST").message, NotSupported("SHOW FULL PROCESSLIST"));
+  EXPECT_EQ(MustFail("SHOW FULL EVENTS").message, NotSupported("SHOW FULL EVENTS"));
 }
 
 // Untrusted text: every prefix of a long DDL statement parses or fails, never crashes or loops.

@@ -105,6 +105,17 @@ bool Parser::ParseDeallocate(DeallocateStmt* out) {
   return ExpectKeyword("PREPARE") && ParseIdentifier(&out->name);
 }
 
+bool Parser::ParseKill(KillStmt* out) {
+  Advance();  // KILL
+  if (AcceptKeyword("QUERY")) {
+    out->query = true;
+  } else {
+    AcceptKeyword("CONNECTION");
+  }
+  out->id = ParseExpr();
+  return out->id != nullptr;
+}
+
 bool Parser::ParseDo(DoStmt* out) {
   Advance();  // DO
   do {

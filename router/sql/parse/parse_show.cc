@@ -136,6 +136,11 @@ bool Parser::ParseShow(ShowStmt* out) {
     if (AcceptKeyword("FROM") || AcceptKeyword("IN")) {
       if (!ParseIdentifier(&out->from_database)) return false;
     }
+  } else if (PeekKeyword("PROCESSLIST") || (PeekKeyword("FULL") && PeekKeyword("PROCESSLIST", 1))) {
+    out->full = AcceptKeyword("FULL");
+    Advance();  // PROCESSLIST
+    out->kind = ShowKind::kProcessList;
+    filter = false;  // MySQL takes neither LIKE nor WHERE here
   } else if ((PeekKeyword("PROCEDURE") || PeekKeyword("FUNCTION")) && PeekKeyword("STATUS", 1)) {
     out->kind = AcceptKeyword("PROCEDURE") ? ShowKind::kProcedureStatus : ShowKind::kFunctionStatus;
     if (out->kind == ShowKind::kFunctionStatus) Advance();  // FUNCTION

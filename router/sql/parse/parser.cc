@@ -150,6 +150,7 @@ bool Parser::ParseStatement(StatementNode* out) {
     return as(&Parser::ParseDeallocate);
   }
   if (PeekKeyword("DO")) return as(&Parser::ParseDo);
+  if (PeekKeyword("KILL")) return as(&Parser::ParseKill);
   if (PeekKeyword("INSERT") || PeekKeyword("REPLACE")) return as(&Parser::ParseInsert);
   if (PeekKeyword("UPDATE")) return as(&Parser::ParseUpdate);
   if (PeekKeyword("DELETE")) return as(&Parser::ParseDelete);
@@ -181,11 +182,12 @@ bool Parser::UnsupportedStatement() {
   static constexpr absl::string_view kTwoWord[] = {"CREATE", "DROP", "ALTER",  "LOCK", "UNLOCK",
                                                    "FLUSH",  "LOAD", "RENAME", "CHECK"};
   static constexpr absl::string_view kOneWord[] = {
-      "INSERT",    "REPLACE",  "UPDATE",   "DELETE",   "TRUNCATE", "EXPLAIN", "DESCRIBE", "DESC",
-      "ANALYZE",   "OPTIMIZE", "REPAIR",   "CHECKSUM", "GRANT",    "REVOKE",  "CALL",     "HANDLER",
-      "SAVEPOINT", "RELEASE",  "XA",       "KILL",     "WITH",     "TABLE",   "VALUES",   "INSTALL",
-      "UNINSTALL", "RESET",    "PURGE",    "CHANGE",   "IMPORT",   "CLONE",   "HELP",     "SIGNAL",
-      "RESIGNAL",  "GET",      "SHUTDOWN", "RESTART",  "BINLOG",   "CACHE"};
+      "INSERT", "REPLACE", "UPDATE",    "DELETE",   "TRUNCATE", "EXPLAIN",  "DESCRIBE",
+      "DESC",   "ANALYZE", "OPTIMIZE",  "REPAIR",   "CHECKSUM", "GRANT",    "REVOKE",
+      "CALL",   "HANDLER", "SAVEPOINT", "RELEASE",  "XA",       "WITH",     "TABLE",
+      "VALUES", "INSTALL", "UNINSTALL", "RESET",    "PURGE",    "CHANGE",   "IMPORT",
+      "CLONE",  "HELP",    "SIGNAL",    "RESIGNAL", "GET",      "SHUTDOWN", "RESTART",
+      "BINLOG", "CACHE"};
   for (absl::string_view kw : kTwoWord) {
     if (PeekKeyword(kw)) {
       const Token& next = Peek(1);

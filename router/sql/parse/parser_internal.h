@@ -72,6 +72,7 @@ class Parser {
   bool ParseExecute(ExecuteStmt* out);
   bool ParseDeallocate(DeallocateStmt* out);
   bool ParseDo(DoStmt* out);
+  bool ParseKill(KillStmt* out);
   // DML (parse_dml.cc): INSERT and REPLACE, UPDATE, DELETE; ORDER BY lists.
   bool ParseInsert(InsertStmt* out);
   bool ParseUpdate(UpdateStmt* out);

@@ -168,6 +168,14 @@ TEST(ParserTest, DumpStatements) {
   EXPECT_TRUE(lock.tables[2].write);
   EXPECT_TRUE(lock.tables[3].write);
   MustParseAs<UnlockTablesStmt>("UNLOCK TABLES");
+  // What mariadb-admin processlist and kill send.
+  EXPECT_EQ(MustParseAs<ShowStmt>("SHOW PROCESSLIST").kind, ShowKind::kProcessList);
+  EXPECT_TRUE(MustParseAs<ShowStmt>("show full processlist").full);
+  EXPECT_FALSE(MustParseAs<KillStmt>("KILL 12").query);
+  EXPECT_FALSE(MustParseAs<KillStmt>("KILL CONNECTION 12").query);
+  EXPECT_TRUE(MustParseAs<KillStmt>("KILL QUERY CONNECTION_ID()").query);
+  EXPECT_EQ(MustFail("KILL").code, 1064);
+  EXPECT_EQ(MustFail("SHOW PROCESSLIST LIKE 'x'").code, 1064);
   EXPECT_EQ(MustParseAs<AlterTableStmt>("ALTER TABLE t ENABLE KEYS").action,
             AlterTableStmt::Action::kEnableKeys);
   EXPECT_EQ(MustFail("LOCK TABLES t").code, 1064);
@@ -252,8 +260,8 @@ TEST(ParserTest, NotSupportedYet) {
             "This version of MySQL doesn't yet support 'CREATE VIEW'");
   EXPECT_EQ(MustFail("ALTER TABLE sbtest1 ADD COLUMN x INT").message,
             "This version of MySQL doesn't yet support 'ALTER TABLE'");
-  EXPECT_EQ(MustFail("SHOW PROCESSLIST").message,
-            "This version of MySQL doesn't yet support 'SHOW PROCESSLIST'");
+  EXPECT_EQ(MustFail("SHOW OPEN TABLES").message,
+            "This version of MySQL doesn't yet support 'SHOW OPEN'");
   EXPECT_EQ(MustFail("GRANT ALL ON *.* TO u").code, 1235);
 }
 
