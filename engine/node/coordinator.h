@@ -1,18 +1,30 @@
 // The transaction coordinator (TC, NDB's DBTC) for transactions over several partitions: a
 // client sends the commit of such a transaction to the data node primary for its first
-// partition, whose TC runs two-phase commit over the participants (each partition's primary,
-// which prepares on every replica of it, ldm/participant.h):
+// partition, whose TC runs two-phase commit over the participants (each partition's primary
+// and its backups, ldm/participant.h):
 //
-//   prepare every participant ── all ready? ──▶ commit every participant at once
-//                                └─ any not ──▶ roll back every participant
+//   per partition: prepare its backups ─▶ prepare its primary ── all ready? ──┐
+//                  (kOnReplica)           (skipping the backups done)          │
+//        ┌── yes: per partition: commit its backups ─▶ commit its primary ◀────┤
+//        └── no: roll back every primary (which rolls its backups back) ◀──────┘
+//
+// The TC talks to the backups itself, each partition's before its primary, rather than letting
+// each primary relay to its backups and wait: a backup on the TC's own node costs no message,
+// so its partition's primary is asked in the same turn; with two replicas the TC's node is a
+// backup of every partition it is not primary of, so each phase is one message each way to the
+// other node (its backups of our partitions and its own primaries, together) instead of two
+// round trips. Backups still
+// hold a prepare and a commit before their primary does (I7: once the client hears of a
+// commit every replica has it). A primary asked with "replicas done" skips those nodes and
+// still handles any other replica it knows of (a node that started since the TC's view).
 //
 // A participant that prepared keeps the transaction whatever happens to its client or its
 // primary, until it is told the outcome; one that committed remembers it. Commits go out
-// together: once all are prepared, a commit anywhere means commit everywhere, which is all a
-// takeover needs to know (below). When a data node
-// fails, the master (lowest-id serving node) takes over its TC role: it asks every partition's
-// primary which transactions that TC had prepared or committed there, commits those that any
-// participant committed and rolls back the rest. Runs on the data-plane thread.
+// together: once all are prepared, a commit anywhere means commit everywhere. When a data
+// node fails, the master (lowest-id serving node) takes over its TC role: it asks every
+// replica of every partition (a backup may be the only one that committed) which
+// transactions that TC had prepared or committed there, commits those that any participant
+// committed and rolls back the rest. Runs on the data-plane thread.
 #pragma once
 
 #include <cstdint>
@@ -63,8 +75,8 @@ class Coordinator {
   // A participant's answer to one of our operations (others are ignored).
   void OnResult(const wire::Result& result);
   // Data node `node` left (SetGroups already says so): what it owed us goes to the new
-  // primaries. With `take_over`, finishes its own transactions, asking the primaries of
-  // `partitions` (table, partition) about them.
+  // primaries, and backups lost are not waited for. With `take_over`, finishes its own
+  // transactions, asking every replica of `partitions` (table, partition) about them.
   void NodeLost(int node, bool take_over,
                 const std::vector<std::pair<uint32_t, uint32_t>>& partitions);
 
@@ -76,10 +88,12 @@ class Coordinator {
   struct Part {
     uint32_t table_id = 0;
     uint32_t partition = 0;
-    int node = 0;  // where its pending operation went
+    int node = 0;  // the primary its pending operation went to
     bool waiting = false;
-    bool prepared = false;  // takeovers: prepared there (not known committed)
+    std::vector<int> replicas_waiting;  // backups whose answer is due (kOnReplica, queries)
+    std::string replicas_done;          // this phase's kOnReplica step answered by (AddReplicaDone)
   };
+  // kPrepare and kCommit go partition by partition: backups, then the primary.
   enum class Phase : uint8_t { kPrepare, kCommit, kAbort, kTakeoverQuery };
   struct Txn {
     Phase phase = Phase::kPrepare;
@@ -105,8 +119,22 @@ class Coordinator {
   };
 
   int PrimaryOf(uint32_t partition) const;
+  // The serving replicas of `partition` other than its primary.
+  std::vector<int> BackupsOf(uint32_t partition) const;
+  // A data node's place in `partition`'s node group (1-based: tags keep 0 for the primary
+  // path), and back; -1 when it has none.
+  int SlotOf(uint32_t partition, int node) const;
+  int NodeInSlot(uint32_t partition, int slot) const;
   void BeginEpoch(Txn& txn);
-  void SendTo(uint64_t id, Txn& txn, size_t part, wire::OpType type);
+  // Sends `type` for part `part_index` to its primary.
+  void SendTo(uint64_t id, Txn& txn, size_t part_index, wire::OpType type);
+  // Starts phase `type` (kPrepare or kCommit) of part `part_index`: kOnReplica to each of its
+  // backups, then (now, when it has none) to its primary.
+  void StartPart(uint64_t id, Txn& txn, size_t part_index, wire::OpType type);
+  // kTakeoverReq about every part to every serving replica of it.
+  void QueryReplicas(uint64_t id, Txn& txn);
+  // A takeover query's answer from `replica` about `part`.
+  void NoteTakeoverAnswer(Txn& query, const Part& part, int replica, const wire::Result& result);
   void Advance(uint64_t id);
   void Done(uint64_t id);
   void Resolve(Txn& query);

@@ -164,17 +164,30 @@ absl::string_view EpochSection(uint64_t epoch, char (&scratch)[8]) {
   return absl::string_view(scratch, 8);
 }
 
+void AddReplicaDone(std::string* nodes, int node) { PutU16(nodes, static_cast<uint16_t>(node)); }
+
+bool HasReplicaDone(absl::string_view nodes, int node) {
+  for (size_t i = 0; i + 2 <= nodes.size(); i += 2) {
+    if (GetU16(nodes.data() + i) == node) return true;
+  }
+  return false;
+}
+
 void Commit::Encode(FrameBuilder* builder) const {
   char scratch[8];
-  AppendOp(builder, ToHeader(kType, 0, tc), {EpochSection(epoch, scratch)});
+  AppendOp(builder, ToHeader(kType, on_replica ? kOnReplica : 0, tc),
+           {EpochSection(epoch, scratch), replicas_done});
 }
 
 DecodeStatus Commit::Decode(const Op& op, Commit* out) {
-  if (!HasShape(op, kType) || !DecodeEpochSection(op.sections[0], &out->epoch)) {
+  if (!HasShape(op, kType) || !DecodeEpochSection(op.sections[0], &out->epoch) ||
+      op.sections[1].size() % 2 != 0) {
     return DecodeStatus::kMalformed;
   }
   out->FromHeader(op.header);
   out->tc = op.header.index;
+  out->on_replica = (op.header.flags & kOnReplica) != 0;
+  out->replicas_done = op.sections[1];
   return DecodeStatus::kOk;
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "absl/strings/string_view.h"
 #include "engine/wire/frame.h"
@@ -147,12 +148,21 @@ bool DecodeEpochSection(absl::string_view section, uint64_t* epoch);
 // Its bytes, valid as long as `scratch`.
 absl::string_view EpochSection(uint64_t epoch, char (&scratch)[8]);
 
-// kCommit: index the TC (0: the client's own commit of a transaction in one partition) |
-// epoch (the TC's; none from a client). Ends `txn` in `partition`.
+// The data node ids a TC ended a transaction on before it asks a primary (kCommit, kPrepare):
+// int<2> each. The primary skips them.
+void AddReplicaDone(std::string* nodes, int node);
+bool HasReplicaDone(absl::string_view nodes, int node);
+
+// kCommit: flags kOnReplica | index the TC (0: the client's own commit of a transaction in one
+// partition) | epoch (the TC's; none from a client) | replicas done (AddReplicaDone). Ends
+// `txn` in `partition`: on every replica (skipping those done), or with kOnReplica on this
+// backup only.
 struct Commit : OpTarget {
   static constexpr OpType kType = OpType::kCommit;
   uint16_t tc = 0;
   uint64_t epoch = 0;  // from a TC: the epoch it decided the commit in; 0: the primary decides
+  bool on_replica = false;
+  absl::string_view replicas_done;
 
   void Encode(FrameBuilder* builder) const;
   static DecodeStatus Decode(const Op& op, Commit* out);

@@ -151,13 +151,30 @@ TEST(KeyOpsTest, EncodeTheBytesOfOpH) {
   ExpectRoundTrip(Targeted<Scan>());  // empty bounds, resume and filter
 
   auto commit = Targeted<Commit>();
-  EXPECT_EQ(Encoded(commit), Legacy(TargetHeader(OpType::kCommit), {""}));
+  EXPECT_EQ(Encoded(commit), Legacy(TargetHeader(OpType::kCommit), {"", ""}));
   ExpectRoundTrip(commit);
   commit.tc = 3;
   commit.epoch = 0x0102030405060708ull;
   EXPECT_EQ(Encoded(commit), Legacy(TargetHeader(OpType::kCommit, 0, 3),
-                                    {std::string("\x08\x07\x06\x05\x04\x03\x02\x01", 8)}));
+                                    {std::string("\x08\x07\x06\x05\x04\x03\x02\x01", 8), ""}));
   ExpectRoundTrip(commit);
+  // A TC's commit of a backup, and one naming the backups it committed.
+  std::string done;
+  AddReplicaDone(&done, 3);
+  AddReplicaDone(&done, 258);
+  EXPECT_EQ(done, std::string("\x03\x00\x02\x01", 4));
+  EXPECT_TRUE(HasReplicaDone(done, 258));
+  EXPECT_FALSE(HasReplicaDone(done, 2));
+  commit.replicas_done = done;
+  EXPECT_EQ(Encoded(commit), Legacy(TargetHeader(OpType::kCommit, 0, 3),
+                                    {std::string("\x08\x07\x06\x05\x04\x03\x02\x01", 8), done}));
+  ExpectRoundTrip(commit);
+  commit.replicas_done = {};
+  commit.on_replica = true;
+  EXPECT_EQ(Encoded(commit), Legacy(TargetHeader(OpType::kCommit, kOnReplica, 3),
+                                    {std::string("\x08\x07\x06\x05\x04\x03\x02\x01", 8), ""}));
+  ExpectRoundTrip(commit);
+  EXPECT_FALSE(DecodesAs<Commit>(Legacy(TargetHeader(OpType::kCommit), {"", "odd"})));
   auto abort = Targeted<Abort>();
   abort.tc = 4;
   EXPECT_EQ(Encoded(abort), Legacy(TargetHeader(OpType::kAbort, 0, 4), {}));
@@ -341,7 +358,13 @@ TEST(TxnOpsTest, EncodeTheBytesOfOpH) {
   EXPECT_EQ(Encoded(commit), Legacy(h, {participants}));
   ExpectRoundTrip(commit);
 
-  Prepare prepare{.tc = 2, .table_id = 7, .partition = 5, .txn = 99, .tag = 13};
+  Prepare prepare{.tc = 2,
+                  .table_id = 7,
+                  .partition = 5,
+                  .txn = 99,
+                  .tag = 13,
+                  .on_replica = false,
+                  .replicas_done = {}};
   h = OpHeader();
   h.type = OpType::kPrepare;
   h.index = 2;
@@ -349,8 +372,20 @@ TEST(TxnOpsTest, EncodeTheBytesOfOpH) {
   h.partition = 5;
   h.txn = 99;
   h.tag = 13;
-  EXPECT_EQ(Encoded(prepare), Legacy(h, {}));
+  EXPECT_EQ(Encoded(prepare), Legacy(h, {""}));
   ExpectRoundTrip(prepare);
+  std::string done;
+  AddReplicaDone(&done, 4);
+  prepare.replicas_done = done;
+  EXPECT_EQ(Encoded(prepare), Legacy(h, {done}));
+  ExpectRoundTrip(prepare);
+  prepare.replicas_done = {};
+  prepare.on_replica = true;
+  h.flags = kOnReplica;
+  EXPECT_EQ(Encoded(prepare), Legacy(h, {""}));
+  ExpectRoundTrip(prepare);
+  EXPECT_FALSE(DecodesAs<Prepare>(Legacy(h, {"odd"})));
+  h.flags = 0;
 
   TakeoverReq takeover{.failed_tc = 3, .table_id = 7, .partition = 5, .tag = 14};
   h.type = OpType::kTakeoverReq;

@@ -94,6 +94,7 @@ int SectionCount(OpType type) {
     case OpType::kReadUnique:
     case OpType::kUpdate:
     case OpType::kDeleteIf:
+    case OpType::kCommit:
       return 2;
     case OpType::kReplicaWrite:
     case OpType::kReplicaDelete:
@@ -101,12 +102,12 @@ int SectionCount(OpType type) {
     case OpType::kInsert:
     case OpType::kWrite:
     case OpType::kDelete:
-    case OpType::kCommit:
     case OpType::kReplicaCommit:
     case OpType::kCopyKeep:
     case OpType::kReplicaAck:
     case OpType::kCommitTxn:
     case OpType::kReplicaPrepare:
+    case OpType::kPrepare:
       return 1;
     case OpType::kUpdateIf:
       return 3;
@@ -116,7 +117,6 @@ int SectionCount(OpType type) {
     case OpType::kReplicaAbort:
     case OpType::kCopyReq:
     case OpType::kCopyDone:
-    case OpType::kPrepare:
     case OpType::kTakeoverReq:
     case OpType::kPing:
     case OpType::kHandover:

@@ -17,8 +17,11 @@
 //     kUpdate              key | update program          kUpdateIf  key | filter | program
 //     kDelete              key                           kDeleteIf  key | filter
 //     kScan                lower | upper | resume | filter | columns | ScanParams
-//     kCommit              epoch: ends `txn` in `partition`; `index` the TC that sends it, 0
-//                          from the client. The epoch (below) is the TC's; empty from a client
+//     kCommit              epoch | replicas done: ends `txn` in `partition`; `index` the TC that
+//                          sends it, 0 from the client. The epoch (below) is the TC's; empty
+//                          from a client. Replicas done: int<2> data node ids (empty from a
+//                          client), the backups the TC already ended it on, which the primary
+//                          then skips (flags kOnReplica: end it here, a backup, for the TC)
 //     kAbort               (none): the same, rolls back (a client's leaves what a TC prepared)
 //   Between the data nodes of a node group (replication, docs/architecture.md I7); `index` carries
 //   the sending data node's id:
@@ -40,8 +43,10 @@
 //   Two-phase commit of a transaction over several partitions (engine/node/coordinator.h):
 //     kCommitTxn           participants: (int<4> table | int<4> partition)…, the first the
 //                          coordinating partition: client → the data node primary for it (TC)
-//     kPrepare             (none): TC → the primary of `partition`: keep `txn` (its locks and
-//                          writes) until told its outcome, on every replica; `index` the TC
+//     kPrepare             replicas done: TC → the primary of `partition`: keep `txn` (its locks
+//                          and writes) until told its outcome, on every replica; `index` the
+//                          TC; replicas done as kCommit's (flags kOnReplica: TC → a backup,
+//                          keep this replica of it)
 //     kReplicaPrepare      int<4> the TC: the same, primary → backups (answered with kReplicaAck)
 //     kTakeoverReq         (none): the transactions of partition `partition` whose TC was the
 //                          data node `index`, asked by the node that takes over its role
@@ -124,6 +129,7 @@ enum OpFlags : uint8_t {
   kLockExclusive = 1,     // reads and scans: lock the rows (SELECT … FOR UPDATE)
   kReplicaCommitNow = 2,  // kReplicaWrite, kReplicaDelete: commit as applied
   kCopyComplete = 4,      // kCopyDone: the last partition is sent
+  kOnReplica = 8,         // kPrepare, kCommit from a TC: this node's replica of the partition
 };
 enum ScanFlags : uint8_t {
   kLowerExclusive = 1,

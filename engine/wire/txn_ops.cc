@@ -48,11 +48,14 @@ void Prepare::Encode(FrameBuilder* builder) const {
   h.partition = partition;
   h.txn = txn;
   h.tag = tag;
-  AppendOp(builder, h, {});
+  h.flags = on_replica ? kOnReplica : 0;
+  AppendOp(builder, h, {replicas_done});
 }
 
 DecodeStatus Prepare::Decode(const Op& op, Prepare* out) {
-  if (!HasShape(op, kType)) return DecodeStatus::kMalformed;
+  if (!HasShape(op, kType) || op.sections[0].size() % 2 != 0) return DecodeStatus::kMalformed;
+  out->on_replica = (op.header.flags & kOnReplica) != 0;
+  out->replicas_done = op.sections[0];
   out->tc = op.header.index;
   out->table_id = op.header.table_id;
   out->partition = op.header.partition;

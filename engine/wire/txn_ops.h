@@ -45,8 +45,9 @@ struct CommitTxn {
   bool operator==(const CommitTxn&) const = default;
 };
 
-// kPrepare, TC → the primary of `partition`, no sections; index the TC. Keep `txn` (its locks
-// and writes) on every replica until told its outcome.
+// kPrepare, TC → the primary of `partition`: flags kOnReplica | index the TC | replicas done
+// (key_ops.h's AddReplicaDone). Keep `txn` (its locks and writes) on every replica until told
+// its outcome (skipping the replicas done), or with kOnReplica, TC → a backup: on this one.
 struct Prepare {
   static constexpr OpType kType = OpType::kPrepare;
   uint16_t tc = 0;
@@ -54,6 +55,8 @@ struct Prepare {
   uint32_t partition = 0;
   uint64_t txn = 0;
   uint64_t tag = 0;
+  bool on_replica = false;
+  absl::string_view replicas_done;
 
   void Encode(FrameBuilder* builder) const;
   static DecodeStatus Decode(const Op& op, Prepare* out);

@@ -162,7 +162,15 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
       if (auto ack = Decode<wire::ReplicaAck>(op)) replicator_.OnAck(*ack, sink);
       return true;
     case OpType::kPrepare:
-      if (auto prepare = Decode<wire::Prepare>(op)) participant_.Prepare(*prepare, conn, sink);
+      if (auto prepare = Decode<wire::Prepare>(op)) {
+        // A TC asks a backup directly; a node that became the primary since does it all.
+        if (prepare->on_replica && !context_.group.IsPrimary(prepare->partition)) {
+          replica_apply_.PrepareForTc(*prepare, conn, sink);
+        } else {
+          prepare->on_replica = false;
+          participant_.Prepare(*prepare, conn, sink);
+        }
+      }
       return true;
     case OpType::kTakeoverReq:
       if (auto request = Decode<wire::TakeoverReq>(op)) participant_.Query(*request, conn, sink);
@@ -186,7 +194,13 @@ bool Ldm::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time dea
     return true;
   }
   if (h.type == OpType::kCommit) {
-    if (auto commit = Decode<wire::Commit>(op)) replicator_.Commit(*commit, conn, sink);
+    if (auto commit = Decode<wire::Commit>(op)) {
+      if (commit->on_replica && !context_.group.IsPrimary(commit->partition)) {
+        replica_apply_.CommitForTc(*commit, conn, sink);
+      } else {
+        replicator_.Commit(*commit, conn, sink);
+      }
+    }
     return true;
   }
   if (h.type == OpType::kAbort) {

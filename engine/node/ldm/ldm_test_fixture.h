@@ -175,7 +175,10 @@ class TwoNodeGroupTest : public ::testing::Test {
     wire::FrameBuilder frame;
     frame.Begin(wire::FrameType::kOpReq);
     if (type == wire::OpType::kCommit && sections.size() == 0) {
-      wire::AppendOp(&frame, h, {absl::string_view()});  // no epoch: a client's commit
+      // No epoch and no replicas done: a client's commit.
+      wire::AppendOp(&frame, h, {absl::string_view(), absl::string_view()});
+    } else if (type == wire::OpType::kPrepare && sections.size() == 0) {
+      wire::AppendOp(&frame, h, {absl::string_view()});  // no replicas done
     } else {
       wire::AppendOp(&frame, h, sections);
     }

@@ -40,7 +40,9 @@ void Participant::Prepare(const wire::Prepare& prepare, uint32_t conn, ReplySink
   wire::ReplicaPrepare message;
   message.txn = prepare.txn;
   message.tc = prepare.tc;
-  for (const Touched& t : record->touched) replicator_->SendUnder(id, message, t, sink);
+  for (const Touched& t : record->touched) {
+    replicator_->SendUnder(id, message, t, sink, prepare.replicas_done);
+  }
   replicator_->FinishIfAnswered(id, sink);
 }
 

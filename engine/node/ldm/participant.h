@@ -25,7 +25,8 @@ class Participant {
       : context_(context), txns_(txns), decided_(decided), replicator_(replicator) {}
 
   // From the TC: keep the transaction, its locks and writes in this partition, on every
-  // replica, until told its outcome; answered once all have it.
+  // replica (but those the TC prepared itself), until told its outcome; answered once all
+  // have it.
   void Prepare(const wire::Prepare& prepare, uint32_t conn, ReplySink* sink);
   // The transactions of a partition whose TC failed, each with whether it committed here
   // (a TakeoverConf).

@@ -37,6 +37,66 @@ TEST_F(TwoNodeGroupTest, PreparedTransactionOutlivesItsPrimaryAndItsTc) {
   EXPECT_EQ(Value(b_, key), 9);
 }
 
+// The TC prepares and commits a backup itself (kOnReplica), then asks the primary naming that
+// backup done: the primary sends it nothing and answers at once. A takeover asking the backup
+// learns the commit from it.
+TEST_F(TwoNodeGroupTest, TcEndsTheBackupItselfAndThePrimarySkipsIt) {
+  constexpr uint64_t kTxn = 42;
+  constexpr uint16_t kTc = kNodeA;     // A coordinates, and fails at the end
+  std::string key = KeyOn(kNodeA, 1);  // primary A, backup B
+  Insert(a_, key, 7, 1, kTxn);
+  Pump();
+  EXPECT_EQ(Results(a_), (std::map<uint64_t, uint16_t>{{1, wire::kResultOk}}));
+  std::string b_done;
+  wire::AddReplicaDone(&b_done, kNodeB);
+
+  Send(b_, wire::OpType::kPrepare, key, 2, kTxn, {""}, kTc, wire::kOnReplica);
+  EXPECT_EQ(Results(b_), (std::map<uint64_t, uint16_t>{{2, wire::kResultOk}}));
+  Send(a_, wire::OpType::kPrepare, key, 3, kTxn, {b_done}, kTc);
+  a_.Flush();
+  EXPECT_EQ(Results(a_), (std::map<uint64_t, uint16_t>{{3, wire::kResultOk}}))
+      << "answered without waiting for B";
+  Pump();
+
+  // A write to the row waits on both: the transaction holds it prepared.
+  Send(b_, wire::OpType::kCommit, key, 4, kTxn, {"", ""}, kTc, wire::kOnReplica);
+  EXPECT_EQ(Results(b_), (std::map<uint64_t, uint16_t>{{4, wire::kResultOk}}));
+  Send(a_, wire::OpType::kCommit, key, 5, kTxn, {"", b_done}, kTc);
+  a_.Flush();
+  EXPECT_EQ(Results(a_), (std::map<uint64_t, uint16_t>{{5, wire::kResultOk}}));
+  Pump();
+  EXPECT_EQ(Value(a_, key), 7);
+  EXPECT_EQ(Value(b_, key), 7);
+
+  // The TC fails: B, asked, says the transaction committed there.
+  SetStarted(false, true);
+  Send(b_, wire::OpType::kTakeoverReq, key, 6, 0, {}, kTc);
+  b_.results.Finish();
+  absl::string_view body = wire::FirstFrame(b_.results.finished()).substr(wire::kFrameHeaderSize);
+  wire::Result answer;
+  ASSERT_EQ(wire::DecodeResult(&body, &answer), wire::DecodeStatus::kOk);
+  b_.results.Clear();
+  ASSERT_EQ(answer.sections[0].size(), 9u);
+  EXPECT_EQ(answer.sections[0][8], 1) << "committed";
+}
+
+// A client cannot end a backup's replica behind its primary: kOnReplica commits come only from
+// data nodes (the data plane closes a client that sends one), and a backup that became the
+// primary commits on every replica, as for any commit.
+TEST_F(TwoNodeGroupTest, OnReplicaCommitAtAPrimaryCommitsEverywhere) {
+  constexpr uint64_t kTxn = 43;
+  constexpr uint16_t kTc = kNodeB;
+  std::string key = KeyOn(kNodeA, 2);
+  Insert(a_, key, 8, 1, kTxn);
+  Pump();
+  Send(a_, wire::OpType::kPrepare, key, 2, kTxn, {""}, kTc);
+  Pump();
+  Send(a_, wire::OpType::kCommit, key, 3, kTxn, {"", ""}, kTc, wire::kOnReplica);
+  Pump();
+  EXPECT_EQ(Results(a_)[3], wire::kResultOk);
+  EXPECT_EQ(Value(b_, key), 8);
+}
+
 TEST_F(TwoNodeGroupTest, CommittedPreparedTransactionIsRemembered) {
   constexpr uint64_t kTxn = 42;
   constexpr uint16_t kTc = kNodeB;

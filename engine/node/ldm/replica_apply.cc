@@ -40,6 +40,33 @@ void ReplicaApply::Prepare(const wire::ReplicaPrepare& prepare, uint32_t conn, R
   Ack(prepare, conn, sink, 0, {});
 }
 
+void ReplicaApply::PrepareForTc(const wire::Prepare& prepare, uint32_t conn, ReplySink* sink) {
+  ++context_->stats.replica_applied;
+  const bool known = txns_->Replica(prepare.txn) != nullptr;
+  TxnRecord& record = txns_->AddReplica(prepare.txn);
+  if (!known) {
+    // Nothing was written here (its primary took only locks): the record is what lets the
+    // outcome reach this node should it become the partition's primary.
+    record.conn = conn;
+    record.source = context_->group.PrimaryOf(prepare.partition);
+  }
+  record.Prepare(static_cast<int>(prepare.tc));
+  record.Add(Touched{tables_->Find(prepare.table_id, prepare.partition), prepare.table_id,
+                     prepare.partition});
+  if (TxnRecord* own = txns_->Primary(prepare.txn); own != nullptr) own->Prepare(record.tc);
+  wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, prepare.tag, {});
+}
+
+void ReplicaApply::CommitForTc(const wire::Commit& commit, uint32_t conn, ReplySink* sink) {
+  ++context_->stats.replica_applied;
+  Touched touched{tables_->Find(commit.table_id, commit.partition), commit.table_id,
+                  commit.partition};
+  context_->ObserveEpoch(commit.epoch);
+  RedoTap::EpochScope logged_in(&context_->redo, commit.epoch);
+  EndTxn(commit.txn, &touched, /*commit=*/true, sink);
+  wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, commit.tag, {});
+}
+
 template <typename RowMessage>
 bool ReplicaApply::Apply(const RowMessage& message, absl::string_view key_or_row,
                          const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time deadline) {

@@ -20,7 +20,9 @@
 #include "engine/node/ldm/lock_waits.h"
 #include "engine/node/ldm/tables.h"
 #include "engine/node/ldm/txn_table.h"
+#include "engine/wire/key_ops.h"
 #include "engine/wire/replica_ops.h"
+#include "engine/wire/txn_ops.h"
 
 namespace shoal::node {
 
@@ -44,6 +46,9 @@ class ReplicaApply {
   void End(const wire::ReplicaCommit& commit, uint32_t conn, ReplySink* sink);
   void End(const wire::ReplicaAbort& abort, ReplySink* sink);
   void Prepare(const wire::ReplicaPrepare& prepare, uint32_t conn, ReplySink* sink);
+  // The same, from the TC itself (kOnReplica, coordinator.h), answered with a result to it.
+  void PrepareForTc(const wire::Prepare& prepare, uint32_t conn, ReplySink* sink);
+  void CommitForTc(const wire::Commit& commit, uint32_t conn, ReplySink* sink);
   // Answers the replication message that targeted `answered` (code 0: applied), unless it
   // asked for no answer (tag 0).
   void Ack(const wire::OpTarget& answered, uint32_t conn, ReplySink* sink, uint16_t code,

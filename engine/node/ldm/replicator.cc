@@ -146,7 +146,7 @@ void Replicator::Commit(const wire::Commit& commit, uint32_t conn, ReplySink* si
   message.epoch = waits_.at(id).epoch;
   const ReplicaWait& opened = waits_.at(id);  // SendUnder adds to its pending only
   for (const Touched& t : opened.touched) {
-    if (t.partition != nullptr) SendUnder(id, message, t, sink);
+    if (t.partition != nullptr) SendUnder(id, message, t, sink, commit.replicas_done);
   }
   if (!opened.pending.empty()) ++context_->stats.replicated;
   FinishIfAnswered(id, sink);

@@ -76,7 +76,7 @@ class Replicator {
   // wait, when there is one, ends it.
   bool Replicate(const AppliedWrite& write, const TableState& table, storage::Partition* partition,
                  storage::TxnId txn, bool internal, uint64_t epoch, uint32_t conn, ReplySink* sink);
-  // A client's (or its TC's) commit: backups first.
+  // A client's (or its TC's) commit: backups first (those the TC did not commit already).
   void Commit(const wire::Commit& commit, uint32_t conn, ReplySink* sink);
   // Rolls `txn` back here and on the backups, and runs what waited for it.
   void Abort(storage::TxnId txn, ReplySink* sink);
@@ -86,10 +86,12 @@ class Replicator {
   // Sends `message` (a ReplicaWrite, ReplicaDelete, ReplicaCommit, ReplicaAbort or
   // ReplicaPrepare) about partition `touched` to its targets: tagged with the wait `wait_id`
   // for the backups, which then owe an answer; untagged for a copy target. kNoWait: nobody
-  // answers.
+  // answers. Backups in `done` (wire::AddReplicaDone: a TC did this step there already) are
+  // skipped.
   static constexpr uint64_t kNoWait = 0;
   template <typename Message>
-  void SendUnder(uint64_t wait_id, Message message, const Touched& touched, ReplySink* sink);
+  void SendUnder(uint64_t wait_id, Message message, const Touched& touched, ReplySink* sink,
+                 absl::string_view done = {});
   // Finishes the wait if no answer is due.
   void FinishIfAnswered(uint64_t wait_id, ReplySink* sink);
 
@@ -126,7 +128,7 @@ class Replicator {
 
 template <typename Message>
 void Replicator::SendUnder(uint64_t wait_id, Message message, const Touched& touched,
-                           ReplySink* sink) {
+                           ReplySink* sink, absl::string_view done) {
   Targets(touched.table_id, touched.index);
   message.from_node = static_cast<uint16_t>(context_->group.self);
   message.table_id = touched.table_id;
@@ -138,6 +140,7 @@ void Replicator::SendUnder(uint64_t wait_id, Message message, const Touched& tou
   message.tag = wait_id;
   ReplicaWait* wait = wait_id == kNoWait ? nullptr : &waits_.at(wait_id);
   for (int node : acked_targets_) {
+    if (!done.empty() && wire::HasReplicaDone(done, node)) continue;
     // No connection: a backup stays owed its answer until the view drops it (NodeLost).
     message.Encode(sink->ReplyTo(kToNode | static_cast<uint32_t>(node)));
     if (wait != nullptr) wait->pending.push_back(node);
