@@ -174,6 +174,10 @@ TEST_F(ConnectorJTest, OverTcpWithClientAndServerPreparedStatements) {
         absl::Seconds(120));
     EXPECT_EQ(r.exit_code, 0) << "useServerPrepStmts=" << server_ps << "\n" << r.out << r.err;
     EXPECT_THAT(r.out, HasSubstr("ok: version 8.0.36-shoal-"));
+    // Java tools list a schema through DatabaseMetaData (information_schema with CASE, IF,
+    // UPPER, LOCATE).
+    EXPECT_THAT(r.out, HasSubstr("ok: DatabaseMetaData lists tables and columns: id:INT:0 "
+                                 "name:VARCHAR:0 price:DECIMAL:1"));
   }
   CommandResult refused = RunCommand(
       {"/usr/bin/java", "-cp", classpath, "dev.shoal.ShoalClient",

@@ -22,14 +22,11 @@
 
 namespace shoal::sql {
 namespace internal {
-namespace {
 
 using mysql::ColumnDefinition;
 using mysql::ColumnType;
 using mysql::Value;
 namespace flag = mysql::column_flag;
-
-enum class Cls : uint8_t { kNull, kInt, kDecimal, kReal, kString, kTemporal };
 
 Cls ClassOf(const ColumnDefinition& c) {
   switch (c.type) {
@@ -68,6 +65,23 @@ Cls ClassOf(const Value& v) {
 }
 
 bool NotNull(const ColumnDefinition& c) { return (c.flags & flag::kNotNull) != 0; }
+
+// Exact integer view of an int64/uint64 value.
+__int128 Int128(const Value& v) {
+  if (const auto* u = std::get_if<uint64_t>(&v)) return static_cast<__int128>(*u);
+  return static_cast<__int128>(std::get<int64_t>(v));
+}
+
+long double ToLongDouble(const Value& v, bool* truncated) {
+  if (const auto* d = std::get_if<mysql::Decimal>(&v)) {
+    *truncated = false;
+    return std::strtold(d->text.c_str(), nullptr);
+  }
+  return ToDouble(v, truncated);
+}
+
+namespace {
+
 Nullability Both(const ColumnDefinition& a, const ColumnDefinition& b) {
   return NotNull(a) && NotNull(b) ? Nullability::kNotNull : Nullability::kNullable;
 }
@@ -78,12 +92,6 @@ uint32_t PrecisionOf(const ColumnDefinition& c) {
 }
 
 ColumnDefinition BoolColumn(Nullability n) { return IntColumn(1, false, n); }
-
-// Exact integer view of an int64/uint64 value.
-__int128 Int128(const Value& v) {
-  if (const auto* u = std::get_if<uint64_t>(&v)) return static_cast<__int128>(*u);
-  return static_cast<__int128>(std::get<int64_t>(v));
-}
 
 std::string Int128Text(__int128 v) {
   if (v == 0) return "0";
@@ -99,20 +107,18 @@ std::string Int128Text(__int128 v) {
   return std::string(s.rbegin(), s.rend());
 }
 
-long double ToLongDouble(const Value& v, bool* truncated) {
-  if (const auto* d = std::get_if<mysql::Decimal>(&v)) {
-    *truncated = false;
-    return std::strtold(d->text.c_str(), nullptr);
-  }
-  return ToDouble(v, truncated);
-}
-
 int DecimalScale(absl::string_view text) {
   size_t dot = text.find('.');
   return dot == absl::string_view::npos ? 0 : static_cast<int>(text.size() - dot - 1);
 }
 
 }  // namespace
+
+void ExprEngine::Note(uint16_t code, std::string message) {
+  if (ctx_.warnings != nullptr) {
+    ctx_.warnings->push_back({Diagnostic::Level::kNote, code, std::move(message)});
+  }
+}
 
 void ExprEngine::Warn(uint16_t code, std::string message) {
   if (ctx_.warnings != nullptr) {
@@ -329,6 +335,10 @@ ColumnDefinition ExprEngine::Type(const Expr& e) {
       for (const ExprPtr& a : e.args) not_null = NotNull(Type(*a)) && not_null;
       return BoolColumn(not_null ? Nullability::kNotNull : Nullability::kNullable);
     }
+    case ExprKind::kCase:
+      return CaseType(e);
+    case ExprKind::kCast:
+      return CastType(e);
   }
   return NullColumn();
 }
@@ -656,6 +666,10 @@ Value ExprEngine::Eval(const Expr& e) {
       LikeMatcher m(ValueText(p), escape, LikeMatcher::Case::kInsensitive);
       return int64_t{m.Matches(ValueText(a)) != e.negated};
     }
+    case ExprKind::kCase:
+      return CaseValue(e);
+    case ExprKind::kCast:
+      return CastValue(e);
   }
   return Value{};
 }

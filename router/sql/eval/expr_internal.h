@@ -4,10 +4,27 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "router/sql/eval/expr_eval.h"
+#include "router/sql/eval/result_columns.h"
 
 namespace shoal::sql::internal {
+
+// The families MySQL's type rules tell apart.
+enum class Cls : uint8_t { kNull, kInt, kDecimal, kReal, kString, kTemporal };
+Cls ClassOf(const mysql::ColumnDefinition& c);
+Cls ClassOf(const mysql::Value& v);
+bool NotNull(const mysql::ColumnDefinition& c);
+// Exact integer view of an int64/uint64 value.
+__int128 Int128(const mysql::Value& v);
+long double ToLongDouble(const mysql::Value& v, bool* truncated);
+
+// The result type of CASE and IF over their possible results (case_cast.cc): integers stay
+// integers, numbers widen to DECIMAL or DOUBLE, one temporal type stays itself, anything else
+// is a string.
+mysql::ColumnDefinition AggregateResultTypes(const std::vector<mysql::ColumnDefinition>& types,
+                                             const SessionState& state, Nullability n);
 
 // One typing or evaluation pass. The first error is kept; later calls return placeholders.
 class ExprEngine {
@@ -19,6 +36,11 @@ class ExprEngine {
 
   mysql::ColumnDefinition FunctionType(const Expr& e);
   mysql::Value FunctionEval(const Expr& e);
+  // CASE and CAST / CONVERT (case_cast.cc).
+  mysql::ColumnDefinition CaseType(const Expr& e);
+  mysql::Value CaseValue(const Expr& e);
+  mysql::ColumnDefinition CastType(const Expr& e);
+  mysql::Value CastValue(const Expr& e);
 
   bool failed() const { return error_.has_value(); }
   const mysql::SqlError& error() const { return *error_; }
@@ -26,6 +48,7 @@ class ExprEngine {
     if (!error_) error_ = std::move(err);
   }
   void Warn(uint16_t code, std::string message);
+  void Note(uint16_t code, std::string message);
   const EvalContext& ctx() const { return ctx_; }
 
  private:

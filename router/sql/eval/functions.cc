@@ -3,11 +3,13 @@
 // Other MySQL built-ins answer 1235; unknown names answer as MySQL does for a missing stored
 // function (1046 without a database, else 1305).
 #include <algorithm>
+#include <cmath>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/civil_time.h"
+#include "common/utf8.h"
 #include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/eval/system_variables.h"
@@ -39,6 +41,11 @@ enum class Fn : uint8_t {
   kCoalesce,
   kIfNull,
   kConcat,
+  kIf,
+  kNullIf,
+  kUpper,
+  kLower,
+  kLocate,
 };
 
 struct FnInfo {
@@ -58,7 +65,14 @@ constexpr FnInfo kFunctions[] = {
     {"CURRENT_USER", Fn::kCurrentUser, 0, 0},
     {"CURTIME", Fn::kCurTime, 0, 1},
     {"DATABASE", Fn::kDatabase, 0, 0},
+    {"IF", Fn::kIf, 3, 3},
     {"IFNULL", Fn::kIfNull, 2, 2},
+    {"LCASE", Fn::kLower, 1, 1},
+    {"LOCATE", Fn::kLocate, 2, 3},
+    {"LOWER", Fn::kLower, 1, 1},
+    {"NULLIF", Fn::kNullIf, 2, 2},
+    {"UCASE", Fn::kUpper, 1, 1},
+    {"UPPER", Fn::kUpper, 1, 1},
     {"LAST_INSERT_ID", Fn::kLastInsertId, 0, 1},
     {"LOCALTIME", Fn::kNow, 0, 1},
     {"LOCALTIMESTAMP", Fn::kNow, 0, 1},
@@ -78,24 +92,22 @@ constexpr FnInfo kFunctions[] = {
 
 // MySQL built-ins Shoal does not evaluate yet: 1235 rather than "does not exist".
 constexpr absl::string_view kKnownBuiltins[] = {
-    "ABS",         "AVG",          "BIT_LENGTH",    "CEIL",
-    "CEILING",     "CHAR",         "CHAR_LENGTH",   "CHARACTER_LENGTH",
-    "CONCAT_WS",   "COUNT",        "DATE",          "DATE_ADD",
-    "DATE_FORMAT", "DATE_SUB",     "DATEDIFF",      "DAY",
-    "FLOOR",       "FORMAT",       "FOUND_ROWS",    "FROM_UNIXTIME",
-    "GREATEST",    "GROUP_CONCAT", "HEX",           "HOUR",
-    "IF",          "INSTR",        "ISNULL",        "LCASE",
-    "LEAST",       "LEFT",         "LENGTH",        "LOCATE",
-    "LOWER",       "LPAD",         "LTRIM",         "MAX",
-    "MD5",         "MID",          "MIN",           "MINUTE",
-    "MOD",         "MONTH",        "NULLIF",        "POW",
-    "POWER",       "RAND",         "REPEAT",        "REPLACE",
-    "REVERSE",     "RIGHT",        "ROUND",         "RPAD",
-    "RTRIM",       "SHA1",         "SHA2",          "SIGN",
-    "SLEEP",       "SQRT",         "STR_TO_DATE",   "SUBSTR",
-    "SUBSTRING",   "SUM",          "TIMESTAMPDIFF", "TRIM",
-    "TRUNCATE",    "UCASE",        "UNHEX",         "UPPER",
-    "UUID",        "YEAR"};
+    "ABS",         "AVG",           "BIT_LENGTH",  "CEIL",
+    "CEILING",     "CHAR",          "CHAR_LENGTH", "CHARACTER_LENGTH",
+    "CONCAT_WS",   "COUNT",         "DATE",        "DATE_ADD",
+    "DATE_FORMAT", "DATE_SUB",      "DATEDIFF",    "DAY",
+    "FLOOR",       "FORMAT",        "FOUND_ROWS",  "FROM_UNIXTIME",
+    "GREATEST",    "GROUP_CONCAT",  "HEX",         "HOUR",
+    "INSTR",       "ISNULL",        "LEAST",       "LEFT",
+    "LENGTH",      "LPAD",          "LTRIM",       "MAX",
+    "MD5",         "MID",           "MIN",         "MINUTE",
+    "MOD",         "MONTH",         "POW",         "POWER",
+    "RAND",        "REPEAT",        "REPLACE",     "REVERSE",
+    "RIGHT",       "ROUND",         "RPAD",        "RTRIM",
+    "SHA1",        "SHA2",          "SIGN",        "SLEEP",
+    "SQRT",        "STR_TO_DATE",   "SUBSTR",      "SUBSTRING",
+    "SUM",         "TIMESTAMPDIFF", "TRIM",        "TRUNCATE",
+    "UNHEX",       "UUID",          "YEAR"};
 
 const FnInfo* FindFunction(absl::string_view name) {
   for (const FnInfo& f : kFunctions) {
@@ -246,6 +258,25 @@ ColumnDefinition ExprEngine::FunctionType(const Expr& e) {
                                         (not_null ? mysql::column_flag::kNotNull : 0));
       return out;
     }
+    case Fn::kIf:
+      return AggregateResultTypes(
+          {args[1], args[2]}, state,
+          NotNull(args[1]) && NotNull(args[2]) ? nn : Nullability::kNullable);
+    case Fn::kNullIf: {
+      ColumnDefinition out = args[0];
+      out.flags = static_cast<uint16_t>(out.flags & ~mysql::column_flag::kNotNull);
+      return out;
+    }
+    case Fn::kUpper:
+    case Fn::kLower:
+      return StringColumn(std::max<uint32_t>(args[0].length, 1) /
+                              static_cast<uint32_t>(std::max(ResultCharsetMaxLen(state), 1)),
+                          state, NotNull(args[0]) ? nn : Nullability::kNullable);
+    case Fn::kLocate: {
+      bool not_null = true;
+      for (const ColumnDefinition& a : args) not_null = not_null && NotNull(a);
+      return IntColumn(11, false, not_null ? nn : Nullability::kNullable);
+    }
     case Fn::kUnknown:
       break;
   }
@@ -321,6 +352,44 @@ Value ExprEngine::FunctionEval(const Expr& e) {
         out += ValueText(v);
       }
       return out;
+    }
+    case Fn::kIf: {
+      const ColumnDefinition type = FunctionType(e);
+      const bool yes = Truth(Eval(*e.args[0])) == 1;
+      return ConvertToColumn(Eval(*e.args[yes ? 1 : 2]), type);
+    }
+    case Fn::kNullIf: {
+      Value a = Eval(*e.args[0]);
+      std::optional<int> order = Compare(a, Eval(*e.args[1]));
+      return order.has_value() && *order == 0 ? Value{} : a;
+    }
+    case Fn::kUpper:
+    case Fn::kLower: {
+      Value v = Eval(*e.args[0]);
+      if (IsNull(v)) return v;
+      // ASCII letters only: the connection's other characters keep their case for now.
+      std::string text = ValueText(v);
+      return info->fn == Fn::kUpper ? absl::AsciiStrToUpper(text) : absl::AsciiStrToLower(text);
+    }
+    case Fn::kLocate: {
+      Value needle = Eval(*e.args[0]);
+      Value haystack = Eval(*e.args[1]);
+      Value from = e.args.size() > 2 ? Eval(*e.args[2]) : Value{int64_t{1}};
+      if (IsNull(needle) || IsNull(haystack) || IsNull(from)) return Value{};
+      bool lossy = false;
+      const int64_t start = static_cast<int64_t>(std::llround(ToDouble(from, &lossy)));
+      // Case-insensitive, as the connection's collations compare; positions in characters.
+      const std::string hay = absl::AsciiStrToLower(ValueText(haystack));
+      const std::string pin = absl::AsciiStrToLower(ValueText(needle));
+      if (start < 1) return int64_t{0};
+      size_t byte = 0;
+      for (int64_t c = 1; c < start; ++c) {
+        if (byte >= hay.size()) return int64_t{0};
+        byte += Utf8StepLength(absl::string_view(hay).substr(byte));
+      }
+      const size_t at = hay.find(pin, byte);
+      if (at == std::string::npos) return int64_t{0};
+      return static_cast<int64_t>(CharLength(absl::string_view(hay).substr(0, at))) + 1;
     }
     case Fn::kUnknown:
       break;

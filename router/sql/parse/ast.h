@@ -40,6 +40,21 @@ enum class ExprKind : uint8_t {
   kSubquery,    // (SELECT …) as a value; subquery
   kInSubquery,  // args[0] [NOT] IN (SELECT …); subquery, negated
   kExists,      // EXISTS (SELECT …); subquery
+  // CASE [args[0]] WHEN … THEN … … [ELSE …] END: has_operand (args[0] is CASE's operand), then
+  // WHEN/THEN pairs, then the ELSE value when has_else.
+  kCase,
+  // CAST(args[0] AS type), CONVERT(args[0], type), CONVERT(args[0] USING charset): cast.
+  kCast,
+};
+
+// The type of a CAST or CONVERT (MySQL's cast_type): SIGNED, UNSIGNED, CHAR, BINARY, DECIMAL,
+// DATE, DATETIME, TIME, DOUBLE, FLOAT; length (CHAR(n), BINARY(n), DECIMAL(m)) and scale
+// (DECIMAL(m, d); the fraction digits of DATETIME(n) and TIME(n)) when written.
+struct CastTarget {
+  std::string name;  // upper-cased; "CHAR" for CONVERT … USING (charset in `charset`)
+  int length = -1;
+  int scale = -1;
+  std::string charset;  // CHAR … CHARACTER SET x, CONVERT … USING x
 };
 
 enum class LiteralKind : uint8_t {
@@ -93,14 +108,17 @@ struct Expr {
   BinaryOp binary_op = BinaryOp::kAdd;
   VarScope scope = VarScope::kDefault;
   bool negated = false;
-  bool truth = false;       // kIsBool: IS TRUE (true) or IS FALSE (false)
-  bool has_parens = false;  // kFunction: written with (), e.g. CURRENT_USER vs CURRENT_USER()
-  bool distinct = false;    // kFunction: an aggregate's DISTINCT, COUNT(DISTINCT x)
-  int param_index = -1;     // kParam
-  std::string text;         // kLiteral
-  std::string charset;      // kLiteral strings: introducer (`_utf8mb4`, N'' = utf8mb3)
-  std::string name;         // kSysVar, kUserVar, kAssignUser, kColumn, kFunction
-  std::string qualifier;    // kColumn: the table (or alias) written before the name, if any
+  bool truth = false;        // kIsBool: IS TRUE (true) or IS FALSE (false)
+  bool has_parens = false;   // kFunction: written with (), e.g. CURRENT_USER vs CURRENT_USER()
+  bool distinct = false;     // kFunction: an aggregate's DISTINCT, COUNT(DISTINCT x)
+  bool has_operand = false;  // kCase: CASE x WHEN … (args[0] is x)
+  bool has_else = false;     // kCase: the last argument is ELSE's
+  CastTarget cast;           // kCast
+  int param_index = -1;      // kParam
+  std::string text;          // kLiteral
+  std::string charset;       // kLiteral strings: introducer (`_utf8mb4`, N'' = utf8mb3)
+  std::string name;          // kSysVar, kUserVar, kAssignUser, kColumn, kFunction
+  std::string qualifier;     // kColumn: the table (or alias) written before the name, if any
   std::vector<ExprPtr> args;
   std::unique_ptr<SelectStmt> subquery;  // kSubquery, kInSubquery, kExists
 };

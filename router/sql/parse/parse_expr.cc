@@ -39,8 +39,7 @@ bool IsNiladicKeyword(absl::string_view word) {
 
 // Expression forms that are valid MySQL but not evaluated by Shoal yet.
 bool IsUnsupportedExprKeyword(absl::string_view word) {
-  static constexpr absl::string_view kNames[] = {"CASE",     "CAST",  "CONVERT",
-                                                 "INTERVAL", "MATCH", "BINARY"};
+  static constexpr absl::string_view kNames[] = {"INTERVAL", "MATCH", "BINARY"};
   for (absl::string_view n : kNames) {
     if (absl::EqualsIgnoreCase(word, n)) return true;
   }
@@ -548,6 +547,10 @@ ExprPtr Parser::ParseIdentExpr() {
       Advance();
       Advance();
       return ParseSubqueryRest(ExprKind::kExists);
+    }
+    if (PeekKeyword("CASE")) return ParseCase();
+    if ((PeekKeyword("CAST") || PeekKeyword("CONVERT")) && next == TokenKind::kLParen) {
+      return ParseCast();
     }
     if (IsUnsupportedExprKeyword(t.text))
       return NotSupported(absl::AsciiStrToUpper(t.text)), nullptr;

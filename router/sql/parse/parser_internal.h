@@ -111,6 +111,11 @@ class Parser {
   ExprPtr ParseMultiplicative();
   ExprPtr ParseBitXor();
   ExprPtr ParseUnary();
+  // CASE … END, CAST(… AS type), CONVERT(…, type) and CONVERT(… USING charset)
+  // (parse_case_cast.cc).
+  ExprPtr ParseCase();
+  ExprPtr ParseCast();
+  bool ParseCastType(CastTarget* out);
   ExprPtr ParsePrimary();
   ExprPtr ParseLiteral();
   ExprPtr ParseSysVar();

@@ -255,6 +255,40 @@ TEST(ParserTest, RowConstructors) {
   EXPECT_EQ(MustFail("SELECT (1, 2").message, Syntax(""));
 }
 
+TEST(ParserTest, CaseAndCast) {
+  auto select = MustParseAs<SelectStmt>(
+      "SELECT CASE WHEN a > 1 THEN 'x' WHEN a < 0 THEN 'y' ELSE 'z' END, "
+      "CASE b WHEN 1 THEN 2 END, CAST(c AS DECIMAL(10, 2)), CONVERT(d, UNSIGNED INTEGER), "
+      "CONVERT(e USING latin1), CAST(f AS CHAR(3) CHARACTER SET utf8mb4), CAST(g AS DATETIME(3))");
+  ASSERT_EQ(select.items.size(), 7u);
+  const Expr& searched = *select.items[0].expr;
+  EXPECT_EQ(searched.kind, ExprKind::kCase);
+  EXPECT_FALSE(searched.has_operand);
+  EXPECT_TRUE(searched.has_else);
+  EXPECT_EQ(searched.args.size(), 5u);
+  const Expr& simple = *select.items[1].expr;
+  EXPECT_TRUE(simple.has_operand);
+  EXPECT_FALSE(simple.has_else);
+  EXPECT_EQ(simple.args.size(), 3u);
+  const Expr& decimal = *select.items[2].expr;
+  EXPECT_EQ(decimal.kind, ExprKind::kCast);
+  EXPECT_EQ(decimal.cast.name, "DECIMAL");
+  EXPECT_EQ(decimal.cast.length, 10);
+  EXPECT_EQ(decimal.cast.scale, 2);
+  EXPECT_EQ(select.items[3].expr->cast.name, "UNSIGNED");
+  EXPECT_EQ(select.items[4].expr->cast.name, "CHAR");
+  EXPECT_EQ(select.items[4].expr->cast.charset, "latin1");
+  EXPECT_EQ(select.items[5].expr->cast.length, 3);
+  EXPECT_EQ(select.items[5].expr->cast.charset, "utf8mb4");
+  EXPECT_EQ(select.items[6].expr->cast.scale, 3);
+  EXPECT_EQ(MustFail("SELECT CASE END").code, 1064);
+  EXPECT_EQ(MustFail("SELECT CASE WHEN 1 THEN 2").code, 1064);
+  EXPECT_EQ(MustFail("SELECT CAST(1 AS NOSUCHTYPE)").code, 1064);
+  EXPECT_EQ(MustFail("SELECT CAST(1, SIGNED)").code, 1064);
+  EXPECT_EQ(MustFail("SELECT CONVERT(1 AS SIGNED)").code, 1064);
+  EXPECT_EQ(MustFail("SELECT CAST(1 AS JSON)").code, 1235);
+}
+
 TEST(ParserTest, NotSupportedYet) {
   EXPECT_EQ(MustFail("create view v as select 1").message,
             "This version of MySQL doesn't yet support 'CREATE VIEW'");

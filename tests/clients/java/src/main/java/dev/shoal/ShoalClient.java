@@ -82,6 +82,41 @@ public final class ShoalClient {
           check(rs.next() && rs.getString(1).equals("two"), "multi-statement: second result set");
         }
       }
+      checkMetaData(c, st);
     }
+  }
+
+  /**
+   * DatabaseMetaData, as Java tools (DBeaver, IDEs, Hibernate's schema validation) list a
+   * schema: getTables and getColumns query information_schema with CASE and LIKE.
+   */
+  private static void checkMetaData(Connection c, Statement st) throws SQLException {
+    st.execute("CREATE DATABASE IF NOT EXISTS jdbc_meta");
+    st.execute(
+        "CREATE TABLE IF NOT EXISTS jdbc_meta.widget (id INT PRIMARY KEY, name VARCHAR(30) NOT"
+            + " NULL, price DECIMAL(8,2))");
+    java.sql.DatabaseMetaData meta = c.getMetaData();
+    boolean found = false;
+    try (ResultSet rs = meta.getTables("jdbc_meta", null, "%", new String[] {"TABLE"})) {
+      while (rs.next()) {
+        found |= rs.getString("TABLE_NAME").equals("widget")
+            && rs.getString("TABLE_TYPE").equals("TABLE");
+      }
+    }
+    check(found, "DatabaseMetaData.getTables lists jdbc_meta.widget as a TABLE");
+    StringBuilder columns = new StringBuilder();
+    try (ResultSet rs = meta.getColumns("jdbc_meta", null, "widget", "%")) {
+      while (rs.next()) {
+        columns.append(rs.getString("COLUMN_NAME")).append(':').append(rs.getString("TYPE_NAME"))
+            .append(':').append(rs.getInt("NULLABLE")).append(' ');
+      }
+    }
+    check(columns.toString().equals("id:INT:0 name:VARCHAR:0 price:DECIMAL:1 "),
+        "DatabaseMetaData.getColumns: " + columns);
+    try (ResultSet rs = meta.getPrimaryKeys("jdbc_meta", null, "widget")) {
+      check(rs.next() && rs.getString("COLUMN_NAME").equals("id"), "getPrimaryKeys");
+    }
+    System.out.println("ok: DatabaseMetaData lists tables and columns: " + columns);
+    st.execute("DROP DATABASE jdbc_meta");
   }
 }

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The SQL applications write, beside a private MariaDB from Debian in one run (issue 18): every
+# file of tests/integration/sql_corpus/ but setup.sql is run, statement by statement, with the
+# real mariadb client (--force, --table, so errors and warnings print too) on Shoal and on
+# MariaDB, over the same tables (setup.sql); the two outputs must be the same, line by line.
+# Where MySQL 8.0 and MariaDB differ the corpus leaves the statement out, or a file names the
+# difference in a comment and keeps only what they share.
+#
+#   tests/integration/sql_corpus_test.sh [corpus files…]   (default: all of them)
+#
+# ctest runs it as sql_corpus_test. Needs mariadb-server and mariadb-client. Stops everything
+# it started.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source bench/private_mariadb.sh
+bin=${SHOAL_BIN_DIR:-build/bin}
+corpus=tests/integration/sql_corpus
+work=$(mktemp -d /tmp/shoal-corpus-XXXXXX)
+mgmd_pid=""
+
+cleanup() {
+  local status=$?
+  stop_private_mariadb || true
+  if [ -n "$mgmd_pid" ]; then
+    kill -TERM "$mgmd_pid" 2>/dev/null || true
+    for _ in $(seq 150); do kill -0 "$mgmd_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$mgmd_pid" 2>/dev/null || true
+    wait "$mgmd_pid" 2>/dev/null || true
+  fi
+  [ "$status" -eq 0 ] || { echo "work dir kept: $work" >&2; return; }
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$bin/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port 0 --metrics-base-port 0 \
+  </dev/null >"$work/mgmd.out" 2>&1 &
+mgmd_pid=$!
+socket="$work/shoal/router-4.sock"
+for _ in $(seq 300); do
+  mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null || { echo "Shoal did not start" >&2; exit 1; }
+start_private_mariadb "$work/mariadb"
+
+shoal() { mariadb -S "$socket" -u root "$@"; }
+maria() { mariadb -S "$mariadb_socket" -u root "$@"; }
+for server in shoal maria; do
+  "$server" -e "CREATE DATABASE corpus"
+  "$server" corpus <"$corpus/setup.sql"
+done
+
+# Timings differ by nature. SHOW WARNINGS's own count of warnings (Shoal's EOF carries the
+# number of those it lists, MariaDB's none) is left out.
+normalize() {
+  sed -E 's/ \([0-9.]+ sec\)$//' | awk '
+    /^SHOW WARNINGS$/ { warnings = 1 }
+    /rows? in set/ && warnings { sub(/, [0-9]+ warnings?/, ""); warnings = 0 }
+    { print }'
+}
+
+failed=0
+files=("$@")
+[ "${#files[@]}" -gt 0 ] || files=("$corpus"/*.sql)
+for file in "${files[@]}"; do
+  [ "$(basename "$file")" = setup.sql ] && continue
+  name=$(basename "$file" .sql)
+  # -vvv: each statement, its result table, and its error or warning count.
+  for server in shoal maria; do
+    "$server" corpus --force --table --unbuffered -vvv <"$file" 2>&1 | grep -v '^Bye$' |
+      normalize >"$work/$name.$server" || true
+  done
+  if diff -u "$work/$name.maria" "$work/$name.shoal" >"$work/$name.diff"; then
+    echo "ok: $name ($(grep -c '^--------------$' "$work/$name.shoal") statement lines)"
+  else
+    echo "FAIL: $name differs from MariaDB (- MariaDB, + Shoal):" >&2
+    cat "$work/$name.diff" >&2
+    failed=1
+  fi
+done
+[ "$failed" -eq 0 ] && echo "PASS: the corpus answers as MariaDB does"
+exit "$failed"
