@@ -122,28 +122,12 @@ void Coordinator::Commit(uint32_t conn, const wire::CommitTxn& commit) {
 void Coordinator::StartPart(uint64_t id, Txn& txn, size_t part_index, wire::OpType type) {
   Part& part = txn.parts[part_index];
   part.replicas_done.clear();
-  const auto tc = static_cast<uint16_t>(self_);
   for (int node : BackupsOf(part.partition)) {
     const int slot = SlotOf(part.partition, node);
     if (slot <= 0 || static_cast<uint64_t>(slot) > kSlotMask || part_index > kPartMask) continue;
     part.replicas_waiting.push_back(node);
     ++txn.waiting;
-    const uint64_t tag = TagOf(id, slot, part_index);
-    if (type == wire::OpType::kPrepare) {
-      send_(node, wire::Prepare{.tc = tc,
-                                .table_id = part.table_id,
-                                .partition = part.partition,
-                                .txn = txn.txn,
-                                .tag = tag,
-                                .on_replica = true,
-                                .replicas_done = {}});
-    } else {
-      SHOAL_CHECK(type == wire::OpType::kCommit) << wire::OpTypeName(type);
-      auto commit = EndOf<wire::Commit>(tc, part.table_id, part.partition, txn.txn, tag);
-      commit.epoch = txn.epoch;
-      commit.on_replica = true;
-      send_(node, commit);
-    }
+    SendPhase(node, txn, part, TagOf(id, slot, part_index), type, /*on_replica=*/true);
   }
   // A backup on this node answers at once (its result is read in this turn); a partition
   // without backups goes straight to its primary.
@@ -185,29 +169,35 @@ void Coordinator::SendTo(uint64_t id, Txn& txn, size_t part_index, wire::OpType 
   part.waiting = true;
   ++txn.waiting;
   const uint64_t tag = TagOf(id, 0, part_index);
-  const auto tc = static_cast<uint16_t>(self_);
-  switch (type) {
-    case wire::OpType::kPrepare:
-      send_(node, wire::Prepare{.tc = tc,
-                                .table_id = part.table_id,
-                                .partition = part.partition,
-                                .txn = txn.txn,
-                                .tag = tag,
-                                .on_replica = false,
-                                .replicas_done = part.replicas_done});
-      break;
-    case wire::OpType::kCommit: {
-      auto commit = EndOf<wire::Commit>(tc, part.table_id, part.partition, txn.txn, tag);
-      commit.epoch = txn.epoch;
-      commit.replicas_done = part.replicas_done;
-      send_(node, commit);
-      break;
-    }
-    default:
-      SHOAL_CHECK(type == wire::OpType::kAbort) << wire::OpTypeName(type);
-      send_(node, EndOf<wire::Abort>(tc, part.table_id, part.partition, txn.txn, tag));
-      break;
+  if (type == wire::OpType::kAbort) {
+    send_(node, EndOf<wire::Abort>(static_cast<uint16_t>(self_), part.table_id, part.partition,
+                                   txn.txn, tag));
+  } else {
+    SendPhase(node, txn, part, tag, type, /*on_replica=*/false);
   }
+}
+
+void Coordinator::SendPhase(int node, const Txn& txn, const Part& part, uint64_t tag,
+                            wire::OpType type, bool on_replica) {
+  const auto tc = static_cast<uint16_t>(self_);
+  // A primary hears which of its backups we did (none when we speak to a backup).
+  const absl::string_view done = on_replica ? absl::string_view() : part.replicas_done;
+  if (type == wire::OpType::kPrepare) {
+    send_(node, wire::Prepare{.tc = tc,
+                              .table_id = part.table_id,
+                              .partition = part.partition,
+                              .txn = txn.txn,
+                              .tag = tag,
+                              .on_replica = on_replica,
+                              .replicas_done = done});
+    return;
+  }
+  SHOAL_CHECK(type == wire::OpType::kCommit) << wire::OpTypeName(type);
+  auto commit = EndOf<wire::Commit>(tc, part.table_id, part.partition, txn.txn, tag);
+  commit.epoch = txn.epoch;
+  commit.on_replica = on_replica;
+  commit.replicas_done = done;
+  send_(node, commit);
 }
 
 void Coordinator::OnResult(const wire::Result& result) {

@@ -128,6 +128,10 @@ class Coordinator {
   void BeginEpoch(Txn& txn);
   // Sends `type` for part `part_index` to its primary.
   void SendTo(uint64_t id, Txn& txn, size_t part_index, wire::OpType type);
+  // Sends kPrepare or kCommit about `part` to data node `node`: a backup (`on_replica`) or its
+  // primary, which hears the backups done.
+  void SendPhase(int node, const Txn& txn, const Part& part, uint64_t tag, wire::OpType type,
+                 bool on_replica);
   // Starts phase `type` (kPrepare or kCommit) of part `part_index`: kOnReplica to each of its
   // backups, then (now, when it has none) to its primary.
   void StartPart(uint64_t id, Txn& txn, size_t part_index, wire::OpType type);

@@ -18,41 +18,12 @@
 # it started.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source bench/private_mariadb.sh
-bin=${SHOAL_BIN_DIR:-build/bin}
-work=$(mktemp -d /tmp/shoal-processlist-XXXXXX)
-mgmd_pid=""
-children=()
-
-cleanup() {
-  local status=$?
-  for pid in "${children[@]}"; do kill "$pid" 2>/dev/null || true; done
-  stop_private_mariadb || true
-  if [ -n "$mgmd_pid" ]; then
-    kill -TERM "$mgmd_pid" 2>/dev/null || true
-    for _ in $(seq 150); do kill -0 "$mgmd_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$mgmd_pid" 2>/dev/null || true
-  fi
-  wait 2>/dev/null || true
-  [ "$status" -eq 0 ] || { echo "work dir kept: $work" >&2; return; }
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source tests/integration/box_beside_mariadb.sh
+start_box_and_mariadb processlist
 
 failed=0
 fail() { echo "FAIL: $*" >&2; failed=1; }
 ok() { echo "ok: $*"; }
-
-"$bin/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port 0 --metrics-base-port 0 \
-  </dev/null >"$work/mgmd.out" 2>&1 &
-mgmd_pid=$!
-socket="$work/shoal/router-4.sock"
-for _ in $(seq 300); do
-  mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null || { echo "Shoal did not start" >&2; exit 1; }
-start_private_mariadb "$work/mariadb"
 
 shoal() { mariadb -S "$socket" -u root "$@"; }
 maria() { mariadb -S "$mariadb_socket" -u root "$@"; }
@@ -80,7 +51,7 @@ shoal_is=$(shoal -e "SELECT * FROM information_schema.PROCESSLIST LIMIT 1" | hea
 shoal -e "CREATE DATABASE pl; CREATE TABLE pl.t (id INT PRIMARY KEY, v VARCHAR(20))"
 mkfifo "$work/idle.in"
 shoal pl -N --unbuffered --skip-reconnect <"$work/idle.in" >"$work/idle.out" 2>&1 &
-children+=($!)
+kill_on_exit+=($!)
 exec 7>"$work/idle.in"
 echo "SELECT CONNECTION_ID();" >&7
 for _ in $(seq 100); do [ -s "$work/idle.out" ] && break; sleep 0.1; done
@@ -107,12 +78,12 @@ mkfifo "$work/rows.fifo"
   for i in $(seq 3001 3100); do printf '%d,row-%d\n' "$i" "$i"; done
 ) >"$work/rows.fifo" &
 feeder=$!
-children+=($feeder)
+kill_on_exit+=($feeder)
 load="LOAD DATA LOCAL INFILE '$work/rows.fifo' INTO TABLE t FIELDS TERMINATED BY ',' ENCLOSED BY ''"
 load="$load LINES STARTING BY '' (id, v)"
 shoal --local-infile=1 pl -e "$load" >"$work/load.out" 2>&1 &
 loader=$!
-children+=($loader)
+kill_on_exit+=($loader)
 # Batches of 1,000 rows: two of them commit while the rest of the file waits in the FIFO.
 load_row=""
 for _ in $(seq 100); do
@@ -149,7 +120,7 @@ for _ in $(seq 50); do [ -z "$(row_of "$idle_id")" ] && break; sleep 0.1; done
   fail "KILL $idle_id left: $(row_of "$idle_id")"
 echo "SELECT 'still here';" >&7
 exec 7>&-
-wait "${children[0]}" 2>/dev/null || true
+wait "${kill_on_exit[0]}" 2>/dev/null || true
 if grep -qx "still here" "$work/idle.out" || ! grep -Eq "ERROR 20(06|13)" "$work/idle.out"; then
   fail "the killed connection: $(cat "$work/idle.out")"
 else
@@ -162,7 +133,7 @@ own=$(shoal -e "KILL CONNECTION_ID()" 2>&1 | grep ERROR || true)
   fail "KILL CONNECTION_ID(): '$own'"
 mkfifo "$work/idle2.in"
 shoal -N --unbuffered <"$work/idle2.in" >"$work/idle2.out" 2>&1 &
-children+=($!)
+kill_on_exit+=($!)
 exec 8>"$work/idle2.in"
 echo "SELECT CONNECTION_ID();" >&8
 for _ in $(seq 100); do [ -s "$work/idle2.out" ] && break; sleep 0.1; done

@@ -12,36 +12,9 @@
 # it started.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source bench/private_mariadb.sh
-bin=${SHOAL_BIN_DIR:-build/bin}
+source tests/integration/box_beside_mariadb.sh
 corpus=tests/integration/sql_corpus
-work=$(mktemp -d /tmp/shoal-corpus-XXXXXX)
-mgmd_pid=""
-
-cleanup() {
-  local status=$?
-  stop_private_mariadb || true
-  if [ -n "$mgmd_pid" ]; then
-    kill -TERM "$mgmd_pid" 2>/dev/null || true
-    for _ in $(seq 150); do kill -0 "$mgmd_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$mgmd_pid" 2>/dev/null || true
-    wait "$mgmd_pid" 2>/dev/null || true
-  fi
-  [ "$status" -eq 0 ] || { echo "work dir kept: $work" >&2; return; }
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$bin/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port 0 --metrics-base-port 0 \
-  </dev/null >"$work/mgmd.out" 2>&1 &
-mgmd_pid=$!
-socket="$work/shoal/router-4.sock"
-for _ in $(seq 300); do
-  mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null || { echo "Shoal did not start" >&2; exit 1; }
-start_private_mariadb "$work/mariadb"
+start_box_and_mariadb corpus
 
 shoal() { mariadb -S "$socket" -u root "$@"; }
 maria() { mariadb -S "$mariadb_socket" -u root "$@"; }

@@ -9,13 +9,17 @@ namespace shoal::node {
 
 using storage::OpCode;
 
-void ReplicaApply::End(const wire::ReplicaCommit& commit, uint32_t conn, ReplySink* sink) {
+void ReplicaApply::CommitIn(uint32_t table_id, uint32_t partition, storage::TxnId txn,
+                            uint64_t epoch, ReplySink* sink) {
   ++context_->stats.replica_applied;
-  Touched touched{tables_->Find(commit.table_id, commit.partition), commit.table_id,
-                  commit.partition};
-  context_->ObserveEpoch(commit.epoch);
-  RedoTap::EpochScope logged_in(&context_->redo, commit.epoch);
-  EndTxn(commit.txn, &touched, /*commit=*/true, sink);
+  Touched touched{tables_->Find(table_id, partition), table_id, partition};
+  context_->ObserveEpoch(epoch);
+  RedoTap::EpochScope logged_in(&context_->redo, epoch);
+  EndTxn(txn, &touched, /*commit=*/true, sink);
+}
+
+void ReplicaApply::End(const wire::ReplicaCommit& commit, uint32_t conn, ReplySink* sink) {
+  CommitIn(commit.table_id, commit.partition, commit.txn, commit.epoch, sink);
   Ack(commit, conn, sink, 0, {});
 }
 
@@ -58,12 +62,7 @@ void ReplicaApply::PrepareForTc(const wire::Prepare& prepare, uint32_t conn, Rep
 }
 
 void ReplicaApply::CommitForTc(const wire::Commit& commit, uint32_t conn, ReplySink* sink) {
-  ++context_->stats.replica_applied;
-  Touched touched{tables_->Find(commit.table_id, commit.partition), commit.table_id,
-                  commit.partition};
-  context_->ObserveEpoch(commit.epoch);
-  RedoTap::EpochScope logged_in(&context_->redo, commit.epoch);
-  EndTxn(commit.txn, &touched, /*commit=*/true, sink);
+  CommitIn(commit.table_id, commit.partition, commit.txn, commit.epoch, sink);
   wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, commit.tag, {});
 }
 

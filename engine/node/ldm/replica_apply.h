@@ -60,6 +60,10 @@ class ReplicaApply {
   void SourceLost(int node, ReplySink* sink);
 
  private:
+  // Commits the replica record of `txn` in one partition, logged in `epoch`.
+  void CommitIn(uint32_t table_id, uint32_t partition, storage::TxnId txn, uint64_t epoch,
+                ReplySink* sink);
+
   LdmContext* context_;
   const LdmTables* tables_;
   TxnTable* txns_;

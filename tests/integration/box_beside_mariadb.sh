@@ -1,0 +1,40 @@
+# shellcheck shell=bash
+# Sourced by the integration tests that run the cluster in a box beside a private MariaDB from
+# Debian (bench/private_mariadb.sh). start_box_and_mariadb NAME makes a temp dir `work`
+# (/tmp/shoal-NAME-…), starts shoal-mgmd from SHOAL_BIN_DIR (default build/bin) on the
+# embedded configuration and waits for router 4's Unix socket (`socket`), then MariaDB
+# (`mariadb_socket`). On exit every pid in `kill_on_exit`, MariaDB and the cluster are stopped;
+# `work` is removed, or kept and named when the test failed.
+source bench/private_mariadb.sh
+bin=${SHOAL_BIN_DIR:-build/bin}
+mgmd_pid=""
+kill_on_exit=()
+
+stop_box_and_mariadb() {
+  local status=$?
+  for pid in "${kill_on_exit[@]}"; do kill "$pid" 2>/dev/null || true; done
+  stop_private_mariadb || true
+  if [ -n "$mgmd_pid" ]; then
+    kill -TERM "$mgmd_pid" 2>/dev/null || true
+    for _ in $(seq 150); do kill -0 "$mgmd_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$mgmd_pid" 2>/dev/null || true
+  fi
+  wait 2>/dev/null || true
+  [ "$status" -eq 0 ] || { echo "work dir kept: $work" >&2; return; }
+  rm -rf "$work"
+}
+
+start_box_and_mariadb() {
+  work=$(mktemp -d "/tmp/shoal-$1-XXXXXX")
+  trap stop_box_and_mariadb EXIT
+  "$bin/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port 0 --metrics-base-port 0 \
+    </dev/null >"$work/mgmd.out" 2>&1 &
+  mgmd_pid=$!
+  socket="$work/shoal/router-4.sock"
+  for _ in $(seq 300); do
+    mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null || { echo "Shoal did not start" >&2; exit 1; }
+  start_private_mariadb "$work/mariadb"
+}
