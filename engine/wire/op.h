@@ -50,8 +50,9 @@
 //     kReplicaPrepare      int<4> the TC: the same, primary → backups (answered with kReplicaAck)
 //     kTakeoverReq         (none): the transactions of partition `partition` whose TC was the
 //                          data node `index`, asked by the node that takes over its role
-//   Between the data nodes of a group, to know each other alive:
-//     kPing                (none): sent on a quiet peer link every liveness check
+//   Between the data nodes of a group, to know each other alive, and from a client that keeps
+//   alive (api::Client::KeepAlive: lock waits on its locks then count only while it is heard):
+//     kPing                (none): sent on a quiet link every liveness check
 //   When a restarted node takes back its primary roles (engine/node/ldm/handover.h):
 //     kHandover            (none): the sender, primary of `partition` until now, has stopped
 //                          acting as its primary; all it sent before arrives ahead of this
