@@ -4,10 +4,12 @@
 #include <cmath>
 #include <numeric>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "protocol/constants.h"
 #include "router/sql/eval/result_columns.h"
@@ -246,6 +248,34 @@ class Pipeline {
     }
   }
 
+  // What a GROUP BY item groups on, as MySQL resolves it: a position (GROUP BY 2) names that
+  // select-list item; a bare name that no fetched column has names the item with that alias
+  // (columns first, then aliases, for GROUP BY); anything else is itself. Grouping on an
+  // aggregate is 1056, a position past the list 1054.
+  std::variant<const Expr*, mysql::SqlError> GroupExpr(const Expr& g) const {
+    const SelectItem* named = nullptr;
+    if (g.kind == ExprKind::kLiteral && g.literal == LiteralKind::kInteger) {
+      size_t position = 0;
+      if (!absl::SimpleAtoi(g.text, &position) || position < 1 || position > select_.items.size() ||
+          select_.items[position - 1].expr == nullptr) {
+        return mysql::errors::UnknownColumn(g.text, "group statement");
+      }
+      named = &select_.items[position - 1];
+    } else if (g.kind == ExprKind::kColumn && g.qualifier.empty() && SourceColumn(g) < 0) {
+      for (const SelectItem& item : select_.items) {
+        if (item.expr != nullptr && item.has_alias && absl::EqualsIgnoreCase(item.name, g.name)) {
+          named = &item;
+          break;
+        }
+      }
+    }
+    if (named == nullptr) return &g;
+    if (absl::c_linear_search(aggregates_, named->expr.get())) {
+      return mysql::SqlError{1056, "42000", absl::StrCat("Can't group on '", named->name, "'")};
+    }
+    return named->expr.get();
+  }
+
   // The fetched column a plain column reference reads, as the evaluator resolves it; -1 for
   // anything else (evaluated, and 1054 reported there when no column has the name).
   int SourceColumn(const Expr& e) const {
@@ -286,7 +316,9 @@ class Pipeline {
       EvalContext eval = RowContext(&row, "group statement");
       Row key_values;
       for (const ExprPtr& g : select_.group_by) {
-        auto v = Evaluate(*g, &eval);
+        auto grouped = GroupExpr(*g);
+        if (auto* err = std::get_if<mysql::SqlError>(&grouped)) return *err;
+        auto v = Evaluate(*std::get<const Expr*>(grouped), &eval);
         if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
         key_values.push_back(std::get<Value>(std::move(v)));
       }
