@@ -61,6 +61,9 @@ class ScanReceiver {
   virtual void Row(absl::string_view row) = 0;
   // The scan is over: code 0, or the MySQL error that ended it.
   virtual void Done(uint16_t code, absl::string_view message) = 0;
+  // Asked after each batch: true stops the scan, which ends with 1317 (MySQL's
+  // ER_QUERY_INTERRUPTED), as a KILL QUERY of the statement asks.
+  virtual bool Interrupted() const { return false; }
 };
 
 enum class Lock : uint8_t { kNone, kExclusive };

@@ -12,6 +12,9 @@
 namespace shoal::api {
 namespace {
 
+// MySQL's ER_QUERY_INTERRUPTED, what a receiver's Interrupted() ends its scan with.
+constexpr uint16_t kErQueryInterrupted = 1317;
+
 // Ordered scans ask for small batches: the merge can only run ahead as far as the slowest
 // partition, and memory is per partition.
 constexpr uint32_t kOrderedBatchRows = 256;
@@ -122,6 +125,9 @@ void Client::OnScanBatch(ScanState* scan, int slot, const wire::Result& result) 
       }
       part.more = (result.flags & wire::kMoreRows) != 0;
       part.resume = std::string(result.sections[2]);
+      if (!scan->finished && part.more && scan->receiver->Interrupted()) {
+        FinishScan(scan, kErQueryInterrupted, "Query execution was interrupted");
+      }
       if (!scan->finished) {
         if (r.ordered) {
           DeliverScanRows(scan);

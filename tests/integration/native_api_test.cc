@@ -309,6 +309,51 @@ TEST_P(NativeApiTest, ScansFullOrderedAndFiltered) {
   EXPECT_EQ(schema::FieldInt(t->columns[0], f.bytes), 25);  // ids 1..25 in order
 }
 
+// A receiver that asks to stop once rows arrived (a KILL QUERY of the statement reading them):
+// the scan ends with 1317 after the batches already out, long before the table's end.
+TEST_P(NativeApiTest, AnInterruptedScanStopsAfterItsBatch) {
+  api::TablePtr t = Create(TestTable("interrupted"));
+  ASSERT_NE(t, nullptr);
+  api::Client& client = sync_->client();
+  Counter inserted;
+  constexpr int kRows = 20000;  // several 1,000-row batches per partition
+  for (int id = 1; id <= kRows; ++id) client.Insert(*t, Row(*t, id, id % 100, "", "x"), &inserted);
+  client.Send();
+  while (inserted.done < kRows) client.Poll(absl::Seconds(1));
+  ASSERT_THAT(inserted.failures, ::testing::IsEmpty());
+
+  struct StopsEarly : api::ScanReceiver {
+    void Row(absl::string_view) override { ++rows; }
+    void Done(uint16_t c, absl::string_view m) override {
+      done = true;
+      code = c;
+      message = std::string(m);
+    }
+    bool Interrupted() const override { return rows > 0; }
+    int rows = 0;
+    bool done = false;
+    uint16_t code = 0;
+    std::string message;
+  } receiver;
+  api::ScanRequest scan;
+  scan.table = t.get();
+  scan.columns = {0};
+  client.Scan(scan, &receiver);
+  client.Send();
+  while (!receiver.done) client.Poll(absl::Seconds(1));
+  EXPECT_EQ(receiver.code, 1317);
+  EXPECT_EQ(receiver.message, "Query execution was interrupted");
+  EXPECT_GT(receiver.rows, 0);
+  EXPECT_LT(receiver.rows, kRows);
+  // The client goes on: a whole scan still reads every row.
+  api::ScanRequest full;
+  full.table = t.get();
+  full.columns = {0};
+  absl::StatusOr<std::vector<std::string>> rows = sync_->Scan(full);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(rows->size(), static_cast<size_t>(kRows));
+}
+
 TEST_P(NativeApiTest, RowLocksWaitTimeOutAndReadersSeeCommittedRows) {
   api::TablePtr t = Create(TestTable("locks"));
   ASSERT_NE(t, nullptr);

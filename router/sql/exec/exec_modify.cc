@@ -176,6 +176,9 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
   }
 
   void Row(absl::string_view row) override { rows_.emplace_back(row); }
+  bool Interrupted() const override {
+    return state() != nullptr && state()->process != nullptr && state()->process->interrupted();
+  }
   void Done(uint16_t code, absl::string_view message) override {
     if (code != 0) NoteError(code, message);
     StepDone();

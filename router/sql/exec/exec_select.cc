@@ -174,6 +174,9 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
 
   // Scans.
   void Row(absl::string_view row) override { AddRow(row); }
+  bool Interrupted() const override {
+    return state() != nullptr && state()->process != nullptr && state()->process->interrupted();
+  }
   void Done(uint16_t code, absl::string_view message) override {
     if (code != 0 && !error_) error_ = EngineError(code, message);
     OneDone();

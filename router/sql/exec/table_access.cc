@@ -140,6 +140,9 @@ mysql::SqlError EngineError(uint16_t code, absl::string_view message) {
     case 1690:
       sqlstate = "22003";
       break;
+    case 1317:  // ER_QUERY_INTERRUPTED: a scan its statement's KILL QUERY stopped
+      sqlstate = "70100";
+      break;
     case 1406:
       sqlstate = "22001";
       break;
