@@ -1,9 +1,9 @@
 # shellcheck shell=bash
 # Sourced by the integration tests that run the cluster in a box beside a private MariaDB from
-# Debian (bench/private_mariadb.sh). start_box_and_mariadb NAME makes a temp dir `work`
-# (/tmp/shoal-NAME-…), starts shoal-mgmd from SHOAL_BIN_DIR (default build/bin) on the
-# embedded configuration and waits for router 4's Unix socket (`socket`), then MariaDB
-# (`mariadb_socket`). On exit every pid in `kill_on_exit`, MariaDB and the cluster are stopped;
+# Debian (bench/private_mariadb.sh). start_box_and_mariadb NAME [METRICS_BASE] makes a temp
+# dir `work` (/tmp/shoal-NAME-…), starts shoal-mgmd from SHOAL_BIN_DIR (default build/bin) on
+# the embedded configuration (each node's /metrics on METRICS_BASE + its id, when given) and
+# waits for router 4's Unix socket (`socket`), then MariaDB (`mariadb_socket`). On exit every pid in `kill_on_exit`, MariaDB and the cluster are stopped;
 # `work` is removed, or kept and named when the test failed.
 source bench/private_mariadb.sh
 bin=${SHOAL_BIN_DIR:-build/bin}
@@ -27,7 +27,8 @@ stop_box_and_mariadb() {
 start_box_and_mariadb() {
   work=$(mktemp -d "/tmp/shoal-$1-XXXXXX")
   trap stop_box_and_mariadb EXIT
-  "$bin/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port 0 --metrics-base-port 0 \
+  "$bin/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port 0 \
+    --metrics-base-port "${2:-0}" \
     </dev/null >"$work/mgmd.out" 2>&1 &
   mgmd_pid=$!
   socket="$work/shoal/router-4.sock"

@@ -21,32 +21,14 @@
 # started.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source bench/private_mariadb.sh
-bin=${SHOAL_BIN_DIR:-build/bin}
+source tests/integration/box_beside_mariadb.sh
 clients=${SHOAL_CLIENTS_DIR:-build/clients}
 data=tests/integration/load_data
-work=$(mktemp -d /tmp/shoal-load-XXXXXX)
-mgmd_pid=""
-
-cleanup() {
-  local status=$?
-  stop_private_mariadb || true
-  if [ -n "$mgmd_pid" ]; then
-    kill -TERM "$mgmd_pid" 2>/dev/null || true
-    for _ in $(seq 150); do kill -0 "$mgmd_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$mgmd_pid" 2>/dev/null || true
-    wait "$mgmd_pid" 2>/dev/null || true
-  fi
-  [ "$status" -eq 0 ] || { echo "work dir kept: $work" >&2; return; }
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 failed=0
 fail() { echo "FAIL: $*" >&2; failed=1; }
 
-# 1. Both servers.
-# /metrics on base + node id: router 4 at base + 4.
+# 1. Both servers; /metrics on base + node id: router 4 at base + 4.
 metrics_base=$(python3 -c '
 import socket, random
 for _ in range(200):
@@ -58,16 +40,7 @@ for _ in range(200):
     except OSError: pass
     finally:
         for s in socks: s.close()')
-"$bin/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port 0 --metrics-base-port "$metrics_base" \
-  </dev/null >"$work/mgmd.out" 2>&1 &
-mgmd_pid=$!
-socket="$work/shoal/router-4.sock"
-for _ in $(seq 300); do
-  mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null || { echo "Shoal did not start" >&2; exit 1; }
-start_private_mariadb "$work/mariadb"
+start_box_and_mariadb load "$metrics_base"
 
 shoal() { mariadb -S "$socket" -u root --local-infile=1 "$@"; }
 maria() { mariadb -S "$mariadb_socket" -u root --local-infile=1 "$@"; }
