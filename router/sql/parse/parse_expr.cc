@@ -583,6 +583,15 @@ ExprPtr Parser::ParseFunctionArgs(std::string name) {
     e->args.push_back(std::move(column));
     return e;
   }
+  if (e->name == "IF") {
+    // IF is grammar in MySQL, not a function: exactly three arguments, else a syntax error.
+    for (int i = 0; i < 3; ++i) {
+      ExprPtr arg = ParseExpr();
+      if (!arg || !Expect(i < 2 ? TokenKind::kComma : TokenKind::kRParen)) return nullptr;
+      e->args.push_back(std::move(arg));
+    }
+    return e;
+  }
   bool ok = IsAggregate(e->name) ? ParseAggregateArgs(*this, e.get())
                                  : Accept(TokenKind::kRParen) || ParseArgList(*this, e.get());
   if (!ok) return nullptr;

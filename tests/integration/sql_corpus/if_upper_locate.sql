@@ -9,3 +9,4 @@ SELECT id, IF(qty > 3, 'plenty', 'short') FROM item ORDER BY id;
 SELECT id, UPPER(name), LOCATE('a', name), NULLIF(category, 'tool') FROM item ORDER BY id;
 SELECT id FROM item WHERE UPPER(category) = 'TOOL' ORDER BY id;
 SELECT UPPER(CASE WHEN LOCATE('UNSIGNED', UPPER('int unsigned')) != 0 THEN 'int unsigned' ELSE 'int' END);
+SELECT IF(1, 2);
