@@ -80,6 +80,36 @@ TEST_F(TwoNodeGroupTest, TcEndsTheBackupItselfAndThePrimarySkipsIt) {
   EXPECT_EQ(answer.sections[0][8], 1) << "committed";
 }
 
+// A backup that holds nothing of the transaction (its primary only locked a row there, or
+// rolled it back) refuses the TC: a record made then would outlive the transaction. The
+// primary, not told that backup is done, prepares it itself, in order with what it sent.
+TEST_F(TwoNodeGroupTest, BackupHoldingNothingLeavesItsPrepareToThePrimary) {
+  constexpr uint64_t kTxn = 44;
+  constexpr uint16_t kTc = kNodeB;
+  std::string key = KeyOn(kNodeA, 3);
+  Insert(a_, key, 5, 1, 0);
+  Pump();
+  std::string columns = wire::EncodeColumns(std::vector<uint16_t>{1});
+  Send(a_, wire::OpType::kRead, key, 2, kTxn, {key, columns}, 0, wire::kLockExclusive);
+  EXPECT_EQ(Results(a_),
+            (std::map<uint64_t, uint16_t>{{1, wire::kResultOk}, {2, wire::kResultOk}}));
+  Send(b_, wire::OpType::kPrepare, key, 3, kTxn, {""}, kTc, wire::kOnReplica);
+  EXPECT_EQ(Results(b_), (std::map<uint64_t, uint16_t>{{3, wire::kErTemporary}}));
+  Send(a_, wire::OpType::kPrepare, key, 4, kTxn, {""}, kTc);
+  a_.Flush();
+  EXPECT_TRUE(Results(a_).empty()) << "the primary waits for B, which it prepares itself";
+  Pump();
+  EXPECT_EQ(Results(a_), (std::map<uint64_t, uint16_t>{{4, wire::kResultOk}}));
+  // The commit ends it on both, and the row is free.
+  Send(a_, wire::OpType::kCommit, key, 5, kTxn, {"", ""}, kTc);
+  Pump();
+  EXPECT_EQ(Results(a_)[5], wire::kResultOk);
+  std::string row = Row(key, 6);
+  Send(a_, wire::OpType::kWrite, key, 6, 0, {row});
+  Pump();
+  EXPECT_EQ(Value(b_, key), 6);
+}
+
 // A client cannot end a backup's replica behind its primary: kOnReplica commits come only from
 // data nodes (the data plane closes a client that sends one), and a backup that became the
 // primary commits on every replica, as for any commit.

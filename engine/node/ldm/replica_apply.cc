@@ -46,18 +46,19 @@ void ReplicaApply::Prepare(const wire::ReplicaPrepare& prepare, uint32_t conn, R
 
 void ReplicaApply::PrepareForTc(const wire::Prepare& prepare, uint32_t conn, ReplySink* sink) {
   ++context_->stats.replica_applied;
-  const bool known = txns_->Replica(prepare.txn) != nullptr;
-  TxnRecord& record = txns_->AddReplica(prepare.txn);
-  if (!known) {
-    // Nothing was written here (its primary took only locks): the record is what lets the
-    // outcome reach this node should it become the partition's primary.
-    record.conn = conn;
-    record.source = context_->group.PrimaryOf(prepare.partition);
+  TxnRecord* record = txns_->Replica(prepare.txn);
+  if (record == nullptr || !record->HoldsPartition(prepare.table_id, prepare.partition)) {
+    // Nothing of it here: its primary only locked rows, or rolled it back (and that
+    // rollback reached us first, on another link). A record made now would outlive them
+    // both; the primary prepares this replica itself, in order with what it sent.
+    ReplyError(context_, sink->ReplyTo(conn), prepare.tag, wire::kErTemporary,
+               wire::TemporaryError(wire::kNdbNotHeld,
+                                    "nothing of the transaction on this "
+                                    "replica: its primary prepares it"));
+    return;
   }
-  record.Prepare(static_cast<int>(prepare.tc));
-  record.Add(Touched{tables_->Find(prepare.table_id, prepare.partition), prepare.table_id,
-                     prepare.partition});
-  if (TxnRecord* own = txns_->Primary(prepare.txn); own != nullptr) own->Prepare(record.tc);
+  record->Prepare(static_cast<int>(prepare.tc));
+  if (TxnRecord* own = txns_->Primary(prepare.txn); own != nullptr) own->Prepare(record->tc);
   wire::AppendResult(sink->ReplyTo(conn), wire::kResultOk, 0, prepare.tag, {});
 }
 

@@ -46,7 +46,8 @@ class ReplicaApply {
   void End(const wire::ReplicaCommit& commit, uint32_t conn, ReplySink* sink);
   void End(const wire::ReplicaAbort& abort, ReplySink* sink);
   void Prepare(const wire::ReplicaPrepare& prepare, uint32_t conn, ReplySink* sink);
-  // The same, from the TC itself (kOnReplica, coordinator.h), answered with a result to it.
+  // The same, from the TC itself (kOnReplica, coordinator.h), answered with a result to it;
+  // refused (the primary then prepares this replica) when this replica holds nothing of it.
   void PrepareForTc(const wire::Prepare& prepare, uint32_t conn, ReplySink* sink);
   void CommitForTc(const wire::Commit& commit, uint32_t conn, ReplySink* sink);
   // Answers the replication message that targeted `answered` (code 0: applied), unless it
