@@ -358,7 +358,8 @@ void DataPlane::HandleOps(Connection* conn, uint32_t count, absl::string_view bo
     const bool data_node_op =
         (op.header.type >= wire::OpType::kReplicaWrite &&
          op.header.type != wire::OpType::kCommitTxn) ||
-        (op.header.type == wire::OpType::kCommit && (op.header.flags & wire::kOnReplica) != 0);
+        (op.header.type == wire::OpType::kCommit &&
+         ((op.header.flags & wire::kOnReplica) != 0 || !op.sections[1].empty()));
     if (data_node_op && conn->data_node == 0) {
       // Replication, copies and two-phase commit come from the data nodes only.
       connections_.Close(conn, absl::StrCat("a data node's operation (",

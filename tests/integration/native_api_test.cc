@@ -20,6 +20,8 @@
 #include "engine/api/sync_client.h"
 #include "engine/schema/program.h"
 #include "engine/schema/row.h"
+#include "engine/wire/frame.h"
+#include "engine/wire/key_ops.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/integration/test_cluster.h"
@@ -600,10 +602,30 @@ TEST_P(NativeApiTest, MalformedFramesCloseThatConnectionOnly) {
   absl::StatusOr<control::ClusterView> view =
       api::Cluster::FetchView("127.0.0.1", cluster_->mgmd_port(), absl::Seconds(5));
   ASSERT_TRUE(view.ok());
+  // Well-formed frames a client may not send: a commit ending a backup's replica for a TC, and
+  // one naming backups as done (its primary would skip them, leaving them behind).
+  auto client_commit = [&t](bool on_replica, bool replicas_done) {
+    wire::FrameBuilder out;
+    wire::AppendHello(&out, wire::FrameType::kHelloReq, 999);
+    out.Begin(wire::FrameType::kOpReq);
+    wire::Commit commit;
+    commit.table_id = t->id;
+    commit.txn = 77;
+    commit.tag = 1;
+    commit.on_replica = on_replica;
+    std::string done;
+    if (replicas_done) wire::AddReplicaDone(&done, 3);
+    commit.replicas_done = done;
+    commit.Encode(&out);
+    out.Finish();
+    return std::string(out.finished());
+  };
   const std::vector<std::string> garbage = {
       "GET / HTTP/1.0\r\n\r\n",
       std::string("\x10\x00\x00\x00\x03\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00", 16),
       std::string("\xff\xff\xff\x7f", 4) + std::string(64, 'x'),
+      client_commit(/*on_replica=*/true, false),
+      client_commit(false, /*replicas_done=*/true),
   };
   for (const auto& node : view->nodes()) {
     if (node.type() != control::DATANODE || node.data_port() == 0) continue;
