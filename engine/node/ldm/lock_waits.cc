@@ -17,7 +17,9 @@ LockWaits::LockWaits(absl::Duration timeout, absl::Time now)
 absl::Time LockWaits::LockNow(absl::Time now) {
   liveness::RunningClock::Tick tick = clock_.Advance(now);
   for (Parked& parked : parked_) {
-    if (!parked.counting) parked.deadline += tick.counted;
+    if (parked.counting || parked.paused >= kMaxPause) continue;
+    parked.deadline += tick.counted;
+    parked.paused += tick.counted;
   }
   return absl::UnixEpoch() + clock_.running();
 }
@@ -28,7 +30,7 @@ absl::Time LockWaits::DeadlineFor(absl::Time deadline) {
 
 void LockWaits::Park(const wire::Op& op, uint32_t conn, storage::TxnId holder,
                      absl::Time deadline) {
-  parked_.push_back(Parked{std::string(op.bytes), conn, holder, deadline, true});
+  parked_.push_back(Parked{std::string(op.bytes), conn, holder, deadline, true, {}});
 }
 
 std::vector<LockWaits::Parked> LockWaits::Ready(storage::TxnId txn) {

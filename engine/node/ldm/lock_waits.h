@@ -11,9 +11,10 @@
 // thread was not scheduled do not count, or a stall of the host would end every wait with
 // 1205 the moment the thread runs again, though the holders were stalled just as long. Nor
 // does a wait count time in which its holder could not move (Expired's `holder_heard` says
-// so, docs/architecture.md "Lock waits"): its deadline moves out by that much. A holder whose
-// client or replicas are starved by a busy neighbour is not deadlocked, and its waiters would
-// otherwise get 1205 for another process's stall.
+// so, docs/architecture.md "Lock waits"): its deadline moves out by that much, for at most
+// kMaxPause. A holder whose client or replicas are starved by a busy neighbour is not
+// deadlocked, and its waiters would otherwise get 1205 for another process's stall; one whose
+// client stays silent for good (stopped, not gone) does not hold its waiters forever.
 #pragma once
 
 #include <cstdint>
@@ -35,13 +36,17 @@ class LockWaits {
     std::string op;  // the operation's bytes
     uint32_t conn;
     storage::TxnId waiting_for;
-    absl::Time deadline;   // in lock time
-    bool counting = true;  // as Expired last found its holder: false moves the deadline out
+    absl::Time deadline;    // in lock time
+    bool counting = true;   // as Expired last found its holder: false moves the deadline out
+    absl::Duration paused;  // how far the deadline has moved out so far
   };
 
   // Peers and keep-alive clients are heard from every 100 ms at least: one silent for longer
   // than this is stalled or gone.
   static constexpr absl::Duration kSilence = absl::Milliseconds(300);
+  // The most a wait is paused for its holder's silence: longer than any stall a busy host
+  // imposes (seconds), short enough that a waiter is answered.
+  static constexpr absl::Duration kMaxPause = absl::Seconds(30);
 
   LockWaits(absl::Duration timeout, absl::Time now);
 

@@ -82,6 +82,25 @@ TEST(LockWaitsTest, AWaitCountsNoTimeWhileItsHolderIsNotHeardFrom) {
   EXPECT_EQ(expired[0].op, "op1");
 }
 
+TEST(LockWaitsTest, AHolderSilentForGoodPausesAWaitForAtMostMaxPause) {
+  const absl::Time start = absl::FromUnixSeconds(1000);
+  LockWaits waits(absl::Seconds(1), start);
+  std::string bytes;
+  absl::Time now = start;
+  waits.Park(OpWithTag(&bytes, 1), 7, 50, waits.LockNow(now) + absl::Seconds(1));
+  auto never_heard = [](storage::TxnId) { return false; };
+  absl::Duration waited;
+  std::vector<LockWaits::Parked> expired;
+  while (expired.empty() && waited < absl::Minutes(5)) {
+    now += absl::Milliseconds(100);
+    waited += absl::Milliseconds(100);
+    expired = waits.Expired(now, never_heard);
+  }
+  ASSERT_EQ(expired.size(), 1u);
+  EXPECT_GE(waited, LockWaits::kMaxPause + absl::Seconds(1));
+  EXPECT_LE(waited, LockWaits::kMaxPause + absl::Seconds(1) + absl::Milliseconds(200));
+}
+
 TEST(LockWaitsTest, ARetriedOperationKeepsItsDeadline) {
   const absl::Time start = absl::FromUnixSeconds(1000);
   LockWaits waits(absl::Seconds(1), start);
