@@ -98,7 +98,10 @@ done
 fingerprint() { sql "SELECT id, v, s FROM kept.t ORDER BY id" | md5sum | cut -d' ' -f1; }
 kept_before=$(fingerprint)
 kept_rows=$(sql "SELECT COUNT(*) FROM kept.t")
-sb=(--mysql-socket="$socket" --mysql-user=root --tables=4 --table-size=10000)
+# Uniform keys: sysbench's default (a hot spot) makes genuine deadlocks, which end in 1205 as
+# in NDB and would be counted the same as a wait the stalls cut short, the thing this test
+# is about.
+sb=(--mysql-socket="$socket" --mysql-user=root --tables=4 --table-size=10000 --rand-type=uniform)
 sql "CREATE DATABASE sbtest"
 sysbench oltp_read_write "${sb[@]}" --mysql-storage-engine=ndbcluster --threads=2 prepare \
   >"$work/prepare.out"
