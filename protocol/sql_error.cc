@@ -107,6 +107,18 @@ SqlError UnknownColumn(absl::string_view column, absl::string_view where) {
   return Make(1054, "42S22", absl::StrCat("Unknown column '", column, "' in '", where, "'"));
 }
 
+SqlError AmbiguousColumn(absl::string_view column, absl::string_view where) {
+  return Make(1052, "23000", absl::StrCat("Column '", column, "' in ", where, " is ambiguous"));
+}
+
+SqlError NotUniqueTable(absl::string_view alias) {
+  return Make(1066, "42000", absl::StrCat("Not unique table/alias: '", alias, "'"));
+}
+
+SqlError UnknownTable(absl::string_view table) {
+  return Make(1051, "42S02", absl::StrCat("Unknown table '", table, "'"));
+}
+
 SqlError UnknownFunction(absl::string_view name) {
   return Make(1305, "42000", absl::StrCat("FUNCTION ", name, " does not exist"));
 }

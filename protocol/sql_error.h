@@ -61,6 +61,12 @@ SqlError UnsupportedPreparedStatement();
 SqlError NoSuchTable(absl::string_view db, absl::string_view table);
 // 1054 42S22 Unknown column '%s' in '%s'
 SqlError UnknownColumn(absl::string_view column, absl::string_view where);
+// 1052 23000 Column '%s' in %s is ambiguous
+SqlError AmbiguousColumn(absl::string_view column, absl::string_view where);
+// 1066 42000 Not unique table/alias: '%s'
+SqlError NotUniqueTable(absl::string_view alias);
+// 1051 42S02 Unknown table '%s'
+SqlError UnknownTable(absl::string_view table);
 // 1305 42000 FUNCTION %s does not exist
 SqlError UnknownFunction(absl::string_view name);
 // 1065 42000 Query was empty

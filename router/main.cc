@@ -76,6 +76,13 @@ absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNo
                                "Rows read from LOAD DATA LOCAL files (skipped included).");
   server.load_data_bytes = node.metrics->GetCounter("shoal_router_load_data_bytes_total",
                                                     "Bytes of LOAD DATA LOCAL files received.");
+  server.join_statements = node.metrics->GetCounter("shoal_router_join_statements_total",
+                                                    "SELECTs that joined several tables.");
+  server.join_batches =
+      node.metrics->GetCounter("shoal_router_join_batches_total",
+                               "Native batches joins sent: one per join step that read its table.");
+  server.join_rows = node.metrics->GetCounter("shoal_router_join_rows_read_total",
+                                              "Rows join steps read from the data nodes.");
 
   shoal::router::RouterServer::Options options;
   options.socket_path = self->socket;

@@ -3,6 +3,7 @@
 // Every statement becomes native operations on the data nodes; the tests check the values
 // that come back, the errors MySQL would give, and that sysbench's OLTP workloads run
 // unmodified with zero errors and leave the tables in the state they imply.
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -259,6 +260,95 @@ TEST_F(SqlTablesTest, InsertOnDuplicateKeyUpdateAndReplace) {
   EXPECT_EQ(Query("SELECT name, hits FROM counters ORDER BY name"),
             "name\thits\na\t13\nb\t42\nc\t1\nd\t4\n");
   Query("DROP TABLE counters");
+}
+
+// The value of the metric line `name` in a /metrics text, or -1.
+int64_t MetricValue(const std::string& text, const std::string& name) {
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (!absl::StartsWith(line, name + " ")) continue;
+    int64_t v = -1;
+    return absl::SimpleAtoi(line.substr(name.size() + 1), &v) ? v : -1;
+  }
+  return -1;
+}
+
+// Joins reach each table in one native batch per step: EXPLAIN shows the order and the keys
+// (MySQL's eq_ref and ref), /metrics counts the batches, and the resolver's errors carry
+// MySQL 8.0's texts (the differential corpus, sql_corpus/joins.sql, checks the results).
+TEST_F(SqlTablesTest, JoinsReachTablesByKeyInOneBatchPerStep) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE cust (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL)");
+  Query("CREATE TABLE ord (id INT PRIMARY KEY, cust_id INT, total INT, KEY k_cust (cust_id))");
+  Query("INSERT INTO cust VALUES (1, 'ann'), (2, 'bob'), (3, 'cid')");
+  Query("INSERT INTO ord VALUES (10, 1, 5), (11, 1, 7), (12, 2, 1), (13, NULL, 9)");
+
+  // The customer by its key, then its orders by k_cust: two steps, two batches.
+  std::string explain = Query(
+      "EXPLAIN SELECT c.name, o.id FROM ord o JOIN cust c ON o.cust_id = c.id WHERE c.id = 1");
+  std::vector<std::string> lines = absl::StrSplit(explain, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 3u) << explain;
+  EXPECT_THAT(lines[1], HasSubstr("\tc\t"));
+  EXPECT_THAT(lines[1], HasSubstr("\tconst\t"));
+  EXPECT_THAT(lines[2], HasSubstr("\to\t"));
+  EXPECT_THAT(lines[2], HasSubstr("\tref\tk_cust\tk_cust\t5\tc.id\t"));
+  // Every order, then its customer by primary key.
+  explain = Query("EXPLAIN SELECT c.name, o.id FROM ord o JOIN cust c ON c.id = o.cust_id");
+  EXPECT_THAT(explain, HasSubstr("\teq_ref\tPRIMARY\tPRIMARY\t4\to.cust_id\t1\t"));
+  EXPECT_THAT(explain, HasSubstr("batched key lookups on PRIMARY"));
+
+  int metrics_port = cluster_->metrics_port(0);  // router 4's (test_cluster.cc)
+  std::optional<std::string> before = HttpGet(metrics_port, "/metrics");
+  ASSERT_TRUE(before.has_value());
+  EXPECT_EQ(Query("SELECT c.name, o.id FROM ord o JOIN cust c ON o.cust_id = c.id "
+                  "WHERE c.id = 1 ORDER BY o.id"),
+            "name\tid\nann\t10\nann\t11\n");
+  std::optional<std::string> after = HttpGet(metrics_port, "/metrics");
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ(MetricValue(*after, "shoal_router_join_statements_total") -
+                MetricValue(*before, "shoal_router_join_statements_total"),
+            1);
+  EXPECT_EQ(MetricValue(*after, "shoal_router_join_batches_total") -
+                MetricValue(*before, "shoal_router_join_batches_total"),
+            2);
+  EXPECT_EQ(MetricValue(*after, "shoal_router_join_rows_read_total") -
+                MetricValue(*before, "shoal_router_join_rows_read_total"),
+            3);
+
+  // Inside a transaction, FOR UPDATE locks what the join read.
+  EXPECT_EQ(Query("BEGIN; SELECT o.id FROM ord o JOIN cust c ON c.id = o.cust_id "
+                  "WHERE c.id = 2 FOR UPDATE; COMMIT"),
+            "id\n12\n");
+
+  struct Case {
+    std::string sql;
+    std::string error;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"SELECT id FROM cust JOIN ord ON ord.cust_id = cust.id",
+            "ERROR 1052 (23000) at line 1: Column 'id' in field list is ambiguous"},
+           {"SELECT 1 FROM cust c JOIN ord o ON o.cust_id = c.id WHERE id = 1",
+            "ERROR 1052 (23000) at line 1: Column 'id' in where clause is ambiguous"},
+           {"SELECT 1 FROM cust c JOIN ord o ON o.cust_id = x.id",
+            "ERROR 1054 (42S22) at line 1: Unknown column 'x.id' in 'on clause'"},
+           {"SELECT 1 FROM cust a JOIN ord b ON b.id = c.id JOIN cust c ON c.id = 1",
+            "ERROR 1054 (42S22) at line 1: Unknown column 'c.id' in 'on clause'"},
+           {"SELECT 1 FROM cust c JOIN ord o ON 1 WHERE nothing = 1",
+            "ERROR 1054 (42S22) at line 1: Unknown column 'nothing' in 'where clause'"},
+           {"SELECT z.* FROM cust c JOIN ord o ON 1",
+            "ERROR 1051 (42S02) at line 1: Unknown table 'z'"},
+           {"SELECT 1 FROM cust c JOIN ord c ON 1",
+            "ERROR 1066 (42000) at line 1: Not unique table/alias: 'c'"},
+           {"SELECT 1 FROM cust JOIN nowhere ON 1",
+            "ERROR 1146 (42S02) at line 1: Table 'shop.nowhere' doesn't exist"},
+           {"SELECT 1 FROM cust NATURAL JOIN ord",
+            "ERROR 1235 (42000) at line 1: This version of MySQL doesn't yet support 'NATURAL "
+            "JOIN'"},
+       }) {
+    CommandResult r = Mariadb(c.sql, false, "shop");
+    EXPECT_NE(r.exit_code, 0) << c.sql;
+    EXPECT_THAT(r.err, HasSubstr(c.error)) << c.sql;
+  }
+  Query("DROP TABLE cust, ord");
 }
 
 // A router that cached a table's definition serves it again after another router dropped and

@@ -245,7 +245,7 @@ std::optional<int> Compare(const Value& a, const Value& b) {
 int ExprEngine::ColumnIndex(const Expr& e) {
   if (ctx_.row_columns != nullptr) {
     for (size_t i = 0; i < ctx_.row_columns->size(); ++i) {
-      if (absl::EqualsIgnoreCase((*ctx_.row_columns)[i].name, e.name)) return static_cast<int>(i);
+      if (NamesColumn(e, (*ctx_.row_columns)[i])) return static_cast<int>(i);
     }
   }
   std::string name = e.qualifier.empty() ? e.name : absl::StrCat(e.qualifier, ".", e.name);
@@ -939,6 +939,11 @@ std::string RescaleDecimal(absl::string_view text, int scale) {
 }  // namespace internal
 
 using internal::ExprEngine;
+
+bool NamesColumn(const Expr& e, const mysql::ColumnDefinition& column) {
+  return absl::EqualsIgnoreCase(column.name, e.name) &&
+         (e.qualifier.empty() || absl::EqualsIgnoreCase(column.table, e.qualifier));
+}
 
 std::variant<mysql::ColumnDefinition, mysql::SqlError> TypeOf(const Expr& e,
                                                               const EvalContext& ctx) {

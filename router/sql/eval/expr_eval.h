@@ -48,6 +48,10 @@ struct EvalContext {
   const SubqueryResults* subqueries = nullptr;
 };
 
+// Whether the column reference `e` ([qualifier.]name) names `column`: the names equal
+// ignoring case, and a qualifier equals the column's table (its alias in the statement).
+bool NamesColumn(const Expr& e, const mysql::ColumnDefinition& column);
+
 std::variant<mysql::ColumnDefinition, mysql::SqlError> TypeOf(const Expr& e,
                                                               const EvalContext& ctx);
 std::variant<mysql::Value, mysql::SqlError> Evaluate(const Expr& e, EvalContext* ctx);

@@ -836,6 +836,20 @@ mysql::Value DecodeField(const ColumnDef& column, const schema::Field& field) {
   }
 }
 
+bool DecodeRow(const schema::TableDef& table, const std::vector<uint16_t>& columns,
+               absl::string_view packed, std::vector<schema::Field>* scratch,
+               std::vector<mysql::Value>* out) {
+  scratch->resize(columns.size());
+  size_t used = 0;
+  if (!schema::SplitRow(table, columns, packed, scratch->data(), &used)) return false;
+  out->reserve(out->size() + columns.size());
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const schema::Field& f = (*scratch)[i];
+    out->push_back(f.null ? mysql::Value{} : DecodeField(table.columns[columns[i]], f));
+  }
+  return true;
+}
+
 mysql::ColumnDefinition ResultColumn(const schema::TableDef& table, int column,
                                      uint16_t collation_id, int charset_max_len) {
   const ColumnDef& c = table.columns[column];

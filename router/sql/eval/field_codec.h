@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "engine/schema/row.h"
@@ -41,6 +42,12 @@ std::variant<std::string, mysql::SqlError> EncodeField(const schema::ColumnDef& 
 // BINARY with its 0x00 padding), DATE/DATETIME/TIMESTAMP as mysql::DateTime, TIME as
 // mysql::Time.
 mysql::Value DecodeField(const schema::ColumnDef& column, const schema::Field& field);
+
+// A packed row a data node sent for `columns` of `table`, decoded into `*out` (appended);
+// `scratch` is reused between rows. False when the row is malformed.
+bool DecodeRow(const schema::TableDef& table, const std::vector<uint16_t>& columns,
+               absl::string_view packed, std::vector<schema::Field>* scratch,
+               std::vector<mysql::Value>* out);
 
 // The type's zero, what a column holds in mysqld's empty record (Field::reset): 0, 0.0, a
 // DECIMAL's zero at its scale, the zero date or time, an empty string.

@@ -78,6 +78,11 @@ struct ServerInfo {
   // LOAD DATA's progress in /metrics (null without a registry).
   Counter* load_data_rows = nullptr;
   Counter* load_data_bytes = nullptr;
+  // Joins in /metrics (null without a registry): statements, native batches (one per step
+  // that reads its table), rows read for them.
+  Counter* join_statements = nullptr;
+  Counter* join_batches = nullptr;
+  Counter* join_rows = nullptr;
   // This router's sessions (SHOW PROCESSLIST, KILL), shared by the copies of this struct.
   std::shared_ptr<ProcessList> processes = std::make_shared<ProcessList>();
 };

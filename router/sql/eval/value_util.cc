@@ -48,6 +48,15 @@ int FractionDigits(uint32_t microsecond) { return microsecond != 0 ? 6 : 0; }
 
 }  // namespace
 
+std::string CollationKeyText(const mysql::Value& v) {
+  std::string text = ValueText(v);
+  if (std::holds_alternative<std::string>(v)) {
+    absl::AsciiStrToLower(&text);
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+  }
+  return text;
+}
+
 std::string ValueText(const mysql::Value& v) {
   struct Visitor {
     std::string operator()(const mysql::Null&) const { return "NULL"; }

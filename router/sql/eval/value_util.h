@@ -15,6 +15,10 @@ inline constexpr uint8_t kNotFixedDec = 31;
 
 // The text form MySQL gives a value (CONCAT, SHOW, error messages). NULL -> "NULL".
 std::string ValueText(const mysql::Value& v);
+// The text two values that compare equal share: ValueText, with strings folded as the
+// connection's case-insensitive, PAD SPACE collation compares them (ASCII case, trailing
+// spaces). For grouping, DISTINCT and hash joins.
+std::string CollationKeyText(const mysql::Value& v);
 // Doubles as MySQL prints them: shortest round-trip digits, plain notation for moderate
 // exponents (1e10 -> "10000000000"), "1e20" style beyond.
 std::string FormatDouble(double d);

@@ -57,9 +57,7 @@ class Planner {
  public:
   Planner(const schema::TableDef& table, const ExecContext& ctx) : table_(table), ctx_(ctx) {}
 
-  AccessPlan Plan(const Expr* where) {
-    std::vector<const Expr*> conjuncts;
-    Conjuncts(where, &conjuncts);
+  AccessPlan Plan(const std::vector<const Expr*>& conjuncts) {
     AccessPlan plan;
     if (PlanKeyLookup(conjuncts, &plan) || PlanBatchedLookup(conjuncts, &plan) ||
         PlanIndexRange(conjuncts, &plan)) {
@@ -647,6 +645,11 @@ std::string PushedFilter(const schema::TableDef& table, const Expr* where, const
                          bool* whole) {
   std::vector<const Expr*> conjuncts;
   Conjuncts(where, &conjuncts);
+  return PushedFilter(table, conjuncts, ctx, whole);
+}
+
+std::string PushedFilter(const schema::TableDef& table, const std::vector<const Expr*>& conjuncts,
+                         const ExecContext& ctx, bool* whole) {
   schema::FilterBuilder parts;
   int count = 0;
   bool all = true;
@@ -675,7 +678,18 @@ std::string PushedFilter(const schema::TableDef& table, const Expr* where, const
 }
 
 AccessPlan PlanAccess(const schema::TableDef& table, const Expr* where, const ExecContext& ctx) {
-  return Planner(table, ctx).Plan(where);
+  std::vector<const Expr*> conjuncts;
+  Conjuncts(where, &conjuncts);
+  return Planner(table, ctx).Plan(conjuncts);
+}
+
+AccessPlan PlanAccess(const schema::TableDef& table, const std::vector<const Expr*>& conjuncts,
+                      const ExecContext& ctx) {
+  return Planner(table, ctx).Plan(conjuncts);
+}
+
+std::optional<std::string> KeyField(const schema::ColumnDef& column, const mysql::Value& value) {
+  return ExactField(column, value);
 }
 
 std::string AccessPlan::Describe(const schema::TableDef& table) const {

@@ -13,6 +13,7 @@
 // on every row, so the plan decides speed, never the result.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,9 +69,19 @@ bool SetFitsProgram(const schema::TableDef& table, const std::vector<Assignment>
 // that come back then need no check in the router.
 std::string PushedFilter(const schema::TableDef& table, const Expr* where, const ExecContext& ctx,
                          bool* whole = nullptr);
+// The same over a condition already split into its conjuncts.
+std::string PushedFilter(const schema::TableDef& table, const std::vector<const Expr*>& conjuncts,
+                         const ExecContext& ctx, bool* whole = nullptr);
 
 // Chooses the access path for `where` (may be null) over `table`. Constants in the clause
 // (literals, parameters, variables) are evaluated with `ctx`.
 AccessPlan PlanAccess(const schema::TableDef& table, const Expr* where, const ExecContext& ctx);
+// The same over a condition already split into its conjuncts (a join's, about one table).
+AccessPlan PlanAccess(const schema::TableDef& table, const std::vector<const Expr*>& conjuncts,
+                      const ExecContext& ctx);
+
+// `value` packed as a key field of `column` when it converts without changing meaning
+// (integers into integer columns, strings into string columns); nullopt otherwise.
+std::optional<std::string> KeyField(const schema::ColumnDef& column, const mysql::Value& value);
 
 }  // namespace shoal::sql::internal

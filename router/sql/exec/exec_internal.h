@@ -56,6 +56,10 @@ StatementResult ExecuteAnalyze(const AnalyzeStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteLoadData(const LoadDataStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteTableSelect(const SelectStmt& stmt, const ExecContext& ctx);
+// A SELECT whose FROM joins several tables (exec_join.cc), and its result columns.
+StatementResult ExecuteJoinSelect(const SelectStmt& stmt, const ExecContext& ctx);
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> JoinSelectColumns(
+    const SelectStmt& select, const SessionState& state);
 // A table SELECT's result columns, for COM_STMT_PREPARE.
 std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectColumns(
     const SelectStmt& select, const SessionState& state);

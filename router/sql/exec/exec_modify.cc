@@ -91,6 +91,7 @@ struct ModifySpec {
   const std::vector<OrderItem>* order_by;
   const std::optional<Limit>* limit;
   bool ignore;
+  absl::string_view alias;  // what qualifies the table's columns when not its name
 };
 
 // Runs either path; one object per statement.
@@ -107,6 +108,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       row_columns_.push_back(ResultColumn(*table_, static_cast<int>(&c - table_->columns.data()),
                                           ResultCollationId(*ctx.state),
                                           ResultCharsetMaxLen(*ctx.state)));
+      if (!spec.alias.empty()) row_columns_.back().table = std::string(spec.alias);
     }
   }
 
@@ -356,11 +358,10 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
   std::optional<mysql::SqlError> error_;
 };
 
-StatementResult RunModify(const TableName& name, absl::string_view alias, ModifySpec spec,
-                          const ExecContext& ctx) {
+StatementResult RunModify(const TableName& name, ModifySpec spec, const ExecContext& ctx) {
   auto resolved = ResolveTable(name, *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
-  if (auto err = CheckTableLock(name, alias, *ctx.state, /*write=*/true)) return *err;
+  if (auto err = CheckTableLock(name, spec.alias, *ctx.state, /*write=*/true)) return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
   // As MySQL's resolver, before any row: a plan may read none to evaluate WHERE on.
   if (spec.where != nullptr) {
@@ -399,15 +400,17 @@ StatementResult RunModify(const TableName& name, absl::string_view alias, Modify
 }  // namespace
 
 StatementResult ExecuteUpdate(const UpdateStmt& stmt, const ExecContext& ctx) {
-  return RunModify(
-      stmt.table, stmt.alias,
-      {Verb::kUpdate, stmt.where.get(), &stmt.set, &stmt.order_by, &stmt.limit, stmt.ignore}, ctx);
+  return RunModify(stmt.table,
+                   {Verb::kUpdate, stmt.where.get(), &stmt.set, &stmt.order_by, &stmt.limit,
+                    stmt.ignore, stmt.alias},
+                   ctx);
 }
 
 StatementResult ExecuteDelete(const DeleteStmt& stmt, const ExecContext& ctx) {
-  return RunModify(
-      stmt.table, stmt.alias,
-      {Verb::kDelete, stmt.where.get(), nullptr, &stmt.order_by, &stmt.limit, stmt.ignore}, ctx);
+  return RunModify(stmt.table,
+                   {Verb::kDelete, stmt.where.get(), nullptr, &stmt.order_by, &stmt.limit,
+                    stmt.ignore, stmt.alias},
+                   ctx);
 }
 
 }  // namespace shoal::sql::internal

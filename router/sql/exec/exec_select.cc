@@ -10,6 +10,7 @@
 #include "router/sql/exec/access_plan.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/fetched_columns.h"
 #include "router/sql/exec/information_schema.h"
 #include "router/sql/exec/row_pipeline.h"
 #include "router/sql/exec/table_access.h"
@@ -82,17 +83,6 @@ ScanOrder OrderFromIndex(const SelectStmt& select, const schema::TableDef& table
   return none;
 }
 
-std::vector<mysql::ColumnDefinition> FetchedColumnDefs(const schema::TableDef& table,
-                                                       const std::vector<uint16_t>& columns,
-                                                       const SessionState& state) {
-  std::vector<mysql::ColumnDefinition> defs;
-  for (uint16_t c : columns) {
-    defs.push_back(
-        ResultColumn(table, c, ResultCollationId(state), TableResultCharsetMaxLen(state)));
-  }
-  return defs;
-}
-
 // `select` over `fetched`; with `outer`, `select` is the derived table of `outer`'s FROM and
 // its result becomes the rows `outer` is finished over.
 StatementResult FinishSelectIn(const SelectStmt& select, const SelectStmt* outer,
@@ -100,7 +90,8 @@ StatementResult FinishSelectIn(const SelectStmt& select, const SelectStmt* outer
   StatementResult result = FinishSelect(select, std::move(fetched), ctx, where);
   auto* derived = std::get_if<mysql::ResultSet>(&result);
   if (outer == nullptr || derived == nullptr) return result;
-  FetchedRows rows{std::move(derived->columns), std::move(derived->rows)};
+  FetchedRows rows{std::move(derived->columns), std::move(derived->rows), {}};
+  QualifyColumns(outer->from->alias, &rows.columns);
   return FinishSelect(*outer, std::move(rows), ctx);
 }
 
@@ -116,8 +107,7 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
         table_(std::move(table)),
         columns_(std::move(columns)),
         txn_(StatementTransaction(ctx.state)) {
-    fetched_.columns = FetchedColumnDefs(*table_, columns_, *ctx.state);
-    fields_.resize(columns_.size());
+    fetched_.columns = FetchedColumnDefs(*table_, columns_, QualifierOf(*select.from), *ctx.state);
   }
 
   void Start(const AccessPlan& plan) {
@@ -184,16 +174,10 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
 
  private:
   void AddRow(absl::string_view packed) {
-    size_t used = 0;
-    if (!schema::SplitRow(*table_, columns_, packed, fields_.data(), &used)) {
+    std::vector<mysql::Value> row;
+    if (!DecodeRow(*table_, columns_, packed, &fields_, &row)) {
       if (!error_) error_ = mysql::errors::Internal("a data node sent a malformed row");
       return;
-    }
-    std::vector<mysql::Value> row;
-    row.reserve(columns_.size());
-    for (size_t i = 0; i < columns_.size(); ++i) {
-      row.push_back(fields_[i].null ? mysql::Value{}
-                                    : DecodeField(table_->columns[columns_[i]], fields_[i]));
     }
     fetched_.rows.push_back(std::move(row));
   }
@@ -235,8 +219,9 @@ StatementResult RunSelect(const SelectStmt& select, const SelectStmt* outer,
     // Computed here from the dictionary, at once.
     auto rows = InformationSchemaRows(select.from->table.name, *ctx.state);
     if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
-    return FinishSelectIn(select, outer, std::get<FetchedRows>(std::move(rows)), ctx,
-                          WhereCheck::kNeeded);
+    FetchedRows& fetched = std::get<FetchedRows>(rows);
+    QualifyColumns(QualifierOf(*select.from), &fetched.columns);
+    return FinishSelectIn(select, outer, std::move(fetched), ctx, WhereCheck::kNeeded);
   }
   auto resolved = ResolveTable(select.from->table, *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
@@ -268,26 +253,32 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectC
     const SelectStmt& select, const SessionState& state) {
   ExecContext ctx;
   ctx.state = const_cast<SessionState*>(&state);  // typing changes nothing
+  if (!select.joins.empty()) return JoinSelectColumns(select, state);
   if (const SelectStmt* inner = select.from->derived.get()) {
-    if (!inner->from || inner->from->derived) return NestedDerived();
+    if (!inner->from || inner->from->derived || !inner->joins.empty()) return NestedDerived();
     auto inner_columns = TableSelectColumns(*inner, state);
     if (auto* err = std::get_if<mysql::SqlError>(&inner_columns)) return *err;
-    return SelectListColumns(select, std::get<std::vector<mysql::ColumnDefinition>>(inner_columns),
-                             ctx);
+    auto& columns = std::get<std::vector<mysql::ColumnDefinition>>(inner_columns);
+    QualifyColumns(select.from->alias, &columns);
+    return SelectListColumns(select, columns, ctx);
   }
   if (ReadsInformationSchema(*select.from, state)) {
     auto view = InformationSchemaColumns(select.from->table.name, state);
     if (auto* err = std::get_if<mysql::SqlError>(&view)) return *err;
-    return SelectListColumns(select, std::get<std::vector<mysql::ColumnDefinition>>(view), ctx);
+    auto& columns = std::get<std::vector<mysql::ColumnDefinition>>(view);
+    QualifyColumns(QualifierOf(*select.from), &columns);
+    return SelectListColumns(select, columns, ctx);
   }
   auto resolved = ResolveTable(select.from->table, state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
   const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
   std::vector<uint16_t> columns = FetchColumns(select, table);
-  return SelectListColumns(select, FetchedColumnDefs(table, columns, state), ctx);
+  return SelectListColumns(
+      select, FetchedColumnDefs(table, columns, QualifierOf(*select.from), state), ctx);
 }
 
 StatementResult ExecuteTableSelect(const SelectStmt& select, const ExecContext& ctx) {
+  if (!select.joins.empty()) return ExecuteJoinSelect(select, ctx);
   // FROM (SELECT … FROM t …) alias: the inner SELECT runs on the data nodes, the outer one in
   // the router over its result.
   const SelectStmt* outer = nullptr;
@@ -295,7 +286,7 @@ StatementResult ExecuteTableSelect(const SelectStmt& select, const ExecContext& 
   if (select.from->derived) {
     outer = &select;
     query = select.from->derived.get();
-    if (!query->from || query->from->derived) return NestedDerived();
+    if (!query->from || query->from->derived || !query->joins.empty()) return NestedDerived();
   }
   return RunSelect(*query, outer, ctx);
 }

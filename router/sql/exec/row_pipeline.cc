@@ -90,7 +90,9 @@ struct Accumulator {
 
   void Add(const Expr& call, const Value& v) {
     if (mysql::IsNull(v)) return;
-    if (call.distinct && !seen.insert(absl::StrCat(v.index(), ":", ValueText(v))).second) return;
+    if (call.distinct && !seen.insert(absl::StrCat(v.index(), ":", CollationKeyText(v))).second) {
+      return;
+    }
     ++count;
     if (call.name == "MIN" || call.name == "MAX") {
       int c = mysql::IsNull(best) ? 0 : CompareValues(v, best);
@@ -137,11 +139,12 @@ struct Accumulator {
   }
 };
 
-// A grouping key: the values' types and texts, unambiguous.
+// A grouping key: the values' types and texts, unambiguous; strings that compare equal
+// ('Paris', 'paris ') group together, as under MySQL's _ci collations.
 std::string GroupKey(const Row& values) {
   std::string key;
   for (const Value& v : values) {
-    std::string text = ValueText(v);
+    std::string text = CollationKeyText(v);
     absl::StrAppend(&key, v.index(), ":", text.size(), ":", text, ";");
   }
   return key;
@@ -164,7 +167,7 @@ class Pipeline {
       : select_(select), fetched_(std::move(fetched)), ctx_(ctx), where_(where) {}
 
   StatementResult Run() {
-    auto cols = SelectListColumns(select_, fetched_.columns, ctx_);
+    auto cols = SelectListColumns(select_, fetched_.columns, ctx_, fetched_.star);
     if (auto* err = std::get_if<mysql::SqlError>(&cols)) return *err;
     result_.columns = std::get<std::vector<ColumnDefinition>>(std::move(cols));
     if (auto err = Filter()) return *err;
@@ -231,10 +234,14 @@ class Pipeline {
   // and an ORDER BY on a select-list column sorts on that output value (no copy).
   void PlanOutput() {
     size_t output = 0;
-    for (const SelectItem& item : select_.items) {
+    stars_.resize(select_.items.size());
+    for (size_t i = 0; i < select_.items.size(); ++i) {
+      const SelectItem& item = select_.items[i];
       if (item.expr == nullptr) {
         item_sources_.push_back(-1);
-        output += fetched_.columns.size();
+        auto star = StarColumns(item, fetched_.columns, fetched_.star);
+        if (auto* columns = std::get_if<std::vector<int>>(&star)) stars_[i] = std::move(*columns);
+        output += stars_[i].size();
         continue;
       }
       item_outputs_.push_back(output++);
@@ -281,7 +288,7 @@ class Pipeline {
   int SourceColumn(const Expr& e) const {
     if (e.kind != ExprKind::kColumn) return -1;
     for (size_t i = 0; i < fetched_.columns.size(); ++i) {
-      if (absl::EqualsIgnoreCase(fetched_.columns[i].name, e.name)) return static_cast<int>(i);
+      if (NamesColumn(e, fetched_.columns[i])) return static_cast<int>(i);
     }
     return -1;
   }
@@ -369,7 +376,7 @@ class Pipeline {
     for (size_t i = 0; i < select_.items.size(); ++i) {
       const SelectItem& item = select_.items[i];
       if (item.expr == nullptr) {
-        out.values.insert(out.values.end(), row->begin(), row->end());
+        for (int c : stars_[i]) out.values.push_back((*row)[c]);
         continue;
       }
       if (item_sources_[i] >= 0) {
@@ -428,9 +435,10 @@ class Pipeline {
     std::vector<ColumnDefinition> columns = fetched_.columns;
     Row values = row;
     size_t out = 0;  // the item's column in `output` (a `*` spans several)
-    for (const SelectItem& item : select_.items) {
+    for (size_t i = 0; i < select_.items.size(); ++i) {
+      const SelectItem& item = select_.items[i];
       if (item.expr == nullptr) {
-        out += fetched_.columns.size();
+        out += stars_[i].size();
         continue;
       }
       if (item.has_alias && out < output.size()) {
@@ -460,9 +468,10 @@ class Pipeline {
     }
     if (e.kind != ExprKind::kColumn || !e.qualifier.empty()) return -1;
     int column = 0;
-    for (const SelectItem& item : select_.items) {
+    for (size_t i = 0; i < select_.items.size(); ++i) {
+      const SelectItem& item = select_.items[i];
       if (item.expr == nullptr) {
-        column += static_cast<int>(fetched_.columns.size());
+        column += static_cast<int>(stars_[i].size());
         continue;
       }
       if (item.has_alias && absl::EqualsIgnoreCase(item.name, e.name)) return column;
@@ -511,6 +520,7 @@ class Pipeline {
   // and, for items other than `*`, its output column; per ORDER BY item, the output column it
   // sorts on (-1: evaluated into sort_keys); the output width.
   std::vector<int> item_sources_;
+  std::vector<std::vector<int>> stars_;  // per `*` or `t.*` item: the source columns it shows
   std::vector<size_t> item_outputs_;
   std::vector<int> order_outputs_;
   size_t width_ = 0;
@@ -524,9 +534,28 @@ int Sign(double d) { return d < 0 ? -1 : d > 0 ? 1 : 0; }
 
 }  // namespace
 
+std::variant<std::vector<int>, mysql::SqlError> StarColumns(
+    const SelectItem& item, const std::vector<ColumnDefinition>& columns,
+    const std::vector<int>& star) {
+  std::vector<int> out;
+  if (item.star_qualifier.empty()) {
+    if (!star.empty()) return star;
+    out.resize(columns.size());
+    std::iota(out.begin(), out.end(), 0);
+    return out;
+  }
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (absl::EqualsIgnoreCase(columns[i].table, item.star_qualifier)) {
+      out.push_back(static_cast<int>(i));
+    }
+  }
+  if (out.empty()) return mysql::errors::UnknownTable(item.star_qualifier);
+  return out;
+}
+
 std::variant<std::vector<ColumnDefinition>, mysql::SqlError> SelectListColumns(
-    const SelectStmt& select, const std::vector<ColumnDefinition>& columns,
-    const ExecContext& ctx) {
+    const SelectStmt& select, const std::vector<ColumnDefinition>& columns, const ExecContext& ctx,
+    const std::vector<int>& star) {
   std::vector<const Expr*> aggregates;
   for (const SelectItem& item : select.items) {
     if (item.expr != nullptr) CollectAggregates(*item.expr, &aggregates);
@@ -547,7 +576,9 @@ std::variant<std::vector<ColumnDefinition>, mysql::SqlError> SelectListColumns(
   std::vector<ColumnDefinition> out;
   for (const SelectItem& item : select.items) {
     if (item.expr == nullptr) {
-      out.insert(out.end(), columns.begin(), columns.end());
+      auto shown = StarColumns(item, columns, star);
+      if (auto* err = std::get_if<mysql::SqlError>(&shown)) return *err;
+      for (int c : std::get<std::vector<int>>(shown)) out.push_back(columns[c]);
       continue;
     }
     auto typed = TypeOf(*item.expr, eval);

@@ -13,17 +13,26 @@
 
 namespace shoal::sql::internal {
 
-// Rows as fetched: `columns` names and types what each row holds (table columns, by name).
+// Rows as fetched: `columns` names and types what each row holds (table columns by name,
+// qualified by `table`, the alias of the table they came from).
 struct FetchedRows {
   std::vector<mysql::ColumnDefinition> columns;
   std::vector<std::vector<mysql::Value>> rows;
+  // The columns `*` stands for, in order; empty: all of them. A join USING (c) shows c once.
+  std::vector<int> star;
 };
 
-// The result columns of `select`'s list over rows shaped like `columns` (`*` expands to every
-// one of them), typed as MySQL would; for COM_STMT_PREPARE and for the result.
+// The result columns of `select`'s list over rows shaped like `columns` (`*` expands to
+// `star`, or every one of them when it is empty; `t.*` to t's), typed as MySQL would; for
+// COM_STMT_PREPARE and for the result.
 std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SelectListColumns(
     const SelectStmt& select, const std::vector<mysql::ColumnDefinition>& columns,
-    const ExecContext& ctx);
+    const ExecContext& ctx, const std::vector<int>& star = {});
+
+// The columns of `columns` that `item`, a `*` or `t.*`, stands for (1051 for an unknown t).
+std::variant<std::vector<int>, mysql::SqlError> StarColumns(
+    const SelectItem& item, const std::vector<mysql::ColumnDefinition>& columns,
+    const std::vector<int>& star);
 
 // Whether the rows still need the WHERE clause checked: kDone when the data nodes checked all
 // of it (PushedFilter's `whole`).

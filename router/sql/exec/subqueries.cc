@@ -22,6 +22,10 @@ void Collect(const Expr* e, std::vector<const Expr*>* out) {
 void CollectSelect(const SelectStmt& select, std::vector<const Expr*>* out) {
   for (const SelectItem& item : select.items) Collect(item.expr.get(), out);
   if (select.from && select.from->derived) CollectSelect(*select.from->derived, out);
+  for (const JoinClause& join : select.joins) {
+    if (join.table.derived) CollectSelect(*join.table.derived, out);
+    Collect(join.on.get(), out);
+  }
   Collect(select.where.get(), out);
   for (const ExprPtr& g : select.group_by) Collect(g.get(), out);
   Collect(select.having.get(), out);
@@ -56,6 +60,7 @@ std::vector<const Expr*> CollectStatement(const Statement& stmt) {
 // Whether the router has what `select` reads at hand.
 bool ComputableHere(const SelectStmt& select, const SessionState& state) {
   if (!select.from) return true;
+  if (!select.joins.empty()) return false;  // a join runs on the data nodes' time
   if (select.from->derived) return ComputableHere(*select.from->derived, state);
   return ReadsInformationSchema(*select.from, state);
 }

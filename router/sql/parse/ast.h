@@ -151,7 +151,7 @@ struct OrderItem {
   bool descending = false;
 };
 
-// What FROM names: one table (joins answer 1235), or a derived table `(SELECT …) AS alias`.
+// A table FROM names: a base table, or a derived table `(SELECT …) AS alias`.
 struct TableRef {
   TableName table;                      // empty name when `derived` is set
   std::string alias;                    // AS alias; empty if none
@@ -161,10 +161,25 @@ struct TableRef {
 
 enum class LockMode : uint8_t { kNone, kForUpdate, kShare };  // FOR UPDATE, LOCK IN SHARE MODE
 
+// How a table joins the tables before it in FROM. A comma, CROSS JOIN and JOIN without ON
+// are inner joins with no condition.
+enum class JoinKind : uint8_t { kInner, kLeft, kRight };
+
+// `[INNER|CROSS|LEFT [OUTER]|RIGHT [OUTER]] JOIN table [ON cond | USING (cols)]`, `, table`
+// or `STRAIGHT_JOIN table [ON cond]`: joins everything to its left (MySQL's left-deep order).
+struct JoinClause {
+  JoinKind kind = JoinKind::kInner;
+  TableRef table;
+  ExprPtr on;                              // null: no ON
+  std::vector<std::string> using_columns;  // USING (a, b): ON left.a = right.a AND …
+  bool straight = false;                   // STRAIGHT_JOIN: the tables before it stay first
+};
+
 struct SelectStmt {
   bool distinct = false;
   std::vector<SelectItem> items;
-  std::optional<TableRef> from;  // nullopt: no FROM (or FROM DUAL)
+  std::optional<TableRef> from;   // nullopt: no FROM (or FROM DUAL)
+  std::vector<JoinClause> joins;  // the tables after `from`, in the order written
   ExprPtr where;
   std::vector<ExprPtr> group_by;
   ExprPtr having;

@@ -438,14 +438,40 @@ TEST(DmlSelectTest, DerivedTables) {
   EXPECT_TRUE(MustParse("SELECT * FROM t WHERE id IN (SELECT id FROM u)").has_subqueries);
 }
 
+TEST(DmlSelectTest, Joins) {
+  SelectStmt comma = Get<SelectStmt>("SELECT * FROM t1, db.t2 AS b, t3 c");
+  ASSERT_EQ(comma.joins.size(), 2u);
+  EXPECT_EQ(comma.joins[0].kind, JoinKind::kInner);
+  EXPECT_EQ(comma.joins[0].table.table.database, "db");
+  EXPECT_EQ(comma.joins[0].table.alias, "b");
+  EXPECT_EQ(comma.joins[1].table.alias, "c");
+  EXPECT_EQ(comma.joins[1].on, nullptr);
+
+  SelectStmt kinds = Get<SelectStmt>(
+      "SELECT a.x FROM t1 a JOIN t2 b ON a.id = b.id LEFT OUTER JOIN t3 USING (id, k) "
+      "RIGHT JOIN t4 d ON d.id = a.id CROSS JOIN t5 STRAIGHT_JOIN t6 ON t6.id = 1 "
+      "INNER JOIN (SELECT 1 AS id) e ON e.id = a.id WHERE a.id > 1");
+  ASSERT_EQ(kinds.joins.size(), 6u);
+  EXPECT_EQ(kinds.joins[0].kind, JoinKind::kInner);
+  ASSERT_NE(kinds.joins[0].on, nullptr);
+  EXPECT_EQ(kinds.joins[0].on->args[0]->qualifier, "a");
+  EXPECT_EQ(kinds.joins[1].kind, JoinKind::kLeft);
+  EXPECT_EQ(kinds.joins[1].using_columns, (std::vector<std::string>{"id", "k"}));
+  EXPECT_EQ(kinds.joins[2].kind, JoinKind::kRight);
+  EXPECT_EQ(kinds.joins[3].kind, JoinKind::kInner);
+  EXPECT_EQ(kinds.joins[3].on, nullptr);
+  EXPECT_TRUE(kinds.joins[4].straight);
+  EXPECT_NE(kinds.joins[5].table.derived, nullptr);
+  EXPECT_NE(kinds.where, nullptr);
+
+  EXPECT_EQ(MustFail("SELECT * FROM t1 LEFT JOIN t2").code, 1064);  // an outer join needs ON
+  EXPECT_EQ(MustFail("SELECT * FROM t1 JOIN t2 USING ()").code, 1064);
+  EXPECT_EQ(MustFail("SELECT * FROM t1 JOIN (SELECT 1) ON 1").code, 1248);
+  EXPECT_EQ(MustFail("SELECT * FROM t1 NATURAL JOIN t2").message, NotYet("NATURAL JOIN"));
+  EXPECT_EQ(MustFail("SELECT * FROM t1 JOIN (t2 JOIN t3) ON 1").code, 1235);
+}
+
 TEST(DmlSelectTest, NotSupportedYet) {
-  EXPECT_EQ(MustFail("SELECT * FROM t1, t2").message, NotYet("joins"));
-  EXPECT_EQ(MustFail("SELECT * FROM t1 JOIN t2 ON t1.a = t2.a").message, NotYet("joins"));
-  EXPECT_EQ(MustFail("SELECT * FROM t1 a LEFT JOIN t2 b USING (id)").message, NotYet("joins"));
-  EXPECT_EQ(MustFail("SELECT * FROM t1 NATURAL JOIN t2").code, 1235);
-  EXPECT_EQ(MustFail("SELECT * FROM t1 STRAIGHT_JOIN t2").code, 1235);
-  EXPECT_EQ(MustFail("SELECT * FROM t1 CROSS JOIN t2").code, 1235);
-  EXPECT_EQ(MustFail("SELECT * FROM (SELECT 1) d, t2").code, 1235);
   EXPECT_EQ(MustFail("SELECT k FROM t GROUP BY k WITH ROLLUP").message, NotYet("WITH ROLLUP"));
   EXPECT_EQ(MustFail("SELECT c FROM t FOR UPDATE NOWAIT").code, 1235);
   EXPECT_EQ(MustFail("SELECT c FROM t FOR SHARE SKIP LOCKED").message, NotYet("SKIP LOCKED"));

@@ -1,7 +1,8 @@
-// SELECT over at most one table: options, the select list with aliases and `*`/`t.*`, FROM
-// one table or one derived table (or DUAL, or nothing), WHERE, GROUP BY, HAVING, ORDER BY,
-// LIMIT and the locking clause. Joins, unions, windows and SELECT INTO answer 1235; so do
-// GROUP BY, HAVING and ORDER BY without a table, which the executor does not run.
+// SELECT: options, the select list with aliases and `*`/`t.*`, FROM tables and derived tables
+// joined left to right (or DUAL, or nothing), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT and
+// the locking clause. NATURAL joins, parenthesized joins, unions, windows and SELECT INTO
+// answer 1235; so do GROUP BY, HAVING and ORDER BY without a table, which the executor does
+// not run.
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "router/sql/parse/parser_internal.h"
@@ -183,14 +184,53 @@ bool ParseDerivedTable(Parser& p, TableRef* ref) {
   return true;
 }
 
-// After FROM: DUAL (no table), one table, or one derived table.
-bool ParseFrom(Parser& p, std::optional<TableRef>* from) {
+bool ParseTableRef(Parser& p, TableRef* ref) {
+  return p.Peek().kind == TokenKind::kLParen ? ParseDerivedTable(p, ref) : ParseBaseTable(p, ref);
+}
+
+// USING (a, b, …)
+bool ParseUsing(Parser& p, std::vector<std::string>* columns) {
+  if (!p.Expect(TokenKind::kLParen)) return false;
+  do {
+    if (!p.ParseIdentifier(&columns->emplace_back())) return false;
+  } while (p.Accept(TokenKind::kComma));
+  return p.Expect(TokenKind::kRParen);
+}
+
+// One join after the tables before it (StartsJoin is true).
+bool ParseJoin(Parser& p, JoinClause* join) {
+  if (p.Accept(TokenKind::kComma)) return ParseTableRef(p, &join->table);
+  if (p.PeekKeyword("NATURAL")) return p.NotSupported("NATURAL JOIN");
+  bool outer = false;
+  if (p.AcceptKeyword("STRAIGHT_JOIN")) {
+    join->straight = true;
+  } else {
+    if (p.AcceptKeyword("LEFT")) {
+      join->kind = JoinKind::kLeft;
+      outer = true;
+    } else if (p.AcceptKeyword("RIGHT")) {
+      join->kind = JoinKind::kRight;
+      outer = true;
+    } else if (!p.AcceptKeyword("INNER")) {
+      p.AcceptKeyword("CROSS");
+    }
+    if (outer) p.AcceptKeyword("OUTER");
+    if (!p.ExpectKeyword("JOIN")) return false;
+  }
+  if (!ParseTableRef(p, &join->table)) return false;
+  if (p.AcceptKeyword("ON")) return (join->on = p.ParseExpr()) != nullptr;
+  if (!join->straight && p.AcceptKeyword("USING")) return ParseUsing(p, &join->using_columns);
+  return !outer || p.Fail();  // an outer join needs its condition
+}
+
+// After FROM: DUAL (no table), or tables and derived tables joined left to right.
+bool ParseFrom(Parser& p, std::optional<TableRef>* from, std::vector<JoinClause>* joins) {
   if (p.AcceptKeyword("DUAL")) return true;
-  TableRef& ref = from->emplace();
-  bool ok =
-      p.Peek().kind == TokenKind::kLParen ? ParseDerivedTable(p, &ref) : ParseBaseTable(p, &ref);
-  if (ok && StartsJoin(p)) return p.NotSupported("joins");
-  return ok;
+  if (!ParseTableRef(p, &from->emplace())) return false;
+  while (StartsJoin(p)) {
+    if (!ParseJoin(p, &joins->emplace_back())) return false;
+  }
+  return true;
 }
 
 // After GROUP: BY expr, … [WITH ROLLUP].
@@ -241,8 +281,12 @@ bool Parser::ParseSelect(SelectStmt* out) {
 
   if (PeekKeyword("INTO")) return NotSupported("SELECT INTO");
   if (AcceptKeyword("FROM")) {
-    if (!ParseFrom(*this, &out->from)) return false;
-    if (out->from && out->from->derived && out->from->alias.empty()) {
+    if (!ParseFrom(*this, &out->from, &out->joins)) return false;
+    bool unnamed = out->from && out->from->derived && out->from->alias.empty();
+    for (const JoinClause& join : out->joins) {
+      unnamed = unnamed || (join.table.derived && join.table.alias.empty());
+    }
+    if (unnamed) {
       if (!error_) error_ = mysql::errors::DerivedTableNeedsAlias();
       return false;
     }

@@ -1,0 +1,359 @@
+// SELECT over joined tables: the steps of the join plan (join_plan.h) run one after another,
+// each one native batch for all the rows joined so far; the joined rows are then finished
+// like a single table's (row_pipeline.h).
+#include <algorithm>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "engine/api/client.h"
+#include "router/sql/eval/field_codec.h"
+#include "router/sql/eval/value_util.h"
+#include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/join_plan.h"
+#include "router/sql/exec/row_pipeline.h"
+#include "router/sql/exec/table_access.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+using Values = std::vector<mysql::Value>;  // one row
+
+// Past these, a lookup step reads its table its own way instead: a key read each for more
+// keys costs more than one scan, and a range scan reaches every partition.
+constexpr size_t kMaxLookupKeys = 20000;
+constexpr size_t kMaxLookupRanges = 32;
+
+// Appends `v` to a hash key so that values the router compares equal (join_plan.h's hash
+// classes) append alike; false for NULL, which equals nothing.
+bool AppendHashPart(const mysql::Value& v, std::string* key) {
+  if (mysql::IsNull(v)) return false;
+  std::string text = CollationKeyText(v);
+  absl::StrAppend(key, text.size(), ":", text, ";");
+  return true;
+}
+
+class JoinRun : public AsyncStatement, public api::Completion, public api::ScanReceiver {
+ public:
+  JoinRun(const ExecContext& ctx, const SelectStmt& select, JoinPlan plan)
+      : AsyncStatement(ctx),
+        select_(select),
+        plan_(std::move(plan)),
+        txn_(StatementTransaction(ctx.state)) {
+    if (const ServerInfo* server = ctx.state->server; server && server->join_statements) {
+      server->join_statements->Increment();
+    }
+  }
+
+  // Runs the steps; the result is delivered once the last is done, maybe before this returns.
+  void Advance() {
+    while (step_ < plan_.steps.size()) {
+      if (state() == nullptr) return Deliver(OkResult{});  // orphaned: nobody reads it
+      outstanding_ = 1;  // the fetch below; completions may run inside it
+      fetched_.clear();
+      if (auto err = Fetch()) error_ = std::move(err);
+      if (--outstanding_ > 0) return;  // the last completion goes on (OneDone)
+      if (!Fetched()) return;
+    }
+    Finish();
+  }
+
+  // Key reads.
+  void Done(const api::Outcome& outcome) override {
+    if (outcome.ok()) {
+      AddRow(outcome.row);
+    } else if (!outcome.not_found() && !error_) {
+      error_ = EngineError(outcome.code, outcome.message);
+    }
+    OneDone();
+  }
+
+  // Scans.
+  void Row(absl::string_view row) override { AddRow(row); }
+  bool Interrupted() const override {
+    return state() != nullptr && state()->process != nullptr && state()->process->interrupted();
+  }
+  void Done(uint16_t code, absl::string_view message) override {
+    if (code != 0 && !error_) error_ = EngineError(code, message);
+    OneDone();
+  }
+
+ private:
+  const JoinStep& step() const { return plan_.steps[step_]; }
+  const JoinSource& source() const { return plan_.sources[step().source]; }
+
+  void OneDone() {
+    if (--outstanding_ > 0) return;
+    if (Fetched()) Advance();
+  }
+
+  void AddRow(absl::string_view packed) {
+    const JoinSource& s = source();
+    Values row;
+    if (!DecodeRow(*s.table, s.columns, packed, &fields_, &row)) {
+      if (!error_) error_ = mysql::errors::Internal("a data node sent a malformed row");
+      return;
+    }
+    fetched_.push_back(std::move(row));
+  }
+
+  // Defines the step's native operations (none when its rows are at hand, or no row so far
+  // could match any).
+  std::optional<mysql::SqlError> Fetch() {
+    const JoinStep& s = step();
+    if (s.access == JoinStep::Access::kViewRows) {
+      fetched_ = std::move(plan_.sources[s.source].view_rows);
+      return std::nullopt;
+    }
+    if (step_ > 0 && joined_.empty() && s.kind != JoinKind::kRight) return std::nullopt;
+    AccessPlan plan = s.plan;
+    if (s.access != JoinStep::Access::kOwn) {
+      auto keyed = LookupPlan();
+      if (auto* err = std::get_if<mysql::SqlError>(&keyed)) return *err;
+      if (auto* lookup = std::get_if<AccessPlan>(&keyed)) plan = std::move(*lookup);
+    }
+    const JoinSource& from = source();
+    api::Client& client = data()->client();
+    api::Lock lock = txn_ == nullptr ? api::Lock::kNone : plan_.lock;
+    int before = outstanding_;
+    switch (plan.kind) {
+      case AccessPlan::Kind::kKeyLookup:
+      case AccessPlan::Kind::kBatchedLookup:
+        for (const std::string& key : plan.keys) {
+          ++outstanding_;
+          client.Read(*from.table, key, from.columns, this, txn_.get(), lock);
+        }
+        break;
+      case AccessPlan::Kind::kIndexRange:
+      case AccessPlan::Kind::kFullScan: {
+        api::ScanRequest request;
+        request.table = from.table.get();
+        request.columns = from.columns;
+        request.lock = lock;
+        request.txn = txn_.get();
+        request.filter = s.filter;
+        DefineScans(plan, request, &client, this, &outstanding_);
+        break;
+      }
+      case AccessPlan::Kind::kNothing:
+        break;
+    }
+    if (outstanding_ > before) {
+      data()->Flush();
+      if (const ServerInfo* server = state()->server; server && server->join_batches) {
+        server->join_batches->Increment();
+      }
+    }
+    return std::nullopt;
+  }
+
+  // A lookup step's keys (or ranges) from the rows so far; monostate when they cannot be
+  // used, and the step reads its table its own way.
+  std::variant<std::monostate, AccessPlan, mysql::SqlError> LookupPlan() {
+    const JoinStep& s = step();
+    const schema::TableDef& table = *source().table;
+    bool by_key = s.access == JoinStep::Access::kKeyLookup;
+    const std::vector<int>& key_columns =
+        by_key ? table.primary_key().columns : table.indexes[s.index].columns;
+    ExecContext ctx = context();
+    EvalContext eval = ctx.Eval();
+    eval.row_columns = &plan_.columns;
+    eval.clause = "on clause";
+    absl::flat_hash_set<std::string> seen;
+    AccessPlan plan;
+    plan.kind = by_key ? AccessPlan::Kind::kKeyLookup : AccessPlan::Kind::kIndexRange;
+    plan.index = s.index;
+    for (const Values& row : joined_) {
+      eval.row = &row;
+      std::string key;
+      bool null = false;
+      for (size_t i = 0; i < s.key.size() && !null; ++i) {
+        auto v = Evaluate(*s.key[i], &eval);
+        if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+        const mysql::Value& value = std::get<mysql::Value>(v);
+        null = mysql::IsNull(value);  // equals nothing: this row has no match
+        if (null) break;
+        std::optional<std::string> field = KeyField(table.columns[key_columns[i]], value);
+        if (!field) return std::monostate{};
+        key += *field;
+      }
+      if (null || !seen.insert(key).second) continue;
+      if (seen.size() > (by_key ? kMaxLookupKeys : kMaxLookupRanges)) return std::monostate{};
+      if (by_key) {
+        plan.keys.push_back(std::move(key));
+      } else {
+        plan.ranges.push_back({key, key});
+      }
+    }
+    if (seen.empty()) plan.kind = AccessPlan::Kind::kNothing;
+    return plan;
+  }
+
+  // The step's rows are in: joins them to the rows so far. False when the statement ended.
+  bool Fetched() {
+    if (state() == nullptr) {
+      Deliver(OkResult{});
+      return false;
+    }
+    if (error_) {
+      DeliverFailure(*error_, txn_ != nullptr, false);
+      return false;
+    }
+    if (const ServerInfo* server = state()->server; server && server->join_rows) {
+      server->join_rows->Increment(static_cast<int64_t>(fetched_.size()));
+    }
+    if (auto err = Join()) {
+      DeliverFailure(*err, txn_ != nullptr, false);
+      return false;
+    }
+    ++step_;
+    return true;
+  }
+
+  // Whether every one of `conditions` is true for `row` (NULL is not).
+  std::variant<bool, mysql::SqlError> Holds(const std::vector<const Expr*>& conditions,
+                                            const Values& row, EvalContext* eval) {
+    eval->row = &row;
+    for (const Expr* e : conditions) {
+      auto v = Evaluate(*e, eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+      if (Truth(std::get<mysql::Value>(v)) != 1) return false;
+    }
+    return true;
+  }
+
+  std::optional<mysql::SqlError> Join() {
+    const JoinStep& s = step();
+    const JoinSource& from = source();
+    ExecContext ctx = context();
+    EvalContext eval = ctx.Eval();
+    eval.row_columns = &plan_.columns;
+    eval.clause = "on clause";
+    std::vector<Values> out;
+    auto place = [&](Values* joined, const Values& part) {
+      std::copy(part.begin(), part.end(), joined->begin() + from.offset);
+    };
+    auto clear = [&](Values* joined) {
+      std::fill(joined->begin() + from.offset, joined->begin() + from.offset + from.width,
+                mysql::Value{});
+    };
+    if (step_ == 0) {
+      for (const Values& part : fetched_) {
+        Values joined(plan_.columns.size());
+        place(&joined, part);
+        auto holds = Holds(s.conditions, joined, &eval);
+        if (auto* err = std::get_if<mysql::SqlError>(&holds)) return *err;
+        if (std::get<bool>(holds)) out.push_back(std::move(joined));
+      }
+    } else {
+      // By the hashed equalities when there are some, else every pair.
+      absl::flat_hash_map<std::string, std::vector<size_t>> by_key;
+      if (!s.match.empty()) {
+        for (size_t i = 0; i < fetched_.size(); ++i) {
+          std::string key;
+          bool keyed = true;
+          for (const JoinKeyPart& part : s.match) {
+            keyed = keyed && AppendHashPart(fetched_[i][part.column - from.offset], &key);
+          }
+          if (keyed) by_key[key].push_back(i);
+        }
+      }
+      std::vector<size_t> all;
+      if (s.match.empty()) {
+        all.resize(fetched_.size());
+        for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+      }
+      std::vector<bool> matched(s.kind == JoinKind::kRight ? fetched_.size() : 0);
+      static const std::vector<size_t> kNone;
+      for (Values& joined : joined_) {
+        const std::vector<size_t>* candidates = &all;
+        if (!s.match.empty()) {
+          std::string key;
+          bool keyed = true;
+          eval.row = &joined;
+          for (const JoinKeyPart& part : s.match) {
+            auto v = Evaluate(*part.outer, &eval);
+            if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+            keyed = keyed && AppendHashPart(std::get<mysql::Value>(v), &key);
+          }
+          auto it = keyed ? by_key.find(key) : by_key.end();
+          candidates = it == by_key.end() ? &kNone : &it->second;
+        }
+        bool any = false;
+        for (size_t i : *candidates) {
+          place(&joined, fetched_[i]);
+          auto holds = Holds(s.conditions, joined, &eval);
+          if (auto* err = std::get_if<mysql::SqlError>(&holds)) return *err;
+          if (!std::get<bool>(holds)) continue;
+          any = true;
+          if (!matched.empty()) matched[i] = true;
+          out.push_back(joined);
+        }
+        clear(&joined);
+        if (!any && s.kind == JoinKind::kLeft) out.push_back(std::move(joined));
+      }
+      for (size_t i = 0; i < matched.size(); ++i) {
+        if (matched[i]) continue;
+        Values joined(plan_.columns.size());
+        place(&joined, fetched_[i]);
+        out.push_back(std::move(joined));
+      }
+    }
+    if (!s.filters.empty()) {
+      eval.clause = "where clause";
+      std::vector<Values> kept;
+      for (Values& row : out) {
+        auto holds = Holds(s.filters, row, &eval);
+        if (auto* err = std::get_if<mysql::SqlError>(&holds)) return *err;
+        if (std::get<bool>(holds)) kept.push_back(std::move(row));
+      }
+      out = std::move(kept);
+    }
+    joined_ = std::move(out);
+    return std::nullopt;
+  }
+
+  void Finish() {
+    FetchedRows rows{std::move(plan_.columns), std::move(joined_), std::move(plan_.star)};
+    Deliver(FinishSelect(select_, std::move(rows), context(),
+                         plan_.where_done ? WhereCheck::kDone : WhereCheck::kNeeded));
+  }
+
+  const SelectStmt& select_;
+  JoinPlan plan_;
+  std::shared_ptr<api::Transaction> txn_;
+  size_t step_ = 0;
+  std::vector<Values> joined_;   // the rows joined so far, each as wide as the joined row
+  std::vector<Values> fetched_;  // the current step's table's rows, as wide as its part
+  std::vector<schema::Field> fields_;
+  int outstanding_ = 0;
+  std::optional<mysql::SqlError> error_;
+};
+
+}  // namespace
+
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> JoinSelectColumns(
+    const SelectStmt& select, const SessionState& state) {
+  ExecContext ctx;
+  ctx.state = const_cast<SessionState*>(&state);  // typing changes nothing
+  auto planned = PlanJoin(select, ctx, /*typing_only=*/true);
+  if (auto* err = std::get_if<mysql::SqlError>(&planned)) return *err;
+  const JoinPlan& plan = std::get<JoinPlan>(planned);
+  return SelectListColumns(select, plan.columns, ctx, plan.star);
+}
+
+StatementResult ExecuteJoinSelect(const SelectStmt& select, const ExecContext& ctx) {
+  if (select.where) {
+    if (auto err = CheckRowOperands(*select.where)) return *err;
+  }
+  auto planned = PlanJoin(select, ctx, /*typing_only=*/false);
+  if (auto* err = std::get_if<mysql::SqlError>(&planned)) return *err;
+  BeginImplicitTransaction(ctx.state);
+  auto* run = new JoinRun(ctx, select, std::get<JoinPlan>(std::move(planned)));
+  run->Advance();
+  return Deferred{};
+}
+
+}  // namespace shoal::sql::internal

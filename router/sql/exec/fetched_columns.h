@@ -1,0 +1,30 @@
+// How the columns of rows read from a table are described to the row pipeline: typed as a
+// result set carries them, and qualified by the name the statement gives the table, so that
+// `alias.column` finds them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "engine/schema/schema.h"
+#include "protocol/column.h"
+#include "router/sql/eval/session.h"
+#include "router/sql/parse/ast.h"
+
+namespace shoal::sql::internal {
+
+// What qualifies the columns of a FROM item: its alias, else its table's name.
+const std::string& QualifierOf(const TableRef& ref);
+
+// Sets every column's table (the alias clients see, and `q.column` matches) to `qualifier`.
+void QualifyColumns(absl::string_view qualifier, std::vector<mysql::ColumnDefinition>* columns);
+
+// The definitions of `columns` of `table`, qualified by `qualifier`.
+std::vector<mysql::ColumnDefinition> FetchedColumnDefs(const schema::TableDef& table,
+                                                       const std::vector<uint16_t>& columns,
+                                                       absl::string_view qualifier,
+                                                       const SessionState& state);
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,656 @@
+#include "router/sql/exec/join_plan.h"
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "router/sql/eval/expr_eval.h"
+#include "router/sql/exec/fetched_columns.h"
+#include "router/sql/exec/information_schema.h"
+#include "router/sql/exec/table_access.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+constexpr size_t kMaxTables = 61;  // MySQL's limit (1116)
+using Mask = uint64_t;
+
+Mask Bit(size_t source) { return Mask{1} << source; }
+
+// The columns a source has, visible ones only: what a column reference may name in it.
+struct SourceColumns {
+  std::vector<mysql::ColumnDefinition> all;  // qualified; a base table's in table order
+  std::vector<uint16_t> positions;           // a base table's: the table column of each of `all`
+
+  int Find(absl::string_view name) const {
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (absl::EqualsIgnoreCase(all[i].name, name)) return static_cast<int>(i);
+    }
+    return -1;
+  }
+};
+
+// Which tables an expression reads, and whether every column it names is there.
+class Resolver {
+ public:
+  Resolver(const std::vector<JoinSource>& sources, const std::vector<SourceColumns>& columns,
+           const absl::flat_hash_set<std::string>& coalesced)
+      : sources_(sources), columns_(columns), coalesced_(coalesced) {}
+
+  // The source a qualifier names, or -1.
+  int SourceNamed(absl::string_view qualifier) const {
+    for (size_t s = 0; s < sources_.size(); ++s) {
+      if (absl::EqualsIgnoreCase(sources_[s].name, qualifier)) return static_cast<int>(s);
+    }
+    return -1;
+  }
+
+  // The sources a column reference may read: its qualifier's, or every one with the name.
+  std::vector<size_t> Candidates(const Expr& e) const {
+    std::vector<size_t> out;
+    if (!e.qualifier.empty()) {
+      int s = SourceNamed(e.qualifier);
+      if (s >= 0 && columns_[s].Find(e.name) >= 0) out.push_back(s);
+      return out;
+    }
+    for (size_t s = 0; s < sources_.size(); ++s) {
+      if (columns_[s].Find(e.name) >= 0) out.push_back(s);
+    }
+    return out;
+  }
+
+  // Adds to `*mask` the sources `e` reads; the evaluator reads the first candidate, as an
+  // unqualified USING column means the left one. With `strict`, a column no source in
+  // `visible` has is 1054 and one several have is 1052 (both in `clause`).
+  std::optional<mysql::SqlError> Collect(const Expr& e, bool strict, Mask visible,
+                                         absl::string_view clause, Mask* mask) const {
+    if (e.kind == ExprKind::kColumn) {
+      std::vector<size_t> candidates = Candidates(e);
+      std::erase_if(candidates, [&](size_t s) { return (visible & Bit(s)) == 0; });
+      if (candidates.empty()) {
+        if (!strict) return std::nullopt;
+        std::string name = e.qualifier.empty() ? e.name : absl::StrCat(e.qualifier, ".", e.name);
+        return mysql::errors::UnknownColumn(name, clause);
+      }
+      if (strict && candidates.size() > 1 && !coalesced_.contains(absl::AsciiStrToLower(e.name))) {
+        return mysql::errors::AmbiguousColumn(e.name, clause);
+      }
+      *mask |= Bit(candidates[0]);
+      return std::nullopt;
+    }
+    for (const ExprPtr& a : e.args) {
+      if (auto err = Collect(*a, strict, visible, clause, mask)) return err;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  const std::vector<JoinSource>& sources_;
+  const std::vector<SourceColumns>& columns_;
+  const absl::flat_hash_set<std::string>& coalesced_;
+};
+
+// A condition of the join and the sources it reads.
+struct Conjunct {
+  const Expr* expr;
+  Mask mask;
+  bool from_where;
+  bool used = false;
+};
+
+// Values that compare equal under the router's comparison hash alike in these classes.
+enum class HashClass : uint8_t { kNone, kInteger, kString };
+
+HashClass ClassOf(const mysql::ColumnDefinition& c) {
+  switch (c.type) {
+    case mysql::ColumnType::kTiny:
+    case mysql::ColumnType::kShort:
+    case mysql::ColumnType::kInt24:
+    case mysql::ColumnType::kLong:
+    case mysql::ColumnType::kLongLong:
+    case mysql::ColumnType::kYear:
+      return HashClass::kInteger;
+    case mysql::ColumnType::kVarChar:
+    case mysql::ColumnType::kVarString:
+    case mysql::ColumnType::kString:
+    case mysql::ColumnType::kBlob:
+      return c.charset == mysql::charset::kBinary ? HashClass::kNone : HashClass::kString;
+    default:
+      return HashClass::kNone;
+  }
+}
+
+std::string ExprText(const Expr& e) {
+  if (e.kind == ExprKind::kColumn) {
+    return e.qualifier.empty() ? e.name : absl::StrCat(e.qualifier, ".", e.name);
+  }
+  if (e.kind == ExprKind::kLiteral || e.kind == ExprKind::kParam) return "const";
+  return "func";
+}
+
+class Planner {
+ public:
+  Planner(const SelectStmt& select, const ExecContext& ctx) : select_(select), ctx_(ctx) {}
+
+  std::variant<JoinPlan, mysql::SqlError> Run(bool typing_only) {
+    if (auto err = ResolveSources(typing_only)) return *err;
+    if (auto err = ApplyUsing()) return *err;
+    ChooseColumns();
+    Lay();
+    if (typing_only) return std::move(plan_);
+    if (auto err = Validate()) return *err;
+    if (auto err = GatherConjuncts()) return *err;
+    if (auto err = PlanSteps()) return *err;
+    plan_.lock = select_.lock == LockMode::kNone ? api::Lock::kNone : api::Lock::kExclusive;
+    return std::move(plan_);
+  }
+
+ private:
+  const TableRef& RefOf(size_t s) const {
+    return s == 0 ? *select_.from : select_.joins[s - 1].table;
+  }
+
+  std::optional<mysql::SqlError> ResolveSources(bool typing_only) {
+    size_t n = select_.joins.size() + 1;
+    if (n > kMaxTables) {
+      return mysql::SqlError{1116, "HY000",
+                             "Too many tables; MySQL can only use 61 tables in a join"};
+    }
+    const SessionState& state = *ctx_.state;
+    for (size_t s = 0; s < n; ++s) {
+      const TableRef& ref = RefOf(s);
+      if (ref.derived) return mysql::errors::NotSupportedYet("derived tables in joins");
+      JoinSource& source = plan_.sources.emplace_back();
+      source.name = QualifierOf(ref);
+      source.kind = s == 0 ? JoinKind::kInner : select_.joins[s - 1].kind;
+      for (size_t before = 0; before < s; ++before) {
+        if (absl::EqualsIgnoreCase(plan_.sources[before].name, source.name)) {
+          return mysql::errors::NotUniqueTable(source.name);
+        }
+      }
+      SourceColumns& columns = columns_.emplace_back();
+      if (ReadsInformationSchema(ref, state)) {
+        auto view = InformationSchemaColumns(ref.table.name, state);
+        if (auto* err = std::get_if<mysql::SqlError>(&view)) return *err;
+        columns.all = std::get<std::vector<mysql::ColumnDefinition>>(std::move(view));
+        QualifyColumns(source.name, &columns.all);
+        if (!typing_only) {
+          auto rows = InformationSchemaRows(ref.table.name, state);
+          if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
+          source.view_rows = std::get<FetchedRows>(std::move(rows)).rows;
+        }
+        continue;
+      }
+      auto resolved = ResolveTable(ref.table, state);
+      if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+      if (auto err = CheckTableLock(ref.table, ref.alias, state, /*write=*/false)) return *err;
+      source.table = std::get<api::TablePtr>(std::move(resolved));
+      for (size_t c = 0; c < source.table->columns.size(); ++c) {
+        if (!source.table->columns[c].hidden) columns.positions.push_back(static_cast<uint16_t>(c));
+      }
+      columns.all = FetchedColumnDefs(*source.table, columns.positions, source.name, state);
+    }
+    // Outer joins' NULL rows: LEFT's table, and every table before a RIGHT JOIN.
+    for (size_t s = 1; s < n; ++s) {
+      if (plan_.sources[s].kind == JoinKind::kLeft) plan_.sources[s].nullable = true;
+      if (plan_.sources[s].kind == JoinKind::kRight) {
+        for (size_t before = 0; before < s; ++before) plan_.sources[before].nullable = true;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // USING (c): ON left.c = right.c, where `left` is the first table before it with a column c.
+  std::optional<mysql::SqlError> ApplyUsing() {
+    using_.resize(plan_.sources.size());
+    for (size_t s = 1; s < plan_.sources.size(); ++s) {
+      for (const std::string& name : select_.joins[s - 1].using_columns) {
+        int left = -1;
+        for (size_t before = 0; before < s && left < 0; ++before) {
+          if (columns_[before].Find(name) >= 0) left = static_cast<int>(before);
+        }
+        if (left < 0 || columns_[s].Find(name) < 0) {
+          return mysql::errors::UnknownColumn(name, "from clause");
+        }
+        auto column = [&](size_t source) {
+          auto e = std::make_unique<Expr>();
+          e->kind = ExprKind::kColumn;
+          e->name = name;
+          e->qualifier = plan_.sources[source].name;
+          return e;
+        };
+        auto eq = std::make_unique<Expr>();
+        eq->kind = ExprKind::kBinary;
+        eq->binary_op = BinaryOp::kEq;
+        eq->args.push_back(column(left));
+        eq->args.push_back(column(s));
+        using_[s].push_back(eq.get());
+        plan_.owned.push_back(std::move(eq));
+        coalesced_.insert(absl::AsciiStrToLower(name));
+        using_pairs_.push_back({s, static_cast<size_t>(left), name});
+      }
+    }
+    return std::nullopt;
+  }
+
+  void Need(const Expr& e, const Resolver& resolver) {
+    if (e.kind == ExprKind::kColumn) {
+      for (size_t s : resolver.Candidates(e)) needed_[s].insert(columns_[s].Find(e.name));
+    }
+    for (const ExprPtr& a : e.args) Need(*a, resolver);
+  }
+
+  // The columns each base table is read for: those the statement names, all for `*`.
+  void ChooseColumns() {
+    Resolver resolver(plan_.sources, columns_, coalesced_);
+    needed_.resize(plan_.sources.size());
+    auto need = [&](const Expr* e) {
+      if (e != nullptr) Need(*e, resolver);
+    };
+    for (const SelectItem& item : select_.items) {
+      if (item.expr != nullptr) {
+        need(item.expr.get());
+        continue;
+      }
+      for (size_t s = 0; s < plan_.sources.size(); ++s) {
+        if (item.star_qualifier.empty() ||
+            absl::EqualsIgnoreCase(item.star_qualifier, plan_.sources[s].name)) {
+          for (size_t c = 0; c < columns_[s].all.size(); ++c) needed_[s].insert(c);
+        }
+      }
+    }
+    need(select_.where.get());
+    for (const JoinClause& join : select_.joins) need(join.on.get());
+    for (const ExprPtr& g : select_.group_by) need(g.get());
+    need(select_.having.get());
+    for (const OrderItem& o : select_.order_by) need(o.expr.get());
+    for (const auto& [right, left, name] : using_pairs_) {
+      needed_[right].insert(columns_[right].Find(name));
+      needed_[left].insert(columns_[left].Find(name));
+    }
+  }
+
+  // The joined row: each source's columns in FROM order; a view's are all of its own.
+  void Lay() {
+    std::vector<std::vector<int>> shown(plan_.sources.size());  // joined-row columns, per source
+    for (size_t s = 0; s < plan_.sources.size(); ++s) {
+      JoinSource& source = plan_.sources[s];
+      source.offset = plan_.columns.size();
+      std::vector<int> picked;
+      if (source.table == nullptr) {
+        picked.resize(columns_[s].all.size());
+        for (size_t c = 0; c < picked.size(); ++c) picked[c] = static_cast<int>(c);
+      } else {
+        picked.assign(needed_[s].begin(), needed_[s].end());
+        std::sort(picked.begin(), picked.end());
+      }
+      for (int c : picked) {
+        if (source.table != nullptr) source.columns.push_back(columns_[s].positions[c]);
+        shown[s].push_back(static_cast<int>(plan_.columns.size()));
+        plan_.columns.push_back(columns_[s].all[c]);
+        if (source.nullable) plan_.columns.back().flags &= ~mysql::column_flag::kNotNull;
+      }
+      source.width = picked.size();
+    }
+    if (using_pairs_.empty()) return;
+    // `*` with USING, as MySQL: the joined columns once (the left one's), then the rest of
+    // the left side, then the rest of the right table; RIGHT JOIN takes the right one's.
+    std::vector<int> star = shown[0];
+    for (size_t s = 1; s < plan_.sources.size(); ++s) {
+      std::vector<int> right = shown[s];
+      std::vector<int> first;
+      for (const auto& [r, left, name] : using_pairs_) {
+        if (r != s) continue;
+        auto named = [&](int c) { return absl::EqualsIgnoreCase(plan_.columns[c].name, name); };
+        auto in_left = std::find_if(star.begin(), star.end(), named);
+        auto in_right = std::find_if(right.begin(), right.end(), named);
+        if (in_left == star.end() || in_right == right.end()) continue;
+        first.push_back(plan_.sources[s].kind == JoinKind::kRight ? *in_right : *in_left);
+        star.erase(in_left);
+        right.erase(in_right);
+      }
+      if (plan_.sources[s].kind == JoinKind::kRight) std::swap(star, right);
+      first.insert(first.end(), star.begin(), star.end());
+      first.insert(first.end(), right.begin(), right.end());
+      star = std::move(first);
+    }
+    plan_.star = std::move(star);
+  }
+
+  // Every column WHERE, ON and the select list name exists, once; an ON sees only the tables
+  // up to its own.
+  std::optional<mysql::SqlError> Validate() {
+    Resolver resolver(plan_.sources, columns_, coalesced_);
+    Mask all = Bit(plan_.sources.size()) - 1;
+    Mask ignored = 0;
+    for (const SelectItem& item : select_.items) {
+      if (item.expr == nullptr) continue;
+      if (auto err = resolver.Collect(*item.expr, true, all, "field list", &ignored)) return err;
+    }
+    if (select_.where) {
+      if (auto err = resolver.Collect(*select_.where, true, all, "where clause", &ignored)) {
+        return err;
+      }
+    }
+    for (size_t s = 1; s < plan_.sources.size(); ++s) {
+      const Expr* on = select_.joins[s - 1].on.get();
+      if (on == nullptr) continue;
+      if (auto err = resolver.Collect(*on, true, Bit(s + 1) - 1, "on clause", &ignored)) return err;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<mysql::SqlError> GatherConjuncts() {
+    Resolver resolver(plan_.sources, columns_, coalesced_);
+    Mask all = Bit(plan_.sources.size()) - 1;
+    on_.resize(plan_.sources.size());
+    auto add = [&](const Expr* e, bool from_where,
+                   size_t source) -> std::optional<mysql::SqlError> {
+      std::vector<const Expr*> parts;
+      Conjuncts(e, &parts);
+      for (const Expr* part : parts) {
+        Mask mask = 0;
+        if (auto err = resolver.Collect(*part, false, all, "", &mask)) return err;
+        (from_where ? where_ : on_[source]).push_back({part, mask, from_where});
+      }
+      return std::nullopt;
+    };
+    if (auto err = add(select_.where.get(), true, 0)) return err;
+    for (size_t s = 1; s < plan_.sources.size(); ++s) {
+      if (auto err = add(select_.joins[s - 1].on.get(), false, s)) return err;
+      for (const Expr* eq : using_[s]) {
+        if (auto err = add(eq, false, s)) return err;
+      }
+    }
+    return std::nullopt;
+  }
+
+  bool AnyOuter() const {
+    return std::any_of(plan_.sources.begin(), plan_.sources.end(),
+                       [](const JoinSource& s) { return s.kind != JoinKind::kInner; });
+  }
+  bool AnyRight() const {
+    return std::any_of(plan_.sources.begin(), plan_.sources.end(),
+                       [](const JoinSource& s) { return s.kind == JoinKind::kRight; });
+  }
+
+  std::optional<mysql::SqlError> PlanSteps() {
+    bool straight = std::any_of(select_.joins.begin(), select_.joins.end(),
+                                [](const JoinClause& j) { return j.straight; });
+    if (!AnyOuter() && !straight) return PlanReordered();
+    return PlanWritten();
+  }
+
+  // Inner joins only: every condition in one pool, the next table the one reached best.
+  std::optional<mysql::SqlError> PlanReordered() {
+    std::vector<Conjunct> pool = where_;
+    for (const std::vector<Conjunct>& on : on_) pool.insert(pool.end(), on.begin(), on.end());
+    Mask placed = 0;
+    while (placed != Bit(plan_.sources.size()) - 1) {
+      std::optional<JoinStep> best;
+      int best_rank = 0;
+      for (size_t s = 0; s < plan_.sources.size(); ++s) {
+        if (placed & Bit(s)) continue;
+        std::vector<const Expr*> conditions = Completed(pool, placed | Bit(s), false);
+        JoinStep step = MakeStep(s, placed, conditions, Local(conditions, s), placed != 0);
+        int rank = Rank(step, placed != 0);
+        if (!best || rank < best_rank) {
+          best = std::move(step);
+          best_rank = rank;
+        }
+      }
+      best->conditions = Completed(pool, placed | Bit(best->source), true);
+      placed |= Bit(best->source);
+      plan_.steps.push_back(std::move(*best));
+    }
+    plan_.where_done = true;
+    return std::nullopt;
+  }
+
+  // Outer joins (or STRAIGHT_JOIN): the order written. ON conditions stay at their join; WHERE
+  // is checked once its tables are joined, unless a RIGHT JOIN may yet add rows.
+  std::optional<mysql::SqlError> PlanWritten() {
+    bool right = AnyRight();
+    Mask placed = 0;
+    for (size_t s = 0; s < plan_.sources.size(); ++s) {
+      const JoinSource& source = plan_.sources[s];
+      std::vector<const Expr*> conditions;
+      for (const Conjunct& c : on_[s]) conditions.push_back(c.expr);
+      std::vector<const Expr*> completed;
+      if (!right) completed = Completed(where_, placed | Bit(s), true);
+      // What restricts this table's own rows: its ON's parts about it alone (not for RIGHT,
+      // whose table keeps every row), and WHERE's when no outer join gives it NULLs.
+      std::vector<const Expr*> local;
+      if (source.kind != JoinKind::kRight) local = Local(conditions, s);
+      if (!source.nullable) {
+        for (const Conjunct& c : where_) {
+          if (c.mask == Bit(s)) local.push_back(c.expr);
+        }
+      }
+      bool inner = source.kind == JoinKind::kInner;
+      if (inner) conditions.insert(conditions.end(), completed.begin(), completed.end());
+      JoinStep step = MakeStep(s, placed, conditions, local,
+                               /*lookups=*/s > 0 && source.kind != JoinKind::kRight);
+      if (!inner) step.filters = std::move(completed);
+      placed |= Bit(s);
+      plan_.steps.push_back(std::move(step));
+    }
+    plan_.where_done = !right;
+    return std::nullopt;
+  }
+
+  // The conditions of `pool` whose tables are all in `placed` and not yet taken; with `take`
+  // they are marked taken.
+  static std::vector<const Expr*> Completed(std::vector<Conjunct>& pool, Mask placed, bool take) {
+    std::vector<const Expr*> out;
+    for (Conjunct& c : pool) {
+      if (c.used || (c.mask & ~placed) != 0) continue;
+      out.push_back(c.expr);
+      if (take) c.used = true;
+    }
+    return out;
+  }
+
+  // Those of `conditions` that read table `s` alone.
+  std::vector<const Expr*> Local(const std::vector<const Expr*>& conditions, size_t s) const {
+    std::vector<const Expr*> out;
+    for (const Expr* e : conditions) {
+      if (MaskOf(*e) == Bit(s)) out.push_back(e);
+    }
+    return out;
+  }
+
+  Mask MaskOf(const Expr& e) const {
+    Resolver resolver(plan_.sources, columns_, coalesced_);
+    Mask mask = 0;
+    resolver.Collect(e, false, Bit(plan_.sources.size()) - 1, "", &mask);
+    return mask;
+  }
+
+  // `column = outer` in `e` (either way round), with the column one of table `s`'s and `outer`
+  // reading only tables in `placed` (or none): the column's table position and `outer`.
+  bool Link(const Expr& e, size_t s, Mask placed, int* column, const Expr** outer) const {
+    if (e.kind != ExprKind::kBinary || e.binary_op != BinaryOp::kEq) return false;
+    Resolver resolver(plan_.sources, columns_, coalesced_);
+    for (int side = 0; side < 2; ++side) {
+      const Expr& c = *e.args[side];
+      if (c.kind != ExprKind::kColumn || MaskOf(c) != Bit(s)) continue;
+      Mask other = MaskOf(*e.args[1 - side]);
+      if ((other & ~placed) != 0 || e.args[1 - side]->kind == ExprKind::kRow) continue;
+      *column = static_cast<int>(plan_.sources[s].offset) + JoinedColumn(s, c.name);
+      *outer = e.args[1 - side].get();
+      return true;
+    }
+    return false;
+  }
+
+  // The position within source `s`'s part of the joined row of its column `name`.
+  int JoinedColumn(size_t s, absl::string_view name) const {
+    const JoinSource& source = plan_.sources[s];
+    for (size_t i = 0; i < source.width; ++i) {
+      if (absl::EqualsIgnoreCase(plan_.columns[source.offset + i].name, name)) {
+        return static_cast<int>(i);
+      }
+    }
+    return -1;
+  }
+
+  // The table position of the column at `joined` (a base table's).
+  int TableColumn(const JoinSource& source, int joined) const {
+    return source.columns[joined - static_cast<int>(source.offset)];
+  }
+
+  JoinStep MakeStep(size_t s, Mask placed, const std::vector<const Expr*>& conditions,
+                    const std::vector<const Expr*>& local, bool lookups) {
+    const JoinSource& source = plan_.sources[s];
+    JoinStep step;
+    step.source = s;
+    step.kind = source.kind;
+    step.conditions = conditions;
+    // Equalities with the tables before it: what lookups and hashing use.
+    std::vector<std::pair<int, const Expr*>> links;
+    for (const Expr* e : conditions) {
+      int column = 0;
+      const Expr* outer = nullptr;
+      if (Link(*e, s, placed, &column, &outer)) links.emplace_back(column, outer);
+    }
+    for (const auto& [column, outer] : links) {
+      if (MaskOf(*outer) == 0) continue;  // a constant restricts the table's own rows
+      if (HashesAlike(plan_.columns[column], *outer)) step.match.push_back({column, outer});
+    }
+    if (source.table == nullptr) {
+      step.access = JoinStep::Access::kViewRows;
+      return step;
+    }
+    const schema::TableDef& table = *source.table;
+    step.plan = PlanAccess(table, local, ctx_);
+    step.filter = PushedFilter(table, local, ctx_);
+    bool own_is_keyed = step.plan.kind == AccessPlan::Kind::kNothing ||
+                        step.plan.kind == AccessPlan::Kind::kKeyLookup ||
+                        step.plan.kind == AccessPlan::Kind::kBatchedLookup;
+    if (!lookups || own_is_keyed) return step;
+    auto value_of = [&](int table_column) -> const Expr* {
+      for (const auto& [column, outer] : links) {
+        if (TableColumn(source, column) == table_column) return outer;
+      }
+      return nullptr;
+    };
+    bool reads_before = false;
+    std::vector<const Expr*> key;
+    for (int c : table.primary_key().columns) {
+      const Expr* v = value_of(c);
+      if (v == nullptr) break;
+      reads_before = reads_before || MaskOf(*v) != 0;
+      key.push_back(v);
+    }
+    if (key.size() == table.primary_key().columns.size() && reads_before) {
+      step.access = JoinStep::Access::kKeyLookup;
+      step.key = std::move(key);
+      return step;
+    }
+    for (size_t i = 0; i < table.indexes.size(); ++i) {
+      const Expr* v = value_of(table.indexes[i].columns[0]);
+      if (v == nullptr || MaskOf(*v) == 0) continue;
+      step.access = JoinStep::Access::kIndexLookup;
+      step.index = static_cast<int>(i);
+      step.key = {v};
+      return step;
+    }
+    return step;
+  }
+
+  // Whether `column` and `outer` are of one class whose equal values hash alike.
+  bool HashesAlike(const mysql::ColumnDefinition& column, const Expr& outer) const {
+    HashClass c = ClassOf(column);
+    if (c == HashClass::kNone) return false;
+    EvalContext eval = ctx_.Eval();
+    eval.row_columns = &plan_.columns;
+    auto typed = TypeOf(outer, eval);
+    auto* type = std::get_if<mysql::ColumnDefinition>(&typed);
+    return type != nullptr && ClassOf(*type) == c;
+  }
+
+  // Lower is better: what a step of this shape costs, without statistics.
+  static int Rank(const JoinStep& step, bool joined) {
+    switch (step.access) {
+      case JoinStep::Access::kKeyLookup:
+        return 1;
+      case JoinStep::Access::kIndexLookup:
+        return 3;
+      case JoinStep::Access::kViewRows:
+        return 4;
+      case JoinStep::Access::kOwn:
+        break;
+    }
+    switch (step.plan.kind) {
+      case AccessPlan::Kind::kNothing:
+      case AccessPlan::Kind::kKeyLookup:
+        return 0;
+      case AccessPlan::Kind::kBatchedLookup:
+        return 2;
+      case AccessPlan::Kind::kIndexRange:
+        return 5;
+      case AccessPlan::Kind::kFullScan:
+        break;
+    }
+    return joined && !step.match.empty() ? 6 : 7;
+  }
+
+  const SelectStmt& select_;
+  const ExecContext& ctx_;
+  JoinPlan plan_;
+  std::vector<SourceColumns> columns_;
+  std::vector<absl::flat_hash_set<int>> needed_;  // per source: positions in columns_[s].all
+  absl::flat_hash_set<std::string> coalesced_;    // USING's names, lower-cased
+  struct UsingPair {
+    size_t right, left;
+    std::string name;
+  };
+  std::vector<UsingPair> using_pairs_;
+  std::vector<std::vector<const Expr*>> using_;  // per source: USING's equalities
+  std::vector<Conjunct> where_;
+  std::vector<std::vector<Conjunct>> on_;  // per source: its ON's conjuncts
+};
+
+}  // namespace
+
+std::string JoinPlan::Describe(const JoinStep& step) const {
+  const JoinSource& source = sources[step.source];
+  std::string how;
+  switch (step.access) {
+    case JoinStep::Access::kKeyLookup:
+      how = "batched key lookups on PRIMARY, one batch for all rows so far";
+      break;
+    case JoinStep::Access::kIndexLookup:
+      how = absl::StrCat("batched range scans on ", source.table->indexes[step.index].name,
+                         ", one per distinct value");
+      break;
+    case JoinStep::Access::kViewRows:
+      how = "computed in the router";
+      break;
+    case JoinStep::Access::kOwn:
+      how = step.plan.Describe(*source.table);
+      if (!step.filter.empty()) absl::StrAppend(&how, " with pushed filter");
+      break;
+  }
+  if (!step.match.empty()) absl::StrAppend(&how, "; hash join");
+  if (step.kind == JoinKind::kLeft) absl::StrAppend(&how, "; left join");
+  if (step.kind == JoinKind::kRight) absl::StrAppend(&how, "; right join");
+  return how;
+}
+
+std::string JoinPlan::KeyText(const JoinStep& step) const {
+  std::vector<std::string> parts;
+  for (const Expr* e : step.key) parts.push_back(ExprText(*e));
+  return absl::StrJoin(parts, ",");
+}
+
+std::variant<JoinPlan, mysql::SqlError> PlanJoin(const SelectStmt& select, const ExecContext& ctx,
+                                                 bool typing_only) {
+  return Planner(select, ctx).Run(typing_only);
+}
+
+}  // namespace shoal::sql::internal
