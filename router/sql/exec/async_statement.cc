@@ -57,8 +57,15 @@ AsyncStatement::AsyncStatement(const internal::ExecContext& ctx)
       owner_(ctx.owner),
       statement_(ctx.statement),
       may_retry_(ctx.may_retry),
-      subqueries_(ctx.subqueries) {
+      subqueries_(ctx.subqueries),
+      parent_(ctx.parent) {
   state_->in_flight = this;
+}
+
+void AsyncStatement::Orphan(std::shared_ptr<api::Transaction> txn) {
+  state_ = nullptr;
+  abandoned_txn_ = std::move(txn);
+  if (parent_ != nullptr) parent_->Orphan(nullptr);
 }
 
 internal::ExecContext AsyncStatement::context() const {
@@ -66,10 +73,22 @@ internal::ExecContext AsyncStatement::context() const {
   ctx.statement = statement_;
   ctx.may_retry = may_retry_;
   ctx.subqueries = subqueries_;
+  ctx.parent = parent_;
   return ctx;
 }
 
 void AsyncStatement::Deliver(StatementResult result) {
+  if (ParentStatement* parent = parent_; parent != nullptr) {
+    // A stale definition (1412) goes up as it is: the parent runs the whole statement again.
+    if (state_ != nullptr) {
+      state_->in_flight = parent;
+    } else {
+      RollbackInBackground(data_, std::move(abandoned_txn_));
+    }
+    delete this;
+    parent->StatementDone(std::move(result));
+    return;
+  }
   const auto* error = std::get_if<mysql::SqlError>(&result);
   if (error != nullptr && error->code == kErTableDefChanged) {
     if (state_ != nullptr && state_->txn == nullptr && statement_ != nullptr && may_retry_) {

@@ -30,11 +30,8 @@ class AsyncStatement {
   AsyncStatement& operator=(const AsyncStatement&) = delete;
 
   // The session is gone; `txn` (its open transaction, may be null) is rolled back once this
-  // statement's operations are done.
-  void Orphan(std::shared_ptr<api::Transaction> txn) {
-    state_ = nullptr;
-    abandoned_txn_ = std::move(txn);
-  }
+  // statement's operations are done. A parent waiting for this is orphaned too.
+  void Orphan(std::shared_ptr<api::Transaction> txn);
 
  protected:
   // The statement is over: hands `result` to the session (with the bookkeeping every
@@ -82,6 +79,17 @@ class AsyncStatement {
   bool may_retry_;
   std::shared_ptr<const SubqueryResults> subqueries_;
   std::shared_ptr<api::Transaction> abandoned_txn_;
+  ParentStatement* parent_;
+};
+
+// A statement that runs others for itself first (the subqueries over tables a statement
+// needs: subqueries.h). Each child gets this as its ExecContext::parent; a deferred child's
+// result then comes to StatementDone as it is (not to the session, not through
+// FinishStatement), orphaned children included — the parent, orphaned with them, frees
+// itself there. While a child runs it is the session's in_flight; the parent again after.
+class ParentStatement : public AsyncStatement, public ResultSink {
+ public:
+  using AsyncStatement::AsyncStatement;
 };
 
 // Sends the dictionary request a statement stopped for (SessionState::wanted, taken here) and

@@ -12,6 +12,10 @@
 #include "router/sql/eval/expr_eval.h"
 #include "router/sql/exec/executor.h"
 
+namespace shoal::sql {
+class ParentStatement;
+}  // namespace shoal::sql
+
 namespace shoal::sql::internal {
 
 // One statement's run: its session, parameter values and clock reading.
@@ -27,6 +31,9 @@ struct ExecContext {
   bool may_retry = true;
   // The statement's subqueries, computed before it runs (subqueries.h); null if it has none.
   std::shared_ptr<const SubqueryResults> subqueries = nullptr;
+  // Set when this runs for another statement (a subquery over tables): a deferred result goes
+  // to the parent (async_statement.h), not to the session.
+  ParentStatement* parent = nullptr;
 
   EvalContext Eval() const {
     EvalContext c;
@@ -114,6 +121,8 @@ std::optional<mysql::SqlError> CheckTableLock(const TableName& name, absl::strin
 // its request sent and Deferred returned: it runs again, from the start, once answered.
 // `keep_warnings`: the diagnostics from before the statement, which a run again keeps (what
 // the statement adds, it adds anew).
+// Runs `stmt` itself, its subqueries already computed (executor.cc).
+StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx);
 StatementResult RunStatementOrWait(const Statement& stmt, const ExecContext& ctx,
                                    size_t keep_warnings);
 

@@ -135,6 +135,8 @@ StatementResult ExecuteDeallocate(const DeallocateStmt& stmt, const ExecContext&
   return OkResult{};
 }
 
+}  // namespace
+
 StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) {
   return std::visit(Overloaded{
                         [&](const SelectStmt& s) { return ExecuteSelect(s, ctx); },
@@ -177,11 +179,11 @@ StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) 
                     stmt.node);
 }
 
+namespace {
+
 StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
   if (!stmt.has_subqueries) return RunStatementNode(stmt, ctx);
-  ExecContext with = ctx;
-  if (auto err = ComputeSubqueries(stmt, &with)) return *err;
-  return RunStatementNode(stmt, with);
+  return RunWithSubqueries(stmt, ctx);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/information_schema.h"
 
 namespace shoal::sql::internal {
@@ -65,37 +66,118 @@ bool ComputableHere(const SelectStmt& select, const SessionState& state) {
   return ReadsInformationSchema(*select.from, state);
 }
 
+// The result of subquery `e`, kept in `results` for evaluation; an error fails the statement.
+std::optional<mysql::SqlError> Keep(const Expr& e, StatementResult result,
+                                    SubqueryResults* results) {
+  if (auto* err = std::get_if<mysql::SqlError>(&result)) {
+    if (err->code == 1054) return mysql::errors::NotSupportedYet("correlated subqueries");
+    return *err;
+  }
+  auto* rows = std::get_if<mysql::ResultSet>(&result);
+  if (rows == nullptr) return mysql::errors::NotSupportedYet("subqueries here");
+  if (e.kind != ExprKind::kExists && rows->columns.size() != 1) {
+    return mysql::SqlError{1241, "21000", "Operand should contain 1 column(s)"};
+  }
+  SubqueryResult& r = (*results)[&e];
+  r.column_count = rows->columns.size();
+  if (!rows->columns.empty()) r.column = rows->columns[0];
+  r.values.reserve(rows->rows.size());
+  for (std::vector<mysql::Value>& row : rows->rows) {
+    r.values.push_back(row.empty() ? mysql::Value{} : std::move(row[0]));
+  }
+  return std::nullopt;
+}
+
+// Subqueries that read the data nodes, run one after another (each a child statement), then
+// the statement itself; delivers the statement's result unless the statement delivers it.
+class SubqueryRun : public ParentStatement {
+ public:
+  SubqueryRun(const ExecContext& ctx, const Statement& stmt, std::vector<const Expr*> pending,
+              std::shared_ptr<SubqueryResults> results)
+      : ParentStatement(ctx),
+        stmt_(stmt),
+        pending_(std::move(pending)),
+        results_(std::move(results)),
+        keep_warnings_(ctx.state->warnings.size()) {}
+
+  // Runs subqueries until one waits for the data nodes, or all are done and the statement runs.
+  void Next() {
+    while (next_ < pending_.size()) {
+      ExecContext child = context();
+      child.parent = this;
+      child.subqueries = results_;
+      StatementResult result = ExecuteSelect(*pending_[next_]->subquery, child);
+      if (std::holds_alternative<Deferred>(result)) return;  // StatementDone goes on
+      if (!Took(std::move(result))) return;
+    }
+    ExecContext main = context();
+    main.subqueries = results_;
+    StatementResult result = RunStatementNode(stmt_, main);
+    if (std::holds_alternative<Deferred>(result)) {
+      delete this;  // the statement delivers its own result
+      return;
+    }
+    if (WaitedForDictionary()) return;
+    Deliver(std::move(result));
+  }
+
+  void StatementDone(StatementResult result) override {
+    if (state() == nullptr) return Deliver(OkResult{});  // orphaned: nobody reads it
+    if (Took(std::move(result))) Next();
+  }
+
+ private:
+  // Keeps a subquery's result; false when the statement ended (an error delivered).
+  bool Took(StatementResult result) {
+    if (WaitedForDictionary()) return false;
+    if (auto err = Keep(*pending_[next_], std::move(result), results_.get())) {
+      Deliver(std::move(*err));
+      return false;
+    }
+    ++next_;
+    return true;
+  }
+
+  // A subquery (or the statement) stopped for the dictionary master: the whole statement runs
+  // again once it answered (table_access.h), in place of this.
+  bool WaitedForDictionary() {
+    if (state()->wanted == nullptr) return false;
+    ExecContext again = context();
+    (void)WaitForDictionary(again, keep_warnings_);
+    delete this;
+    return true;
+  }
+
+  const Statement& stmt_;
+  std::vector<const Expr*> pending_;
+  std::shared_ptr<SubqueryResults> results_;
+  size_t keep_warnings_;
+  size_t next_ = 0;
+};
+
 }  // namespace
 
-std::optional<mysql::SqlError> ComputeSubqueries(const Statement& stmt, ExecContext* ctx) {
-  auto results = std::make_shared<SubqueryResults>();
-  ctx->subqueries = results;  // inner subqueries are read by the outer ones as they run
-  for (const Expr* e : CollectStatement(stmt)) {
+StatementResult RunWithSubqueries(const Statement& stmt, const ExecContext& ctx) {
+  std::vector<const Expr*> subqueries = CollectStatement(stmt);
+  bool here = true;
+  for (const Expr* e : subqueries) {
     if (e->kind == ExprKind::kInSubquery && e->args[0]->kind == ExprKind::kRow) {
       return mysql::errors::NotSupportedYet("row subqueries");
     }
-    if (!ComputableHere(*e->subquery, *ctx->state)) {
-      return mysql::errors::NotSupportedYet("subqueries that read tables");
-    }
-    StatementResult result = ExecuteSelect(*e->subquery, *ctx);
-    if (auto* err = std::get_if<mysql::SqlError>(&result)) {
-      if (err->code == 1054) return mysql::errors::NotSupportedYet("correlated subqueries");
-      return *err;
-    }
-    auto* rows = std::get_if<mysql::ResultSet>(&result);
-    if (rows == nullptr) return mysql::errors::NotSupportedYet("subqueries here");
-    if (e->kind != ExprKind::kExists && rows->columns.size() != 1) {
-      return mysql::SqlError{1241, "21000", "Operand should contain 1 column(s)"};
-    }
-    SubqueryResult& r = (*results)[e];
-    r.column_count = rows->columns.size();
-    if (!rows->columns.empty()) r.column = rows->columns[0];
-    r.values.reserve(rows->rows.size());
-    for (std::vector<mysql::Value>& row : rows->rows) {
-      r.values.push_back(row.empty() ? mysql::Value{} : std::move(row[0]));
-    }
+    here = here && ComputableHere(*e->subquery, *ctx.state);
   }
-  return std::nullopt;
+  auto results = std::make_shared<SubqueryResults>();
+  if (here) {
+    ExecContext with = ctx;
+    with.subqueries = results;  // inner subqueries are read by the outer ones as they run
+    for (const Expr* e : subqueries) {
+      if (auto err = Keep(*e, ExecuteSelect(*e->subquery, with), results.get())) return *err;
+    }
+    return RunStatementNode(stmt, with);
+  }
+  auto* run = new SubqueryRun(ctx, stmt, std::move(subqueries), std::move(results));
+  run->Next();
+  return Deferred{};
 }
 
 }  // namespace shoal::sql::internal

@@ -2,10 +2,11 @@
 // before the statement that holds them runs: each becomes its rows' first column, which
 // evaluation then reads (EvalContext::subqueries), innermost first.
 //
-// They run here, at once, when what they read is in the router: no table, information_schema,
-// or a derived table of those — what catalog queries and dump tools send. A subquery that
-// reads the data nodes answers 1235 until subqueries run as native semi-joins (batched key
-// lookups per partition); one that refers to the outer statement's columns answers 1235 too.
+// When all of them read only what the router has (no table, information_schema, a derived
+// table of those: what catalog queries and dump tools send) they run at once. Otherwise they
+// run one after another as child statements on the data nodes (async_statement.h's
+// ParentStatement), and the statement after them. A subquery that refers to the outer
+// statement's columns (correlated) answers 1235.
 #pragma once
 
 #include <optional>
@@ -14,7 +15,8 @@
 
 namespace shoal::sql::internal {
 
-// Computes every subquery of `stmt` into ctx->subqueries. An error fails the statement.
-std::optional<mysql::SqlError> ComputeSubqueries(const Statement& stmt, ExecContext* ctx);
+// Computes every subquery of `stmt`, then runs it with them (RunStatementNode). An error of
+// a subquery fails the statement.
+StatementResult RunWithSubqueries(const Statement& stmt, const ExecContext& ctx);
 
 }  // namespace shoal::sql::internal
