@@ -62,6 +62,17 @@ AsyncStatement::AsyncStatement(const internal::ExecContext& ctx)
   state_->in_flight = this;
 }
 
+ParentStatement::ParentStatement(const internal::ExecContext& ctx)
+    : AsyncStatement(ctx), keep_warnings_(ctx.state->warnings.size()) {}
+
+bool ParentStatement::WaitedForDictionary() {
+  internal::ExecContext ctx = context();
+  if (ctx.parent != nullptr || ctx.state == nullptr || ctx.state->wanted == nullptr) return false;
+  (void)WaitForDictionary(ctx, keep_warnings_);
+  delete this;
+  return true;
+}
+
 void AsyncStatement::Orphan(std::shared_ptr<api::Transaction> txn) {
   state_ = nullptr;
   abandoned_txn_ = std::move(txn);

@@ -89,7 +89,17 @@ class AsyncStatement {
 // itself there. While a child runs it is the session's in_flight; the parent again after.
 class ParentStatement : public AsyncStatement, public ResultSink {
  public:
-  using AsyncStatement::AsyncStatement;
+  explicit ParentStatement(const internal::ExecContext& ctx);
+
+ protected:
+  // A child (or what this ran after its children) stopped for the dictionary master
+  // (SessionState::wanted). At the top, the whole statement runs again once it answered
+  // (table_access.h), in place of this, which is deleted: true. Under a parent, false: the
+  // stop goes up with the error it came with.
+  bool WaitedForDictionary();
+
+ private:
+  size_t keep_warnings_;  // the diagnostics from before the statement began
 };
 
 // Sends the dictionary request a statement stopped for (SessionState::wanted, taken here) and

@@ -49,8 +49,16 @@ struct ExecContext {
 };
 
 StatementResult ExecuteSet(const SetStmt& stmt, const ExecContext& ctx);
-// SELECT, with or without tables (executor.cc; exec_select.cc for tables).
+// SELECT, with or without tables (executor.cc; exec_select.cc for tables), UNIONs included.
 StatementResult ExecuteSelect(const SelectStmt& select, const ExecContext& ctx);
+// One SELECT, its UNION (if any) left aside, and its result columns.
+StatementResult ExecuteSingleSelect(const SelectStmt& select, const ExecContext& ctx);
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SingleSelectColumns(
+    const SelectStmt& select, const SessionState& state);
+// SELECT … UNION … (exec_union.cc), and its result columns.
+StatementResult ExecuteUnion(const SelectStmt& select, const ExecContext& ctx);
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> UnionColumns(
+    const SelectStmt& select, const SessionState& state);
 // Table statements (exec_ddl.cc, exec_insert.cc, exec_select.cc, exec_modify.cc).
 StatementResult ExecuteCreateDatabase(const CreateDatabaseStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteDropDatabase(const DropDatabaseStmt& stmt, const ExecContext& ctx);

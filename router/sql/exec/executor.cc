@@ -189,6 +189,19 @@ StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
 }  // namespace
 
 StatementResult ExecuteSelect(const SelectStmt& select, const ExecContext& ctx) {
+  if (!select.unions.empty()) return ExecuteUnion(select, ctx);
+  return ExecuteSingleSelect(select, ctx);
+}
+
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SingleSelectColumns(
+    const SelectStmt& select, const SessionState& state) {
+  if (select.from) return TableSelectColumns(select, state);
+  EvalContext ctx;
+  ctx.state = &state;
+  return SelectColumns(select, ctx);
+}
+
+StatementResult ExecuteSingleSelect(const SelectStmt& select, const ExecContext& ctx) {
   if (select.from) return ExecuteTableSelect(select, ctx);
   EvalContext eval = ctx.Eval();
   auto typed = SelectColumns(select, eval);
@@ -311,14 +324,9 @@ std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
     return mysql::errors::UnsupportedPreparedStatement();
   }
   std::vector<mysql::ColumnDefinition> columns;
-  if (const auto* select = std::get_if<SelectStmt>(&stmt.node); select && select->from) {
-    auto typed = internal::TableSelectColumns(*select, state);
-    if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
-    columns = std::get<std::vector<mysql::ColumnDefinition>>(std::move(typed));
-  } else if (select != nullptr) {
-    EvalContext ctx;
-    ctx.state = &state;
-    auto typed = internal::SelectColumns(*select, ctx);
+  if (const auto* select = std::get_if<SelectStmt>(&stmt.node)) {
+    auto typed = select->unions.empty() ? internal::SingleSelectColumns(*select, state)
+                                        : internal::UnionColumns(*select, state);
     if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
     columns = std::get<std::vector<mysql::ColumnDefinition>>(std::move(typed));
   } else if (const auto* show = std::get_if<ShowStmt>(&stmt.node)) {

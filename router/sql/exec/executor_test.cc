@@ -639,8 +639,8 @@ TEST_F(ExecutorTest, SubqueriesWithoutTables) {
   EXPECT_EQ(One("SELECT EXISTS (SELECT 1, 2)"), Value{int64_t{1}});
   Ok("SET @s = (SELECT 5)");
   EXPECT_EQ(One("SELECT @s"), Value{int64_t{5}});
-  // Without a cluster there is no table to read; with one, 1235 until semi-joins run natively.
-  EXPECT_EQ(Error("SELECT 1 IN (SELECT a FROM t)").code, 1235);
+  // Without a cluster there is no table to read (sql_corpus/subqueries.sql reads some).
+  EXPECT_EQ(Error("SELECT 1 IN (SELECT a FROM t)").code, 1297);
 }
 
 TEST_F(ExecutorTest, InformationSchemaWithoutTables) {

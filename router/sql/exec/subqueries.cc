@@ -4,6 +4,7 @@
 
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/information_schema.h"
+#include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -22,6 +23,7 @@ void Collect(const Expr* e, std::vector<const Expr*>* out) {
 
 void CollectSelect(const SelectStmt& select, std::vector<const Expr*>* out) {
   for (const SelectItem& item : select.items) Collect(item.expr.get(), out);
+  for (const SelectStmt::UnionPart& part : select.unions) CollectSelect(*part.select, out);
   if (select.from && select.from->derived) CollectSelect(*select.from->derived, out);
   for (const JoinClause& join : select.joins) {
     if (join.table.derived) CollectSelect(*join.table.derived, out);
@@ -58,14 +60,6 @@ std::vector<const Expr*> CollectStatement(const Statement& stmt) {
   return out;
 }
 
-// Whether the router has what `select` reads at hand.
-bool ComputableHere(const SelectStmt& select, const SessionState& state) {
-  if (!select.from) return true;
-  if (!select.joins.empty()) return false;  // a join runs on the data nodes' time
-  if (select.from->derived) return ComputableHere(*select.from->derived, state);
-  return ReadsInformationSchema(*select.from, state);
-}
-
 // The result of subquery `e`, kept in `results` for evaluation; an error fails the statement.
 std::optional<mysql::SqlError> Keep(const Expr& e, StatementResult result,
                                     SubqueryResults* results) {
@@ -97,8 +91,7 @@ class SubqueryRun : public ParentStatement {
       : ParentStatement(ctx),
         stmt_(stmt),
         pending_(std::move(pending)),
-        results_(std::move(results)),
-        keep_warnings_(ctx.state->warnings.size()) {}
+        results_(std::move(results)) {}
 
   // Runs subqueries until one waits for the data nodes, or all are done and the statement runs.
   void Next() {
@@ -138,20 +131,9 @@ class SubqueryRun : public ParentStatement {
     return true;
   }
 
-  // A subquery (or the statement) stopped for the dictionary master: the whole statement runs
-  // again once it answered (table_access.h), in place of this.
-  bool WaitedForDictionary() {
-    if (state()->wanted == nullptr) return false;
-    ExecContext again = context();
-    (void)WaitForDictionary(again, keep_warnings_);
-    delete this;
-    return true;
-  }
-
   const Statement& stmt_;
   std::vector<const Expr*> pending_;
   std::shared_ptr<SubqueryResults> results_;
-  size_t keep_warnings_;
   size_t next_ = 0;
 };
 
@@ -164,7 +146,7 @@ StatementResult RunWithSubqueries(const Statement& stmt, const ExecContext& ctx)
     if (e->kind == ExprKind::kInSubquery && e->args[0]->kind == ExprKind::kRow) {
       return mysql::errors::NotSupportedYet("row subqueries");
     }
-    here = here && ComputableHere(*e->subquery, *ctx.state);
+    here = here && ReadsOnlyRouter(*e->subquery, *ctx.state);
   }
   auto results = std::make_shared<SubqueryResults>();
   if (here) {
@@ -175,9 +157,20 @@ StatementResult RunWithSubqueries(const Statement& stmt, const ExecContext& ctx)
     }
     return RunStatementNode(stmt, with);
   }
+  if (auto err = RequireDataNodes(*ctx.state)) return *err;
   auto* run = new SubqueryRun(ctx, stmt, std::move(subqueries), std::move(results));
   run->Next();
   return Deferred{};
+}
+
+bool ReadsOnlyRouter(const SelectStmt& select, const SessionState& state) {
+  for (const SelectStmt::UnionPart& part : select.unions) {
+    if (!ReadsOnlyRouter(*part.select, state)) return false;
+  }
+  if (!select.from) return true;
+  if (!select.joins.empty()) return false;  // a join runs on the data nodes' time
+  if (select.from->derived) return ReadsOnlyRouter(*select.from->derived, state);
+  return ReadsInformationSchema(*select.from, state);
 }
 
 }  // namespace shoal::sql::internal

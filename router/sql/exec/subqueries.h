@@ -19,4 +19,8 @@ namespace shoal::sql::internal {
 // a subquery fails the statement.
 StatementResult RunWithSubqueries(const Statement& stmt, const ExecContext& ctx);
 
+// Whether `select` reads only what the router holds (no table, information_schema, derived
+// tables and UNIONs of those), so that it runs at once, without the data nodes.
+bool ReadsOnlyRouter(const SelectStmt& select, const SessionState& state);
+
 }  // namespace shoal::sql::internal

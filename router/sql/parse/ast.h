@@ -186,6 +186,16 @@ struct SelectStmt {
   std::vector<OrderItem> order_by;
   std::optional<Limit> limit;
   LockMode lock = LockMode::kNone;
+
+  // SELECT … UNION [ALL | DISTINCT] SELECT …: the SELECTs after this one, in order. ORDER BY
+  // and LIMIT written after the last one order and limit the whole: they are `union_tail`'s, a
+  // `SELECT *` over the union's rows (null when none were written).
+  struct UnionPart {
+    std::unique_ptr<SelectStmt> select;
+    bool all = false;  // UNION ALL: duplicates kept
+  };
+  std::vector<UnionPart> unions;
+  std::unique_ptr<SelectStmt> union_tail;
 };
 
 // ---------------------------------------------------------------------------------------

@@ -471,12 +471,37 @@ TEST(DmlSelectTest, Joins) {
   EXPECT_EQ(MustFail("SELECT * FROM t1 JOIN (t2 JOIN t3) ON 1").code, 1235);
 }
 
+TEST(DmlSelectTest, Unions) {
+  SelectStmt u = Get<SelectStmt>(
+      "SELECT a FROM t WHERE a > 1 UNION ALL SELECT b FROM u UNION DISTINCT SELECT c FROM v "
+      "ORDER BY 1 DESC LIMIT 5");
+  ASSERT_EQ(u.unions.size(), 2u);
+  EXPECT_TRUE(u.unions[0].all);
+  EXPECT_FALSE(u.unions[1].all);
+  EXPECT_EQ(u.unions[0].select->from->table.name, "u");
+  EXPECT_EQ(u.unions[1].select->from->table.name, "v");
+  EXPECT_TRUE(u.unions[1].select->order_by.empty());
+  EXPECT_FALSE(u.unions[1].select->limit.has_value());
+  ASSERT_NE(u.union_tail, nullptr);
+  EXPECT_EQ(u.union_tail->order_by.size(), 1u);
+  EXPECT_TRUE(u.union_tail->order_by[0].descending);
+  EXPECT_TRUE(u.union_tail->limit.has_value());
+  EXPECT_NE(u.where, nullptr);
+
+  SelectStmt plain = Get<SelectStmt>("SELECT 1 UNION SELECT 2");
+  ASSERT_EQ(plain.unions.size(), 1u);
+  EXPECT_EQ(plain.union_tail, nullptr);
+  EXPECT_TRUE(MustParse("SELECT * FROM t WHERE id IN (SELECT a FROM u UNION SELECT b FROM v)")
+                  .has_subqueries);
+  EXPECT_EQ(MustFail("SELECT 1 UNION (SELECT 2)").code, 1235);
+  EXPECT_EQ(MustFail("SELECT 1 UNION").code, 1064);
+}
+
 TEST(DmlSelectTest, NotSupportedYet) {
   EXPECT_EQ(MustFail("SELECT k FROM t GROUP BY k WITH ROLLUP").message, NotYet("WITH ROLLUP"));
   EXPECT_EQ(MustFail("SELECT c FROM t FOR UPDATE NOWAIT").code, 1235);
   EXPECT_EQ(MustFail("SELECT c FROM t FOR SHARE SKIP LOCKED").message, NotYet("SKIP LOCKED"));
   EXPECT_EQ(MustFail("SELECT c FROM t FOR UPDATE OF t").code, 1235);
-  EXPECT_EQ(MustFail("SELECT c FROM t UNION SELECT c FROM u").message, NotYet("UNION"));
   EXPECT_EQ(MustFail("SELECT c FROM t EXCEPT SELECT c FROM u").message, NotYet("EXCEPT"));
   EXPECT_EQ(MustFail("SELECT c FROM t INTO @x").message, NotYet("SELECT INTO"));
   EXPECT_EQ(MustFail("SELECT c FROM t PARTITION (p0)").message, NotYet("PARTITION"));

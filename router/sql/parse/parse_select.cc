@@ -292,12 +292,15 @@ bool Parser::ParseSelect(SelectStmt* out) {
     }
   }
   if (AcceptKeyword("WHERE") && !(out->where = ParseExpr())) return false;
-  if (!out->from && (PeekKeyword("GROUP") || PeekKeyword("HAVING") || PeekKeyword("ORDER"))) {
+  // A UNION's last SELECT is followed by the union's own ORDER BY, which it may well have.
+  if (!out->from &&
+      (PeekKeyword("GROUP") || PeekKeyword("HAVING") || (PeekKeyword("ORDER") && !in_union_))) {
     return NotSupported(absl::AsciiStrToUpper(Peek().text) + " without tables");
   }
   if (AcceptKeyword("GROUP") && !ParseGroupBy(*this, &out->group_by)) return false;
   if (AcceptKeyword("HAVING") && !(out->having = ParseExpr())) return false;
   if (PeekKeyword("WINDOW")) return NotSupported("WINDOW");
+  if (PeekKeyword("UNION")) return ParseUnion(out);
   if (StartsSetOperation(*this)) return NotSupported(absl::AsciiStrToUpper(Peek().text));
   if (AcceptKeyword("ORDER") && !(ExpectKeyword("BY") && ParseOrderBy(&out->order_by))) {
     return false;
@@ -306,6 +309,41 @@ bool Parser::ParseSelect(SelectStmt* out) {
   if (PeekKeyword("INTO")) return NotSupported("SELECT INTO");
   if (!ParseLockingClause(*this, &out->lock)) return false;
   if (PeekKeyword("INTO")) return NotSupported("SELECT INTO");
+  return true;
+}
+
+// At UNION after a SELECT's HAVING: the SELECTs after it, and the ORDER BY and LIMIT after the
+// last, which apply to the whole. The next SELECT is parsed whole — its own UNION included, so
+// the chain nests to the right — and then flattened into `first`.
+bool Parser::ParseUnion(SelectStmt* first) {
+  while (AcceptKeyword("UNION")) {
+    SelectStmt::UnionPart& part = first->unions.emplace_back();
+    part.all = AcceptKeyword("ALL");
+    if (!part.all) AcceptKeyword("DISTINCT");
+    if (Peek().kind == TokenKind::kLParen) return NotSupported("parenthesized SELECT in UNION");
+    if (!PeekKeyword("SELECT")) return Fail();
+    part.select = std::make_unique<SelectStmt>();
+    bool outer_union = in_union_;
+    in_union_ = true;
+    bool parsed = ParseSelect(part.select.get());
+    in_union_ = outer_union;
+    if (!parsed) return false;
+    SelectStmt& next = *part.select;
+    if (!next.unions.empty()) {
+      for (SelectStmt::UnionPart& more : next.unions) first->unions.push_back(std::move(more));
+      next.unions.clear();
+      first->union_tail = std::move(next.union_tail);
+      return true;
+    }
+    if (!next.order_by.empty() || next.limit) {
+      first->union_tail = std::make_unique<SelectStmt>();
+      first->union_tail->items.emplace_back().name = "*";
+      first->union_tail->order_by = std::move(next.order_by);
+      first->union_tail->limit = std::move(next.limit);
+      next.order_by.clear();
+      next.limit.reset();
+    }
+  }
   return true;
 }
 

@@ -61,6 +61,7 @@ class Parser {
 
   // --- statements (parse_select.cc, parse_set.cc, parse_show.cc, parse_misc.cc)
   bool ParseSelect(SelectStmt* out);
+  bool ParseUnion(SelectStmt* first);
   bool ParseLimit(Limit* out);
   bool ParseSet(StatementNode* out);
   bool ParseShow(ShowStmt* out);
@@ -137,6 +138,7 @@ class Parser {
   int param_count_ = 0;
   bool has_subqueries_ = false;
   int depth_ = 0;
+  bool in_union_ = false;  // parsing a SELECT after UNION (ParseUnion)
   std::optional<mysql::SqlError> error_;
 };
 
