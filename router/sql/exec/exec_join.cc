@@ -240,9 +240,10 @@ class JoinRun : public AsyncStatement, public api::Completion, public api::ScanR
                 mysql::Value{});
     };
     if (step_ == 0) {
-      for (const Values& part : fetched_) {
+      out.reserve(fetched_.size());
+      for (Values& part : fetched_) {
         Values joined(plan_.columns.size());
-        place(&joined, part);
+        std::move(part.begin(), part.end(), joined.begin() + from.offset);
         auto holds = Holds(s.conditions, joined, &eval);
         if (auto* err = std::get_if<mysql::SqlError>(&holds)) return *err;
         if (std::get<bool>(holds)) out.push_back(std::move(joined));
@@ -267,6 +268,8 @@ class JoinRun : public AsyncStatement, public api::Completion, public api::ScanR
       }
       std::vector<bool> matched(s.kind == JoinKind::kRight ? fetched_.size() : 0);
       static const std::vector<size_t> kNone;
+      std::vector<size_t> hits;
+      out.reserve(joined_.size());
       for (Values& joined : joined_) {
         const std::vector<size_t>* candidates = &all;
         if (!s.match.empty()) {
@@ -281,18 +284,26 @@ class JoinRun : public AsyncStatement, public api::Completion, public api::ScanR
           auto it = keyed ? by_key.find(key) : by_key.end();
           candidates = it == by_key.end() ? &kNone : &it->second;
         }
-        bool any = false;
+        hits.clear();
         for (size_t i : *candidates) {
-          place(&joined, fetched_[i]);
-          auto holds = Holds(s.conditions, joined, &eval);
-          if (auto* err = std::get_if<mysql::SqlError>(&holds)) return *err;
-          if (!std::get<bool>(holds)) continue;
-          any = true;
+          if (!s.conditions.empty()) {
+            place(&joined, fetched_[i]);
+            auto holds = Holds(s.conditions, joined, &eval);
+            if (auto* err = std::get_if<mysql::SqlError>(&holds)) return *err;
+            if (!std::get<bool>(holds)) continue;
+          }
+          hits.push_back(i);
           if (!matched.empty()) matched[i] = true;
-          out.push_back(joined);
         }
-        clear(&joined);
-        if (!any && s.kind == JoinKind::kLeft) out.push_back(std::move(joined));
+        // Each match is a copy of the row so far but the last, which takes it over.
+        for (size_t h = 0; h < hits.size(); ++h) {
+          place(&joined, fetched_[hits[h]]);
+          out.push_back(h + 1 < hits.size() ? joined : std::move(joined));
+        }
+        if (hits.empty() && s.kind == JoinKind::kLeft) {
+          clear(&joined);
+          out.push_back(std::move(joined));
+        }
       }
       for (size_t i = 0; i < matched.size(); ++i) {
         if (matched[i]) continue;

@@ -20,16 +20,31 @@ using Mask = uint64_t;
 
 Mask Bit(size_t source) { return Mask{1} << source; }
 
-// The columns a source has, visible ones only: what a column reference may name in it.
+// The columns a source has, visible ones only: what a column reference may name in it. A
+// column is its position in the table (or in the view's columns).
 struct SourceColumns {
-  std::vector<mysql::ColumnDefinition> all;  // qualified; a base table's in table order
-  std::vector<uint16_t> positions;           // a base table's: the table column of each of `all`
+  const schema::TableDef* table = nullptr;    // a base table
+  std::vector<mysql::ColumnDefinition> view;  // a view's, qualified
 
   int Find(absl::string_view name) const {
-    for (size_t i = 0; i < all.size(); ++i) {
-      if (absl::EqualsIgnoreCase(all[i].name, name)) return static_cast<int>(i);
+    if (table != nullptr) {
+      int c = table->FindColumn(name);
+      return c >= 0 && !table->columns[c].hidden ? c : -1;
+    }
+    for (size_t i = 0; i < view.size(); ++i) {
+      if (absl::EqualsIgnoreCase(view[i].name, name)) return static_cast<int>(i);
     }
     return -1;
+  }
+
+  // Every column, for `*`.
+  std::vector<int> All() const {
+    std::vector<int> out;
+    size_t n = table != nullptr ? table->columns.size() : view.size();
+    for (size_t c = 0; c < n; ++c) {
+      if (table == nullptr || !table->columns[c].hidden) out.push_back(static_cast<int>(c));
+    }
+    return out;
   }
 };
 
@@ -175,8 +190,8 @@ class Planner {
       if (ReadsInformationSchema(ref, state)) {
         auto view = InformationSchemaColumns(ref.table.name, state);
         if (auto* err = std::get_if<mysql::SqlError>(&view)) return *err;
-        columns.all = std::get<std::vector<mysql::ColumnDefinition>>(std::move(view));
-        QualifyColumns(source.name, &columns.all);
+        columns.view = std::get<std::vector<mysql::ColumnDefinition>>(std::move(view));
+        QualifyColumns(source.name, &columns.view);
         if (!typing_only) {
           auto rows = InformationSchemaRows(ref.table.name, state);
           if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
@@ -188,10 +203,7 @@ class Planner {
       if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
       if (auto err = CheckTableLock(ref.table, ref.alias, state, /*write=*/false)) return *err;
       source.table = std::get<api::TablePtr>(std::move(resolved));
-      for (size_t c = 0; c < source.table->columns.size(); ++c) {
-        if (!source.table->columns[c].hidden) columns.positions.push_back(static_cast<uint16_t>(c));
-      }
-      columns.all = FetchedColumnDefs(*source.table, columns.positions, source.name, state);
+      columns.table = source.table.get();
     }
     // Outer joins' NULL rows: LEFT's table, and every table before a RIGHT JOIN.
     for (size_t s = 1; s < n; ++s) {
@@ -258,7 +270,7 @@ class Planner {
       for (size_t s = 0; s < plan_.sources.size(); ++s) {
         if (item.star_qualifier.empty() ||
             absl::EqualsIgnoreCase(item.star_qualifier, plan_.sources[s].name)) {
-          for (size_t c = 0; c < columns_[s].all.size(); ++c) needed_[s].insert(c);
+          for (int c : columns_[s].All()) needed_[s].insert(c);
         }
       }
     }
@@ -279,21 +291,20 @@ class Planner {
     for (size_t s = 0; s < plan_.sources.size(); ++s) {
       JoinSource& source = plan_.sources[s];
       source.offset = plan_.columns.size();
-      std::vector<int> picked;
+      std::vector<mysql::ColumnDefinition> defs;
       if (source.table == nullptr) {
-        picked.resize(columns_[s].all.size());
-        for (size_t c = 0; c < picked.size(); ++c) picked[c] = static_cast<int>(c);
+        defs = columns_[s].view;
       } else {
-        picked.assign(needed_[s].begin(), needed_[s].end());
-        std::sort(picked.begin(), picked.end());
+        source.columns.assign(needed_[s].begin(), needed_[s].end());
+        std::sort(source.columns.begin(), source.columns.end());
+        defs = FetchedColumnDefs(*source.table, source.columns, source.name, *ctx_.state);
       }
-      for (int c : picked) {
-        if (source.table != nullptr) source.columns.push_back(columns_[s].positions[c]);
+      for (mysql::ColumnDefinition& def : defs) {
         shown[s].push_back(static_cast<int>(plan_.columns.size()));
-        plan_.columns.push_back(columns_[s].all[c]);
-        if (source.nullable) plan_.columns.back().flags &= ~mysql::column_flag::kNotNull;
+        if (source.nullable) def.flags &= ~mysql::column_flag::kNotNull;
+        plan_.columns.push_back(std::move(def));
       }
-      source.width = picked.size();
+      source.width = defs.size();
     }
     if (using_pairs_.empty()) return;
     // `*` with USING, as MySQL: the joined columns once (the left one's), then the rest of
@@ -390,21 +401,21 @@ class Planner {
     for (const std::vector<Conjunct>& on : on_) pool.insert(pool.end(), on.begin(), on.end());
     Mask placed = 0;
     while (placed != Bit(plan_.sources.size()) - 1) {
-      std::optional<JoinStep> best;
+      std::optional<Candidate> best;
       int best_rank = 0;
       for (size_t s = 0; s < plan_.sources.size(); ++s) {
         if (placed & Bit(s)) continue;
         std::vector<const Expr*> conditions = Completed(pool, placed | Bit(s), false);
-        JoinStep step = MakeStep(s, placed, conditions, Local(conditions, s), placed != 0);
-        int rank = Rank(step, placed != 0);
+        Candidate candidate = MakeStep(s, placed, conditions, Local(conditions, s), placed != 0);
+        int rank = Rank(candidate.step, placed != 0);
         if (!best || rank < best_rank) {
-          best = std::move(step);
+          best = std::move(candidate);
           best_rank = rank;
         }
       }
-      best->conditions = Completed(pool, placed | Bit(best->source), true);
-      placed |= Bit(best->source);
-      plan_.steps.push_back(std::move(*best));
+      (void)Completed(pool, placed | Bit(best->step.source), true);  // taken by this step
+      placed |= Bit(best->step.source);
+      plan_.steps.push_back(std::move(*best).Finished());
     }
     plan_.where_done = true;
     return std::nullopt;
@@ -433,7 +444,8 @@ class Planner {
       bool inner = source.kind == JoinKind::kInner;
       if (inner) conditions.insert(conditions.end(), completed.begin(), completed.end());
       JoinStep step = MakeStep(s, placed, conditions, local,
-                               /*lookups=*/s > 0 && source.kind != JoinKind::kRight);
+                               /*lookups=*/s > 0 && source.kind != JoinKind::kRight)
+                          .Finished();
       if (!inner) step.filters = std::move(completed);
       placed |= Bit(s);
       plan_.steps.push_back(std::move(step));
@@ -499,14 +511,35 @@ class Planner {
   }
 
   // The table position of the column at `joined` (a base table's).
-  int TableColumn(const JoinSource& source, int joined) const {
+  static int TableColumn(const JoinSource& source, int joined) {
     return source.columns[joined - static_cast<int>(source.offset)];
   }
 
-  JoinStep MakeStep(size_t s, Mask placed, const std::vector<const Expr*>& conditions,
-                    const std::vector<const Expr*>& local, bool lookups) {
-    const JoinSource& source = plan_.sources[s];
+  // Drops from the step's checks what its access already guarantees: the conditions an exact
+  // plan of its own turned into keys, and integer equalities it matches rows on by hashing
+  // (equal hashes are equal integers). They were needed to choose the access, not after it.
+  // A step being chosen, and the conditions its access guarantees.
+  struct Candidate {
     JoinStep step;
+    std::vector<const Expr*> guaranteed;
+
+    // Drops from the step's checks what its access already guarantees: the conditions an
+    // exact plan of its own turned into keys, and integer equalities it matches rows on by
+    // hashing (equal hashes are equal integers). They chose the access; checking them again
+    // on every row would only cost.
+    JoinStep Finished() && {
+      std::erase_if(step.conditions, [&](const Expr* e) {
+        return std::find(guaranteed.begin(), guaranteed.end(), e) != guaranteed.end();
+      });
+      return std::move(step);
+    }
+  };
+
+  Candidate MakeStep(size_t s, Mask placed, const std::vector<const Expr*>& conditions,
+                     const std::vector<const Expr*>& local, bool lookups) {
+    const JoinSource& source = plan_.sources[s];
+    Candidate candidate;
+    JoinStep& step = candidate.step;
     step.source = s;
     step.kind = source.kind;
     step.conditions = conditions;
@@ -515,15 +548,17 @@ class Planner {
     for (const Expr* e : conditions) {
       int column = 0;
       const Expr* outer = nullptr;
-      if (Link(*e, s, placed, &column, &outer)) links.emplace_back(column, outer);
-    }
-    for (const auto& [column, outer] : links) {
+      if (!Link(*e, s, placed, &column, &outer)) continue;
+      links.emplace_back(column, outer);
       if (MaskOf(*outer) == 0) continue;  // a constant restricts the table's own rows
-      if (HashesAlike(plan_.columns[column], *outer)) step.match.push_back({column, outer});
+      HashClass hashed = HashesAlike(plan_.columns[column], *outer);
+      if (hashed == HashClass::kNone) continue;
+      step.match.push_back({column, outer});
+      if (hashed == HashClass::kInteger) candidate.guaranteed.push_back(e);
     }
     if (source.table == nullptr) {
       step.access = JoinStep::Access::kViewRows;
-      return step;
+      return candidate;
     }
     const schema::TableDef& table = *source.table;
     step.plan = PlanAccess(table, local, ctx_);
@@ -531,7 +566,10 @@ class Planner {
     bool own_is_keyed = step.plan.kind == AccessPlan::Kind::kNothing ||
                         step.plan.kind == AccessPlan::Kind::kKeyLookup ||
                         step.plan.kind == AccessPlan::Kind::kBatchedLookup;
-    if (!lookups || own_is_keyed) return step;
+    if (step.plan.exact) {
+      candidate.guaranteed.insert(candidate.guaranteed.end(), local.begin(), local.end());
+    }
+    if (!lookups || own_is_keyed) return candidate;
     auto value_of = [&](int table_column) -> const Expr* {
       for (const auto& [column, outer] : links) {
         if (TableColumn(source, column) == table_column) return outer;
@@ -546,31 +584,33 @@ class Planner {
       reads_before = reads_before || MaskOf(*v) != 0;
       key.push_back(v);
     }
-    if (key.size() == table.primary_key().columns.size() && reads_before) {
-      step.access = JoinStep::Access::kKeyLookup;
-      step.key = std::move(key);
-      return step;
-    }
-    for (size_t i = 0; i < table.indexes.size(); ++i) {
+    bool keyed = key.size() == table.primary_key().columns.size() && reads_before;
+    int index = -1;
+    for (size_t i = 0; i < table.indexes.size() && !keyed && index < 0; ++i) {
       const Expr* v = value_of(table.indexes[i].columns[0]);
-      if (v == nullptr || MaskOf(*v) == 0) continue;
-      step.access = JoinStep::Access::kIndexLookup;
-      step.index = static_cast<int>(i);
-      step.key = {v};
-      return step;
+      if (v != nullptr && MaskOf(*v) != 0) {
+        index = static_cast<int>(i);
+        key = {v};
+      }
     }
-    return step;
+    if (!keyed && index < 0) return candidate;
+    // The rows come from the lookups, not from the plan of its own (only a fallback now).
+    if (step.plan.exact) candidate.guaranteed.resize(candidate.guaranteed.size() - local.size());
+    step.access = keyed ? JoinStep::Access::kKeyLookup : JoinStep::Access::kIndexLookup;
+    step.index = index;
+    step.key = std::move(key);
+    return candidate;
   }
 
-  // Whether `column` and `outer` are of one class whose equal values hash alike.
-  bool HashesAlike(const mysql::ColumnDefinition& column, const Expr& outer) const {
+  // The class in which `column` and `outer` hash alike when they are equal (kNone: none).
+  HashClass HashesAlike(const mysql::ColumnDefinition& column, const Expr& outer) const {
     HashClass c = ClassOf(column);
-    if (c == HashClass::kNone) return false;
+    if (c == HashClass::kNone) return c;
     EvalContext eval = ctx_.Eval();
     eval.row_columns = &plan_.columns;
     auto typed = TypeOf(outer, eval);
     auto* type = std::get_if<mysql::ColumnDefinition>(&typed);
-    return type != nullptr && ClassOf(*type) == c;
+    return type != nullptr && ClassOf(*type) == c ? c : HashClass::kNone;
   }
 
   // Lower is better: what a step of this shape costs, without statistics.
@@ -603,7 +643,7 @@ class Planner {
   const ExecContext& ctx_;
   JoinPlan plan_;
   std::vector<SourceColumns> columns_;
-  std::vector<absl::flat_hash_set<int>> needed_;  // per source: positions in columns_[s].all
+  std::vector<absl::flat_hash_set<int>> needed_;  // per source: its columns read
   absl::flat_hash_set<std::string> coalesced_;    // USING's names, lower-cased
   struct UsingPair {
     size_t right, left;
