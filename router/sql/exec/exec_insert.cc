@@ -41,7 +41,8 @@ std::variant<uint64_t, mysql::SqlError> NextAutoIncrement(const schema::TableDef
   return WantDictionary(*state, ReserveAutoIncrement(table, count, state->data));
 }
 
-// The table columns an INSERT gives values for, in the order of its value lists.
+}  // namespace
+
 std::variant<std::vector<int>, mysql::SqlError> TargetColumns(const InsertStmt& stmt,
                                                               const schema::TableDef& table) {
   std::vector<int> columns;
@@ -62,16 +63,20 @@ std::variant<std::vector<int>, mysql::SqlError> TargetColumns(const InsertStmt& 
   return columns;
 }
 
+namespace {
+
 // Runs the batch of inserts and finishes the statement once every row has answered. Inside a
 // SQL transaction the rows join it; otherwise a multi-row statement gets a transaction of its
 // own, committed (or rolled back on the first failure) before the answer.
 class InsertRun : public AsyncStatement, public api::Completion {
  public:
+  // `records_info`: the OK carries "Records: …" (a multi-row INSERT, or INSERT … SELECT).
   InsertRun(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
-            bool replace, bool ignore, uint64_t last_insert_id)
+            bool replace, bool ignore, uint64_t last_insert_id, bool records_info)
       : AsyncStatement(ctx),
         table_(std::move(table)),
         rows_(std::move(rows)),
+        records_info_(records_info),
         replace_(replace),
         ignore_(ignore),
         last_insert_id_(last_insert_id),
@@ -132,7 +137,7 @@ class InsertRun : public AsyncStatement, public api::Completion {
     OkResult ok;
     ok.affected_rows = inserted_;
     ok.last_insert_id = last_insert_id_;
-    if (rows_.size() > 1) {
+    if (records_info_) {
       ok.info = absl::StrCat("Records: ", rows_.size(), "  Duplicates: ", duplicates_,
                              "  Warnings: ", duplicates_);
     }
@@ -142,6 +147,7 @@ class InsertRun : public AsyncStatement, public api::Completion {
 
   api::TablePtr table_;
   std::vector<std::string> rows_;
+  bool records_info_;
   bool replace_, ignore_;
   uint64_t last_insert_id_;
   std::shared_ptr<api::Transaction> session_txn_;
@@ -162,10 +168,11 @@ class InsertRun : public AsyncStatement, public api::Completion {
 class UpsertRun : public AsyncStatement, public api::Completion {
  public:
   UpsertRun(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
-            const std::vector<Assignment>& assignments, uint64_t last_insert_id)
+            const std::vector<Assignment>& assignments, uint64_t last_insert_id, bool records_info)
       : AsyncStatement(ctx),
         table_(std::move(table)),
         rows_(std::move(rows)),
+        records_info_(records_info),
         assignments_(assignments),
         last_insert_id_(last_insert_id),
         session_txn_(StatementTransaction(ctx.state)) {
@@ -315,6 +322,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
       std::string& next = std::get<std::string>(updated);
       if (next == *stored) continue;
       affected_ += 2;
+      ++updated_;
       if (it == pending.end()) order.push_back(key);
       pending[key] = std::move(next);
     }
@@ -339,8 +347,9 @@ class UpsertRun : public AsyncStatement, public api::Completion {
     OkResult ok;
     ok.affected_rows = affected_;
     ok.last_insert_id = last_insert_id_;
-    if (rows_.size() > 1) {
-      ok.info = absl::StrCat("Records: ", rows_.size(), "  Duplicates: 0  Warnings: 0");
+    if (records_info_) {
+      ok.info =
+          absl::StrCat("Records: ", rows_.size(), "  Duplicates: ", updated_, "  Warnings: 0");
     }
     if (state() != nullptr && last_insert_id_ != 0) state()->last_insert_id = last_insert_id_;
     Deliver(ok);
@@ -348,6 +357,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
 
   api::TablePtr table_;
   std::vector<std::string> rows_;
+  bool records_info_;
   const std::vector<Assignment>& assignments_;  // the statement's: kept alive by the owner
   uint64_t last_insert_id_;
   std::shared_ptr<api::Transaction> session_txn_;
@@ -359,6 +369,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
   Phase phase_ = Phase::kRead;
   int outstanding_ = 0;
   uint64_t affected_ = 0;
+  uint64_t updated_ = 0;  // rows ON DUPLICATE KEY UPDATE changed (the info's "Duplicates")
   std::optional<mysql::SqlError> error_;
 };
 
@@ -435,45 +446,29 @@ std::optional<mysql::SqlError> PackRow(const schema::TableDef& table,
   return std::nullopt;
 }
 
-StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
-  auto resolved = ResolveTable(stmt.table, *ctx.state);
-  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
-  if (auto err = CheckTableLock(stmt.table, "", *ctx.state, /*write=*/true)) return *err;
-  api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
-  auto targets = TargetColumns(stmt, *table);
-  if (auto* err = std::get_if<mysql::SqlError>(&targets)) return *err;
-  const std::vector<int>& columns = std::get<std::vector<int>>(targets);
-  const int auto_column = table->auto_increment_column();
-  const int n = static_cast<int>(table->columns.size());
-
-  // Evaluate every value first: the auto-increment values needed are known only then.
-  std::vector<std::vector<mysql::Value>> values(stmt.rows.size());
-  std::vector<std::vector<bool>> given(stmt.rows.size());
-  uint64_t generated = 0;
-  EvalContext eval = ctx.Eval();
-  for (size_t r = 0; r < stmt.rows.size(); ++r) {
-    const std::vector<ExprPtr>& row = stmt.rows[r];
-    if (row.size() != columns.size() && !(row.empty() && stmt.columns.empty())) {
-      return ColumnCountMismatch(r + 1);
-    }
-    values[r].assign(n, mysql::Value{});
-    given[r].assign(n, false);
-    for (size_t i = 0; i < row.size(); ++i) {
-      if (row[i]->kind == ExprKind::kDefault) continue;
-      auto v = Evaluate(*row[i], &eval);
-      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
-      values[r][columns[i]] = std::get<mysql::Value>(std::move(v));
-      given[r][columns[i]] = true;
-    }
-    if (auto_column >= 0 && WantsGeneratedValue(values[r][auto_column], given[r][auto_column])) {
-      given[r][auto_column] = false;
-      ++generated;
-    }
+void RowsToInsert::Add(const schema::TableDef& table, const std::vector<int>& columns,
+                       std::vector<std::optional<mysql::Value>> row) {
+  const int auto_column = table.auto_increment_column();
+  std::vector<mysql::Value>& v = values.emplace_back(table.columns.size());
+  std::vector<bool>& g = given.emplace_back(table.columns.size(), false);
+  for (size_t i = 0; i < row.size(); ++i) {
+    if (!row[i]) continue;  // DEFAULT
+    v[columns[i]] = std::move(*row[i]);
+    g[columns[i]] = true;
   }
+  if (auto_column >= 0 && WantsGeneratedValue(v[auto_column], g[auto_column])) {
+    g[auto_column] = false;
+    ++generated;
+  }
+}
+
+StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToInsert rows,
+                           const ExecContext& ctx) {
   if (auto err = RequireDataNodes(*ctx.state)) return *err;
-  const bool hidden_key = table->has_hidden_key();
+  const size_t count = rows.values.size();
+  uint64_t generated = rows.generated;
   uint64_t last_insert_id = 0;
-  if (hidden_key) generated += stmt.rows.size();  // the hidden key takes from the same counter
+  if (table->has_hidden_key()) generated += count;  // the hidden key takes from that counter
   uint64_t next_id = 0;
   if (generated > 0) {
     auto first = NextAutoIncrement(*table, generated, ctx.state);
@@ -481,14 +476,15 @@ StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
     next_id = std::get<uint64_t>(first);
   }
 
-  std::vector<std::string> packed(stmt.rows.size());
+  const bool records_info = count > 1 || stmt.select != nullptr;
+  std::vector<std::string> packed(count);
   schema::RowWriter writer;
-  for (size_t r = 0; r < stmt.rows.size(); ++r) {
+  for (size_t r = 0; r < count; ++r) {
     const int row = static_cast<int>(r + 1);
     auto append = [&](int c, schema::RowWriter* out) {
-      return AppendField(table->columns[c], values[r][c], row, out);
+      return AppendField(table->columns[c], rows.values[r][c], row, out);
     };
-    if (auto err = PackRow(*table, given[r], append, &next_id, &last_insert_id, &writer)) {
+    if (auto err = PackRow(*table, rows.given[r], append, &next_id, &last_insert_id, &writer)) {
       return *err;
     }
     packed[r] = std::string(writer.view());
@@ -497,15 +493,45 @@ StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
   NoteTransactionWrite(ctx.state);
   if (!stmt.on_duplicate.empty()) {
     if (stmt.replace) return mysql::errors::ParseError("ON DUPLICATE KEY UPDATE", 1);
-    auto* upsert =
-        new UpsertRun(ctx, std::move(table), std::move(packed), stmt.on_duplicate, last_insert_id);
+    auto* upsert = new UpsertRun(ctx, std::move(table), std::move(packed), stmt.on_duplicate,
+                                 last_insert_id, records_info);
     upsert->Start();
     return Deferred{};
   }
   auto* run = new InsertRun(ctx, std::move(table), std::move(packed), stmt.replace, stmt.ignore,
-                            last_insert_id);
+                            last_insert_id, records_info);
   run->Start();
   return Deferred{};
+}
+
+StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
+  auto resolved = ResolveTable(stmt.table, *ctx.state);
+  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+  if (auto err = CheckTableLock(stmt.table, "", *ctx.state, /*write=*/true)) return *err;
+  api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
+  auto targets = TargetColumns(stmt, *table);
+  if (auto* err = std::get_if<mysql::SqlError>(&targets)) return *err;
+  std::vector<int>& columns = std::get<std::vector<int>>(targets);
+  if (stmt.select) return ExecuteInsertSelect(stmt, std::move(table), std::move(columns), ctx);
+
+  // Evaluate every value first: the auto-increment values needed are known only then.
+  RowsToInsert rows;
+  EvalContext eval = ctx.Eval();
+  for (size_t r = 0; r < stmt.rows.size(); ++r) {
+    const std::vector<ExprPtr>& row = stmt.rows[r];
+    if (row.size() != columns.size() && !(row.empty() && stmt.columns.empty())) {
+      return ColumnCountMismatch(r + 1);
+    }
+    std::vector<std::optional<mysql::Value>> values(row.size());
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (row[i]->kind == ExprKind::kDefault) continue;
+      auto v = Evaluate(*row[i], &eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+      values[i] = std::get<mysql::Value>(std::move(v));
+    }
+    rows.Add(*table, columns, std::move(values));
+  }
+  return InsertRows(stmt, std::move(table), std::move(rows), ctx);
 }
 
 }  // namespace shoal::sql::internal

@@ -1,10 +1,11 @@
-// The pieces of INSERT that other statements writing rows reuse (LOAD DATA): packing one row
-// with MySQL's defaults, and AUTO_INCREMENT values from the worker's reserved ranges. Defined
-// in exec_insert.cc. Run on the session's worker thread.
+// The pieces of INSERT that other statements writing rows reuse (LOAD DATA, INSERT … SELECT):
+// rows as values, packing one row with MySQL's defaults, and AUTO_INCREMENT values from the
+// worker's reserved ranges. Defined in exec_insert.cc. Run on the session's worker thread.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <variant>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
@@ -13,9 +14,36 @@
 #include "protocol/sql_error.h"
 #include "protocol/value.h"
 #include "router/sql/eval/session.h"
+#include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
+
+// The rows of an INSERT as values, before they are packed: per row every column's value and
+// whether it was given (else its default, or a generated value).
+struct RowsToInsert {
+  std::vector<std::vector<mysql::Value>> values;
+  std::vector<std::vector<bool>> given;
+  uint64_t generated = 0;  // AUTO_INCREMENT values the rows ask for
+
+  // A row of values for `columns` (table positions); nullopt is DEFAULT.
+  void Add(const schema::TableDef& table, const std::vector<int>& columns,
+           std::vector<std::optional<mysql::Value>> row);
+};
+
+// The table columns an INSERT gives values for, in the order of its value lists (1054, 1110).
+std::variant<std::vector<int>, mysql::SqlError> TargetColumns(const InsertStmt& stmt,
+                                                              const schema::TableDef& table);
+
+// Packs `rows` and writes them into `table` as `stmt` says (REPLACE, IGNORE, ON DUPLICATE KEY
+// UPDATE): Deferred, or an error before anything was sent.
+StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToInsert rows,
+                           const ExecContext& ctx);
+
+// INSERT … SELECT (exec_insert_select.cc): the SELECT runs first as a child statement, then its
+// rows are inserted as a multi-row INSERT's.
+StatementResult ExecuteInsertSelect(const InsertStmt& stmt, api::TablePtr table,
+                                    std::vector<int> columns, const ExecContext& ctx);
 
 // Whether the AUTO_INCREMENT column's value asks for a generated one: none given, NULL or 0.
 bool WantsGeneratedValue(const mysql::Value& value, bool given);

@@ -51,6 +51,7 @@ std::vector<const Expr*> CollectStatement(const Statement& stmt) {
     for (const auto& row : i->rows) {
       for (const ExprPtr& v : row) Collect(v.get(), &out);
     }
+    if (i->select) CollectSelect(*i->select, &out);
     assignments(i->on_duplicate);
   } else if (const auto* set = std::get_if<SetStmt>(&stmt.node)) {
     for (const SetAssignment& a : set->assignments) Collect(a.value.get(), &out);

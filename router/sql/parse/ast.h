@@ -216,6 +216,7 @@ struct InsertStmt {
   bool ignore = false;
   std::vector<std::string> columns;        // empty: every column, in table order
   std::vector<std::vector<ExprPtr>> rows;  // VALUES () gives an empty row
+  std::unique_ptr<SelectStmt> select;      // INSERT … SELECT: the rows it returns (`rows` empty)
   std::vector<Assignment> on_duplicate;
 };
 

@@ -113,8 +113,12 @@ bool ParseInsertSource(Parser& p, InsertStmt* out) {
     }
   }
   if (p.AcceptKeyword("VALUES") || p.AcceptKeyword("VALUE")) return ParseRows(p, &out->rows);
+  if (p.PeekKeyword("SELECT")) {
+    out->select = std::make_unique<SelectStmt>();
+    return p.ParseSelect(out->select.get());
+  }
   if (!StartsQuery(p, 0)) return p.Fail();
-  return p.NotSupported(out->replace ? "REPLACE ... SELECT" : "INSERT ... SELECT");
+  return p.NotSupported(out->replace ? "REPLACE ... (SELECT …)" : "INSERT ... (SELECT …)");
 }
 
 // LIMIT row_count: UPDATE and DELETE take no offset.
