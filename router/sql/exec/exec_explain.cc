@@ -198,12 +198,6 @@ std::variant<ExplainRows, mysql::SqlError> ExplainTableSelect(const SelectStmt& 
 std::variant<ExplainRows, mysql::SqlError> ExplainDerived(const SelectStmt& select,
                                                           const ExecContext& ctx) {
   const SelectStmt& inner = *select.from->derived;
-  if (!inner.from || inner.from->derived) {
-    return mysql::errors::NotSupportedYet("derived tables other than one SELECT from one table");
-  }
-  if (!inner.joins.empty()) {
-    return mysql::errors::NotSupportedYet("derived tables other than one SELECT from one table");
-  }
   auto rows = ExplainTableSelect(inner, ctx);
   if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
   ExplainRows out(1);
@@ -269,7 +263,12 @@ std::variant<ExplainRows, mysql::SqlError> ExplainSelect(const SelectStmt& selec
     return ExplainRows{row};
   }
   if (!select.joins.empty()) return ExplainJoin(select, ctx);
-  if (select.from->derived) return ExplainDerived(select, ctx);
+  if (select.from->derived && !DerivedRunsFirst(select, *select.from->derived)) {
+    return ExplainDerived(select, ctx);
+  }
+  if (select.from->derived) {
+    return mysql::errors::NotSupportedYet("EXPLAIN of a query that reads a derived table");
+  }
   return ExplainTableSelect(select, ctx);
 }
 

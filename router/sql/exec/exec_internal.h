@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "router/sql/eval/expr_eval.h"
@@ -17,6 +18,9 @@ class ParentStatement;
 }  // namespace shoal::sql
 
 namespace shoal::sql::internal {
+
+// The result of each derived table `(SELECT …) alias` that a join reads, by its SELECT.
+using DerivedTables = absl::flat_hash_map<const SelectStmt*, mysql::ResultSet>;
 
 // One statement's run: its session, parameter values and clock reading.
 struct ExecContext {
@@ -34,6 +38,8 @@ struct ExecContext {
   // Set when this runs for another statement (a subquery over tables): a deferred result goes
   // to the parent (async_statement.h), not to the session.
   ParentStatement* parent = nullptr;
+  // The rows of the derived tables its joins read, computed before it runs (subqueries.h).
+  std::shared_ptr<const DerivedTables> derived_tables = nullptr;
 
   EvalContext Eval() const {
     EvalContext c;

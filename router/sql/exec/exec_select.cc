@@ -205,10 +205,6 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
   std::optional<mysql::SqlError> error_;
 };
 
-mysql::SqlError NestedDerived() {
-  return mysql::errors::NotSupportedYet("derived tables other than one SELECT from one table");
-}
-
 StatementResult RunSelect(const SelectStmt& select, const SelectStmt* outer,
                           const ExecContext& ctx) {
   // As MySQL's resolver, before any row: a plan may read none to evaluate WHERE on.
@@ -253,9 +249,11 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectC
     const SelectStmt& select, const SessionState& state) {
   ExecContext ctx;
   ctx.state = const_cast<SessionState*>(&state);  // typing changes nothing
-  if (!select.joins.empty()) return JoinSelectColumns(select, state);
+  if (!select.joins.empty() ||
+      (select.from->derived && DerivedRunsFirst(select, *select.from->derived))) {
+    return JoinSelectColumns(select, state);
+  }
   if (const SelectStmt* inner = select.from->derived.get()) {
-    if (!inner->from || inner->from->derived || !inner->joins.empty()) return NestedDerived();
     auto inner_columns = TableSelectColumns(*inner, state);
     if (auto* err = std::get_if<mysql::SqlError>(&inner_columns)) return *err;
     auto& columns = std::get<std::vector<mysql::ColumnDefinition>>(inner_columns);
@@ -278,7 +276,11 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectC
 }
 
 StatementResult ExecuteTableSelect(const SelectStmt& select, const ExecContext& ctx) {
-  if (!select.joins.empty()) return ExecuteJoinSelect(select, ctx);
+  // Joins, and derived tables computed before the statement ran, are read by the join engine.
+  if (!select.joins.empty() ||
+      (select.from->derived && DerivedRunsFirst(select, *select.from->derived))) {
+    return ExecuteJoinSelect(select, ctx);
+  }
   // FROM (SELECT … FROM t …) alias: the inner SELECT runs on the data nodes, the outer one in
   // the router over its result.
   const SelectStmt* outer = nullptr;
@@ -286,7 +288,6 @@ StatementResult ExecuteTableSelect(const SelectStmt& select, const ExecContext& 
   if (select.from->derived) {
     outer = &select;
     query = select.from->derived.get();
-    if (!query->from || query->from->derived || !query->joins.empty()) return NestedDerived();
   }
   return RunSelect(*query, outer, ctx);
 }

@@ -177,7 +177,6 @@ class Planner {
     const SessionState& state = *ctx_.state;
     for (size_t s = 0; s < n; ++s) {
       const TableRef& ref = RefOf(s);
-      if (ref.derived) return mysql::errors::NotSupportedYet("derived tables in joins");
       JoinSource& source = plan_.sources.emplace_back();
       source.name = QualifierOf(ref);
       source.kind = s == 0 ? JoinKind::kInner : select_.joins[s - 1].kind;
@@ -187,6 +186,10 @@ class Planner {
         }
       }
       SourceColumns& columns = columns_.emplace_back();
+      if (ref.derived) {
+        if (auto err = ResolveDerived(*ref.derived, typing_only, &source, &columns)) return err;
+        continue;
+      }
       if (ReadsInformationSchema(ref, state)) {
         auto view = InformationSchemaColumns(ref.table.name, state);
         if (auto* err = std::get_if<mysql::SqlError>(&view)) return *err;
@@ -212,6 +215,27 @@ class Planner {
         for (size_t before = 0; before < s; ++before) plan_.sources[before].nullable = true;
       }
     }
+    return std::nullopt;
+  }
+
+  // A derived table: its rows as the statement computed them before it ran (subqueries.h),
+  // and its columns, qualified by its alias; only the columns when typing.
+  std::optional<mysql::SqlError> ResolveDerived(const SelectStmt& derived, bool typing_only,
+                                                JoinSource* source, SourceColumns* columns) {
+    const DerivedTables* computed = ctx_.derived_tables.get();
+    if (typing_only) {
+      auto typed = derived.unions.empty() ? SingleSelectColumns(derived, *ctx_.state)
+                                          : UnionColumns(derived, *ctx_.state);
+      if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
+      columns->view = std::get<std::vector<mysql::ColumnDefinition>>(std::move(typed));
+    } else if (auto it = computed ? computed->find(&derived) : DerivedTables::const_iterator{};
+               computed != nullptr && it != computed->end()) {
+      columns->view = it->second.columns;
+      source->view_rows = it->second.rows;
+    } else {
+      return mysql::errors::NotSupportedYet("EXPLAIN of a join that reads a derived table");
+    }
+    QualifyColumns(source->name, &columns->view);
     return std::nullopt;
   }
 

@@ -33,9 +33,9 @@ namespace shoal::sql::internal {
 struct JoinSource {
   std::string name;                  // what qualifies its columns: the alias, else the table's name
   JoinKind kind = JoinKind::kInner;  // how it joins the tables before it (the first: inner)
-  api::TablePtr table;               // a base table; null for an information_schema view
-  std::vector<uint16_t> columns;     // a base table's columns read, in table order
-  std::vector<std::vector<mysql::Value>> view_rows;  // a view's rows, computed when planned
+  api::TablePtr table;  // a base table; null for an information_schema view or a derived table
+  std::vector<uint16_t> columns;                     // a base table's columns read, in table order
+  std::vector<std::vector<mysql::Value>> view_rows;  // the rows of a view or derived table
   size_t offset = 0;                                 // its first column in the joined row
   size_t width = 0;
   bool nullable = false;  // an outer join may give it NULLs

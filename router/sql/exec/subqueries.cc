@@ -9,24 +9,40 @@
 namespace shoal::sql::internal {
 namespace {
 
-void CollectSelect(const SelectStmt& select, std::vector<const Expr*>* out);
+// What a statement computes before it runs: a subquery (its node), or a derived table that a
+// join reads (its SELECT).
+struct FirstPart {
+  const Expr* subquery = nullptr;
+  const SelectStmt* derived = nullptr;
+
+  const SelectStmt& select() const { return subquery ? *subquery->subquery : *derived; }
+};
+
+void CollectSelect(const SelectStmt& select, std::vector<FirstPart>* out);
 
 // Subquery nodes under `e`, each after the subqueries inside it.
-void Collect(const Expr* e, std::vector<const Expr*>* out) {
+void Collect(const Expr* e, std::vector<FirstPart>* out) {
   if (e == nullptr) return;
   for (const ExprPtr& a : e->args) Collect(a.get(), out);
   if (e->subquery) {
     CollectSelect(*e->subquery, out);
-    out->push_back(e);
+    out->push_back({e, nullptr});
   }
 }
 
-void CollectSelect(const SelectStmt& select, std::vector<const Expr*>* out) {
+// A derived table's own subqueries; then the table itself, if it is computed first.
+void CollectDerived(const SelectStmt& outer, const SelectStmt& derived,
+                    std::vector<FirstPart>* out) {
+  CollectSelect(derived, out);
+  if (DerivedRunsFirst(outer, derived)) out->push_back({nullptr, &derived});
+}
+
+void CollectSelect(const SelectStmt& select, std::vector<FirstPart>* out) {
   for (const SelectItem& item : select.items) Collect(item.expr.get(), out);
   for (const SelectStmt::UnionPart& part : select.unions) CollectSelect(*part.select, out);
-  if (select.from && select.from->derived) CollectSelect(*select.from->derived, out);
+  if (select.from && select.from->derived) CollectDerived(select, *select.from->derived, out);
   for (const JoinClause& join : select.joins) {
-    if (join.table.derived) CollectSelect(*join.table.derived, out);
+    if (join.table.derived) CollectDerived(select, *join.table.derived, out);
     Collect(join.on.get(), out);
   }
   Collect(select.where.get(), out);
@@ -35,8 +51,8 @@ void CollectSelect(const SelectStmt& select, std::vector<const Expr*>* out) {
   for (const OrderItem& o : select.order_by) Collect(o.expr.get(), out);
 }
 
-std::vector<const Expr*> CollectStatement(const Statement& stmt) {
-  std::vector<const Expr*> out;
+std::vector<FirstPart> CollectStatement(const Statement& stmt) {
+  std::vector<FirstPart> out;
   auto assignments = [&](const std::vector<Assignment>& list) {
     for (const Assignment& a : list) Collect(a.value.get(), &out);
   };
@@ -61,51 +77,63 @@ std::vector<const Expr*> CollectStatement(const Statement& stmt) {
   return out;
 }
 
-// The result of subquery `e`, kept in `results` for evaluation; an error fails the statement.
-std::optional<mysql::SqlError> Keep(const Expr& e, StatementResult result,
-                                    SubqueryResults* results) {
-  if (auto* err = std::get_if<mysql::SqlError>(&result)) {
-    if (err->code == 1054) return mysql::errors::NotSupportedYet("correlated subqueries");
-    return *err;
-  }
-  auto* rows = std::get_if<mysql::ResultSet>(&result);
-  if (rows == nullptr) return mysql::errors::NotSupportedYet("subqueries here");
-  if (e.kind != ExprKind::kExists && rows->columns.size() != 1) {
-    return mysql::SqlError{1241, "21000", "Operand should contain 1 column(s)"};
-  }
-  SubqueryResult& r = (*results)[&e];
-  r.column_count = rows->columns.size();
-  if (!rows->columns.empty()) r.column = rows->columns[0];
-  r.values.reserve(rows->rows.size());
-  for (std::vector<mysql::Value>& row : rows->rows) {
-    r.values.push_back(row.empty() ? mysql::Value{} : std::move(row[0]));
-  }
-  return std::nullopt;
-}
+// The results of a statement's first parts, as its evaluation and its joins read them.
+struct Computed {
+  std::shared_ptr<SubqueryResults> subqueries = std::make_shared<SubqueryResults>();
+  std::shared_ptr<DerivedTables> derived = std::make_shared<DerivedTables>();
 
-// Subqueries that read the data nodes, run one after another (each a child statement), then
+  void Into(ExecContext* ctx) const {
+    ctx->subqueries = subqueries;  // inner subqueries are read by the outer ones as they run
+    ctx->derived_tables = derived;
+  }
+
+  // Keeps the result of `part`; an error fails the statement.
+  std::optional<mysql::SqlError> Keep(const FirstPart& part, StatementResult result) {
+    if (auto* err = std::get_if<mysql::SqlError>(&result)) {
+      if (err->code == 1054) return mysql::errors::NotSupportedYet("correlated subqueries");
+      return *err;
+    }
+    auto* rows = std::get_if<mysql::ResultSet>(&result);
+    if (rows == nullptr) return mysql::errors::NotSupportedYet("subqueries here");
+    if (part.derived != nullptr) {
+      (*derived)[part.derived] = std::move(*rows);
+      return std::nullopt;
+    }
+    const Expr& e = *part.subquery;
+    if (e.kind != ExprKind::kExists && rows->columns.size() != 1) {
+      return mysql::SqlError{1241, "21000", "Operand should contain 1 column(s)"};
+    }
+    SubqueryResult& r = (*subqueries)[&e];
+    r.column_count = rows->columns.size();
+    if (!rows->columns.empty()) r.column = rows->columns[0];
+    r.values.reserve(rows->rows.size());
+    for (std::vector<mysql::Value>& row : rows->rows) {
+      r.values.push_back(row.empty() ? mysql::Value{} : std::move(row[0]));
+    }
+    return std::nullopt;
+  }
+};
+
+// First parts that read the data nodes, run one after another (each a child statement), then
 // the statement itself; delivers the statement's result unless the statement delivers it.
 class SubqueryRun : public ParentStatement {
  public:
-  SubqueryRun(const ExecContext& ctx, const Statement& stmt, std::vector<const Expr*> pending,
-              std::shared_ptr<SubqueryResults> results)
-      : ParentStatement(ctx),
-        stmt_(stmt),
-        pending_(std::move(pending)),
-        results_(std::move(results)) {}
+  SubqueryRun(const ExecContext& ctx, const Statement& stmt, std::vector<FirstPart> pending)
+      : ParentStatement(ctx), stmt_(stmt), pending_(std::move(pending)) {}
 
-  // Runs subqueries until one waits for the data nodes, or all are done and the statement runs.
+  // Runs first parts until one waits for the data nodes, or all are done and the statement
+  // runs.
   void Next() {
     while (next_ < pending_.size()) {
       ExecContext child = context();
       child.parent = this;
-      child.subqueries = results_;
-      StatementResult result = ExecuteSelect(*pending_[next_]->subquery, child);
+      computed_.Into(&child);
+      StatementResult result = ExecuteSelect(pending_[next_].select(), child);
       if (std::holds_alternative<Deferred>(result)) return;  // StatementDone goes on
       if (!Took(std::move(result))) return;
     }
     ExecContext main = context();
-    main.subqueries = results_;
+    computed_.Into(&main);
     StatementResult result = RunStatementNode(stmt_, main);
     if (std::holds_alternative<Deferred>(result)) {
       delete this;  // the statement delivers its own result
@@ -121,10 +149,10 @@ class SubqueryRun : public ParentStatement {
   }
 
  private:
-  // Keeps a subquery's result; false when the statement ended (an error delivered).
+  // Keeps a first part's result; false when the statement ended (an error delivered).
   bool Took(StatementResult result) {
     if (WaitedForDictionary()) return false;
-    if (auto err = Keep(*pending_[next_], std::move(result), results_.get())) {
+    if (auto err = computed_.Keep(pending_[next_], std::move(result))) {
       Deliver(std::move(*err));
       return false;
     }
@@ -133,33 +161,34 @@ class SubqueryRun : public ParentStatement {
   }
 
   const Statement& stmt_;
-  std::vector<const Expr*> pending_;
-  std::shared_ptr<SubqueryResults> results_;
+  std::vector<FirstPart> pending_;
+  Computed computed_;
   size_t next_ = 0;
 };
 
 }  // namespace
 
 StatementResult RunWithSubqueries(const Statement& stmt, const ExecContext& ctx) {
-  std::vector<const Expr*> subqueries = CollectStatement(stmt);
+  std::vector<FirstPart> parts = CollectStatement(stmt);
   bool here = true;
-  for (const Expr* e : subqueries) {
-    if (e->kind == ExprKind::kInSubquery && e->args[0]->kind == ExprKind::kRow) {
+  for (const FirstPart& part : parts) {
+    const Expr* e = part.subquery;
+    if (e != nullptr && e->kind == ExprKind::kInSubquery && e->args[0]->kind == ExprKind::kRow) {
       return mysql::errors::NotSupportedYet("row subqueries");
     }
-    here = here && ReadsOnlyRouter(*e->subquery, *ctx.state);
+    here = here && ReadsOnlyRouter(part.select(), *ctx.state);
   }
-  auto results = std::make_shared<SubqueryResults>();
   if (here) {
+    Computed computed;
     ExecContext with = ctx;
-    with.subqueries = results;  // inner subqueries are read by the outer ones as they run
-    for (const Expr* e : subqueries) {
-      if (auto err = Keep(*e, ExecuteSelect(*e->subquery, with), results.get())) return *err;
+    computed.Into(&with);
+    for (const FirstPart& part : parts) {
+      if (auto err = computed.Keep(part, ExecuteSelect(part.select(), with))) return *err;
     }
     return RunStatementNode(stmt, with);
   }
   if (auto err = RequireDataNodes(*ctx.state)) return *err;
-  auto* run = new SubqueryRun(ctx, stmt, std::move(subqueries), std::move(results));
+  auto* run = new SubqueryRun(ctx, stmt, std::move(parts));
   run->Next();
   return Deferred{};
 }
@@ -170,7 +199,11 @@ bool ReadsOnlyRouter(const SelectStmt& select, const SessionState& state) {
   }
   if (!select.from) return true;
   if (!select.joins.empty()) return false;  // a join runs on the data nodes' time
-  if (select.from->derived) return ReadsOnlyRouter(*select.from->derived, state);
+  if (select.from->derived) {
+    // One computed first is read by the join engine, which takes the data nodes' time.
+    return !DerivedRunsFirst(select, *select.from->derived) &&
+           ReadsOnlyRouter(*select.from->derived, state);
+  }
   return ReadsInformationSchema(*select.from, state);
 }
 

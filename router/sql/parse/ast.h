@@ -198,6 +198,15 @@ struct SelectStmt {
   std::unique_ptr<SelectStmt> union_tail;
 };
 
+// Whether the derived table `derived` of `outer`'s FROM is computed before `outer` runs, its
+// rows then read as a view's: when `outer` joins it to other tables, or when it is more than
+// one SELECT over one table (no table, joins, a UNION, a derived table of its own). A plain one
+// runs on the data nodes with `outer` finished over its result instead.
+inline bool DerivedRunsFirst(const SelectStmt& outer, const SelectStmt& derived) {
+  return !outer.joins.empty() || !derived.from || derived.from->derived || !derived.joins.empty() ||
+         !derived.unions.empty();
+}
+
 // ---------------------------------------------------------------------------------------
 // DML
 
@@ -482,8 +491,9 @@ using StatementNode =
 
 struct Statement {
   StatementNode node;
-  int param_count = 0;          // number of `?`
-  bool has_subqueries = false;  // anywhere in it: they are computed before it runs
+  int param_count = 0;  // number of `?`
+  // Subqueries anywhere in it, or derived tables that joins read: computed before it runs.
+  bool has_subqueries = false;
 };
 
 }  // namespace shoal::sql

@@ -223,13 +223,19 @@ bool ParseJoin(Parser& p, JoinClause* join) {
   return !outer || p.Fail();  // an outer join needs its condition
 }
 
-// After FROM: DUAL (no table), or tables and derived tables joined left to right.
-bool ParseFrom(Parser& p, std::optional<TableRef>* from, std::vector<JoinClause>* joins) {
+// After FROM: DUAL (no table), or tables and derived tables joined left to right. Derived
+// tables computed first (DerivedRunsFirst) count as subqueries for Statement::has_subqueries.
+bool ParseFrom(Parser& p, SelectStmt* select) {
+  std::optional<TableRef>* from = &select->from;
+  std::vector<JoinClause>* joins = &select->joins;
   if (p.AcceptKeyword("DUAL")) return true;
   if (!ParseTableRef(p, &from->emplace())) return false;
+  bool first = (*from)->derived && DerivedRunsFirst(*select, *(*from)->derived);
   while (StartsJoin(p)) {
     if (!ParseJoin(p, &joins->emplace_back())) return false;
+    first = first || joins->back().table.derived || (*from)->derived;
   }
+  if (first) p.NoteComputedFirst();
   return true;
 }
 
@@ -281,7 +287,7 @@ bool Parser::ParseSelect(SelectStmt* out) {
 
   if (PeekKeyword("INTO")) return NotSupported("SELECT INTO");
   if (AcceptKeyword("FROM")) {
-    if (!ParseFrom(*this, &out->from, &out->joins)) return false;
+    if (!ParseFrom(*this, out)) return false;
     bool unnamed = out->from && out->from->derived && out->from->alias.empty();
     for (const JoinClause& join : out->joins) {
       unnamed = unnamed || (join.table.derived && join.table.alias.empty());

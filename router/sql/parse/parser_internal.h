@@ -62,6 +62,8 @@ class Parser {
   // --- statements (parse_select.cc, parse_set.cc, parse_show.cc, parse_misc.cc)
   bool ParseSelect(SelectStmt* out);
   bool ParseUnion(SelectStmt* first);
+  // The statement holds something computed before it runs (a derived table a join reads).
+  void NoteComputedFirst() { has_subqueries_ = true; }
   bool ParseLimit(Limit* out);
   bool ParseSet(StatementNode* out);
   bool ParseShow(ShowStmt* out);

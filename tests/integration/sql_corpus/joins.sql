@@ -1,6 +1,7 @@
 -- Joins (issue 18): inner, comma, CROSS, LEFT, RIGHT, self joins, USING, three and four
 -- tables, under WHERE, GROUP BY, HAVING, DISTINCT, ORDER BY and LIMIT; keys that are strings
--- (compared case-insensitively) and keys of another type than their column; the resolver's
+-- (compared case-insensitively) and keys of another type than their column; derived tables
+-- joined to tables and derived tables of joins, UNIONs and derived tables; the resolver's
 -- 1066. Every result that has more than one row is ordered: without ORDER BY, a join's row
 -- order is the server's own. Left out: the other resolver errors, whose texts MariaDB words
 -- its own way ('in SELECT', 'in ON', 'corpus.z'; sql_tables_test checks MySQL's), and UPPER
@@ -42,3 +43,9 @@ SELECT c.name, o.id FROM customer c JOIN orders o ON o.customer_id = c.id AND c.
 SELECT c.name FROM customer c JOIN orders o ON 1 = 0;
 SELECT t.TABLE_NAME, c.COLUMN_NAME FROM information_schema.TABLES t JOIN information_schema.COLUMNS c ON c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME WHERE t.TABLE_SCHEMA = 'corpus' AND t.TABLE_NAME = 'orders' ORDER BY c.ORDINAL_POSITION;
 SELECT 1 FROM customer c JOIN orders c ON 1 = 1;
+SELECT c.name, d.n FROM customer c JOIN (SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id) d ON d.customer_id = c.id ORDER BY c.id;
+SELECT c.name, d.n FROM customer c LEFT JOIN (SELECT customer_id, COUNT(*) AS n FROM orders WHERE status = 'paid' GROUP BY customer_id) AS d ON d.customer_id = c.id ORDER BY c.id;
+SELECT d.status, COUNT(*) FROM (SELECT o.status FROM orders o JOIN customer c ON c.id = o.customer_id) d GROUP BY d.status ORDER BY 1;
+SELECT * FROM (SELECT id FROM customer UNION SELECT customer_id FROM orders) u WHERE id > 2 ORDER BY id;
+SELECT x.a + y.b AS s FROM (SELECT 1 AS a UNION ALL SELECT 2) x CROSS JOIN (SELECT 10 AS b) y ORDER BY s;
+SELECT t.total FROM (SELECT SUM(qty) AS total FROM (SELECT qty FROM order_line WHERE qty < 100) q) t;
