@@ -14,7 +14,7 @@ packages=(
   build-essential cmake ninja-build pkg-config clang clang-format libclang-rt-14-dev
   # libraries
   libevent-dev libprotobuf-dev protobuf-compiler libabsl-dev libre2-dev
-  libgtest-dev libgmock-dev libyaml-cpp-dev
+  libgtest-dev libgmock-dev libyaml-cpp-dev libssl-dev
   # clients used by the integration tests and benchmarks
   sysbench mariadb-client python3 python3-venv
   # tools the tests use

@@ -451,11 +451,6 @@ ColumnDefinition ExprEngine::BinaryType(const Expr& e) {
   ColumnDefinition a = Type(*e.args[0]);
   ColumnDefinition b = Type(*e.args[1]);
   Nullability n = Both(a, b);
-  Cls ca = ClassOf(a), cb = ClassOf(b);
-  bool real = ca == Cls::kReal || cb == Cls::kReal || ca == Cls::kString || cb == Cls::kString ||
-              ca == Cls::kTemporal || cb == Cls::kTemporal;
-  bool decimal = ca == Cls::kDecimal || cb == Cls::kDecimal;
-  bool is_unsigned = (a.flags & flag::kUnsigned) || (b.flags & flag::kUnsigned);
   switch (e.binary_op) {
     case BinaryOp::kOr:
     case BinaryOp::kXor:
@@ -475,11 +470,24 @@ ColumnDefinition ExprEngine::BinaryType(const Expr& e) {
     case BinaryOp::kShl:
     case BinaryOp::kShr:
       return IntColumn(21, true, n);
+    default:
+      return ArithmeticType(e.binary_op, a, b);
+  }
+}
+
+ColumnDefinition ArithmeticType(BinaryOp op, const ColumnDefinition& a, const ColumnDefinition& b) {
+  Nullability n = Both(a, b);
+  Cls ca = ClassOf(a), cb = ClassOf(b);
+  bool real = ca == Cls::kReal || cb == Cls::kReal || ca == Cls::kString || cb == Cls::kString ||
+              ca == Cls::kTemporal || cb == Cls::kTemporal;
+  bool decimal = ca == Cls::kDecimal || cb == Cls::kDecimal;
+  bool is_unsigned = (a.flags & flag::kUnsigned) || (b.flags & flag::kUnsigned);
+  switch (op) {
     case BinaryOp::kAdd:
     case BinaryOp::kSub:
     case BinaryOp::kMul: {
       if (real) return DoubleColumn(n);
-      bool mul = e.binary_op == BinaryOp::kMul;
+      bool mul = op == BinaryOp::kMul;
       if (decimal) {
         int scale = mul ? ScaleOf(a) + ScaleOf(b) : std::max(ScaleOf(a), ScaleOf(b));
         uint32_t prec =
@@ -508,6 +516,8 @@ ColumnDefinition ExprEngine::BinaryType(const Expr& e) {
       }
       return IntColumn(std::max(a.length, b.length), (a.flags & flag::kUnsigned) != 0,
                        Nullability::kNullable);
+    default:
+      break;
   }
   return NullColumn();
 }

@@ -20,6 +20,10 @@ bool NotNull(const mysql::ColumnDefinition& c);
 __int128 Int128(const mysql::Value& v);
 long double ToLongDouble(const mysql::Value& v, bool* truncated);
 
+// The result type of an arithmetic operator (+ - * / DIV %) over operands of types `a` and `b`.
+mysql::ColumnDefinition ArithmeticType(BinaryOp op, const mysql::ColumnDefinition& a,
+                                       const mysql::ColumnDefinition& b);
+
 // The result type of CASE and IF over their possible results (case_cast.cc): integers stay
 // integers, numbers widen to DECIMAL or DOUBLE, one temporal type stays itself, anything else
 // is a string.
@@ -41,6 +45,8 @@ class ExprEngine {
   mysql::Value CaseValue(const Expr& e);
   mysql::ColumnDefinition CastType(const Expr& e);
   mysql::Value CastValue(const Expr& e);
+  // An arithmetic operator (+ - * / DIV %) over two values, as MySQL computes it.
+  mysql::Value Arithmetic(BinaryOp op, const mysql::Value& a, const mysql::Value& b);
 
   bool failed() const { return error_.has_value(); }
   const mysql::SqlError& error() const { return *error_; }
@@ -58,7 +64,6 @@ class ExprEngine {
   mysql::Value SysVarValue(const Expr& e);
   mysql::ColumnDefinition BinaryType(const Expr& e);
   mysql::Value BinaryValue(const Expr& e);
-  mysql::Value Arithmetic(BinaryOp op, const mysql::Value& a, const mysql::Value& b);
 
   // Row operands (ExprKind::kRow), compared as MySQL's Arg_comparator does: element by element.
   // Whether `a` and `b` have the same number of columns; 1241 when not.

@@ -1,0 +1,95 @@
+// Choosing among values: COALESCE, IFNULL, IF, NULLIF, GREATEST and LEAST.
+#include <algorithm>
+
+#include "router/sql/eval/function_registry.h"
+#include "router/sql/eval/result_columns.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+using mysql::ColumnDefinition;
+using mysql::ColumnType;
+using mysql::Value;
+namespace flag = mysql::column_flag;
+
+// The widest of the argument types; NOT NULL if any argument is (one of them will be chosen).
+ColumnDefinition CoalesceType(const TypingCall& call) {
+  ColumnDefinition out = NullColumn();
+  bool not_null = false;
+  for (const ColumnDefinition& a : call.args) {
+    not_null = not_null || NotNull(a);
+    if (a.type == ColumnType::kNull) continue;
+    if (out.type == ColumnType::kNull) {
+      out = a;
+    } else if (out.type != a.type) {
+      out = StringColumn(std::max(out.length, a.length), call.state(), Nullability::kNullable);
+    } else {
+      out.length = std::max(out.length, a.length);
+      out.decimals = std::max(out.decimals, a.decimals);
+    }
+  }
+  out.flags =
+      static_cast<uint16_t>((out.flags & ~flag::kNotNull) | (not_null ? flag::kNotNull : 0));
+  return out;
+}
+Value CoalesceValue(EvalCall& call) {
+  for (size_t i = 0; i < call.arg_count(); ++i) {
+    Value v = call.Arg(i);
+    if (!IsNull(v)) return v;
+  }
+  return Value{};
+}
+
+ColumnDefinition IfType(const TypingCall& call) {
+  return AggregateResultTypes({call.args[1], call.args[2]}, call.state(),
+                              NullableIfAny({call.args[1], call.args[2]}));
+}
+// Only the branch taken is evaluated, converted to the type both branches share.
+Value IfValue(EvalCall& call) {
+  const ColumnDefinition type = call.ResultType();
+  const bool yes = Truth(call.Arg(0)) == 1;
+  return ConvertToColumn(call.Arg(yes ? 1 : 2), type);
+}
+
+ColumnDefinition NullIfType(const TypingCall& call) {
+  ColumnDefinition out = call.args[0];
+  out.flags = static_cast<uint16_t>(out.flags & ~flag::kNotNull);
+  return out;
+}
+Value NullIfValue(EvalCall& call) {
+  Value a = call.Arg(0);
+  std::optional<int> order = Compare(a, call.Arg(1));
+  return order.has_value() && *order == 0 ? Value{} : a;
+}
+
+// GREATEST and LEAST: the type CASE would give the arguments; NULL when any is NULL.
+ColumnDefinition ExtremeType(const TypingCall& call) {
+  return AggregateResultTypes(call.args, call.state(), NullableIfAny(call.args));
+}
+template <int kSign>
+Value ExtremeValue(EvalCall& call) {
+  const ColumnDefinition type = call.ResultType();
+  std::vector<Value> values;
+  if (!call.StrictArgs(&values)) return Value{};
+  size_t best = 0;
+  for (size_t i = 1; i < values.size(); ++i) {
+    std::optional<int> order = Compare(values[i], values[best]);
+    if (order.has_value() && *order * kSign > 0) best = i;
+  }
+  return ConvertToColumn(std::move(values[best]), type);
+}
+
+constexpr BuiltinFunction kControlFunctions[] = {
+    {"COALESCE", 1, kAnyArgs, CoalesceType, CoalesceValue},
+    {"GREATEST", 2, kAnyArgs, ExtremeType, ExtremeValue<1>},
+    {"IF", 3, 3, IfType, IfValue},
+    {"IFNULL", 2, 2, CoalesceType, CoalesceValue},
+    {"LEAST", 2, kAnyArgs, ExtremeType, ExtremeValue<-1>},
+    {"NULLIF", 2, 2, NullIfType, NullIfValue},
+};
+
+}  // namespace
+
+absl::Span<const BuiltinFunction> ControlFunctions() { return kControlFunctions; }
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,74 @@
+// The session's facts drivers and consoles ask for on connect: DATABASE(), USER(),
+// CURRENT_USER(), CONNECTION_ID(), LAST_INSERT_ID(), ROW_COUNT(), VERSION().
+#include "absl/strings/str_cat.h"
+#include "router/sql/eval/function_registry.h"
+#include "router/sql/eval/result_columns.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+using mysql::ColumnDefinition;
+using mysql::Value;
+
+constexpr Nullability kNotNull = Nullability::kNotNull;
+
+ColumnDefinition DatabaseType(const TypingCall& call) {
+  return StringColumn(34, call.state(), Nullability::kNullable);
+}
+Value DatabaseValue(EvalCall& call) {
+  const std::string& database = call.state().database;
+  return database.empty() ? Value{} : Value{database};
+}
+
+ColumnDefinition UserType(const TypingCall& call) {
+  return StringColumn(288, call.state(), kNotNull);
+}
+// USER() is the client's host; CURRENT_USER() the account it matched, which is any host.
+Value UserValue(EvalCall& call) { return absl::StrCat(call.state().user, "@", call.state().host); }
+Value CurrentUserValue(EvalCall& call) { return absl::StrCat(call.state().user, "@%"); }
+
+ColumnDefinition ConnectionIdType(const TypingCall&) { return IntColumn(10, true, kNotNull); }
+Value ConnectionIdValue(EvalCall& call) { return uint64_t{call.state().connection_id}; }
+
+ColumnDefinition LastInsertIdType(const TypingCall&) { return IntColumn(21, true, kNotNull); }
+// LAST_INSERT_ID(x) returns x and makes it the session's value.
+Value LastInsertIdValue(EvalCall& call) {
+  if (call.arg_count() == 0) return call.state().last_insert_id;
+  Value v = ConvertToColumn(call.Arg(0), IntColumn(21, true, Nullability::kNullable));
+  const uint64_t id = IsNull(v) ? 0 : std::get<uint64_t>(v);
+  ExprEngine& engine = call.engine();
+  if (engine.ctx().mutable_state != nullptr && !engine.failed()) {
+    engine.ctx().mutable_state->last_insert_id = id;
+  }
+  return id;
+}
+
+ColumnDefinition RowCountType(const TypingCall&) { return IntColumn(21, false, kNotNull); }
+Value RowCountValue(EvalCall& call) { return call.state().row_count; }
+
+ColumnDefinition VersionType(const TypingCall& call) {
+  return StringColumn(60, call.state(), kNotNull);
+}
+Value VersionValue(EvalCall& call) {
+  const ServerInfo* server = call.state().server;
+  return server != nullptr ? server->version : std::string("8.0.36-shoal");
+}
+
+constexpr BuiltinFunction kSessionFunctions[] = {
+    {"CONNECTION_ID", 0, 0, ConnectionIdType, ConnectionIdValue},
+    {"CURRENT_USER", 0, 0, UserType, CurrentUserValue},
+    {"DATABASE", 0, 0, DatabaseType, DatabaseValue},
+    {"LAST_INSERT_ID", 0, 1, LastInsertIdType, LastInsertIdValue},
+    {"ROW_COUNT", 0, 0, RowCountType, RowCountValue},
+    {"SCHEMA", 0, 0, DatabaseType, DatabaseValue},
+    {"SESSION_USER", 0, 0, UserType, UserValue},
+    {"SYSTEM_USER", 0, 0, UserType, UserValue},
+    {"USER", 0, 0, UserType, UserValue},
+    {"VERSION", 0, 0, VersionType, VersionValue},
+};
+
+}  // namespace
+
+absl::Span<const BuiltinFunction> SessionFunctions() { return kSessionFunctions; }
+
+}  // namespace shoal::sql::internal

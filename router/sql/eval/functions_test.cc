@@ -1,0 +1,266 @@
+// The built-in function registry (function_registry.h) and the values and types of the
+// functions whose rules are easy to get wrong: NULL propagation, SUBSTRING's negative
+// positions, ROUND of .5 on DECIMAL (half away from zero) and DOUBLE (half to even), LPAD's
+// truncation, DATE_FORMAT's specifiers. Expressions are parsed as `SELECT expr`.
+#include <memory>
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "router/sql/eval/expr_eval.h"
+#include "router/sql/eval/function_registry.h"
+#include "router/sql/eval/value_util.h"
+#include "router/sql/parse/parser.h"
+
+namespace shoal::sql {
+namespace {
+
+using mysql::ColumnType;
+namespace flag = mysql::column_flag;
+
+class FunctionsTest : public ::testing::Test {
+ protected:
+  // The first select item of `SELECT <expr>`.
+  const Expr& Parsed(absl::string_view expr) {
+    auto parsed = Parse(absl::StrCat("SELECT ", expr), ParseOptions{});
+    EXPECT_TRUE(std::holds_alternative<Statement>(parsed)) << expr;
+    statements_.push_back(std::make_unique<Statement>(std::move(std::get<Statement>(parsed))));
+    return *std::get<SelectStmt>(statements_.back()->node).items[0].expr;
+  }
+
+  EvalContext Context() {
+    EvalContext ctx;
+    ctx.state = &state_;
+    ctx.mutable_state = &state_;
+    ctx.now = absl::FromUnixSeconds(1700000000);  // 2023-11-14 22:13:20 UTC
+    ctx.warnings = &warnings_;
+    return ctx;
+  }
+
+  // The value's text ("NULL" for NULL); the error's code and text when it fails.
+  std::string Value(absl::string_view expr) {
+    EvalContext ctx = Context();
+    auto v = Evaluate(Parsed(expr), &ctx);
+    if (auto* err = std::get_if<mysql::SqlError>(&v)) {
+      return absl::StrCat("error ", err->code, ": ", err->message);
+    }
+    return ValueText(std::get<mysql::Value>(v));
+  }
+
+  mysql::ColumnDefinition Type(absl::string_view expr) {
+    auto t = TypeOf(Parsed(expr), Context());
+    EXPECT_TRUE(std::holds_alternative<mysql::ColumnDefinition>(t)) << expr;
+    return std::holds_alternative<mysql::ColumnDefinition>(t) ? std::get<mysql::ColumnDefinition>(t)
+                                                              : mysql::ColumnDefinition{};
+  }
+
+  int ErrorCode(absl::string_view expr) {
+    EvalContext ctx = Context();
+    auto v = Evaluate(Parsed(expr), &ctx);
+    auto* err = std::get_if<mysql::SqlError>(&v);
+    return err == nullptr ? 0 : err->code;
+  }
+
+  SessionState state_;
+  std::vector<Diagnostic> warnings_;
+  std::vector<std::unique_ptr<Statement>> statements_;
+};
+
+TEST(FunctionRegistryTest, EveryNameIsFoundOnceWithItsArgumentCounts) {
+  const internal::BuiltinFunction* substring = internal::FindBuiltinFunction("SUBSTRING");
+  ASSERT_NE(substring, nullptr);
+  EXPECT_FALSE(internal::TakesArgCount(*substring, 1));
+  EXPECT_TRUE(internal::TakesArgCount(*substring, 2));
+  EXPECT_TRUE(internal::TakesArgCount(*substring, 3));
+  EXPECT_FALSE(internal::TakesArgCount(*substring, 4));
+  const internal::BuiltinFunction* concat = internal::FindBuiltinFunction("CONCAT");
+  ASSERT_NE(concat, nullptr);
+  EXPECT_TRUE(internal::TakesArgCount(*concat, 100));
+  EXPECT_EQ(internal::FindBuiltinFunction("substring"), nullptr);  // names come upper-cased
+  EXPECT_EQ(internal::FindBuiltinFunction("NO_SUCH_FUNCTION"), nullptr);
+}
+
+TEST(FunctionRegistryTest, NoNameIsInTwoFamilies) {
+  std::set<absl::string_view> names;
+  for (auto family :
+       {internal::SessionFunctions(), internal::ClockFunctions(), internal::ControlFunctions(),
+        internal::StringFunctions(), internal::SubstringFunctions(), internal::NumericFunctions(),
+        internal::TemporalFunctions(), internal::HashFunctions()}) {
+    for (const internal::BuiltinFunction& f : family) {
+      EXPECT_TRUE(names.insert(f.name).second) << f.name;
+      EXPECT_EQ(internal::FindBuiltinFunction(f.name), &f) << f.name;
+      EXPECT_FALSE(internal::IsKnownMissingBuiltin(f.name)) << f.name;
+    }
+  }
+}
+
+TEST(FunctionRegistryTest, ImplementedNamesAreNotListedAsMissing) {
+  for (absl::string_view name : {"ABS", "ROUND", "SUBSTRING", "DATE_FORMAT", "MD5", "SHA1", "SHA2",
+                                 "UUID", "CONCAT_WS", "GREATEST", "DATEDIFF"}) {
+    EXPECT_NE(internal::FindBuiltinFunction(name), nullptr) << name;
+    EXPECT_FALSE(internal::IsKnownMissingBuiltin(name)) << name;
+  }
+  for (absl::string_view name : {"COUNT", "DATE_ADD"}) {
+    EXPECT_EQ(internal::FindBuiltinFunction(name), nullptr) << name;
+    EXPECT_TRUE(internal::IsKnownMissingBuiltin(name)) << name;
+  }
+}
+
+TEST_F(FunctionsTest, ErrorsForNamesAndArgumentCounts) {
+  EXPECT_EQ(ErrorCode("SQRT(4)"), 1235);    // a MySQL built-in not evaluated yet
+  EXPECT_EQ(ErrorCode("nosuch(1)"), 1046);  // no database selected
+  state_.database = "db";
+  EXPECT_EQ(Value("nosuch(1)"), "error 1305: FUNCTION db.nosuch does not exist");
+  EXPECT_EQ(Value("CONCAT_WS('a')"),
+            "error 1582: Incorrect parameter count in the call to native function 'CONCAT_WS'");
+  EXPECT_EQ(ErrorCode("ROUND(1, 2, 3)"), 1582);
+  EXPECT_EQ(ErrorCode("UUID(1)"), 1582);
+  EXPECT_EQ(ErrorCode("DATE_FORMAT('2024-01-01', '%U')"), 1235);
+}
+
+TEST_F(FunctionsTest, NullPropagation) {
+  for (absl::string_view expr :
+       {"SUBSTRING(NULL, 1)", "SUBSTRING('abc', NULL)", "LEFT('abc', NULL)", "LPAD(NULL, 3, 'x')",
+        "REPLACE('a', NULL, 'b')", "ROUND(NULL)", "ROUND(1.5, NULL)", "ABS(NULL)", "MOD(1, NULL)",
+        "GREATEST(1, NULL, 3)", "LEAST(NULL, 1)", "YEAR(NULL)", "DATE_FORMAT(NULL, '%Y')",
+        "DATEDIFF('2024-01-01', NULL)", "MD5(NULL)", "CHAR_LENGTH(NULL)", "CONCAT_WS(NULL, 'a')"}) {
+    EXPECT_EQ(Value(expr), "NULL") << expr;
+  }
+  // CONCAT_WS skips NULL arguments; only a NULL separator makes it NULL.
+  EXPECT_EQ(Value("CONCAT_WS(',', 'a', NULL, 'b')"), "a,b");
+  EXPECT_EQ(Value("LPAD('ab', -1, 'x')"), "NULL");
+  EXPECT_EQ(Value("LPAD('ab', 4, '')"), "NULL");
+}
+
+TEST_F(FunctionsTest, SubstringPositions) {
+  EXPECT_EQ(Value("SUBSTRING('Sakila', -3)"), "ila");
+  EXPECT_EQ(Value("SUBSTRING('Sakila', -5, 3)"), "aki");
+  EXPECT_EQ(Value("SUBSTRING('Sakila', -6)"), "Sakila");
+  EXPECT_EQ(Value("SUBSTRING('Sakila', -7)"), "");
+  EXPECT_EQ(Value("SUBSTRING('Sakila', 0)"), "");
+  EXPECT_EQ(Value("SUBSTRING('Sakila', 7)"), "");
+  EXPECT_EQ(Value("SUBSTRING('Sakila', 2, 0)"), "");
+  EXPECT_EQ(Value("SUBSTRING('Sakila', 2, -1)"), "");
+  EXPECT_EQ(Value("MID('héllo', 2, 3)"), "éll");  // characters, not bytes
+  EXPECT_EQ(Value("RIGHT('héllo', 4)"), "éllo");
+  EXPECT_EQ(Value("REVERSE('héllo')"), "olléh");
+  // A constant position bounds the column's length as the value will be.
+  EXPECT_EQ(Type("SUBSTRING('Sakila', -3)").length, 3u * 4);
+  EXPECT_EQ(Type("SUBSTRING('Sakila', 3, 2)").length, 2u * 4);
+}
+
+TEST_F(FunctionsTest, RoundHalfOnDecimalAndDouble) {
+  EXPECT_EQ(Value("ROUND(2.5)"), "3");
+  EXPECT_EQ(Value("ROUND(-2.5)"), "-3");
+  EXPECT_EQ(Value("ROUND(0.5)"), "1");
+  EXPECT_EQ(Value("ROUND(2.5e0)"), "2");  // rint: half to even
+  EXPECT_EQ(Value("ROUND(3.5e0)"), "4");
+  EXPECT_EQ(Value("ROUND(-2.5e0)"), "-2");
+  EXPECT_EQ(Value("ROUND(1.298, 1)"), "1.3");
+  EXPECT_EQ(Value("ROUND(9.995, 2)"), "10.00");
+  EXPECT_EQ(Value("ROUND(1.5, 3)"), "1.500");
+  EXPECT_EQ(Value("ROUND(23.298, -1)"), "20");
+  EXPECT_EQ(Value("ROUND(125, -1)"), "130");
+  EXPECT_EQ(Value("ROUND(-125, -1)"), "-130");
+  EXPECT_EQ(Value("ROUND(-0.4)"), "0");
+  EXPECT_EQ(Value("ROUND(9223372036854775807, -30)"), "0");
+  EXPECT_EQ(ErrorCode("ROUND(9223372036854775807, -1)"), 1690);
+  EXPECT_EQ(Value("TRUNCATE(-1.999, 1)"), "-1.9");
+  EXPECT_EQ(Value("TRUNCATE(122, -2)"), "100");
+  EXPECT_EQ(Value("FLOOR(-1.23)"), "-2");
+  EXPECT_EQ(Value("CEIL(-1.23)"), "-1");
+  EXPECT_EQ(Value("CEIL(0.2)"), "1");
+  EXPECT_EQ(Type("ROUND(2.5)").type, ColumnType::kNewDecimal);
+  EXPECT_EQ(Type("ROUND(1.298, 1)").decimals, 1);
+  EXPECT_EQ(Type("ROUND(2.5e0)").type, ColumnType::kDouble);
+  EXPECT_EQ(Type("ROUND(7)").type, ColumnType::kLongLong);
+  EXPECT_EQ(Type("FLOOR(1.5)").type, ColumnType::kLongLong);
+  EXPECT_EQ(Type("FLOOR(1.5e0)").type, ColumnType::kDouble);
+  EXPECT_EQ(Value("ABS(-9223372036854775807 - 1)"),
+            "error 1690: BIGINT value is out of range in 'abs(-9223372036854775808)'");
+}
+
+TEST_F(FunctionsTest, PaddingAndRepetition) {
+  EXPECT_EQ(Value("LPAD('hi', 4, '*+')"), "*+hi");
+  EXPECT_EQ(Value("LPAD('hello', 2, 'x')"), "he");  // truncated on the right, also by LPAD
+  EXPECT_EQ(Value("RPAD('hi', 5, 'ab')"), "hiaba");
+  EXPECT_EQ(Value("LPAD('é', 3, 'ü')"), "üüé");
+  EXPECT_EQ(Value("REPEAT('ab', 3)"), "ababab");
+  EXPECT_EQ(Value("REPEAT('ab', -1)"), "");
+  EXPECT_EQ(Type("LPAD('hi', 4, '?')").length, 4u * 4);
+  EXPECT_TRUE(Type("LPAD('hi', 4, '?')").flags & flag::kNotNull);
+  EXPECT_EQ(Type("REPEAT('ab', 3)").length, 6u * 4);
+}
+
+TEST_F(FunctionsTest, OtherStringFunctions) {
+  EXPECT_EQ(Value("REPLACE('aAa', 'a', 'b')"), "bAb");  // case-sensitive
+  EXPECT_EQ(Value("INSTR('FOOBAR', 'bar')"), "4");      // case-insensitive
+  EXPECT_EQ(Value("TRIM('  a b  ')"), "a b");
+  EXPECT_EQ(Value("LTRIM('  a ')"), "a ");
+  EXPECT_EQ(Value("RTRIM(' a  ')"), " a");
+  EXPECT_EQ(Value("LENGTH('héllo')"), "6");
+  EXPECT_EQ(Value("CHAR_LENGTH('héllo')"), "5");
+  EXPECT_EQ(Value("MD5('testing')"), "ae2b1fca515949e5d54fb22b8ed95575");
+  EXPECT_EQ(Value("MD5(REPEAT('a', 56))"), "3b0c8ac703f828b04c6c197006d17218");
+  std::string uuid = Value("UUID()");
+  EXPECT_EQ(uuid.size(), 36u);
+  EXPECT_EQ(uuid[14], '1');  // version 1
+  EXPECT_NE(uuid, Value("UUID()"));
+}
+
+TEST_F(FunctionsTest, ComparisonsPickTheAggregatedType) {
+  EXPECT_EQ(Value("GREATEST(1, 2.5)"), "2.5");
+  EXPECT_EQ(Value("LEAST(1, 2.5)"), "1.0");
+  EXPECT_EQ(Value("GREATEST('b', 'A', 'C')"), "C");
+  EXPECT_EQ(Value("MOD(34.5, 3)"), "1.5");
+  EXPECT_EQ(Value("MOD(7, 0)"), "NULL");
+  EXPECT_EQ(Value("SIGN(-0.5)"), "-1");
+}
+
+TEST_F(FunctionsTest, DateParts) {
+  EXPECT_EQ(Value("YEAR('2024-02-29 10:11:12')"), "2024");
+  EXPECT_EQ(Value("MONTH(20240229)"), "2");
+  EXPECT_EQ(Value("DAY('2024-02-29')"), "29");
+  EXPECT_EQ(Value("HOUR('838:59:59')"), "838");
+  EXPECT_EQ(Value("MINUTE('10:05:03')"), "5");
+  EXPECT_EQ(Value("SECOND('2024-01-02 10:05:03')"), "3");
+  EXPECT_EQ(Value("DATE('2024-01-02 10:05:03')"), "2024-01-02 00:00:00");
+  EXPECT_EQ(Type("DATE('2024-01-02 10:05:03')").type, ColumnType::kDate);
+  EXPECT_EQ(Value("DATEDIFF('2024-03-01 00:00:00', '2024-02-28 23:59:59')"), "2");
+  EXPECT_EQ(Value("YEAR(NOW())"), "2023");
+  warnings_.clear();
+  EXPECT_EQ(Value("YEAR('2024-02-30')"), "NULL");
+  ASSERT_EQ(warnings_.size(), 1u);
+  EXPECT_EQ(warnings_[0].message, "Incorrect datetime value: '2024-02-30'");
+}
+
+TEST_F(FunctionsTest, DateFormatSpecifiers) {
+  EXPECT_EQ(Value("DATE_FORMAT('2009-10-04 22:23:00', '%W %M %Y')"), "Sunday October 2009");
+  EXPECT_EQ(Value("DATE_FORMAT('1900-10-04 22:23:00', '%D %y %a %d %m %b %j')"),
+            "4th 00 Thu 04 10 Oct 277");
+  EXPECT_EQ(Value("DATE_FORMAT('1997-10-04 22:23:00', '%H %k %I %r %T %S %w')"),
+            "22 22 10 10:23:00 PM 22:23:00 00 6");
+  EXPECT_EQ(Value("DATE_FORMAT('2024-01-02 03:04:05.123456', '%Y-%m-%d %h:%i:%s.%f %p %c %e')"),
+            "2024-01-02 03:04:05.123456 AM 1 2");
+  EXPECT_EQ(Value("DATE_FORMAT('2024-01-02 00:00:00', '%h %l %p %% %q')"), "12 12 AM % q");
+  EXPECT_EQ(Value("DATE_FORMAT('2024-01-22', '%D %D')"), "22nd 22nd");
+  EXPECT_EQ(Type("DATE_FORMAT('2024-01-02', '%Y-%m-%d')").length, 10u * 4);
+  EXPECT_FALSE(Type("DATE_FORMAT('2024-01-02', '%Y')").flags & flag::kNotNull);
+}
+
+TEST_F(FunctionsTest, TypesOfStringResults) {
+  mysql::ColumnDefinition concat_ws = Type("CONCAT_WS('-', 'ab', 'c', 'def')");
+  EXPECT_EQ(concat_ws.type, ColumnType::kVarString);
+  EXPECT_EQ(concat_ws.length, (1u * 2 + 2 + 1 + 3) * 4);
+  EXPECT_TRUE(concat_ws.flags & flag::kNotNull);
+  mysql::ColumnDefinition length = Type("CHAR_LENGTH('abc')");
+  EXPECT_EQ(length.type, ColumnType::kLongLong);
+  // A length the typing cannot know: as long as a string can be.
+  EXPECT_EQ(Type("REPEAT('a', CONNECTION_ID())").type, ColumnType::kBlob);
+}
+
+}  // namespace
+}  // namespace shoal::sql
