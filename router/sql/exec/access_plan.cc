@@ -21,7 +21,7 @@ bool IsConstant(const Expr& e) {
   }
   if (e.kind == ExprKind::kFunction &&
       (e.name == "COUNT" || e.name == "SUM" || e.name == "MIN" || e.name == "MAX" ||
-       e.name == "AVG" || e.name == "RAND" || e.name == "UUID")) {
+       e.name == "AVG" || e.name == "GROUP_CONCAT" || e.name == "RAND" || e.name == "UUID")) {
     return false;
   }
   for (const ExprPtr& a : e.args) {

@@ -21,6 +21,7 @@ namespace {
 void CollectColumnNames(const Expr& e, std::vector<std::string>* out) {
   if (e.kind == ExprKind::kColumn) out->push_back(e.name);
   for (const ExprPtr& a : e.args) CollectColumnNames(*a, out);
+  for (const ExprPtr& k : e.concat_order) CollectColumnNames(*k, out);
 }
 
 // The table columns a SELECT reads: every visible one for `*`, else those it names.

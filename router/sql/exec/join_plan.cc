@@ -277,6 +277,7 @@ class Planner {
       for (size_t s : resolver.Candidates(e)) needed_[s].insert(columns_[s].Find(e.name));
     }
     for (const ExprPtr& a : e.args) Need(*a, resolver);
+    for (const ExprPtr& k : e.concat_order) Need(*k, resolver);
   }
 
   // The columns each base table is read for: those the statement names, all for `*`.

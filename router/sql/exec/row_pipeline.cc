@@ -14,6 +14,7 @@
 #include "protocol/constants.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/eval/value_util.h"
+#include "router/sql/exec/aggregates.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -21,123 +22,6 @@ namespace {
 using mysql::ColumnDefinition;
 using mysql::Value;
 using Row = std::vector<Value>;
-
-bool IsAggregate(const Expr& e) {
-  if (e.kind != ExprKind::kFunction) return false;
-  return e.name == "COUNT" || e.name == "SUM" || e.name == "AVG" || e.name == "MIN" ||
-         e.name == "MAX";
-}
-
-// Every aggregate call in `e` (not looking inside an aggregate's own arguments).
-void CollectAggregates(const Expr& e, std::vector<const Expr*>* out) {
-  if (IsAggregate(e)) {
-    out->push_back(&e);
-    return;
-  }
-  for (const ExprPtr& a : e.args) CollectAggregates(*a, out);
-}
-
-bool IsNumericType(const ColumnDefinition& c) {
-  switch (c.type) {
-    case mysql::ColumnType::kTiny:
-    case mysql::ColumnType::kShort:
-    case mysql::ColumnType::kInt24:
-    case mysql::ColumnType::kLong:
-    case mysql::ColumnType::kLongLong:
-    case mysql::ColumnType::kNewDecimal:
-    case mysql::ColumnType::kFloat:
-    case mysql::ColumnType::kDouble:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool IsIntegerType(const ColumnDefinition& c) {
-  return IsNumericType(c) && c.type != mysql::ColumnType::kNewDecimal &&
-         c.type != mysql::ColumnType::kFloat && c.type != mysql::ColumnType::kDouble;
-}
-
-// MySQL's result type of an aggregate over an argument typed `arg`.
-ColumnDefinition AggregateType(const Expr& e, const ColumnDefinition& arg) {
-  if (e.name == "COUNT") return IntColumn(21, false, Nullability::kNotNull);
-  if (e.name == "MIN" || e.name == "MAX") {
-    ColumnDefinition c = arg;
-    c.flags &= ~mysql::column_flag::kNotNull;
-    return c;
-  }
-  bool avg = e.name == "AVG";
-  if (IsIntegerType(arg)) {
-    return avg ? DecimalColumn(std::min<uint32_t>(65, arg.length + 4), 4, Nullability::kNullable)
-               : DecimalColumn(std::min<uint32_t>(65, arg.length + 22), 0, Nullability::kNullable);
-  }
-  if (arg.type == mysql::ColumnType::kNewDecimal) {
-    uint8_t scale = static_cast<uint8_t>(std::min<int>(30, arg.decimals + (avg ? 4 : 0)));
-    return DecimalColumn(std::min<uint32_t>(65, arg.length + (avg ? 4 : 22)), scale,
-                         Nullability::kNullable);
-  }
-  return DoubleColumn(Nullability::kNullable);
-}
-
-// One aggregate's running state over a group.
-struct Accumulator {
-  uint64_t count = 0;
-  bool exact = true;  // every value an integer: sum exactly
-  __int128 int_sum = 0;
-  double double_sum = 0;
-  Value best;                             // MIN/MAX
-  absl::flat_hash_set<std::string> seen;  // DISTINCT
-
-  void Add(const Expr& call, const Value& v) {
-    if (mysql::IsNull(v)) return;
-    if (call.distinct && !seen.insert(absl::StrCat(v.index(), ":", CollationKeyText(v))).second) {
-      return;
-    }
-    ++count;
-    if (call.name == "MIN" || call.name == "MAX") {
-      int c = mysql::IsNull(best) ? 0 : CompareValues(v, best);
-      if (mysql::IsNull(best) || (call.name == "MIN" ? c < 0 : c > 0)) best = v;
-      return;
-    }
-    if (const auto* i = std::get_if<int64_t>(&v)) {
-      int_sum += *i;
-    } else if (const auto* u = std::get_if<uint64_t>(&v)) {
-      int_sum += *u;
-    } else {
-      exact = false;
-      bool truncated = false;
-      double_sum += ToDouble(v, &truncated);
-    }
-  }
-
-  Value Result(const Expr& call, const ColumnDefinition& type) const {
-    if (call.name == "COUNT") return static_cast<int64_t>(count);
-    if (call.name == "MIN" || call.name == "MAX") return best;
-    if (count == 0) return Value{};
-    double total = static_cast<double>(int_sum) + double_sum;
-    if (call.name == "SUM" && exact && type.type == mysql::ColumnType::kNewDecimal) {
-      return mysql::Decimal{Int128Text(int_sum)};
-    }
-    double v = call.name == "AVG" ? total / static_cast<double>(count) : total;
-    if (type.type == mysql::ColumnType::kNewDecimal) {
-      return mysql::Decimal{FormatFixed(v, type.decimals)};
-    }
-    return v;
-  }
-
-  static std::string Int128Text(__int128 v) {
-    bool negative = v < 0;
-    unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : v;
-    std::string digits;
-    do {
-      digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
-      u /= 10;
-    } while (u != 0);
-    if (negative) digits.push_back('-');
-    std::reverse(digits.begin(), digits.end());
-    return digits;
-  }
-};
 
 // A grouping key: the values' types and texts, unambiguous; strings that compare equal
 // ('Paris', 'paris ') group together, as under MySQL's _ci collations.
@@ -225,7 +109,7 @@ class Pipeline {
         auto t = TypeOf(*call->args[0], eval);
         if (auto* c = std::get_if<ColumnDefinition>(&t)) arg = *c;
       }
-      aggregate_types_[call] = AggregateType(*call, arg);
+      aggregate_types_[call] = AggregateType(*call, arg, *ctx_.state);
     }
   }
 
@@ -334,24 +218,35 @@ class Pipeline {
       Group& group = groups[it->second];
       for (size_t a = 0; a < aggregates_.size(); ++a) {
         const Expr& call = *aggregates_[a];
-        Value v = int64_t{1};  // COUNT(*) counts rows
+        Row args = {int64_t{1}};  // COUNT(*) counts rows
         if (!call.args.empty() && call.args[0]->kind != ExprKind::kStar) {
-          auto arg = Evaluate(*call.args[0], &eval);
-          if (auto* err = std::get_if<mysql::SqlError>(&arg)) return *err;
-          v = std::get<Value>(std::move(arg));
+          args.clear();
+          for (const ExprPtr& arg : call.args) {
+            auto v = Evaluate(*arg, &eval);
+            if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+            args.push_back(std::get<Value>(std::move(v)));
+          }
         }
-        group.accumulators[a].Add(call, v);
+        Row keys;
+        for (const ExprPtr& key : call.concat_order) {
+          auto v = Evaluate(*key, &eval);
+          if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+          keys.push_back(std::get<Value>(std::move(v)));
+        }
+        group.accumulators[a].Add(call, args, std::move(keys));
       }
     }
     // Aggregates without GROUP BY make one row even over no rows (COUNT(*) = 0).
     if (groups.empty() && select_.group_by.empty()) {
       groups.push_back({SIZE_MAX, std::vector<Accumulator>(aggregates_.size())});
     }
-    for (const Group& group : groups) {
+    for (size_t g = 0; g < groups.size(); ++g) {
+      const Group& group = groups[g];
       absl::flat_hash_map<const Expr*, Value> values;
       for (size_t a = 0; a < aggregates_.size(); ++a) {
         const Expr* call = aggregates_[a];
-        values[call] = group.accumulators[a].Result(*call, aggregate_types_[call]);
+        values[call] =
+            group.accumulators[a].Result(*call, aggregate_types_[call], g + 1, ctx_.state);
       }
       Row* row = group.first_row == SIZE_MAX ? nullptr : &fetched_.rows[group.first_row];
       Row nulls;
@@ -570,7 +465,7 @@ std::variant<std::vector<ColumnDefinition>, mysql::SqlError> SelectListColumns(
       if (auto* err = std::get_if<mysql::SqlError>(&t)) return *err;
       arg = std::get<ColumnDefinition>(t);
     }
-    aggregate_types[call] = AggregateType(*call, arg);
+    aggregate_types[call] = AggregateType(*call, arg, *ctx.state);
   }
   eval.aggregate_types = &aggregate_types;
   std::vector<ColumnDefinition> out;

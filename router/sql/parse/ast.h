@@ -121,6 +121,11 @@ struct Expr {
   std::string qualifier;     // kColumn: the table (or alias) written before the name, if any
   std::vector<ExprPtr> args;
   std::unique_ptr<SelectStmt> subquery;  // kSubquery, kInSubquery, kExists
+  // GROUP_CONCAT(… ORDER BY x [DESC], … SEPARATOR 's'): the ORDER BY keys and whether each is
+  // descending, and the separator (",", MySQL's default, when none is written).
+  std::vector<ExprPtr> concat_order;
+  std::vector<bool> concat_descending;
+  std::string separator = ",";
 };
 
 // ---------------------------------------------------------------------------------------

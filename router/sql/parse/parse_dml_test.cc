@@ -359,7 +359,15 @@ TEST(DmlSelectTest, Aggregates) {
   EXPECT_EQ(MustFail("SELECT ABS(DISTINCT a) FROM t").message, Syntax("DISTINCT a) FROM t"));
   EXPECT_EQ(MustFail("SELECT COUNT(DISTINCT *) FROM t").message, Syntax("*) FROM t"));
   EXPECT_EQ(MustFail("SELECT COUNT(*) OVER () FROM t").message, NotYet("window functions"));
-  EXPECT_EQ(MustFail("SELECT GROUP_CONCAT(c ORDER BY c) FROM t").code, 1235);
+  SelectStmt grouped = Get<SelectStmt>(
+      "SELECT GROUP_CONCAT(DISTINCT a, b ORDER BY a DESC, b SEPARATOR '; ') FROM t");
+  const Expr& concat = *grouped.items[0].expr;
+  EXPECT_TRUE(concat.distinct);
+  EXPECT_EQ(concat.args.size(), 2u);
+  EXPECT_EQ(concat.concat_order.size(), 2u);
+  EXPECT_EQ(concat.concat_descending, (std::vector<bool>{true, false}));
+  EXPECT_EQ(concat.separator, "; ");
+  EXPECT_EQ(MustFail("SELECT GROUP_CONCAT(c SEPARATOR 1) FROM t").code, 1064);
 }
 
 TEST(DmlSelectTest, QualifiedNamesAndStars) {

@@ -110,8 +110,19 @@ bool ParseAggregateArgs(Parser& p, Expr* fn) {
     if (!arg) return false;
     fn->args.push_back(std::move(arg));
   } while (several && p.Accept(TokenKind::kComma));
-  if (fn->name == "GROUP_CONCAT" && (p.PeekKeyword("ORDER") || p.PeekKeyword("SEPARATOR"))) {
-    return p.NotSupported("GROUP_CONCAT with ORDER BY or SEPARATOR");
+  if (fn->name == "GROUP_CONCAT" && p.AcceptKeyword("ORDER")) {
+    if (!p.ExpectKeyword("BY")) return false;
+    do {
+      ExprPtr key = p.ParseExpr();
+      if (!key) return false;
+      fn->concat_order.push_back(std::move(key));
+      fn->concat_descending.push_back(p.AcceptKeyword("DESC"));
+      if (!fn->concat_descending.back()) p.AcceptKeyword("ASC");
+    } while (p.Accept(TokenKind::kComma));
+  }
+  if (fn->name == "GROUP_CONCAT" && p.AcceptKeyword("SEPARATOR")) {
+    if (p.Peek().kind != TokenKind::kString) return p.Fail();
+    fn->separator = p.Advance().value;
   }
   return p.Expect(TokenKind::kRParen);
 }

@@ -1,0 +1,175 @@
+#include "router/sql/exec/aggregates.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "router/sql/eval/result_columns.h"
+#include "router/sql/eval/system_variables.h"
+#include "router/sql/eval/value_util.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/row_pipeline.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+using mysql::ColumnDefinition;
+using mysql::Value;
+
+bool IsNumericType(const ColumnDefinition& c) {
+  switch (c.type) {
+    case mysql::ColumnType::kTiny:
+    case mysql::ColumnType::kShort:
+    case mysql::ColumnType::kInt24:
+    case mysql::ColumnType::kLong:
+    case mysql::ColumnType::kLongLong:
+    case mysql::ColumnType::kNewDecimal:
+    case mysql::ColumnType::kFloat:
+    case mysql::ColumnType::kDouble:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsIntegerType(const ColumnDefinition& c) {
+  return IsNumericType(c) && c.type != mysql::ColumnType::kNewDecimal &&
+         c.type != mysql::ColumnType::kFloat && c.type != mysql::ColumnType::kDouble;
+}
+
+// group_concat_max_len for the session (1024 by default).
+uint64_t ConcatMaxLen(const SessionState& state) {
+  Value v = SessionValue(*FindSysVar("group_concat_max_len"), state);
+  if (const auto* u = std::get_if<uint64_t>(&v)) return *u;
+  if (const auto* i = std::get_if<int64_t>(&v)) return *i > 0 ? static_cast<uint64_t>(*i) : 4;
+  return 1024;
+}
+
+std::string Int128Text(__int128 v) {
+  bool negative = v < 0;
+  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : v;
+  std::string digits;
+  do {
+    digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  } while (u != 0);
+  if (negative) digits.push_back('-');
+  std::reverse(digits.begin(), digits.end());
+  return digits;
+}
+
+}  // namespace
+
+bool IsAggregate(const Expr& e) {
+  if (e.kind != ExprKind::kFunction) return false;
+  return e.name == "COUNT" || e.name == "SUM" || e.name == "AVG" || e.name == "MIN" ||
+         e.name == "MAX" || e.name == "GROUP_CONCAT";
+}
+
+void CollectAggregates(const Expr& e, std::vector<const Expr*>* out) {
+  if (IsAggregate(e)) {
+    out->push_back(&e);
+    return;
+  }
+  for (const ExprPtr& a : e.args) CollectAggregates(*a, out);
+}
+
+ColumnDefinition AggregateType(const Expr& e, const ColumnDefinition& arg,
+                               const SessionState& state) {
+  if (e.name == "COUNT") return IntColumn(21, false, Nullability::kNotNull);
+  if (e.name == "GROUP_CONCAT") {
+    // VARCHAR up to 512 characters, TEXT past that, as MySQL types it.
+    uint64_t max_len = ConcatMaxLen(state);
+    ColumnDefinition c = StringColumn(static_cast<uint32_t>(std::min<uint64_t>(max_len, 1 << 24)),
+                                      state, Nullability::kNullable);
+    if (max_len > 512) {
+      c.type = mysql::ColumnType::kBlob;
+      c.flags |= mysql::column_flag::kBlob;
+    }
+    return c;
+  }
+  if (e.name == "MIN" || e.name == "MAX") {
+    ColumnDefinition c = arg;
+    c.flags &= ~mysql::column_flag::kNotNull;
+    return c;
+  }
+  bool avg = e.name == "AVG";
+  if (IsIntegerType(arg)) {
+    return avg ? DecimalColumn(std::min<uint32_t>(65, arg.length + 4), 4, Nullability::kNullable)
+               : DecimalColumn(std::min<uint32_t>(65, arg.length + 22), 0, Nullability::kNullable);
+  }
+  if (arg.type == mysql::ColumnType::kNewDecimal) {
+    uint8_t scale = static_cast<uint8_t>(std::min<int>(30, arg.decimals + (avg ? 4 : 0)));
+    return DecimalColumn(std::min<uint32_t>(65, arg.length + (avg ? 4 : 22)), scale,
+                         Nullability::kNullable);
+  }
+  return DoubleColumn(Nullability::kNullable);
+}
+
+void Accumulator::Add(const Expr& call, const std::vector<Value>& args, std::vector<Value> keys) {
+  for (const Value& v : args) {
+    if (mysql::IsNull(v)) return;
+  }
+  if (call.distinct) {
+    std::string key;
+    for (const Value& v : args) absl::StrAppend(&key, v.index(), ":", CollationKeyText(v), ";");
+    if (!seen_.insert(std::move(key)).second) return;
+  }
+  ++count_;
+  const Value& v = args[0];
+  if (call.name == "GROUP_CONCAT") {
+    std::string text;
+    for (const Value& a : args) text += ValueText(a);
+    pieces_.push_back({std::move(keys), std::move(text)});
+  } else if (call.name == "MIN" || call.name == "MAX") {
+    int c = mysql::IsNull(best_) ? 0 : CompareValues(v, best_);
+    if (mysql::IsNull(best_) || (call.name == "MIN" ? c < 0 : c > 0)) best_ = v;
+  } else if (const auto* i = std::get_if<int64_t>(&v)) {
+    int_sum_ += *i;
+  } else if (const auto* u = std::get_if<uint64_t>(&v)) {
+    int_sum_ += *u;
+  } else {
+    exact_ = false;
+    bool truncated = false;
+    double_sum_ += ToDouble(v, &truncated);
+  }
+}
+
+Value Accumulator::Result(const Expr& call, const ColumnDefinition& type, size_t group,
+                          SessionState* state) const {
+  if (call.name == "COUNT") return static_cast<int64_t>(count_);
+  if (call.name == "MIN" || call.name == "MAX") return best_;
+  if (count_ == 0) return Value{};
+  if (call.name == "GROUP_CONCAT") {
+    std::vector<const Piece*> order;
+    for (const Piece& p : pieces_) order.push_back(&p);
+    std::stable_sort(order.begin(), order.end(), [&](const Piece* a, const Piece* b) {
+      for (size_t k = 0; k < a->keys.size(); ++k) {
+        int c = CompareValues(a->keys[k], b->keys[k]);
+        if (c != 0) return call.concat_descending[k] ? c > 0 : c < 0;
+      }
+      return false;
+    });
+    std::string out;
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (i > 0) out += call.separator;
+      out += order[i]->text;
+    }
+    uint64_t max_len = ConcatMaxLen(*state);
+    if (out.size() > max_len) {
+      out.resize(max_len);
+      AddWarning(state, Diagnostic::Level::kWarning, 1260,
+                 absl::StrCat("Row ", group, " was cut by GROUP_CONCAT()"));
+    }
+    return out;
+  }
+  double total = static_cast<double>(int_sum_) + double_sum_;
+  if (call.name == "SUM" && exact_ && type.type == mysql::ColumnType::kNewDecimal) {
+    return mysql::Decimal{Int128Text(int_sum_)};
+  }
+  double v = call.name == "AVG" ? total / static_cast<double>(count_) : total;
+  if (type.type == mysql::ColumnType::kNewDecimal)
+    return mysql::Decimal{FormatFixed(v, type.decimals)};
+  return v;
+}
+
+}  // namespace shoal::sql::internal
