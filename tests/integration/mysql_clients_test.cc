@@ -178,6 +178,9 @@ TEST_F(ConnectorJTest, OverTcpWithClientAndServerPreparedStatements) {
     // UPPER, LOCATE).
     EXPECT_THAT(r.out, HasSubstr("ok: DatabaseMetaData lists tables and columns: id:INT:0 "
                                  "name:VARCHAR:0 price:DECIMAL:1"));
+    EXPECT_THAT(r.out, HasSubstr("ok: DatabaseMetaData.getIndexInfo: PRIMARY:id:false "
+                                 "k_widget:widget_id:true"));
+    EXPECT_THAT(r.out, HasSubstr("ok: a prepared join: bolt=2 nut=1"));
   }
   CommandResult refused = RunCommand(
       {"/usr/bin/java", "-cp", classpath, "dev.shoal.ShoalClient",

@@ -117,6 +117,43 @@ public final class ShoalClient {
       check(rs.next() && rs.getString("COLUMN_NAME").equals("id"), "getPrimaryKeys");
     }
     System.out.println("ok: DatabaseMetaData lists tables and columns: " + columns);
+    st.execute(
+        "CREATE TABLE IF NOT EXISTS jdbc_meta.part (id INT PRIMARY KEY, widget_id INT NOT NULL,"
+            + " KEY k_widget (widget_id))");
+    StringBuilder indexes = new StringBuilder();
+    try (ResultSet rs = meta.getIndexInfo("jdbc_meta", null, "part", false, false)) {
+      while (rs.next()) {
+        indexes.append(rs.getString("INDEX_NAME")).append(':').append(rs.getString("COLUMN_NAME"))
+            .append(':').append(rs.getBoolean("NON_UNIQUE")).append(' ');
+      }
+    }
+    check(indexes.toString().equals("PRIMARY:id:false k_widget:widget_id:true "),
+        "DatabaseMetaData.getIndexInfo: " + indexes);
+    System.out.println("ok: DatabaseMetaData.getIndexInfo: " + indexes);
+    checkJoin(c, st);
     st.execute("DROP DATABASE jdbc_meta");
+  }
+
+  /** A join with a parameter, prepared (server-side when the URL asks for it) and run twice. */
+  private static void checkJoin(Connection c, Statement st) throws SQLException {
+    st.execute("INSERT INTO jdbc_meta.widget VALUES (1, 'bolt', 0.25), (2, 'nut', 0.10)");
+    st.execute("INSERT INTO jdbc_meta.part VALUES (10, 1), (11, 1), (12, 2)");
+    String sql =
+        "SELECT w.name, COUNT(p.id) AS parts FROM jdbc_meta.widget w JOIN jdbc_meta.part p"
+            + " ON p.widget_id = w.id WHERE w.id = ? GROUP BY w.name";
+    StringBuilder seen = new StringBuilder();
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int id = 1; id <= 2; ++id) {
+        ps.setInt(1, id);
+        try (ResultSet rs = ps.executeQuery()) {
+          check(rs.next(), "join: no row for widget " + id);
+          check(rs.getMetaData().getColumnLabel(2).equals("parts"), "join: column label");
+          seen.append(rs.getString(1)).append('=').append(rs.getLong(2)).append(' ');
+          check(!rs.next(), "join: one row per widget");
+        }
+      }
+    }
+    check(seen.toString().equals("bolt=2 nut=1 "), "join: " + seen);
+    System.out.println("ok: a prepared join: " + seen);
   }
 }
