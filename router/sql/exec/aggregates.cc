@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/eval/system_variables.h"
 #include "router/sql/eval/value_util.h"
@@ -14,27 +15,6 @@ namespace {
 
 using mysql::ColumnDefinition;
 using mysql::Value;
-
-bool IsNumericType(const ColumnDefinition& c) {
-  switch (c.type) {
-    case mysql::ColumnType::kTiny:
-    case mysql::ColumnType::kShort:
-    case mysql::ColumnType::kInt24:
-    case mysql::ColumnType::kLong:
-    case mysql::ColumnType::kLongLong:
-    case mysql::ColumnType::kNewDecimal:
-    case mysql::ColumnType::kFloat:
-    case mysql::ColumnType::kDouble:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool IsIntegerType(const ColumnDefinition& c) {
-  return IsNumericType(c) && c.type != mysql::ColumnType::kNewDecimal &&
-         c.type != mysql::ColumnType::kFloat && c.type != mysql::ColumnType::kDouble;
-}
 
 // group_concat_max_len for the session (1024 by default).
 uint64_t ConcatMaxLen(const SessionState& state) {
@@ -93,7 +73,7 @@ ColumnDefinition AggregateType(const Expr& e, const ColumnDefinition& arg,
     return c;
   }
   bool avg = e.name == "AVG";
-  if (IsIntegerType(arg)) {
+  if (ClassOf(arg) == Cls::kInt) {
     return avg ? DecimalColumn(std::min<uint32_t>(65, arg.length + 4), 4, Nullability::kNullable)
                : DecimalColumn(std::min<uint32_t>(65, arg.length + 22), 0, Nullability::kNullable);
   }

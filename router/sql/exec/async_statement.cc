@@ -65,6 +65,20 @@ AsyncStatement::AsyncStatement(const internal::ExecContext& ctx)
 ParentStatement::ParentStatement(const internal::ExecContext& ctx)
     : AsyncStatement(ctx), keep_warnings_(ctx.state->warnings.size()) {}
 
+void ParentStatement::StatementDone(StatementResult result) {
+  if (state() == nullptr) return Deliver(OkResult{});  // orphaned: nobody reads it
+  if (WaitedForDictionary()) return;
+  ChildDone(std::move(result));
+}
+
+void ParentStatement::RunChild(const SelectStmt& select, internal::ExecContext ctx,
+                               bool without_union) {
+  ctx.parent = this;
+  StatementResult result = without_union ? internal::ExecuteSingleSelect(select, ctx)
+                                         : internal::ExecuteSelect(select, ctx);
+  if (!std::holds_alternative<Deferred>(result)) StatementDone(std::move(result));
+}
+
 bool ParentStatement::WaitedForDictionary() {
   internal::ExecContext ctx = context();
   if (ctx.parent != nullptr || ctx.state == nullptr || ctx.state->wanted == nullptr) return false;

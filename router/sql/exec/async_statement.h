@@ -91,7 +91,18 @@ class ParentStatement : public AsyncStatement, public ResultSink {
  public:
   explicit ParentStatement(const internal::ExecContext& ctx);
 
+  // A child's result. Orphaned, this frees itself; a stop for the dictionary master makes the
+  // statement run again (WaitedForDictionary); anything else goes to ChildDone.
+  void StatementDone(StatementResult result) final;
+
  protected:
+  // Runs `select` as a child of this, with `ctx` (this one's context, with what the child
+  // reads added) — with `without_union`, its UNION (if any) left aside; its result comes to
+  // ChildDone, now or once the child is done.
+  void RunChild(const SelectStmt& select, internal::ExecContext ctx, bool without_union = false);
+  // A child's result: rows, or its error.
+  virtual void ChildDone(StatementResult result) = 0;
+
   // A child (or what this ran after its children) stopped for the dictionary master
   // (SessionState::wanted). At the top, the whole statement runs again once it answered
   // (table_access.h), in place of this, which is deleted: true. Under a parent, false: the

@@ -16,22 +16,10 @@ class InsertSelectRun : public ParentStatement {
                   std::vector<int> columns)
       : ParentStatement(ctx), stmt_(stmt), table_(std::move(table)), columns_(std::move(columns)) {}
 
-  void Start() {
-    ExecContext child = context();
-    child.parent = this;
-    StatementResult result = ExecuteSelect(*stmt_.select, child);
-    if (std::holds_alternative<Deferred>(result)) return;  // StatementDone goes on
-    Took(std::move(result));
-  }
-
-  void StatementDone(StatementResult result) override {
-    if (state() == nullptr) return Deliver(OkResult{});  // orphaned: nobody reads it
-    Took(std::move(result));
-  }
+  void Start() { RunChild(*stmt_.select, context()); }
 
  private:
-  void Took(StatementResult result) {
-    if (WaitedForDictionary()) return;
+  void ChildDone(StatementResult result) override {
     auto* selected = std::get_if<mysql::ResultSet>(&result);
     if (selected == nullptr) return Deliver(std::move(result));  // its error
     if (!selected->rows.empty() && selected->columns.size() != columns_.size()) {

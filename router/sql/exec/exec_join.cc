@@ -14,6 +14,7 @@
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/join_plan.h"
 #include "router/sql/exec/row_pipeline.h"
+#include "router/sql/exec/row_reader.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
@@ -35,10 +36,10 @@ bool AppendHashPart(const mysql::Value& v, std::string* key) {
   return true;
 }
 
-class JoinRun : public AsyncStatement, public api::Completion, public api::ScanReceiver {
+class JoinRun : public RowReader {
  public:
   JoinRun(const ExecContext& ctx, const SelectStmt& select, JoinPlan plan)
-      : AsyncStatement(ctx),
+      : RowReader(ctx),
         select_(select),
         plan_(std::move(plan)),
         txn_(StatementTransaction(ctx.state)) {
@@ -60,36 +61,16 @@ class JoinRun : public AsyncStatement, public api::Completion, public api::ScanR
     Finish();
   }
 
-  // Key reads.
-  void Done(const api::Outcome& outcome) override {
-    if (outcome.ok()) {
-      AddRow(outcome.row);
-    } else if (!outcome.not_found() && !error_) {
-      error_ = EngineError(outcome.code, outcome.message);
-    }
-    OneDone();
-  }
-
-  // Scans.
-  void Row(absl::string_view row) override { AddRow(row); }
-  bool Interrupted() const override {
-    return state() != nullptr && state()->process != nullptr && state()->process->interrupted();
-  }
-  void Done(uint16_t code, absl::string_view message) override {
-    if (code != 0 && !error_) error_ = EngineError(code, message);
-    OneDone();
-  }
-
  private:
   const JoinStep& step() const { return plan_.steps[step_]; }
   const JoinSource& source() const { return plan_.sources[step().source]; }
 
-  void OneDone() {
+  void OneDone() override {
     if (--outstanding_ > 0) return;
     if (Fetched()) Advance();
   }
 
-  void AddRow(absl::string_view packed) {
+  void AddRow(absl::string_view packed) override {
     const JoinSource& s = source();
     Values row;
     if (!DecodeRow(*s.table, s.columns, packed, &fields_, &row)) {
@@ -340,7 +321,6 @@ class JoinRun : public AsyncStatement, public api::Completion, public api::ScanR
   std::vector<Values> fetched_;  // the current step's table's rows, as wide as its part
   std::vector<schema::Field> fields_;
   int outstanding_ = 0;
-  std::optional<mysql::SqlError> error_;
 };
 
 }  // namespace

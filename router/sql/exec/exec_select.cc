@@ -13,6 +13,7 @@
 #include "router/sql/exec/fetched_columns.h"
 #include "router/sql/exec/information_schema.h"
 #include "router/sql/exec/row_pipeline.h"
+#include "router/sql/exec/row_reader.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
@@ -96,13 +97,13 @@ StatementResult FinishSelectIn(const SelectStmt& select, const SelectStmt* outer
   return FinishSelect(*outer, std::move(rows), ctx);
 }
 
-class SelectRun : public AsyncStatement, public api::Completion, public api::ScanReceiver {
+class SelectRun : public RowReader {
  public:
   // With `outer`, `select` is the derived table of `outer`'s FROM: its result becomes the rows
   // `outer` is finished over.
   SelectRun(const ExecContext& ctx, const SelectStmt& select, api::TablePtr table,
             std::vector<uint16_t> columns, const SelectStmt* outer = nullptr)
-      : AsyncStatement(ctx),
+      : RowReader(ctx),
         select_(select),
         outer_(outer),
         table_(std::move(table)),
@@ -153,28 +154,8 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
     OneDone();
   }
 
-  // Key reads.
-  void Done(const api::Outcome& outcome) override {
-    if (outcome.ok()) {
-      AddRow(outcome.row);
-    } else if (!outcome.not_found() && !error_) {
-      error_ = EngineError(outcome.code, outcome.message);
-    }
-    OneDone();
-  }
-
-  // Scans.
-  void Row(absl::string_view row) override { AddRow(row); }
-  bool Interrupted() const override {
-    return state() != nullptr && state()->process != nullptr && state()->process->interrupted();
-  }
-  void Done(uint16_t code, absl::string_view message) override {
-    if (code != 0 && !error_) error_ = EngineError(code, message);
-    OneDone();
-  }
-
  private:
-  void AddRow(absl::string_view packed) {
+  void AddRow(absl::string_view packed) override {
     std::vector<mysql::Value> row;
     if (!DecodeRow(*table_, columns_, packed, &fields_, &row)) {
       if (!error_) error_ = mysql::errors::Internal("a data node sent a malformed row");
@@ -183,7 +164,7 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
     fetched_.rows.push_back(std::move(row));
   }
 
-  void OneDone() {
+  void OneDone() override {
     if (--outstanding_ > 0) return;
     Finish();
   }
@@ -203,7 +184,6 @@ class SelectRun : public AsyncStatement, public api::Completion, public api::Sca
   FetchedRows fetched_;
   int outstanding_ = 0;
   WhereCheck where_ = WhereCheck::kNeeded;
-  std::optional<mysql::SqlError> error_;
 };
 
 StatementResult RunSelect(const SelectStmt& select, const SelectStmt* outer,

@@ -95,34 +95,20 @@ class UnionRun : public ParentStatement {
   UnionRun(const ExecContext& ctx, const SelectStmt& select)
       : ParentStatement(ctx), select_(select), operands_(Operands(select)) {}
 
+  // Runs the next SELECT, or puts them together once they are all done.
   void Next() {
-    while (results_.size() < operands_.size()) {
-      ExecContext child = context();
-      child.parent = this;
-      StatementResult result = ExecuteSingleSelect(*operands_[results_.size()], child);
-      if (std::holds_alternative<Deferred>(result)) return;  // StatementDone goes on
-      if (!Took(std::move(result))) return;
+    if (results_.size() < operands_.size()) {
+      return RunChild(*operands_[results_.size()], context(), /*without_union=*/true);
     }
     Deliver(Unite(select_, std::move(results_), context()));
   }
 
-  void StatementDone(StatementResult result) override {
-    if (state() == nullptr) return Deliver(OkResult{});  // orphaned: nobody reads it
-    if (Took(std::move(result))) Next();
-  }
-
  private:
-  // Keeps a SELECT's rows; false when the statement ended (its error delivered).
-  bool Took(StatementResult result) {
-    if (WaitedForDictionary()) return false;
-    if (auto* rows = std::get_if<mysql::ResultSet>(&result)) {
-      results_.push_back(std::move(*rows));
-      return true;
-    }
-    Deliver(std::holds_alternative<mysql::SqlError>(result)
-                ? std::move(result)
-                : StatementResult{mysql::errors::Internal("a SELECT of a UNION gave no rows")});
-    return false;
+  void ChildDone(StatementResult result) override {
+    auto* rows = std::get_if<mysql::ResultSet>(&result);
+    if (rows == nullptr) return Deliver(std::move(result));  // its error
+    results_.push_back(std::move(*rows));
+    Next();
   }
 
   const SelectStmt& select_;

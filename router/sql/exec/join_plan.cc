@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "router/sql/eval/expr_eval.h"
+#include "router/sql/eval/expr_internal.h"
 #include "router/sql/exec/fetched_columns.h"
 #include "router/sql/exec/information_schema.h"
 #include "router/sql/exec/table_access.h"
@@ -119,19 +120,13 @@ struct Conjunct {
 // Values that compare equal under the router's comparison hash alike in these classes.
 enum class HashClass : uint8_t { kNone, kInteger, kString };
 
-HashClass ClassOf(const mysql::ColumnDefinition& c) {
-  switch (c.type) {
-    case mysql::ColumnType::kTiny:
-    case mysql::ColumnType::kShort:
-    case mysql::ColumnType::kInt24:
-    case mysql::ColumnType::kLong:
-    case mysql::ColumnType::kLongLong:
-    case mysql::ColumnType::kYear:
+// Strings of the binary charset (BINARY, BLOB, JSON, BIT…) are not hashed: their compare
+// rules differ from the _ci collations' the hash follows.
+HashClass HashClassOf(const mysql::ColumnDefinition& c) {
+  switch (ClassOf(c)) {
+    case Cls::kInt:
       return HashClass::kInteger;
-    case mysql::ColumnType::kVarChar:
-    case mysql::ColumnType::kVarString:
-    case mysql::ColumnType::kString:
-    case mysql::ColumnType::kBlob:
+    case Cls::kString:
       return c.charset == mysql::charset::kBinary ? HashClass::kNone : HashClass::kString;
     default:
       return HashClass::kNone;
@@ -629,13 +624,13 @@ class Planner {
 
   // The class in which `column` and `outer` hash alike when they are equal (kNone: none).
   HashClass HashesAlike(const mysql::ColumnDefinition& column, const Expr& outer) const {
-    HashClass c = ClassOf(column);
+    HashClass c = HashClassOf(column);
     if (c == HashClass::kNone) return c;
     EvalContext eval = ctx_.Eval();
     eval.row_columns = &plan_.columns;
     auto typed = TypeOf(outer, eval);
     auto* type = std::get_if<mysql::ColumnDefinition>(&typed);
-    return type != nullptr && ClassOf(*type) == c ? c : HashClass::kNone;
+    return type != nullptr && HashClassOf(*type) == c ? c : HashClass::kNone;
   }
 
   // Lower is better: what a step of this shape costs, without statistics.

@@ -121,16 +121,12 @@ class SubqueryRun : public ParentStatement {
   SubqueryRun(const ExecContext& ctx, const Statement& stmt, std::vector<FirstPart> pending)
       : ParentStatement(ctx), stmt_(stmt), pending_(std::move(pending)) {}
 
-  // Runs first parts until one waits for the data nodes, or all are done and the statement
-  // runs.
+  // Runs the next first part, or the statement once they are all done.
   void Next() {
-    while (next_ < pending_.size()) {
+    if (next_ < pending_.size()) {
       ExecContext child = context();
-      child.parent = this;
       computed_.Into(&child);
-      StatementResult result = ExecuteSelect(pending_[next_].select(), child);
-      if (std::holds_alternative<Deferred>(result)) return;  // StatementDone goes on
-      if (!Took(std::move(result))) return;
+      return RunChild(pending_[next_].select(), std::move(child));
     }
     ExecContext main = context();
     computed_.Into(&main);
@@ -143,21 +139,11 @@ class SubqueryRun : public ParentStatement {
     Deliver(std::move(result));
   }
 
-  void StatementDone(StatementResult result) override {
-    if (state() == nullptr) return Deliver(OkResult{});  // orphaned: nobody reads it
-    if (Took(std::move(result))) Next();
-  }
-
  private:
-  // Keeps a first part's result; false when the statement ended (an error delivered).
-  bool Took(StatementResult result) {
-    if (WaitedForDictionary()) return false;
-    if (auto err = computed_.Keep(pending_[next_], std::move(result))) {
-      Deliver(std::move(*err));
-      return false;
-    }
+  void ChildDone(StatementResult result) override {
+    if (auto err = computed_.Keep(pending_[next_], std::move(result))) return Deliver(*err);
     ++next_;
-    return true;
+    Next();
   }
 
   const Statement& stmt_;

@@ -4,7 +4,7 @@
 -- warning text names the row differently).
 SELECT GROUP_CONCAT(name ORDER BY id) FROM customer;
 SELECT GROUP_CONCAT(name ORDER BY id DESC SEPARATOR ' | ') FROM customer;
-SELECT city, GROUP_CONCAT(name ORDER BY name) AS names FROM customer GROUP BY city ORDER BY city;
+SELECT LOWER(city) AS c, GROUP_CONCAT(name ORDER BY name) AS names FROM customer GROUP BY c ORDER BY c;
 SELECT GROUP_CONCAT(DISTINCT status ORDER BY status) FROM orders;
 SELECT GROUP_CONCAT(id, ':', status ORDER BY status, id DESC SEPARATOR ';') FROM orders;
 SELECT customer_id, GROUP_CONCAT(id ORDER BY placed DESC) AS ids, COUNT(*) FROM orders GROUP BY customer_id ORDER BY customer_id;

@@ -13,7 +13,7 @@ SELECT 1 UNION SELECT 1 UNION ALL SELECT 1;
 SELECT 1 UNION ALL SELECT 1 UNION SELECT 1;
 SELECT id FROM customer UNION SELECT id FROM orders ORDER BY id DESC LIMIT 3;
 SELECT id FROM customer UNION ALL SELECT id FROM orders ORDER BY id LIMIT 2, 3;
-SELECT id, price FROM item WHERE price > 10 UNION SELECT id, qty FROM item WHERE qty > 3 ORDER BY id;
+SELECT id, price FROM item WHERE price > 10 UNION SELECT id, qty FROM item WHERE qty > 3 ORDER BY id, price;
 SELECT placed FROM orders WHERE id = 10 UNION SELECT added FROM item WHERE id = 1 ORDER BY 1;
 SELECT 'a' AS v UNION SELECT 1 UNION SELECT 2.5 ORDER BY v;
 SELECT name FROM customer WHERE id IN (SELECT customer_id FROM orders WHERE status = 'paid' UNION SELECT referred_by FROM customer) ORDER BY id;
