@@ -295,6 +295,16 @@ TEST_F(SqlTablesTest, JoinsReachTablesByKeyInOneBatchPerStep) {
   explain = Query("EXPLAIN SELECT c.name, o.id FROM ord o JOIN cust c ON c.id = o.cust_id");
   EXPECT_THAT(explain, HasSubstr("\teq_ref\tPRIMARY\tPRIMARY\t4\to.cust_id\t1\t"));
   EXPECT_THAT(explain, HasSubstr("batched key lookups on PRIMARY"));
+  // A correlated EXISTS is a semi-join step reaching the orders by k_cust.
+  explain = Query(
+      "EXPLAIN SELECT c.name FROM cust c WHERE EXISTS (SELECT 1 FROM ord o WHERE o.cust_id = "
+      "c.id)");
+  EXPECT_THAT(explain, HasSubstr("\t<subquery2>\t"));
+  EXPECT_THAT(explain, HasSubstr("\tref\tk_cust\tk_cust\t5\tc.id\t"));
+  EXPECT_THAT(explain, HasSubstr("semi-join"));
+  EXPECT_EQ(Query("SELECT c.name FROM cust c WHERE NOT EXISTS "
+                  "(SELECT 1 FROM ord o WHERE o.cust_id = c.id) ORDER BY c.id"),
+            "name\ncid\n");
 
   int metrics_port = cluster_->metrics_port(0);  // router 4's (test_cluster.cc)
   std::optional<std::string> before = HttpGet(metrics_port, "/metrics");

@@ -247,6 +247,7 @@ class JoinRun : public RowReader {
         all.resize(fetched_.size());
         for (size_t i = 0; i < all.size(); ++i) all[i] = i;
       }
+      if (s.semi) return KeepSemiJoined(by_key, &eval);
       std::vector<bool> matched(s.kind == JoinKind::kRight ? fetched_.size() : 0);
       static const std::vector<size_t> kNone;
       std::vector<size_t> hits;
@@ -302,6 +303,67 @@ class JoinRun : public RowReader {
         if (std::get<bool>(holds)) kept.push_back(std::move(row));
       }
       out = std::move(kept);
+    }
+    joined_ = std::move(out);
+    return std::nullopt;
+  }
+
+  // The key `part`s of the row so far give, hashed; false when one is NULL.
+  std::variant<bool, mysql::SqlError> ProbeKey(const Values& joined, EvalContext* eval,
+                                               std::string* key) {
+    eval->row = &joined;
+    bool keyed = true;
+    for (const JoinKeyPart& part : step().match) {
+      auto v = Evaluate(*part.outer, eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+      keyed = keyed && AppendHashPart(std::get<mysql::Value>(v), key);
+    }
+    return keyed;
+  }
+
+  // A semi-join's step: each row so far is kept once, or not at all (semi_join.h).
+  std::optional<mysql::SqlError> KeepSemiJoined(
+      const absl::flat_hash_map<std::string, std::vector<size_t>>& by_key, EvalContext* eval) {
+    const JoinStep& s = step();
+    const JoinSource& from = source();
+    bool anti = *s.semi == SemiJoin::Kind::kNotExists || *s.semi == SemiJoin::Kind::kNotIn;
+    std::vector<Values> out;
+    for (Values& joined : joined_) {
+      std::vector<size_t> all;
+      const std::vector<size_t>* candidates = &all;
+      if (s.match.empty()) {
+        all.resize(fetched_.size());
+        for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+      } else {
+        std::string key;
+        auto keyed = ProbeKey(joined, eval, &key);
+        if (auto* err = std::get_if<mysql::SqlError>(&keyed)) return *err;
+        auto it = std::get<bool>(keyed) ? by_key.find(key) : by_key.end();
+        if (it != by_key.end()) candidates = &it->second;
+      }
+      // NOT IN: a NULL value looked for, or a NULL among the matches, is neither in nor out.
+      bool found = false, unknown = false;
+      for (size_t i : *candidates) {
+        std::copy(fetched_[i].begin(), fetched_[i].end(), joined.begin() + from.offset);
+        auto holds = Holds(s.conditions, joined, eval);
+        if (auto* err = std::get_if<mysql::SqlError>(&holds)) return *err;
+        if (!std::get<bool>(holds)) continue;
+        if (s.not_in_match == nullptr) {
+          found = true;
+          break;
+        }
+        auto v = Evaluate(*s.not_in_match, eval);
+        if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+        int truth = Truth(std::get<mysql::Value>(v));
+        if (truth == 1) {
+          found = true;
+          break;
+        }
+        unknown = unknown || truth < 0;
+      }
+      std::fill(joined.begin() + from.offset, joined.begin() + from.offset + from.width,
+                mysql::Value{});
+      if (found != anti && !(anti && unknown)) out.push_back(std::move(joined));
     }
     joined_ = std::move(out);
     return std::nullopt;

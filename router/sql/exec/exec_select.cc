@@ -14,6 +14,7 @@
 #include "router/sql/exec/information_schema.h"
 #include "router/sql/exec/row_pipeline.h"
 #include "router/sql/exec/row_reader.h"
+#include "router/sql/exec/semi_join.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
@@ -257,9 +258,11 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectC
 }
 
 StatementResult ExecuteTableSelect(const SelectStmt& select, const ExecContext& ctx) {
-  // Joins, and derived tables computed before the statement ran, are read by the join engine.
+  // Joins, derived tables computed before the statement ran and correlated subqueries
+  // (semi-joins) are read by the join engine.
   if (!select.joins.empty() ||
-      (select.from->derived && DerivedRunsFirst(select, *select.from->derived))) {
+      (select.from->derived && DerivedRunsFirst(select, *select.from->derived)) ||
+      !SemiJoins(select).empty()) {
     return ExecuteJoinSelect(select, ctx);
   }
   // FROM (SELECT … FROM t …) alias: the inner SELECT runs on the data nodes, the outer one in

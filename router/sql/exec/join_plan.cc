@@ -11,6 +11,7 @@
 #include "router/sql/eval/expr_internal.h"
 #include "router/sql/exec/fetched_columns.h"
 #include "router/sql/exec/information_schema.h"
+#include "router/sql/exec/semi_join.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
@@ -147,6 +148,10 @@ class Planner {
 
   std::variant<JoinPlan, mysql::SqlError> Run(bool typing_only) {
     if (auto err = ResolveSources(typing_only)) return *err;
+    regular_ = plan_.sources.size();
+    if (!typing_only) {
+      if (auto err = AddSemiJoins()) return *err;
+    }
     if (auto err = ApplyUsing()) return *err;
     ChooseColumns();
     Lay();
@@ -237,7 +242,7 @@ class Planner {
   // USING (c): ON left.c = right.c, where `left` is the first table before it with a column c.
   std::optional<mysql::SqlError> ApplyUsing() {
     using_.resize(plan_.sources.size());
-    for (size_t s = 1; s < plan_.sources.size(); ++s) {
+    for (size_t s = 1; s < regular_; ++s) {
       for (const std::string& name : select_.joins[s - 1].using_columns) {
         int left = -1;
         for (size_t before = 0; before < s && left < 0; ++before) {
@@ -303,6 +308,10 @@ class Planner {
       needed_[right].insert(columns_[right].Find(name));
       needed_[left].insert(columns_[left].Find(name));
     }
+    for (const SemiSide& side : semis_) {
+      for (const Expr* e : side.conditions) need(e);
+      need(side.not_in_match);
+    }
   }
 
   // The joined row: each source's columns in FROM order; a view's are all of its own.
@@ -326,11 +335,18 @@ class Planner {
       }
       source.width = defs.size();
     }
-    if (using_pairs_.empty()) return;
+    if (using_pairs_.empty()) {
+      // A semi-join's table is not the statement's: `*` stops before it.
+      if (regular_ < plan_.sources.size()) {
+        plan_.star.resize(plan_.sources[regular_].offset);
+        for (size_t c = 0; c < plan_.star.size(); ++c) plan_.star[c] = static_cast<int>(c);
+      }
+      return;
+    }
     // `*` with USING, as MySQL: the joined columns once (the left one's), then the rest of
     // the left side, then the rest of the right table; RIGHT JOIN takes the right one's.
     std::vector<int> star = shown[0];
-    for (size_t s = 1; s < plan_.sources.size(); ++s) {
+    for (size_t s = 1; s < regular_; ++s) {
       std::vector<int> right = shown[s];
       std::vector<int> first;
       for (const auto& [r, left, name] : using_pairs_) {
@@ -356,20 +372,31 @@ class Planner {
   std::optional<mysql::SqlError> Validate() {
     Resolver resolver(plan_.sources, columns_, coalesced_);
     Mask all = Bit(plan_.sources.size()) - 1;
+    Mask from = Bit(regular_) - 1;  // what the statement itself sees: not its subqueries' tables
     Mask ignored = 0;
     for (const SelectItem& item : select_.items) {
       if (item.expr == nullptr) continue;
-      if (auto err = resolver.Collect(*item.expr, true, all, "field list", &ignored)) return err;
+      if (auto err = resolver.Collect(*item.expr, true, from, "field list", &ignored)) return err;
     }
     if (select_.where) {
-      if (auto err = resolver.Collect(*select_.where, true, all, "where clause", &ignored)) {
+      if (auto err = resolver.Collect(*select_.where, true, from, "where clause", &ignored)) {
         return err;
       }
     }
-    for (size_t s = 1; s < plan_.sources.size(); ++s) {
+    for (size_t s = 1; s < regular_; ++s) {
       const Expr* on = select_.joins[s - 1].on.get();
       if (on == nullptr) continue;
       if (auto err = resolver.Collect(*on, true, Bit(s + 1) - 1, "on clause", &ignored)) return err;
+    }
+    for (const SemiSide& side : semis_) {
+      for (const Expr* e : side.conditions) {
+        if (auto err = resolver.Collect(*e, true, all, "where clause", &ignored)) return err;
+      }
+      if (side.not_in_match != nullptr) {
+        if (auto err = resolver.Collect(*side.not_in_match, true, all, "where clause", &ignored)) {
+          return err;
+        }
+      }
     }
     return std::nullopt;
   }
@@ -390,7 +417,12 @@ class Planner {
       return std::nullopt;
     };
     if (auto err = add(select_.where.get(), true, 0)) return err;
-    for (size_t s = 1; s < plan_.sources.size(); ++s) {
+    // The conjuncts that became semi-joins are their steps' own.
+    std::erase_if(where_, [&](const Conjunct& c) {
+      return std::any_of(semis_.begin(), semis_.end(),
+                         [&](const SemiSide& side) { return side.conjunct == c.expr; });
+    });
+    for (size_t s = 1; s < regular_; ++s) {
       if (auto err = add(select_.joins[s - 1].on.get(), false, s)) return err;
       for (const Expr* eq : using_[s]) {
         if (auto err = add(eq, false, s)) return err;
@@ -420,10 +452,10 @@ class Planner {
     std::vector<Conjunct> pool = where_;
     for (const std::vector<Conjunct>& on : on_) pool.insert(pool.end(), on.begin(), on.end());
     Mask placed = 0;
-    while (placed != Bit(plan_.sources.size()) - 1) {
+    while (placed != Bit(regular_) - 1) {
       std::optional<Candidate> best;
       int best_rank = 0;
-      for (size_t s = 0; s < plan_.sources.size(); ++s) {
+      for (size_t s = 0; s < regular_; ++s) {
         if (placed & Bit(s)) continue;
         std::vector<const Expr*> conditions = Completed(pool, placed | Bit(s), false);
         Candidate candidate = MakeStep(s, placed, conditions, Local(conditions, s), placed != 0);
@@ -437,6 +469,7 @@ class Planner {
       placed |= Bit(best->step.source);
       plan_.steps.push_back(std::move(*best).Finished());
     }
+    PlanSemiJoins(placed);
     plan_.where_done = true;
     return std::nullopt;
   }
@@ -445,8 +478,11 @@ class Planner {
   // is checked once its tables are joined, unless a RIGHT JOIN may yet add rows.
   std::optional<mysql::SqlError> PlanWritten() {
     bool right = AnyRight();
+    if (right && !semis_.empty()) {
+      return mysql::errors::NotSupportedYet("correlated subqueries with RIGHT JOIN");
+    }
     Mask placed = 0;
-    for (size_t s = 0; s < plan_.sources.size(); ++s) {
+    for (size_t s = 0; s < regular_; ++s) {
       const JoinSource& source = plan_.sources[s];
       std::vector<const Expr*> conditions;
       for (const Conjunct& c : on_[s]) conditions.push_back(c.expr);
@@ -470,8 +506,73 @@ class Planner {
       placed |= Bit(s);
       plan_.steps.push_back(std::move(step));
     }
+    PlanSemiJoins(placed);
     plan_.where_done = !right;
     return std::nullopt;
+  }
+
+  // The correlated subqueries of WHERE that run as semi-joins: each one's table becomes a
+  // source after FROM's, under a name of its own ("<subquery2>") by which the copies of its
+  // conditions name its columns.
+  std::optional<mysql::SqlError> AddSemiJoins() {
+    for (const SemiJoin& semi : SemiJoins(select_)) {
+      if (plan_.sources.size() >= kMaxTables) break;
+      const TableRef& ref = *semi.select->from;
+      auto resolved = ResolveTable(ref.table, *ctx_.state);
+      if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+      if (auto err = CheckTableLock(ref.table, ref.alias, *ctx_.state, /*write=*/false)) return err;
+      JoinSource& source = plan_.sources.emplace_back();
+      source.name = absl::StrCat("<subquery", plan_.sources.size(), ">");
+      source.table = std::get<api::TablePtr>(std::move(resolved));
+      source.semi = semi.kind;
+      SourceColumns& columns = columns_.emplace_back();
+      columns.table = source.table.get();
+      std::vector<std::string> names;
+      for (const schema::ColumnDef& c : source.table->columns) {
+        if (!c.hidden) names.push_back(c.name);
+      }
+      const std::string& qualifier = QualifierOf(ref);
+      auto copy = [&](const Expr& e) {
+        ExprPtr owned = RequalifiedCopy(e, qualifier, names, source.name);
+        const Expr* raw = owned.get();
+        if (owned) plan_.owned.push_back(std::move(owned));
+        return raw;
+      };
+      SemiSide& side = semis_.emplace_back();
+      side.source = plan_.sources.size() - 1;
+      side.conjunct = semi.conjunct;
+      if (semi.select->where) Conjuncts(copy(*semi.select->where), &side.conditions);
+      if (semi.outer != nullptr) {
+        auto eq = std::make_unique<Expr>();
+        eq->kind = ExprKind::kBinary;
+        eq->binary_op = BinaryOp::kEq;
+        eq->args.push_back(RequalifiedCopy(*semi.outer, "", {}, ""));  // the outer scope's
+        eq->args.push_back(
+            RequalifiedCopy(*semi.select->items[0].expr, qualifier, names, source.name));
+        if (semi.kind == SemiJoin::Kind::kIn) {
+          side.conditions.push_back(eq.get());
+        } else {
+          side.not_in_match = eq.get();
+          side.not_in_value = semi.outer;
+        }
+        plan_.owned.push_back(std::move(eq));
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The semi-joins' steps, after every table of FROM (`placed`): each reads its table by the
+  // correlation's keys when it can.
+  void PlanSemiJoins(Mask placed) {
+    for (const SemiSide& side : semis_) {
+      JoinStep step = MakeStep(side.source, placed, side.conditions,
+                               Local(side.conditions, side.source), /*lookups=*/true)
+                          .Finished();
+      step.semi = plan_.sources[side.source].semi;
+      step.not_in_match = side.not_in_match;
+      step.not_in_value = side.not_in_value;
+      plan_.steps.push_back(std::move(step));
+    }
   }
 
   // The conditions of `pool` whose tables are all in `placed` and not yet taken; with `take`
@@ -673,6 +774,15 @@ class Planner {
   std::vector<std::vector<const Expr*>> using_;  // per source: USING's equalities
   std::vector<Conjunct> where_;
   std::vector<std::vector<Conjunct>> on_;  // per source: its ON's conjuncts
+  size_t regular_ = 0;                     // the sources of FROM (the semi-joins' come after)
+  struct SemiSide {
+    size_t source;
+    const Expr* conjunct;                 // the WHERE conjunct it replaces
+    std::vector<const Expr*> conditions;  // its copies, naming its table by the source's name
+    const Expr* not_in_match = nullptr;
+    const Expr* not_in_value = nullptr;
+  };
+  std::vector<SemiSide> semis_;
 };
 
 }  // namespace
@@ -699,6 +809,10 @@ std::string JoinPlan::Describe(const JoinStep& step) const {
   if (!step.match.empty()) absl::StrAppend(&how, "; hash join");
   if (step.kind == JoinKind::kLeft) absl::StrAppend(&how, "; left join");
   if (step.kind == JoinKind::kRight) absl::StrAppend(&how, "; right join");
+  if (step.semi) {
+    bool anti = *step.semi == SemiJoin::Kind::kNotExists || *step.semi == SemiJoin::Kind::kNotIn;
+    absl::StrAppend(&how, anti ? "; anti-join" : "; semi-join");
+  }
   return how;
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "protocol/value.h"
 #include "router/sql/exec/access_plan.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/semi_join.h"
 #include "router/sql/parse/ast.h"
 
 namespace shoal::sql::internal {
@@ -39,6 +41,9 @@ struct JoinSource {
   size_t offset = 0;                                 // its first column in the joined row
   size_t width = 0;
   bool nullable = false;  // an outer join may give it NULLs
+  // The table of a correlated subquery, joined as a semi- or anti-join (semi_join.h): after
+  // every table of FROM, its columns never shown.
+  std::optional<SemiJoin::Kind> semi;
 };
 
 // An equality a step's rows are matched on by hashing: the step's column `column` (in the
@@ -68,6 +73,12 @@ struct JoinStep {
   std::vector<const Expr*> conditions;
   // WHERE conjuncts checked on the step's output, NULL-extended rows included.
   std::vector<const Expr*> filters;
+  // A semi-join's step: the rows so far are kept once when some row of its table holds the
+  // conditions (EXISTS, IN), or when none does (NOT EXISTS, NOT IN).
+  std::optional<SemiJoin::Kind> semi;
+  // NOT IN's `x = y` (`not_in_value` is x): checked apart, as NULLs make the row not kept.
+  const Expr* not_in_match = nullptr;
+  const Expr* not_in_value = nullptr;
 };
 
 struct JoinPlan {

@@ -1,9 +1,12 @@
 #include "router/sql/exec/subqueries.h"
 
+#include <algorithm>
 #include <vector>
 
+#include "router/sql/exec/access_plan.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/information_schema.h"
+#include "router/sql/exec/semi_join.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
@@ -45,7 +48,15 @@ void CollectSelect(const SelectStmt& select, std::vector<FirstPart>* out) {
     if (join.table.derived) CollectDerived(select, *join.table.derived, out);
     Collect(join.on.get(), out);
   }
-  Collect(select.where.get(), out);
+  // Correlated subqueries that run as semi-joins are steps of the statement's join instead.
+  std::vector<SemiJoin> semis = SemiJoins(select);
+  std::vector<const Expr*> where;
+  Conjuncts(select.where.get(), &where);
+  for (const Expr* c : where) {
+    bool semi =
+        std::any_of(semis.begin(), semis.end(), [&](const SemiJoin& s) { return s.conjunct == c; });
+    if (!semi) Collect(c, out);
+  }
   for (const ExprPtr& g : select.group_by) Collect(g.get(), out);
   Collect(select.having.get(), out);
   for (const OrderItem& o : select.order_by) Collect(o.expr.get(), out);
