@@ -339,6 +339,9 @@ ColumnDefinition ExprEngine::Type(const Expr& e) {
       return CaseType(e);
     case ExprKind::kCast:
       return CastType(e);
+    case ExprKind::kInterval:
+      // Only the date functions hold one (the parser sees to it); they read its unit.
+      return Type(*e.args[0]);
   }
   return NullColumn();
 }
@@ -680,6 +683,8 @@ Value ExprEngine::Eval(const Expr& e) {
       return CaseValue(e);
     case ExprKind::kCast:
       return CastValue(e);
+    case ExprKind::kInterval:
+      return Eval(*e.args[0]);
   }
   return Value{};
 }

@@ -23,10 +23,8 @@ using mysql::Value;
 // MySQL built-ins Shoal does not evaluate yet. Aggregates are here too: outside a grouped
 // statement's own computation (ctx.aggregate_types) they are not evaluated.
 constexpr absl::string_view kKnownBuiltins[] = {
-    "AVG",    "BIT_LENGTH",  "CHAR",          "COUNT",         "DATE_ADD", "DATE_SUB",
-    "FORMAT", "FOUND_ROWS",  "FROM_UNIXTIME", "GROUP_CONCAT",  "HEX",      "ISNULL",
-    "MAX",    "MIN",         "POW",           "POWER",         "RAND",     "SLEEP",
-    "SQRT",   "STR_TO_DATE", "SUM",           "TIMESTAMPDIFF", "UNHEX"};
+    "AVG", "BIT_LENGTH", "CHAR", "COUNT", "FORMAT", "FOUND_ROWS", "GROUP_CONCAT", "HEX", "ISNULL",
+    "MAX", "MIN",        "POW",  "POWER", "RAND",   "SLEEP",      "SQRT",         "SUM", "UNHEX"};
 
 using Registry = absl::flat_hash_map<absl::string_view, const BuiltinFunction*>;
 
@@ -34,7 +32,8 @@ Registry BuildRegistry() {
   Registry registry;
   for (auto family :
        {SessionFunctions(), ClockFunctions(), ControlFunctions(), StringFunctions(),
-        SubstringFunctions(), NumericFunctions(), TemporalFunctions(), HashFunctions()}) {
+        SubstringFunctions(), NumericFunctions(), TemporalFunctions(), HashFunctions(),
+        DateArithFunctions(), CalendarFunctions(), StrToDateFunctions()}) {
     for (const BuiltinFunction& f : family) registry.emplace(f.name, &f);
   }
   return registry;

@@ -72,6 +72,9 @@ absl::Span<const BuiltinFunction> SubstringFunctions();  // functions_substring.
 absl::Span<const BuiltinFunction> NumericFunctions();    // functions_numeric.cc
 absl::Span<const BuiltinFunction> TemporalFunctions();   // functions_temporal.cc
 absl::Span<const BuiltinFunction> HashFunctions();       // functions_hash.cc
+absl::Span<const BuiltinFunction> DateArithFunctions();  // functions_date_arith.cc
+absl::Span<const BuiltinFunction> CalendarFunctions();   // functions_calendar.cc
+absl::Span<const BuiltinFunction> StrToDateFunctions();  // functions_str_to_date.cc
 
 // The function called `name` (upper case); null when there is none.
 const BuiltinFunction* FindBuiltinFunction(absl::string_view name);
@@ -102,5 +105,29 @@ double DoubleArg(const mysql::Value& v, ExprEngine& engine);
 // The current date and time in the session's time zone, `fsp` fractional digits kept
 // (functions_clock.cc).
 mysql::DateTime SessionNow(const ExprEngine& engine, uint8_t fsp);
+
+// Date arguments (functions_temporal.cc). `v` (not NULL) as a date and time: a DATETIME as
+// itself, a TIME on today's date, a string or number as MySQL reads one; false, with the
+// 1292 warning "Incorrect datetime value", when it is not one.
+bool DateArg(const mysql::Value& v, ExprEngine& engine, mysql::DateTime* out);
+// `v` (not NULL) as a time of day or a duration in signed microseconds; false, with the 1292
+// warning "Truncated incorrect time value", when it is not one.
+bool TimeArg(const mysql::Value& v, ExprEngine& engine, int64_t* micros);
+// Signed microseconds as a TIME value (within ±838:59:59).
+mysql::Time TimeOfMicros(int64_t micros);
+// DATE_FORMAT's type (its format is the second argument) and its text of `d`; false, with
+// the error set, for the specifiers Shoal does not compute yet.
+mysql::ColumnDefinition DateFormatType(const TypingCall& call);
+bool FormatDate(const mysql::DateTime& d, absl::string_view format, ExprEngine& engine,
+                std::string* out);
+// English month (1..12) and weekday names (Monday = 0, as absl::Weekday counts).
+absl::string_view MonthName(int month);
+absl::string_view DayName(int weekday);
+
+// MySQL's day numbers (TO_DAYS): 0000-01-01 is day 1, 9999-12-31 is kMaxDayNumber.
+inline constexpr int64_t kMaxDayNumber = 3652424;
+int64_t DayNumber(const mysql::DateTime& d);
+// The date of day number `n` (midnight); false outside years 1..9999.
+bool DateOfDayNumber(int64_t n, mysql::DateTime* out);
 
 }  // namespace shoal::sql::internal

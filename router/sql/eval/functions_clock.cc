@@ -1,9 +1,14 @@
 // The clock: NOW() and its synonyms, CURDATE(), CURTIME(), the UTC_ forms and
 // UNIX_TIMESTAMP(). One statement sees one instant (EvalContext::now), in the session's time
-// zone or in UTC.
+// zone or in UTC. And the conversions between dates and Unix time, in the session's time zone:
+// UNIX_TIMESTAMP(date) and FROM_UNIXTIME(seconds[, format]).
+#include <algorithm>
+#include <cmath>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/time/civil_time.h"
 #include "router/sql/eval/function_registry.h"
 #include "router/sql/eval/result_columns.h"
@@ -126,8 +131,80 @@ Value CurTimeValue(EvalCall& call) {
   return TimeOfDay(d);
 }
 
-ColumnDefinition UnixTimestampType(const TypingCall&) { return IntColumn(11, false, kNotNull); }
-Value UnixTimestampValue(EvalCall& call) { return absl::ToUnixSeconds(call.engine().ctx().now); }
+// The largest Unix time MySQL 8.0 converts (3001-01-19 03:14:07.999999 UTC).
+constexpr int64_t kMaxUnixSeconds = 32536771199;
+
+// MySQL's datetime_precision of an argument: a constant string's written fraction digits, a
+// temporal or decimal column's own, 6 for other strings and doubles, 0 for integers.
+uint8_t DateTimePrecision(const Expr& e, const ColumnDefinition& c) {
+  if (e.kind == ExprKind::kLiteral && e.literal == LiteralKind::kString) {
+    const size_t dot = e.text.find('.');
+    if (dot == std::string::npos) return 0;
+    size_t digits = 0;
+    while (dot + 1 + digits < e.text.size() && absl::ascii_isdigit(e.text[dot + 1 + digits])) {
+      ++digits;
+    }
+    return static_cast<uint8_t>(std::min<size_t>(digits, 6));
+  }
+  return ClassOf(c) == Cls::kInt ? 0 : static_cast<uint8_t>(std::min<int>(c.decimals, 6));
+}
+
+// UNIX_TIMESTAMP(date) is a DECIMAL when the date has a fraction, else an integer.
+ColumnDefinition UnixTimestampType(const TypingCall& call) {
+  if (call.args.empty()) return IntColumn(11, false, kNotNull);
+  const uint8_t fsp = DateTimePrecision(*call.expr.args[0], call.args[0]);
+  const Nullability n = NullableIfAny(call.args);
+  return fsp == 0 ? IntColumn(11, false, n) : DecimalColumn(11 + fsp, fsp, n);
+}
+
+// Seconds since 1970 of `date` in the session's time zone; 0 for what is not a date or lies
+// outside the TIMESTAMP range, as MySQL answers.
+Value UnixTimestampValue(EvalCall& call) {
+  if (call.arg_count() == 0) return absl::ToUnixSeconds(call.engine().ctx().now);
+  const Value v = call.Arg(0);
+  if (IsNull(v)) return Value{};
+  const uint8_t fsp = call.ResultType().decimals;
+  mysql::DateTime d;
+  int64_t seconds = 0;
+  uint32_t micros = 0;
+  if (DateArg(v, call.engine(), &d)) {
+    const absl::CivilSecond cs(d.year, d.month, d.day, d.hour, d.minute, d.second);
+    seconds = absl::ToUnixSeconds(absl::FromCivil(cs, SessionTimeZone(call.state())));
+    micros = d.microsecond;
+    if (seconds < 1 || seconds > kMaxUnixSeconds) seconds = micros = 0;
+  }
+  if (fsp == 0) return seconds;
+  std::string fraction = absl::StrFormat("%06u", micros);
+  return mysql::Decimal{absl::StrCat(seconds, ".", fraction.substr(0, fsp))};
+}
+
+// FROM_UNIXTIME(n) keeps n's fraction digits; with a format it is DATE_FORMAT's string.
+ColumnDefinition FromUnixTimeType(const TypingCall& call) {
+  if (call.args.size() == 2) return DateFormatType(call);
+  const uint8_t fsp =
+      ClassOf(call.args[0]) == Cls::kInt ? 0 : std::min<uint8_t>(call.args[0].decimals, 6);
+  return TemporalColumn(ColumnType::kDateTime, fsp, Nullability::kNullable);
+}
+
+// NULL for a negative time or one past MySQL's range.
+Value FromUnixTimeValue(EvalCall& call) {
+  std::vector<Value> args;
+  if (!call.StrictArgs(&args)) return Value{};
+  const bool integer =
+      std::holds_alternative<int64_t>(args[0]) || std::holds_alternative<uint64_t>(args[0]);
+  const long double t = integer ? static_cast<long double>(IntegerArg(args[0], call.engine()))
+                                : DoubleArg(args[0], call.engine());
+  if (t < 0 || t >= kMaxUnixSeconds + 1) return Value{};
+  const int64_t seconds = static_cast<int64_t>(t);
+  const int64_t micros = static_cast<int64_t>(std::llround((t - seconds) * 1000000));
+  const absl::Time at = absl::FromUnixSeconds(seconds) + absl::Microseconds(micros);
+  const uint8_t fsp = args.size() == 2 ? 6 : call.ResultType().decimals;
+  mysql::DateTime d = ToDateTime(at, SessionTimeZone(call.state()), fsp);
+  if (args.size() == 1) return d;
+  std::string out;
+  if (!FormatDate(d, ValueText(args[1]), call.engine(), &out)) return Value{};
+  return out;
+}
 
 constexpr BuiltinFunction kClockFunctions[] = {
     {"CURDATE", 0, 0, DateType, CurDateValue<false>},
@@ -139,7 +216,8 @@ constexpr BuiltinFunction kClockFunctions[] = {
     {"LOCALTIMESTAMP", 0, 1, DateTimeType, NowValue<false>},
     {"NOW", 0, 1, DateTimeType, NowValue<false>},
     {"SYSDATE", 0, 1, DateTimeType, NowValue<false>},
-    {"UNIX_TIMESTAMP", 0, 0, UnixTimestampType, UnixTimestampValue},
+    {"FROM_UNIXTIME", 1, 2, FromUnixTimeType, FromUnixTimeValue},
+    {"UNIX_TIMESTAMP", 0, 1, UnixTimestampType, UnixTimestampValue},
     {"UTC_DATE", 0, 0, DateType, CurDateValue<true>},
     {"UTC_TIME", 0, 1, TimeType, CurTimeValue<true>},
     {"UTC_TIMESTAMP", 0, 1, DateTimeType, NowValue<true>},

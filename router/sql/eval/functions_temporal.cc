@@ -26,7 +26,8 @@ absl::CivilSecond CivilOf(const mysql::DateTime& d) {
   return absl::CivilSecond(d.year, d.month, d.day, d.hour, d.minute, d.second);
 }
 
-// `v` as a date and time; false (with MySQL's warning) when it is not one.
+}  // namespace
+
 bool DateArg(const Value& v, ExprEngine& engine, mysql::DateTime* out) {
   if (const auto* d = std::get_if<mysql::DateTime>(&v)) {
     *out = *d;
@@ -56,8 +57,6 @@ bool DateArg(const Value& v, ExprEngine& engine, mysql::DateTime* out) {
   return false;
 }
 
-// `v` as a time of day or a duration, in signed microseconds; false (with MySQL's warning)
-// when it is not one.
 bool TimeArg(const Value& v, ExprEngine& engine, int64_t* micros) {
   if (const auto* d = std::get_if<mysql::DateTime>(&v)) {
     *micros = ((d->hour * 60 + d->minute) * 60 + d->second) * kMicrosPerSecond + d->microsecond;
@@ -78,6 +77,36 @@ bool TimeArg(const Value& v, ExprEngine& engine, int64_t* micros) {
   engine.Warn(kErTruncatedWrongValue, absl::StrCat("Truncated incorrect time value: '", text, "'"));
   return false;
 }
+
+mysql::Time TimeOfMicros(int64_t micros) {
+  mysql::Time t;
+  t.negative = micros < 0;
+  const int64_t m = t.negative ? -micros : micros;
+  const int64_t seconds = m / kMicrosPerSecond;
+  t.days = static_cast<uint32_t>(seconds / 86400);
+  t.hours = static_cast<uint8_t>(seconds / 3600 % 24);
+  t.minutes = static_cast<uint8_t>(seconds / 60 % 60);
+  t.seconds = static_cast<uint8_t>(seconds % 60);
+  t.microsecond = static_cast<uint32_t>(m % kMicrosPerSecond);
+  return t;
+}
+
+int64_t DayNumber(const mysql::DateTime& d) {
+  // MySQL's calc_daynr gives year 0 only 365 days: from year 1 on, the days since 0000-01-01
+  // of the proleptic calendar (which has year 0 leap) are its numbers.
+  return absl::CivilDay(d.year, d.month, d.day) - absl::CivilDay(0, 1, 1);
+}
+
+bool DateOfDayNumber(int64_t n, mysql::DateTime* out) {
+  // Days 1..365 are year 0, which MySQL's dates do not reach either.
+  if (n <= 365 || n > kMaxDayNumber) return false;
+  const absl::CivilDay day = absl::CivilDay(0, 1, 1) + n;
+  *out = mysql::DateTime{static_cast<uint16_t>(day.year()), static_cast<uint8_t>(day.month()),
+                         static_cast<uint8_t>(day.day())};
+  return true;
+}
+
+namespace {
 
 // A part of the date: YEAR, MONTH, DAY. NULL for what is not a date, whatever the argument.
 template <uint32_t kDigits>
@@ -142,6 +171,15 @@ constexpr const char* kMonthNames[] = {"January",   "February", "March",    "Apr
 // Monday first, as absl::Weekday counts.
 constexpr const char* kDayNames[] = {"Monday", "Tuesday",  "Wednesday", "Thursday",
                                      "Friday", "Saturday", "Sunday"};
+
+}  // namespace
+
+absl::string_view MonthName(int month) {
+  return month >= 1 && month <= 12 ? kMonthNames[month - 1] : "";
+}
+absl::string_view DayName(int weekday) { return kDayNames[weekday]; }
+
+namespace {
 
 // The characters a format can produce: MySQL's Item_func_date_format::format_length (room
 // for long month and day names in any locale).
@@ -209,6 +247,8 @@ uint64_t FormatLength(absl::string_view format) {
   return size;
 }
 
+}  // namespace
+
 ColumnDefinition DateFormatType(const TypingCall& call) {
   const Expr& format = *call.expr.args[1];
   const uint64_t chars = format.kind == ExprKind::kLiteral && format.literal == LiteralKind::kString
@@ -216,6 +256,8 @@ ColumnDefinition DateFormatType(const TypingCall& call) {
                              : uint64_t{DisplayChars(call.args[1], call.state())} * 10;
   return StringResult(chars, call.state(), Nullability::kNullable);
 }
+
+namespace {
 
 int Hour12(int hour) { return hour % 12 == 0 ? 12 : hour % 12; }
 
@@ -327,25 +369,34 @@ bool AppendSpecifier(char c, const mysql::DateTime& d, std::string* out) {
   return true;
 }
 
+}  // namespace
+
+bool FormatDate(const mysql::DateTime& d, absl::string_view format, ExprEngine& engine,
+                std::string* out) {
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%' || i + 1 == format.size()) {
+      out->push_back(format[i]);
+      continue;
+    }
+    const char specifier = format[++i];
+    if (!AppendSpecifier(specifier, d, out)) {
+      engine.SetError(mysql::errors::NotSupportedYet(
+          absl::StrCat("DATE_FORMAT specifier %", std::string(1, specifier))));
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
 Value DateFormatValue(EvalCall& call) {
   std::vector<Value> args;
   if (!call.StrictArgs(&args)) return Value{};
   mysql::DateTime d;
   if (!DateArg(args[0], call.engine(), &d)) return Value{};
-  const std::string format = ValueText(args[1]);
   std::string out;
-  for (size_t i = 0; i < format.size(); ++i) {
-    if (format[i] != '%' || i + 1 == format.size()) {
-      out.push_back(format[i]);
-      continue;
-    }
-    const char specifier = format[++i];
-    if (!AppendSpecifier(specifier, d, &out)) {
-      call.engine().SetError(mysql::errors::NotSupportedYet(
-          absl::StrCat("DATE_FORMAT specifier %", std::string(1, specifier))));
-      return Value{};
-    }
-  }
+  if (!FormatDate(d, ValueText(args[1]), call.engine(), &out)) return Value{};
   return out;
 }
 

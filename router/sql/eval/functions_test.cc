@@ -88,7 +88,8 @@ TEST(FunctionRegistryTest, NoNameIsInTwoFamilies) {
   for (auto family :
        {internal::SessionFunctions(), internal::ClockFunctions(), internal::ControlFunctions(),
         internal::StringFunctions(), internal::SubstringFunctions(), internal::NumericFunctions(),
-        internal::TemporalFunctions(), internal::HashFunctions()}) {
+        internal::TemporalFunctions(), internal::HashFunctions(), internal::DateArithFunctions(),
+        internal::CalendarFunctions(), internal::StrToDateFunctions()}) {
     for (const internal::BuiltinFunction& f : family) {
       EXPECT_TRUE(names.insert(f.name).second) << f.name;
       EXPECT_EQ(internal::FindBuiltinFunction(f.name), &f) << f.name;
@@ -103,7 +104,7 @@ TEST(FunctionRegistryTest, ImplementedNamesAreNotListedAsMissing) {
     EXPECT_NE(internal::FindBuiltinFunction(name), nullptr) << name;
     EXPECT_FALSE(internal::IsKnownMissingBuiltin(name)) << name;
   }
-  for (absl::string_view name : {"COUNT", "DATE_ADD"}) {
+  for (absl::string_view name : {"COUNT", "SQRT"}) {
     EXPECT_EQ(internal::FindBuiltinFunction(name), nullptr) << name;
     EXPECT_TRUE(internal::IsKnownMissingBuiltin(name)) << name;
   }
@@ -260,6 +261,134 @@ TEST_F(FunctionsTest, TypesOfStringResults) {
   EXPECT_EQ(length.type, ColumnType::kLongLong);
   // A length the typing cannot know: as long as a string can be.
   EXPECT_EQ(Type("REPEAT('a', CONNECTION_ID())").type, ColumnType::kBlob);
+}
+
+}  // namespace
+}  // namespace shoal::sql
+
+namespace shoal::sql {
+namespace {
+
+// Date arithmetic (functions_date_arith.cc): INTERVAL's units and string forms, month
+// clamping, the result types MySQL gives, overflow past 9999.
+TEST_F(FunctionsTest, DateAddIntervals) {
+  EXPECT_EQ(Value("DATE_ADD('2024-01-31', INTERVAL 1 MONTH)"), "2024-02-29");
+  EXPECT_EQ(Value("'2023-01-31' + INTERVAL 1 MONTH"), "2023-02-28");
+  EXPECT_EQ(Value("INTERVAL 1 DAY + '2024-12-31'"), "2025-01-01");
+  EXPECT_EQ(Value("'2024-01-01' - INTERVAL 2 HOUR"), "2023-12-31 22:00:00");
+  EXPECT_EQ(Value("DATE_SUB('2024-03-01', INTERVAL 1 DAY)"), "2024-02-29");
+  EXPECT_EQ(Value("ADDDATE('2024-01-01', 31)"), "2024-02-01");
+  EXPECT_EQ(Value("SUBDATE('2024-02-29', INTERVAL 1 YEAR)"), "2023-02-28");
+  EXPECT_EQ(Value("DATE_ADD('2024-01-01', INTERVAL 1 QUARTER)"), "2024-04-01");
+  EXPECT_EQ(Value("DATE_ADD('2024-01-01', INTERVAL 2 WEEK)"), "2024-01-15");
+  EXPECT_EQ(Value("DATE_ADD('2024-01-01', INTERVAL '1:30' HOUR_MINUTE)"), "2024-01-01 01:30:00");
+  EXPECT_EQ(Value("DATE_ADD('2024-01-01', INTERVAL '1:30' HOUR_SECOND)"), "2024-01-01 00:01:30");
+  EXPECT_EQ(Value("DATE_ADD('2024-01-01', INTERVAL '-1 2' DAY_HOUR)"), "2023-12-30 22:00:00");
+  EXPECT_EQ(Value("DATE_ADD('2024-01-01', INTERVAL '1-2' YEAR_MONTH)"), "2025-03-01");
+  EXPECT_EQ(Value("DATE_ADD('2024-01-01', INTERVAL '1.5' SECOND_MICROSECOND)"),
+            "2024-01-01 00:00:01.500000");
+  EXPECT_EQ(Value("DATE_ADD('2024-01-01', INTERVAL '1:2:3' HOUR_MINUTE)"), "NULL");
+  EXPECT_EQ(Value("DATE_ADD(20240101, INTERVAL 1 DAY)"), "2024-01-02");
+  EXPECT_EQ(Value("DATE_ADD(NULL, INTERVAL 1 DAY)"), "NULL");
+  EXPECT_EQ(Value("DATE_ADD('2024-01-01', INTERVAL NULL DAY)"), "NULL");
+}
+
+TEST_F(FunctionsTest, DateAddOverflowAndBadDates) {
+  EXPECT_EQ(Value("DATE_ADD('9999-12-31', INTERVAL 1 DAY)"), "NULL");
+  ASSERT_EQ(warnings_.size(), 1u);
+  EXPECT_EQ(warnings_[0].code, 1441);
+  EXPECT_EQ(warnings_[0].message, "Datetime function: datetime field overflow");
+  EXPECT_EQ(Value("DATE_SUB('0001-01-01', INTERVAL 1 DAY)"), "NULL");
+  EXPECT_EQ(Value("DATE_ADD('2024-01-01', INTERVAL 8000 YEAR)"), "NULL");
+  warnings_.clear();
+  EXPECT_EQ(Value("DATE_ADD('2024-02-30', INTERVAL 1 DAY)"), "NULL");
+  ASSERT_EQ(warnings_.size(), 1u);
+  EXPECT_EQ(warnings_[0].code, 1292);
+  EXPECT_EQ(warnings_[0].message, "Incorrect datetime value: '2024-02-30'");
+}
+
+TEST_F(FunctionsTest, DateAddResultTypes) {
+  EXPECT_EQ(Type("DATE_ADD('2024-01-01', INTERVAL 1 DAY)").type, ColumnType::kVarString);
+  EXPECT_EQ(Type("DATE_ADD(CURDATE(), INTERVAL 1 DAY)").type, ColumnType::kDate);
+  EXPECT_EQ(Type("CURDATE() + INTERVAL 1 YEAR_MONTH").type, ColumnType::kDate);
+  EXPECT_EQ(Type("CURDATE() + INTERVAL 1 HOUR").type, ColumnType::kDateTime);
+  const mysql::ColumnDefinition micro = Type("CURDATE() + INTERVAL 1 MICROSECOND");
+  EXPECT_EQ(micro.type, ColumnType::kDateTime);
+  EXPECT_EQ(micro.decimals, 6);
+  EXPECT_EQ(Type("NOW() - INTERVAL 1.5 SECOND").decimals, 1);
+  EXPECT_EQ(Type("CURTIME() + INTERVAL 1 HOUR").type, ColumnType::kTime);
+  EXPECT_EQ(Type("CURTIME() + INTERVAL 1 DAY").type, ColumnType::kDateTime);
+  EXPECT_EQ(Type("CURDATE() + INTERVAL 1 DAY").flags & flag::kNotNull, 0);
+  EXPECT_EQ(Value("CURDATE() + INTERVAL 1 DAY"), "2023-11-15 00:00:00");  // a DATE value
+  EXPECT_EQ(Value("CAST('10:00:00' AS TIME) + INTERVAL 90 MINUTE"), "11:30:00");
+}
+
+TEST_F(FunctionsTest, TimestampAddAndDiff) {
+  EXPECT_EQ(Value("TIMESTAMPADD(MINUTE, 90, '2024-01-01')"), "2024-01-01 01:30:00");
+  EXPECT_EQ(Value("TIMESTAMPADD(SQL_TSI_MONTH, 1, '2024-03-31')"), "2024-04-30");
+  EXPECT_EQ(Value("TIMESTAMPDIFF(MONTH, '2024-01-31', '2024-02-29')"), "0");
+  EXPECT_EQ(Value("TIMESTAMPDIFF(MONTH, '2024-01-31', '2024-03-31')"), "2");
+  EXPECT_EQ(Value("TIMESTAMPDIFF(YEAR, '2000-02-29', '2024-02-28')"), "23");
+  EXPECT_EQ(Value("TIMESTAMPDIFF(YEAR, '2024-02-28', '2000-02-29')"), "-23");
+  EXPECT_EQ(Value("TIMESTAMPDIFF(DAY, '2024-03-01', '2024-01-01 12:00:00')"), "-59");
+  EXPECT_EQ(Value("TIMESTAMPDIFF(MICROSECOND, '2024-01-01', '2024-01-01 00:00:01.5')"), "1500000");
+  EXPECT_EQ(Value("TIMESTAMPDIFF(HOUR, NULL, '2024-01-01')"), "NULL");
+  EXPECT_EQ(Type("TIMESTAMPDIFF(DAY, NOW(), NOW())").type, ColumnType::kLongLong);
+}
+
+TEST_F(FunctionsTest, UnixTime) {
+  EXPECT_EQ(Value("FROM_UNIXTIME(0)"), "1970-01-01 00:00:00");
+  EXPECT_EQ(Value("FROM_UNIXTIME(1700000000, '%Y-%m-%d %H')"), "2023-11-14 22");
+  EXPECT_EQ(Value("FROM_UNIXTIME(-1)"), "NULL");
+  EXPECT_EQ(Type("FROM_UNIXTIME(1.50)").decimals, 2);
+  EXPECT_EQ(Value("UNIX_TIMESTAMP('2024-01-01')"), "1704067200");
+  EXPECT_EQ(Value("UNIX_TIMESTAMP('2024-01-01 00:00:00.25')"), "1704067200.25");
+  EXPECT_EQ(Type("UNIX_TIMESTAMP('2024-01-01 00:00:00.25')").type, ColumnType::kNewDecimal);
+  EXPECT_EQ(Value("UNIX_TIMESTAMP('1960-01-01')"), "0");  // before the TIMESTAMP range
+  EXPECT_EQ(Value("UNIX_TIMESTAMP()"), "1700000000");
+}
+
+TEST_F(FunctionsTest, StrToDate) {
+  EXPECT_EQ(Value("STR_TO_DATE('01/02/2024', '%d/%m/%Y')"), "2024-02-01 00:00:00");
+  EXPECT_EQ(Type("STR_TO_DATE('01/02/2024', '%d/%m/%Y')").type, ColumnType::kDate);
+  EXPECT_EQ(Type("STR_TO_DATE('10:11', '%H:%i')").type, ColumnType::kTime);
+  EXPECT_EQ(Value("STR_TO_DATE('10:11', '%H:%i')"), "10:11:00");
+  EXPECT_EQ(Type("STR_TO_DATE('x', '%Y %H')").type, ColumnType::kDateTime);
+  EXPECT_EQ(Type("STR_TO_DATE('x', '%Y %f')").decimals, 6);
+  EXPECT_EQ(Value("STR_TO_DATE('Jan 5 2024 3PM', '%b %e %Y %h%p')"), "2024-01-05 15:00:00");
+  EXPECT_EQ(Value("STR_TO_DATE('March 3rd, 2024', '%M %D, %Y')"), "2024-03-03 00:00:00");
+  EXPECT_EQ(Value("STR_TO_DATE('2024 32', '%Y %j')"), "2024-02-01 00:00:00");
+  EXPECT_EQ(Value("STR_TO_DATE('2024-02-30', '%Y-%m-%d')"), "NULL");
+  ASSERT_EQ(warnings_.size(), 1u);
+  EXPECT_EQ(warnings_[0].code, 1411);
+  EXPECT_EQ(warnings_[0].message,
+            "Incorrect datetime value: '2024-02-30' for function str_to_date");
+  warnings_.clear();
+  EXPECT_EQ(Value("STR_TO_DATE('2024-01-02x', '%Y-%m-%d')"), "2024-01-02 00:00:00");
+  ASSERT_EQ(warnings_.size(), 1u);
+  EXPECT_EQ(warnings_[0].message, "Truncated incorrect date value: '2024-01-02x'");
+  EXPECT_EQ(ErrorCode("STR_TO_DATE('1', '%U')"), 1235);
+}
+
+TEST_F(FunctionsTest, CalendarParts) {
+  EXPECT_EQ(Value("LAST_DAY('2024-02-10')"), "2024-02-29 00:00:00");
+  EXPECT_EQ(Value("DAYOFWEEK('2024-01-07')"), "1");  // a Sunday
+  EXPECT_EQ(Value("WEEKDAY('2024-01-07')"), "6");
+  EXPECT_EQ(Value("DAYOFYEAR('2024-12-31')"), "366");
+  EXPECT_EQ(Value("DAYNAME('2024-01-07')"), "Sunday");
+  EXPECT_EQ(Value("MONTHNAME('2024-09-01')"), "September");
+  EXPECT_EQ(Value("QUARTER('2024-11-30')"), "4");
+  EXPECT_EQ(Value("TO_DAYS('2000-07-03')"), "730669");  // MySQL's documented example
+  EXPECT_EQ(Value("FROM_DAYS(730669)"), "2000-07-03 00:00:00");
+  EXPECT_EQ(Value("FROM_DAYS(1)"), "0000-00-00 00:00:00");
+  EXPECT_EQ(Value("MAKEDATE(2024, 60)"), "2024-02-29 00:00:00");
+  EXPECT_EQ(Value("MAKEDATE(24, 0)"), "NULL");
+  EXPECT_EQ(Value("TIME_TO_SEC('-01:00:01')"), "-3601");
+  EXPECT_EQ(Value("SEC_TO_TIME(3661)"), "01:01:01");
+  EXPECT_EQ(Value("SEC_TO_TIME(4000000)"), "838:59:59");
+  ASSERT_EQ(warnings_.size(), 1u);
+  EXPECT_EQ(warnings_[0].message, "Truncated incorrect time value: '4000000'");
+  EXPECT_EQ(Value("LAST_DAY('2024-13-01')"), "NULL");
 }
 
 }  // namespace

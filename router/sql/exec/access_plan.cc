@@ -15,6 +15,7 @@ namespace shoal::sql::internal {
 namespace {
 
 bool IsConstant(const Expr& e) {
+  if (e.window != nullptr) return false;
   if (e.kind == ExprKind::kColumn || e.kind == ExprKind::kDefault || e.kind == ExprKind::kStar ||
       e.kind == ExprKind::kAssignUser) {
     return false;

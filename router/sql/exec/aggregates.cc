@@ -40,7 +40,7 @@ std::string Int128Text(__int128 v) {
 }  // namespace
 
 bool IsAggregate(const Expr& e) {
-  if (e.kind != ExprKind::kFunction) return false;
+  if (e.kind != ExprKind::kFunction || e.window != nullptr) return false;  // OVER: a window
   return e.name == "COUNT" || e.name == "SUM" || e.name == "AVG" || e.name == "MIN" ||
          e.name == "MAX" || e.name == "GROUP_CONCAT";
 }
@@ -51,6 +51,10 @@ void CollectAggregates(const Expr& e, std::vector<const Expr*>* out) {
     return;
   }
   for (const ExprPtr& a : e.args) CollectAggregates(*a, out);
+  if (e.window != nullptr) {  // RANK() OVER (ORDER BY COUNT(*)) ranks groups by an aggregate
+    for (const ExprPtr& p : e.window->partition_by) CollectAggregates(*p, out);
+    for (const OrderItem& o : e.window->order_by) CollectAggregates(*o.expr, out);
+  }
 }
 
 ColumnDefinition AggregateType(const Expr& e, const ColumnDefinition& arg,

@@ -24,6 +24,10 @@ void CollectColumnNames(const Expr& e, std::vector<std::string>* out) {
   if (e.kind == ExprKind::kColumn) out->push_back(e.name);
   for (const ExprPtr& a : e.args) CollectColumnNames(*a, out);
   for (const ExprPtr& k : e.concat_order) CollectColumnNames(*k, out);
+  if (e.window != nullptr) {
+    for (const ExprPtr& p : e.window->partition_by) CollectColumnNames(*p, out);
+    for (const OrderItem& o : e.window->order_by) CollectColumnNames(*o.expr, out);
+  }
 }
 
 // The table columns a SELECT reads: every visible one for `*`, else those it names.

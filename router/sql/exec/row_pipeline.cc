@@ -15,6 +15,7 @@
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/eval/value_util.h"
 #include "router/sql/exec/aggregates.h"
+#include "router/sql/exec/window_functions.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -56,6 +57,9 @@ class Pipeline {
     result_.columns = std::get<std::vector<ColumnDefinition>>(std::move(cols));
     if (auto err = Filter()) return *err;
     CollectAllAggregates();
+    if (!windows_.empty() && select_.having != nullptr) {
+      return mysql::errors::NotSupportedYet("window functions with HAVING");
+    }
     PlanOutput();
     bool grouped = !aggregates_.empty() || !select_.group_by.empty();
     if (auto err = grouped ? EmitGroups() : EmitRows()) return *err;
@@ -103,14 +107,63 @@ class Pipeline {
     if (select_.having != nullptr) CollectAggregates(*select_.having, &aggregates_);
     for (const OrderItem& o : select_.order_by) CollectAggregates(*o.expr, &aggregates_);
     for (const Expr* call : aggregates_) {
-      ColumnDefinition arg = IntColumn(21, false, Nullability::kNotNull);
-      if (!call->args.empty() && call->args[0]->kind != ExprKind::kStar) {
-        EvalContext eval = RowContext(nullptr, "field list");
-        auto t = TypeOf(*call->args[0], eval);
-        if (auto* c = std::get_if<ColumnDefinition>(&t)) arg = *c;
-      }
-      aggregate_types_[call] = AggregateType(*call, arg, *ctx_.state);
+      aggregate_types_[call] = AggregateType(*call, FirstArgType(*call), *ctx_.state);
     }
+    // Window calls after: their arguments may hold aggregates (SUM(SUM(x)) OVER ()).
+    for (const SelectItem& item : select_.items) {
+      if (item.expr != nullptr) CollectWindowCalls(*item.expr, &windows_);
+    }
+    for (const OrderItem& o : select_.order_by) CollectWindowCalls(*o.expr, &windows_);
+    for (const Expr* call : windows_) {
+      auto type = WindowCallType(*call, FirstArgType(*call), *ctx_.state);
+      if (auto* c = std::get_if<ColumnDefinition>(&type)) aggregate_types_[call] = *c;
+    }
+  }
+
+  // The type of an aggregate's or window call's first argument (COUNT(*): an integer's).
+  ColumnDefinition FirstArgType(const Expr& call) const {
+    if (call.args.empty() || call.args[0]->kind == ExprKind::kStar) {
+      return IntColumn(21, false, Nullability::kNotNull);
+    }
+    EvalContext eval = RowContext(nullptr, "field list");
+    auto t = TypeOf(*call.args[0], eval);
+    if (auto* c = std::get_if<ColumnDefinition>(&t)) return *c;
+    return IntColumn(21, false, Nullability::kNotNull);
+  }
+
+  // Computes every window call for `rows` (each a source row or a group's), into the values
+  // their evaluation reads (`values[i]` for `rows[i]`).
+  std::optional<mysql::SqlError> ComputeWindows(
+      const std::vector<Row*>& rows, std::vector<absl::flat_hash_map<const Expr*, Value>>* values) {
+    for (const Expr* call : windows_) {
+      std::vector<WindowRow> window_rows(rows.size());
+      for (size_t i = 0; i < rows.size(); ++i) {
+        EvalContext eval = RowContext(rows[i], "window");
+        eval.aggregate_values = &(*values)[i];
+        auto eval_into = [&](const Expr& e, Row* out) -> std::optional<mysql::SqlError> {
+          auto v = Evaluate(e, &eval);
+          if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+          out->push_back(std::get<Value>(std::move(v)));
+          return std::nullopt;
+        };
+        WindowRow& w = window_rows[i];
+        for (const ExprPtr& p : call->window->partition_by) {
+          if (auto err = eval_into(*p, &w.partition)) return err;
+        }
+        for (const OrderItem& o : call->window->order_by) {
+          if (auto err = eval_into(*o.expr, &w.order)) return err;
+        }
+        for (const ExprPtr& a : call->args) {
+          if (a->kind == ExprKind::kStar) continue;
+          if (auto err = eval_into(*a, &w.args)) return err;
+        }
+      }
+      auto computed = ComputeWindowCall(*call, aggregate_types_[call], window_rows, ctx_.state);
+      if (auto* err = std::get_if<mysql::SqlError>(&computed)) return *err;
+      auto& results = std::get<std::vector<Value>>(computed);
+      for (size_t i = 0; i < rows.size(); ++i) (*values)[i][call] = std::move(results[i]);
+    }
+    return std::nullopt;
   }
 
   // Where each output value and ORDER BY key comes from, decided once for all rows: a plain
@@ -193,6 +246,16 @@ class Pipeline {
     // Each source row is read once, so its values may move into the output (HAVING without
     // grouping reads them again; it is the rare case, and copies).
     bool consume = select_.having == nullptr;
+    if (!windows_.empty()) {
+      std::vector<Row*> rows;
+      for (Row& row : fetched_.rows) rows.push_back(&row);
+      std::vector<absl::flat_hash_map<const Expr*, Value>> values(rows.size());
+      if (auto err = ComputeWindows(rows, &values)) return err;
+      for (size_t i = 0; i < rows.size(); ++i) {
+        if (auto err = Emit(rows[i], &values[i], /*consume=*/false)) return err;
+      }
+      return std::nullopt;
+    }
     for (Row& row : fetched_.rows) {
       if (auto err = Emit(&row, nullptr, consume)) return err;
     }
@@ -240,21 +303,21 @@ class Pipeline {
     if (groups.empty() && select_.group_by.empty()) {
       groups.push_back({SIZE_MAX, std::vector<Accumulator>(aggregates_.size())});
     }
+    Row nulls(fetched_.columns.size());  // the row of the one group over no rows
+    std::vector<Row*> rows;
+    std::vector<absl::flat_hash_map<const Expr*, Value>> values(groups.size());
     for (size_t g = 0; g < groups.size(); ++g) {
       const Group& group = groups[g];
-      absl::flat_hash_map<const Expr*, Value> values;
       for (size_t a = 0; a < aggregates_.size(); ++a) {
         const Expr* call = aggregates_[a];
-        values[call] =
+        values[g][call] =
             group.accumulators[a].Result(*call, aggregate_types_[call], g + 1, ctx_.state);
       }
-      Row* row = group.first_row == SIZE_MAX ? nullptr : &fetched_.rows[group.first_row];
-      Row nulls;
-      if (row == nullptr) {
-        nulls.assign(fetched_.columns.size(), Value{});
-        row = &nulls;
-      }
-      if (auto err = Emit(row, &values, /*consume=*/false)) return err;
+      rows.push_back(group.first_row == SIZE_MAX ? &nulls : &fetched_.rows[group.first_row]);
+    }
+    if (auto err = ComputeWindows(rows, &values)) return err;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (auto err = Emit(rows[g], &values[g], /*consume=*/false)) return err;
     }
     return std::nullopt;
   }
@@ -421,6 +484,7 @@ class Pipeline {
   size_t width_ = 0;
   mysql::ResultSet result_;
   std::vector<const Expr*> aggregates_;
+  std::vector<const Expr*> windows_;  // window calls, computed after grouping
   absl::flat_hash_map<const Expr*, ColumnDefinition> aggregate_types_;
   std::vector<OutputRow> output_;
 };
@@ -468,6 +532,21 @@ std::variant<std::vector<ColumnDefinition>, mysql::SqlError> SelectListColumns(
     aggregate_types[call] = AggregateType(*call, arg, *ctx.state);
   }
   eval.aggregate_types = &aggregate_types;
+  std::vector<const Expr*> windows;
+  for (const SelectItem& item : select.items) {
+    if (item.expr != nullptr) CollectWindowCalls(*item.expr, &windows);
+  }
+  for (const Expr* call : windows) {
+    ColumnDefinition arg = IntColumn(21, false, Nullability::kNotNull);
+    if (!call->args.empty() && call->args[0]->kind != ExprKind::kStar) {
+      auto t = TypeOf(*call->args[0], eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&t)) return *err;
+      arg = std::get<ColumnDefinition>(t);
+    }
+    auto type = WindowCallType(*call, arg, *ctx.state);
+    if (auto* err = std::get_if<mysql::SqlError>(&type)) return *err;
+    aggregate_types[call] = std::get<ColumnDefinition>(type);
+  }
   std::vector<ColumnDefinition> out;
   for (const SelectItem& item : select.items) {
     if (item.expr == nullptr) {
@@ -501,6 +580,11 @@ uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx, bool scan_
     if (item.expr != nullptr) CollectAggregates(*item.expr, &aggregates);
   }
   if (!aggregates.empty()) return 0;
+  std::vector<const Expr*> windows;
+  for (const SelectItem& item : select.items) {
+    if (item.expr != nullptr) CollectWindowCalls(*item.expr, &windows);
+  }
+  if (!windows.empty()) return 0;  // a window sees every row
   uint64_t offset = 0, count = 0;
   if (EvalLimit(*select.limit, ctx, &offset, &count)) return 0;  // the pipeline reports it
   // LIMIT 0 needs no row; the scan's 0 means all, so ask for one and let LIMIT drop it.

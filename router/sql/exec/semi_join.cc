@@ -115,6 +115,7 @@ ExprPtr RequalifiedCopy(const Expr& e, const std::string& qualifier,
   copy->name = e.name;
   copy->qualifier = e.qualifier;
   copy->separator = e.separator;
+  copy->unit = e.unit;
   copy->concat_descending = e.concat_descending;
   if (e.kind == ExprKind::kColumn) {
     bool inner_name = e.qualifier.empty() || absl::EqualsIgnoreCase(e.qualifier, qualifier);

@@ -45,6 +45,9 @@ enum class ExprKind : uint8_t {
   kCase,
   // CAST(args[0] AS type), CONVERT(args[0], type), CONVERT(args[0] USING charset): cast.
   kCast,
+  // INTERVAL args[0] unit: the second argument of DATE_ADD, DATE_SUB, ADDDATE, SUBDATE and
+  // TIMESTAMPADD (`d + INTERVAL 1 DAY` is DATE_ADD(d, INTERVAL 1 DAY)); unit.
+  kInterval,
 };
 
 // The type of a CAST or CONVERT (MySQL's cast_type): SIGNED, UNSIGNED, CHAR, BINARY, DECIMAL,
@@ -99,6 +102,7 @@ enum class BinaryOp : uint8_t {
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 struct SelectStmt;
+struct WindowSpec;
 
 // One node; which fields mean something depends on `kind` (see ExprKind).
 struct Expr {
@@ -126,6 +130,11 @@ struct Expr {
   std::vector<ExprPtr> concat_order;
   std::vector<bool> concat_descending;
   std::string separator = ",";
+  // kInterval, and TIMESTAMPDIFF's first argument: the unit keyword, upper-cased ("DAY",
+  // "HOUR_MINUTE"; SQL_TSI_ spellings folded).
+  std::string unit;
+  // A window function's OVER (…): ROW_NUMBER() OVER (PARTITION BY a ORDER BY b); null else.
+  std::unique_ptr<WindowSpec> window;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -162,6 +171,12 @@ struct TableRef {
   std::string alias;                    // AS alias; empty if none
   std::unique_ptr<SelectStmt> derived;  // FROM (SELECT …) alias
   std::string index_hint;               // FORCE/USE INDEX (name): the name, upper-cased PRIMARY
+};
+
+// OVER ([PARTITION BY …] [ORDER BY …]): the rows a window function sees, in their order.
+struct WindowSpec {
+  std::vector<ExprPtr> partition_by;
+  std::vector<OrderItem> order_by;
 };
 
 enum class LockMode : uint8_t { kNone, kForUpdate, kShare };  // FOR UPDATE, LOCK IN SHARE MODE

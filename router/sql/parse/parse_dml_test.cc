@@ -358,7 +358,17 @@ TEST(DmlSelectTest, Aggregates) {
   EXPECT_EQ(MustFail("SELECT COUNT() FROM t").message, Syntax(") FROM t"));
   EXPECT_EQ(MustFail("SELECT ABS(DISTINCT a) FROM t").message, Syntax("DISTINCT a) FROM t"));
   EXPECT_EQ(MustFail("SELECT COUNT(DISTINCT *) FROM t").message, Syntax("*) FROM t"));
-  EXPECT_EQ(MustFail("SELECT COUNT(*) OVER () FROM t").message, NotYet("window functions"));
+  SelectStmt windowed = Get<SelectStmt>(
+      "SELECT COUNT(*) OVER (), RANK() OVER (PARTITION BY a, b ORDER BY c DESC) FROM t");
+  ASSERT_NE(windowed.items[0].expr->window, nullptr);
+  EXPECT_TRUE(windowed.items[0].expr->window->partition_by.empty());
+  const WindowSpec& rank = *windowed.items[1].expr->window;
+  EXPECT_EQ(rank.partition_by.size(), 2u);
+  ASSERT_EQ(rank.order_by.size(), 1u);
+  EXPECT_TRUE(rank.order_by[0].descending);
+  EXPECT_EQ(MustFail("SELECT SUM(a) OVER w FROM t").message, NotYet("named windows"));
+  EXPECT_EQ(MustFail("SELECT SUM(a) OVER (ORDER BY a ROWS 2 PRECEDING) FROM t").message,
+            NotYet("window frames"));
   SelectStmt grouped = Get<SelectStmt>(
       "SELECT GROUP_CONCAT(DISTINCT a, b ORDER BY a DESC, b SEPARATOR '; ') FROM t");
   const Expr& concat = *grouped.items[0].expr;

@@ -39,11 +39,119 @@ bool IsNiladicKeyword(absl::string_view word) {
 
 // Expression forms that are valid MySQL but not evaluated by Shoal yet.
 bool IsUnsupportedExprKeyword(absl::string_view word) {
-  static constexpr absl::string_view kNames[] = {"INTERVAL", "MATCH", "BINARY"};
+  static constexpr absl::string_view kNames[] = {"MATCH", "BINARY"};
   for (absl::string_view n : kNames) {
     if (absl::EqualsIgnoreCase(word, n)) return true;
   }
   return false;
+}
+
+// MySQL's interval units (its `interval` rule), the simple ones first: TIMESTAMPADD and
+// TIMESTAMPDIFF take only those (`interval_time_stamp`).
+constexpr absl::string_view kIntervalUnits[] = {"MICROSECOND",
+                                                "SECOND",
+                                                "MINUTE",
+                                                "HOUR",
+                                                "DAY",
+                                                "WEEK",
+                                                "MONTH",
+                                                "QUARTER",
+                                                "YEAR",
+                                                "SECOND_MICROSECOND",
+                                                "MINUTE_MICROSECOND",
+                                                "MINUTE_SECOND",
+                                                "HOUR_MICROSECOND",
+                                                "HOUR_SECOND",
+                                                "HOUR_MINUTE",
+                                                "DAY_MICROSECOND",
+                                                "DAY_SECOND",
+                                                "DAY_MINUTE",
+                                                "DAY_HOUR",
+                                                "YEAR_MONTH"};
+constexpr size_t kSimpleUnits = 9;
+
+// The unit keyword at the current token, upper-cased into `unit` (SQL_TSI_DAY is DAY, as
+// MySQL's lexer makes it); a syntax error when it is not one.
+bool ParseIntervalUnit(Parser& p, bool simple_only, std::string* unit) {
+  if (p.Peek().kind != TokenKind::kIdent) return p.Fail();
+  std::string word = absl::AsciiStrToUpper(p.Peek().text);
+  if (absl::StartsWith(word, "SQL_TSI_")) word.erase(0, 8);
+  const size_t count = simple_only ? kSimpleUnits : std::size(kIntervalUnits);
+  for (size_t i = 0; i < count; ++i) {
+    if (word == kIntervalUnits[i]) {
+      *unit = std::move(word);
+      p.Advance();
+      return true;
+    }
+  }
+  return p.Fail();
+}
+
+// After INTERVAL: `expr unit`, as a kInterval node.
+ExprPtr ParseIntervalRest(Parser& p) {
+  ExprPtr value = p.ParseExpr();
+  if (!value) return nullptr;
+  ExprPtr e = MakeExpr(ExprKind::kInterval);
+  if (!ParseIntervalUnit(p, false, &e->unit)) return nullptr;
+  e->args.push_back(std::move(value));
+  return e;
+}
+
+// DATE_ADD(date, interval) or DATE_SUB: what `date + INTERVAL …` and `date - INTERVAL …` are,
+// as in MySQL (one Item_date_add_interval for all of them).
+ExprPtr DateArithCall(absl::string_view name, ExprPtr date, ExprPtr interval) {
+  ExprPtr e = MakeExpr(ExprKind::kFunction);
+  e->name = std::string(name);
+  e->has_parens = true;
+  e->args.push_back(std::move(date));
+  e->args.push_back(std::move(interval));
+  return e;
+}
+
+// After `DATE_ADD(`, `DATE_SUB(`, `ADDDATE(` or `SUBDATE(`: `date, INTERVAL expr unit)`; the
+// last two also take `date, days)`, a DAY interval.
+bool ParseDateArithArgs(Parser& p, Expr* fn) {
+  ExprPtr date = p.ParseExpr();
+  if (!date || !p.Expect(TokenKind::kComma)) return false;
+  ExprPtr interval;
+  if (p.AcceptKeyword("INTERVAL")) {
+    interval = ParseIntervalRest(p);
+  } else if (fn->name == "ADDDATE" || fn->name == "SUBDATE") {
+    ExprPtr days = p.ParseExpr();
+    if (!days) return false;
+    interval = MakeExpr(ExprKind::kInterval);
+    interval->unit = "DAY";
+    interval->args.push_back(std::move(days));
+  } else {
+    return p.Fail();
+  }
+  if (!interval || !p.Expect(TokenKind::kRParen)) return false;
+  fn->args.push_back(std::move(date));
+  fn->args.push_back(std::move(interval));
+  return true;
+}
+
+// After `TIMESTAMPADD(` or `TIMESTAMPDIFF(`: `unit, a, b)`. TIMESTAMPADD(unit, n, date) becomes
+// (date, INTERVAL n unit), as MySQL builds it; TIMESTAMPDIFF keeps (a, b) with its unit.
+bool ParseTimestampArgs(Parser& p, Expr* fn) {
+  std::string unit;
+  if (!ParseIntervalUnit(p, true, &unit) || !p.Expect(TokenKind::kComma)) return false;
+  ExprPtr first = p.ParseExpr();
+  if (!first || !p.Expect(TokenKind::kComma)) return false;
+  ExprPtr second = p.ParseExpr();
+  if (!second || !p.Expect(TokenKind::kRParen)) return false;
+  if (fn->name == "TIMESTAMPDIFF") {
+    fn->unit = std::move(unit);
+    fn->args.push_back(std::move(first));
+    fn->args.push_back(std::move(second));
+    return true;
+  }
+  ExprPtr interval = MakeExpr(ExprKind::kInterval);
+  interval->unit = std::move(unit);
+  interval->args.push_back(std::move(first));
+  fn->args.push_back(std::move(second));
+  fn->args.push_back(std::move(interval));
+  return true;
 }
 
 // [[db.]table.]column. The qualifier keeps only the table: a statement names one table, so
@@ -331,8 +439,14 @@ ExprPtr Parser::ParseShift() {
 ExprPtr Parser::ParseAdditive() {
   ExprPtr left = ParseMultiplicative();
   while (left && (Peek().kind == TokenKind::kPlus || Peek().kind == TokenKind::kMinus)) {
-    if (PeekKeyword("INTERVAL", 1)) return NotSupported("INTERVAL"), nullptr;
     BinaryOp op = Advance().kind == TokenKind::kPlus ? BinaryOp::kAdd : BinaryOp::kSub;
+    if (AcceptKeyword("INTERVAL")) {
+      ExprPtr interval = ParseIntervalRest(*this);
+      if (!interval) return nullptr;
+      left = DateArithCall(op == BinaryOp::kAdd ? "DATE_ADD" : "DATE_SUB", std::move(left),
+                           std::move(interval));
+      continue;
+    }
     ExprPtr right = ParseMultiplicative();
     if (!right) return nullptr;
     left = Binary(op, std::move(left), std::move(right));
@@ -563,6 +677,7 @@ ExprPtr Parser::ParseIdentExpr() {
     if ((PeekKeyword("CAST") || PeekKeyword("CONVERT")) && next == TokenKind::kLParen) {
       return ParseCast();
     }
+    if (PeekKeyword("INTERVAL")) return ParseLeadingInterval();
     if (IsUnsupportedExprKeyword(t.text))
       return NotSupported(absl::AsciiStrToUpper(t.text)), nullptr;
     if (next == TokenKind::kString &&
@@ -583,6 +698,26 @@ ExprPtr Parser::ParseIdentExpr() {
   return ParseColumnRef(*this);
 }
 
+// `INTERVAL expr unit + operand`, MySQL's simple_expr form: DATE_ADD(operand, interval). The
+// rule binds tighter than any operator, so the operand is a unary expression. INTERVAL(n, …),
+// the function, is not evaluated yet.
+ExprPtr Parser::ParseLeadingInterval() {
+  Advance();  // INTERVAL
+  ExprPtr value = ParseExpr();
+  if (!value) return nullptr;
+  if (value->kind == ExprKind::kRow) {
+    return NotSupported("INTERVAL"), nullptr;
+  }
+  ExprPtr interval = MakeExpr(ExprKind::kInterval);
+  if (!ParseIntervalUnit(*this, false, &interval->unit) || !Expect(TokenKind::kPlus)) {
+    return nullptr;
+  }
+  interval->args.push_back(std::move(value));
+  ExprPtr date = ParseUnary();
+  if (!date) return nullptr;
+  return DateArithCall("DATE_ADD", std::move(date), std::move(interval));
+}
+
 ExprPtr Parser::ParseFunctionArgs(std::string name) {
   Advance();  // (
   ExprPtr e = MakeExpr(ExprKind::kFunction);
@@ -593,6 +728,13 @@ ExprPtr Parser::ParseFunctionArgs(std::string name) {
     if (!column || !Expect(TokenKind::kRParen)) return nullptr;
     e->args.push_back(std::move(column));
     return e;
+  }
+  if (e->name == "DATE_ADD" || e->name == "DATE_SUB" || e->name == "ADDDATE" ||
+      e->name == "SUBDATE") {
+    return ParseDateArithArgs(*this, e.get()) ? std::move(e) : nullptr;
+  }
+  if (e->name == "TIMESTAMPADD" || e->name == "TIMESTAMPDIFF") {
+    return ParseTimestampArgs(*this, e.get()) ? std::move(e) : nullptr;
   }
   if (e->name == "IF") {
     // IF is grammar in MySQL, not a function: exactly three arguments, else a syntax error.
@@ -606,8 +748,30 @@ ExprPtr Parser::ParseFunctionArgs(std::string name) {
   bool ok = IsAggregate(e->name) ? ParseAggregateArgs(*this, e.get())
                                  : Accept(TokenKind::kRParen) || ParseArgList(*this, e.get());
   if (!ok) return nullptr;
-  if (PeekKeyword("OVER")) return NotSupported("window functions"), nullptr;
+  if (AcceptKeyword("OVER") && !ParseWindowSpec(e.get())) return nullptr;
   return e;
+}
+
+// After OVER: ([PARTITION BY expr, …] [ORDER BY …]). Named windows and frames answer 1235.
+bool Parser::ParseWindowSpec(Expr* fn) {
+  if (Peek().kind != TokenKind::kLParen) return NotSupported("named windows");
+  Advance();
+  auto window = std::make_unique<WindowSpec>();
+  if (AcceptKeyword("PARTITION")) {
+    if (!ExpectKeyword("BY")) return false;
+    do {
+      ExprPtr key = ParseExpr();
+      if (!key) return false;
+      window->partition_by.push_back(std::move(key));
+    } while (Accept(TokenKind::kComma));
+  }
+  if (AcceptKeyword("ORDER") && !(ExpectKeyword("BY") && ParseOrderBy(&window->order_by))) {
+    return false;
+  }
+  if (PeekKeyword("ROWS") || PeekKeyword("RANGE")) return NotSupported("window frames");
+  if (!Expect(TokenKind::kRParen)) return false;
+  fn->window = std::move(window);
+  return true;
 }
 
 }  // namespace shoal::sql::internal

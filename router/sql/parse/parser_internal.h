@@ -62,6 +62,7 @@ class Parser {
   // --- statements (parse_select.cc, parse_set.cc, parse_show.cc, parse_misc.cc)
   bool ParseSelect(SelectStmt* out);
   bool ParseUnion(SelectStmt* first);
+  bool ParseWindowSpec(Expr* fn);
   // The statement holds something computed before it runs (a derived table a join reads).
   void NoteComputedFirst() { has_subqueries_ = true; }
   bool ParseLimit(Limit* out);
@@ -128,6 +129,8 @@ class Parser {
   // At the `,` after a row's first element: the rest of the row up to its `)`.
   ExprPtr ParseRowRest(ExprPtr first);
   ExprPtr ParseFunctionArgs(std::string name);
+  // `INTERVAL expr unit + operand` (parse_expr.cc).
+  ExprPtr ParseLeadingInterval();
   ExprPtr ParseParam();
 
  private:

@@ -371,3 +371,63 @@ TEST(ParserTest, DeepNestingIsMemoryExhaustedNotACrash) {
 
 }  // namespace
 }  // namespace shoal::sql
+
+namespace shoal::sql {
+namespace {
+
+using testing::MustFail;
+using testing::Syntax;
+
+const Expr& FirstItem(const SelectStmt& select) { return *select.items[0].expr; }
+
+// INTERVAL: the second argument of the date functions, `d + INTERVAL …` and `d - INTERVAL …`
+// as DATE_ADD and DATE_SUB, `INTERVAL … + d`; nowhere else.
+TEST(ParserTest, IntervalForms) {
+  auto select = MustParseAs<SelectStmt>("SELECT d + INTERVAL '1:30' HOUR_MINUTE");
+  const Expr& add = FirstItem(select);
+  EXPECT_EQ(add.kind, ExprKind::kFunction);
+  EXPECT_EQ(add.name, "DATE_ADD");
+  ASSERT_EQ(add.args.size(), 2u);
+  EXPECT_EQ(add.args[1]->kind, ExprKind::kInterval);
+  EXPECT_EQ(add.args[1]->unit, "HOUR_MINUTE");
+  EXPECT_EQ(add.args[1]->args[0]->text, "1:30");
+
+  select = MustParseAs<SelectStmt>("SELECT INTERVAL 1 sql_tsi_day + d * 2");
+  const Expr& mul = FirstItem(select);  // the INTERVAL form binds tighter than *
+  EXPECT_EQ(mul.binary_op, BinaryOp::kMul);
+  EXPECT_EQ(mul.args[0]->name, "DATE_ADD");
+  EXPECT_EQ(mul.args[0]->args[1]->unit, "DAY");
+
+  select = MustParseAs<SelectStmt>("SELECT d - INTERVAL 1 DAY - INTERVAL 2 HOUR");
+  EXPECT_EQ(FirstItem(select).name, "DATE_SUB");
+  EXPECT_EQ(FirstItem(select).args[0]->name, "DATE_SUB");
+
+  select = MustParseAs<SelectStmt>("SELECT ADDDATE(d, 3)");
+  EXPECT_EQ(FirstItem(select).args[1]->kind, ExprKind::kInterval);
+  EXPECT_EQ(FirstItem(select).args[1]->unit, "DAY");
+}
+
+TEST(ParserTest, TimestampFunctionsTakeAUnit) {
+  auto select = MustParseAs<SelectStmt>("SELECT TIMESTAMPDIFF(MONTH, a, b)");
+  const Expr& diff = FirstItem(select);
+  EXPECT_EQ(diff.unit, "MONTH");
+  ASSERT_EQ(diff.args.size(), 2u);
+  EXPECT_EQ(diff.args[0]->name, "a");
+  select = MustParseAs<SelectStmt>("SELECT TIMESTAMPADD(HOUR, 2, d)");
+  const Expr& add = FirstItem(select);
+  ASSERT_EQ(add.args.size(), 2u);
+  EXPECT_EQ(add.args[0]->name, "d");
+  EXPECT_EQ(add.args[1]->unit, "HOUR");
+}
+
+TEST(ParserTest, IntervalElsewhereIsASyntaxError) {
+  EXPECT_EQ(MustFail("SELECT INTERVAL 1 DAY").message, Syntax("", 1));
+  EXPECT_EQ(MustFail("SELECT DATE_ADD(d, 1)").message, Syntax("1)", 1));
+  EXPECT_EQ(MustFail("SELECT d + INTERVAL 1 FORTNIGHT").message, Syntax("FORTNIGHT", 1));
+  EXPECT_EQ(MustFail("SELECT INTERVAL 1 DAY - d").message, Syntax("- d", 1));
+  EXPECT_EQ(MustFail("SELECT TIMESTAMPDIFF(DAY_HOUR, a, b)").message, Syntax("DAY_HOUR, a, b)", 1));
+  EXPECT_EQ(MustFail("SELECT INTERVAL(1, 2)").code, 1235);  // the INTERVAL() function
+}
+
+}  // namespace
+}  // namespace shoal::sql

@@ -1,0 +1,181 @@
+#include "router/sql/exec/window_functions.h"
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "router/sql/eval/result_columns.h"
+#include "router/sql/eval/value_util.h"
+#include "router/sql/exec/aggregates.h"
+#include "router/sql/exec/row_pipeline.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+using mysql::ColumnDefinition;
+using mysql::Value;
+
+bool IsRanking(const std::string& name) {
+  return name == "ROW_NUMBER" || name == "RANK" || name == "DENSE_RANK" || name == "NTILE";
+}
+
+bool IsValueFunction(const std::string& name) {
+  return name == "LAG" || name == "LEAD" || name == "FIRST_VALUE" || name == "LAST_VALUE";
+}
+
+bool IsWindowAggregate(const std::string& name) {
+  return name == "COUNT" || name == "SUM" || name == "AVG" || name == "MIN" || name == "MAX";
+}
+
+// The partitions of `rows`, each its rows' positions in window order.
+std::vector<std::vector<size_t>> Partitions(const Expr& call, const std::vector<WindowRow>& rows) {
+  std::vector<std::vector<size_t>> parts;
+  absl::flat_hash_map<std::string, size_t> by_key;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    std::string key;
+    for (const Value& v : rows[i].partition) {
+      std::string text = CollationKeyText(v);
+      absl::StrAppend(&key, v.index(), ":", text.size(), ":", text, ";");
+    }
+    auto [it, inserted] = by_key.try_emplace(std::move(key), parts.size());
+    if (inserted) parts.emplace_back();
+    parts[it->second].push_back(i);
+  }
+  const std::vector<OrderItem>& order = call.window->order_by;
+  for (std::vector<size_t>& part : parts) {
+    std::stable_sort(part.begin(), part.end(), [&](size_t a, size_t b) {
+      for (size_t k = 0; k < order.size(); ++k) {
+        int c = CompareValues(rows[a].order[k], rows[b].order[k]);
+        if (c != 0) return order[k].descending ? c > 0 : c < 0;
+      }
+      return false;
+    });
+  }
+  return parts;
+}
+
+bool Peers(const WindowRow& a, const WindowRow& b) {
+  for (size_t k = 0; k < a.order.size(); ++k) {
+    if (CompareValues(a.order[k], b.order[k]) != 0) return false;
+  }
+  return true;
+}
+
+// An integer argument of the current row (LAG's offset, NTILE's buckets): nullopt if NULL or
+// negative.
+std::optional<int64_t> Count(const WindowRow& row, size_t arg, int64_t absent) {
+  if (row.args.size() <= arg) return absent;
+  const Value& v = row.args[arg];
+  bool truncated = false;
+  if (mysql::IsNull(v)) return std::nullopt;
+  double d = ToDouble(v, &truncated);
+  if (d < 0) return std::nullopt;
+  return static_cast<int64_t>(d);
+}
+
+}  // namespace
+
+void CollectWindowCalls(const Expr& e, std::vector<const Expr*>* out) {
+  if (IsWindowCall(e)) {
+    out->push_back(&e);
+    return;
+  }
+  for (const ExprPtr& a : e.args) CollectWindowCalls(*a, out);
+}
+
+std::variant<ColumnDefinition, mysql::SqlError> WindowCallType(const Expr& call,
+                                                               const ColumnDefinition& arg,
+                                                               const SessionState& state) {
+  if (IsRanking(call.name)) return IntColumn(21, false, Nullability::kNotNull);
+  if (IsValueFunction(call.name)) {
+    if (call.args.empty()) return mysql::errors::ParseError(")", 1);
+    ColumnDefinition c = arg;
+    c.flags &= ~mysql::column_flag::kNotNull;
+    return c;
+  }
+  if (IsWindowAggregate(call.name)) {
+    if (call.distinct) return mysql::errors::NotSupportedYet("DISTINCT in a window function");
+    return AggregateType(call, arg, state);
+  }
+  return mysql::errors::NotSupportedYet(absl::StrCat("window function ", call.name));
+}
+
+std::variant<std::vector<Value>, mysql::SqlError> ComputeWindowCall(
+    const Expr& call, const ColumnDefinition& type, const std::vector<WindowRow>& rows,
+    SessionState* state) {
+  std::vector<Value> out(rows.size());
+  const bool ordered = !call.window->order_by.empty();
+  const std::string& name = call.name;
+  for (const std::vector<size_t>& part : Partitions(call, rows)) {
+    const size_t n = part.size();
+    if (IsRanking(name)) {
+      int64_t rank = 0, dense = 0;
+      std::optional<int64_t> buckets = name == "NTILE" ? Count(rows[part[0]], 0, 1) : 1;
+      if (!buckets || *buckets == 0) {
+        return mysql::SqlError{1210, "HY000", "Incorrect arguments to ntile"};
+      }
+      for (size_t p = 0; p < n; ++p) {
+        bool new_peer = p == 0 || !Peers(rows[part[p - 1]], rows[part[p]]);
+        if (new_peer) {
+          rank = static_cast<int64_t>(p) + 1;
+          ++dense;
+        }
+        int64_t v = static_cast<int64_t>(p) + 1;
+        if (name == "RANK") v = rank;
+        if (name == "DENSE_RANK") v = dense;
+        if (name == "NTILE") {
+          // The first n % buckets buckets take one row more.
+          int64_t size = static_cast<int64_t>(n) / *buckets;
+          int64_t extra = static_cast<int64_t>(n) % *buckets;
+          int64_t pos = static_cast<int64_t>(p);
+          v = pos < extra * (size + 1)
+                  ? pos / (size + 1) + 1
+                  : extra + (pos - extra * (size + 1)) / std::max<int64_t>(size, 1) + 1;
+        }
+        out[part[p]] = v;
+      }
+      continue;
+    }
+    if (name == "LAG" || name == "LEAD") {
+      for (size_t p = 0; p < n; ++p) {
+        const WindowRow& row = rows[part[p]];
+        std::optional<int64_t> offset = Count(row, 1, 1);
+        if (!offset)
+          return mysql::SqlError{1210, "HY000", absl::StrCat("Incorrect arguments to ", name)};
+        int64_t at = static_cast<int64_t>(p) + (name == "LAG" ? -*offset : *offset);
+        if (at >= 0 && at < static_cast<int64_t>(n)) {
+          out[part[p]] = rows[part[at]].args[0];
+        } else {
+          out[part[p]] = row.args.size() > 2 ? row.args[2] : Value{};
+        }
+      }
+      continue;
+    }
+    // FIRST_VALUE, LAST_VALUE and aggregates over the default frame: the peers group by group
+    // when ordered, the whole partition at once when not.
+    Accumulator acc;
+    size_t start = 0;
+    while (start < n) {
+      size_t end = start + 1;
+      while (end < n && (!ordered || Peers(rows[part[start]], rows[part[end]]))) ++end;
+      if (!ordered) end = n;
+      Value v;
+      if (name == "FIRST_VALUE") {
+        v = rows[part[0]].args[0];
+      } else if (name == "LAST_VALUE") {
+        v = rows[part[end - 1]].args[0];
+      } else {
+        for (size_t p = start; p < end; ++p) {
+          const WindowRow& row = rows[part[p]];
+          acc.Add(call, row.args.empty() ? std::vector<Value>{int64_t{1}} : row.args, {});
+        }
+        v = acc.Result(call, type, 1, state);
+      }
+      for (size_t p = start; p < end; ++p) out[part[p]] = v;
+      start = end;
+    }
+  }
+  return out;
+}
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,45 @@
+// Window functions — `f(…) OVER ([PARTITION BY …] [ORDER BY …])` — over a statement's rows
+// after WHERE and GROUP BY, before DISTINCT, ORDER BY and LIMIT, as MySQL 8.0 computes them:
+// ROW_NUMBER, RANK, DENSE_RANK, NTILE, LAG, LEAD, FIRST_VALUE, LAST_VALUE, and COUNT, SUM,
+// AVG, MIN, MAX OVER a window. The frame is MySQL's default: with ORDER BY, the partition's
+// rows up to the current one and its peers; without, the whole partition. Explicit frames and
+// named windows answer 1235 (the parser's).
+#pragma once
+
+#include <variant>
+#include <vector>
+
+#include "protocol/column.h"
+#include "protocol/sql_error.h"
+#include "protocol/value.h"
+#include "router/sql/eval/session.h"
+#include "router/sql/parse/ast.h"
+
+namespace shoal::sql::internal {
+
+inline bool IsWindowCall(const Expr& e) {
+  return e.kind == ExprKind::kFunction && e.window != nullptr;
+}
+
+// Every window call in `e`.
+void CollectWindowCalls(const Expr& e, std::vector<const Expr*>* out);
+
+// MySQL's result type of window call `call`, its first argument typed `arg` (unused by the
+// functions that take none); 1235 for a function with OVER that is not done.
+std::variant<mysql::ColumnDefinition, mysql::SqlError> WindowCallType(
+    const Expr& call, const mysql::ColumnDefinition& arg, const SessionState& state);
+
+// One row as a window function sees it: its PARTITION BY and ORDER BY values and the call's
+// arguments' values (COUNT(*): none).
+struct WindowRow {
+  std::vector<mysql::Value> partition;
+  std::vector<mysql::Value> order;
+  std::vector<mysql::Value> args;
+};
+
+// The value of `call` (typed `type`) for each of `rows`, in their order.
+std::variant<std::vector<mysql::Value>, mysql::SqlError> ComputeWindowCall(
+    const Expr& call, const mysql::ColumnDefinition& type, const std::vector<WindowRow>& rows,
+    SessionState* state);
+
+}  // namespace shoal::sql::internal
