@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The SQL applications write, beside a private MariaDB from Debian in one run (issue 18): every
-# file of tests/integration/sql_corpus/ but setup.sql is run, statement by statement, with the
-# real mariadb client (--force, --table, so errors and warnings print too) on Shoal and on
-# MariaDB, over the same tables (setup.sql); the two outputs must be the same, line by line.
+# file of tests/integration/sql_corpus/ but setup.sql, then 300 statements drawn with a fixed
+# seed by sql_corpus_gen.py, is run, statement by statement, with the real mariadb client
+# (--force, --table, so errors and warnings print too) on Shoal and on MariaDB, over the same
+# tables (setup.sql); the two outputs must be the same, line by line.
 # Where MySQL 8.0 and MariaDB differ the corpus leaves the statement out, or a file names the
 # difference in a comment and keeps only what they share.
 #
@@ -36,7 +37,11 @@ normalize() {
 
 failed=0
 files=("$@")
-[ "${#files[@]}" -gt 0 ] || files=("$corpus"/*.sql)
+if [ "${#files[@]}" -eq 0 ]; then
+  # The hand-written files, then statements drawn with a fixed seed (sql_corpus_gen.py).
+  tests/integration/sql_corpus_gen.py --seed 18 --count 300 >"$work/generated.sql"
+  files=("$corpus"/*.sql "$work/generated.sql")
+fi
 for file in "${files[@]}"; do
   [ "$(basename "$file")" = setup.sql ] && continue
   name=$(basename "$file" .sql)

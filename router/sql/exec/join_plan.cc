@@ -149,6 +149,7 @@ class Planner {
   std::variant<JoinPlan, mysql::SqlError> Run(bool typing_only) {
     if (auto err = ResolveSources(typing_only)) return *err;
     regular_ = plan_.sources.size();
+    SimplifyOuterJoins();
     if (!typing_only) {
       if (auto err = AddSemiJoins()) return *err;
     }
@@ -218,6 +219,57 @@ class Planner {
     return std::nullopt;
   }
 
+  // A LEFT JOIN whose NULL rows WHERE (or the ON of an inner join after it) would reject
+  // anyway is an inner join, as MySQL rewrites it, so that it may be reordered and reach its
+  // table by key. Its columns keep the nullability the statement wrote (result metadata).
+  void SimplifyOuterJoins() {
+    bool right = std::any_of(plan_.sources.begin(), plan_.sources.end(),
+                             [](const JoinSource& s) { return s.kind == JoinKind::kRight; });
+    if (right) return;
+    std::vector<const Expr*> rejecting;
+    Conjuncts(select_.where.get(), &rejecting);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t s = 1; s < regular_; ++s) {
+        JoinSource& source = plan_.sources[s];
+        if (source.kind != JoinKind::kLeft) continue;
+        bool rejected = std::any_of(rejecting.begin(), rejecting.end(),
+                                    [&](const Expr* e) { return RejectsNulls(*e, s); });
+        if (!rejected) continue;
+        source.kind = JoinKind::kInner;
+        Conjuncts(select_.joins[s - 1].on.get(), &rejecting);  // now conditions of the result
+        changed = true;
+      }
+    }
+  }
+
+  // Whether `e` is never true when source `s`'s columns are NULL: a comparison, IN, BETWEEN
+  // or LIKE with one of them as an operand, or IS NOT NULL of one.
+  bool RejectsNulls(const Expr& e, size_t s) const {
+    Resolver resolver(plan_.sources, columns_, coalesced_);
+    auto of_source = [&](const Expr& operand) {
+      if (operand.kind != ExprKind::kColumn) return false;
+      std::vector<size_t> candidates = resolver.Candidates(operand);
+      return !candidates.empty() && candidates[0] == s;
+    };
+    switch (e.kind) {
+      case ExprKind::kBinary:
+        if (e.binary_op < BinaryOp::kEq || e.binary_op > BinaryOp::kGe ||
+            e.binary_op == BinaryOp::kNullSafeEq) {
+          return false;
+        }
+        return of_source(*e.args[0]) || of_source(*e.args[1]);
+      case ExprKind::kIn:
+      case ExprKind::kBetween:
+      case ExprKind::kLike:
+        return of_source(*e.args[0]);
+      case ExprKind::kIsNull:
+        return e.negated && of_source(*e.args[0]);
+      default:
+        return false;
+    }
+  }
+
   // A derived table: its rows as the statement computed them before it ran (subqueries.h),
   // and its columns, qualified by its alias; only the columns when typing.
   std::optional<mysql::SqlError> ResolveDerived(const SelectStmt& derived, bool typing_only,
@@ -278,6 +330,10 @@ class Planner {
     }
     for (const ExprPtr& a : e.args) Need(*a, resolver);
     for (const ExprPtr& k : e.concat_order) Need(*k, resolver);
+    if (e.window != nullptr) {
+      for (const ExprPtr& p : e.window->partition_by) Need(*p, resolver);
+      for (const OrderItem& o : e.window->order_by) Need(*o.expr, resolver);
+    }
   }
 
   // The columns each base table is read for: those the statement names, all for `*`.
