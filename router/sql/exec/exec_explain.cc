@@ -17,6 +17,7 @@
 #include "router/sql/exec/access_plan.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/join_plan.h"
+#include "router/sql/exec/semi_join.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
@@ -262,7 +263,7 @@ std::variant<ExplainRows, mysql::SqlError> ExplainSelect(const SelectStmt& selec
     row.extra = "No tables used";
     return ExplainRows{row};
   }
-  if (!select.joins.empty()) return ExplainJoin(select, ctx);
+  if (!select.joins.empty() || !SemiJoins(select).empty()) return ExplainJoin(select, ctx);
   if (select.from->derived && !DerivedRunsFirst(select, *select.from->derived)) {
     return ExplainDerived(select, ctx);
   }
