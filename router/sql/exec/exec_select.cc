@@ -74,7 +74,12 @@ ScanOrder OrderFromIndex(const SelectStmt& select, const schema::TableDef& table
       return none;
     }
     int c = table.FindColumn(o.expr->name);
-    if (c < 0 || table.columns[c].hidden || table.columns[c].nullable) return none;
+    // Strings are left to the router's sort: the data nodes order them by bytes, not by the
+    // connection's case-insensitive collation.
+    if (c < 0 || table.columns[c].hidden || table.columns[c].nullable ||
+        schema::IsString(table.columns[c].type)) {
+      return none;
+    }
     columns.push_back(c);
   }
   // An alias of the same name would make ORDER BY mean the select item instead.

@@ -491,6 +491,20 @@ class Pipeline {
 
 int Sign(double d) { return d < 0 ? -1 : d > 0 ? 1 : 0; }
 
+// Strings as the connection's case-insensitive, PAD SPACE collations order them: ASCII case
+// folded, trailing spaces ignored (CollationKeyText's equality, without a copy).
+int CompareFolded(absl::string_view x, absl::string_view y) {
+  while (!x.empty() && x.back() == ' ') x.remove_suffix(1);
+  while (!y.empty() && y.back() == ' ') y.remove_suffix(1);
+  size_t n = std::min(x.size(), y.size());
+  for (size_t i = 0; i < n; ++i) {
+    unsigned char a = absl::ascii_tolower(static_cast<unsigned char>(x[i]));
+    unsigned char b = absl::ascii_tolower(static_cast<unsigned char>(y[i]));
+    if (a != b) return a < b ? -1 : 1;
+  }
+  return x.size() < y.size() ? -1 : x.size() > y.size();
+}
+
 }  // namespace
 
 std::variant<std::vector<int>, mysql::SqlError> StarColumns(
@@ -601,7 +615,7 @@ int CompareValues(const Value& a, const Value& b) {
     if (const auto* y = std::get_if<uint64_t>(&b)) return *x < *y ? -1 : *x > *y;
   }
   if (const auto* x = std::get_if<std::string>(&a)) {
-    if (const auto* y = std::get_if<std::string>(&b)) return x->compare(*y) < 0 ? -1 : *x != *y;
+    if (const auto* y = std::get_if<std::string>(&b)) return CompareFolded(*x, *y);
   }
   if (const auto* x = std::get_if<mysql::DateTime>(&a)) {
     if (const auto* y = std::get_if<mysql::DateTime>(&b)) {

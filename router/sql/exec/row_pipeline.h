@@ -47,8 +47,9 @@ StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched, cons
 // `scan_ordered`, the scan itself returns rows in ORDER BY's order.
 uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx, bool scan_ordered = false);
 
-// MySQL's ordering of two values of one column: NULL first, numbers by value, strings by
-// bytes (binary collation), temporal values chronologically.
+// MySQL's ordering of two values of one column: NULL first, numbers by value, strings as the
+// case-insensitive, PAD SPACE connection collations order them (ASCII case folded), temporal
+// values chronologically.
 int CompareValues(const mysql::Value& a, const mysql::Value& b);
 
 }  // namespace shoal::sql::internal

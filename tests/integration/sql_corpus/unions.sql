@@ -1,7 +1,8 @@
 -- UNION [DISTINCT] and UNION ALL (issue 18): over tables, joins and no table; ORDER BY and
 -- LIMIT on the whole (by name, alias and position); duplicates removed up to the last UNION
 -- DISTINCT; each column typed over every SELECT (integers and decimals, dates and datetimes,
--- numbers and strings); a UNION inside IN (…); 1222 for SELECTs of different widths. Left out:
+-- numbers and strings); a UNION inside IN (…); 1222 for SELECTs of different widths; strings
+-- ordered and compared case-insensitively. Left out:
 -- a UNION of strings that differ only in case with no ORDER to decide which one stays (each
 -- server keeps the one it met first).
 SELECT id, name FROM customer WHERE id < 3 UNION SELECT id, status FROM orders WHERE id < 12 ORDER BY id;
@@ -20,3 +21,5 @@ SELECT name FROM customer WHERE id IN (SELECT customer_id FROM orders WHERE stat
 SELECT c.name FROM customer c JOIN orders o ON o.customer_id = c.id WHERE o.status = 'void' UNION SELECT name FROM customer WHERE id = 5 ORDER BY name;
 SELECT COUNT(*) FROM customer UNION ALL SELECT COUNT(*) FROM orders UNION ALL SELECT SUM(qty) FROM order_line;
 SELECT id FROM customer UNION SELECT id, name FROM customer;
+SELECT 'B' AS s UNION SELECT 'a' UNION SELECT 'C' UNION SELECT 'b ' ORDER BY s, LENGTH(s);
+SELECT MIN(s), MAX(s) FROM (SELECT 'B' AS s UNION ALL SELECT 'a' UNION ALL SELECT 'C') t;
