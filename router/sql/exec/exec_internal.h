@@ -85,6 +85,9 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> JoinSelectCo
 std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectColumns(
     const SelectStmt& select, const SessionState& state);
 StatementResult ExecuteUpdate(const UpdateStmt& stmt, const ExecContext& ctx);
+// UPDATE over joined tables, DELETE t1, t2 FROM … (exec_multi_modify.cc).
+StatementResult ExecuteMultiUpdate(const UpdateStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteMultiDelete(const DeleteStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteDelete(const DeleteStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteTransaction(const TransactionStmt& stmt, const ExecContext& ctx);
 // Commits (or rolls back) the session's native transaction, if it has one, then answers `ok`.

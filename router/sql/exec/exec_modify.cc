@@ -400,6 +400,7 @@ StatementResult RunModify(const TableName& name, ModifySpec spec, const ExecCont
 }  // namespace
 
 StatementResult ExecuteUpdate(const UpdateStmt& stmt, const ExecContext& ctx) {
+  if (!stmt.joins.empty()) return ExecuteMultiUpdate(stmt, ctx);
   return RunModify(stmt.table,
                    {Verb::kUpdate, stmt.where.get(), &stmt.set, &stmt.order_by, &stmt.limit,
                     stmt.ignore, stmt.alias},
@@ -407,6 +408,7 @@ StatementResult ExecuteUpdate(const UpdateStmt& stmt, const ExecContext& ctx) {
 }
 
 StatementResult ExecuteDelete(const DeleteStmt& stmt, const ExecContext& ctx) {
+  if (!stmt.targets.empty()) return ExecuteMultiDelete(stmt, ctx);
   return RunModify(stmt.table,
                    {Verb::kDelete, stmt.where.get(), nullptr, &stmt.order_by, &stmt.limit,
                     stmt.ignore, stmt.alias},

@@ -233,7 +233,8 @@ inline bool DerivedRunsFirst(const SelectStmt& outer, const SelectStmt& derived)
 // `column = value` in UPDATE … SET, INSERT … SET and ON DUPLICATE KEY UPDATE. `value` may be
 // kDefault; in ON DUPLICATE KEY UPDATE, VALUES(col) is a kFunction named "VALUES".
 struct Assignment {
-  std::string column;  // a qualifier written before it is dropped (one table only)
+  std::string column;
+  std::string qualifier;  // the table (or alias) written before the column, if any
   ExprPtr value;
 };
 
@@ -282,8 +283,12 @@ struct UpdateStmt {
   ExprPtr where;
   std::vector<OrderItem> order_by;
   std::optional<Limit> limit;
+  std::vector<JoinClause> joins;  // UPDATE t1 JOIN t2 … SET …: the tables after `table`
 };
 
+// DELETE FROM t …, or the multi-table forms DELETE t1, t2 FROM t1 JOIN t2 … and DELETE FROM
+// t1, t2 USING t1 JOIN t2 …: `targets` then names (by table or alias) the tables rows are
+// deleted from, and `table`, `alias` and `joins` are what they are found in.
 struct DeleteStmt {
   TableName table;
   std::string alias;
@@ -291,6 +296,8 @@ struct DeleteStmt {
   ExprPtr where;
   std::vector<OrderItem> order_by;
   std::optional<Limit> limit;
+  std::vector<TableName> targets;
+  std::vector<JoinClause> joins;
 };
 
 // ---------------------------------------------------------------------------------------

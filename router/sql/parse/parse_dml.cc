@@ -34,9 +34,10 @@ bool ParseNameAfterDot(Parser& p, std::string* out) {
 }
 
 // [[db.]t.]column, keeping only the column: the statement names one table.
-bool ParseColumnName(Parser& p, std::string* column) {
+bool ParseColumnName(Parser& p, std::string* column, std::string* qualifier = nullptr) {
   if (!p.ParseIdentifier(column)) return false;
   for (int dots = 0; dots < 2 && p.Accept(TokenKind::kDot); ++dots) {
+    if (qualifier != nullptr) *qualifier = *column;
     if (!ParseNameAfterDot(p, column)) return false;
   }
   return true;
@@ -121,6 +122,27 @@ bool ParseInsertSource(Parser& p, InsertStmt* out) {
   return p.NotSupported(out->replace ? "REPLACE ... (SELECT …)" : "INSERT ... (SELECT …)");
 }
 
+// t1[.*], t2[.*] …: the tables a multi-table DELETE deletes from.
+bool ParseDeleteTargets(Parser& p, std::vector<TableName>* targets) {
+  do {
+    if (!p.ParseTableName(&targets->emplace_back())) return false;
+    if (p.Accept(TokenKind::kDot) && !p.Expect(TokenKind::kStar)) return false;
+  } while (p.Accept(TokenKind::kComma));
+  return true;
+}
+
+// The tables a multi-table DELETE finds its rows in (a base table first, then joins), and its
+// WHERE; ORDER BY and LIMIT are not allowed there, as in MySQL.
+bool ParseMultiDeleteTables(Parser& p, DeleteStmt* out) {
+  if (!p.ParseTableName(&out->table) || !ParseTableAlias(p, &out->alias)) return false;
+  if (!p.ParseJoins(&out->joins)) return false;
+  if (p.AcceptKeyword("WHERE") && !(out->where = p.ParseExpr())) return false;
+  if (p.PeekKeyword("ORDER") || p.PeekKeyword("LIMIT")) {
+    return p.NotSupported("ORDER BY or LIMIT in a multi-table DELETE");
+  }
+  return true;
+}
+
 // LIMIT row_count: UPDATE and DELETE take no offset.
 bool ParseRowCount(Parser& p, std::optional<Limit>* limit) {
   if (!p.AcceptKeyword("LIMIT")) return true;
@@ -157,7 +179,7 @@ bool StartsJoin(const Parser& p) {
 bool ParseAssignments(Parser& p, std::vector<Assignment>* out) {
   do {
     Assignment& a = out->emplace_back();
-    if (!ParseColumnName(p, &a.column)) return false;
+    if (!ParseColumnName(p, &a.column, &a.qualifier)) return false;
     if (!p.Accept(TokenKind::kEq) && !p.Expect(TokenKind::kAssign)) return false;
     a.value = ParseValue(p);
     if (!a.value) return false;
@@ -200,9 +222,13 @@ bool Parser::ParseUpdate(UpdateStmt* out) {
   if (PeekKeyword("USE") || PeekKeyword("FORCE") || PeekKeyword("IGNORE")) {
     return NotSupported("index hints in UPDATE");
   }
-  if (StartsJoin(*this)) return NotSupported("UPDATE with several tables");
+  if (StartsJoin(*this) && !ParseJoins(&out->joins)) return false;
   if (!ExpectKeyword("SET") || !ParseAssignments(*this, &out->set)) return false;
-  return ParseWhereOrderLimit(*this, &out->where, &out->order_by, &out->limit);
+  if (!ParseWhereOrderLimit(*this, &out->where, &out->order_by, &out->limit)) return false;
+  if (!out->joins.empty() && (!out->order_by.empty() || out->limit)) {
+    return NotSupported("ORDER BY or LIMIT in a multi-table UPDATE");
+  }
+  return true;
 }
 
 // DELETE [LOW_PRIORITY] [QUICK] [IGNORE] FROM t [[AS] alias] [WHERE …] [ORDER BY …]
@@ -216,13 +242,19 @@ bool Parser::ParseDelete(DeleteStmt* out) {
       break;
     }
   }
-  if (!PeekKeyword("FROM")) {
-    return IsName(Peek()) ? NotSupported("DELETE with several tables") : Fail();
+  if (!PeekKeyword("FROM")) {  // DELETE t1[.*], … FROM tables …
+    if (!IsName(Peek()) || !ParseDeleteTargets(*this, &out->targets)) return Fail();
+    return ExpectKeyword("FROM") && ParseMultiDeleteTables(*this, out);
   }
   Advance();  // FROM
   if (!ParseTableName(&out->table)) return false;
   if (Peek().kind == TokenKind::kDot || Peek().kind == TokenKind::kComma || PeekKeyword("USING")) {
-    return NotSupported("DELETE with several tables");
+    // DELETE FROM t1[.*], … USING tables …
+    out->targets.push_back(std::move(out->table));
+    out->table = {};
+    if (Accept(TokenKind::kDot) && !Expect(TokenKind::kStar)) return false;
+    if (Accept(TokenKind::kComma) && !ParseDeleteTargets(*this, &out->targets)) return false;
+    return ExpectKeyword("USING") && ParseMultiDeleteTables(*this, out);
   }
   if (!ParseTableAlias(*this, &out->alias)) return false;
   if (PeekKeyword("PARTITION")) return NotSupported("PARTITION");

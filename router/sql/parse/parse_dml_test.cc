@@ -214,12 +214,20 @@ TEST(DmlUpdateTest, FullShape) {
   EXPECT_EQ(Get<UpdateStmt>("UPDATE t x SET a = 1").alias, "x");
 }
 
+TEST(DmlUpdateTest, SeveralTables) {
+  UpdateStmt comma = Get<UpdateStmt>("UPDATE t1, db.t2 SET t1.a = t2.a, b = 2 WHERE t1.id = 1");
+  ASSERT_EQ(comma.joins.size(), 1u);
+  EXPECT_EQ(comma.joins[0].table.table.database, "db");
+  EXPECT_EQ(comma.set[0].qualifier, "t1");
+  EXPECT_EQ(comma.set[0].column, "a");
+  EXPECT_EQ(comma.set[1].qualifier, "");
+  UpdateStmt joined = Get<UpdateStmt>("UPDATE t1 AS a LEFT JOIN t2 USING (id) SET a.x = 1");
+  EXPECT_EQ(joined.alias, "a");
+  EXPECT_EQ(joined.joins[0].kind, JoinKind::kLeft);
+  EXPECT_EQ(MustFail("UPDATE t1 JOIN t2 ON 1 SET t1.a = 1 LIMIT 1").code, 1235);
+}
+
 TEST(DmlUpdateTest, NotSupportedYet) {
-  EXPECT_EQ(MustFail("UPDATE t1, t2 SET t1.a = t2.a").message,
-            NotYet("UPDATE with several tables"));
-  EXPECT_EQ(MustFail("UPDATE t1 JOIN t2 ON t1.id = t2.id SET t1.a = 1").message,
-            NotYet("UPDATE with several tables"));
-  EXPECT_EQ(MustFail("UPDATE t1 AS a INNER JOIN t2 USING (id) SET a = 1").code, 1235);
   EXPECT_EQ(MustFail("UPDATE (SELECT 1) AS d SET a = 1").code, 1235);
   EXPECT_EQ(MustFail("UPDATE t PARTITION (p0) SET a = 1").message, NotYet("PARTITION"));
 }
@@ -257,12 +265,20 @@ TEST(DmlDeleteTest, FullShape) {
   EXPECT_EQ(Get<DeleteStmt>("DELETE FROM t").where, nullptr);
 }
 
+TEST(DmlDeleteTest, SeveralTables) {
+  DeleteStmt from = Get<DeleteStmt>("DELETE t1, b.* FROM t1 JOIN t2 AS b ON t1.id = b.id WHERE 1");
+  ASSERT_EQ(from.targets.size(), 2u);
+  EXPECT_EQ(from.targets[1].name, "b");
+  EXPECT_EQ(from.table.name, "t1");
+  ASSERT_EQ(from.joins.size(), 1u);
+  EXPECT_NE(from.where, nullptr);
+  DeleteStmt using_ = Get<DeleteStmt>("DELETE FROM t1.*, t2 USING t1 JOIN t2");
+  EXPECT_EQ(using_.targets.size(), 2u);
+  EXPECT_EQ(using_.table.name, "t1");
+  EXPECT_EQ(MustFail("DELETE t1 FROM t1 JOIN t2 ON 1 LIMIT 1").code, 1235);
+}
+
 TEST(DmlDeleteTest, NotSupportedYet) {
-  EXPECT_EQ(MustFail("DELETE t1 FROM t1 JOIN t2 ON t1.id = t2.id").message,
-            NotYet("DELETE with several tables"));
-  EXPECT_EQ(MustFail("DELETE FROM t1 USING t1 JOIN t2").code, 1235);
-  EXPECT_EQ(MustFail("DELETE FROM t1, t2 USING t1 JOIN t2").code, 1235);
-  EXPECT_EQ(MustFail("DELETE FROM t1.* USING t1").code, 1235);
   EXPECT_EQ(MustFail("DELETE FROM t PARTITION (p0)").message, NotYet("PARTITION"));
 }
 

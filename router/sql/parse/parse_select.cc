@@ -321,6 +321,13 @@ bool Parser::ParseSelect(SelectStmt* out) {
 // At UNION after a SELECT's HAVING: the SELECTs after it, and the ORDER BY and LIMIT after the
 // last, which apply to the whole. The next SELECT is parsed whole — its own UNION included, so
 // the chain nests to the right — and then flattened into `first`.
+bool Parser::ParseJoins(std::vector<JoinClause>* joins) {
+  while (StartsJoin(*this)) {
+    if (!ParseJoin(*this, &joins->emplace_back())) return false;
+  }
+  return true;
+}
+
 bool Parser::ParseUnion(SelectStmt* first) {
   while (AcceptKeyword("UNION")) {
     SelectStmt::UnionPart& part = first->unions.emplace_back();

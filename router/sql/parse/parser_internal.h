@@ -63,6 +63,8 @@ class Parser {
   bool ParseSelect(SelectStmt* out);
   bool ParseUnion(SelectStmt* first);
   bool ParseWindowSpec(Expr* fn);
+  // Joins after a first table (parse_select.cc): `, t`, `JOIN t ON …`, … while they come.
+  bool ParseJoins(std::vector<JoinClause>* joins);
   // The statement holds something computed before it runs (a derived table a join reads).
   void NoteComputedFirst() { has_subqueries_ = true; }
   bool ParseLimit(Limit* out);

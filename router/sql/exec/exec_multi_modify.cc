@@ -1,0 +1,314 @@
+// Multi-table UPDATE and DELETE: `UPDATE t1 JOIN t2 ON … SET t1.a = t2.b WHERE …`,
+// `DELETE t1 FROM t1 JOIN t2 …`, `DELETE FROM t1 USING t1 JOIN t2 …`. The join runs first as a
+// child SELECT (async_statement.h) reading, for every target table, its whole row (UPDATE) or
+// its key (DELETE), and the SET values; then each target row found — once, however many joined
+// rows name it; for UPDATE with the first one's values, as MySQL — is rewritten or deleted by
+// key, all in one batch and one transaction (the session's, or one of the statement's own).
+// A SET may not change a key column here (1235).
+#include <algorithm>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "engine/schema/row.h"
+#include "router/sql/eval/field_codec.h"
+#include "router/sql/exec/access_plan.h"
+#include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/insert_rows.h"
+#include "router/sql/exec/semi_join.h"
+#include "router/sql/exec/table_access.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+using Values = std::vector<mysql::Value>;
+
+ExprPtr Copy(const Expr& e) { return RequalifiedCopy(e, "", {}, ""); }
+
+ExprPtr ColumnRef(const std::string& qualifier, const std::string& name) {
+  auto e = std::make_unique<Expr>();
+  e->kind = ExprKind::kColumn;
+  e->qualifier = qualifier;
+  e->name = name;
+  return e;
+}
+
+// A table rows are changed in: where its values sit in the joined SELECT's rows.
+struct Target {
+  std::string qualifier;  // its alias in the statement, else its name
+  api::TablePtr table;
+  size_t first = 0;                                 // its first column in the SELECT's row
+  std::vector<std::pair<int, size_t>> assignments;  // UPDATE: table column, SET value's item
+};
+
+class MultiModifyRun : public ParentStatement, public api::Completion {
+ public:
+  MultiModifyRun(const ExecContext& ctx, bool update, std::vector<Target> targets,
+                 std::unique_ptr<SelectStmt> select)
+      : ParentStatement(ctx),
+        update_(update),
+        targets_(std::move(targets)),
+        select_(std::move(select)),
+        session_txn_(StatementTransaction(ctx.state)) {}
+
+  void Start() { RunChild(*select_, context()); }
+
+  // Writes.
+  void Done(const api::Outcome& outcome) override {
+    if (ending_) {
+      if (!outcome.ok() && !error_) error_ = EngineError(outcome.code, outcome.message);
+      return Finish();
+    }
+    if (outcome.ok()) {
+      ++changed_;
+    } else if (!outcome.not_found() && !error_) {
+      error_ = EngineError(outcome.code, outcome.message);
+    }
+    if (--outstanding_ == 0) End();
+  }
+
+ private:
+  void ChildDone(StatementResult result) override {
+    auto* rows = std::get_if<mysql::ResultSet>(&result);
+    if (rows == nullptr) return Deliver(std::move(result));  // its error
+    api::Client& client = data()->client();
+    txn_ = session_txn_.get();
+    if (txn_ == nullptr) {
+      own_txn_ = client.Begin();
+      txn_ = &own_txn_;
+    }
+    outstanding_ = 1;  // the loop below
+    for (Target& target : targets_) {
+      if (auto err = Apply(target, &rows->rows)) {
+        error_ = std::move(err);
+        break;
+      }
+    }
+    data()->Flush();
+    if (--outstanding_ == 0) End();
+  }
+
+  // Deletes or rewrites, by key, each of `target`'s rows the join found.
+  std::optional<mysql::SqlError> Apply(const Target& target, std::vector<Values>* rows) {
+    const schema::TableDef& table = *target.table;
+    absl::flat_hash_set<std::string> seen;
+    schema::RowWriter writer;
+    std::vector<bool> given(table.columns.size(), true);
+    for (size_t r = 0; r < rows->size(); ++r) {
+      Values& row = (*rows)[r];
+      std::string key;
+      bool null_key = false;
+      for (int c : table.primary_key().columns) {
+        const mysql::Value& v = row[target.first + c];
+        std::optional<std::string> field = KeyField(table.columns[c], v);
+        null_key = null_key || mysql::IsNull(v) || !field;
+        if (field) key += *field;
+      }
+      // A LEFT JOIN's row without this table, or one already taken from an earlier row.
+      if (null_key || !seen.insert(key).second) continue;
+      ++matched_;
+      if (!update_) {
+        ++outstanding_;
+        data()->client().Delete(table, key, this, txn_);
+        continue;
+      }
+      // Changed when the stored row would differ, byte for byte, as MySQL counts it.
+      Values values(row.begin() + target.first, row.begin() + target.first + table.columns.size());
+      uint64_t next_id = 0, first_auto = 0;
+      auto append = [&](int c, schema::RowWriter* out) {
+        return AppendField(table.columns[c], values[c], static_cast<int>(r + 1), out);
+      };
+      if (auto err = PackRow(table, given, append, &next_id, &first_auto, &writer)) return err;
+      std::string before(writer.view());
+      for (const auto& [column, item] : target.assignments) values[column] = row[item];
+      if (auto err = PackRow(table, given, append, &next_id, &first_auto, &writer)) return err;
+      if (writer.view() == before) continue;
+      ++outstanding_;
+      data()->client().Write(table, writer.view(), this, txn_);
+    }
+    return std::nullopt;
+  }
+
+  void End() {
+    if (session_txn_ != nullptr || txn_ == nullptr) return Finish();
+    ending_ = true;
+    EndTransaction(&own_txn_, !error_, this);
+  }
+
+  void Finish() {
+    if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, changed_ > 0);
+    OkResult ok;
+    ok.affected_rows = changed_;
+    if (update_) {
+      ok.info = absl::StrCat("Rows matched: ", matched_, "  Changed: ", changed_, "  Warnings: 0");
+    }
+    Deliver(ok);
+  }
+
+  bool update_;
+  std::vector<Target> targets_;
+  std::unique_ptr<SelectStmt> select_;
+  std::shared_ptr<api::Transaction> session_txn_;
+  api::Transaction own_txn_;
+  api::Transaction* txn_ = nullptr;
+  int outstanding_ = 0;
+  bool ending_ = false;
+  uint64_t matched_ = 0, changed_ = 0;
+  std::optional<mysql::SqlError> error_;
+};
+
+// The SELECT that finds the rows: the statement's FROM and WHERE, locking what it reads.
+std::variant<std::unique_ptr<SelectStmt>, mysql::SqlError> JoinedSelect(
+    const TableName& table, const std::string& alias, const std::vector<JoinClause>& joins,
+    const Expr* where) {
+  auto select = std::make_unique<SelectStmt>();
+  TableRef& from = select->from.emplace();
+  from.table = table;
+  from.alias = alias;
+  for (const JoinClause& join : joins) {
+    if (join.table.derived) return mysql::errors::NotSupportedYet("derived tables here");
+    JoinClause& copy = select->joins.emplace_back();
+    copy.kind = join.kind;
+    copy.table.table = join.table.table;
+    copy.table.alias = join.table.alias;
+    copy.using_columns = join.using_columns;
+    copy.straight = join.straight;
+    if (join.on && !(copy.on = Copy(*join.on))) {
+      return mysql::errors::NotSupportedYet("subqueries in a multi-table UPDATE or DELETE");
+    }
+  }
+  if (where && !(select->where = Copy(*where))) {
+    return mysql::errors::NotSupportedYet("subqueries in a multi-table UPDATE or DELETE");
+  }
+  select->lock = LockMode::kForUpdate;
+  return select;
+}
+
+// The FROM item `name` (a table or its alias) names, as a target: 1109 when none does.
+std::variant<Target, mysql::SqlError> FindTarget(const TableName& name, const SelectStmt& select,
+                                                 const SessionState& state) {
+  std::vector<const TableRef*> refs = {&*select.from};
+  for (const JoinClause& join : select.joins) refs.push_back(&join.table);
+  for (const TableRef* ref : refs) {
+    const std::string& qualifier = ref->alias.empty() ? ref->table.name : ref->alias;
+    if (!absl::EqualsIgnoreCase(qualifier, name.name)) continue;
+    auto resolved = ResolveTable(ref->table, state);
+    if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+    if (auto err = CheckTableLock(ref->table, ref->alias, state, /*write=*/true)) return *err;
+    api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
+    if (table->has_hidden_key()) {
+      return mysql::errors::NotSupportedYet("a table without a primary key as a target here");
+    }
+    return Target{qualifier, std::move(table), 0, {}};
+  }
+  return mysql::SqlError{1109, "42S02",
+                         absl::StrCat("Unknown table '", name.name, "' in MULTI DELETE")};
+}
+
+// Adds every column of `target`'s table to the SELECT's list (its whole row, in table order).
+void SelectRowOf(Target* target, SelectStmt* select) {
+  target->first = select->items.size();
+  for (const schema::ColumnDef& c : target->table->columns) {
+    SelectItem& item = select->items.emplace_back();
+    item.expr = ColumnRef(target->qualifier, c.name);
+    item.name = c.name;
+  }
+}
+
+StatementResult Run(const ExecContext& ctx, bool update, std::vector<Target> targets,
+                    std::unique_ptr<SelectStmt> select) {
+  if (auto err = RequireDataNodes(*ctx.state)) return *err;
+  BeginImplicitTransaction(ctx.state);
+  NoteTransactionWrite(ctx.state);
+  auto* run = new MultiModifyRun(ctx, update, std::move(targets), std::move(select));
+  run->Start();
+  return Deferred{};
+}
+
+}  // namespace
+
+StatementResult ExecuteMultiDelete(const DeleteStmt& stmt, const ExecContext& ctx) {
+  auto joined = JoinedSelect(stmt.table, stmt.alias, stmt.joins, stmt.where.get());
+  if (auto* err = std::get_if<mysql::SqlError>(&joined)) return *err;
+  auto& select = std::get<std::unique_ptr<SelectStmt>>(joined);
+  std::vector<Target> targets;
+  for (const TableName& name : stmt.targets) {
+    auto target = FindTarget(name, *select, *ctx.state);
+    if (auto* err = std::get_if<mysql::SqlError>(&target)) return *err;
+    targets.push_back(std::get<Target>(std::move(target)));
+    SelectRowOf(&targets.back(), select.get());
+  }
+  return Run(ctx, /*update=*/false, std::move(targets), std::move(select));
+}
+
+StatementResult ExecuteMultiUpdate(const UpdateStmt& stmt, const ExecContext& ctx) {
+  auto joined = JoinedSelect(stmt.table, stmt.alias, stmt.joins, stmt.where.get());
+  if (auto* err = std::get_if<mysql::SqlError>(&joined)) return *err;
+  auto& select = std::get<std::unique_ptr<SelectStmt>>(joined);
+  std::vector<Target> targets;
+  std::vector<std::pair<size_t, int>> assigned;  // per assignment: its target and column
+  for (const Assignment& a : stmt.set) {
+    // The table an unqualified column belongs to: the first that has it.
+    std::optional<size_t> found;
+    for (size_t t = 0; t < targets.size() && !found; ++t) {
+      if (absl::EqualsIgnoreCase(targets[t].qualifier, a.qualifier) ||
+          (a.qualifier.empty() && targets[t].table->FindColumn(a.column) >= 0)) {
+        found = t;
+      }
+    }
+    if (!found) {
+      std::vector<TableName> names;
+      if (!a.qualifier.empty()) {
+        names.push_back({"", a.qualifier});
+      } else {
+        names.push_back(
+            {"", select->from->alias.empty() ? select->from->table.name : select->from->alias});
+        for (const JoinClause& j : select->joins) {
+          names.push_back({"", j.table.alias.empty() ? j.table.table.name : j.table.alias});
+        }
+      }
+      for (const TableName& name : names) {
+        auto target = FindTarget(name, *select, *ctx.state);
+        if (auto* t = std::get_if<Target>(&target);
+            t != nullptr && (!a.qualifier.empty() || t->table->FindColumn(a.column) >= 0)) {
+          targets.push_back(std::move(*t));
+          found = targets.size() - 1;
+          break;
+        }
+        if (auto* err = std::get_if<mysql::SqlError>(&target); err && !a.qualifier.empty()) {
+          return mysql::errors::UnknownColumn(absl::StrCat(a.qualifier, ".", a.column),
+                                              "field list");
+        }
+      }
+    }
+    std::string name = a.qualifier.empty() ? a.column : absl::StrCat(a.qualifier, ".", a.column);
+    if (!found) return mysql::errors::UnknownColumn(name, "field list");
+    const schema::TableDef& table = *targets[*found].table;
+    int column = table.FindColumn(a.column);
+    if (column < 0 || table.columns[column].hidden) {
+      return mysql::errors::UnknownColumn(name, "field list");
+    }
+    const std::vector<int>& pk = table.primary_key().columns;
+    if (std::find(pk.begin(), pk.end(), column) != pk.end()) {
+      return mysql::errors::NotSupportedYet("changing a key column in a multi-table UPDATE");
+    }
+    if (a.value->kind == ExprKind::kDefault) {
+      return mysql::errors::NotSupportedYet("DEFAULT in a multi-table UPDATE");
+    }
+    assigned.emplace_back(*found, column);
+  }
+  for (Target& target : targets) SelectRowOf(&target, select.get());
+  for (size_t i = 0; i < stmt.set.size(); ++i) {
+    ExprPtr value = Copy(*stmt.set[i].value);
+    if (!value) return mysql::errors::NotSupportedYet("subqueries in a multi-table UPDATE");
+    auto [t, column] = assigned[i];
+    targets[t].assignments.emplace_back(column, select->items.size());
+    SelectItem& item = select->items.emplace_back();
+    item.expr = std::move(value);
+    item.name = stmt.set[i].column;
+  }
+  return Run(ctx, /*update=*/true, std::move(targets), std::move(select));
+}
+
+}  // namespace shoal::sql::internal
