@@ -21,7 +21,7 @@ std::vector<mysql::ColumnDefinition> FetchedColumnDefs(const schema::TableDef& t
   for (uint16_t c : columns) {
     defs.push_back(
         ResultColumn(table, c, ResultCollationId(state), TableResultCharsetMaxLen(state)));
-    defs.back().table = std::string(qualifier);
+    if (qualifier != table.name) defs.back().table = std::string(qualifier);  // an alias
   }
   return defs;
 }
