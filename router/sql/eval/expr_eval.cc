@@ -701,6 +701,11 @@ const SubqueryResult* ExprEngine::SubqueryOf(const Expr& e) {
 }
 
 ColumnDefinition ExprEngine::SubqueryType(const Expr& e) {
+  if (ctx_.row_subqueries != nullptr && ctx_.row_columns != nullptr) {
+    if (auto it = ctx_.row_subqueries->find(&e); it != ctx_.row_subqueries->end()) {
+      return (*ctx_.row_columns)[it->second];
+    }
+  }
   if (e.kind == ExprKind::kExists) return BoolColumn(Nullability::kNotNull);
   if (e.kind == ExprKind::kInSubquery) {
     Type(*e.args[0]);
@@ -718,6 +723,11 @@ ColumnDefinition ExprEngine::SubqueryType(const Expr& e) {
 }
 
 Value ExprEngine::SubqueryValue(const Expr& e) {
+  if (ctx_.row_subqueries != nullptr && ctx_.row != nullptr) {
+    if (auto it = ctx_.row_subqueries->find(&e); it != ctx_.row_subqueries->end()) {
+      return (*ctx_.row)[it->second];
+    }
+  }
   const SubqueryResult* r = SubqueryOf(e);
   if (r == nullptr) return Value{};
   switch (e.kind) {

@@ -46,6 +46,9 @@ struct EvalContext {
   std::vector<Diagnostic>* warnings = nullptr;  // may be null when only typing
   // The statement's subqueries, computed; null before that (typing at prepare time).
   const SubqueryResults* subqueries = nullptr;
+  // Correlated scalar subqueries whose value each row carries: the position in `row` (and
+  // `row_columns`) of each one's value, by its node (a join's scalar steps compute them).
+  const absl::flat_hash_map<const Expr*, size_t>* row_subqueries = nullptr;
 };
 
 // Whether the column reference `e` ([qualifier.]name) names `column`: the names equal

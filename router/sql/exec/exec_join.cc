@@ -10,6 +10,7 @@
 #include "engine/api/client.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/value_util.h"
+#include "router/sql/exec/aggregates.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/join_plan.h"
@@ -326,6 +327,7 @@ class JoinRun : public RowReader {
       const absl::flat_hash_map<std::string, std::vector<size_t>>& by_key, EvalContext* eval) {
     const JoinStep& s = step();
     const JoinSource& from = source();
+    bool scalar = *s.semi == SemiJoin::Kind::kScalar;
     bool anti = *s.semi == SemiJoin::Kind::kNotExists || *s.semi == SemiJoin::Kind::kNotIn;
     std::vector<Values> out;
     for (Values& joined : joined_) {
@@ -340,6 +342,11 @@ class JoinRun : public RowReader {
         if (auto* err = std::get_if<mysql::SqlError>(&keyed)) return *err;
         auto it = std::get<bool>(keyed) ? by_key.find(key) : by_key.end();
         if (it != by_key.end()) candidates = &it->second;
+      }
+      if (scalar) {
+        if (auto err = ScalarValue(*candidates, &joined, eval)) return err;
+        out.push_back(std::move(joined));
+        continue;
       }
       // NOT IN: a NULL value looked for, or a NULL among the matches, is neither in nor out.
       bool found = false, unknown = false;
@@ -369,8 +376,53 @@ class JoinRun : public RowReader {
     return std::nullopt;
   }
 
+  // A scalar subquery's value for the row so far `joined`, from its table's `candidates`: its
+  // aggregate over the rows that hold its conditions, or the one such row's value (none: NULL;
+  // several: 1242, as MySQL).
+  std::optional<mysql::SqlError> ScalarValue(const std::vector<size_t>& candidates, Values* joined,
+                                             EvalContext* eval) {
+    const JoinStep& s = step();
+    const JoinSource& from = source();
+    const Expr& item = *s.scalar_value;
+    bool aggregate = IsAggregate(item);
+    Accumulator acc;
+    mysql::Value value;
+    size_t matches = 0;
+    for (size_t i : candidates) {
+      std::copy(fetched_[i].begin(), fetched_[i].end(), joined->begin() + from.offset);
+      auto holds = Holds(s.conditions, *joined, eval);
+      if (auto* err = std::get_if<mysql::SqlError>(&holds)) return *err;
+      if (!std::get<bool>(holds)) continue;
+      ++matches;
+      const Expr* arg = aggregate ? (item.args.empty() || item.args[0]->kind == ExprKind::kStar
+                                         ? nullptr
+                                         : item.args[0].get())
+                                  : &item;
+      mysql::Value v = int64_t{1};  // COUNT(*) counts rows
+      if (arg != nullptr) {
+        auto evaluated = Evaluate(*arg, eval);
+        if (auto* err = std::get_if<mysql::SqlError>(&evaluated)) return *err;
+        v = std::get<mysql::Value>(std::move(evaluated));
+      }
+      if (aggregate) {
+        acc.Add(item, {v}, {});
+      } else if (matches > 1) {
+        return mysql::SqlError{1242, "21000", "Subquery returns more than 1 row"};
+      } else {
+        value = std::move(v);
+      }
+    }
+    std::fill(joined->begin() + from.offset, joined->begin() + from.offset + from.width,
+              mysql::Value{});
+    const mysql::ColumnDefinition& type = plan_.columns[s.scalar_column];
+    (*joined)[s.scalar_column] =
+        aggregate ? acc.Result(item, type, 1, state()) : ConvertToColumn(value, type);
+    return std::nullopt;
+  }
+
   void Finish() {
-    FetchedRows rows{std::move(plan_.columns), std::move(joined_), std::move(plan_.star)};
+    FetchedRows rows{std::move(plan_.columns), std::move(joined_), std::move(plan_.star),
+                     std::move(plan_.row_subqueries)};
     Deliver(FinishSelect(select_, std::move(rows), context(),
                          plan_.where_done ? WhereCheck::kDone : WhereCheck::kNeeded));
   }

@@ -102,7 +102,7 @@ StatementResult FinishSelectIn(const SelectStmt& select, const SelectStmt* outer
   StatementResult result = FinishSelect(select, std::move(fetched), ctx, where);
   auto* derived = std::get_if<mysql::ResultSet>(&result);
   if (outer == nullptr || derived == nullptr) return result;
-  FetchedRows rows{std::move(derived->columns), std::move(derived->rows), {}};
+  FetchedRows rows{std::move(derived->columns), std::move(derived->rows), {}, {}};
   QualifyColumns(outer->from->alias, &rows.columns);
   return FinishSelect(*outer, std::move(rows), ctx);
 }
@@ -271,7 +271,7 @@ StatementResult ExecuteTableSelect(const SelectStmt& select, const ExecContext& 
   // (semi-joins) are read by the join engine.
   if (!select.joins.empty() ||
       (select.from->derived && DerivedRunsFirst(select, *select.from->derived)) ||
-      !SemiJoins(select).empty()) {
+      !SemiJoins(select).empty() || !ScalarJoins(select).empty()) {
     return ExecuteJoinSelect(select, ctx);
   }
   // FROM (SELECT … FROM t …) alias: the inner SELECT runs on the data nodes, the outer one in

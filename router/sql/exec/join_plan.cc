@@ -9,6 +9,8 @@
 #include "absl/strings/str_join.h"
 #include "router/sql/eval/expr_eval.h"
 #include "router/sql/eval/expr_internal.h"
+#include "router/sql/eval/result_columns.h"
+#include "router/sql/exec/aggregates.h"
 #include "router/sql/exec/fetched_columns.h"
 #include "router/sql/exec/information_schema.h"
 #include "router/sql/exec/semi_join.h"
@@ -156,6 +158,7 @@ class Planner {
     if (auto err = ApplyUsing()) return *err;
     ChooseColumns();
     Lay();
+    if (auto err = AddScalarColumns()) return *err;
     if (typing_only) return std::move(plan_);
     if (auto err = Validate()) return *err;
     if (auto err = GatherConjuncts()) return *err;
@@ -367,6 +370,7 @@ class Planner {
     for (const SemiSide& side : semis_) {
       for (const Expr* e : side.conditions) need(e);
       need(side.not_in_match);
+      need(side.scalar_value);
     }
   }
 
@@ -567,11 +571,44 @@ class Planner {
     return std::nullopt;
   }
 
+  // A column after every source's for each scalar subquery's value, typed as its item over
+  // the joined row (an aggregate as MySQL types it).
+  std::optional<mysql::SqlError> AddScalarColumns() {
+    for (SemiSide& side : semis_) {
+      if (side.scalar_value == nullptr) continue;
+      EvalContext eval = ctx_.Eval();
+      eval.row_columns = &plan_.columns;
+      const Expr& item = *side.scalar_value;
+      mysql::ColumnDefinition type;
+      if (IsAggregate(item)) {
+        mysql::ColumnDefinition arg = IntColumn(21, false, Nullability::kNotNull);
+        if (!item.args.empty() && item.args[0]->kind != ExprKind::kStar) {
+          auto typed = TypeOf(*item.args[0], eval);
+          if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
+          arg = std::get<mysql::ColumnDefinition>(typed);
+        }
+        type = AggregateType(item, arg, *ctx_.state);
+      } else {
+        auto typed = TypeOf(item, eval);
+        if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
+        type = std::get<mysql::ColumnDefinition>(typed);
+        type.flags &= ~mysql::column_flag::kNotNull;  // no matching row: NULL
+      }
+      type.name = "<scalar>";
+      side.scalar_column = plan_.columns.size();
+      plan_.row_subqueries[side.scalar_node] = side.scalar_column;
+      plan_.columns.push_back(std::move(type));
+    }
+    return std::nullopt;
+  }
+
   // The correlated subqueries of WHERE that run as semi-joins: each one's table becomes a
   // source after FROM's, under a name of its own ("<subquery2>") by which the copies of its
   // conditions name its columns.
   std::optional<mysql::SqlError> AddSemiJoins() {
-    for (const SemiJoin& semi : SemiJoins(select_)) {
+    std::vector<SemiJoin> semis = SemiJoins(select_);
+    for (const SemiJoin& scalar : ScalarJoins(select_)) semis.push_back(scalar);
+    for (const SemiJoin& semi : semis) {
       if (plan_.sources.size() >= kMaxTables) break;
       const TableRef& ref = *semi.select->from;
       auto resolved = ResolveTable(ref.table, *ctx_.state);
@@ -598,6 +635,10 @@ class Planner {
       side.source = plan_.sources.size() - 1;
       side.conjunct = semi.conjunct;
       if (semi.select->where) Conjuncts(copy(*semi.select->where), &side.conditions);
+      if (semi.kind == SemiJoin::Kind::kScalar) {
+        side.scalar_node = semi.conjunct;
+        side.scalar_value = copy(*semi.select->items[0].expr);
+      }
       if (semi.outer != nullptr) {
         auto eq = std::make_unique<Expr>();
         eq->kind = ExprKind::kBinary;
@@ -627,6 +668,8 @@ class Planner {
       step.semi = plan_.sources[side.source].semi;
       step.not_in_match = side.not_in_match;
       step.not_in_value = side.not_in_value;
+      step.scalar_value = side.scalar_value;
+      step.scalar_column = side.scalar_column;
       plan_.steps.push_back(std::move(step));
     }
   }
@@ -837,6 +880,9 @@ class Planner {
     std::vector<const Expr*> conditions;  // its copies, naming its table by the source's name
     const Expr* not_in_match = nullptr;
     const Expr* not_in_value = nullptr;
+    const Expr* scalar_node = nullptr;   // a scalar subquery's node in the select list
+    const Expr* scalar_value = nullptr;  // its item, copied
+    size_t scalar_column = 0;            // its value's column in the joined row
   };
   std::vector<SemiSide> semis_;
 };
@@ -865,7 +911,9 @@ std::string JoinPlan::Describe(const JoinStep& step) const {
   if (!step.match.empty()) absl::StrAppend(&how, "; hash join");
   if (step.kind == JoinKind::kLeft) absl::StrAppend(&how, "; left join");
   if (step.kind == JoinKind::kRight) absl::StrAppend(&how, "; right join");
-  if (step.semi) {
+  if (step.semi == SemiJoin::Kind::kScalar) {
+    absl::StrAppend(&how, "; scalar subquery");
+  } else if (step.semi) {
     bool anti = *step.semi == SemiJoin::Kind::kNotExists || *step.semi == SemiJoin::Kind::kNotIn;
     absl::StrAppend(&how, anti ? "; anti-join" : "; semi-join");
   }

@@ -20,6 +20,7 @@
 #include <variant>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "engine/api/client.h"
 #include "protocol/column.h"
 #include "protocol/sql_error.h"
@@ -79,6 +80,10 @@ struct JoinStep {
   // NOT IN's `x = y` (`not_in_value` is x): checked apart, as NULLs make the row not kept.
   const Expr* not_in_match = nullptr;
   const Expr* not_in_value = nullptr;
+  // A scalar subquery's step: its select item (an aggregate over the matching rows, or one
+  // value), and where in the joined row its value goes.
+  const Expr* scalar_value = nullptr;
+  size_t scalar_column = 0;
 };
 
 struct JoinPlan {
@@ -89,6 +94,9 @@ struct JoinPlan {
   bool where_done = false;                       // the steps checked all of WHERE
   api::Lock lock = api::Lock::kNone;
   std::vector<ExprPtr> owned;  // USING's equalities, which the steps point at
+  // Correlated scalar subqueries of the select list, computed by their steps: the joined
+  // row's column that holds each one's value, by its node (EvalContext::row_subqueries).
+  absl::flat_hash_map<const Expr*, size_t> row_subqueries;
 
   // EXPLAIN's Extra for a step ("batched key lookups on PRIMARY, …; hash join") and its ref
   // (the values a lookup is by: "c.id", "func").

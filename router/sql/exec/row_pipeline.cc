@@ -52,7 +52,8 @@ class Pipeline {
       : select_(select), fetched_(std::move(fetched)), ctx_(ctx), where_(where) {}
 
   StatementResult Run() {
-    auto cols = SelectListColumns(select_, fetched_.columns, ctx_, fetched_.star);
+    auto cols =
+        SelectListColumns(select_, fetched_.columns, ctx_, fetched_.star, &fetched_.row_subqueries);
     if (auto* err = std::get_if<mysql::SqlError>(&cols)) return *err;
     result_.columns = std::get<std::vector<ColumnDefinition>>(std::move(cols));
     if (auto err = Filter()) return *err;
@@ -81,6 +82,7 @@ class Pipeline {
     EvalContext eval = ctx_.Eval();
     eval.row_columns = &fetched_.columns;
     eval.row = row;
+    eval.row_subqueries = &fetched_.row_subqueries;
     eval.clause = clause;
     eval.aggregate_types = &aggregate_types_;
     return eval;
@@ -410,6 +412,7 @@ class Pipeline {
     EvalContext eval = ctx_.Eval();
     eval.row_columns = &columns;
     eval.row = &values;
+    eval.row_subqueries = &fetched_.row_subqueries;  // the fetched columns come first
     eval.clause = "having clause";
     eval.aggregate_types = &aggregate_types_;
     eval.aggregate_values = aggregates;
@@ -528,13 +531,14 @@ std::variant<std::vector<int>, mysql::SqlError> StarColumns(
 
 std::variant<std::vector<ColumnDefinition>, mysql::SqlError> SelectListColumns(
     const SelectStmt& select, const std::vector<ColumnDefinition>& columns, const ExecContext& ctx,
-    const std::vector<int>& star) {
+    const std::vector<int>& star, const absl::flat_hash_map<const Expr*, size_t>* row_subqueries) {
   std::vector<const Expr*> aggregates;
   for (const SelectItem& item : select.items) {
     if (item.expr != nullptr) CollectAggregates(*item.expr, &aggregates);
   }
   EvalContext eval = ctx.Eval();
   eval.row_columns = &columns;
+  eval.row_subqueries = row_subqueries;
   absl::flat_hash_map<const Expr*, ColumnDefinition> aggregate_types;
   for (const Expr* call : aggregates) {
     ColumnDefinition arg = IntColumn(21, false, Nullability::kNotNull);

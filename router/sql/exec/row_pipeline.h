@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "protocol/column.h"
 #include "protocol/value.h"
 #include "router/sql/exec/exec_internal.h"
@@ -20,6 +21,8 @@ struct FetchedRows {
   std::vector<std::vector<mysql::Value>> rows;
   // The columns `*` stands for, in order; empty: all of them. A join USING (c) shows c once.
   std::vector<int> star;
+  // Correlated scalar subqueries whose value each row carries (EvalContext::row_subqueries).
+  absl::flat_hash_map<const Expr*, size_t> row_subqueries;
 };
 
 // The result columns of `select`'s list over rows shaped like `columns` (`*` expands to
@@ -27,7 +30,8 @@ struct FetchedRows {
 // COM_STMT_PREPARE and for the result.
 std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SelectListColumns(
     const SelectStmt& select, const std::vector<mysql::ColumnDefinition>& columns,
-    const ExecContext& ctx, const std::vector<int>& star = {});
+    const ExecContext& ctx, const std::vector<int>& star = {},
+    const absl::flat_hash_map<const Expr*, size_t>* row_subqueries = nullptr);
 
 // The columns of `columns` that `item`, a `*` or `t.*`, stands for (1051 for an unknown t).
 std::variant<std::vector<int>, mysql::SqlError> StarColumns(

@@ -11,12 +11,13 @@ namespace shoal::sql::internal {
 namespace {
 
 // Whether the subquery can run as a semi-join step: one base table, and nothing that needs
-// its rows gathered first.
-bool Joinable(const SelectStmt& s) {
+// its rows gathered first (a scalar one may aggregate them all).
+bool Joinable(const SelectStmt& s, bool aggregates_allowed = false) {
   if (!s.from || s.from->derived || !s.joins.empty() || !s.unions.empty() || !s.group_by.empty() ||
-      s.having || s.limit || s.lock != LockMode::kNone) {
+      s.having || s.limit || s.lock != LockMode::kNone || s.distinct) {
     return false;
   }
+  if (aggregates_allowed) return true;
   for (const SelectItem& item : s.items) {
     if (item.expr == nullptr) continue;
     std::vector<const Expr*> aggregates;
@@ -88,6 +89,39 @@ std::vector<SemiJoin> SemiJoins(const SelectStmt& select) {
       continue;
     }
     out.push_back(semi);
+  }
+  return out;
+}
+
+namespace {
+
+void CollectScalar(const Expr& e, const std::vector<std::string>& outer,
+                   std::vector<SemiJoin>* out) {
+  if (e.kind == ExprKind::kSubquery) {
+    const SelectStmt& s = *e.subquery;
+    bool one = s.items.size() == 1 && s.items[0].expr && !HoldsSubquery(*s.items[0].expr);
+    if (one && Joinable(s, /*aggregates_allowed=*/true) && (!s.where || !HoldsSubquery(*s.where)) &&
+        Correlated(s, outer)) {
+      SemiJoin scalar;
+      scalar.kind = SemiJoin::Kind::kScalar;
+      scalar.conjunct = &e;
+      scalar.select = &s;
+      out->push_back(scalar);
+    }
+    return;
+  }
+  for (const ExprPtr& a : e.args) CollectScalar(*a, outer, out);
+}
+
+}  // namespace
+
+std::vector<SemiJoin> ScalarJoins(const SelectStmt& select) {
+  std::vector<SemiJoin> out;
+  if (!select.from) return out;
+  std::vector<std::string> outer = {QualifierOf(*select.from)};
+  for (const JoinClause& join : select.joins) outer.push_back(QualifierOf(join.table));
+  for (const SelectItem& item : select.items) {
+    if (item.expr != nullptr) CollectScalar(*item.expr, outer, &out);
   }
   return out;
 }

@@ -40,8 +40,21 @@ void CollectDerived(const SelectStmt& outer, const SelectStmt& derived,
   if (DerivedRunsFirst(outer, derived)) out->push_back({nullptr, &derived});
 }
 
+// The select list's subqueries but those that run as scalar join steps (semi_join.h).
+void CollectItems(const SelectStmt& select, std::vector<FirstPart>* out) {
+  std::vector<SemiJoin> scalars = ScalarJoins(select);
+  std::vector<FirstPart> found;
+  for (const SelectItem& item : select.items) Collect(item.expr.get(), &found);
+  for (const FirstPart& part : found) {
+    // (A scalar join's subquery holds no subquery of its own: SemiJoins refuses those.)
+    bool joined = std::any_of(scalars.begin(), scalars.end(),
+                              [&](const SemiJoin& s) { return part.subquery == s.conjunct; });
+    if (!joined) out->push_back(part);
+  }
+}
+
 void CollectSelect(const SelectStmt& select, std::vector<FirstPart>* out) {
-  for (const SelectItem& item : select.items) Collect(item.expr.get(), out);
+  CollectItems(select, out);
   for (const SelectStmt::UnionPart& part : select.unions) CollectSelect(*part.select, out);
   if (select.from && select.from->derived) CollectDerived(select, *select.from->derived, out);
   for (const JoinClause& join : select.joins) {
