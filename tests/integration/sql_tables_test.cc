@@ -361,6 +361,30 @@ TEST_F(SqlTablesTest, JoinsReachTablesByKeyInOneBatchPerStep) {
   Query("DROP TABLE cust, ord");
 }
 
+// A multi-table UPDATE outside a transaction reads its rows locked and changes them with an
+// update program: a row another session deletes meanwhile stays deleted (never written back
+// from what the join read), and the UPDATE waits for the delete instead of missing it.
+TEST_F(SqlTablesTest, AJoinedUpdateNeverWritesBackARowDeletedMeanwhile) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE acct2 (id INT PRIMARY KEY, owner INT, balance INT NOT NULL)");
+  Query("CREATE TABLE owner2 (id INT PRIMARY KEY, bonus INT)");
+  Query("INSERT INTO acct2 VALUES (1, 1, 10), (2, 1, 20)");
+  Query("INSERT INTO owner2 VALUES (1, 5)");
+  // The deleter, through router 5, deletes account 1 and commits half a second later; the
+  // joined UPDATE, through router 4, starts meanwhile and waits for the row's lock.
+  const std::string script = absl::StrCat(
+      "(echo 'BEGIN; DELETE FROM shop.acct2 WHERE id = 1;'; sleep 0.5; echo 'COMMIT;') | "
+      "/usr/bin/mariadb --user=root --socket=",
+      other_socket(), " & sleep 0.2; /usr/bin/mariadb --user=root --socket=", socket(),
+      " -e 'UPDATE shop.acct2 a JOIN shop.owner2 o ON o.id = a.owner "
+      "SET a.balance = a.balance + o.bonus' 2>&1; echo \"exit=$?\"; wait");
+  CommandResult r = RunCommand({"/bin/bash", "-c", script}, absl::Seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("exit=0")) << r.out;
+  EXPECT_EQ(Query("SELECT id, balance FROM acct2 ORDER BY id"), "id\tbalance\n2\t25\n");
+  Query("DROP TABLE acct2, owner2");
+}
+
 // A router that cached a table's definition serves it again after another router dropped and
 // re-created it: the data nodes refuse the old version (1412), the router refreshes its
 // dictionary and runs the statement again, and the client never sees the change.

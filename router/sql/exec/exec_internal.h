@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "engine/api/client.h"
 #include "router/sql/eval/expr_eval.h"
 #include "router/sql/exec/executor.h"
 
@@ -38,6 +39,10 @@ struct ExecContext {
   // Set when this runs for another statement (a subquery over tables): a deferred result goes
   // to the parent (async_statement.h), not to the session.
   ParentStatement* parent = nullptr;
+  // The transaction a child SELECT reads in when its parent writes what it reads (a
+  // multi-table UPDATE or DELETE outside a SQL transaction): its reads then lock. Null: the
+  // session's (StatementTransaction).
+  std::shared_ptr<api::Transaction> statement_txn = nullptr;
   // The rows of the derived tables its joins read, computed before it runs (subqueries.h).
   std::shared_ptr<const DerivedTables> derived_tables = nullptr;
 

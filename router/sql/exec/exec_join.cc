@@ -43,7 +43,7 @@ class JoinRun : public RowReader {
       : RowReader(ctx),
         select_(select),
         plan_(std::move(plan)),
-        txn_(StatementTransaction(ctx.state)) {
+        txn_(ctx.statement_txn ? ctx.statement_txn : StatementTransaction(ctx.state)) {
     if (const ServerInfo* server = ctx.state->server; server && server->join_statements) {
       server->join_statements->Increment();
     }

@@ -3,19 +3,21 @@
 // child SELECT (async_statement.h) reading, for every target table, its whole row (UPDATE) or
 // its key (DELETE), and the SET values; then each target row found — once, however many joined
 // rows name it; for UPDATE with the first one's values, as MySQL — is rewritten or deleted by
-// key, all in one batch and one transaction (the session's, or one of the statement's own).
-// A SET may not change a key column here (1235).
+// key, all in one batch and one transaction: the session's, or one of the statement's own that
+// the SELECT reads in too, so that what it read is locked until the writes commit. UPDATE
+// sends each row the SET's values as an update program, so a row deleted meanwhile is not
+// written back. A SET may not change a key column here (1235).
 #include <algorithm>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "engine/schema/program.h"
 #include "engine/schema/row.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/exec/access_plan.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/exec_internal.h"
-#include "router/sql/exec/insert_rows.h"
 #include "router/sql/exec/semi_join.h"
 #include "router/sql/exec/table_access.h"
 
@@ -25,6 +27,15 @@ namespace {
 using Values = std::vector<mysql::Value>;
 
 ExprPtr Copy(const Expr& e) { return RequalifiedCopy(e, "", {}, ""); }
+
+// `value` as `column` stores it (nullopt: NULL), with strict mode's conversion errors.
+std::variant<std::optional<std::string>, mysql::SqlError> StoredField(
+    const schema::ColumnDef& column, const mysql::Value& value) {
+  if (mysql::IsNull(value)) return std::optional<std::string>{};
+  auto field = EncodeField(column, value, 1);
+  if (auto* err = std::get_if<mysql::SqlError>(&field)) return *err;
+  return std::optional<std::string>{std::get<std::string>(std::move(field))};
+}
 
 ExprPtr ColumnRef(const std::string& qualifier, const std::string& name) {
   auto e = std::make_unique<Expr>();
@@ -52,7 +63,20 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
         select_(std::move(select)),
         session_txn_(StatementTransaction(ctx.state)) {}
 
-  void Start() { RunChild(*select_, context()); }
+  // A statement that ended before its writes (the SELECT failed, the client went away) rolls
+  // its own transaction back, releasing what the SELECT locked.
+  ~MultiModifyRun() override {
+    if (own_txn_ != nullptr && !ending_) RollbackInBackground(data(), std::move(own_txn_));
+  }
+
+  void Start() {
+    ExecContext child = context();
+    if (session_txn_ == nullptr) {  // a statement of its own: the SELECT locks in it
+      own_txn_ = std::make_shared<api::Transaction>(data()->client().Begin());
+      child.statement_txn = own_txn_;
+    }
+    RunChild(*select_, std::move(child));
+  }
 
   // Writes.
   void Done(const api::Outcome& outcome) override {
@@ -72,12 +96,7 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
   void ChildDone(StatementResult result) override {
     auto* rows = std::get_if<mysql::ResultSet>(&result);
     if (rows == nullptr) return Deliver(std::move(result));  // its error
-    api::Client& client = data()->client();
-    txn_ = session_txn_.get();
-    if (txn_ == nullptr) {
-      own_txn_ = client.Begin();
-      txn_ = &own_txn_;
-    }
+    txn_ = session_txn_ != nullptr ? session_txn_.get() : own_txn_.get();
     outstanding_ = 1;  // the loop below
     for (Target& target : targets_) {
       if (auto err = Apply(target, &rows->rows)) {
@@ -93,8 +112,6 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
   std::optional<mysql::SqlError> Apply(const Target& target, std::vector<Values>* rows) {
     const schema::TableDef& table = *target.table;
     absl::flat_hash_set<std::string> seen;
-    schema::RowWriter writer;
-    std::vector<bool> given(table.columns.size(), true);
     for (size_t r = 0; r < rows->size(); ++r) {
       Values& row = (*rows)[r];
       std::string key;
@@ -113,27 +130,37 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
         data()->client().Delete(table, key, this, txn_);
         continue;
       }
-      // Changed when the stored row would differ, byte for byte, as MySQL counts it.
-      Values values(row.begin() + target.first, row.begin() + target.first + table.columns.size());
-      uint64_t next_id = 0, first_auto = 0;
-      auto append = [&](int c, schema::RowWriter* out) {
-        return AppendField(table.columns[c], values[c], static_cast<int>(r + 1), out);
-      };
-      if (auto err = PackRow(table, given, append, &next_id, &first_auto, &writer)) return err;
-      std::string before(writer.view());
-      for (const auto& [column, item] : target.assignments) values[column] = row[item];
-      if (auto err = PackRow(table, given, append, &next_id, &first_auto, &writer)) return err;
-      if (writer.view() == before) continue;
+      // Changed when a stored field would differ, byte for byte, as MySQL counts it.
+      schema::UpdateBuilder program;
+      bool changes = false;
+      for (const auto& [column, item] : target.assignments) {
+        const schema::ColumnDef& def = table.columns[column];
+        auto now = StoredField(def, row[target.first + column]);
+        auto next = StoredField(def, row[item]);
+        if (auto* err = std::get_if<mysql::SqlError>(&next)) return *err;
+        if (auto* err = std::get_if<mysql::SqlError>(&now)) return *err;
+        const auto& field = std::get<std::optional<std::string>>(next);
+        changes = changes || field != std::get<std::optional<std::string>>(now);
+        if (field) {
+          program.SetField(def, column, *field);
+        } else if (!def.nullable) {
+          return mysql::SqlError{1048, "23000",
+                                 absl::StrCat("Column '", def.name, "' cannot be null")};
+        } else {
+          program.SetNull(column);
+        }
+      }
+      if (!changes) continue;
       ++outstanding_;
-      data()->client().Write(table, writer.view(), this, txn_);
+      data()->client().Update(table, key, program.Finish(), this, txn_);
     }
     return std::nullopt;
   }
 
   void End() {
-    if (session_txn_ != nullptr || txn_ == nullptr) return Finish();
+    if (own_txn_ == nullptr) return Finish();
     ending_ = true;
-    EndTransaction(&own_txn_, !error_, this);
+    EndTransaction(own_txn_.get(), !error_, this);
   }
 
   void Finish() {
@@ -150,7 +177,7 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
   std::vector<Target> targets_;
   std::unique_ptr<SelectStmt> select_;
   std::shared_ptr<api::Transaction> session_txn_;
-  api::Transaction own_txn_;
+  std::shared_ptr<api::Transaction> own_txn_;  // outside a SQL transaction: the statement's
   api::Transaction* txn_ = nullptr;
   int outstanding_ = 0;
   bool ending_ = false;
