@@ -268,10 +268,12 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectC
 
 StatementResult ExecuteTableSelect(const SelectStmt& select, const ExecContext& ctx) {
   // Joins, derived tables computed before the statement ran and correlated subqueries
-  // (semi-joins) are read by the join engine.
+  // (semi-joins) are read by the join engine. Only a statement the parser saw subqueries in
+  // can hold the last: a point select pays no search for them.
+  bool subqueries = ctx.statement == nullptr || ctx.statement->has_subqueries;
   if (!select.joins.empty() ||
       (select.from->derived && DerivedRunsFirst(select, *select.from->derived)) ||
-      !SemiJoins(select).empty() || !ScalarJoins(select).empty()) {
+      (subqueries && (!SemiJoins(select).empty() || !ScalarJoins(select).empty()))) {
     return ExecuteJoinSelect(select, ctx);
   }
   // FROM (SELECT … FROM t …) alias: the inner SELECT runs on the data nodes, the outer one in
