@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/control/blocking_connection.h"
 #include "engine/wire/placement.h"
@@ -101,9 +102,13 @@ void Cluster::SetDictionary(const wire::Dictionary& proto) {
     absl::StatusOr<schema::TableDef> table = schema::ParseTableDef(&in);
     if (!table.ok()) continue;
     auto shared = std::make_shared<const schema::TableDef>(std::move(*table));
-    dictionary->by_name[absl::StrCat(shared->database, ".", shared->name)] = shared;
+    if (!absl::StartsWith(shared->name, schema::kAlterCopyPrefix)) {
+      dictionary->by_name[absl::StrCat(shared->database, ".", shared->name)] = shared;
+    }
     dictionary->by_id[shared->id] = shared;
   }
+  for (const wire::AlterLock& lock : proto.alter_locks())
+    dictionary->altering.insert(lock.table_id());
   std::lock_guard<std::mutex> lock(mutex_);
   if (dictionary_ == nullptr || dictionary_->incarnation != dictionary->incarnation ||
       dictionary_->version <= dictionary->version) {

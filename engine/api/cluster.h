@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
@@ -59,6 +60,8 @@ struct Dictionary {
   std::vector<std::string> databases;
   absl::flat_hash_map<std::string, TablePtr> by_name;  // "db.table"
   absl::flat_hash_map<uint32_t, TablePtr> by_id;
+  // Tables a copying ALTER TABLE is rebuilding (wire::AlterLock): writes wait for it to end.
+  absl::flat_hash_set<uint32_t> altering;
 
   TablePtr Find(absl::string_view db, absl::string_view table) const;
 };

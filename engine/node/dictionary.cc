@@ -71,7 +71,8 @@ void Dictionary::Publish(std::shared_ptr<schema::TableDef> table, DictionaryDelt
   delta->created.push_back(std::move(published));
 }
 
-void Dictionary::Apply(const wire::DictReq& req, wire::DictConf* conf, DictionaryDelta* delta) {
+void Dictionary::Apply(const wire::DictReq& req, wire::DictConf* conf, DictionaryDelta* delta,
+                       DdlOwner owner) {
   switch (req.op_case()) {
     case wire::DictReq::kCreateDatabase: {
       const std::string& name = req.create_database().name();
@@ -105,6 +106,10 @@ void Dictionary::Apply(const wire::DictReq& req, wire::DictConf* conf, Dictionar
         Fail(conf, 1146, absl::StrCat("Table '", t.database(), ".", t.name(), "' doesn't exist"));
         break;
       }
+      if (alter_locks_.contains(table->id)) {
+        Fail(conf, 1205, "Lock wait timeout exceeded; try restarting transaction");
+        break;
+      }
       auto copy = std::make_shared<schema::TableDef>(*table);
       ++copy->version;
       delta->truncated.push_back(copy->id);
@@ -116,6 +121,15 @@ void Dictionary::Apply(const wire::DictReq& req, wire::DictConf* conf, Dictionar
     case wire::DictReq::kCreateIndex:
     case wire::DictReq::kDropIndex:
       ChangeIndexes(req, conf, delta);
+      break;
+    case wire::DictReq::kReplaceTable:
+      ReplaceTable(req.replace_table(), conf, delta);
+      break;
+    case wire::DictReq::kLockForAlter:
+      LockForAlter(req.lock_for_alter(), owner, conf, delta);
+      break;
+    case wire::DictReq::kFinishAlter:
+      FinishAlter(req.finish_alter(), conf, delta);
       break;
     case wire::DictReq::kGetDictionary:
       break;
@@ -184,6 +198,7 @@ void Dictionary::DropTable(const wire::DropTable& req, wire::DictConf* conf,
   }
   tables_.erase(table->id);
   next_auto_increment_.erase(table->id);
+  alter_locks_.erase(table->id);
   delta->dropped.push_back(table->id);
   ++version_;
 }
@@ -207,6 +222,7 @@ void Dictionary::DropDatabase(const wire::DropDatabase& req, wire::DictConf* con
   for (uint32_t id : doomed) {
     tables_.erase(id);
     next_auto_increment_.erase(id);
+    alter_locks_.erase(id);
     delta->dropped.push_back(id);
   }
   databases_.erase(name);
@@ -222,6 +238,10 @@ void Dictionary::ChangeIndexes(const wire::DictReq& req, wire::DictConf* conf,
   TablePtr table = FindByName(db, name);
   if (table == nullptr) {
     Fail(conf, 1146, absl::StrCat("Table '", db, ".", name, "' doesn't exist"));
+    return;
+  }
+  if (alter_locks_.contains(table->id)) {
+    Fail(conf, 1205, "Lock wait timeout exceeded; try restarting transaction");
     return;
   }
   auto copy = std::make_shared<schema::TableDef>(*table);
@@ -270,6 +290,155 @@ void Dictionary::ChangeIndexes(const wire::DictReq& req, wire::DictConf* conf,
   ++copy->version;
   Publish(std::move(copy), delta);
   ++version_;
+}
+
+const wire::AlterLock* Dictionary::AlterLockOf(uint32_t table_id) const {
+  auto it = alter_locks_.find(table_id);
+  return it == alter_locks_.end() ? nullptr : &it->second;
+}
+
+void Dictionary::Bump(const TablePtr& table, DictionaryDelta* delta) {
+  auto copy = std::make_shared<schema::TableDef>(*table);
+  ++copy->version;
+  Publish(std::move(copy), delta);
+}
+
+void Dictionary::ReplaceTable(const wire::ReplaceTable& req, wire::DictConf* conf,
+                              DictionaryDelta* delta) {
+  absl::string_view bytes = req.table();
+  absl::StatusOr<schema::TableDef> parsed = schema::ParseTableDef(&bytes);
+  if (!parsed.ok()) {
+    Fail(conf, 1064, absl::StrCat("Malformed table definition: ", parsed.status().message()));
+    return;
+  }
+  auto table = std::make_shared<schema::TableDef>(std::move(*parsed));
+  TablePtr old = FindTable(table->id);
+  if (old == nullptr || old->version != table->version) {
+    Fail(conf, wire::kErTableDefChanged, "Table definition has changed, please retry transaction");
+    return;
+  }
+  if (alter_locks_.contains(old->id)) {
+    Fail(conf, 1205, "Lock wait timeout exceeded; try restarting transaction");
+    return;
+  }
+  if (!databases_.contains(table->database)) {
+    Fail(conf, 1049, absl::StrCat("Unknown database '", table->database, "'"));
+    return;
+  }
+  if ((table->database != old->database || table->name != old->name) &&
+      FindByName(table->database, table->name) != nullptr) {
+    Fail(conf, 1050, absl::StrCat("Table '", table->name, "' already exists"));
+    return;
+  }
+  if (absl::Status status = schema::ValidateAndComplete(table.get()); !status.ok()) {
+    FailFromStatus(conf, status);
+    return;
+  }
+  if (!schema::StoredAlike(*old, *table)) {
+    Fail(conf, wire::kErNotSupportedYet,
+         "This version of Shoal doesn't yet support 'this change in place (it needs a copy)'");
+    return;
+  }
+  for (const schema::IndexDef& index : table->indexes) {
+    if (!index.unique || index.primary) continue;
+    bool kept = absl::c_any_of(old->indexes, [&](const schema::IndexDef& o) {
+      return o.unique && o.columns == index.columns;
+    });
+    if (!kept) {
+      // Rows already there may break it: a copying ALTER checks them as it copies.
+      Fail(conf, wire::kErNotSupportedYet,
+           "This version of Shoal doesn't yet support 'adding a UNIQUE index in place'");
+      return;
+    }
+  }
+  table->partitions = old->partitions;
+  ++table->version;
+  Publish(std::move(table), delta);
+  ++version_;
+}
+
+void Dictionary::LockForAlter(const wire::LockForAlter& req, DdlOwner owner, wire::DictConf* conf,
+                              DictionaryDelta* delta) {
+  TablePtr table = FindByName(req.database(), req.name());
+  if (table == nullptr) {
+    Fail(conf, 1146, absl::StrCat("Table '", req.database(), ".", req.name(), "' doesn't exist"));
+    return;
+  }
+  if (table->version != req.version()) {
+    Fail(conf, wire::kErTableDefChanged, "Table definition has changed, please retry transaction");
+    return;
+  }
+  if (alter_locks_.contains(table->id)) {
+    Fail(conf, 1205, "Lock wait timeout exceeded; try restarting transaction");
+    return;
+  }
+  if (FindByName(req.database(), req.temp_table()) == nullptr) {
+    Fail(conf, 1146,
+         absl::StrCat("Table '", req.database(), ".", req.temp_table(), "' doesn't exist"));
+    return;
+  }
+  wire::AlterLock& lock = alter_locks_[table->id];
+  lock.set_table_id(table->id);
+  lock.set_temp_table(req.temp_table());
+  lock.set_owner_node(owner.node);
+  lock.set_owner_conn(owner.conn);
+  Bump(table, delta);
+  ++version_;
+}
+
+void Dictionary::FinishAlter(const wire::FinishAlter& req, wire::DictConf* conf,
+                             DictionaryDelta* delta) {
+  TablePtr table = FindByName(req.database(), req.name());
+  const wire::AlterLock* lock = table == nullptr ? nullptr : AlterLockOf(table->id);
+  if (lock == nullptr) {
+    Fail(conf, 1146,
+         absl::StrCat("Table '", req.database(), ".", req.name(),
+                      "' has no ALTER TABLE in progress"));
+    return;
+  }
+  TablePtr copy = FindByName(req.database(), lock->temp_table());
+  std::string database = req.new_database().empty() ? table->database : req.new_database();
+  std::string name = req.new_name().empty() ? table->name : req.new_name();
+  // A commit that cannot be done changes nothing: the client then ends the ALTER without.
+  if (req.commit()) {
+    if (copy == nullptr) {
+      Fail(conf, 1146,
+           absl::StrCat("Table '", req.database(), ".", lock->temp_table(), "' doesn't exist"));
+      return;
+    }
+    if (!databases_.contains(database)) {
+      Fail(conf, 1049, absl::StrCat("Unknown database '", database, "'"));
+      return;
+    }
+    if ((database != table->database || name != table->name) &&
+        FindByName(database, name) != nullptr) {
+      Fail(conf, 1050, absl::StrCat("Table '", name, "' already exists"));
+      return;
+    }
+  }
+  alter_locks_.erase(table->id);
+  ++version_;
+  if (!req.commit()) {
+    if (copy != nullptr) {
+      tables_.erase(copy->id);
+      next_auto_increment_.erase(copy->id);
+      delta->dropped.push_back(copy->id);
+    }
+    Bump(table, delta);
+    return;
+  }
+  // The copy takes the table's place in one change: no reader ever finds neither.
+  uint64_t counter = std::max(
+      {next_auto_increment_[table->id], next_auto_increment_[copy->id], req.next_auto_increment()});
+  tables_.erase(table->id);
+  next_auto_increment_.erase(table->id);
+  delta->dropped.push_back(table->id);
+  auto renamed = std::make_shared<schema::TableDef>(*copy);
+  renamed->database = std::move(database);
+  renamed->name = std::move(name);
+  ++renamed->version;
+  next_auto_increment_[renamed->id] = counter;
+  Publish(std::move(renamed), delta);
 }
 
 void Dictionary::ReserveAutoIncrement(const wire::ReserveAutoIncrement& req, wire::DictConf* conf) {
@@ -329,6 +498,10 @@ absl::Status Dictionary::Install(const wire::Dictionary& dictionary,
   incarnation_ = dictionary.incarnation();
   next_table_id_ = dictionary.next_table_id();
   for (const auto& [id, table] : tables_) next_auto_increment_.try_emplace(id, 1);
+  alter_locks_.clear();
+  for (const wire::AlterLock& lock : dictionary.alter_locks()) {
+    alter_locks_[lock.table_id()] = lock;
+  }
   return absl::OkStatus();
 }
 
@@ -338,6 +511,7 @@ void Dictionary::ToProto(wire::Dictionary* out) const {
   out->set_next_table_id(next_table_id_);
   for (const std::string& db : databases_) out->add_databases(db);
   for (const auto& [id, table] : tables_) schema::AppendTableDef(*table, out->add_tables());
+  for (const auto& [id, lock] : alter_locks_) *out->add_alter_locks() = lock;
 }
 
 }  // namespace shoal::node

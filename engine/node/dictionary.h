@@ -31,6 +31,12 @@ struct DictionaryDelta {
   std::vector<uint32_t> truncated;  // table ids whose rows go (the id stays)
 };
 
+// Who asks for a DDL change: the master it asks and its connection there.
+struct DdlOwner {
+  uint32_t node = 0;
+  uint32_t conn = 0;
+};
+
 class Dictionary {
  public:
   // Partitions a table gets when CREATE TABLE names none.
@@ -46,8 +52,15 @@ class Dictionary {
 
   // Master only: performs one DDL request. On success `conf` carries the new dictionary (or a
   // note, for IF [NOT] EXISTS that did nothing) and `delta` what changed; on failure `conf`
-  // carries the MySQL error and nothing changed.
-  void Apply(const wire::DictReq& req, wire::DictConf* conf, DictionaryDelta* delta);
+  // carries the MySQL error and nothing changed. `owner` is who asks: a LockForAlter lasts
+  // as long as that connection (AlterLock).
+  void Apply(const wire::DictReq& req, wire::DictConf* conf, DictionaryDelta* delta,
+             DdlOwner owner = DdlOwner());
+  // The copying ALTER TABLE holding `table_id`, or null.
+  const wire::AlterLock* AlterLockOf(uint32_t table_id) const;
+  const absl::flat_hash_map<uint32_t, wire::AlterLock>& alter_locks() const {
+    return alter_locks_;
+  }
   // After a restore: the table's counter goes on from at least `next`.
   void RaiseAutoIncrement(uint32_t table_id, uint64_t next) {
     uint64_t& counter = next_auto_increment_[table_id];
@@ -68,6 +81,13 @@ class Dictionary {
   void DropTable(const wire::DropTable& req, wire::DictConf* conf, DictionaryDelta* delta);
   void DropDatabase(const wire::DropDatabase& req, wire::DictConf* conf, DictionaryDelta* delta);
   void ChangeIndexes(const wire::DictReq& req, wire::DictConf* conf, DictionaryDelta* delta);
+  void ReplaceTable(const wire::ReplaceTable& req, wire::DictConf* conf, DictionaryDelta* delta);
+  void LockForAlter(const wire::LockForAlter& req, DdlOwner owner, wire::DictConf* conf,
+                    DictionaryDelta* delta);
+  void FinishAlter(const wire::FinishAlter& req, wire::DictConf* conf, DictionaryDelta* delta);
+  // A new version of `table` (same everything else), so that operations planned on the old
+  // one are refused (1412) and their clients look again.
+  void Bump(const TablePtr& table, DictionaryDelta* delta);
   void Publish(std::shared_ptr<schema::TableDef> table, DictionaryDelta* delta);
 
   uint32_t default_partitions_;
@@ -78,6 +98,7 @@ class Dictionary {
   absl::btree_set<std::string> databases_;
   absl::flat_hash_map<uint32_t, TablePtr> tables_;
   absl::flat_hash_map<uint32_t, uint64_t> next_auto_increment_;  // table id → next value
+  absl::flat_hash_map<uint32_t, wire::AlterLock> alter_locks_;    // by table id
 };
 
 }  // namespace shoal::node

@@ -380,6 +380,27 @@ absl::Status ValidateAndComplete(TableDef* table) {
   return absl::OkStatus();
 }
 
+bool StoredAlike(const TableDef& before, const TableDef& after) {
+  if (before.columns.size() != after.columns.size() || before.indexes.empty() ||
+      after.indexes.empty() || before.indexes[0].columns != after.indexes[0].columns) {
+    return false;
+  }
+  for (size_t i = 0; i < before.columns.size(); ++i) {
+    const ColumnDef& a = before.columns[i];
+    const ColumnDef& b = after.columns[i];
+    if (a.type != b.type || a.is_unsigned != b.is_unsigned || a.nullable != b.nullable ||
+        a.precision != b.precision || a.scale != b.scale || a.hidden != b.hidden ||
+        a.auto_increment != b.auto_increment) {
+      return false;
+    }
+    // Only these types keep values of any length as they are (BINARY pads to its length).
+    bool may_grow = a.type == ColumnType::kChar || a.type == ColumnType::kVarChar ||
+                    a.type == ColumnType::kVarBinary;
+    if (a.length != b.length && !(may_grow && b.length > a.length)) return false;
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Serialization:
 //

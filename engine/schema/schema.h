@@ -80,6 +80,10 @@ struct IndexDef {
 
 inline constexpr char kHiddenKeyColumn[] = "$PK";
 
+// The copy a copying ALTER TABLE fills is named "#sql-alter-…" (as mysqld's "#sql-…"): native
+// clients keep it out of their by-name lookups, so no SQL statement names or lists it.
+inline constexpr char kAlterCopyPrefix[] = "#sql-alter-";
+
 struct TableDef {
   uint32_t id = 0;       // stable for the table's life; never reused within a dictionary
   uint32_t version = 0;  // grows with every change of this table (TRUNCATE included)
@@ -116,6 +120,13 @@ bool Logged(const TableDef& table);
 // there is none. Errors are InvalidArgument with the MySQL error code as a payload-free
 // message prefix "<code>: <message>" (see dictionary error helpers in engine/api).
 absl::Status ValidateAndComplete(TableDef* table);
+
+// Whether rows stored under `before` are valid rows of `after` as they are, so that a table
+// may change between them in place (ALTER TABLE without a copy): the same columns in the same
+// order, each of the same type, signedness, nullability, precision and scale (a CHAR, VARCHAR
+// or VARBINARY may grow), the same AUTO_INCREMENT column and the same primary key. Names,
+// defaults and secondary indexes may differ.
+bool StoredAlike(const TableDef& before, const TableDef& after);
 
 // Serialization for DDL frames and dictionary snapshots (little-endian, versioned). Decode
 // never trusts its input.

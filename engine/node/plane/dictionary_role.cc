@@ -75,6 +75,20 @@ void DictionaryRole::HandleDict(Connection* conn, absl::string_view body) {
       }
       break;
     }
+    case wire::DictReq::kAwaitAlter:
+      if (!view_->IsMaster()) {
+        conf.set_error_code(wire::kErTemporary);
+        conf.set_error_message(
+            wire::TemporaryError(wire::kNdbClusterFailure, "not the dictionary master"));
+      } else if (EndOrphanedAlter(req.await_alter().table_id())) {
+        // Still running: the client asks again (every 50 ms) until it ends or it gives up.
+        conf.set_error_code(wire::kErTemporary);
+        conf.set_error_message(
+            wire::TemporaryError(wire::kNdbClusterFailure, "the table is being altered"));
+      } else {
+        dictionary_->ToProto(conf.mutable_dictionary());
+      }
+      break;
     case wire::DictReq::kReserveAutoIncrement:
       if (view_->IsMaster()) {
         dictionary_->ReserveAutoIncrement(req.reserve_auto_increment(), &conf);
@@ -103,7 +117,8 @@ void DictionaryRole::StartNextDdl() {
     ddl->conf.set_tag(ddl->req.tag());
     DictionaryDelta delta;
     uint32_t before = dictionary_->version();
-    dictionary_->Apply(ddl->req, &ddl->conf, &delta);
+    dictionary_->Apply(ddl->req, &ddl->conf, &delta,
+                       DdlOwner{uint32_t(node_id_), ddl->conn});
     if (ddl->conf.error_code() != 0 || dictionary_->version() == before) {
       FinishDdl();
       continue;
@@ -127,6 +142,30 @@ void DictionaryRole::StartNextDdl() {
   }
 }
 
+bool DictionaryRole::EndOrphanedAlter(uint32_t table_id) {
+  const wire::AlterLock* lock = dictionary_->AlterLockOf(table_id);
+  if (lock == nullptr) return false;
+  Connection* owner = lock->owner_node() == static_cast<uint32_t>(node_id_)
+                          ? connections_->Find(lock->owner_conn())
+                          : nullptr;
+  if (owner != nullptr && !owner->dead) return true;
+  TablePtr table = dictionary_->FindTable(table_id);
+  if (table == nullptr || ending_alters_.contains(table_id)) return true;
+  // Its client is gone (or the master changed since): nobody will finish this ALTER. Queued
+  // like any DDL, answered to no connection.
+  SHOAL_LOG(kWarning) << "ALTER TABLE of " << table->database << "." << table->name
+                      << " abandoned by its client: the copy " << lock->temp_table()
+                      << " is dropped";
+  ending_alters_.insert(table_id);
+  wire::DictReq end;
+  end.mutable_finish_alter()->set_database(table->database);
+  end.mutable_finish_alter()->set_name(table->name);
+  end.mutable_finish_alter()->set_commit(false);
+  ddl_queue_.Push(0, std::move(end));
+  StartNextDdl();
+  return true;
+}
+
 void DictionaryRole::SendDictionary(Connection* conn, absl::Span<const uint32_t> truncated) {
   wire::DictReq install;
   install.set_tag(dictionary_->version());
@@ -137,6 +176,7 @@ void DictionaryRole::SendDictionary(Connection* conn, absl::Span<const uint32_t>
 
 void DictionaryRole::FinishDdl() {
   DdlQueue::Ddl ddl = ddl_queue_.Finish();
+  if (ddl.req.has_finish_alter() && ddl.conn == 0) ending_alters_.clear();
   if (Connection* conn = connections_->Find(ddl.conn); conn != nullptr && !conn->dead) {
     connections_->SendFrame(conn, wire::FrameType::kDictConf, ddl.conf);
   }

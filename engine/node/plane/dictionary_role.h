@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -58,6 +59,9 @@ class DictionaryRole {
  private:
   void StartNextDdl();
   void FinishDdl();
+  // Whether `table_id` is locked for an ALTER TABLE; one whose client connection is gone is
+  // ended (as failed) on the way.
+  bool EndOrphanedAlter(uint32_t table_id);
 
   int node_id_;
   Dictionary* dictionary_;
@@ -65,6 +69,7 @@ class DictionaryRole {
   Connections* connections_;
   Changed changed_;
   DdlQueue ddl_queue_;
+  absl::flat_hash_set<uint32_t> ending_alters_;  // orphaned ALTERs whose end is queued
   Gauge* version_metric_;
 };
 

@@ -1,24 +1,88 @@
-// ALTER TABLE: the forms Shoal runs so far (see parse_alter.cc).
+// ALTER TABLE and RENAME TABLE: planned by alter_definition.h, then done in place (one
+// dictionary change: names, defaults, secondary keys, a rename) or by a copy (alter_copy.h).
 #include "absl/strings/str_cat.h"
+#include "engine/schema/schema.h"
+#include "router/sql/exec/alter_copy.h"
+#include "router/sql/exec/alter_definition.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
+namespace {
+
+constexpr char kNoRecords[] = "Records: 0  Duplicates: 0  Warnings: 0";
+
+wire::DictReq ReplaceRequest(const schema::TableDef& table) {
+  wire::DictReq request;
+  schema::AppendTableDef(table, request.mutable_replace_table()->mutable_table());
+  return request;
+}
+
+}  // namespace
 
 StatementResult ExecuteAlterTable(const AlterTableStmt& stmt, const ExecContext& ctx) {
   SessionState* s = ctx.state;
-  auto resolved = ResolveTable(stmt.table, *s);
+  auto resolved = ResolveTableToWrite(stmt.table, "", *s);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
-  if (auto err = CheckTableLock(stmt.table, "", *s, /*write=*/true)) return *err;
-  // DISABLE/ENABLE KEYS: every index is kept up to date by each write, and, as with InnoDB,
-  // there is no switch to defer it. MySQL answers with this note and changes nothing.
-  const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
-  AddWarning(s, Diagnostic::Level::kNote, 1031,
-             absl::StrCat("Table storage engine for '", table.name, "' doesn't have this option"));
-  // ALTER TABLE commits the open transaction, as every DDL statement does.
-  s->in_transaction = false;
-  s->read_only_transaction = false;
-  return EndNativeTransaction(ctx, true, OkResult{});
+  api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
+  auto planned = PlanAlter(*table, stmt, s->database);
+  if (auto* err = std::get_if<mysql::SqlError>(&planned)) return *err;
+  AlterPlan plan = std::get<AlterPlan>(std::move(planned));
+  if (plan.disable_or_enable_keys) {
+    // Every index is kept up to date by each write and, as with InnoDB, there is no switch to
+    // defer it: MySQL answers with this note.
+    AddWarning(
+        s, Diagnostic::Level::kNote, 1031,
+        absl::StrCat("Table storage engine for '", table->name, "' doesn't have this option"));
+  }
+  std::vector<wire::DictReq> requests;
+  if (plan.auto_increment.has_value() && *plan.auto_increment > 1 &&
+      plan.way != AlterPlan::Way::kCopy) {
+    // AUTO_INCREMENT = n: the counter goes on from n at least (it never goes back, as in
+    // InnoDB, below values the table holds).
+    wire::DictReq& raise = requests.emplace_back();
+    raise.mutable_reserve_auto_increment()->set_table_id(table->id);
+    raise.mutable_reserve_auto_increment()->set_count(1);
+    raise.mutable_reserve_auto_increment()->set_at_least(*plan.auto_increment - 1);
+  }
+  switch (plan.way) {
+    case AlterPlan::Way::kNothing:
+      break;
+    case AlterPlan::Way::kInPlace:
+      requests.push_back(ReplaceRequest(plan.table));
+      break;
+    case AlterPlan::Way::kCopy:
+      return RunAlterCopy(std::move(plan), std::move(table), ctx);
+  }
+  if (requests.empty()) {
+    // ALTER TABLE commits the open transaction, as every DDL statement does.
+    s->in_transaction = false;
+    s->read_only_transaction = false;
+    OkResult ok;
+    ok.info = kNoRecords;
+    return EndNativeTransaction(ctx, true, std::move(ok));
+  }
+  return RunDictionary(std::move(requests), ctx, [](SessionState*, const wire::DictConf&) {
+    OkResult ok;
+    ok.info = kNoRecords;
+    return ok;
+  });
+}
+
+StatementResult ExecuteRenameTable(const RenameTableStmt& stmt, const ExecContext& ctx) {
+  std::vector<wire::DictReq> requests;
+  for (const auto& [from, to] : stmt.renames) {
+    auto resolved = ResolveTableToWrite(from, "", *ctx.state);
+    if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+    auto db = DatabaseOf(to, *ctx.state);
+    if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
+    schema::TableDef renamed = *std::get<api::TablePtr>(resolved);
+    renamed.database = std::get<std::string>(std::move(db));
+    renamed.name = to.name;
+    requests.push_back(ReplaceRequest(renamed));
+  }
+  return RunDictionary(std::move(requests), ctx,
+                       [](SessionState*, const wire::DictConf&) { return OkResult{}; });
 }
 
 }  // namespace shoal::sql::internal

@@ -17,10 +17,6 @@
 namespace shoal::sql::internal {
 namespace {
 
-// The statement's OK once the master confirmed every request: from the session (null once
-// it went away) and the last confirmation.
-using DdlFinish = absl::AnyInvocable<OkResult(SessionState* state, const wire::DictConf& last)>;
-
 // Runs a DDL statement's dictionary requests: the first error is the statement's (those
 // before it stay done, as in MySQL's multi-table DROP TABLE), a note becomes a warning.
 class DdlRun : public AsyncStatement, public api::Completion {
@@ -79,6 +75,16 @@ class DdlRun : public AsyncStatement, public api::Completion {
   wire::DictConf last_;
 };
 
+// A table that names its database or uses the session's.
+std::variant<std::pair<std::string, std::string>, mysql::SqlError> Qualified(
+    const TableName& name, const SessionState& state) {
+  auto db = DatabaseOf(name, state);
+  if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
+  return std::make_pair(std::get<std::string>(std::move(db)), name.name);
+}
+
+}  // namespace
+
 // Runs `requests` (DdlRun); `finish` makes the OK.
 StatementResult RunDictionary(std::vector<wire::DictReq> requests, const ExecContext& ctx,
                               DdlFinish finish) {
@@ -88,24 +94,12 @@ StatementResult RunDictionary(std::vector<wire::DictReq> requests, const ExecCon
   return Deferred{};
 }
 
-StatementResult RunDictionary(wire::DictReq request, const ExecContext& ctx, OkResult ok = {}) {
+StatementResult RunDictionary(wire::DictReq request, const ExecContext& ctx, OkResult ok) {
   std::vector<wire::DictReq> requests;
   requests.push_back(std::move(request));
   return RunDictionary(std::move(requests), ctx,
                        [ok = std::move(ok)](SessionState*, const wire::DictConf&) { return ok; });
 }
-
-// A table that names its database or uses the session's.
-std::variant<std::pair<std::string, std::string>, mysql::SqlError> Qualified(
-    const TableName& name, const SessionState& state) {
-  auto db = DatabaseOf(name, state);
-  if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
-  return std::make_pair(std::get<std::string>(std::move(db)), name.name);
-}
-
-constexpr char kNoRecords[] = "Records: 0  Duplicates: 0  Warnings: 0";
-
-}  // namespace
 
 StatementResult ExecuteCreateDatabase(const CreateDatabaseStmt& stmt, const ExecContext& ctx) {
   wire::DictReq request;
@@ -152,7 +146,7 @@ StatementResult ExecuteCreateTable(const CreateTableStmt& stmt, const ExecContex
   schema::AppendTableDef(std::get<schema::TableDef>(def), &bytes);
   request.mutable_create_table()->set_table(std::move(bytes));
   request.mutable_create_table()->set_if_not_exists(stmt.if_not_exists);
-  return RunDictionary(std::move(request), ctx);
+  return RunDictionary(std::move(request), ctx, OkResult{});
 }
 
 StatementResult ExecuteDropTable(const DropTableStmt& stmt, const ExecContext& ctx) {
@@ -190,43 +184,33 @@ StatementResult ExecuteDropTable(const DropTableStmt& stmt, const ExecContext& c
                        [](SessionState*, const wire::DictConf&) { return OkResult{}; });
 }
 
+// CREATE INDEX and DROP INDEX are ALTER TABLE … ADD/DROP INDEX, as in MySQL.
 StatementResult ExecuteCreateIndex(const CreateIndexStmt& stmt, const ExecContext& ctx) {
-  auto q = Qualified(stmt.table, *ctx.state);
-  if (auto* err = std::get_if<mysql::SqlError>(&q)) return *err;
-  const auto& [db, name] = std::get<std::pair<std::string, std::string>>(q);
-  wire::DictReq request;
-  wire::CreateIndex* create = request.mutable_create_index();
-  create->set_database(db);
-  create->set_table(name);
-  create->set_name(stmt.index.name);
-  for (const std::string& column : stmt.index.columns) create->add_columns(column);
-  create->set_unique(stmt.index.kind == IndexSpec::Kind::kUnique);
-  OkResult ok;
-  ok.info = kNoRecords;
-  return RunDictionary(std::move(request), ctx, std::move(ok));
+  AlterTableStmt alter;
+  alter.table = stmt.table;
+  AlterAction& add = alter.actions.emplace_back();
+  add.kind = AlterAction::Kind::kAddIndex;
+  add.index = stmt.index;
+  return ExecuteAlterTable(alter, ctx);
 }
 
 StatementResult ExecuteDropIndex(const DropIndexStmt& stmt, const ExecContext& ctx) {
-  auto q = Qualified(stmt.table, *ctx.state);
-  if (auto* err = std::get_if<mysql::SqlError>(&q)) return *err;
-  const auto& [db, name] = std::get<std::pair<std::string, std::string>>(q);
-  wire::DictReq request;
-  request.mutable_drop_index()->set_database(db);
-  request.mutable_drop_index()->set_table(name);
-  request.mutable_drop_index()->set_name(stmt.name);
-  OkResult ok;
-  ok.info = kNoRecords;
-  return RunDictionary(std::move(request), ctx, std::move(ok));
+  AlterTableStmt alter;
+  alter.table = stmt.table;
+  AlterAction& drop = alter.actions.emplace_back();
+  drop.kind = AlterAction::Kind::kDropIndex;
+  drop.name = stmt.name;
+  return ExecuteAlterTable(alter, ctx);
 }
 
 StatementResult ExecuteTruncate(const TruncateStmt& stmt, const ExecContext& ctx) {
-  auto table = ResolveTable(stmt.table, *ctx.state);
+  auto table = ResolveTableToWrite(stmt.table, "", *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&table)) return *err;
   const api::TablePtr& def = std::get<api::TablePtr>(table);
   wire::DictReq request;
   request.mutable_truncate_table()->set_database(def->database);
   request.mutable_truncate_table()->set_name(def->name);
-  return RunDictionary(std::move(request), ctx);
+  return RunDictionary(std::move(request), ctx, OkResult{});
 }
 
 // ANALYZE TABLE: nothing to analyze (no cost-based planner), but a status row per table as

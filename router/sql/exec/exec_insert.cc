@@ -505,9 +505,8 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
 }
 
 StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
-  auto resolved = ResolveTable(stmt.table, *ctx.state);
+  auto resolved = ResolveTableToWrite(stmt.table, "", *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
-  if (auto err = CheckTableLock(stmt.table, "", *ctx.state, /*write=*/true)) return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
   auto targets = TargetColumns(stmt, *table);
   if (auto* err = std::get_if<mysql::SqlError>(&targets)) return *err;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/any_invocable.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "engine/api/client.h"
@@ -138,6 +139,20 @@ StatementResult ExecuteAlterTable(const AlterTableStmt& stmt, const ExecContext&
 // 1099 for a write to one it locked READ.
 std::optional<mysql::SqlError> CheckTableLock(const TableName& name, absl::string_view alias,
                                               const SessionState& state, bool write);
+// ResolveTable for a statement that writes the table: CheckTableLock's rules, then a wait while
+// a copying ALTER TABLE rebuilds it (AwaitAlter).
+std::variant<api::TablePtr, mysql::SqlError> ResolveTableToWrite(const TableName& name,
+                                                                 absl::string_view alias,
+                                                                 const SessionState& state);
+StatementResult ExecuteRenameTable(const RenameTableStmt& stmt, const ExecContext& ctx);
+
+// DDL through the dictionary master (exec_ddl.cc): commits the session's open transaction,
+// then sends `requests` one after the other; the first error is the statement's. `finish`
+// makes the OK from the session (null once it went away) and the last confirmation.
+using DdlFinish = absl::AnyInvocable<OkResult(SessionState* state, const wire::DictConf& last)>;
+StatementResult RunDictionary(std::vector<wire::DictReq> requests, const ExecContext& ctx,
+                              DdlFinish finish);
+StatementResult RunDictionary(wire::DictReq request, const ExecContext& ctx, OkResult ok);
 
 // Runs `stmt`. One that stops to wait for the dictionary master (SessionState::wanted) gets
 // its request sent and Deferred returned: it runs again, from the start, once answered.

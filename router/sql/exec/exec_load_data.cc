@@ -525,9 +525,8 @@ StatementResult ExecuteLoadData(const LoadDataStmt& stmt, const ExecContext& ctx
   }
   auto format = FormatOf(stmt);
   if (auto* err = std::get_if<mysql::SqlError>(&format)) return *err;
-  auto resolved = ResolveTable(stmt.table, *s);
+  auto resolved = ResolveTableToWrite(stmt.table, "", *s);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
-  if (auto err = CheckTableLock(stmt.table, "", *s, /*write=*/true)) return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
   auto targets = TargetsOf(stmt, *table);
   if (auto* err = std::get_if<mysql::SqlError>(&targets)) return *err;

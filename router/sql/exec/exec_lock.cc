@@ -67,4 +67,14 @@ std::optional<mysql::SqlError> CheckTableLock(const TableName& name, absl::strin
   return std::nullopt;
 }
 
+std::variant<api::TablePtr, mysql::SqlError> ResolveTableToWrite(const TableName& name,
+                                                                 absl::string_view alias,
+                                                                 const SessionState& state) {
+  auto resolved = ResolveTable(name, state);
+  if (std::holds_alternative<mysql::SqlError>(resolved)) return resolved;
+  if (auto err = CheckTableLock(name, alias, state, /*write=*/true)) return *err;
+  if (auto err = AwaitAlter(*std::get<api::TablePtr>(resolved), state)) return *err;
+  return resolved;
+}
+
 }  // namespace shoal::sql::internal

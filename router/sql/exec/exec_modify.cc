@@ -359,9 +359,8 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
 };
 
 StatementResult RunModify(const TableName& name, ModifySpec spec, const ExecContext& ctx) {
-  auto resolved = ResolveTable(name, *ctx.state);
+  auto resolved = ResolveTableToWrite(name, spec.alias, *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
-  if (auto err = CheckTableLock(name, spec.alias, *ctx.state, /*write=*/true)) return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
   // As MySQL's resolver, before any row: a plan may read none to evaluate WHERE on.
   if (spec.where != nullptr) {

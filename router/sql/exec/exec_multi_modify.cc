@@ -220,9 +220,8 @@ std::variant<Target, mysql::SqlError> FindTarget(const TableName& name, const Se
   for (const TableRef* ref : refs) {
     const std::string& qualifier = ref->alias.empty() ? ref->table.name : ref->alias;
     if (!absl::EqualsIgnoreCase(qualifier, name.name)) continue;
-    auto resolved = ResolveTable(ref->table, state);
+    auto resolved = ResolveTableToWrite(ref->table, ref->alias, state);
     if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
-    if (auto err = CheckTableLock(ref->table, ref->alias, state, /*write=*/true)) return *err;
     api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
     if (table->has_hidden_key()) {
       return mysql::errors::NotSupportedYet("a table without a primary key as a target here");

@@ -173,6 +173,7 @@ StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) 
                         [&](const LockTablesStmt& s) { return ExecuteLockTables(s, ctx); },
                         [&](const UnlockTablesStmt& s) { return ExecuteUnlockTables(s, ctx); },
                         [&](const AlterTableStmt& s) { return ExecuteAlterTable(s, ctx); },
+                        [&](const RenameTableStmt& s) { return ExecuteRenameTable(s, ctx); },
                         [&](const LoadDataStmt& s) { return ExecuteLoadData(s, ctx); },
                         [&](const KillStmt& s) { return ExecuteKill(s, ctx); },
                     },

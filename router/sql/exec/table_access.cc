@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/api/client.h"
+#include "router/sql/eval/system_variables.h"
 
 namespace shoal::sql {
 
@@ -44,19 +45,43 @@ std::optional<mysql::SqlError> RequireCurrentDictionary(const SessionState& stat
 void FetchDictionary(DataAccess* data, std::shared_ptr<DictionaryFetch> fetch,
                      absl::AnyInvocable<void(std::optional<mysql::SqlError>)> then) {
   wire::DictReq request = fetch->request;
-  data->client().Dictionary(std::move(request), [fetch = std::move(fetch), then = std::move(then)](
-                                                    absl::StatusOr<wire::DictConf> conf) mutable {
-    fetch->answered = conf.ok();
-    std::optional<mysql::SqlError> error;
-    if (fetch->apply) error = fetch->apply(conf);
-    then(std::move(error));
-  });
+  absl::Duration timeout = fetch->timeout;
+  data->client().Dictionary(
+      std::move(request),
+      [fetch = std::move(fetch),
+       then = std::move(then)](absl::StatusOr<wire::DictConf> conf) mutable {
+        fetch->answered = conf.ok();
+        std::optional<mysql::SqlError> error;
+        if (fetch->apply) error = fetch->apply(conf);
+        then(std::move(error));
+      },
+      timeout);
   data->Flush();
 }
 
 void NoteFetched(const DictionaryFetch& fetch, SessionState* state) {
   if (!fetch.request.has_get_dictionary()) return;
   state->dictionary_fetched = fetch.answered ? DictionaryFetched::kYes : DictionaryFetched::kFailed;
+}
+
+std::optional<mysql::SqlError> AwaitAlter(const schema::TableDef& table,
+                                          const SessionState& state) {
+  std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state);
+  if (dictionary == nullptr || !dictionary->altering.contains(table.id)) return std::nullopt;
+  DictionaryFetch fetch;
+  fetch.request.mutable_await_alter()->set_table_id(table.id);
+  uint64_t seconds = 50;
+  if (const SysVarDef* def = FindSysVar("innodb_lock_wait_timeout")) {
+    mysql::Value value = SessionValue(*def, state);
+    if (const auto* u = std::get_if<uint64_t>(&value)) seconds = *u;
+    if (const auto* i = std::get_if<int64_t>(&value); i != nullptr && *i > 0) seconds = *i;
+  }
+  fetch.timeout = absl::Seconds(seconds);
+  fetch.apply = [](const absl::StatusOr<wire::DictConf>& conf) -> std::optional<mysql::SqlError> {
+    if (conf.ok()) return std::nullopt;
+    return mysql::SqlError{1205, "HY000", "Lock wait timeout exceeded; try restarting transaction"};
+  };
+  return WantDictionary(state, std::move(fetch));
 }
 
 std::shared_ptr<const api::Dictionary> CurrentDictionary(const SessionState& state) {

@@ -16,6 +16,7 @@
 #include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "engine/api/cluster.h"
 #include "engine/wire/dictionary.pb.h"
 #include "engine/wire/errors.h"
@@ -40,6 +41,7 @@ struct DictionaryFetch {
   // installs itself. Runs on the worker's thread; must not touch the session (it may be gone).
   absl::AnyInvocable<std::optional<mysql::SqlError>(const absl::StatusOr<wire::DictConf>&)> apply;
   bool answered = false;  // set by FetchDictionary: the master answered (a refresh took)
+  absl::Duration timeout = absl::Seconds(30);  // how long the client keeps asking
 };
 
 // Sets `state.wanted` to `fetch` and returns the error the statement stops with. The error
@@ -52,6 +54,12 @@ std::optional<mysql::SqlError> WantRefresh(const SessionState& state);
 // WantRefresh when a data node has mentioned a dictionary newer than the worker's (or it
 // has none): what a statement reading the dictionary calls first.
 std::optional<mysql::SqlError> RequireCurrentDictionary(const SessionState& state);
+
+// A statement about to write `table` (or change its definition) while a copying ALTER TABLE
+// rebuilds it waits for the ALTER to end, as MySQL's writers wait for its metadata lock: a
+// stop (WantDictionary) for the master's AwaitAlter answer, given within
+// innodb_lock_wait_timeout or the statement fails with 1205. nullopt: no ALTER holds it.
+std::optional<mysql::SqlError> AwaitAlter(const schema::TableDef& table, const SessionState& state);
 
 // Sends `fetch->request` to the master and, once answered (or failed after the client's 30 s),
 // applies the answer and calls `then` with the error to fail the statement with, if any.

@@ -348,12 +348,10 @@ bool InPrimaryKey(const CreateTableStmt& stmt, const ColumnSpec& column) {
   return false;
 }
 
-std::variant<ColumnDef, SqlError> ColumnFromSpec(const CreateTableStmt& stmt,
-                                                 const ColumnSpec& spec) {
+std::variant<ColumnDef, SqlError> ColumnFromSpec(const ColumnSpec& spec, bool in_primary_key) {
   ColumnDef column;
   column.name = spec.name;
   if (MaybeError e = ApplyType(spec.type, &column)) return *e;
-  bool in_primary_key = InPrimaryKey(stmt, spec);
   if (in_primary_key && spec.nullable == true) return PrimaryKeyNull();
   column.auto_increment = spec.auto_increment;
   // MySQL makes key and AUTO_INCREMENT columns NOT NULL without being asked.
@@ -567,7 +565,7 @@ std::variant<TableDef, SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
   table.comment = stmt.comment;
   table.partitions = stmt.partitions.value_or(0);
   for (const ColumnSpec& spec : stmt.columns) {
-    auto column = ColumnFromSpec(stmt, spec);
+    auto column = ColumnFromSpec(spec, InPrimaryKey(stmt, spec));
     if (auto* e = std::get_if<SqlError>(&column)) return *e;
     table.columns.push_back(std::get<ColumnDef>(std::move(column)));
   }
@@ -576,6 +574,20 @@ std::variant<TableDef, SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
   SortIndexes(&table);
   return table;
 }
+
+std::variant<ColumnDef, SqlError> ColumnDefFromSpec(const ColumnSpec& spec, bool in_primary_key) {
+  return ColumnFromSpec(spec, in_primary_key);
+}
+
+std::optional<SqlError> SetColumnDefault(const Expr& expr, bool in_primary_key, ColumnDef* column) {
+  return ApplyDefault(expr, in_primary_key, column);
+}
+
+void SortIndexesAsMysql(TableDef* table) { SortIndexes(table); }
+
+SqlError SqlErrorFromSchemaStatus(const absl::Status& status) { return FromStatus(status); }
+
+bool IsShoalEngineName(absl::string_view engine) { return IsShoalEngine(engine); }
 
 std::string ShowCreateTableText(const TableDef& table) { return ShowCreateTableText(table, 0); }
 

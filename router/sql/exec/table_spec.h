@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "engine/schema/schema.h"
 #include "protocol/sql_error.h"
@@ -22,6 +24,21 @@ namespace shoal::sql {
 // shoal and myisam all mean Shoal; others 1286). Unsupported but valid MySQL answers 1235.
 std::variant<schema::TableDef, mysql::SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
                                                                  const std::string& database);
+
+// One column as CREATE TABLE or ALTER TABLE defines it, with TableDefFromSpec's checks;
+// `in_primary_key`: it is (or becomes) part of the primary key, so NOT NULL.
+std::variant<schema::ColumnDef, mysql::SqlError> ColumnDefFromSpec(const ColumnSpec& spec,
+                                                                   bool in_primary_key);
+// DEFAULT `expr` for `column` (ALTER TABLE … SET DEFAULT), with the same checks (1067, 1101).
+std::optional<mysql::SqlError> SetColumnDefault(const Expr& expr, bool in_primary_key,
+                                                schema::ColumnDef* column);
+// Orders a definition's keys as MySQL lists them: the primary key, unique keys over NOT NULL
+// columns, other unique keys, then the rest.
+void SortIndexesAsMysql(schema::TableDef* table);
+// The MySQL error a schema::ValidateAndComplete status ("<code>: <message>") stands for.
+mysql::SqlError SqlErrorFromSchemaStatus(const absl::Status& status);
+// Whether ENGINE = `engine` means Shoal (ndbcluster, ndb, innodb, memory, shoal, myisam).
+bool IsShoalEngineName(absl::string_view engine);
 
 // `name` between backquotes, a backquote inside doubled: `a``b`.
 std::string QuoteIdentifier(absl::string_view name);

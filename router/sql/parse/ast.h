@@ -377,10 +377,47 @@ struct TruncateStmt {
 // ANALYZE [NO_WRITE_TO_BINLOG | LOCAL] TABLE t, …: accepted, a status row per table.
 // ALTER TABLE t {DISABLE|ENABLE} KEYS: what dumps wrap around a table's rows. Other ALTER
 // TABLE forms answer 1235.
+// One alteration of ALTER TABLE t alteration, …
+struct AlterAction {
+  enum class Kind : uint8_t {
+    kAddColumn,      // column (placed by first/after)
+    kChangeColumn,   // CHANGE name column / MODIFY column (name = column.name)
+    kDropColumn,     // name
+    kRenameColumn,   // name TO new_name
+    kSetDefault,     // ALTER [COLUMN] name SET DEFAULT default_value
+    kDropDefault,    // ALTER [COLUMN] name DROP DEFAULT
+    kAddIndex,       // index (PRIMARY KEY, UNIQUE, KEY/INDEX)
+    kDropIndex,      // name ("PRIMARY" for DROP PRIMARY KEY)
+    kRenameIndex,    // name TO new_name
+    kRenameTable,    // RENAME [TO | AS] new_table
+    kTableOptions,   // options (ENGINE, COMMENT, AUTO_INCREMENT, charset …)
+    kDisableKeys,
+    kEnableKeys,
+    kForce,          // FORCE: rebuild
+  };
+  Kind kind = Kind::kAddColumn;
+  ColumnSpec column;
+  std::string name;
+  std::string new_name;
+  bool first = false;  // FIRST
+  std::string after;   // AFTER column; empty if not given
+  IndexSpec index;
+  ExprPtr default_value;
+  TableName new_table;
+  CreateTableStmt options;  // only its engine, comment and auto_increment are used
+};
+
+// ALTER TABLE t alteration, … [ALGORITHM = …] [LOCK = …].
 struct AlterTableStmt {
-  enum class Action : uint8_t { kDisableKeys, kEnableKeys };
+  enum class Algorithm : uint8_t { kDefault, kInstant, kInplace, kCopy };
   TableName table;
-  Action action = Action::kDisableKeys;
+  std::vector<AlterAction> actions;
+  Algorithm algorithm = Algorithm::kDefault;
+};
+
+// RENAME TABLE a TO b, c TO d, …
+struct RenameTableStmt {
+  std::vector<std::pair<TableName, TableName>> renames;
 };
 
 struct AnalyzeStmt {
@@ -514,7 +551,8 @@ using StatementNode =
                  PrepareStmt, ExecuteStmt, DeallocateStmt, DoStmt, InsertStmt, UpdateStmt,
                  DeleteStmt, CreateTableStmt, CreateDatabaseStmt, DropDatabaseStmt, DropTableStmt,
                  CreateIndexStmt, DropIndexStmt, TruncateStmt, AnalyzeStmt, ExplainStmt,
-                 LockTablesStmt, UnlockTablesStmt, AlterTableStmt, LoadDataStmt, KillStmt>;
+                 LockTablesStmt, UnlockTablesStmt, AlterTableStmt, RenameTableStmt, LoadDataStmt,
+                 KillStmt>;
 
 struct Statement {
   StatementNode node;

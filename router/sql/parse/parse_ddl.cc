@@ -20,14 +20,10 @@
 #include "router/sql/parse/parser_internal.h"
 
 namespace shoal::sql::internal {
-namespace {
-
-// The result of a parse step that may not apply to the next tokens at all.
-enum class Match : uint8_t { kNo, kYes, kError };
 
 Match Matched(bool ok) { return ok ? Match::kYes : Match::kError; }
 
-bool PeekAny(const Parser& p, std::initializer_list<absl::string_view> words, size_t ahead = 0) {
+bool PeekAny(const Parser& p, std::initializer_list<absl::string_view> words, size_t ahead) {
   return std::any_of(words.begin(), words.end(),
                      [&](absl::string_view w) { return p.PeekKeyword(w, ahead); });
 }
@@ -37,6 +33,8 @@ bool AcceptAny(Parser& p, std::initializer_list<absl::string_view> words) {
   p.Advance();
   return true;
 }
+
+namespace {
 
 // A statement MySQL has and Shoal does not: 1235 naming its first two words ("CREATE VIEW"),
 // as Parser::UnsupportedStatement does. `p` is at the first word.
@@ -789,6 +787,15 @@ bool ParseExplainFormat(Parser& p) {
 }
 
 }  // namespace
+
+Match ParseAlterColumnDefinition(Parser& p, ColumnSpec* col) {
+  return Matched(ParseColumnDefinition(p, col));
+}
+Match ParseAlterKeyDefinition(Parser& p, CreateTableStmt* out) {
+  return ParseTableConstraint(p, out);
+}
+Match ParseAlterTableOption(Parser& p, CreateTableStmt* out) { return ParseTableOption(p, out); }
+ExprPtr ParseAlterDefault(Parser& p) { return ParseDefault(p); }
 
 bool Parser::ParseCreate(StatementNode* out) {
   if (PeekAny(*this, {"DATABASE", "SCHEMA"}, 1)) {

@@ -2,6 +2,8 @@
 // Internal to router/sql: include only from parser .cc files and their tests.
 #pragma once
 
+#include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +15,23 @@
 #include "router/sql/parse/parser.h"
 
 namespace shoal::sql::internal {
+
+class Parser;
+
+// The result of a parse step that may not apply to the next tokens at all.
+enum class Match : uint8_t { kNo, kYes, kError };
+Match Matched(bool ok);
+// Whether the token `ahead` is one of `words`; Accept: and takes it.
+bool PeekAny(const Parser& p, std::initializer_list<absl::string_view> words, size_t ahead = 0);
+bool AcceptAny(Parser& p, std::initializer_list<absl::string_view> words);
+
+// CREATE TABLE's pieces that ALTER TABLE reuses (parse_ddl.cc): a column definition; a key
+// ([CONSTRAINT] PRIMARY KEY, UNIQUE, KEY/INDEX …) into out->indexes; one table option into
+// `out`; a DEFAULT's operand.
+Match ParseAlterColumnDefinition(Parser& p, ColumnSpec* col);
+Match ParseAlterKeyDefinition(Parser& p, CreateTableStmt* out);
+Match ParseAlterTableOption(Parser& p, CreateTableStmt* out);
+ExprPtr ParseAlterDefault(Parser& p);
 
 // One parse of one statement. Methods return false (or null) after recording the first
 // error; callers just propagate. Not reusable.
@@ -96,6 +115,7 @@ class Parser {
   bool ParseExplain(StatementNode* out);
   // ALTER TABLE (parse_alter.cc); LOCK and UNLOCK TABLES (parse_lock.cc).
   bool ParseAlterTable(AlterTableStmt* out);
+  bool ParseRenameTable(RenameTableStmt* out);
   bool ParseLockTables(LockTablesStmt* out);
   bool ParseUnlockTables(UnlockTablesStmt* out);
   // SAVEPOINT and RELEASE SAVEPOINT (parse_misc.cc).

@@ -150,7 +150,8 @@ TEST(ParserTest, ExecutableCommentHoldsSql) {
   // mysqldump wraps ALTER TABLE … DISABLE KEYS in a version comment; its content is SQL.
   auto alter = MustParseAs<AlterTableStmt>("/*!40000 ALTER TABLE `sbtest1` DISABLE KEYS */");
   EXPECT_EQ(alter.table.name, "sbtest1");
-  EXPECT_EQ(alter.action, AlterTableStmt::Action::kDisableKeys);
+  ASSERT_EQ(alter.actions.size(), 1u);
+  EXPECT_EQ(alter.actions[0].kind, AlterAction::Kind::kDisableKeys);
   // MariaDB's own comments are plain comments to MySQL.
   EXPECT_EQ(MustFail("/*M!100100 SET WAIT_TIMEOUT=DEFAULT */").code, 1065);
 }
@@ -176,8 +177,8 @@ TEST(ParserTest, DumpStatements) {
   EXPECT_TRUE(MustParseAs<KillStmt>("KILL QUERY CONNECTION_ID()").query);
   EXPECT_EQ(MustFail("KILL").code, 1064);
   EXPECT_EQ(MustFail("SHOW PROCESSLIST LIKE 'x'").code, 1064);
-  EXPECT_EQ(MustParseAs<AlterTableStmt>("ALTER TABLE t ENABLE KEYS").action,
-            AlterTableStmt::Action::kEnableKeys);
+  EXPECT_EQ(MustParseAs<AlterTableStmt>("ALTER TABLE t ENABLE KEYS").actions.at(0).kind,
+            AlterAction::Kind::kEnableKeys);
   EXPECT_EQ(MustFail("LOCK TABLES t").code, 1064);
   EXPECT_EQ(MustFail("LOCK TABLES t READ,").code, 1064);
 

@@ -1,0 +1,153 @@
+// ALTER TABLE's plans: the new definition, where its columns come from, in place or by a copy,
+// and MySQL's errors.
+#include "router/sql/exec/alter_definition.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "router/sql/exec/table_spec.h"
+#include "router/sql/parse/parser.h"
+
+namespace shoal::sql {
+namespace {
+
+using schema::TableDef;
+
+template <typename T>
+T ParseAs(absl::string_view sql) {
+  auto r = Parse(sql, ParseOptions{});
+  if (auto* err = std::get_if<mysql::SqlError>(&r)) {
+    ADD_FAILURE() << sql << ": " << err->message;
+    return {};
+  }
+  Statement s = std::get<Statement>(std::move(r));
+  if (!std::holds_alternative<T>(s.node)) {
+    ADD_FAILURE() << sql << ": another statement";
+    return {};
+  }
+  return std::get<T>(std::move(s.node));
+}
+
+TableDef Table(absl::string_view create) {
+  auto r = TableDefFromSpec(ParseAs<CreateTableStmt>(create), "db");
+  if (auto* err = std::get_if<mysql::SqlError>(&r)) {
+    ADD_FAILURE() << create << ": " << err->message;
+    return {};
+  }
+  TableDef table = std::get<TableDef>(std::move(r));
+  table.id = 7;
+  table.version = 3;
+  table.partitions = 8;
+  return table;
+}
+
+std::variant<AlterPlan, mysql::SqlError> Plan(const TableDef& table, absl::string_view alter) {
+  return PlanAlter(table, ParseAs<AlterTableStmt>(alter), "db");
+}
+
+AlterPlan MustPlan(const TableDef& table, absl::string_view alter) {
+  auto r = Plan(table, alter);
+  if (auto* err = std::get_if<mysql::SqlError>(&r)) {
+    ADD_FAILURE() << alter << ": " << err->code << " " << err->message;
+    return {};
+  }
+  return std::get<AlterPlan>(std::move(r));
+}
+
+uint16_t MustRefuse(const TableDef& table, absl::string_view alter) {
+  auto r = Plan(table, alter);
+  if (!std::holds_alternative<mysql::SqlError>(r)) {
+    ADD_FAILURE() << alter << ": accepted";
+    return 0;
+  }
+  return std::get<mysql::SqlError>(r).code;
+}
+
+std::vector<std::string> Names(const TableDef& table) {
+  std::vector<std::string> names;
+  for (const auto& c : table.columns) names.push_back(c.name);
+  return names;
+}
+
+constexpr char kShop[] =
+    "CREATE TABLE t (id INT PRIMARY KEY AUTO_INCREMENT, name VARCHAR(20) NOT NULL, k INT, "
+    "KEY ik (k))";
+
+TEST(AlterPlanTest, NamesDefaultsKeysAndWiderVarcharsChangeInPlace) {
+  TableDef t = Table(kShop);
+  AlterPlan p = MustPlan(t, "ALTER TABLE t RENAME COLUMN name TO nm, ALTER k SET DEFAULT 7");
+  EXPECT_EQ(p.way, AlterPlan::Way::kInPlace);
+  EXPECT_EQ(Names(p.table), (std::vector<std::string>{"id", "nm", "k"}));
+  EXPECT_TRUE(p.table.columns[2].default_value.has_value());
+  EXPECT_EQ(p.table.id, 7u);
+  EXPECT_EQ(p.table.version, 3u);
+  EXPECT_EQ(MustPlan(t, "ALTER TABLE t MODIFY name VARCHAR(40) NOT NULL").way,
+            AlterPlan::Way::kInPlace);
+  EXPECT_EQ(MustPlan(t, "ALTER TABLE t ADD INDEX i2 (name, k), DROP INDEX ik").way,
+            AlterPlan::Way::kInPlace);
+  AlterPlan renamed = MustPlan(t, "ALTER TABLE t RENAME TO other.u");
+  EXPECT_EQ(renamed.way, AlterPlan::Way::kInPlace);
+  EXPECT_EQ(renamed.table.database, "other");
+  EXPECT_EQ(renamed.table.name, "u");
+  EXPECT_EQ(MustPlan(t, "ALTER TABLE t ENGINE=InnoDB, DISABLE KEYS").way,
+            AlterPlan::Way::kNothing);
+}
+
+TEST(AlterPlanTest, StoredChangesCopyWithEachColumnsSource) {
+  TableDef t = Table(kShop);
+  AlterPlan added = MustPlan(t, "ALTER TABLE t ADD COLUMN x INT DEFAULT 5 AFTER id");
+  EXPECT_EQ(added.way, AlterPlan::Way::kCopy);
+  EXPECT_EQ(Names(added.table), (std::vector<std::string>{"id", "x", "name", "k"}));
+  EXPECT_EQ(added.source, (std::vector<int>{0, -1, 1, 2}));
+  AlterPlan first = MustPlan(t, "ALTER TABLE t ADD COLUMN y INT FIRST, DROP COLUMN name");
+  EXPECT_EQ(Names(first.table), (std::vector<std::string>{"y", "id", "k"}));
+  EXPECT_EQ(first.source, (std::vector<int>{-1, 0, 2}));
+  AlterPlan moved = MustPlan(t, "ALTER TABLE t CHANGE k kk BIGINT FIRST");
+  EXPECT_EQ(Names(moved.table), (std::vector<std::string>{"kk", "id", "name"}));
+  EXPECT_EQ(moved.source, (std::vector<int>{2, 0, 1}));
+  // The key on k follows it under its new name.
+  EXPECT_EQ(moved.table.indexes.back().columns, (std::vector<int>{0}));
+  EXPECT_EQ(MustPlan(t, "ALTER TABLE t MODIFY k INT NOT NULL").way, AlterPlan::Way::kCopy);
+  EXPECT_EQ(MustPlan(t, "ALTER TABLE t ADD UNIQUE (k)").way, AlterPlan::Way::kCopy);
+  EXPECT_EQ(MustPlan(t, "ALTER TABLE t FORCE").way, AlterPlan::Way::kCopy);
+}
+
+TEST(AlterPlanTest, PrimaryKeysComeAndGoWithTheHiddenKey) {
+  TableDef t = Table("CREATE TABLE t (id INT NOT NULL, v INT, PRIMARY KEY (id))");
+  AlterPlan dropped = MustPlan(t, "ALTER TABLE t DROP PRIMARY KEY");
+  EXPECT_EQ(dropped.way, AlterPlan::Way::kCopy);
+  EXPECT_TRUE(dropped.table.has_hidden_key());
+  EXPECT_EQ(dropped.source, (std::vector<int>{0, 1, -1}));  // the hidden key is generated
+  TableDef keyless = Table("CREATE TABLE t (a INT, b INT)");
+  AlterPlan keyed = MustPlan(keyless, "ALTER TABLE t ADD PRIMARY KEY (a)");
+  EXPECT_FALSE(keyed.table.has_hidden_key());
+  EXPECT_FALSE(keyed.table.columns[0].nullable);  // a key's column becomes NOT NULL
+  EXPECT_EQ(keyed.source, (std::vector<int>{0, 1}));
+  AlterPlan kept = MustPlan(keyless, "ALTER TABLE t ADD COLUMN c INT");
+  EXPECT_EQ(kept.source, (std::vector<int>{0, 1, -1, 2}));  // the hidden key keeps its values
+  // An AUTO_INCREMENT column must stay a key's first column (1075), as in MySQL.
+  EXPECT_EQ(MustRefuse(Table(kShop), "ALTER TABLE t DROP PRIMARY KEY"), 1075);
+}
+
+TEST(AlterPlanTest, MysqlErrors) {
+  TableDef t = Table(kShop);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t ADD COLUMN k INT"), 1060);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t RENAME COLUMN name TO k"), 1060);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t MODIFY nosuch INT"), 1054);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t ADD COLUMN x INT AFTER nosuch"), 1054);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t DROP COLUMN nosuch"), 1091);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t DROP INDEX nosuch"), 1091);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t DROP id, DROP name, DROP k"), 1090);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t ADD INDEX ik (name)"), 1061);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t ADD PRIMARY KEY (name)"), 1068);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t ADD INDEX (nosuch)"), 1072);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t RENAME INDEX nosuch TO x"), 1176);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t ENGINE=Aria"), 1286);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t ADD COLUMN x INT, ALGORITHM=INPLACE"), 1846);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE t ADD COLUMN x INT DEFAULT 'abc'"), 1067);
+}
+
+}  // namespace
+}  // namespace shoal::sql
