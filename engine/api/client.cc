@@ -622,6 +622,7 @@ void Client::HandleResult(const wire::Result& result) {
       Outcome outcome;
       outcome.code = result.code;
       if (result.code == wire::kResultOk) {
+        outcome.unchanged = (result.flags & wire::kUnchanged) != 0;
         outcome.row = first;
       } else {
         outcome.message = first;

@@ -43,6 +43,7 @@ struct Outcome {
   uint16_t code = 0;          // 0 ok, 1 not found, else a MySQL error number
   absl::string_view row;      // reads: packed row over the columns asked for
   absl::string_view message;  // errors: MySQL's text
+  bool unchanged = false;     // ok Update/UpdateIf: the program changed no value of the row
   bool ok() const { return code == wire::kResultOk; }
   bool not_found() const { return code == wire::kResultNotFound; }
 };

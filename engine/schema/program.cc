@@ -263,6 +263,7 @@ absl::Status ValidateStep(const TableDef& table, Cursor* c) {
   const ColumnDef& def = table.columns[column];
   switch (static_cast<UpdateOp>(op)) {
     case UpdateOp::kSet:
+    case UpdateOp::kSetIfChanged:
       if (!c->Value(def)) return UpdateError("malformed value");
       return absl::OkStatus();
     case UpdateOp::kSetNull:
@@ -300,7 +301,7 @@ int ReadSteps(const TableDef& table, absl::string_view program, Step* steps) {
     s.op = static_cast<UpdateOp>(p[2]);
     s.index = static_cast<uint8_t>(i);
     p += 3;
-    if (s.op == UpdateOp::kSet) {
+    if (s.op == UpdateOp::kSet || s.op == UpdateOp::kSetIfChanged) {
       int fixed = FixedSize(table.columns[s.column].type);
       size_t length = fixed > 0 ? fixed : LoadLe<uint16_t>(p);
       if (fixed == 0) p += 2;
@@ -438,6 +439,7 @@ bool AddFloating(const ColumnDef& column, absl::string_view value, double delta,
 StepResult ApplyStep(const ColumnDef& column, const Step& step, Field* current, char* scratch) {
   switch (step.op) {
     case UpdateOp::kSet:
+    case UpdateOp::kSetIfChanged:
       *current = Field{step.operand, false};
       return StepResult::kOk;
     case UpdateOp::kSetNull:
@@ -458,6 +460,49 @@ StepResult ApplyStep(const ColumnDef& column, const Step& step, Field* current, 
     *current = Field{absl::string_view(scratch, FixedSize(column.type)), false};
   }
   return result;
+}
+
+bool SameValue(const Field& a, const Field& b) {
+  return a.null == b.null && (a.null || a.bytes == b.bytes);
+}
+
+struct RowPass {
+  bool changed = false;          // some column's value differs from the old row's
+  bool skipped = false;          // a SET IF CHANGED step was left out
+  const Step* failed = nullptr;  // the first step (in program order) that failed
+  StepResult failure = StepResult::kOk;
+};
+
+// Writes the row the sorted `steps` make of `row` to `out`: with the SET IF CHANGED steps
+// (`conditional`) or without them.
+RowPass WriteUpdatedRow(const TableDef& table, const Step* steps, int n, const Field* row,
+                        bool conditional, RowWriter* out) {
+  RowPass pass;
+  const int columns = static_cast<int>(table.columns.size());
+  out->BeginRow(columns);
+  int k = 0;
+  for (int c = 0; c < columns; ++c) {
+    const ColumnDef& column = table.columns[c];
+    Field current = row[c];
+    char scratch[8];
+    for (; k < n && steps[k].column == c; ++k) {
+      if (steps[k].op == UpdateOp::kSetIfChanged && !conditional) {
+        pass.skipped = true;
+        continue;
+      }
+      StepResult result = ApplyStep(column, steps[k], &current, scratch);
+      if (result == StepResult::kOk) continue;
+      if (pass.failed == nullptr || steps[k].index < pass.failed->index) {
+        pass.failed = &steps[k];
+        pass.failure = result;
+      }
+      while (k < n && steps[k].column == c) ++k;
+      break;
+    }
+    pass.changed = pass.changed || !SameValue(current, row[c]);
+    out->Raw(column, current);
+  }
+  return pass;
 }
 
 }  // namespace
@@ -487,37 +532,24 @@ absl::Status ValidateUpdate(const TableDef& table, absl::string_view program) {
 }
 
 absl::Status ApplyUpdate(const TableDef& table, absl::string_view program, const Field* row,
-                         RowWriter* out) {
+                         RowWriter* out, bool* changed) {
   Step steps[kMaxSteps];
   int n = ReadSteps(table, program, steps);
   SortSteps(steps, n);
   const size_t start = out->buffer().size();
-  const int columns = static_cast<int>(table.columns.size());
-  const Step* failed = nullptr;
-  StepResult failure = StepResult::kOk;
-  out->BeginRow(columns);
-  int k = 0;
-  for (int c = 0; c < columns; ++c) {
-    const ColumnDef& column = table.columns[c];
-    Field current = row[c];
-    char scratch[8];
-    for (; k < n && steps[k].column == c; ++k) {
-      StepResult result = ApplyStep(column, steps[k], &current, scratch);
-      if (result == StepResult::kOk) continue;
-      if (failed == nullptr || steps[k].index < failed->index) {
-        failed = &steps[k];
-        failure = result;
-      }
-      while (k < n && steps[k].column == c) ++k;
-      break;
-    }
-    out->Raw(column, current);
-  }
-  if (failed != nullptr) {
+  RowPass pass = WriteUpdatedRow(table, steps, n, row, /*conditional=*/false, out);
+  bool differs = pass.changed;
+  if (pass.failed == nullptr && differs && pass.skipped) {
+    // The row changes: written again, with its SET IF CHANGED steps this time.
     out->buffer().resize(start);
-    const ColumnDef& column = table.columns[failed->column];
-    return OutOfRange(table, column, DeltaText(column, failed->operand), failure);
+    pass = WriteUpdatedRow(table, steps, n, row, /*conditional=*/true, out);
   }
+  if (pass.failed != nullptr) {
+    out->buffer().resize(start);
+    const ColumnDef& column = table.columns[pass.failed->column];
+    return OutOfRange(table, column, DeltaText(column, pass.failed->operand), pass.failure);
+  }
+  if (changed != nullptr) *changed = differs;
   return absl::OkStatus();
 }
 
@@ -618,6 +650,13 @@ UpdateBuilder& UpdateBuilder::SetField(const ColumnDef& column, int column_id,
                                        absl::string_view packed_field) {
   (void)column;  // the value comes packed already
   AppendStepHead(column_id, UpdateOp::kSet, &bytes_);
+  bytes_.append(packed_field.data(), packed_field.size());
+  ++steps_;
+  return *this;
+}
+
+UpdateBuilder& UpdateBuilder::SetFieldIfChanged(int column_id, absl::string_view packed_field) {
+  AppendStepHead(column_id, UpdateOp::kSetIfChanged, &bytes_);
   bytes_.append(packed_field.data(), packed_field.size());
   ++steps_;
   return *this;

@@ -19,7 +19,11 @@
 //     op 1 SET: the new value packed as the column's field; op 2 SET NULL (no operand);
 //     op 3 ADD: int<8> signed for integer columns, binary64 for FLOAT/DOUBLE; the result must
 //       fit the column or the step fails with ER_DATA_OUT_OF_RANGE (1690); NULL + x is NULL.
-//   Steps run in order on the row as changed by the steps before.
+//     op 4 SET IF CHANGED: as SET, but only when the other steps changed some column's value
+//       (MySQL's ON UPDATE CURRENT_TIMESTAMP: an UPDATE that leaves the row as it was must not
+//       move the column; the data node, which alone sees the row, decides).
+//   Steps run in order on the row as changed by the steps before; the SET IF CHANGED steps
+//   are left out when deciding whether the row changed.
 //
 // Beyond the formats, validation refuses: LIKE on a fixed-size column, any step on the hidden
 // key, SET NULL on a NOT NULL column ("1048: Column 'c' cannot be null"), ADD to anything but
@@ -50,7 +54,7 @@ enum class CompareOp : uint8_t {
   kLike = 9,
   kNotLike = 10,
 };
-enum class UpdateOp : uint8_t { kSet = 1, kSetNull = 2, kAdd = 3 };
+enum class UpdateOp : uint8_t { kSet = 1, kSetNull = 2, kAdd = 3, kSetIfChanged = 4 };
 
 // Checks a filter against the table (columns exist, operands well-formed, nesting at most 32
 // deep). An error is InvalidArgument.
@@ -61,9 +65,11 @@ bool FilterPasses(const TableDef& table, absl::string_view filter, const Field* 
 absl::Status ValidateUpdate(const TableDef& table, absl::string_view program);
 // Applies a validated program to the split full row `row` and writes the new packed full
 // row to `out`. A step that overflows gives OutOfRange with MySQL's 1690 message text
-// ("BIGINT UNSIGNED value is out of range in '(`db`.`t`.`k` + 1)'" style).
+// ("BIGINT UNSIGNED value is out of range in '(`db`.`t`.`k` + 1)'" style). `changed`, when
+// given, says whether the new row differs from `row` in some column's value (MySQL's
+// "changed" rows of an UPDATE).
 absl::Status ApplyUpdate(const TableDef& table, absl::string_view program, const Field* row,
-                         RowWriter* out);
+                         RowWriter* out, bool* changed = nullptr);
 
 // Builders used by clients (the native API, the router's planner, tests).
 class FilterBuilder {
@@ -87,6 +93,8 @@ class UpdateBuilder {
   UpdateBuilder& SetInt(const ColumnDef& column, int column_id, int64_t value);
   UpdateBuilder& SetBytes(int column_id, absl::string_view value);  // variable-size types
   UpdateBuilder& SetField(const ColumnDef& column, int column_id, absl::string_view packed_field);
+  // SET IF CHANGED: `packed_field` (EncodeValue) only when the other steps change the row.
+  UpdateBuilder& SetFieldIfChanged(int column_id, absl::string_view packed_field);
   UpdateBuilder& SetNull(int column_id);
   UpdateBuilder& AddInt(int column_id, int64_t delta);
   UpdateBuilder& AddDouble(int column_id, double delta);

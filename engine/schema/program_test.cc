@@ -1,5 +1,5 @@
 // Filters (comparisons, three-valued logic, LIKE, validation of hostile bytes) and update
-// programs (SET, SET NULL, ADD with per-width overflow and MySQL's 1690 text).
+// programs (SET, SET NULL, ADD with per-width overflow and MySQL's 1690 text, SET IF CHANGED).
 #include "engine/schema/program.h"
 
 #include <bit>
@@ -403,6 +403,49 @@ TEST(UpdateTest, OrderWithinAColumn) {
   }
 }
 
+// ON UPDATE CURRENT_TIMESTAMP as the router sends it: `nn` plays the time column.
+TEST(UpdateTest, SetIfChangedOnlyWhenTheRowChanges) {
+  TableDef t = Table();
+  const std::string stamp = Int(t.columns[kNn], 42);
+  auto run = [&](UpdateBuilder b, bool* changed) {
+    std::string program = b.SetFieldIfChanged(kNn, stamp).Finish();
+    EXPECT_TRUE(ValidateUpdate(t, program).ok());
+    RowWriter out;
+    absl::Status status = ApplyUpdate(t, program, Sample(t, 10).fields.data(), &out, changed);
+    EXPECT_TRUE(status.ok()) << status;
+    return Split(t, out.view());
+  };
+  bool changed = false;
+  // k changes: nn takes the stamp.
+  Row out = run(UpdateBuilder().SetInt(t.columns[kK], kK, 11), &changed);
+  EXPECT_TRUE(changed);
+  EXPECT_EQ(FieldInt(t.columns[kK], out.fields[kK].bytes), 11);
+  EXPECT_EQ(FieldInt(t.columns[kNn], out.fields[kNn].bytes), 42);
+  // k set to the value it has, c too, k + 0: the row is left as it was, nn included.
+  out = run(UpdateBuilder().SetInt(t.columns[kK], kK, 10).SetBytes(kC, "hello").AddInt(kK, 0),
+            &changed);
+  EXPECT_FALSE(changed);
+  EXPECT_EQ(out.bytes, Sample(t, 10).bytes);
+  // Nothing but the conditional step: nothing changes.
+  out = run(UpdateBuilder(), &changed);
+  EXPECT_FALSE(changed);
+  EXPECT_EQ(out.bytes, Sample(t, 10).bytes);
+  // NULL where there was a value is a change.
+  out = run(UpdateBuilder().SetNull(kK), &changed);
+  EXPECT_TRUE(changed);
+  EXPECT_TRUE(out.fields[kK].null);
+  EXPECT_EQ(FieldInt(t.columns[kNn], out.fields[kNn].bytes), 42);
+  // A failing step still fails, with the output restored.
+  std::string program =
+      UpdateBuilder().AddInt(kK, INT64_MAX).SetFieldIfChanged(kNn, stamp).Finish();
+  RowWriter failed;
+  EXPECT_TRUE(absl::IsOutOfRange(ApplyUpdate(t, program, Sample(t, 10).fields.data(), &failed)));
+  EXPECT_TRUE(failed.view().empty());
+  // A truncated operand is refused like SET's.
+  program = UpdateBuilder().SetFieldIfChanged(kNn, stamp.substr(0, 2)).Finish();
+  EXPECT_FALSE(ValidateUpdate(t, program).ok());
+}
+
 TEST(UpdateTest, ValidationRejectsHostileBytes) {
   TableDef t = Table();
   auto step = [](uint16_t column, uint8_t op, std::string operand) {
@@ -414,7 +457,7 @@ TEST(UpdateTest, ValidationRejectsHostileBytes) {
   const std::string one(8, '\x01');
   const std::vector<std::pair<const char*, std::string>> bad = {
       {"count without steps", std::string(1, '\x01')},
-      {"unknown op", "\x01" + step(kK, 4, "")},
+      {"unknown op", "\x01" + step(kK, 5, "")},
       {"op zero", "\x01" + step(kK, 0, "")},
       {"no column", "\x01" + step(kColumns, 2, "")},
       {"hidden column", "\x01" + step(kHidden, 3, one)},

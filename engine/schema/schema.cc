@@ -84,6 +84,15 @@ absl::Status CheckType(ColumnDef* column) {
 }
 
 absl::Status CheckDefault(const ColumnDef& column) {
+  const bool temporal =
+      column.type == ColumnType::kDateTime || column.type == ColumnType::kTimestamp;
+  if (column.on_update_now && !temporal) {
+    return Error(1294, absl::StrCat("Invalid ON UPDATE clause for '", column.name, "' column"));
+  }
+  if (column.default_now &&
+      (!temporal || column.auto_increment || column.default_value.has_value())) {
+    return Error(1067, absl::StrCat("Invalid default value for '", column.name, "'"));
+  }
   if (!column.default_value.has_value()) return absl::OkStatus();
   if (column.type == ColumnType::kText || column.type == ColumnType::kBlob) {
     return Error(1101, absl::StrCat("BLOB, TEXT, GEOMETRY or JSON column '", column.name,
@@ -428,7 +437,9 @@ enum ColumnFlag : uint8_t {
   kAutoIncrement = 4,
   kHidden = 8,
   kHasDefault = 16,
-  kAllColumnFlags = 31,
+  kDefaultNow = 32,
+  kOnUpdateNow = 64,
+  kAllColumnFlags = 127,
 };
 enum IndexFlag : uint8_t { kUnique = 1, kPrimary = 2, kAllIndexFlags = 3 };
 
@@ -476,6 +487,8 @@ bool ParseColumn(DefReader* r, ColumnDef* c) {
   c->nullable = flags & kNullable;
   c->auto_increment = flags & kAutoIncrement;
   c->hidden = flags & kHidden;
+  c->default_now = flags & kDefaultNow;
+  c->on_update_now = flags & kOnUpdateNow;
   if (flags & kHasDefault) {
     if (!r->String(kMaxDefaultBytes, &c->default_value.emplace())) return false;
   }
@@ -515,7 +528,8 @@ void AppendTableDef(const TableDef& table, std::string* out) {
     out->push_back(static_cast<char>(c.type));
     uint8_t flags = (c.is_unsigned ? kUnsigned : 0) | (c.nullable ? kNullable : 0) |
                     (c.auto_increment ? kAutoIncrement : 0) | (c.hidden ? kHidden : 0) |
-                    (c.default_value.has_value() ? kHasDefault : 0);
+                    (c.default_value.has_value() ? kHasDefault : 0) |
+                    (c.default_now ? kDefaultNow : 0) | (c.on_update_now ? kOnUpdateNow : 0);
     out->push_back(static_cast<char>(flags));
     AppendLe(c.length, 4, out);
     out->push_back(static_cast<char>(c.precision));

@@ -68,6 +68,12 @@ struct ColumnDef {
   // The default as a packed single-column value (row.h EncodeValue); nullopt: no default
   // (NULL when nullable).
   std::optional<std::string> default_value;
+  // DEFAULT CURRENT_TIMESTAMP (DATETIME and TIMESTAMP only; default_value is then empty): a
+  // row written without a value takes the writing statement's time at `precision` digits.
+  bool default_now = false;
+  // ON UPDATE CURRENT_TIMESTAMP (DATETIME and TIMESTAMP only): an UPDATE that changes some
+  // other column's value and does not assign this one sets it to the statement's time.
+  bool on_update_now = false;
   bool hidden = false;  // the hidden primary key NDB-style tables without one get
 };
 

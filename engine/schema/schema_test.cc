@@ -235,6 +235,17 @@ TEST(ValidateTest, Errors) {
          t->columns[2].default_value = std::string(2, '\0');
        },
        "1101: BLOB, TEXT, GEOMETRY or JSON column 'c' can't have a default value"},
+      {"on update of an int", [](TableDef* t) { t->columns[1].on_update_now = true; },
+       "1294: Invalid ON UPDATE clause for 'k' column"},
+      {"current time of an int", [](TableDef* t) { t->columns[1].default_now = true; },
+       "1067: Invalid default value for 'k'"},
+      {"current time and a constant",
+       [](TableDef* t) {
+         t->columns[2] = Column("c", ColumnType::kDateTime);
+         t->columns[2].default_now = true;
+         t->columns[2].default_value = EncodeValue(t->columns[2], std::string(8, '\0'));
+       },
+       "1067: Invalid default value for 'c'"},
       {"too many key parts",
        [](TableDef* t) {
          for (int i = 0; i < 17; ++i)
@@ -276,6 +287,20 @@ TEST(ValidateTest, AcceptsLimitsAndDefaults) {
   EXPECT_EQ(t.columns[3].precision, 10);  // DECIMAL means DECIMAL(10, 0)
 }
 
+TEST(ValidateTest, AcceptsCurrentTimestamp) {
+  TableDef t = Sbtest();
+  ColumnDef created = Column("created", ColumnType::kTimestamp);
+  created.default_now = true;
+  ColumnDef updated = Column("updated", ColumnType::kDateTime);
+  updated.precision = 6;
+  updated.default_now = true;
+  updated.on_update_now = true;
+  ColumnDef touched = Column("touched", ColumnType::kDateTime);  // ON UPDATE alone
+  touched.on_update_now = true;
+  t.columns.insert(t.columns.end(), {created, updated, touched});
+  EXPECT_TRUE(ValidateAndComplete(&t).ok()) << Message(ValidateAndComplete(&t));
+}
+
 TEST(ValidateTest, TooManyColumnsAndIndexes) {
   TableDef t = Sbtest();
   for (int i = 0; i < 4094; ++i)
@@ -302,6 +327,9 @@ TableDef EveryType() {
     c.scale = 2;
     if (type == 4) c.default_value = std::string("\x01\x02\x03\x04", 4);
     if (type == 10) c.default_value = std::string("\x00\x00", 2);
+    // DATETIME: DEFAULT CURRENT_TIMESTAMP; TIMESTAMP: ON UPDATE too, the two new flag bits.
+    c.default_now = type >= static_cast<int>(ColumnType::kDateTime);
+    c.on_update_now = type == static_cast<int>(ColumnType::kTimestamp);
     t.columns.push_back(c);
   }
   t.columns[0].auto_increment = true;
@@ -331,6 +359,8 @@ void ExpectSame(const TableDef& a, const TableDef& b) {
     EXPECT_EQ(x.nullable, y.nullable);
     EXPECT_EQ(x.auto_increment, y.auto_increment);
     EXPECT_EQ(x.default_value, y.default_value);
+    EXPECT_EQ(x.default_now, y.default_now);
+    EXPECT_EQ(x.on_update_now, y.on_update_now);
     EXPECT_EQ(x.hidden, y.hidden);
   }
   ASSERT_EQ(a.indexes.size(), b.indexes.size());

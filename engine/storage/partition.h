@@ -48,6 +48,9 @@ struct OpResult {
   int index = -1;       // kDuplicateKey: position in TableDef::indexes
   TxnId holder = 0;     // kLocked: the transaction holding the lock
   std::string message;  // kBadRequest/kOutOfRange: the reason; otherwise empty
+  // kOk of an update: its program left every column's value as it was (MySQL counts the row
+  // matched, not changed). The row is still written and locked as any update's.
+  bool unchanged = false;
 };
 
 struct ScanSpec {

@@ -49,8 +49,14 @@ TEST_F(PartitionTest, InsertReadUpdateDeleteWrite) {
   ASSERT_TRUE(schema::SplitRow(t_, cols, w.view(), f, &consumed));
   EXPECT_EQ(f[0].bytes, "one");
 
-  EXPECT_EQ(p_.Update(kAutocommit, IntKey(t_, 0, 1), testing::SetK(t_, 11)).code, OpCode::kOk);
+  OpResult updated = p_.Update(kAutocommit, IntKey(t_, 0, 1), testing::SetK(t_, 11));
+  EXPECT_EQ(updated.code, OpCode::kOk);
+  EXPECT_FALSE(updated.unchanged);
   EXPECT_EQ(Get(p_, t_, 1), (Value{1, 11, "one", 100}));
+  // The same value again: matched, not changed (MySQL's "Changed: 0").
+  updated = p_.Update(kAutocommit, IntKey(t_, 0, 1), testing::SetK(t_, 11));
+  EXPECT_EQ(updated.code, OpCode::kOk);
+  EXPECT_TRUE(updated.unchanged);
   EXPECT_EQ(p_.Update(kAutocommit, IntKey(t_, 0, 9), testing::SetK(t_, 11)).code,
             OpCode::kNotFound);
   std::string add = schema::UpdateBuilder().AddInt(1, 5).Finish();

@@ -349,7 +349,9 @@ OpResult Partition::Impl::Modify(TxnId txn, absl::string_view key, absl::string_
     DeleteRow(t, h);
   } else {
     update_.Clear();
-    if (absl::Status s = schema::ApplyUpdate(*table_, program, fields_.data(), &update_); !s.ok()) {
+    bool changed = false;
+    if (absl::Status s = schema::ApplyUpdate(*table_, program, fields_.data(), &update_, &changed);
+        !s.ok()) {
       OpResult failed;
       failed.code = absl::IsOutOfRange(s) ? OpCode::kOutOfRange : OpCode::kBadRequest;
       failed.message = std::string(s.message());
@@ -368,6 +370,7 @@ OpResult Partition::Impl::Modify(TxnId txn, absl::string_view key, absl::string_
     }
     result = ReplaceData(t, h, row, /*undelete=*/false);
     if (result.code == OpCode::kOk) TrackAutoIncrement(new_fields_.data());
+    result.unchanged = result.code == OpCode::kOk && !changed;
   }
   FinishAutocommit(t);
   return result;

@@ -81,6 +81,8 @@
 //     ok kRead, kReadUnique   row (packed over the columns asked for)
 //     ok kScan                rows (packed rows, back to back) | int<4> row count | resume
 //                             (flags & kMoreRows: call again with this resume token)
+//     ok kUpdate, kUpdateIf   (none); flags & kUnchanged: the row matched but its program
+//                             changed no value (MySQL's "Rows matched" without "Changed")
 //     error                   message (the MySQL error text)
 #pragma once
 
@@ -139,6 +141,7 @@ enum ScanFlags : uint8_t {
 };
 enum ResultFlags : uint16_t {
   kMoreRows = 1,
+  kUnchanged = 2,  // ok kUpdate, kUpdateIf: the program left the row's values as they were
 };
 enum ResultCode : uint16_t {
   kResultOk = 0,

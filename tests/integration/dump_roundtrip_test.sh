@@ -3,8 +3,8 @@
 # mariadb-dump and mariadb CLI, run unmodified, and nothing changes on the way.
 #
 #   1. A private MariaDB holds `shop`: every column type Shoal has, NULLs, quotes, backslashes,
-#      newlines, emoji, binary bytes, secondary, unique and composite indexes, an empty table
-#      and 20,000 rows (several extended INSERTs).
+#      newlines, emoji, binary bytes, secondary, unique and composite indexes, an empty table,
+#      DEFAULT / ON UPDATE CURRENT_TIMESTAMP columns and 20,000 rows (several extended INSERTs).
 #   2. mariadb-dump of it loads into Shoal's cluster in a box (LOCK TABLES, DISABLE KEYS, the
 #      /*!…*/ preamble and postamble); every row reads back from Shoal as from MariaDB.
 #   3. mariadb-dump of Shoal (default options, --single-transaction, --xml, and
@@ -91,6 +91,14 @@ CREATE TABLE orders (
 ) ENGINE=InnoDB;
 INSERT INTO orders SELECT seq % 500, seq DIV 500, seq % 3 + 1, seq FROM seq_0_to_19999;
 CREATE TABLE empty_one (id INT PRIMARY KEY, v VARCHAR(5)) ENGINE=InnoDB;
+CREATE TABLE audit (
+  id INT PRIMARY KEY,
+  created TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  updated DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),
+  touched TIMESTAMP NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP
+) ENGINE=InnoDB;
+INSERT INTO audit VALUES (1, '2024-01-02 03:04:05', '2024-01-02 03:04:05.500000', NULL),
+  (2, '2001-02-03 04:05:06', '2001-02-03 04:05:06.000001', '2002-03-04 05:06:07');
 SQL
 
 # --- 2. MariaDB -> Shoal ------------------------------------------------------------------
@@ -98,8 +106,9 @@ mariadb-dump -S "$mariadb_socket" -u root shop >"$work/from_mariadb.sql"
 "${shoal[@]}" -e "CREATE DATABASE shop"
 "${shoal[@]}" shop <"$work/from_mariadb.sql" || fail "MariaDB's dump did not load into Shoal"
 
-tables=(customer item orders empty_one)
-declare -A order_by=([customer]=id [item]=sku [orders]="customer_id, line" [empty_one]=id)
+tables=(customer item orders empty_one audit)
+declare -A order_by=([customer]=id [item]=sku [orders]="customer_id, line" [empty_one]=id
+  [audit]=id)
 for t in "${tables[@]}"; do
   query="SELECT * FROM $t ORDER BY ${order_by[$t]}"
   "${maria[@]}" shop -e "$query" >"$work/$t.maria"

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/integration/test_cluster.h"
@@ -260,6 +261,47 @@ TEST_F(SqlTablesTest, InsertOnDuplicateKeyUpdateAndReplace) {
   EXPECT_EQ(Query("SELECT name, hits FROM counters ORDER BY name"),
             "name\thits\na\t13\nb\t42\nc\t1\nd\t4\n");
   Query("DROP TABLE counters");
+}
+
+// DEFAULT / ON UPDATE CURRENT_TIMESTAMP with time passing between statements: an UPDATE that
+// changes the row moves the column, whether by key (an update program: the data node decides)
+// or by scan; one that sets the values the row has leaves it and counts no changed row.
+TEST_F(SqlTablesTest, OnUpdateCurrentTimestampMovesOnlyWithAChange) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query(
+      "CREATE TABLE stamps (id INT PRIMARY KEY, v INT, "
+      "created DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), "
+      "updated TIMESTAMP(6) NOT NULL DEFAULT NOW(6) ON UPDATE NOW(6))");
+  Query("INSERT INTO stamps (id, v) VALUES (1, 1), (2, 2)");
+  auto times = [](int id) {
+    return Query(absl::StrCat("SELECT created, updated FROM stamps WHERE id = ", id));
+  };
+  const std::string first = times(1);
+  EXPECT_EQ(first, times(2));  // one time per statement
+  EXPECT_EQ(Query("SELECT COUNT(*) FROM stamps WHERE created = updated"), "COUNT(*)\n2\n");
+  absl::SleepFor(absl::Milliseconds(1100));
+
+  EXPECT_EQ(Query("UPDATE stamps SET v = 1 WHERE id = 1; SELECT ROW_COUNT()"), "ROW_COUNT()\n0\n");
+  EXPECT_EQ(Query("UPDATE stamps SET v = v + 0 WHERE id = 1; SELECT ROW_COUNT()"),
+            "ROW_COUNT()\n0\n");
+  EXPECT_EQ(Query("UPDATE stamps SET v = 2 WHERE v >= 2; SELECT ROW_COUNT()"), "ROW_COUNT()\n0\n");
+  EXPECT_EQ(times(1), first);
+  EXPECT_EQ(times(2), first);
+
+  EXPECT_EQ(Query("UPDATE stamps SET v = 10 WHERE id = 1; SELECT ROW_COUNT()"), "ROW_COUNT()\n1\n");
+  EXPECT_EQ(Query("UPDATE stamps SET v = 20 WHERE v = 2; SELECT ROW_COUNT()"), "ROW_COUNT()\n1\n");
+  EXPECT_EQ(Query("SELECT id, TIMESTAMPDIFF(MICROSECOND, created, updated) >= 1000000, "
+                  "TIMESTAMPDIFF(SECOND, updated, NOW(6)) < 60 FROM stamps ORDER BY id"),
+            "id\tTIMESTAMPDIFF(MICROSECOND, created, updated) >= 1000000\t"
+            "TIMESTAMPDIFF(SECOND, updated, NOW(6)) < 60\n1\t1\t1\n2\t1\t1\n");
+  EXPECT_EQ(Query("SELECT COUNT(DISTINCT created) FROM stamps"),
+            "COUNT(DISTINCT created)\n1\n");  // DEFAULT only: never moved
+  // REPLACE over a row writes a new one: DEFAULT CURRENT_TIMESTAMP is the statement's time.
+  Query("REPLACE INTO stamps (id, v) VALUES (1, 10)");
+  EXPECT_EQ(Query("SELECT created = updated, created > (SELECT created FROM stamps WHERE id = 2) "
+                  "FROM stamps WHERE id = 1"),
+            "created = updated\tcreated > (SELECT created FROM stamps WHERE id = 2)\n1\t1\n");
+  Query("DROP TABLE stamps");
 }
 
 // The value of the metric line `name` in a /metrics text, or -1.

@@ -199,6 +199,7 @@ bool KeyOps::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time 
   applied.partition = h.partition;
   applied.tag = h.tag;
   OpResult result = RunWrite(key_op, def, partition, txn, &applied);
+  applied.unchanged = result.unchanged;
   if (result.code == OpCode::kLocked) {
     if (internal) partition->Abort(txn);
     if (autocommit) context_->EndCommit(epoch);
@@ -342,7 +343,7 @@ void KeyOps::Reply(wire::FrameBuilder* out, const OpResult& result, uint64_t tag
                    absl::string_view row, const schema::TableDef& table) {
   switch (result.code) {
     case OpCode::kOk:
-      wire::AppendResult(out, wire::kResultOk, 0, tag, {});
+      wire::AppendResult(out, wire::kResultOk, result.unchanged ? wire::kUnchanged : 0, tag, {});
       return;
     case OpCode::kNotFound:
       wire::AppendResult(out, wire::kResultNotFound, 0, tag, {});

@@ -77,6 +77,7 @@ bool Replicator::Replicate(const AppliedWrite& write, const TableState& table,
     wait.internal = internal;
     wait.epoch = epoch;
     wait.decided_here = internal;
+    wait.result_flags = write.unchanged ? wire::kUnchanged : 0;
     wait.touched.push_back(touched);
     wait_id = OpenWait(std::move(wait));
     ++context_->stats.replicated;
@@ -257,7 +258,7 @@ void Replicator::Finish(uint64_t wait_id, ReplySink* sink) {
       // The copy may have sent this write's version uncommitted meanwhile.
       EndOnCopyTarget(wait.txn, t, /*commit=*/true, wait.epoch, sink);
     }
-    wire::AppendResult(sink->ReplyTo(wait.conn), wire::kResultOk, 0, wait.tag, {});
+    wire::AppendResult(sink->ReplyTo(wait.conn), wire::kResultOk, wait.result_flags, wait.tag, {});
   }
   if (wait.internal) context_->unparker->Unpark(wait.txn, sink);
 }

@@ -47,6 +47,7 @@ struct ReplicaWait {
   std::vector<int> pending;      // data nodes whose answer is due (one entry per answer)
   uint16_t error = 0;
   std::string message;
+  uint16_t result_flags = 0;  // kWrite: the flags of the client's answer (wire::kUnchanged)
   absl::Time since = absl::Now();
 };
 
@@ -58,6 +59,7 @@ struct AppliedWrite {
   bool is_delete = false;  // kDelete, kDeleteIf: the backups delete `key`
   absl::string_view key;   // updates and deletes: the row's key
   absl::string_view row;   // inserts and writes: the whole row (the after-image)
+  bool unchanged = false;  // an update that changed no value (wire::kUnchanged)
 };
 
 class Replicator {

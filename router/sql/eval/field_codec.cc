@@ -867,7 +867,7 @@ mysql::ColumnDefinition ResultColumn(const schema::TableDef& table, int column,
   if (!c.nullable) d.flags |= flag::kNotNull;
   if (c.auto_increment) d.flags |= flag::kAutoIncrement;
   // explicit_defaults_for_timestamp is ON in 8.0, so TIMESTAMP is no exception.
-  if (!c.nullable && !c.auto_increment && !c.default_value.has_value()) {
+  if (!c.nullable && !c.auto_increment && !c.default_value.has_value() && !c.default_now) {
     d.flags |= flag::kNoDefaultValue;
   }
   const uint8_t fsp = std::min<uint8_t>(c.precision, 6);

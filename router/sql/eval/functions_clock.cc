@@ -232,3 +232,15 @@ mysql::DateTime SessionNow(const ExprEngine& engine, uint8_t fsp) {
 }
 
 }  // namespace shoal::sql::internal
+
+namespace shoal::sql {
+
+mysql::DateTime StatementNow(const SessionState& state, absl::Time now, uint8_t fsp) {
+  return internal::ToDateTime(now, internal::SessionTimeZone(state), fsp);
+}
+
+mysql::DateTime StatementUtcNow(absl::Time now, uint8_t fsp) {
+  return internal::ToDateTime(now, absl::UTCTimeZone(), fsp);
+}
+
+}  // namespace shoal::sql

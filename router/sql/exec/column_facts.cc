@@ -1,5 +1,6 @@
 #include "router/sql/exec/column_facts.h"
 
+#include "absl/strings/str_cat.h"
 #include "engine/schema/row.h"
 #include "protocol/text_format.h"
 #include "router/sql/eval/field_codec.h"
@@ -12,13 +13,32 @@ std::string ColumnValueText(const mysql::Value& v, const mysql::ColumnDefinition
   return text;
 }
 
+namespace {
+
+std::string CurrentTimestampText(const schema::ColumnDef& c) {
+  return c.precision > 0 ? absl::StrCat("CURRENT_TIMESTAMP(", c.precision, ")")
+                         : "CURRENT_TIMESTAMP";
+}
+
+}  // namespace
+
 std::optional<std::string> DeclaredDefault(const schema::ColumnDef& c,
                                            const mysql::ColumnDefinition& result_column) {
+  if (c.default_now) return CurrentTimestampText(c);
   if (!c.default_value) return std::nullopt;
   schema::Field field;
   size_t used = 0;
   if (!schema::ReadField(c, *c.default_value, &field, &used)) return std::nullopt;
   return ColumnValueText(DecodeField(c, field), result_column);
+}
+
+std::string ColumnExtra(const schema::ColumnDef& c) {
+  if (c.auto_increment) return "auto_increment";
+  std::string extra = c.default_now ? "DEFAULT_GENERATED" : "";
+  if (c.on_update_now) {
+    absl::StrAppend(&extra, extra.empty() ? "" : " ", "on update ", CurrentTimestampText(c));
+  }
+  return extra;
 }
 
 std::string KeyText(uint16_t flags) {

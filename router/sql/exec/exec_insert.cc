@@ -12,6 +12,7 @@
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/column_defaults.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/insert_rows.h"
 #include "router/sql/exec/table_access.h"
@@ -271,11 +272,13 @@ class UpsertRun : public AsyncStatement, public api::Completion {
     EvalContext eval = ctx.Eval();
     eval.row_columns = &row_columns_;
     eval.row = &values;
+    std::vector<bool> assigned(values.size());
     for (const Assignment& a : assignments_) {
       int c = table_->FindColumn(a.column);
       if (c < 0 || table_->columns[c].hidden) {
         return mysql::errors::UnknownColumn(a.column, "field list");
       }
+      assigned[c] = true;
       absl::flat_hash_map<const Expr*, mysql::Value> bound;
       absl::flat_hash_map<const Expr*, mysql::ColumnDefinition> bound_types;
       BindValuesCalls(*a.value, new_values, &bound, &bound_types);
@@ -285,6 +288,16 @@ class UpsertRun : public AsyncStatement, public api::Completion {
       if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
       values[c] = std::get<mysql::Value>(std::move(v));
     }
+    auto packed = Pack(values, row);
+    if (auto* err = std::get_if<mysql::SqlError>(&packed)) return *err;
+    // The update part follows UPDATE's ON UPDATE rule: only a row it changes moves.
+    if (std::get<std::string>(packed) == stored || !HasOnUpdateNow(*table_)) return packed;
+    TouchOnUpdateColumns(*table_, assigned, ctx, &values);
+    return Pack(values, row);
+  }
+
+  std::variant<std::string, mysql::SqlError> Pack(const std::vector<mysql::Value>& values,
+                                                  int row) {
     schema::RowWriter writer;
     writer.BeginRow(static_cast<int>(values.size()));
     for (size_t c = 0; c < values.size(); ++c) {
@@ -416,8 +429,8 @@ DictionaryFetch ReserveAutoIncrement(const schema::TableDef& table, uint64_t cou
 
 std::optional<mysql::SqlError> PackRow(const schema::TableDef& table,
                                        const std::vector<bool>& given, AppendGiven append,
-                                       uint64_t* next_id, uint64_t* first_auto,
-                                       schema::RowWriter* out) {
+                                       const ExecContext& ctx, uint64_t* next_id,
+                                       uint64_t* first_auto, schema::RowWriter* out) {
   const int n = static_cast<int>(table.columns.size());
   const int auto_column = table.auto_increment_column();
   const bool hidden_key = table.has_hidden_key();
@@ -430,6 +443,8 @@ std::optional<mysql::SqlError> PackRow(const schema::TableDef& table,
       out->Int(column, static_cast<int64_t>((*next_id)++));
     } else if (given[c]) {
       if (auto err = append(c, out)) return err;
+    } else if (column.default_now) {
+      if (auto err = AppendField(column, CurrentTimeOf(column, ctx), 1, out)) return err;
     } else if (column.default_value) {
       schema::Field field;
       size_t used = 0;
@@ -484,7 +499,8 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
     auto append = [&](int c, schema::RowWriter* out) {
       return AppendField(table->columns[c], rows.values[r][c], row, out);
     };
-    if (auto err = PackRow(*table, rows.given[r], append, &next_id, &last_insert_id, &writer)) {
+    if (auto err =
+            PackRow(*table, rows.given[r], append, ctx, &next_id, &last_insert_id, &writer)) {
       return *err;
     }
     packed[r] = std::string(writer.view());
@@ -524,6 +540,14 @@ StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx) {
     std::vector<std::optional<mysql::Value>> values(row.size());
     for (size_t i = 0; i < row.size(); ++i) {
       if (row[i]->kind == ExprKind::kDefault) continue;
+      int named = -1;
+      if (auto d = DefaultCallValue(*row[i], *table, ctx, &named)) {
+        // DEFAULT(c) in c's own place is DEFAULT (an AUTO_INCREMENT column's next value too).
+        if (named == columns[i]) continue;
+        if (auto* err = std::get_if<mysql::SqlError>(&*d)) return *err;
+        values[i] = std::get<mysql::Value>(std::move(*d));
+        continue;
+      }
       auto v = Evaluate(*row[i], &eval);
       if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
       values[i] = std::get<mysql::Value>(std::move(v));

@@ -27,6 +27,7 @@
 #include "router/sql/eval/load_data_format.h"
 #include "router/sql/eval/load_data_values.h"
 #include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/column_defaults.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/insert_rows.h"
 #include "router/sql/exec/table_access.h"
@@ -331,11 +332,20 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
     uint64_t needed = GeneratedValuesPerRow(*table_, auto_column >= 0 && given_[auto_column]);
     uint64_t next_id = 0;
     if (needed > 0) next_id = *TakeAutoIncrement(*table_, needed, data());
+    const ExecContext ctx = context();
     auto append = [&](int c, schema::RowWriter* out) -> std::optional<mysql::SqlError> {
-      if (missing[c]) return AppendMissingValue(table_->columns[c], row, out);
-      return AppendLoadedValue(table_->columns[c], values_[c], row, out, &warnings);
+      const schema::ColumnDef& column = table_->columns[c];
+      if (missing[c]) {
+        // mysqld's one exception to a missing field's reset: a TIMESTAMP NOT NULL takes the
+        // statement's time, whatever its default.
+        if (column.type == schema::ColumnType::kTimestamp && !column.nullable) {
+          return AppendField(column, CurrentTimeOf(column, ctx), static_cast<int>(row), out);
+        }
+        return AppendMissingValue(column, row, out);
+      }
+      return AppendLoadedValue(column, values_[c], row, out, &warnings);
     };
-    if (auto err = PackRow(*table_, given_, append, &next_id, &first_auto_, &writer_)) {
+    if (auto err = PackRow(*table_, given_, append, ctx, &next_id, &first_auto_, &writer_)) {
       return Fail(*err);
     }
     current_->rows.emplace_back(writer_.view());

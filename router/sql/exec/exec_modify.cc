@@ -15,6 +15,7 @@
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/exec/access_plan.h"
 #include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/column_defaults.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/row_pipeline.h"
 #include "router/sql/exec/table_access.h"
@@ -31,8 +32,10 @@ std::optional<std::string> DirectProgram(const schema::TableDef& table,
                                          std::optional<mysql::SqlError>* error) {
   if (!SetFitsProgram(table, set)) return std::nullopt;
   schema::UpdateBuilder program;
+  std::vector<bool> assigned(table.columns.size());
   for (const Assignment& a : set) {
     int c = table.FindColumn(a.column);
+    assigned[c] = true;
     const schema::ColumnDef& column = table.columns[c];
     const Expr& e = *a.value;
     if (e.kind == ExprKind::kBinary &&
@@ -65,21 +68,16 @@ std::optional<std::string> DirectProgram(const schema::TableDef& table,
     if (auto* err = std::get_if<mysql::SqlError>(&field)) return *error = *err, std::nullopt;
     program.SetField(column, c, std::get<std::string>(field));
   }
-  return program.Finish();
-}
-
-// What `SET col = DEFAULT` stores: the column's default, else NULL, else MySQL's 1364.
-std::variant<Value, mysql::SqlError> DefaultValue(const schema::ColumnDef& column) {
-  if (column.default_value) {
-    schema::Field field;
-    size_t used = 0;
-    if (schema::ReadField(column, *column.default_value, &field, &used)) {
-      return DecodeField(column, field);
-    }
+  // ON UPDATE CURRENT_TIMESTAMP: only the data node, which alone sees the row, knows whether
+  // the assignments change it.
+  for (size_t c = 0; c < table.columns.size(); ++c) {
+    const schema::ColumnDef& column = table.columns[c];
+    if (!column.on_update_now || assigned[c]) continue;
+    auto field = EncodeField(column, CurrentTimeOf(column, ctx), 1);
+    if (auto* err = std::get_if<mysql::SqlError>(&field)) return *error = *err, std::nullopt;
+    program.SetFieldIfChanged(static_cast<int>(c), std::get<std::string>(field));
   }
-  if (column.nullable) return Value{};
-  return mysql::SqlError{1364, "HY000",
-                         absl::StrCat("Field '", column.name, "' doesn't have a default value")};
+  return program.Finish();
 }
 
 enum class Verb { kUpdate, kDelete };
@@ -159,7 +157,9 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       case Phase::kDirect:
       case Phase::kWrite:
         if (outcome.ok()) {
-          ++affected_;
+          if (phase_ == Phase::kDirect) ++matched_direct_;
+          // An update program that left the row as it was: matched, not changed.
+          if (!outcome.unchanged) ++affected_;
         } else if (!outcome.not_found()) {
           NoteError(outcome.code, outcome.message);
         }
@@ -279,6 +279,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       return std::nullopt;
     }
     std::vector<Value> updated = old;
+    std::vector<bool> assigned(table_->columns.size());
     EvalContext eval = ctx.Eval();
     eval.row_columns = &row_columns_;
     eval.row = &updated;  // MySQL: later assignments see earlier ones
@@ -286,10 +287,17 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       int c = table_->FindColumn(a.column);
       if (c < 0 || table_->columns[c].hidden)
         return mysql::errors::UnknownColumn(a.column, "field list");
+      assigned[c] = true;
       if (a.value->kind == ExprKind::kDefault) {
-        auto v = DefaultValue(table_->columns[c]);
+        auto v = DefaultValueOf(table_->columns[c], ctx);
         if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
         updated[c] = std::get<Value>(std::move(v));
+        continue;
+      }
+      int named = -1;
+      if (auto v = DefaultCallValue(*a.value, *table_, ctx, &named)) {
+        if (auto* err = std::get_if<mysql::SqlError>(&*v)) return *err;
+        updated[c] = std::get<Value>(std::move(*v));
         continue;
       }
       auto v = Evaluate(*a.value, &eval);
@@ -297,13 +305,14 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       updated[c] = std::get<Value>(std::move(v));
     }
     schema::RowWriter writer;
-    writer.BeginRow(static_cast<int>(table_->columns.size()));
-    for (size_t c = 0; c < updated.size(); ++c) {
-      if (auto err = AppendField(table_->columns[c], updated[c], 1, &writer)) return err;
+    if (auto err = Pack(updated, &writer)) return err;
+    if (writer.view() == absl::string_view(packed)) return std::nullopt;  // nothing changes
+    if (HasOnUpdateNow(*table_)) {
+      TouchOnUpdateColumns(*table_, assigned, ctx, &updated);
+      if (auto err = Pack(updated, &writer)) return err;
     }
     std::string new_key;
     api::Client::KeyOfRow(*table_, writer.view(), &new_key);
-    if (writer.view() == absl::string_view(packed)) return std::nullopt;  // nothing changes
     if (new_key != key) {
       // The key moves: the row goes to its new partition.
       outstanding_ += 2;
@@ -314,6 +323,15 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
     }
     ++outstanding_;
     data()->client().Write(*table_, writer.view(), this, txn());
+    return std::nullopt;
+  }
+
+  std::optional<mysql::SqlError> Pack(const std::vector<Value>& row, schema::RowWriter* out) {
+    out->Clear();
+    out->BeginRow(static_cast<int>(table_->columns.size()));
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (auto err = AppendField(table_->columns[c], row[c], 1, out)) return err;
+    }
     return std::nullopt;
   }
 
@@ -337,7 +355,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
     OkResult ok;
     ok.affected_rows = static_cast<uint64_t>(std::max<int64_t>(0, affected_));
     if (spec_.verb == Verb::kUpdate) {
-      uint64_t matched = phase_ == Phase::kDirect ? ok.affected_rows : matched_;
+      uint64_t matched = phase_ == Phase::kDirect ? matched_direct_ : matched_;
       ok.info =
           absl::StrCat("Rows matched: ", matched, "  Changed: ", ok.affected_rows, "  Warnings: 0");
     }
@@ -354,6 +372,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
   int outstanding_ = 0;
   int64_t affected_ = 0;
   uint64_t matched_ = 0;
+  uint64_t matched_direct_ = 0;  // the direct path's rows found (changed or not)
   std::vector<std::string> rows_;
   std::optional<mysql::SqlError> error_;
 };

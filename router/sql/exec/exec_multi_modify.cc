@@ -17,6 +17,7 @@
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/exec/access_plan.h"
 #include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/column_defaults.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/semi_join.h"
 #include "router/sql/exec/table_access.h"
@@ -151,8 +152,28 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
         }
       }
       if (!changes) continue;
+      if (auto err = AddOnUpdateSteps(target, &program)) return err;
       ++outstanding_;
       data()->client().Update(table, key, program.Finish(), this, txn_);
+    }
+    return std::nullopt;
+  }
+
+  // MySQL's ON UPDATE CURRENT_TIMESTAMP for a row the assignments change (the row was read
+  // locked, so the comparison above is the data node's too): the columns not assigned take
+  // the statement's time.
+  std::optional<mysql::SqlError> AddOnUpdateSteps(const Target& target,
+                                                  schema::UpdateBuilder* program) {
+    const schema::TableDef& table = *target.table;
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+      const schema::ColumnDef& def = table.columns[c];
+      if (!def.on_update_now) continue;
+      bool assigned = std::any_of(target.assignments.begin(), target.assignments.end(),
+                                  [&](const auto& a) { return a.first == static_cast<int>(c); });
+      if (assigned) continue;
+      auto field = EncodeField(def, CurrentTimeOf(def, context()), 1);
+      if (auto* err = std::get_if<mysql::SqlError>(&field)) return *err;
+      program->SetField(def, static_cast<int>(c), std::get<std::string>(field));
     }
     return std::nullopt;
   }

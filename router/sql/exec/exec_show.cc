@@ -299,7 +299,7 @@ Row ColumnRow(const schema::TableDef& table, int i, bool full, const SessionStat
   row.push_back(KeyText(rc.flags));
   std::optional<std::string> dflt = DeclaredDefault(c, rc);
   row.push_back(dflt ? Value{std::move(*dflt)} : Value{});
-  row.push_back(std::string(c.auto_increment ? "auto_increment" : ""));
+  row.push_back(ColumnExtra(c));
   if (full) {
     row.push_back(std::string("select,insert,update,references"));
     row.push_back(std::string());  // column comments are not kept

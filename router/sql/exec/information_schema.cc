@@ -144,7 +144,7 @@ void ColumnsRows(const Catalog& c, std::vector<Row>* rows) {
                        collation,
                        std::move(type),
                        KeyText(rc.flags),
-                       Str(col.auto_increment ? "auto_increment" : ""),
+                       Str(ColumnExtra(col)),
                        Str("select,insert,update,references"),
                        Str(""),
                        Str(""),

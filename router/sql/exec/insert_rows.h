@@ -50,14 +50,15 @@ bool WantsGeneratedValue(const mysql::Value& value, bool given);
 
 // Packs one row of `table` into `out` (cleared first). Column c takes `append(c, out)` where
 // `given[c]`, else a generated value (the AUTO_INCREMENT column, and the hidden key) taken from
-// `*next_id` onwards, else its default or NULL; 1364 for a NOT NULL column without a default.
+// `*next_id` onwards, else its default (the statement's time for DEFAULT CURRENT_TIMESTAMP:
+// column_defaults.h) or NULL; 1364 for a NOT NULL column without a default.
 // `*first_auto` is set to the first value the AUTO_INCREMENT column was given, if it was 0.
 using AppendGiven =
     absl::FunctionRef<std::optional<mysql::SqlError>(int column, schema::RowWriter* out)>;
 std::optional<mysql::SqlError> PackRow(const schema::TableDef& table,
                                        const std::vector<bool>& given, AppendGiven append,
-                                       uint64_t* next_id, uint64_t* first_auto,
-                                       schema::RowWriter* out);
+                                       const ExecContext& ctx, uint64_t* next_id,
+                                       uint64_t* first_auto, schema::RowWriter* out);
 
 // How many generated values PackRow takes for a row whose AUTO_INCREMENT column is given or
 // not (`auto_given`): one for that column, one for the hidden key.

@@ -52,6 +52,7 @@ const char* SqlStateOf(int code) {
       return "42S21";
     case 1117:
     case 1273:
+    case 1294:
     case 1628:
       return "HY000";
     default:
@@ -304,17 +305,41 @@ std::variant<mysql::Value, SqlError> DefaultValue(const Expr& e, const ColumnDef
                   e.args[0]->kind == ExprKind::kLiteral;
   if (negative) return LiteralValue(*e.args[0], true, column);
   if (e.kind == ExprKind::kLiteral) return LiteralValue(e, false, column);
-  if (e.kind == ExprKind::kFunction && IsCurrentTimestamp(e.name)) {
-    if (column.type != ColumnType::kDateTime && column.type != ColumnType::kTimestamp) {
-      return InvalidDefault(column.name);
-    }
-    return mysql::errors::NotSupportedYet("DEFAULT CURRENT_TIMESTAMP");
-  }
   return mysql::errors::NotSupportedYet("expression defaults");
+}
+
+// CURRENT_TIMESTAMP[(n)] as DEFAULT (`error` 1067) or ON UPDATE (1294) of `column`: MySQL 8.0
+// takes it only for DATETIME and TIMESTAMP, with n the column's own fractional digits
+// (MariaDB truncates a larger n instead).
+MaybeError CheckCurrentTimestamp(const Expr& e, const ColumnDef& column, int error) {
+  SqlError refused =
+      error == 1294
+          ? Error(1294, absl::StrCat("Invalid ON UPDATE clause for '", column.name, "' column"))
+          : InvalidDefault(column.name);
+  uint32_t fsp = 0;
+  if (e.args.size() > 1) return refused;
+  if (e.args.size() == 1) {
+    const Expr& a = *e.args[0];
+    if (a.kind != ExprKind::kLiteral || a.literal != LiteralKind::kInteger ||
+        !absl::SimpleAtoi(a.text, &fsp)) {
+      return refused;
+    }
+    if (fsp > 6) return PrecisionTooBig(fsp, absl::AsciiStrToLower(e.name), 6);
+  }
+  if (column.type != ColumnType::kDateTime && column.type != ColumnType::kTimestamp) {
+    return refused;
+  }
+  if (fsp != column.precision) return refused;
+  return std::nullopt;
 }
 
 // REQUIRES: column's type and nullability are set.
 MaybeError ApplyDefault(const Expr& expr, bool in_primary_key, ColumnDef* column) {
+  if (expr.kind == ExprKind::kFunction && IsCurrentTimestamp(expr.name)) {
+    if (MaybeError e = CheckCurrentTimestamp(expr, *column, 1067)) return e;
+    column->default_now = true;
+    return std::nullopt;
+  }
   auto value = DefaultValue(expr, *column);
   if (auto* e = std::get_if<SqlError>(&value)) return *e;
   const mysql::Value& v = std::get<mysql::Value>(value);
@@ -358,6 +383,10 @@ std::variant<ColumnDef, SqlError> ColumnFromSpec(const ColumnSpec& spec, bool in
   column.nullable = spec.nullable.value_or(true) && !in_primary_key && !spec.auto_increment;
   if (spec.default_value != nullptr) {
     if (MaybeError e = ApplyDefault(*spec.default_value, in_primary_key, &column)) return *e;
+  }
+  if (spec.on_update != nullptr) {
+    if (MaybeError e = CheckCurrentTimestamp(*spec.on_update, column, 1294)) return *e;
+    column.on_update_now = true;
   }
   return column;
 }
@@ -506,9 +535,16 @@ std::string TemporalText(const ColumnDef& c, const mysql::Value& v) {
   return out;
 }
 
+// CURRENT_TIMESTAMP as MySQL 8.0 shows it: with the column's fractional digits, if any.
+std::string CurrentTimestampText(const ColumnDef& c) {
+  return c.precision > 0 ? absl::StrCat("CURRENT_TIMESTAMP(", c.precision, ")")
+                         : "CURRENT_TIMESTAMP";
+}
+
 std::string DefaultText(const ColumnDef& c) {
   bool blob = c.type == ColumnType::kText || c.type == ColumnType::kBlob;
   if (c.auto_increment) return "";
+  if (c.default_now) return " DEFAULT " + CurrentTimestampText(c);
   if (!c.default_value.has_value()) return c.nullable && !blob ? " DEFAULT NULL" : "";
   schema::Field field;
   size_t consumed = 0;
@@ -533,6 +569,7 @@ std::string ColumnLine(const ColumnDef& c) {
     line += " NULL";  // MySQL spells it out: TIMESTAMP columns once defaulted to NOT NULL
   }
   line += DefaultText(c);
+  if (c.on_update_now) line += " ON UPDATE " + CurrentTimestampText(c);
   if (c.auto_increment) line += " AUTO_INCREMENT";
   return line;
 }

@@ -325,8 +325,16 @@ TEST(TableSpecTest, DefaultErrors) {
       {"CREATE TABLE t (c INT NULL, PRIMARY KEY (c))", 1171, kPkNull},
       {"CREATE TABLE t (c TEXT DEFAULT 'x')", 1101,
        "BLOB, TEXT, GEOMETRY or JSON column 'c' can't have a default value"},
-      {"CREATE TABLE t (c DATETIME DEFAULT CURRENT_TIMESTAMP)", 1235,
-       "This version of MySQL doesn't yet support 'DEFAULT CURRENT_TIMESTAMP'"},
+      {"CREATE TABLE t (c DATE DEFAULT CURRENT_TIMESTAMP)", 1067, "Invalid default value for 'c'"},
+      {"CREATE TABLE t (c TIME DEFAULT NOW())", 1067, "Invalid default value for 'c'"},
+      // MySQL 8.0 wants the column's own precision (MariaDB truncates).
+      {"CREATE TABLE t (c DATETIME(3) DEFAULT CURRENT_TIMESTAMP(6))", 1067,
+       "Invalid default value for 'c'"},
+      {"CREATE TABLE t (c DATETIME(6) DEFAULT CURRENT_TIMESTAMP)", 1067,
+       "Invalid default value for 'c'"},
+      {"CREATE TABLE t (c TIMESTAMP DEFAULT NOW(3))", 1067, "Invalid default value for 'c'"},
+      {"CREATE TABLE t (c DATETIME DEFAULT NOW(7))", 1426,
+       "Too-big precision 7 specified for 'now'. Maximum is 6."},
       {"CREATE TABLE t (c INT DEFAULT (1 + 1))", 1235,
        "This version of MySQL doesn't yet support 'expression defaults'"},
   };
@@ -335,6 +343,66 @@ TEST(TableSpecTest, DefaultErrors) {
     mysql::SqlError e = MustRefuse(c.sql);
     EXPECT_EQ(e.code, c.code);
     EXPECT_EQ(e.sqlstate, "42000");
+    EXPECT_EQ(e.message, c.message);
+  }
+}
+
+TEST(TableSpecTest, CurrentTimestamp) {
+  TableDef t = MustBuild(
+      "CREATE TABLE t (id INT PRIMARY KEY, "
+      "created TIMESTAMP DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, "
+      "d DATETIME(6) DEFAULT CURRENT_TIMESTAMP(6), "
+      "updated_at datetime NOT NULL DEFAULT NOW() ON UPDATE NOW(), "
+      "touched DATETIME(3) ON UPDATE LOCALTIMESTAMP(3), "
+      "since DATETIME DEFAULT '2024-01-02 03:04:05' ON UPDATE LOCALTIME)");
+  EXPECT_TRUE(t.columns[1].default_now);
+  EXPECT_TRUE(t.columns[1].on_update_now);
+  EXPECT_FALSE(t.columns[1].default_value.has_value());
+  EXPECT_TRUE(t.columns[2].default_now);
+  EXPECT_FALSE(t.columns[2].on_update_now);
+  EXPECT_TRUE(t.columns[3].default_now && t.columns[3].on_update_now);
+  EXPECT_FALSE(t.columns[3].nullable);
+  EXPECT_FALSE(t.columns[4].default_now);
+  EXPECT_TRUE(t.columns[4].on_update_now);
+  EXPECT_TRUE(t.columns[5].default_value.has_value());
+  EXPECT_TRUE(t.columns[5].on_update_now);
+  // As MySQL 8.0 shows them.
+  EXPECT_EQ(ShowCreateTableText(t),
+            "CREATE TABLE `t` (\n"
+            "  `id` int NOT NULL,\n"
+            "  `created` timestamp NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,\n"
+            "  `d` datetime(6) DEFAULT CURRENT_TIMESTAMP(6),\n"
+            "  `updated_at` datetime NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE "
+            "CURRENT_TIMESTAMP,\n"
+            "  `touched` datetime(3) DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP(3),\n"
+            "  `since` datetime DEFAULT '2024-01-02 03:04:05' ON UPDATE CURRENT_TIMESTAMP,\n"
+            "  PRIMARY KEY (`id`)\n"
+            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4");
+  // What SHOW CREATE TABLE says is taken back as it was.
+  TableDef again = MustBuild(ShowCreateTableText(t));
+  EXPECT_EQ(ShowCreateTableText(again), ShowCreateTableText(t));
+
+  struct Case {
+    const char* sql;
+    int code;
+    const char* sqlstate;
+    const char* message;
+  };
+  const Case kCases[] = {
+      {"CREATE TABLE t (c INT ON UPDATE CURRENT_TIMESTAMP)", 1294, "HY000",
+       "Invalid ON UPDATE clause for 'c' column"},
+      {"CREATE TABLE t (c DATE ON UPDATE NOW())", 1294, "HY000",
+       "Invalid ON UPDATE clause for 'c' column"},
+      {"CREATE TABLE t (c DATETIME(3) DEFAULT NOW(3) ON UPDATE NOW())", 1294, "HY000",
+       "Invalid ON UPDATE clause for 'c' column"},
+      {"CREATE TABLE t (c DATETIME ON UPDATE NOW(2))", 1294, "HY000",
+       "Invalid ON UPDATE clause for 'c' column"},
+  };
+  for (const Case& c : kCases) {
+    SCOPED_TRACE(c.sql);
+    mysql::SqlError e = MustRefuse(c.sql);
+    EXPECT_EQ(e.code, c.code);
+    EXPECT_EQ(e.sqlstate, c.sqlstate);
     EXPECT_EQ(e.message, c.message);
   }
 }

@@ -321,6 +321,9 @@ struct ColumnSpec {
   TypeSpec type;
   std::optional<bool> nullable;  // NULL / NOT NULL as written
   ExprPtr default_value;         // DEFAULT literal, -literal, CURRENT_TIMESTAMP, (expr)
+  // ON UPDATE CURRENT_TIMESTAMP or a synonym, as a kFunction with its precision argument, if
+  // written; null if not.
+  ExprPtr on_update;
   bool auto_increment = false;
   bool primary_key = false;  // PRIMARY KEY on the column itself
   bool unique = false;       // UNIQUE [KEY] on the column itself

@@ -409,6 +409,16 @@ ExprPtr ParseDefault(Parser& p) {
   return p.Fail(first), nullptr;
 }
 
+// ON UPDATE's operand: CURRENT_TIMESTAMP or a synonym, with an optional precision (the type
+// check and the precision's are CREATE TABLE's, table_spec.cc).
+ExprPtr ParseOnUpdate(Parser& p) {
+  const Token& first = p.Peek();
+  ExprPtr e = p.ParsePrimary();
+  if (!e) return nullptr;
+  if (e->kind == ExprKind::kFunction && IsCurrentTimestamp(e->name)) return e;
+  return p.Fail(first), nullptr;
+}
+
 // The forms that need more than one word or a value; see ParseColumnAttribute.
 Match ParseColumnAttributeWithValue(Parser& p, ColumnSpec* col) {
   if (p.AcceptKeyword("DEFAULT")) {
@@ -482,8 +492,9 @@ Match ParseColumnAttribute(Parser& p, ColumnSpec* col) {
   } else if (p.PeekKeyword("INVISIBLE")) {
     return Matched(p.NotSupported("INVISIBLE columns"));
   } else if (p.PeekKeyword("ON") && p.PeekKeyword("UPDATE", 1)) {
-    // Shoal cannot set a column on update yet; ignoring it would store stale times.
-    return Matched(p.NotSupported("ON UPDATE CURRENT_TIMESTAMP"));
+    p.Advance();
+    p.Advance();
+    return Matched((col->on_update = ParseOnUpdate(p)) != nullptr);
   } else if (PeekAny(p, {"GENERATED", "AS"})) {
     return Matched(p.NotSupported("generated columns"));
   } else if (Match m = ParseColumnAttributeWithValue(p, col); m != Match::kNo) {
