@@ -428,8 +428,8 @@ void Dictionary::FinishAlter(const wire::FinishAlter& req, wire::DictConf* conf,
     return;
   }
   // The copy takes the table's place in one change: no reader ever finds neither.
-  uint64_t counter = std::max(
-      {next_auto_increment_[table->id], next_auto_increment_[copy->id], req.next_auto_increment()});
+  uint64_t counter = std::max<uint64_t>(1, req.next_auto_increment());
+  if (req.keep_counter()) counter = std::max(counter, next_auto_increment_[table->id]);
   tables_.erase(table->id);
   next_auto_increment_.erase(table->id);
   delta->dropped.push_back(table->id);

@@ -12,6 +12,7 @@
 #include "absl/random/random.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "engine/api/client.h"
 #include "engine/schema/row.h"
 #include "router/sql/eval/field_codec.h"
@@ -229,10 +230,15 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
   // Converts up to a batch of pending rows and sends their inserts. False when the worker
   // lacks generated values (they are asked for) or a row failed.
   bool SendBatch() {
+    if (state() == nullptr) {  // the client is gone: the ALTER ends without its change
+      error_ = mysql::errors::QueryInterrupted();
+      return false;
+    }
+    const ExecContext ctx = context();
     auto batch = std::make_unique<Batch>();
     batch->run = this;
     while (!pending_.empty() && batch->rows.size() < batch_rows_) {
-      std::optional<std::string> packed = Convert(pending_.front());
+      std::optional<std::string> packed = Convert(pending_.front(), ctx);
       if (!packed) break;
       batch->rows.push_back(*std::move(packed));
       pending_.pop_front();
@@ -256,7 +262,7 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
   // A source row as a row of the copy: each column from its source column with MySQL's
   // conversion, or its default or a generated value. nullopt (error_ or awaiting_values_ set)
   // when it cannot be made now.
-  std::optional<std::string> Convert(absl::string_view row) {
+  std::optional<std::string> Convert(absl::string_view row, const ExecContext& ctx) {
     values_.clear();
     if (!DecodeRow(*source_, all_columns_, row, &scratch_, &values_)) {
       error_ = mysql::errors::Internal("a data node sent a malformed row");
@@ -267,6 +273,7 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
         WantsGeneratedValue(values_[plan_.source[auto_column_]], true)) {
       given_[auto_column_] = false;
     }
+    const int hidden = copy_->has_hidden_key() ? static_cast<int>(copy_->columns.size()) - 1 : -1;
     uint64_t next_id = 0;
     if (uint64_t needed = GeneratedValuesPerRow(*copy_, auto_column_ >= 0 && given_[auto_column_]);
         needed > 0) {
@@ -283,14 +290,15 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
       if (mysql::IsNull(value) && !copy_->columns[c].nullable) {
         return mysql::SqlError{1138, "22004", "Invalid use of NULL value"};
       }
-      if (c == auto_column_) NoteAutoValue(value);
+      if (c == auto_column_ || c == hidden) NoteAutoValue(value);
       return AppendField(copy_->columns[c], value, row_number, out);
     };
     uint64_t first_auto = 0;
-    if (auto err = PackRow(*copy_, given_, append, &next_id, &first_auto, &writer_)) {
+    if (auto err = PackRow(*copy_, given_, append, ctx, &next_id, &first_auto, &writer_)) {
       error_ = *std::move(err);
       return std::nullopt;
     }
+    if (next_id > 0) max_auto_ = std::max(max_auto_, next_id - 1);  // the generated ones
     ++converted_;
     return std::string(writer_.view());
   }
@@ -327,7 +335,11 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
     finish->set_database(source_->database);
     finish->set_name(source_->name);
     finish->set_commit(true);
-    if (max_auto_ > 0 && max_auto_ < UINT64_MAX) finish->set_next_auto_increment(max_auto_ + 1);
+    if (max_auto_ < UINT64_MAX) finish->set_next_auto_increment(max_auto_ + 1);
+    // The same AUTO_INCREMENT column goes on from where the table's counter was, as in MySQL.
+    const int old_auto = source_->auto_increment_column();
+    finish->set_keep_counter(auto_column_ >= 0 && old_auto >= 0 &&
+                             plan_.source[auto_column_] == old_auto);
     if (plan_.table.database != source_->database || plan_.table.name != source_->name) {
       finish->set_new_database(plan_.table.database);
       finish->set_new_name(plan_.table.name);
@@ -401,7 +413,10 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
 
 void AlterCopyRun::RowOp::Done(const api::Outcome& outcome) {
   if (!outcome.ok() && !batch->error) {
-    batch->error = EngineError(outcome.code, outcome.message);
+    // A duplicate names the key as the table's, not the hidden copy's.
+    batch->error = EngineError(
+        outcome.code, absl::StrReplaceAll(outcome.message, {{batch->run->copy_name_ + ".",
+                                                             batch->run->source_->name + "."}}));
   }
   batch->OpFinished();
 }

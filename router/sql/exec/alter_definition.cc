@@ -76,10 +76,9 @@ class Alteration {
       case Kind::kDropDefault: {
         int c = FindColumn(a.name);
         if (c < 0) return UnknownColumn(a.name);
-        if (a.kind == Kind::kDropDefault) {
-          columns_[c].def.default_value.reset();
-          return std::nullopt;
-        }
+        columns_[c].def.default_value.reset();
+        columns_[c].def.default_now = false;
+        if (a.kind == Kind::kDropDefault) return std::nullopt;
         return SetColumnDefault(*a.default_value, InPrimaryKey(columns_[c].def.name),
                                 &columns_[c].def);
       }

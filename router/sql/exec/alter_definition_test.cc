@@ -91,8 +91,7 @@ TEST(AlterPlanTest, NamesDefaultsKeysAndWiderVarcharsChangeInPlace) {
   EXPECT_EQ(renamed.way, AlterPlan::Way::kInPlace);
   EXPECT_EQ(renamed.table.database, "other");
   EXPECT_EQ(renamed.table.name, "u");
-  EXPECT_EQ(MustPlan(t, "ALTER TABLE t ENGINE=InnoDB, DISABLE KEYS").way,
-            AlterPlan::Way::kNothing);
+  EXPECT_EQ(MustPlan(t, "ALTER TABLE t ENGINE=InnoDB, DISABLE KEYS").way, AlterPlan::Way::kNothing);
 }
 
 TEST(AlterPlanTest, StoredChangesCopyWithEachColumnsSource) {
@@ -127,8 +126,33 @@ TEST(AlterPlanTest, PrimaryKeysComeAndGoWithTheHiddenKey) {
   EXPECT_EQ(keyed.source, (std::vector<int>{0, 1}));
   AlterPlan kept = MustPlan(keyless, "ALTER TABLE t ADD COLUMN c INT");
   EXPECT_EQ(kept.source, (std::vector<int>{0, 1, -1, 2}));  // the hidden key keeps its values
-  // An AUTO_INCREMENT column must stay a key's first column (1075), as in MySQL.
+  // An AUTO_INCREMENT column must stay a key's first column (1075), as in MySQL; also as the
+  // data nodes hand the definition back.
   EXPECT_EQ(MustRefuse(Table(kShop), "ALTER TABLE t DROP PRIMARY KEY"), 1075);
+  TableDef stored = Table(kShop);
+  ASSERT_TRUE(schema::ValidateAndComplete(&stored).ok());
+  std::string bytes;
+  schema::AppendTableDef(stored, &bytes);
+  absl::string_view in = bytes;
+  EXPECT_EQ(MustRefuse(*schema::ParseTableDef(&in), "ALTER TABLE t DROP PRIMARY KEY"), 1075);
+}
+
+TEST(AlterPlanTest, CurrentTimestampDefaultsComeAndGoInPlace) {
+  TableDef t = Table("CREATE TABLE t (id INT PRIMARY KEY, at DATETIME DEFAULT CURRENT_TIMESTAMP)");
+  AlterPlan dropped = MustPlan(t, "ALTER TABLE t ALTER COLUMN at DROP DEFAULT");
+  EXPECT_EQ(dropped.way, AlterPlan::Way::kInPlace);
+  EXPECT_FALSE(dropped.table.columns[1].default_now);
+  AlterPlan fixed = MustPlan(t, "ALTER TABLE t ALTER COLUMN at SET DEFAULT '2024-01-02 03:04:05'");
+  EXPECT_FALSE(fixed.table.columns[1].default_now);
+  EXPECT_TRUE(fixed.table.columns[1].default_value.has_value());
+  AlterPlan now = MustPlan(fixed.table, "ALTER TABLE t ALTER COLUMN at SET DEFAULT NOW()");
+  EXPECT_TRUE(now.table.columns[1].default_now);
+  EXPECT_FALSE(now.table.columns[1].default_value.has_value());
+  EXPECT_EQ(MustPlan(t,
+                     "ALTER TABLE t MODIFY at DATETIME DEFAULT CURRENT_TIMESTAMP ON UPDATE "
+                     "CURRENT_TIMESTAMP")
+                .way,
+            AlterPlan::Way::kInPlace);
 }
 
 TEST(AlterPlanTest, MysqlErrors) {

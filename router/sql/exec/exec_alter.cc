@@ -18,6 +18,16 @@ wire::DictReq ReplaceRequest(const schema::TableDef& table) {
   return request;
 }
 
+bool RenameOnly(const schema::TableDef& before, const schema::TableDef& after) {
+  schema::TableDef same_name = after;
+  same_name.database = before.database;
+  same_name.name = before.name;
+  std::string a, b;
+  schema::AppendTableDef(before, &a);
+  schema::AppendTableDef(same_name, &b);
+  return a == b;
+}
+
 }  // namespace
 
 StatementResult ExecuteAlterTable(const AlterTableStmt& stmt, const ExecContext& ctx) {
@@ -62,9 +72,11 @@ StatementResult ExecuteAlterTable(const AlterTableStmt& stmt, const ExecContext&
     ok.info = kNoRecords;
     return EndNativeTransaction(ctx, true, std::move(ok));
   }
-  return RunDictionary(std::move(requests), ctx, [](SessionState*, const wire::DictConf&) {
+  // A rename alone answers a plain OK, as mysqld's.
+  const bool counts = !RenameOnly(*table, plan.table);
+  return RunDictionary(std::move(requests), ctx, [counts](SessionState*, const wire::DictConf&) {
     OkResult ok;
-    ok.info = kNoRecords;
+    if (counts) ok.info = kNoRecords;
     return ok;
   });
 }
