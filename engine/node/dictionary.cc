@@ -382,6 +382,7 @@ void Dictionary::LockForAlter(const wire::LockForAlter& req, DdlOwner owner, wir
   lock.set_temp_table(req.temp_table());
   lock.set_owner_node(owner.node);
   lock.set_owner_conn(owner.conn);
+  lock.set_owner_run(owner.run);
   Bump(table, delta);
   ++version_;
 }

@@ -35,6 +35,7 @@ struct DictionaryDelta {
 struct DdlOwner {
   uint32_t node = 0;
   uint32_t conn = 0;
+  uint64_t run = 0;  // the master's run: connection ids start again with each
 };
 
 class Dictionary {

@@ -23,7 +23,8 @@ DictionaryRole::DictionaryRole(int node_id, MetricsRegistry* metrics, Dictionary
       dictionary_(dictionary),
       view_(view),
       connections_(connections),
-      changed_(std::move(changed)) {
+      changed_(std::move(changed)),
+      run_(absl::Uniform<uint64_t>(absl::BitGen())) {
   version_metric_ = metrics->GetGauge("shoal_datanode_dictionary_version",
                                       "Version of the dictionary held here.");
 }
@@ -117,8 +118,7 @@ void DictionaryRole::StartNextDdl() {
     ddl->conf.set_tag(ddl->req.tag());
     DictionaryDelta delta;
     uint32_t before = dictionary_->version();
-    dictionary_->Apply(ddl->req, &ddl->conf, &delta,
-                       DdlOwner{uint32_t(node_id_), ddl->conn});
+    dictionary_->Apply(ddl->req, &ddl->conf, &delta, DdlOwner{uint32_t(node_id_), ddl->conn, run_});
     if (ddl->conf.error_code() != 0 || dictionary_->version() == before) {
       FinishDdl();
       continue;
@@ -145,9 +145,10 @@ void DictionaryRole::StartNextDdl() {
 bool DictionaryRole::EndOrphanedAlter(uint32_t table_id) {
   const wire::AlterLock* lock = dictionary_->AlterLockOf(table_id);
   if (lock == nullptr) return false;
-  Connection* owner = lock->owner_node() == static_cast<uint32_t>(node_id_)
-                          ? connections_->Find(lock->owner_conn())
-                          : nullptr;
+  Connection* owner =
+      lock->owner_node() == static_cast<uint32_t>(node_id_) && lock->owner_run() == run_
+          ? connections_->Find(lock->owner_conn())
+          : nullptr;
   if (owner != nullptr && !owner->dead) return true;
   TablePtr table = dictionary_->FindTable(table_id);
   if (table == nullptr || ending_alters_.contains(table_id)) return true;

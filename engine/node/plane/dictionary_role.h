@@ -70,6 +70,7 @@ class DictionaryRole {
   Changed changed_;
   DdlQueue ddl_queue_;
   absl::flat_hash_set<uint32_t> ending_alters_;  // orphaned ALTERs whose end is queued
+  const uint64_t run_;  // this run's number, in the ALTER locks granted here (AlterLock)
   Gauge* version_metric_;
 };
 

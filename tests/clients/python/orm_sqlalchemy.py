@@ -1,0 +1,180 @@
+"""SQLAlchemy 2 and Alembic, unmodified, against one server (Shoal's router or MariaDB).
+
+    orm_sqlalchemy.py URL        e.g. mysql+pymysql://root@/app?unix_socket=/tmp/r.sock
+
+Declares a shop (customers and their orders, related in the ORM), has SQLAlchemy create it,
+reflect it and run the ORM over it (inserts, a relationship loaded with IN, a join, an
+aggregate, updates, deletes); then Alembic's autogenerate compares the database with a changed
+model (a column added, one retyped, an index added), applies the migration it produces
+(ALTER TABLE …), finds nothing left to do, and applies the downgrade back. Exits non-zero, with
+what differed, on the first failure.
+"""
+
+import sys
+
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata, produce_migrations
+from alembic.migration import MigrationContext
+from alembic.operations import Operations
+from alembic.operations import ops as alembic_ops
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+
+
+def check(what, got, want):
+    if got != want:
+        print(f"FAIL {what}: got {got!r}, want {want!r}", file=sys.stderr)
+        sys.exit(1)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Customer(Base):
+    __tablename__ = "customer"
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(sa.String(40))
+    email: Mapped[str | None] = mapped_column(sa.String(80), unique=True)
+    # Related in the ORM only: the join condition, not a FOREIGN KEY constraint.
+    orders: Mapped[list["Order"]] = relationship(
+        primaryjoin="Customer.id == foreign(Order.customer_id)",
+        order_by="Order.id",
+        lazy="selectin",
+        back_populates="customer",
+    )
+
+
+class Order(Base):
+    __tablename__ = "orders"
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    customer_id: Mapped[int] = mapped_column(index=True)
+    total: Mapped[float] = mapped_column(sa.Numeric(10, 2))
+    note: Mapped[str | None] = mapped_column(sa.String(20))
+    customer: Mapped[Customer] = relationship(
+        primaryjoin="Customer.id == foreign(Order.customer_id)", back_populates="orders"
+    )
+
+
+def changed_metadata():
+    """The model after a change: orders gains `shipped` and an index on note, note grows."""
+    md = sa.MetaData()
+    sa.Table(
+        "customer",
+        md,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("name", sa.String(40), nullable=False),
+        sa.Column("email", sa.String(80), unique=True),
+    )
+    sa.Table(
+        "orders",
+        md,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("customer_id", sa.Integer, nullable=False, index=True),
+        sa.Column("total", sa.Numeric(10, 2), nullable=False),
+        sa.Column("note", sa.String(40)),
+        sa.Column("shipped", sa.Boolean, nullable=True),
+        sa.Index("ix_orders_note", "note"),
+    )
+    return md
+
+
+def flatten(operations):
+    for op in operations:
+        if isinstance(op, alembic_ops.OpContainer):
+            yield from flatten(op.ops)
+        else:
+            yield op
+
+
+def migrate(conn, container):
+    operations = Operations(MigrationContext.configure(conn))
+    for op in flatten(container.ops):
+        operations.invoke(op)
+
+
+def main():
+    engine = sa.create_engine(sys.argv[1])
+    Base.metadata.drop_all(engine)
+    Base.metadata.create_all(engine)
+
+    inspector = sa.inspect(engine)
+    check("tables", sorted(inspector.get_table_names()), ["customer", "orders"])
+    columns = {c["name"]: c for c in inspector.get_columns("orders")}
+    check("orders columns", list(columns), ["id", "customer_id", "total", "note"])
+    check("total type", str(columns["total"]["type"]), "DECIMAL(10, 2)")
+    check("note nullable", columns["note"]["nullable"], True)
+    check("orders pk", inspector.get_pk_constraint("orders")["constrained_columns"], ["id"])
+    check(
+        "orders indexes",
+        [(i["name"], i["column_names"]) for i in inspector.get_indexes("orders")],
+        [("ix_orders_customer_id", ["customer_id"])],
+    )
+    check(
+        "customer unique",
+        [c["column_names"] for c in inspector.get_unique_constraints("customer")],
+        [["email"]],
+    )
+
+    with Session(engine) as session:
+        ann = Customer(name="ann", email="ann@example.com")
+        bob = Customer(name="bob")
+        session.add_all([ann, bob])
+        session.flush()
+        session.add_all(
+            [
+                Order(customer_id=ann.id, total=10.5, note="first"),
+                Order(customer_id=ann.id, total=4.25),
+                Order(customer_id=bob.id, total=99),
+            ]
+        )
+        session.commit()
+
+    with Session(engine) as session:
+        people = session.scalars(sa.select(Customer).order_by(Customer.name)).all()
+        check("orders per customer", [(c.name, len(c.orders)) for c in people], [("ann", 2), ("bob", 1)])
+        rows = session.execute(
+            sa.select(Customer.name, sa.func.sum(Order.total), sa.func.count(Order.id))
+            .join(Order, Order.customer_id == Customer.id)
+            .group_by(Customer.name)
+            .order_by(Customer.name)
+        ).all()
+        check("totals", [(n, str(t), c) for n, t, c in rows], [("ann", "14.75", 2), ("bob", "99.00", 1)])
+        order = session.scalars(sa.select(Order).where(Order.note == "first")).one()
+        check("order's customer", order.customer.name, "ann")
+        order.total = 11
+        session.delete(people[1].orders[0])
+        session.commit()
+        check("after update", str(session.scalar(sa.select(sa.func.sum(Order.total)))), "15.25")
+        check("after delete", session.scalar(sa.select(sa.func.count()).select_from(Order)), 2)
+
+    with engine.begin() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        check("nothing to migrate at first", diff, [])
+        target = changed_metadata()
+        migration = produce_migrations(MigrationContext.configure(conn), target)
+        kinds = sorted(type(op).__name__ for op in flatten(migration.upgrade_ops.ops))
+        check("upgrade ops", kinds, ["AddColumnOp", "AlterColumnOp", "CreateIndexOp"])
+        migrate(conn, migration.upgrade_ops)
+    with engine.begin() as conn:
+        check("migrated", compare_metadata(MigrationContext.configure(conn), target), [])
+        check(
+            "rows kept",
+            conn.execute(sa.text("SELECT note, total, shipped FROM orders ORDER BY id")).all(),
+            [("first", 11, None), (None, 4.25, None)],
+        )
+        conn.execute(sa.text("UPDATE orders SET shipped = 1, note = 'shipped'"))
+    with engine.begin() as conn:
+        migrate(conn, migration.downgrade_ops)
+    with engine.begin() as conn:
+        check("downgraded", compare_metadata(MigrationContext.configure(conn), Base.metadata), [])
+        check(
+            "cut back",
+            [c["name"] for c in sa.inspect(conn).get_columns("orders")],
+            ["id", "customer_id", "total", "note"],
+        )
+    Base.metadata.drop_all(engine)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
