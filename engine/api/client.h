@@ -65,6 +65,9 @@ class ScanReceiver {
   // Asked after each batch: true stops the scan, which ends with 1317 (MySQL's
   // ER_QUERY_INTERRUPTED), as a KILL QUERY of the statement asks.
   virtual bool Interrupted() const { return false; }
+  // Asked after each batch of an unordered scan: true holds that partition's next batch until
+  // Client::ResumeScan, so that a receiver that cannot keep up bounds what it holds.
+  virtual bool Paused() const { return false; }
 };
 
 enum class Lock : uint8_t { kNone, kExclusive };
@@ -130,6 +133,8 @@ class Client {
                   Lock lock = Lock::kNone);
   // Range or full scan over every partition, in parallel.
   void Scan(ScanRequest request, ScanReceiver* receiver);
+  // Asks for the batches `receiver`'s scan held while it was Paused(); nothing if none.
+  void ResumeScan(ScanReceiver* receiver);
 
   Transaction Begin();
   // Ends `txn` in every partition it touched; `done` runs once all have answered. A

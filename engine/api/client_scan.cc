@@ -59,6 +59,17 @@ void Client::Scan(ScanRequest request, ScanReceiver* receiver) {
   }
 }
 
+void Client::ResumeScan(ScanReceiver* receiver) {
+  for (const std::unique_ptr<ScanState>& scan : scans_) {
+    if (scan->receiver != receiver || scan->finished) continue;
+    for (size_t i = 0; i < scan->parts.size(); ++i) {
+      if (!scan->parts[i].held) continue;
+      scan->parts[i].held = false;
+      SendScanBatch(scan.get(), static_cast<int>(i));
+    }
+  }
+}
+
 void Client::SendScanBatch(ScanState* scan, int slot) {
   ScanState::Part& part = scan->parts[slot];
   const ScanRequest& r = scan->request;
@@ -132,7 +143,11 @@ void Client::OnScanBatch(ScanState* scan, int slot, const wire::Result& result) 
         if (r.ordered) {
           DeliverScanRows(scan);
         } else if (part.more) {
-          SendScanBatch(scan, slot);
+          if (scan->receiver->Paused()) {
+            part.held = true;
+          } else {
+            SendScanBatch(scan, slot);
+          }
         }
       }
       if (!scan->finished && scan->outstanding == 0 &&

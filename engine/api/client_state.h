@@ -63,6 +63,7 @@ struct Client::ScanState {
     std::string resume;
     bool more = true;
     bool waiting = false;
+    bool held = false;             // its next batch waits for ResumeScan (ScanReceiver::Paused)
     std::deque<std::string> rows;  // ordered scans: rows not yet merged
   };
   ScanRequest request;

@@ -356,6 +356,53 @@ TEST_P(NativeApiTest, AnInterruptedScanStopsAfterItsBatch) {
   EXPECT_EQ(rows->size(), static_cast<size_t>(kRows));
 }
 
+// A receiver that pauses holds each partition's next batch until it resumes the scan: at
+// most one batch per partition arrives while it is paused, and every row arrives in the end.
+TEST_P(NativeApiTest, APausedScanHoldsItsNextBatches) {
+  api::TablePtr t = Create(TestTable("paused"));
+  ASSERT_NE(t, nullptr);
+  api::Client& client = sync_->client();
+  Counter inserted;
+  constexpr int kRows = 20000;  // several 1,000-row batches per partition
+  for (int id = 1; id <= kRows; ++id) client.Insert(*t, Row(*t, id, id % 100, "", "x"), &inserted);
+  client.Send();
+  while (inserted.done < kRows) client.Poll(absl::Seconds(1));
+  ASSERT_THAT(inserted.failures, ::testing::IsEmpty());
+
+  struct Pauses : api::ScanReceiver {
+    void Row(absl::string_view) override { ++rows; }
+    void Done(uint16_t c, absl::string_view) override {
+      done = true;
+      code = c;
+    }
+    bool Paused() const override { return paused; }
+    int rows = 0;
+    bool paused = true;
+    bool done = false;
+    uint16_t code = 0;
+  } receiver;
+  api::ScanRequest scan;
+  scan.table = t.get();
+  scan.columns = {0};
+  client.Scan(scan, &receiver);
+  client.Send();
+  // Paused: the first batch of each partition, then nothing more however long it polls.
+  absl::Time until = absl::Now() + absl::Milliseconds(500);
+  while (absl::Now() < until) client.Poll(absl::Milliseconds(50));
+  EXPECT_FALSE(receiver.done);
+  EXPECT_GT(receiver.rows, 0);
+  EXPECT_LE(receiver.rows, static_cast<int>(t->partitions) * 1000);
+  int held_at = receiver.rows;
+  client.Poll(absl::Milliseconds(100));
+  EXPECT_EQ(receiver.rows, held_at);
+  receiver.paused = false;
+  client.ResumeScan(&receiver);
+  client.Send();
+  while (!receiver.done) client.Poll(absl::Seconds(1));
+  EXPECT_EQ(receiver.code, 0);
+  EXPECT_EQ(receiver.rows, kRows);
+}
+
 TEST_P(NativeApiTest, RowLocksWaitTimeOutAndReadersSeeCommittedRows) {
   api::TablePtr t = Create(TestTable("locks"));
   ASSERT_NE(t, nullptr);

@@ -176,6 +176,9 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
     if (code != 0) Fail(EngineError(code, message));
     Pump();
   }
+  // The scan runs ahead of the inserts no further than a window's worth of rows: the router
+  // holds a bounded part of the table, whatever its size.
+  bool Paused() const override { return pending_.size() >= 2 * batch_rows_ * window_; }
   bool Interrupted() const override {
     return error_.has_value() ||
            (state() != nullptr && state()->process != nullptr && state()->process->interrupted());
@@ -221,6 +224,11 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
     while (!error_ && !awaiting_values_ && in_flight_.size() < window_ &&
            (pending_.size() >= batch_rows_ || (!scanning_ && !pending_.empty()))) {
       if (!SendBatch()) break;
+      sent = true;
+    }
+    // After an error too: the scan's next batch is where it sees Interrupted() and ends.
+    if (scanning_ && (error_ || !Paused())) {
+      data()->client().ResumeScan(this);
       sent = true;
     }
     if (sent) data()->Flush();
