@@ -59,9 +59,6 @@ class Dictionary {
              DdlOwner owner = DdlOwner());
   // The copying ALTER TABLE holding `table_id`, or null.
   const wire::AlterLock* AlterLockOf(uint32_t table_id) const;
-  const absl::flat_hash_map<uint32_t, wire::AlterLock>& alter_locks() const {
-    return alter_locks_;
-  }
   // After a restore: the table's counter goes on from at least `next`.
   void RaiseAutoIncrement(uint32_t table_id, uint64_t next) {
     uint64_t& counter = next_auto_increment_[table_id];
@@ -99,7 +96,7 @@ class Dictionary {
   absl::btree_set<std::string> databases_;
   absl::flat_hash_map<uint32_t, TablePtr> tables_;
   absl::flat_hash_map<uint32_t, uint64_t> next_auto_increment_;  // table id → next value
-  absl::flat_hash_map<uint32_t, wire::AlterLock> alter_locks_;    // by table id
+  absl::flat_hash_map<uint32_t, wire::AlterLock> alter_locks_;   // by table id
 };
 
 }  // namespace shoal::node

@@ -383,20 +383,20 @@ struct TruncateStmt {
 // One alteration of ALTER TABLE t alteration, …
 struct AlterAction {
   enum class Kind : uint8_t {
-    kAddColumn,      // column (placed by first/after)
-    kChangeColumn,   // CHANGE name column / MODIFY column (name = column.name)
-    kDropColumn,     // name
-    kRenameColumn,   // name TO new_name
-    kSetDefault,     // ALTER [COLUMN] name SET DEFAULT default_value
-    kDropDefault,    // ALTER [COLUMN] name DROP DEFAULT
-    kAddIndex,       // index (PRIMARY KEY, UNIQUE, KEY/INDEX)
-    kDropIndex,      // name ("PRIMARY" for DROP PRIMARY KEY)
-    kRenameIndex,    // name TO new_name
-    kRenameTable,    // RENAME [TO | AS] new_table
-    kTableOptions,   // options (ENGINE, COMMENT, AUTO_INCREMENT, charset …)
+    kAddColumn,     // column (placed by first/after)
+    kChangeColumn,  // CHANGE name column / MODIFY column (name = column.name)
+    kDropColumn,    // name
+    kRenameColumn,  // name TO new_name
+    kSetDefault,    // ALTER [COLUMN] name SET DEFAULT default_value
+    kDropDefault,   // ALTER [COLUMN] name DROP DEFAULT
+    kAddIndex,      // index (PRIMARY KEY, UNIQUE, KEY/INDEX)
+    kDropIndex,     // name ("PRIMARY" for DROP PRIMARY KEY)
+    kRenameIndex,   // name TO new_name
+    kRenameTable,   // RENAME [TO | AS] new_table
+    kTableOptions,  // options (ENGINE, COMMENT, AUTO_INCREMENT, charset …)
     kDisableKeys,
     kEnableKeys,
-    kForce,          // FORCE: rebuild
+    kForce,  // FORCE: rebuild
   };
   Kind kind = Kind::kAddColumn;
   ColumnSpec column;

@@ -1,0 +1,156 @@
+// The dictionary master's ALTER TABLE requests: ReplaceTable in place, LockForAlter and
+// FinishAlter around a copy (commit and abort), and what each leaves when it fails: nothing.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engine/node/dictionary.h"
+#include "engine/schema/schema.h"
+
+namespace shoal::node {
+namespace {
+
+schema::TableDef Def(const std::string& name, bool with_v = true) {
+  schema::TableDef t;
+  t.database = "db";
+  t.name = name;
+  schema::ColumnDef id;
+  id.name = "id";
+  id.nullable = false;
+  t.columns.push_back(id);
+  if (with_v) {
+    schema::ColumnDef v;
+    v.name = "v";
+    v.type = schema::ColumnType::kVarChar;
+    v.length = 10;
+    t.columns.push_back(v);
+  }
+  schema::IndexDef pk;
+  pk.name = "PRIMARY";
+  pk.columns = {0};
+  pk.unique = pk.primary = true;
+  t.indexes.push_back(pk);
+  return t;
+}
+
+class DictionaryAlterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    wire::DictReq db;
+    db.mutable_create_database()->set_name("db");
+    ASSERT_EQ(Apply(db).error_code(), 0u);
+    ASSERT_EQ(Create(Def("t")).error_code(), 0u);
+  }
+
+  wire::DictConf Apply(const wire::DictReq& req, DdlOwner owner = {}) {
+    wire::DictConf conf;
+    DictionaryDelta delta;
+    dictionary_.Apply(req, &conf, &delta, owner);
+    return conf;
+  }
+  wire::DictConf Create(const schema::TableDef& def) {
+    wire::DictReq req;
+    schema::AppendTableDef(def, req.mutable_create_table()->mutable_table());
+    return Apply(req);
+  }
+  wire::DictConf Replace(const schema::TableDef& def) {
+    wire::DictReq req;
+    schema::AppendTableDef(def, req.mutable_replace_table()->mutable_table());
+    return Apply(req);
+  }
+  TablePtr Find(const std::string& name) const {
+    for (const auto& [id, table] : dictionary_.tables()) {
+      if (table->name == name) return table;
+    }
+    return nullptr;
+  }
+
+  Dictionary dictionary_{4};
+};
+
+TEST_F(DictionaryAlterTest, ReplaceTableChangesNamesAndWidensInPlace) {
+  TablePtr t = Find("t");
+  schema::TableDef changed = *t;
+  changed.name = "u";
+  changed.columns[1].name = "w";
+  changed.columns[1].length = 20;
+  EXPECT_EQ(Replace(changed).error_code(), 0u);
+  TablePtr u = Find("u");
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->id, t->id);
+  EXPECT_EQ(u->version, t->version + 1);
+  EXPECT_EQ(u->columns[1].name, "w");
+  EXPECT_EQ(Find("t"), nullptr);
+  // Planned on the old version: 1412. Stored differently (narrower): 1235, nothing changed.
+  EXPECT_EQ(Replace(changed).error_code(), 1412u);
+  schema::TableDef narrower = *u;
+  narrower.columns[1].length = 5;
+  EXPECT_EQ(Replace(narrower).error_code(), 1235u);
+  EXPECT_EQ(Find("u")->columns[1].length, 20u);
+  // Onto a name taken: 1050.
+  ASSERT_EQ(Create(Def("taken")).error_code(), 0u);
+  schema::TableDef clash = *Find("u");
+  clash.name = "taken";
+  EXPECT_EQ(Replace(clash).error_code(), 1050u);
+}
+
+TEST_F(DictionaryAlterTest, ACopyTakesTheTablesPlaceOrIsDropped) {
+  TablePtr t = Find("t");
+  schema::TableDef copy = Def("#sql-alter-1", /*with_v=*/false);
+  ASSERT_EQ(Create(copy).error_code(), 0u);
+  wire::DictReq lock;
+  lock.mutable_lock_for_alter()->set_database("db");
+  lock.mutable_lock_for_alter()->set_name("t");
+  lock.mutable_lock_for_alter()->set_temp_table("#sql-alter-1");
+  lock.mutable_lock_for_alter()->set_version(t->version);
+  ASSERT_EQ(Apply(lock, DdlOwner{2, 17, 99}).error_code(), 0u);
+  const wire::AlterLock* held = dictionary_.AlterLockOf(t->id);
+  ASSERT_NE(held, nullptr);
+  EXPECT_EQ(held->owner_conn(), 17u);
+  EXPECT_EQ(held->owner_run(), 99u);
+  EXPECT_EQ(Find("t")->version, t->version + 1);  // writes planned before are refused
+  // Locked: an ALTER planned before is refused (1412), TRUNCATE waits (1205); the lock travels
+  // with the dictionary.
+  EXPECT_EQ(Apply(lock).error_code(), 1412u);
+  wire::DictReq truncate;
+  truncate.mutable_truncate_table()->set_database("db");
+  truncate.mutable_truncate_table()->set_name("t");
+  EXPECT_EQ(Apply(truncate).error_code(), 1205u);
+  wire::Dictionary proto;
+  dictionary_.ToProto(&proto);
+  ASSERT_EQ(proto.alter_locks_size(), 1);
+
+  wire::DictReq finish;
+  finish.mutable_finish_alter()->set_database("db");
+  finish.mutable_finish_alter()->set_name("t");
+  finish.mutable_finish_alter()->set_commit(true);
+  finish.mutable_finish_alter()->set_next_auto_increment(42);
+  ASSERT_EQ(Apply(finish).error_code(), 0u);
+  TablePtr now = Find("t");
+  ASSERT_NE(now, nullptr);
+  EXPECT_NE(now->id, t->id);
+  EXPECT_EQ(now->columns.size(), 1u);
+  EXPECT_EQ(Find("#sql-alter-1"), nullptr);
+  EXPECT_EQ(dictionary_.AlterLockOf(now->id), nullptr);
+  wire::DictReq reserve;
+  reserve.mutable_reserve_auto_increment()->set_table_id(now->id);
+  reserve.mutable_reserve_auto_increment()->set_count(1);
+  wire::DictConf values;
+  dictionary_.ReserveAutoIncrement(reserve.reserve_auto_increment(), &values);
+  EXPECT_EQ(values.auto_increment_first(), 42u);
+
+  // An aborted ALTER drops the copy and leaves the table as it was, unlocked.
+  ASSERT_EQ(Create(Def("#sql-alter-2")).error_code(), 0u);
+  lock.mutable_lock_for_alter()->set_temp_table("#sql-alter-2");
+  lock.mutable_lock_for_alter()->set_version(now->version);
+  ASSERT_EQ(Apply(lock).error_code(), 0u);
+  finish.mutable_finish_alter()->set_commit(false);
+  ASSERT_EQ(Apply(finish).error_code(), 0u);
+  EXPECT_EQ(Find("#sql-alter-2"), nullptr);
+  EXPECT_EQ(Find("t")->id, now->id);
+  EXPECT_EQ(dictionary_.AlterLockOf(now->id), nullptr);
+  EXPECT_EQ(Apply(finish).error_code(), 1146u);  // nothing in progress
+}
+
+}  // namespace
+}  // namespace shoal::node
