@@ -19,6 +19,7 @@
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/insert_rows.h"
 #include "router/sql/exec/table_access.h"
+#include "router/sql/exec/turn_loop.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -192,16 +193,7 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
   // Everything that may move the copy on; reentrant calls (completions inside Flush) ask for
   // one more turn, so the end is taken only in the outermost call.
   void Pump() {
-    if (pumping_) {
-      again_ = true;
-      return;
-    }
-    pumping_ = true;
-    do {
-      again_ = false;
-      Work();
-    } while (again_);
-    pumping_ = false;
+    if (!turns_.Run([this] { Work(); })) return;
     if (!scanning_ && in_flight_.empty() && !awaiting_values_ && step_ == Step::kCopying &&
         (error_ || pending_.empty())) {
       Release();
@@ -407,7 +399,7 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
   std::deque<std::string> pending_;
   std::deque<std::unique_ptr<Batch>> in_flight_;
   bool awaiting_values_ = false;
-  bool pumping_ = false, again_ = false;
+  TurnLoop turns_;
   std::optional<mysql::SqlError> error_;
   uint64_t read_ = 0, converted_ = 0, copied_ = 0, max_auto_ = 0;
   int auto_column_ = -1;

@@ -31,6 +31,7 @@
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/insert_rows.h"
 #include "router/sql/exec/table_access.h"
+#include "router/sql/exec/turn_loop.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -191,16 +192,7 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
   // inside Flush, the session feeding more input from ReadyForInput) only ask for one more
   // turn, so the statement finishes — and frees itself — only in the outermost call.
   void Pump() {
-    if (pumping_) {
-      again_ = true;
-      return;
-    }
-    pumping_ = true;
-    do {
-      again_ = false;
-      Work();
-    } while (again_);
-    pumping_ = false;
+    if (!turns_.Run([this] { Work(); })) return;
     if (ended_ && in_flight_.empty() && !awaiting_values_ && (error_ || produced_all_)) Finish();
   }
 
@@ -476,7 +468,7 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
   bool ended_ = false;         // the file is over (End) or the session gone (Abandon)
   bool produced_all_ = false;  // every row of the file is in a batch
   bool awaiting_values_ = false;
-  bool pumping_ = false, again_ = false;
+  TurnLoop turns_;
   bool wanted_ = true;  // what WantsData said last: a change to true is told to the session
   bool partly_applied_ = false;
   std::optional<mysql::SqlError> error_;
