@@ -22,48 +22,7 @@ done)$0$([ $# -eq 0 ] || printf ' %q' "$@")"
 cd "$(dirname "$0")/.."
 rows=${1:-1000000}
 rounds=${SHOAL_ROUNDS:-2}
-source bench/cluster_in_a_box.sh
-source bench/private_mariadb.sh
-trap 'stop_private_mariadb; cleanup' EXIT
-say() { echo "[$(date +%T)] $*" >&2; }
-
-ticks() {  # user + system clock ticks of the given pids
-  local total=0 pid
-  for pid in "$@"; do
-    local stat
-    stat=$(cut -d')' -f2 "/proc/$pid/stat")
-    total=$((total + $(awk '{print $12 + $13}' <<<"$stat")))
-  done
-  echo "$total"
-}
-hz=$(getconf CLK_TCK)
-per_row_us() { awk -v t="$1" -v hz="$hz" -v n="$rows" 'BEGIN { printf "%.2f", t / hz * 1e6 / n }'; }
-
-say "generating $rows rows"
-file="$work/sbtest.tsv"
-python3 - "$file" "$rows" <<'PY'
-import random, sys
-random.seed(42)
-digits = "0123456789"
-def block(n):  # sysbench's c/pad: groups of 11 digits joined by '-'
-    return "-".join("".join(random.choices(digits, k=11)) for _ in range(n))
-with open(sys.argv[1], "w") as f:
-    for i in range(1, int(sys.argv[2]) + 1):
-        f.write(f"{i}\t{random.randint(1, 1000000)}\t{block(10)}\t{block(5)}\n")
-PY
-expected=$(awk -F'\t' '{ s += $2 } END { printf "%d\t%d", NR, s }' "$file")
-
-say "starting Shoal and MariaDB"
-start_cluster
-for _ in $(seq 300); do mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null 2>&1 && break; sleep 0.1; done
-start_private_mariadb "$work/mariadb"
-pids+=("$mariadb_pid")
-router=$(node_pid shoal-router 4)
-datanodes=("$(node_pid shoal-datanode 2)" "$(node_pid shoal-datanode 3)")
-table="(id INT NOT NULL, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '',
-  pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id))"
-mariadb -S "$socket" -u root -e "CREATE DATABASE sbtest"
-mariadb -S "$mariadb_socket" -u root -e "CREATE DATABASE sbtest"
+source bench/rows_beside_mariadb.sh
 
 load() {  # side socket engine → "seconds rows/s cpu-us-per-row [router-us-per-row]"
   local side=$1 sock=$2 engine=$3

@@ -89,6 +89,17 @@ TableDef TestTable(const std::string& name) {
   return t;
 }
 
+// Counts completions of a batch and remembers failures.
+class Counter : public api::Completion {
+ public:
+  void Done(const api::Outcome& outcome) override {
+    ++done;
+    if (!outcome.ok()) failures.push_back(absl::StrCat(outcome.code, " ", outcome.message));
+  }
+  int done = 0;
+  std::vector<std::string> failures;
+};
+
 class NativeApiTest : public ::testing::TestWithParam<bool> {
  protected:
   static void SetUpTestSuite() {
@@ -118,6 +129,16 @@ class NativeApiTest : public ::testing::TestWithParam<bool> {
   }
 
   // Creates (after dropping) a table named for the test and transport.
+  // Rows 1 … `rows` of `t` (k = id % 100), inserted in one batch.
+  void Fill(const TableDef& t, int rows) {
+    api::Client& client = sync_->client();
+    Counter inserted;
+    for (int id = 1; id <= rows; ++id) client.Insert(t, Row(t, id, id % 100, "", "x"), &inserted);
+    client.Send();
+    while (inserted.done < rows) client.Poll(absl::Seconds(1));
+    ASSERT_THAT(inserted.failures, ::testing::IsEmpty());
+  }
+
   api::TablePtr Create(TableDef def) {
     def.name = absl::StrCat(def.name, GetParam() ? "_shm" : "_tcp");
     wire::DictReq drop;
@@ -176,17 +197,6 @@ class NativeApiTest : public ::testing::TestWithParam<bool> {
 TestCluster* NativeApiTest::cluster_ = nullptr;
 
 const uint16_t kAllColumns[] = {0, 1, 2, 3};
-
-// Counts completions of a batch and remembers failures.
-class Counter : public api::Completion {
- public:
-  void Done(const api::Outcome& outcome) override {
-    ++done;
-    if (!outcome.ok()) failures.push_back(absl::StrCat(outcome.code, " ", outcome.message));
-  }
-  int done = 0;
-  std::vector<std::string> failures;
-};
 
 TEST_P(NativeApiTest, KeyOperationsInBatches) {
   api::TablePtr t = Create(TestTable("keys"));
@@ -317,12 +327,8 @@ TEST_P(NativeApiTest, AnInterruptedScanStopsAfterItsBatch) {
   api::TablePtr t = Create(TestTable("interrupted"));
   ASSERT_NE(t, nullptr);
   api::Client& client = sync_->client();
-  Counter inserted;
   constexpr int kRows = 20000;  // several 1,000-row batches per partition
-  for (int id = 1; id <= kRows; ++id) client.Insert(*t, Row(*t, id, id % 100, "", "x"), &inserted);
-  client.Send();
-  while (inserted.done < kRows) client.Poll(absl::Seconds(1));
-  ASSERT_THAT(inserted.failures, ::testing::IsEmpty());
+  ASSERT_NO_FATAL_FAILURE(Fill(*t, kRows));
 
   struct StopsEarly : api::ScanReceiver {
     void Row(absl::string_view) override { ++rows; }
@@ -362,12 +368,8 @@ TEST_P(NativeApiTest, APausedScanHoldsItsNextBatches) {
   api::TablePtr t = Create(TestTable("paused"));
   ASSERT_NE(t, nullptr);
   api::Client& client = sync_->client();
-  Counter inserted;
   constexpr int kRows = 20000;  // several 1,000-row batches per partition
-  for (int id = 1; id <= kRows; ++id) client.Insert(*t, Row(*t, id, id % 100, "", "x"), &inserted);
-  client.Send();
-  while (inserted.done < kRows) client.Poll(absl::Seconds(1));
-  ASSERT_THAT(inserted.failures, ::testing::IsEmpty());
+  ASSERT_NO_FATAL_FAILURE(Fill(*t, kRows));
 
   struct Pauses : api::ScanReceiver {
     void Row(absl::string_view) override { ++rows; }
