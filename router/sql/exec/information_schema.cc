@@ -253,6 +253,13 @@ const std::vector<View>& Views() {
       {"CHARACTER_SETS",
        {{"CHARACTER_SET_NAME", N}, {"DEFAULT_COLLATE_NAME", N}, {"DESCRIPTION", N}, {"MAXLEN", C}},
        CharacterSetsRows},
+      // CHECK constraints are parsed and not kept (as before MySQL 8.0.16): none to list.
+      {"CHECK_CONSTRAINTS",
+       {{"CONSTRAINT_CATALOG", N},
+        {"CONSTRAINT_SCHEMA", N},
+        {"CONSTRAINT_NAME", N},
+        {"CHECK_CLAUSE", T}},
+       nullptr},
       {"COLLATIONS",
        {{"COLLATION_NAME", N},
         {"CHARACTER_SET_NAME", N},
