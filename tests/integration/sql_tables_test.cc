@@ -545,6 +545,44 @@ TEST_F(SqlTablesTest, AnAlterWhoseRouterDiesEndsWithoutItsChange) {
   Query("DROP TABLE doomed");
 }
 
+// KILL QUERY of a copying ALTER TABLE in the middle of its copy: the ALTER answers 1317, the
+// copy is dropped and the table is unlocked at once — as it was, writable, no new column.
+TEST_F(SqlTablesTest, AKilledAlterLeavesTheTableAsItWas) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE halted (id INT PRIMARY KEY, v INT)");
+  constexpr int kRows = 40000;
+  for (int chunk = 0; chunk < kRows; chunk += 4000) {
+    std::vector<std::string> values;
+    for (int i = chunk; i < chunk + 4000; ++i) values.push_back(absl::StrCat("(", i, ",", i, ")"));
+    Query(absl::StrCat("INSERT INTO halted VALUES ", absl::StrJoin(values, ",")));
+  }
+  auto other = [](const std::string& sql) {
+    return RunCommand({"/usr/bin/mariadb", "--user=root", "--batch", "--skip-column-names",
+                       "--socket=" + other_socket(), "-e", sql},
+                      absl::Seconds(120));
+  };
+  CommandResult altered;
+  std::thread alter([&] { altered = other("ALTER TABLE shop.halted ADD COLUMN w INT DEFAULT 1"); });
+  std::string id;
+  for (absl::Time deadline = absl::Now() + absl::Seconds(30);
+       id.empty() && absl::Now() < deadline;) {
+    for (absl::string_view line : absl::StrSplit(other("SHOW PROCESSLIST").out, '\n')) {
+      if (absl::StrContains(line, "copy to tmp table"))
+        id = std::string(line.substr(0, line.find('\t')));
+    }
+  }
+  ASSERT_FALSE(id.empty()) << "the ALTER was never seen copying";
+  CommandResult killed = other("KILL QUERY " + id);
+  alter.join();
+  EXPECT_EQ(killed.exit_code, 0) << killed.err;
+  EXPECT_NE(altered.exit_code, 0);
+  EXPECT_THAT(altered.err, HasSubstr("ERROR 1317"));
+  Query("INSERT INTO halted VALUES (-1, 0)");
+  EXPECT_EQ(Query("SELECT COUNT(*) FROM halted"), absl::StrCat("COUNT(*)\n", kRows + 1, "\n"));
+  EXPECT_THAT(Query("SHOW COLUMNS FROM halted"), Not(HasSubstr("\nw\t")));
+  Query("DROP TABLE halted");
+}
+
 // sysbench 1.0.20, unmodified: prepare, run and cleanup with NDB's storage engine name, then
 // a check of every table against what the workload implies.
 struct SysbenchCase {
