@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "absl/random/random.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "engine/api/client.h"
@@ -87,21 +86,10 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
     Finish();
   }
 
-  void Ask(wire::DictReq request,
-           absl::AnyInvocable<void(std::optional<mysql::SqlError>, const wire::DictConf&)> then) {
+  void Ask(wire::DictReq request, absl::AnyInvocable<void(std::optional<mysql::SqlError>)> then) {
     data()->client().Dictionary(
         std::move(request), [then = std::move(then)](absl::StatusOr<wire::DictConf> conf) mutable {
-          if (!conf.ok()) {
-            return then(EngineError(wire::kErTemporary,
-                                    absl::StrCat(wire::TemporaryError(wire::kNdbClusterFailure,
-                                                                      "Cluster Failure"),
-                                                 " (", conf.status().message(), ")")),
-                        wire::DictConf());
-          }
-          if (conf->error_code() != 0) {
-            return then(EngineError(conf->error_code(), conf->error_message()), *conf);
-          }
-          then(std::nullopt, *conf);
+          then(DictionaryAnswerError(conf));
         });
     data()->Flush();
   }
@@ -114,7 +102,7 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
     copy.version = 0;
     wire::DictReq request;
     schema::AppendTableDef(copy, request.mutable_create_table()->mutable_table());
-    Ask(std::move(request), [this](std::optional<mysql::SqlError> error, const wire::DictConf&) {
+    Ask(std::move(request), [this](std::optional<mysql::SqlError> error) {
       if (error) return Deliver(*std::move(error));
       Lock();
     });
@@ -127,9 +115,8 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
     lock->set_name(source_->name);
     lock->set_temp_table(copy_name_);
     lock->set_version(source_->version);
-    Ask(std::move(request), [this](std::optional<mysql::SqlError> error, const wire::DictConf&) {
+    Ask(std::move(request), [this](std::optional<mysql::SqlError> error) {
       if (error) return DropCopy(*std::move(error));
-      locked_ = true;
       // The lock made new versions: the source's, and the copy's first.
       std::shared_ptr<const api::Dictionary> dictionary = data()->client().dictionary();
       api::TablePtr source, copy;
@@ -344,7 +331,7 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
       finish->set_new_database(plan_.table.database);
       finish->set_new_name(plan_.table.name);
     }
-    Ask(std::move(request), [this](std::optional<mysql::SqlError> error, const wire::DictConf&) {
+    Ask(std::move(request), [this](std::optional<mysql::SqlError> error) {
       if (error) return Unlock(*std::move(error));
       OkResult ok;
       ok.affected_rows = copied_;
@@ -359,11 +346,11 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
     request.mutable_finish_alter()->set_database(source_->database);
     request.mutable_finish_alter()->set_name(source_->name);
     request.mutable_finish_alter()->set_commit(false);
-    Ask(std::move(request), [this, error = std::move(error)](std::optional<mysql::SqlError>,
-                                                             const wire::DictConf&) mutable {
-      // Failing that too, the master ends it when it sees this connection gone.
-      Deliver(std::move(error));
-    });
+    Ask(std::move(request),
+        [this, error = std::move(error)](std::optional<mysql::SqlError>) mutable {
+          // Failing that too, the master ends it when it sees this connection gone.
+          Deliver(std::move(error));
+        });
   }
 
   // The lock was refused: only the copy, empty, is left to drop.
@@ -372,10 +359,10 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
     request.mutable_drop_table()->set_database(source_->database);
     request.mutable_drop_table()->set_name(copy_name_);
     request.mutable_drop_table()->set_if_exists(true);
-    Ask(std::move(request), [this, error = std::move(error)](std::optional<mysql::SqlError>,
-                                                             const wire::DictConf&) mutable {
-      Deliver(std::move(error));
-    });
+    Ask(std::move(request),
+        [this, error = std::move(error)](std::optional<mysql::SqlError>) mutable {
+          Deliver(std::move(error));
+        });
   }
 
   void SetProgress(absl::string_view what) {
@@ -392,7 +379,6 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
   Step step_ = Step::kCopying;
   std::shared_ptr<api::Transaction> implicit_txn_;
   api::Transaction txn_;  // the scan's: exclusive locks on the source's rows
-  bool locked_ = false;
   bool scanning_ = false;
 
   // Rows read and not yet converted (raw, over all_columns_), and the batches out.

@@ -51,15 +51,7 @@ class DdlRun : public AsyncStatement, public api::Completion {
   }
 
   void Confirmed(absl::StatusOr<wire::DictConf> conf) {
-    if (!conf.ok()) {
-      return Deliver(EngineError(
-          wire::kErTemporary,
-          absl::StrCat(wire::TemporaryError(wire::kNdbClusterFailure, "Cluster Failure"), " (",
-                       conf.status().message(), ")")));
-    }
-    if (conf->error_code() != 0) {
-      return Deliver(EngineError(conf->error_code(), conf->error_message()));
-    }
+    if (auto error = DictionaryAnswerError(conf)) return Deliver(*std::move(error));
     if (conf->note_code() != 0 && state() != nullptr) {
       AddWarning(state(), Diagnostic::Level::kNote, static_cast<uint16_t>(conf->note_code()),
                  conf->note_message());

@@ -64,6 +64,17 @@ void NoteFetched(const DictionaryFetch& fetch, SessionState* state) {
   state->dictionary_fetched = fetch.answered ? DictionaryFetched::kYes : DictionaryFetched::kFailed;
 }
 
+std::optional<mysql::SqlError> DictionaryAnswerError(const absl::StatusOr<wire::DictConf>& conf) {
+  if (!conf.ok()) {
+    return EngineError(
+        wire::kErTemporary,
+        absl::StrCat(wire::TemporaryError(wire::kNdbClusterFailure, "Cluster Failure"), " (",
+                     conf.status().message(), ")"));
+  }
+  if (conf->error_code() != 0) return EngineError(conf->error_code(), conf->error_message());
+  return std::nullopt;
+}
+
 std::optional<mysql::SqlError> AwaitAlter(const schema::TableDef& table,
                                           const SessionState& state) {
   std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state);

@@ -97,6 +97,9 @@ void RollbackInBackground(DataAccess* data, std::shared_ptr<api::Transaction> tx
 // A data node's error (a MySQL error number and its text) as the client gets it, with the
 // SQLSTATE MySQL gives that number.
 mysql::SqlError EngineError(uint16_t code, absl::string_view message);
+// The MySQL error a dictionary request's answer carries: the master's (conf->error_code), or
+// 1297 when no data node answered in time; nullopt for success.
+std::optional<mysql::SqlError> DictionaryAnswerError(const absl::StatusOr<wire::DictConf>& conf);
 // 1297 "Got temporary error 4009 'Cluster Failure' from NDBCLUSTER": no data node answers.
 mysql::SqlError ClusterFailure();
 

@@ -5,8 +5,9 @@
 -- each step. Left out, where the two servers differ: ALTER TABLE's counts (whether rows are
 -- copied depends on the engine: normalize() in the test drops them), 1091's text (MariaDB
 -- names COLUMN or INDEX), NULLs into a NOT NULL column (MySQL 1138, MariaDB 1265), and the
--- row an out-of-range value is reported at (the copy's order). Rows are inserted with their
--- ids: AUTO_INCREMENT values are handed out in batches per router, as NDB does.
+-- row an out-of-range value is reported at and the rows a new AUTO_INCREMENT column numbers
+-- first (the copy's order, as NDB's). Rows are inserted with their ids: AUTO_INCREMENT values
+-- are handed out in batches per router, as NDB does.
 CREATE TABLE gadget (id INT PRIMARY KEY AUTO_INCREMENT, name VARCHAR(20) NOT NULL, price INT, KEY ip (price));
 INSERT INTO gadget (name, price) VALUES ('pen', 3), ('ink', 12), ('pad', NULL), ('cap', 3);
 ALTER TABLE gadget ADD COLUMN qty INT DEFAULT 5 AFTER id;
@@ -62,7 +63,8 @@ CREATE TABLE tagline (a INT, b VARCHAR(5));
 INSERT INTO tagline VALUES (1, 'x'), (2, 'y'), (NULL, 'z');
 ALTER TABLE tagline ADD COLUMN c INT DEFAULT 0;
 ALTER TABLE tagline ADD COLUMN id INT NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST;
-SELECT * FROM tagline ORDER BY id;
+SELECT COUNT(DISTINCT id), MIN(id), MAX(id) FROM tagline;
+SELECT a, b, c FROM tagline ORDER BY a;
 ALTER TABLE tagline DROP COLUMN id;
 SELECT * FROM tagline ORDER BY a;
 DROP TABLE gadget, tagline;
