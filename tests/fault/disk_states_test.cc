@@ -383,7 +383,20 @@ TEST_P(DamagedRedoTest, BeforeTheDecidedEpochTheNodeCopiesFromItsPeer) {
   EXPECT_TRUE(absl::StrContains(log, absl::StrCat("the cluster restarts from epoch ", decided,
                                                   ", which this node's disk does not hold")))
       << log;
-  EXPECT_TRUE(absl::StrContains(log, "node restart from disk: restoring epoch")) << log;
+  // What comes before the damage is restored from the node's own disk, the rest copied. When
+  // the damaged row was in the first epoch (a decided epoch of 2 on a busy machine), the disk
+  // holds no whole epoch, and the node copies everything from its peer instead.
+  auto holds_an_epoch = [&log] {
+    size_t at = log.find("disk does not hold (epochs ");
+    if (at == std::string::npos) return false;  // "(nothing restorable)"
+    std::vector<std::string> words = absl::StrSplit(log.substr(at, 60), ' ');
+    uint64_t from = 0, to = 0;  // words: disk does not hold (epochs A to B): …
+    return words.size() > 7 && absl::SimpleAtoi(words[5], &from) &&
+           absl::SimpleAtoi(absl::StripSuffix(words[7], "):"), &to) && to >= from;
+  };
+  if (holds_an_epoch()) {
+    EXPECT_TRUE(absl::StrContains(log, "node restart from disk: restoring epoch")) << log;
+  }
   EXPECT_GE(cluster_->Show()[3].restarts, 1);
 }
 
