@@ -458,6 +458,21 @@ TEST_F(SqlTablesTest, DefinitionsChangedThroughAnotherRouter) {
   Query("DROP TABLE redo");
 }
 
+// ALTER TABLE … AUTO_INCREMENT = n: the next generated value is n, also where the router had
+// values reserved before (a new version of the table drops them); with a copy, the same.
+TEST_F(SqlTablesTest, AlterTableAutoIncrementSetsTheNextValue) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE counted (id INT PRIMARY KEY AUTO_INCREMENT, v INT)");
+  Query("INSERT INTO counted (v) VALUES (1), (2)");
+  EXPECT_EQ(Query("ALTER TABLE counted AUTO_INCREMENT = 500; INSERT INTO counted (v) VALUES (3); "
+                  "SELECT LAST_INSERT_ID()"),
+            "LAST_INSERT_ID()\n500\n");
+  EXPECT_EQ(Query("ALTER TABLE counted ADD COLUMN w INT, AUTO_INCREMENT = 9000; "
+                  "INSERT INTO counted (v) VALUES (4); SELECT LAST_INSERT_ID()"),
+            "LAST_INSERT_ID()\n9000\n");
+  Query("DROP TABLE counted");
+}
+
 // A copying ALTER TABLE (a column added) while another router's client inserts rows: the
 // writers wait for the copy (never an error) and every row of theirs is in the new table, with
 // the new column's default; a unique key over duplicate values fails with 1062 naming the

@@ -322,7 +322,9 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
     finish->set_database(source_->database);
     finish->set_name(source_->name);
     finish->set_commit(true);
-    if (max_auto_ < UINT64_MAX) finish->set_next_auto_increment(max_auto_ + 1);
+    // After the largest value copied, or from AUTO_INCREMENT = n when that is larger.
+    uint64_t next = max_auto_ < UINT64_MAX ? max_auto_ + 1 : max_auto_;
+    finish->set_next_auto_increment(std::max(next, plan_.auto_increment.value_or(0)));
     // The same AUTO_INCREMENT column goes on from where the table's counter was, as in MySQL.
     const int old_auto = source_->auto_increment_column();
     finish->set_keep_counter(auto_column_ >= 0 && old_auto >= 0 &&

@@ -111,6 +111,9 @@ TEST(AlterPlanTest, StoredChangesCopyWithEachColumnsSource) {
   EXPECT_EQ(MustPlan(t, "ALTER TABLE t MODIFY k INT NOT NULL").way, AlterPlan::Way::kCopy);
   EXPECT_EQ(MustPlan(t, "ALTER TABLE t ADD UNIQUE (k)").way, AlterPlan::Way::kCopy);
   EXPECT_EQ(MustPlan(t, "ALTER TABLE t FORCE").way, AlterPlan::Way::kCopy);
+  AlterPlan counted = MustPlan(t, "ALTER TABLE t ADD COLUMN z INT, AUTO_INCREMENT = 100");
+  EXPECT_EQ(counted.way, AlterPlan::Way::kCopy);
+  EXPECT_EQ(counted.auto_increment, 100u);
 }
 
 TEST(AlterPlanTest, PrimaryKeysComeAndGoWithTheHiddenKey) {

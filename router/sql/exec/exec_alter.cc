@@ -57,6 +57,9 @@ StatementResult ExecuteAlterTable(const AlterTableStmt& stmt, const ExecContext&
   }
   switch (plan.way) {
     case AlterPlan::Way::kNothing:
+      // A new counter alone still makes a new version: routers drop the values they reserved
+      // before it (TakeAutoIncrement), so the next insert anywhere takes n.
+      if (!requests.empty()) requests.push_back(ReplaceRequest(plan.table));
       break;
     case AlterPlan::Way::kInPlace:
       requests.push_back(ReplaceRequest(plan.table));
