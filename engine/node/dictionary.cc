@@ -51,6 +51,16 @@ bool UniqueIndexesHold(const schema::TableDef& table, wire::DictConf* conf) {
   return false;
 }
 
+// A definition a client sent (schema::AppendTableDef bytes), or null after failing `conf`.
+std::shared_ptr<schema::TableDef> ParseRequested(absl::string_view bytes, wire::DictConf* conf) {
+  absl::StatusOr<schema::TableDef> parsed = schema::ParseTableDef(&bytes);
+  if (!parsed.ok()) {
+    Fail(conf, 1064, absl::StrCat("Malformed table definition: ", parsed.status().message()));
+    return nullptr;
+  }
+  return std::make_shared<schema::TableDef>(std::move(*parsed));
+}
+
 }  // namespace
 
 TablePtr Dictionary::FindTable(uint32_t id) const {
@@ -145,13 +155,8 @@ void Dictionary::Apply(const wire::DictReq& req, wire::DictConf* conf, Dictionar
 
 void Dictionary::CreateTable(const wire::CreateTable& req, wire::DictConf* conf,
                              DictionaryDelta* delta) {
-  absl::string_view bytes = req.table();
-  absl::StatusOr<schema::TableDef> parsed = schema::ParseTableDef(&bytes);
-  if (!parsed.ok()) {
-    Fail(conf, 1064, absl::StrCat("Malformed table definition: ", parsed.status().message()));
-    return;
-  }
-  auto table = std::make_shared<schema::TableDef>(std::move(*parsed));
+  std::shared_ptr<schema::TableDef> table = ParseRequested(req.table(), conf);
+  if (table == nullptr) return;
   if (!databases_.contains(table->database)) {
     Fail(conf, 1049, absl::StrCat("Unknown database '", table->database, "'"));
     return;
@@ -305,13 +310,8 @@ void Dictionary::Bump(const TablePtr& table, DictionaryDelta* delta) {
 
 void Dictionary::ReplaceTable(const wire::ReplaceTable& req, wire::DictConf* conf,
                               DictionaryDelta* delta) {
-  absl::string_view bytes = req.table();
-  absl::StatusOr<schema::TableDef> parsed = schema::ParseTableDef(&bytes);
-  if (!parsed.ok()) {
-    Fail(conf, 1064, absl::StrCat("Malformed table definition: ", parsed.status().message()));
-    return;
-  }
-  auto table = std::make_shared<schema::TableDef>(std::move(*parsed));
+  std::shared_ptr<schema::TableDef> table = ParseRequested(req.table(), conf);
+  if (table == nullptr) return;
   TablePtr old = FindTable(table->id);
   if (old == nullptr || old->version != table->version) {
     Fail(conf, wire::kErTableDefChanged, "Table definition has changed, please retry transaction");
