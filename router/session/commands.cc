@@ -418,6 +418,7 @@ void Session::ResetSessionState() {
   fresh.host = sql_.host;
   fresh.user = sql_.user;
   fresh.client_local_files = sql_.client_local_files;
+  fresh.client_found_rows = sql_.client_found_rows;
   fresh.database = sql_.database;
   sql_ = std::move(fresh);
   sql::ApplyHandshakeCollation(client_collation_, &sql_);

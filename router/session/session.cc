@@ -222,6 +222,7 @@ Session::Action Session::LoginSucceeded(std::string* out) {
   sql_.user = user_;
   process_.SetUser(user_);
   sql_.client_local_files = (caps_ & mysql::capability::kLocalFiles) != 0;
+  sql_.client_found_rows = (caps_ & mysql::capability::kFoundRows) != 0;
   sql::ApplyHandshakeCollation(client_collation_, &sql_);
   if (requested_database_.empty()) return FinishLogin(sql::OkResult{}, out);
   sql::StatementResult used = UseDatabase(requested_database_);

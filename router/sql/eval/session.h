@@ -155,6 +155,9 @@ struct SessionState {
   ProcessList::Entry* process = nullptr;
   // The client said it can send files (CLIENT_LOCAL_FILES), set at login.
   bool client_local_files = false;
+  // The client asked for found rows (CLIENT_FOUND_ROWS), set at login: an UPDATE's affected
+  // rows are then the rows it matched, changed or not (what Django and ORMs' row checks need).
+  bool client_found_rows = false;
   // A LOAD DATA LOCAL statement (in_flight too) waiting for the client's file: the session
   // asks the client for it and streams the file's packets to it (executor.h).
   LocalInfile* local_infile = nullptr;

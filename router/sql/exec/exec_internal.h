@@ -146,6 +146,10 @@ std::variant<api::TablePtr, mysql::SqlError> ResolveTableToWrite(const TableName
                                                                  const SessionState& state);
 StatementResult ExecuteRenameTable(const RenameTableStmt& stmt, const ExecContext& ctx);
 
+// An UPDATE's OK: affected rows are those changed, or with CLIENT_FOUND_ROWS those matched;
+// the info line MySQL gives either way. `state` may be null (the session went away).
+OkResult UpdateResult(const SessionState* state, uint64_t matched, uint64_t changed);
+
 // DDL through the dictionary master (exec_ddl.cc): commits the session's open transaction,
 // then sends `requests` one after the other; the first error is the statement's. `finish`
 // makes the OK from the session (null once it went away) and the last confirmation.

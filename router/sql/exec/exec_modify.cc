@@ -352,13 +352,13 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
 
   void Finish() {
     if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, affected_ > 0);
-    OkResult ok;
-    ok.affected_rows = static_cast<uint64_t>(std::max<int64_t>(0, affected_));
+    const uint64_t changed = static_cast<uint64_t>(std::max<int64_t>(0, affected_));
     if (spec_.verb == Verb::kUpdate) {
-      uint64_t matched = phase_ == Phase::kDirect ? matched_direct_ : matched_;
-      ok.info =
-          absl::StrCat("Rows matched: ", matched, "  Changed: ", ok.affected_rows, "  Warnings: 0");
+      const uint64_t matched = phase_ == Phase::kDirect ? matched_direct_ : matched_;
+      return Deliver(UpdateResult(state(), matched, changed));
     }
+    OkResult ok;
+    ok.affected_rows = changed;
     Deliver(ok);
   }
 
@@ -390,7 +390,7 @@ StatementResult RunModify(const TableName& name, ModifySpec spec, const ExecCont
   AccessPlan plan = PlanAccess(*table, spec.where, ctx);
   if (plan.kind == AccessPlan::Kind::kNothing) {
     OkResult ok;
-    if (spec.verb == Verb::kUpdate) ok.info = "Rows matched: 0  Changed: 0  Warnings: 0";
+    if (spec.verb == Verb::kUpdate) ok = UpdateResult(ctx.state, 0, 0);
     return ok;
   }
   bool direct = WhereIsKeyOnly(*table, spec.where, plan) && spec.order_by->empty();
@@ -431,6 +431,13 @@ StatementResult ExecuteDelete(const DeleteStmt& stmt, const ExecContext& ctx) {
                    {Verb::kDelete, stmt.where.get(), nullptr, &stmt.order_by, &stmt.limit,
                     stmt.ignore, stmt.alias},
                    ctx);
+}
+
+OkResult UpdateResult(const SessionState* state, uint64_t matched, uint64_t changed) {
+  OkResult ok;
+  ok.affected_rows = state != nullptr && state->client_found_rows ? matched : changed;
+  ok.info = absl::StrCat("Rows matched: ", matched, "  Changed: ", changed, "  Warnings: 0");
+  return ok;
 }
 
 }  // namespace shoal::sql::internal

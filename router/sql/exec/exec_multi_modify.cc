@@ -186,11 +186,9 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
 
   void Finish() {
     if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, changed_ > 0);
+    if (update_) return Deliver(UpdateResult(state(), matched_, changed_));
     OkResult ok;
     ok.affected_rows = changed_;
-    if (update_) {
-      ok.info = absl::StrCat("Rows matched: ", matched_, "  Changed: ", changed_, "  Warnings: 0");
-    }
     Deliver(ok);
   }
 

@@ -92,7 +92,28 @@ def migrate(conn, container):
         operations.invoke(op)
 
 
+def found_rows(url):
+    """An UPDATE that leaves a row as it was: rowcount 0, or 1 for a client that asked for
+    found rows (CLIENT_FOUND_ROWS: Django's and SQLAlchemy's MySQL drivers do)."""
+    import pymysql
+    from pymysql.constants import CLIENT
+
+    socket = url.split("unix_socket=", 1)[1]
+    for flag, want in ((0, [0, 0]), (CLIENT.FOUND_ROWS, [1, 2])):
+        conn = pymysql.connect(unix_socket=socket, user="root", database="app", client_flag=flag)
+        with conn.cursor() as cur:
+            cur.execute("CREATE TABLE IF NOT EXISTS same (id INT PRIMARY KEY, v INT, w INT)")
+            cur.execute("REPLACE INTO same VALUES (1, 5, 0), (2, 5, 0)")
+            got = [cur.execute("UPDATE same SET v = 5 WHERE id = 1"),  # by key
+                   cur.execute("UPDATE same SET w = 0 WHERE w = 0")]  # by scan
+            cur.execute("DROP TABLE same")
+        conn.commit()
+        conn.close()
+        check(f"rowcount of unchanged updates, client_flag={flag}", got, want)
+
+
 def main():
+    found_rows(sys.argv[1])
     engine = sa.create_engine(sys.argv[1])
     Base.metadata.drop_all(engine)
     Base.metadata.create_all(engine)
