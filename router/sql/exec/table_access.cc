@@ -77,7 +77,9 @@ std::optional<mysql::SqlError> DictionaryAnswerError(const absl::StatusOr<wire::
 
 std::optional<mysql::SqlError> AwaitAlter(const schema::TableDef& table,
                                           const SessionState& state) {
-  std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state);
+  // On every write: the worker's snapshot by reference, no copy of the pointer.
+  if (state.data == nullptr) return std::nullopt;
+  const std::shared_ptr<const api::Dictionary>& dictionary = state.data->client().dictionary();
   if (dictionary == nullptr || !dictionary->altering.contains(table.id)) return std::nullopt;
   DictionaryFetch fetch;
   fetch.request.mutable_await_alter()->set_table_id(table.id);
