@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -648,6 +649,9 @@ TEST_P(NativeApiTest, MalformedFramesCloseThatConnectionOnly) {
   api::TablePtr t = Create(TestTable("garbage"));
   ASSERT_NE(t, nullptr);
   ASSERT_TRUE(sync_->Insert(*t, Row(*t, 1, 1, "", "before")).ok());
+  // Both nodes serving, and their ports as they are now: under a loaded sanitizer build a node
+  // may have been restarted (on a new port) after an earlier test starved it of heartbeats.
+  ASSERT_TRUE(cluster_->WaitForState({2, 3}, "started")) << cluster_->MgmdLog();
   absl::StatusOr<control::ClusterView> view =
       api::Cluster::FetchView("127.0.0.1", cluster_->mgmd_port(), absl::Seconds(5));
   ASSERT_TRUE(view.ok());
@@ -685,7 +689,10 @@ TEST_P(NativeApiTest, MalformedFramesCloseThatConnectionOnly) {
       addr.sin_family = AF_INET;
       addr.sin_port = htons(static_cast<uint16_t>(node.data_port()));
       addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-      ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+      ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0)
+          << "node " << node.node_id() << " port " << node.data_port() << ": " << strerror(errno)
+          << "\n"
+          << cluster_->MgmdLog();
       ASSERT_EQ(send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL),
                 static_cast<ssize_t>(bytes.size()));
       timeval timeout = {5, 0};
