@@ -123,8 +123,13 @@ def record_refusals(execute, sql, params, many, context):
             raise
         code = e.args[0] if e.args else None
         message = e.args[1] if len(e.args) > 1 else str(e)
-        refused.append((code, message, " ".join(sql.split())))
-        print(f"refused ({code}): {message}\n    {' '.join(sql.split())[:300]}", file=sys.stderr)
+        try:  # the statement as sent, its parameters quoted in
+            statement = context["connection"].connection.cursor().mogrify(sql, params)
+        except Exception:
+            statement = f"{sql} -- {params!r}"
+        statement = " ".join(statement.split())
+        refused.append((code, message, statement))
+        print(f"refused ({code}): {message}\n    {statement[:300]}", file=sys.stderr)
         return None
 
 
