@@ -38,7 +38,7 @@ pymysql.install_as_MySQLdb()
 if pymysql.version_info < (1, 4, 3):  # Django 4.2 asks mysqlclient >= 1.4.3 of the shim
     pymysql.version_info = (1, 4, 6, "final", 0)
 
-MODELS = '''
+MODELS = """
 from django.conf import settings
 from django.db import models
 
@@ -80,7 +80,7 @@ class Review(models.Model):
     reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
     stars = models.PositiveSmallIntegerField()
     body = models.TextField(blank=True)
-'''
+"""
 
 keep_going = False
 failures = []  # failed checks
@@ -227,27 +227,55 @@ def run(summary):
     with connection.cursor() as cursor:
         tables = set(connection.introspection.table_names(cursor))
         shop = sorted(t for t in tables if t.startswith("shopapp_"))
-        check("shop tables", shop, ["shopapp_author", "shopapp_book", "shopapp_book_tags",
-                                    "shopapp_review", "shopapp_tag"])
-        for t in ("auth_user", "auth_permission", "django_content_type", "django_session",
-                  "django_admin_log", "django_migrations"):
+        check(
+            "shop tables",
+            shop,
+            [
+                "shopapp_author",
+                "shopapp_book",
+                "shopapp_book_tags",
+                "shopapp_review",
+                "shopapp_tag",
+            ],
+        )
+        for t in (
+            "auth_user",
+            "auth_permission",
+            "django_content_type",
+            "django_session",
+            "django_admin_log",
+            "django_migrations",
+        ):
             check(f"table {t}", t in tables, True)
         book = connection.introspection.get_constraints(cursor, "shopapp_book")
-        uniq = sorted(tuple(c["columns"]) for c in book.values() if c["unique"] and not c["primary_key"])
+        uniq = sorted(
+            tuple(c["columns"]) for c in book.values() if c["unique"] and not c["primary_key"]
+        )
         check("book unique constraints", uniq, [("author_id", "title")])
-        indexed = sorted(tuple(c["columns"]) for c in book.values() if c["index"] and not c["unique"])
+        indexed = sorted(
+            tuple(c["columns"]) for c in book.values() if c["index"] and not c["unique"]
+        )
         check("book indexes include (published, price)", ("published", "price") in indexed, True)
-        fks = sorted((tuple(c["columns"]), c["foreign_key"]) for c in book.values() if c["foreign_key"])
+        fks = sorted(
+            (tuple(c["columns"]), c["foreign_key"]) for c in book.values() if c["foreign_key"]
+        )
         check("book foreign keys", fks, [(("author_id",), ("shopapp_author", "id"))])
         relations = connection.introspection.get_relations(cursor, "shopapp_review")
-        check("review relations", sorted(relations.items()),
-              [("book_id", ("id", "shopapp_book")), ("reviewer_id", ("id", "auth_user"))])
+        check(
+            "review relations",
+            sorted(relations.items()),
+            [("book_id", ("id", "shopapp_book")), ("reviewer_id", ("id", "auth_user"))],
+        )
     applied = connection.cursor()
     applied.execute("SELECT COUNT(*) FROM django_migrations WHERE app = 'shopapp'")
     check("shopapp migrations applied", applied.fetchone(), (1,))
     applied.close()
     summary.append(f"tables: {len(shop)} shopapp, auth/contenttypes/sessions/admin present")
-    check("permissions of the shop", Permission.objects.filter(content_type__app_label="shopapp").count(), 16)
+    check(
+        "permissions of the shop",
+        Permission.objects.filter(content_type__app_label="shopapp").count(),
+        16,
+    )
 
     # -- CRUD.
     ann = Author.objects.create(name="ann", email="ann@example.com", born=datetime.date(1970, 5, 1))
@@ -263,12 +291,19 @@ def run(summary):
         (bob, "odes", "12.00", None, ["poetry"]),
         (cid, "noir", "3.10", 1950, ["crime"]),
     ):
-        b = Book.objects.create(author=author, title=title, price=D(price),
-                                published=datetime.date(year, 1, 1) if year else None)
+        b = Book.objects.create(
+            author=author,
+            title=title,
+            price=D(price),
+            published=datetime.date(year, 1, 1) if year else None,
+        )
         b.tags.set([tags[n] for n in tagnames])
         books[title] = b
-    check("authors", list(Author.objects.order_by("name").values_list("name", flat=True)),
-          ["ann", "bob", "cid", "dee"])
+    check(
+        "authors",
+        list(Author.objects.order_by("name").values_list("name", flat=True)),
+        ["ann", "bob", "cid", "dee"],
+    )
     check("books", Book.objects.count(), 5)
     check("tagged", Book.tags.through.objects.count(), 5)
     book = Book.objects.get(title="emma")
@@ -281,42 +316,117 @@ def run(summary):
     tag, made = Tag.objects.get_or_create(name="essay")
     check("get_or_create makes", made, True)
     author, made = Author.objects.update_or_create(name="dee", defaults={"email": "d@example.com"})
-    check("update_or_create updates", (made, Author.objects.get(name="dee").email), (False, "d@example.com"))
+    check(
+        "update_or_create updates",
+        (made, Author.objects.get(name="dee").email),
+        (False, "d@example.com"),
+    )
     check("exists", Author.objects.filter(email__endswith="example.com").exists(), True)
-    check("slice", list(Book.objects.order_by("title").values_list("title", flat=True)[1:3]), ["emma", "noir"])
-    check("null filter", list(Book.objects.filter(published__isnull=True).values_list("title", flat=True)), ["odes"])
-    check("Q or", sorted(Book.objects.filter(Q(price__lt=5) | Q(title__startswith="u")).values_list("title", flat=True)),
-          ["noir", "ubik"])
+    check(
+        "slice",
+        list(Book.objects.order_by("title").values_list("title", flat=True)[1:3]),
+        ["emma", "noir"],
+    )
+    check(
+        "null filter",
+        list(Book.objects.filter(published__isnull=True).values_list("title", flat=True)),
+        ["odes"],
+    )
+    check(
+        "Q or",
+        sorted(
+            Book.objects.filter(Q(price__lt=5) | Q(title__startswith="u")).values_list(
+                "title", flat=True
+            )
+        ),
+        ["noir", "ubik"],
+    )
     Tag.objects.filter(name="essay").delete()
 
     # -- Joins.
-    rows = [(b.title, b.author.name) for b in Book.objects.select_related("author").filter(author__name="ann").order_by("title")]
+    rows = [
+        (b.title, b.author.name)
+        for b in Book.objects.select_related("author").filter(author__name="ann").order_by("title")
+    ]
     check("select_related", rows, [("dune", "ann"), ("emma", "ann"), ("ubik", "ann")])
-    check("filter across the foreign key", sorted(Author.objects.filter(books__price__gt=8).values_list("name", flat=True)),
-          ["ann", "bob"])
-    check("filter across the many-to-many", sorted(Book.objects.filter(tags__name="crime").values_list("title", flat=True)),
-          ["noir", "ubik"])
-    check("authors of sf", list(Author.objects.filter(books__tags__name="sf").distinct().values_list("name", flat=True)),
-          ["ann"])
-    prefetched = {b.title: sorted(t.name for t in b.tags.all())
-                  for b in Book.objects.prefetch_related("tags").order_by("title")}
-    check("prefetch_related", prefetched, {"dune": ["sf"], "emma": [], "noir": ["crime"],
-                                           "odes": ["poetry"], "ubik": ["crime", "sf"]})
-    check("reverse relation", sorted(ann.books.values_list("title", flat=True)), ["dune", "emma", "ubik"])
+    check(
+        "filter across the foreign key",
+        sorted(Author.objects.filter(books__price__gt=8).values_list("name", flat=True)),
+        ["ann", "bob"],
+    )
+    check(
+        "filter across the many-to-many",
+        sorted(Book.objects.filter(tags__name="crime").values_list("title", flat=True)),
+        ["noir", "ubik"],
+    )
+    check(
+        "authors of sf",
+        list(
+            Author.objects.filter(books__tags__name="sf").distinct().values_list("name", flat=True)
+        ),
+        ["ann"],
+    )
+    prefetched = {
+        b.title: sorted(t.name for t in b.tags.all())
+        for b in Book.objects.prefetch_related("tags").order_by("title")
+    }
+    check(
+        "prefetch_related",
+        prefetched,
+        {
+            "dune": ["sf"],
+            "emma": [],
+            "noir": ["crime"],
+            "odes": ["poetry"],
+            "ubik": ["crime", "sf"],
+        },
+    )
+    check(
+        "reverse relation",
+        sorted(ann.books.values_list("title", flat=True)),
+        ["dune", "emma", "ubik"],
+    )
 
     # -- Aggregates.
-    per_author = list(Author.objects.annotate(n=Count("books"), total=Sum("books__price"))
-                      .order_by("name").values_list("name", "n", "total"))
-    check("annotate Count and Sum", per_author,
-          [("ann", 3, D("21.50")), ("bob", 1, D("12.00")), ("cid", 1, D("3.10")), ("dee", 0, None)])
-    per_tag = list(Tag.objects.annotate(n=Count("books")).filter(n__gt=0).order_by("-n", "name").values("name", "n"))
-    check("tags by use", per_tag, [{"name": "crime", "n": 2}, {"name": "sf", "n": 2}, {"name": "poetry", "n": 1}])
-    grouped = list(Book.objects.values("author__name").annotate(top=Max("price")).order_by("author__name"))
-    check("values then annotate", grouped, [{"author__name": "ann", "top": D("9.50")},
-                                            {"author__name": "bob", "top": D("12.00")},
-                                            {"author__name": "cid", "top": D("3.10")}])
+    per_author = list(
+        Author.objects.annotate(n=Count("books"), total=Sum("books__price"))
+        .order_by("name")
+        .values_list("name", "n", "total")
+    )
+    check(
+        "annotate Count and Sum",
+        per_author,
+        [("ann", 3, D("21.50")), ("bob", 1, D("12.00")), ("cid", 1, D("3.10")), ("dee", 0, None)],
+    )
+    per_tag = list(
+        Tag.objects.annotate(n=Count("books"))
+        .filter(n__gt=0)
+        .order_by("-n", "name")
+        .values("name", "n")
+    )
+    check(
+        "tags by use",
+        per_tag,
+        [{"name": "crime", "n": 2}, {"name": "sf", "n": 2}, {"name": "poetry", "n": 1}],
+    )
+    grouped = list(
+        Book.objects.values("author__name").annotate(top=Max("price")).order_by("author__name")
+    )
+    check(
+        "values then annotate",
+        grouped,
+        [
+            {"author__name": "ann", "top": D("9.50")},
+            {"author__name": "bob", "top": D("12.00")},
+            {"author__name": "cid", "top": D("3.10")},
+        ],
+    )
     totals = Book.objects.aggregate(n=Count("id"), total=Sum("price"), avg=Avg("price"))
-    check("aggregate", (totals["n"], totals["total"], round(totals["avg"], 2)), (5, D("36.60"), D("7.32")))
+    check(
+        "aggregate",
+        (totals["n"], totals["total"], round(totals["avg"], 2)),
+        (5, D("36.60"), D("7.32")),
+    )
     changed = Book.objects.filter(author=ann).update(price=F("price") + 1)
     check("F() update rows", changed, 3)
     check("F() update", Book.objects.get(title="dune").price, D("10.50"))
@@ -342,10 +452,24 @@ def run(summary):
             Author.objects.create(name="kept")
             with transaction.atomic():
                 Author.objects.create(name="kept-deeper")
-        check("inside the outer block", sorted(Author.objects.filter(name__in=["outer", "doomed", "raised", "kept", "kept-deeper"])
-                                                .values_list("name", flat=True)), ["kept", "kept-deeper", "outer"])
-    check("after commit", sorted(Author.objects.filter(name__in=["outer", "doomed", "raised", "kept", "kept-deeper"])
-                                 .values_list("name", flat=True)), ["kept", "kept-deeper", "outer"])
+        check(
+            "inside the outer block",
+            sorted(
+                Author.objects.filter(
+                    name__in=["outer", "doomed", "raised", "kept", "kept-deeper"]
+                ).values_list("name", flat=True)
+            ),
+            ["kept", "kept-deeper", "outer"],
+        )
+    check(
+        "after commit",
+        sorted(
+            Author.objects.filter(
+                name__in=["outer", "doomed", "raised", "kept", "kept-deeper"]
+            ).values_list("name", flat=True)
+        ),
+        ["kept", "kept-deeper", "outer"],
+    )
     try:
         with transaction.atomic():
             Author.objects.filter(name__startswith="kept").delete()
@@ -353,8 +477,15 @@ def run(summary):
             raise RuntimeError("roll back the whole block")
     except RuntimeError:
         pass
-    check("outer block rolled back", sorted(Author.objects.filter(name__in=["kept", "kept-deeper", "gone"])
-                                            .values_list("name", flat=True)), ["kept", "kept-deeper"])
+    check(
+        "outer block rolled back",
+        sorted(
+            Author.objects.filter(name__in=["kept", "kept-deeper", "gone"]).values_list(
+                "name", flat=True
+            )
+        ),
+        ["kept", "kept-deeper"],
+    )
     Author.objects.filter(name__in=["outer", "kept", "kept-deeper"]).delete()
 
     # -- The database's own FOREIGN KEY constraints.
@@ -374,15 +505,37 @@ def run(summary):
     check("password", User.objects.get(username="reader").check_password("s3cret"), True)
     for title, stars in (("dune", 5), ("dune", 4), ("ubik", 3), ("odes", 2)):
         Review.objects.create(book=books[title], reviewer=user, stars=stars, body=f"{stars} stars")
-    check("reviews per book", list(Book.objects.annotate(n=Count("reviews")).filter(n__gt=0).order_by("title")
-                                   .values_list("title", "n")), [("dune", 2), ("odes", 1), ("ubik", 1)])
-    check("average stars of ann's books", Review.objects.filter(book__author__name="ann").aggregate(a=Avg("stars"))["a"], 4)
+    check(
+        "reviews per book",
+        list(
+            Book.objects.annotate(n=Count("reviews"))
+            .filter(n__gt=0)
+            .order_by("title")
+            .values_list("title", "n")
+        ),
+        [("dune", 2), ("odes", 1), ("ubik", 1)],
+    )
+    check(
+        "average stars of ann's books",
+        Review.objects.filter(book__author__name="ann").aggregate(a=Avg("stars"))["a"],
+        4,
+    )
     session = SessionStore()
     session["cart"] = [books["dune"].pk, books["odes"].pk]
     session.create()
-    check("session read back", SessionStore(session_key=session.session_key)["cart"], [books["dune"].pk, books["odes"].pk])
-    LogEntry.objects.log_action(user.pk, ContentType.objects.get_for_model(Book).pk, books["dune"].pk,
-                                "dune", ADDITION, change_message="added")
+    check(
+        "session read back",
+        SessionStore(session_key=session.session_key)["cart"],
+        [books["dune"].pk, books["odes"].pk],
+    )
+    LogEntry.objects.log_action(
+        user.pk,
+        ContentType.objects.get_for_model(Book).pk,
+        books["dune"].pk,
+        "dune",
+        ADDITION,
+        change_message="added",
+    )
     check("admin log", LogEntry.objects.filter(user=user, object_repr="dune").count(), 1)
     LogEntry.objects.filter(user=user).delete()
     user.delete()
@@ -392,13 +545,20 @@ def run(summary):
     check("cascade: reviews", Review.objects.count(), 1)
     check("cascade: tags", Book.tags.through.objects.count(), 2)
     check("tags themselves kept", Tag.objects.count(), 3)
-    summary.append("after CASCADE: books " + ", ".join(Book.objects.order_by("title").values_list("title", flat=True)))
-    summary.append("authors " + ", ".join(Author.objects.order_by("name").values_list("name", flat=True)))
+    summary.append(
+        "after CASCADE: books "
+        + ", ".join(Book.objects.order_by("title").values_list("title", flat=True))
+    )
+    summary.append(
+        "authors " + ", ".join(Author.objects.order_by("name").values_list("name", flat=True))
+    )
 
     # -- The app's migrations unapplied: its tables dropped.
     call_command("migrate", "shopapp", "zero", verbosity=0)
     with connection.cursor() as cursor:
-        left = sorted(t for t in connection.introspection.table_names(cursor) if t.startswith("shopapp_"))
+        left = sorted(
+            t for t in connection.introspection.table_names(cursor) if t.startswith("shopapp_")
+        )
     check("migrate shopapp zero", left, [])
     summary.append("migrate shopapp zero: its tables dropped")
 
