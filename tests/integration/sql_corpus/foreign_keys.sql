@@ -27,8 +27,8 @@
 --     index (1822), incompatible types (3780), SET NULL on a NOT NULL column (1830), a
 --     duplicate constraint name (1826): MariaDB says 1005 "errno: 150" or "errno: 121" for all.
 --     Only a missing child column (1072) is the same.
---   * Dropping or retyping a key column (MySQL 1828/1829/3780, MariaDB 1553/1829/1832/1833
---     with other text), DROP FOREIGN KEY of no such key (1091's text), TRUNCATE of a parent,
+--   * Dropping or retyping a key column (MariaDB: 1553, 1829, 1832, 1833; MySQL 8.0 other
+--     codes or texts), DROP FOREIGN KEY of no such key (1091's text), TRUNCATE of a parent,
 --     and a column's inline REFERENCES (MySQL 8.0 ignores it, MariaDB makes a key).
 -- ALTER TABLE ADD … FOREIGN KEY over a violating row names the copy (`#sql-…`) in its 1452;
 -- normalize() in the test replaces that name.
