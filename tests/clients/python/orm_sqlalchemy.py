@@ -2,12 +2,13 @@
 
     orm_sqlalchemy.py URL        e.g. mysql+pymysql://root@/app?unix_socket=/tmp/r.sock
 
-Declares a shop (customers and their orders, related in the ORM), has SQLAlchemy create it,
-reflect it and run the ORM over it (inserts, a relationship loaded with IN, a join, an
-aggregate, updates, deletes); then Alembic's autogenerate compares the database with a changed
-model (a column added, one retyped, an index added), applies the migration it produces
-(ALTER TABLE …), finds nothing left to do, and applies the downgrade back. Exits non-zero, with
-what differed, on the first failure.
+Declares a shop (customers and their orders, a FOREIGN KEY … ON DELETE CASCADE between them),
+has SQLAlchemy create it, reflect it and run the ORM over it (inserts, a relationship loaded
+with IN, a join, an aggregate, updates, deletes), checks the constraint (a Core DELETE of a
+customer deletes its orders, an order of no customer is refused with 1452); then Alembic's
+autogenerate compares the database with a changed model (a column added, one retyped, an index
+added), applies the migration it produces (ALTER TABLE …), finds nothing left to do, and
+applies the downgrade back. Exits non-zero, with what differed, on the first failure.
 """
 
 import sys
@@ -35,24 +36,20 @@ class Customer(Base):
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(sa.String(40))
     email: Mapped[str | None] = mapped_column(sa.String(80), unique=True)
-    # Related in the ORM only: the join condition, not a FOREIGN KEY constraint.
     orders: Mapped[list["Order"]] = relationship(
-        primaryjoin="Customer.id == foreign(Order.customer_id)",
-        order_by="Order.id",
-        lazy="selectin",
-        back_populates="customer",
+        order_by="Order.id", lazy="selectin", back_populates="customer"
     )
 
 
 class Order(Base):
     __tablename__ = "orders"
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
-    customer_id: Mapped[int] = mapped_column(index=True)
+    customer_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("customer.id", ondelete="CASCADE"), index=True
+    )
     total: Mapped[float] = mapped_column(sa.Numeric(10, 2))
     note: Mapped[str | None] = mapped_column(sa.String(20))
-    customer: Mapped[Customer] = relationship(
-        primaryjoin="Customer.id == foreign(Order.customer_id)", back_populates="orders"
-    )
+    customer: Mapped[Customer] = relationship(back_populates="orders")
 
 
 def changed_metadata():
@@ -69,7 +66,13 @@ def changed_metadata():
         "orders",
         md,
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("customer_id", sa.Integer, nullable=False, index=True),
+        sa.Column(
+            "customer_id",
+            sa.Integer,
+            sa.ForeignKey("customer.id", ondelete="CASCADE"),
+            nullable=False,
+            index=True,
+        ),
         sa.Column("total", sa.Numeric(10, 2), nullable=False),
         sa.Column("note", sa.String(40)),
         sa.Column("shipped", sa.Boolean, nullable=True),
@@ -131,6 +134,14 @@ def main():
         [("ix_orders_customer_id", ["customer_id"])],
     )
     check(
+        "orders foreign keys",
+        [
+            (k["constrained_columns"], k["referred_table"], k["referred_columns"], k["options"])
+            for k in inspector.get_foreign_keys("orders")
+        ],
+        [(["customer_id"], "customer", ["id"], {"ondelete": "CASCADE"})],
+    )
+    check(
         "customer unique",
         [c["column_names"] for c in inspector.get_unique_constraints("customer")],
         [["email"]],
@@ -167,6 +178,26 @@ def main():
         session.commit()
         check("after update", str(session.scalar(sa.select(sa.func.sum(Order.total)))), "15.25")
         check("after delete", session.scalar(sa.select(sa.func.count()).select_from(Order)), 2)
+
+    # The FOREIGN KEY itself, under Core: ON DELETE CASCADE, and 1452 for a missing customer.
+    customers, orders = Customer.__table__, Order.__table__
+    with engine.begin() as conn:
+        cid = conn.execute(sa.insert(customers).values(name="cat")).inserted_primary_key[0]
+        conn.execute(sa.insert(orders), [{"customer_id": cid, "total": t} for t in (1, 2)])
+        of_cat = sa.select(sa.func.count()).where(orders.c.customer_id == cid)
+        check("cat's orders", conn.scalar(of_cat), 2)
+        deleted = conn.execute(sa.delete(customers).where(customers.c.id == cid)).rowcount
+        check("customers deleted", deleted, 1)
+        check("orders cascaded", conn.scalar(of_cat), 0)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.insert(orders).values(customer_id=cid + 1000, total=5))
+    except sa.exc.IntegrityError as e:
+        check("order of no customer: error", e.orig.args[0], 1452)
+    else:
+        check("order of no customer: refused", "inserted", "IntegrityError 1452")
+    with engine.connect() as conn:
+        check("orders after", conn.scalar(sa.select(sa.func.count()).select_from(orders)), 2)
 
     with engine.begin() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
