@@ -623,6 +623,7 @@ void Client::HandleResult(const wire::Result& result) {
       outcome.code = result.code;
       if (result.code == wire::kResultOk) {
         outcome.unchanged = (result.flags & wire::kUnchanged) != 0;
+        outcome.replaced = (result.flags & wire::kReplaced) != 0;
         outcome.row = first;
       } else {
         outcome.message = first;

@@ -44,6 +44,7 @@ struct Outcome {
   absl::string_view row;      // reads: packed row over the columns asked for
   absl::string_view message;  // errors: MySQL's text
   bool unchanged = false;     // ok Update/UpdateIf: the program changed no value of the row
+  bool replaced = false;      // ok Write: a row was there under the key and was replaced
   bool ok() const { return code == wire::kResultOk; }
   bool not_found() const { return code == wire::kResultNotFound; }
 };

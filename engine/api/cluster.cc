@@ -60,6 +60,13 @@ TablePtr Dictionary::Find(absl::string_view db, absl::string_view table) const {
   return it == by_name.end() ? nullptr : it->second;
 }
 
+const std::vector<Dictionary::Reference>* Dictionary::ReferencesTo(
+    const schema::TableDef& parent) const {
+  if (referenced_by.empty()) return nullptr;
+  auto it = referenced_by.find(absl::StrCat(parent.database, ".", parent.name));
+  return it == referenced_by.end() ? nullptr : &it->second;
+}
+
 void Cluster::SetView(const control::ClusterView& view) {
   auto topology = std::make_shared<Topology>();
   topology->view_version = view.version();
@@ -104,6 +111,11 @@ void Cluster::SetDictionary(const wire::Dictionary& proto) {
     auto shared = std::make_shared<const schema::TableDef>(std::move(*table));
     if (!absl::StartsWith(shared->name, schema::kAlterCopyPrefix)) {
       dictionary->by_name[absl::StrCat(shared->database, ".", shared->name)] = shared;
+      for (size_t k = 0; k < shared->foreign_keys.size(); ++k) {
+        const schema::ForeignKeyDef& fk = shared->foreign_keys[k];
+        dictionary->referenced_by[absl::StrCat(fk.parent_database, ".", fk.parent_table)].push_back(
+            {shared, k});
+      }
     }
     dictionary->by_id[shared->id] = shared;
   }

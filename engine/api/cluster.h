@@ -62,8 +62,17 @@ struct Dictionary {
   absl::flat_hash_map<uint32_t, TablePtr> by_id;
   // Tables a copying ALTER TABLE is rebuilding (wire::AlterLock): writes wait for it to end.
   absl::flat_hash_set<uint32_t> altering;
+  // The foreign keys that name each parent table, by the parent's "db.table": the child
+  // and the constraint's position in its foreign_keys. Empty when no table has one.
+  struct Reference {
+    TablePtr child;
+    size_t key;
+  };
+  absl::flat_hash_map<std::string, std::vector<Reference>> referenced_by;
 
   TablePtr Find(absl::string_view db, absl::string_view table) const;
+  // The foreign keys that reference `parent`, or null when none does.
+  const std::vector<Reference>* ReferencesTo(const schema::TableDef& parent) const;
 };
 
 class Cluster {

@@ -201,11 +201,59 @@ void Dictionary::DropTable(const wire::DropTable& req, wire::DictConf* conf,
     }
     return;
   }
+  if (!req.ignore_foreign_keys()) {
+    for (const auto& [id, child] : tables_) {
+      if (id == table->id) continue;
+      for (const schema::ForeignKeyDef& fk : child->foreign_keys) {
+        if (fk.parent_database != table->database || fk.parent_table != table->name) continue;
+        Fail(conf, 3730,
+             absl::StrCat("Cannot drop table '", table->name,
+                          "' referenced by a foreign key constraint '", fk.name, "' on table '",
+                          child->name, "'."));
+        return;
+      }
+    }
+  }
   tables_.erase(table->id);
   next_auto_increment_.erase(table->id);
   alter_locks_.erase(table->id);
   delta->dropped.push_back(table->id);
   ++version_;
+}
+
+void Dictionary::FollowParent(const schema::TableDef& before, const schema::TableDef& after,
+                              bool in_place, DictionaryDelta* delta) {
+  std::vector<TablePtr> children;
+  for (const auto& [id, child] : tables_) {
+    if (id == before.id) continue;  // a table referencing itself is replaced as a whole
+    for (const schema::ForeignKeyDef& fk : child->foreign_keys) {
+      if (fk.parent_database == before.database && fk.parent_table == before.name) {
+        children.push_back(child);
+        break;
+      }
+    }
+  }
+  for (const TablePtr& child : children) {
+    auto copy = std::make_shared<schema::TableDef>(*child);
+    for (schema::ForeignKeyDef& fk : copy->foreign_keys) {
+      FollowParentIn(before, after, in_place, &fk);
+    }
+    ++copy->version;
+    Publish(std::move(copy), delta);
+  }
+}
+
+void Dictionary::FollowParentIn(const schema::TableDef& before, const schema::TableDef& after,
+                                bool in_place, schema::ForeignKeyDef* fk) {
+  if (fk->parent_database != before.database || fk->parent_table != before.name) return;
+  fk->parent_database = after.database;
+  fk->parent_table = after.name;
+  // An in-place change keeps every column where it was: a new name at a position is a rename.
+  if (!in_place) return;
+  for (std::string& name : fk->parent_columns) {
+    int c = before.FindColumn(name);
+    if (c >= 0) name = after.columns[c].name;
+  }
 }
 
 void Dictionary::DropDatabase(const wire::DropDatabase& req, wire::DictConf* conf,
@@ -353,6 +401,9 @@ void Dictionary::ReplaceTable(const wire::ReplaceTable& req, wire::DictConf* con
   }
   table->partitions = old->partitions;
   ++table->version;
+  // As MySQL: the foreign keys that reference the table follow its new name and column names.
+  FollowParent(*old, *table, /*in_place=*/true, delta);
+  for (schema::ForeignKeyDef& fk : table->foreign_keys) FollowParentIn(*old, *table, true, &fk);
   Publish(std::move(table), delta);
   ++version_;
 }
@@ -438,6 +489,9 @@ void Dictionary::FinishAlter(const wire::FinishAlter& req, wire::DictConf* conf,
   renamed->database = std::move(database);
   renamed->name = std::move(name);
   ++renamed->version;
+  FollowParent(*table, *renamed, /*in_place=*/false, delta);
+  for (schema::ForeignKeyDef& fk : renamed->foreign_keys)
+    FollowParentIn(*table, *renamed, false, &fk);
   next_auto_increment_[renamed->id] = counter;
   Publish(std::move(renamed), delta);
 }

@@ -86,6 +86,12 @@ class Dictionary {
   // A new version of `table` (same everything else), so that operations planned on the old
   // one are refused (1412) and their clients look again.
   void Bump(const TablePtr& table, DictionaryDelta* delta);
+  // `before` became `after` (a rename, or, `in_place`, renamed columns at the same positions):
+  // the foreign keys of other tables that reference it follow, as MySQL's do.
+  void FollowParent(const schema::TableDef& before, const schema::TableDef& after, bool in_place,
+                    DictionaryDelta* delta);
+  static void FollowParentIn(const schema::TableDef& before, const schema::TableDef& after,
+                             bool in_place, schema::ForeignKeyDef* fk);
   void Publish(std::shared_ptr<schema::TableDef> table, DictionaryDelta* delta);
 
   uint32_t default_partitions_;

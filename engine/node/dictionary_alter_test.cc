@@ -152,5 +152,46 @@ TEST_F(DictionaryAlterTest, ACopyTakesTheTablesPlaceOrIsDropped) {
   EXPECT_EQ(Apply(finish).error_code(), 1146u);  // nothing in progress
 }
 
+// A parent table goes only with its children (3730), unless the client says checks are off;
+// renaming it or its referenced column carries the children's foreign keys along (as MySQL).
+TEST_F(DictionaryAlterTest, ForeignKeysHoldTheirParentAndFollowItsNames) {
+  schema::TableDef child = Def("child");
+  schema::ForeignKeyDef fk;
+  fk.name = "child_ibfk_1";
+  fk.columns = {1};
+  fk.parent_database = "db";
+  fk.parent_table = "t";
+  fk.parent_columns = {"id"};
+  child.columns[1].type = schema::ColumnType::kInt;
+  child.columns[1].length = 0;
+  child.foreign_keys = {fk};
+  ASSERT_EQ(Create(child).error_code(), 0u);
+
+  wire::DictReq drop;
+  drop.mutable_drop_table()->set_database("db");
+  drop.mutable_drop_table()->set_name("t");
+  wire::DictConf refused = Apply(drop);
+  EXPECT_EQ(refused.error_code(), 3730u);
+  EXPECT_EQ(refused.error_message(),
+            "Cannot drop table 't' referenced by a foreign key constraint 'child_ibfk_1' on "
+            "table 'child'.");
+  ASSERT_NE(Find("t"), nullptr);
+
+  schema::TableDef renamed = *Find("t");
+  renamed.name = "parent";
+  renamed.columns[0].name = "pid";
+  ASSERT_EQ(Replace(renamed).error_code(), 0u);
+  TablePtr after = Find("child");
+  ASSERT_EQ(after->foreign_keys.size(), 1u);
+  EXPECT_EQ(after->foreign_keys[0].parent_table, "parent");
+  EXPECT_EQ(after->foreign_keys[0].parent_columns, std::vector<std::string>{"pid"});
+  EXPECT_GT(after->version, 1u);  // routers drop their cached definition
+
+  drop.mutable_drop_table()->set_name("parent");
+  drop.mutable_drop_table()->set_ignore_foreign_keys(true);
+  EXPECT_EQ(Apply(drop).error_code(), 0u);
+  EXPECT_EQ(Find("parent"), nullptr);
+}
+
 }  // namespace
 }  // namespace shoal::node

@@ -251,6 +251,28 @@ absl::Status CheckIndexes(TableDef* table) {
   return absl::OkStatus();
 }
 
+// The shape of each foreign key; what it references is the SQL layer's to check (the parent
+// may not exist yet when foreign_key_checks is off).
+absl::Status CheckForeignKeys(const TableDef& table) {
+  if (table.foreign_keys.size() > kMaxIndexes) {
+    return Error(1069, "Too many keys specified; max 64 keys allowed");
+  }
+  for (const ForeignKeyDef& fk : table.foreign_keys) {
+    if (fk.name.empty() || fk.parent_table.empty() || fk.columns.empty() ||
+        fk.columns.size() > kMaxKeyParts || fk.columns.size() != fk.parent_columns.size()) {
+      return Error(1239, absl::StrCat("Incorrect foreign key definition for '", fk.name,
+                                      "': Key reference and table reference don't match"));
+    }
+    for (int c : fk.columns) {
+      if (c < 0 || static_cast<size_t>(c) >= table.columns.size() || table.columns[c].hidden) {
+        return Error(1239, absl::StrCat("Incorrect foreign key definition for '", fk.name,
+                                        "': Key reference and table reference don't match"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckAutoIncrement(const TableDef& table) {
   int count = 0;
   int column = -1;
@@ -374,6 +396,7 @@ absl::Status ValidateAndComplete(TableDef* table) {
   }
   if (absl::Status s = CheckIndexes(table); !s.ok()) return s;
   if (absl::Status s = CheckAutoIncrement(*table); !s.ok()) return s;
+  if (absl::Status s = CheckForeignKeys(*table); !s.ok()) return s;
   if (table->has_hidden_key() &&
       (table->indexes.empty() || !table->indexes[0].primary ||
        table->indexes[0].columns[0] != static_cast<int>(table->columns.size()) - 1)) {
@@ -420,12 +443,16 @@ bool StoredAlike(const TableDef& before, const TableDef& after) {
 //     int<1> scale | [str default, when flags has kHasDefault]
 //   int<1> index count, then per index:
 //     str name | int<1> flags (IndexFlag) | int<1> part count | part count × int<2> position
+//   int<1> foreign key count, then per foreign key (format 2 on; format 1 has none):
+//     str name | int<1> part count | part count × int<2> position | str parent database |
+//     str parent table | part count × str parent column | int<1> on delete | int<1> on update
 //
 // where str is int<4> length | bytes.
 
 namespace {
 
-constexpr uint8_t kFormat = 1;
+constexpr uint8_t kFormat = 2;
+constexpr uint8_t kFormatWithoutForeignKeys = 1;
 constexpr uint32_t kMaxNameBytes = 1024;
 constexpr uint32_t kMaxCommentBytes = 65535;
 constexpr uint32_t kMaxDefaultBytes = 2 + 65535;
@@ -441,7 +468,7 @@ enum ColumnFlag : uint8_t {
   kOnUpdateNow = 64,
   kAllColumnFlags = 127,
 };
-enum IndexFlag : uint8_t { kUnique = 1, kPrimary = 2, kAllIndexFlags = 3 };
+enum IndexFlag : uint8_t { kUnique = 1, kPrimary = 2, kForForeignKey = 4, kAllIndexFlags = 7 };
 
 void AppendString(absl::string_view s, std::string* out) {
   AppendLe(s.size(), 4, out);
@@ -503,12 +530,42 @@ bool ParseIndex(DefReader* r, size_t columns, IndexDef* index) {
   }
   index->unique = flags & kUnique;
   index->primary = flags & kPrimary;
+  index->for_foreign_key = flags & kForForeignKey;
   index->columns.resize(parts);
   for (int& column : index->columns) {
     uint16_t pos;
     if (!r->Int(&pos) || pos >= columns) return false;
     column = pos;
   }
+  return true;
+}
+
+bool ParseForeignKey(DefReader* r, size_t columns, ForeignKeyDef* fk) {
+  uint8_t parts, on_delete, on_update;
+  if (!r->String(kMaxNameBytes, &fk->name) || !r->Int(&parts) || parts == 0 ||
+      parts > kMaxKeyParts) {
+    return false;
+  }
+  fk->columns.resize(parts);
+  for (int& column : fk->columns) {
+    uint16_t pos;
+    if (!r->Int(&pos) || pos >= columns) return false;
+    column = pos;
+  }
+  if (!r->String(kMaxNameBytes, &fk->parent_database) ||
+      !r->String(kMaxNameBytes, &fk->parent_table)) {
+    return false;
+  }
+  fk->parent_columns.resize(parts);
+  for (std::string& name : fk->parent_columns) {
+    if (!r->String(kMaxNameBytes, &name)) return false;
+  }
+  constexpr uint8_t kLast = static_cast<uint8_t>(ReferenceAction::kNoAction);
+  if (!r->Int(&on_delete) || !r->Int(&on_update) || on_delete > kLast || on_update > kLast) {
+    return false;
+  }
+  fk->on_delete = static_cast<ReferenceAction>(on_delete);
+  fk->on_update = static_cast<ReferenceAction>(on_update);
   return true;
 }
 
@@ -539,10 +596,21 @@ void AppendTableDef(const TableDef& table, std::string* out) {
   out->push_back(static_cast<char>(table.indexes.size()));
   for (const IndexDef& index : table.indexes) {
     AppendString(index.name, out);
-    out->push_back(
-        static_cast<char>((index.unique ? kUnique : 0) | (index.primary ? kPrimary : 0)));
+    out->push_back(static_cast<char>((index.unique ? kUnique : 0) | (index.primary ? kPrimary : 0) |
+                                     (index.for_foreign_key ? kForForeignKey : 0)));
     out->push_back(static_cast<char>(index.columns.size()));
     for (int column : index.columns) AppendLe(static_cast<uint16_t>(column), 2, out);
+  }
+  out->push_back(static_cast<char>(table.foreign_keys.size()));
+  for (const ForeignKeyDef& fk : table.foreign_keys) {
+    AppendString(fk.name, out);
+    out->push_back(static_cast<char>(fk.columns.size()));
+    for (int column : fk.columns) AppendLe(static_cast<uint16_t>(column), 2, out);
+    AppendString(fk.parent_database, out);
+    AppendString(fk.parent_table, out);
+    for (const std::string& column : fk.parent_columns) AppendString(column, out);
+    out->push_back(static_cast<char>(fk.on_delete));
+    out->push_back(static_cast<char>(fk.on_update));
   }
 }
 
@@ -562,7 +630,7 @@ absl::StatusOr<TableDef> ParseTableDef(absl::string_view* in) {
   uint8_t format;
   uint16_t columns;
   uint8_t indexes;
-  if (!r.Int(&format) || format != kFormat) {
+  if (!r.Int(&format) || (format != kFormat && format != kFormatWithoutForeignKeys)) {
     return absl::InvalidArgumentError("table definition: unknown format");
   }
   if (!r.Int(&table.id) || !r.Int(&table.version) || !r.Int(&table.partitions) ||
@@ -584,6 +652,17 @@ absl::StatusOr<TableDef> ParseTableDef(absl::string_view* in) {
   for (IndexDef& index : table.indexes) {
     if (!ParseIndex(&r, table.columns.size(), &index)) {
       return absl::InvalidArgumentError("table definition: malformed index");
+    }
+  }
+  uint8_t foreign_keys = 0;
+  if (format != kFormatWithoutForeignKeys &&
+      (!r.Int(&foreign_keys) || foreign_keys > kMaxIndexes)) {
+    return absl::InvalidArgumentError("table definition: malformed foreign key count");
+  }
+  table.foreign_keys.resize(foreign_keys);
+  for (ForeignKeyDef& fk : table.foreign_keys) {
+    if (!ParseForeignKey(&r, table.columns.size(), &fk)) {
+      return absl::InvalidArgumentError("table definition: malformed foreign key");
     }
   }
   *in = r.rest();

@@ -82,6 +82,29 @@ struct IndexDef {
   std::vector<int> columns;  // positions in TableDef::columns, in key order
   bool unique = false;
   bool primary = false;
+  // Made by CREATE or ALTER TABLE for a foreign key's columns, which had none: as MySQL, it
+  // goes when an index the user adds can serve the key instead.
+  bool for_foreign_key = false;
+};
+
+// What a foreign key does to the child rows of a parent row that is deleted or whose
+// referenced columns change. None given (kDefault) and NO ACTION act as RESTRICT (checked at
+// once, as in InnoDB and NDB); they are kept apart because SHOW CREATE TABLE prints only the
+// actions given.
+enum class ReferenceAction : uint8_t { kDefault, kRestrict, kCascade, kSetNull, kNoAction };
+
+// A FOREIGN KEY constraint of a child table: a row whose `columns` are all non-NULL must match
+// a row of the parent table in `parent_columns`. The parent and its columns are named, not
+// numbered: with foreign_key_checks off a child may name a parent created later, and a
+// parent's columns move with its ALTERs.
+struct ForeignKeyDef {
+  std::string name;          // the constraint's name, unique in its database
+  std::vector<int> columns;  // positions in the child's TableDef::columns
+  std::string parent_database;
+  std::string parent_table;
+  std::vector<std::string> parent_columns;  // as many as `columns`, in the same order
+  ReferenceAction on_delete = ReferenceAction::kDefault;
+  ReferenceAction on_update = ReferenceAction::kDefault;
 };
 
 inline constexpr char kHiddenKeyColumn[] = "$PK";
@@ -101,6 +124,7 @@ struct TableDef {
   std::vector<IndexDef> indexes;
   uint32_t partitions = 0;
   std::string comment;
+  std::vector<ForeignKeyDef> foreign_keys;
 
   const IndexDef& primary_key() const { return indexes[0]; }
   bool has_hidden_key() const { return !columns.empty() && columns.back().hidden; }

@@ -408,6 +408,46 @@ TEST(SerializeTest, EveryTruncationRejected) {
   }
 }
 
+TEST(SerializeTest, ForeignKeysRoundTripAndTheFirstFormatStillParses) {
+  TableDef t = Sbtest();
+  ForeignKeyDef fk;
+  fk.name = "fk";
+  fk.columns = {1};
+  fk.parent_database = "db";
+  fk.parent_table = "parent";
+  fk.parent_columns = {"id"};
+  fk.on_delete = ReferenceAction::kCascade;
+  fk.on_update = ReferenceAction::kSetNull;
+  t.foreign_keys = {fk};
+  t.indexes[1].for_foreign_key = true;
+  std::string bytes;
+  AppendTableDef(t, &bytes);
+  absl::string_view in = bytes;
+  absl::StatusOr<TableDef> parsed = ParseTableDef(&in);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_EQ(parsed->foreign_keys.size(), 1u);
+  EXPECT_EQ(parsed->foreign_keys[0].columns, std::vector<int>{1});
+  EXPECT_EQ(parsed->foreign_keys[0].parent_columns, std::vector<std::string>{"id"});
+  EXPECT_EQ(parsed->foreign_keys[0].on_delete, ReferenceAction::kCascade);
+  EXPECT_EQ(parsed->foreign_keys[0].on_update, ReferenceAction::kSetNull);
+  EXPECT_TRUE(parsed->indexes[1].for_foreign_key);
+
+  // Format 1 (before foreign keys): no count after the indexes.
+  std::string old;
+  AppendTableDef(Sbtest(), &old);
+  old[0] = 1;
+  old.pop_back();  // the foreign key count (0)
+  absl::string_view old_in = old;
+  absl::StatusOr<TableDef> from_old = ParseTableDef(&old_in);
+  ASSERT_TRUE(from_old.ok()) << from_old.status();
+  EXPECT_TRUE(from_old->foreign_keys.empty());
+  EXPECT_TRUE(old_in.empty());
+
+  // A foreign key naming a column the table does not have is refused.
+  t.foreign_keys[0].columns = {99};
+  EXPECT_FALSE(ValidateAndComplete(&t).ok());
+}
+
 TEST(SerializeTest, CorruptionRejected) {
   std::string good;
   AppendTableDef(Sbtest(), &good);
@@ -417,7 +457,7 @@ TEST(SerializeTest, CorruptionRejected) {
   };
   ASSERT_TRUE(parses(good));
   std::string bad = good;
-  bad[0] = 2;  // unknown format
+  bad[0] = 3;  // unknown format
   EXPECT_FALSE(parses(bad));
   // The first column's type byte follows header (1+12), three strings and the count, and
   // the column name "id".

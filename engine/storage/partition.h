@@ -51,6 +51,9 @@ struct OpResult {
   // kOk of an update: its program left every column's value as it was (MySQL counts the row
   // matched, not changed). The row is still written and locked as any update's.
   bool unchanged = false;
+  // kOk of a write (REPLACE): a row was there under the key and was replaced (MySQL counts
+  // a deleted and an inserted row).
+  bool replaced = false;
 };
 
 struct ScanSpec {

@@ -171,6 +171,7 @@ OpResult Partition::Impl::Insert(TxnId txn, absl::string_view row, bool replace)
     result = ReplaceData(t, h, row, /*undelete=*/true);
   } else if (replace) {
     result = ReplaceData(t, h, row, /*undelete=*/false);
+    result.replaced = result.code == OpCode::kOk;
   } else {
     return Duplicate(0);
   }

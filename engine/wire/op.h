@@ -83,6 +83,7 @@
 //                             (flags & kMoreRows: call again with this resume token)
 //     ok kUpdate, kUpdateIf   (none); flags & kUnchanged: the row matched but its program
 //                             changed no value (MySQL's "Rows matched" without "Changed")
+//     ok kWrite               (none); flags & kReplaced: a row was there and was replaced
 //     error                   message (the MySQL error text)
 #pragma once
 
@@ -142,7 +143,11 @@ enum ScanFlags : uint8_t {
 enum ResultFlags : uint16_t {
   kMoreRows = 1,
   kUnchanged = 2,  // ok kUpdate, kUpdateIf: the program left the row's values as they were
+  kReplaced = 4,   // ok kWrite: a row was there under the key and was replaced
 };
+inline uint16_t OkFlags(bool unchanged, bool replaced) {
+  return (unchanged ? kUnchanged : 0) | (replaced ? kReplaced : 0);
+}
 enum ResultCode : uint16_t {
   kResultOk = 0,
   kResultNotFound = 1,

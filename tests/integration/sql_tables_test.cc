@@ -21,6 +21,7 @@
 namespace shoal::testing {
 namespace {
 
+using ::testing::AnyOf;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -738,6 +739,71 @@ INSTANTIATE_TEST_SUITE_P(Workloads, SysbenchTest, ::testing::ValuesIn(AllCases()
                            const SysbenchCase& c = param.param;
                            return c.workload + (c.tcp ? "_tcp_" : "_socket_") + c.ps_mode;
                          });
+
+// Foreign keys hold across routers while both sides change at once: one router inserts
+// children of random parents while another deletes every parent (ON DELETE CASCADE). Each
+// statement either finds its parent and locks it, or fails with 1452 (or, in a lock cycle,
+// 1205); no child is ever left without its parent, and the deletes take every child with them.
+TEST_F(SqlTablesTest, ForeignKeysHoldWhileTwoRoutersChangeBothSides) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE fk_parent (id INT PRIMARY KEY, name VARCHAR(10))");
+  Query(
+      "CREATE TABLE fk_child (id INT PRIMARY KEY, pid INT NOT NULL, "
+      "FOREIGN KEY (pid) REFERENCES fk_parent (id) ON DELETE CASCADE)");
+  constexpr int kParents = 200, kChildren = 600;
+  std::vector<std::string> parents;
+  for (int p = 1; p <= kParents; ++p) parents.push_back(absl::StrCat("(", p, ",'p')"));
+  Query(absl::StrCat("INSERT INTO fk_parent VALUES ", absl::StrJoin(parents, ",")));
+  std::string inserts, deletes;
+  for (int c = 0; c < kChildren; ++c) {
+    absl::StrAppend(&inserts, "INSERT INTO shop.fk_child VALUES (", c, ", ",
+                    c * kParents / kChildren + 1, ");\n");
+  }
+  for (int p = kParents; p >= 1; --p) {  // the other way: the two meet halfway
+    absl::StrAppend(&deletes, "DELETE FROM shop.fk_parent WHERE id = ", p, ";\n");
+  }
+  // Each from a file on stdin, so that --force goes on past a refused statement.
+  auto run_file = [](const std::string& sql, const std::string& socket_path,
+                     const std::string& name) {
+    std::string path = absl::StrCat(cluster_->run_dir(), "/", name, ".sql");
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    std::fwrite(sql.data(), 1, sql.size(), f);
+    std::fclose(f);
+    return RunCommand({"/bin/sh", "-c",
+                       absl::StrCat("/usr/bin/mariadb --user=root --batch --force --socket=",
+                                    socket_path, " < ", path)},
+                      absl::Seconds(120));
+  };
+  CommandResult inserter, deleter;
+  std::thread children([&] { inserter = run_file(inserts, other_socket(), "children"); });
+  deleter = run_file(deletes, socket(), "parents");
+  children.join();
+  // Whatever failed, failed as MySQL says: a missing parent, or a lock cycle broken.
+  int refused = 0;
+  for (absl::string_view line : absl::StrSplit(inserter.err, '\n', absl::SkipEmpty())) {
+    if (!absl::StartsWith(line, "ERROR")) continue;  // --force echoes the failed statement
+    ++refused;
+    EXPECT_THAT(std::string(line), AnyOf(HasSubstr("ERROR 1452"), HasSubstr("ERROR 1205")));
+  }
+  // The two met: some children went in before their parent went, some came after.
+  EXPECT_GT(refused, 0);
+  EXPECT_LT(refused, kChildren);
+  for (absl::string_view line : absl::StrSplit(deleter.err, '\n', absl::SkipEmpty())) {
+    if (absl::StartsWith(line, "ERROR")) {
+      EXPECT_THAT(std::string(line), HasSubstr("ERROR 1205"));
+    }
+  }
+  EXPECT_THAT(Query("SELECT COUNT(*) FROM fk_child c LEFT JOIN fk_parent p ON p.id = c.pid "
+                    "WHERE p.id IS NULL"),
+              "COUNT(*)\n0\n");
+  // Every delete that went through took its children: what is left is children of parents
+  // whose delete failed in a lock cycle, and those parents are still there.
+  EXPECT_EQ(Query("SELECT COUNT(*) FROM fk_child WHERE pid NOT IN (SELECT id FROM fk_parent)"),
+            "COUNT(*)\n0\n");
+  CommandResult restricted = Mariadb("DROP TABLE shop.fk_parent");
+  EXPECT_THAT(restricted.err, HasSubstr("ERROR 3730"));
+  Query("DROP TABLE fk_child, fk_parent");
+}
 
 }  // namespace
 }  // namespace shoal::testing

@@ -200,6 +200,7 @@ bool KeyOps::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time 
   applied.tag = h.tag;
   OpResult result = RunWrite(key_op, def, partition, txn, &applied);
   applied.unchanged = result.unchanged;
+  applied.replaced = result.replaced;
   if (result.code == OpCode::kLocked) {
     if (internal) partition->Abort(txn);
     if (autocommit) context_->EndCommit(epoch);
@@ -343,7 +344,8 @@ void KeyOps::Reply(wire::FrameBuilder* out, const OpResult& result, uint64_t tag
                    absl::string_view row, const schema::TableDef& table) {
   switch (result.code) {
     case OpCode::kOk:
-      wire::AppendResult(out, wire::kResultOk, result.unchanged ? wire::kUnchanged : 0, tag, {});
+      wire::AppendResult(out, wire::kResultOk, wire::OkFlags(result.unchanged, result.replaced),
+                         tag, {});
       return;
     case OpCode::kNotFound:
       wire::AppendResult(out, wire::kResultNotFound, 0, tag, {});

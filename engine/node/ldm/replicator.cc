@@ -77,7 +77,7 @@ bool Replicator::Replicate(const AppliedWrite& write, const TableState& table,
     wait.internal = internal;
     wait.epoch = epoch;
     wait.decided_here = internal;
-    wait.result_flags = write.unchanged ? wire::kUnchanged : 0;
+    wait.result_flags = wire::OkFlags(write.unchanged, write.replaced);
     wait.touched.push_back(touched);
     wait_id = OpenWait(std::move(wait));
     ++context_->stats.replicated;

@@ -60,6 +60,7 @@ struct AppliedWrite {
   absl::string_view key;   // updates and deletes: the row's key
   absl::string_view row;   // inserts and writes: the whole row (the after-image)
   bool unchanged = false;  // an update that changed no value (wire::kUnchanged)
+  bool replaced = false;   // a write that replaced a row (wire::kReplaced)
 };
 
 class Replicator {

@@ -16,6 +16,7 @@
 #include "engine/schema/row.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/insert_rows.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/turn_loop.h"
@@ -30,7 +31,8 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
         plan_(std::move(plan)),
         source_(std::move(table)),
         batch_rows_(std::max<uint32_t>(ctx.state->server->load_data_batch_rows, 1)),
-        window_(std::max<uint32_t>(ctx.state->server->load_data_batches_in_flight, 1)) {
+        window_(std::max<uint32_t>(ctx.state->server->load_data_batches_in_flight, 1)),
+        check_foreign_keys_(plan_.new_foreign_keys > 0 && ForeignKeyChecksOn(*ctx.state)) {
     copy_name_ =
         absl::StrCat(schema::kAlterCopyPrefix, absl::Hex(absl::Uniform<uint64_t>(absl::BitGen())));
     for (size_t c = 0; c < source_->columns.size(); ++c) {
@@ -71,6 +73,7 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
     std::optional<mysql::SqlError> error;
     bool done = false;
     void OpFinished();
+    void End();                                       // commits, or rolls back on an error
     void Done(const api::Outcome& outcome) override;  // the commit or rollback
   };
 
@@ -377,6 +380,7 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
   std::string copy_name_;
   const size_t batch_rows_;
   const size_t window_;
+  const bool check_foreign_keys_;  // the ALTER adds foreign keys: each copied row is checked
   std::vector<uint16_t> all_columns_;
   Step step_ = Step::kCopying;
   std::shared_ptr<api::Transaction> implicit_txn_;
@@ -411,6 +415,23 @@ void AlterCopyRun::RowOp::Done(const api::Outcome& outcome) {
 
 void AlterCopyRun::Batch::OpFinished() {
   if (--outstanding > 0) return;
+  if (!error && run->check_foreign_keys_) {
+    // The rows must satisfy the foreign keys the ALTER adds (foreign_keys.h), checked in the
+    // batch's transaction before it commits.
+    std::vector<RowChange> changes;
+    changes.reserve(rows.size());
+    for (std::string& row : rows) changes.push_back({"", std::move(row)});
+    api::Client& client = run->data()->client();
+    return CheckForeignKeys(run->data(), client.dictionary(), &txn, run->copy_, std::move(changes),
+                            [this](std::optional<mysql::SqlError> err) {
+                              if (err && !error) error = std::move(err);
+                              End();
+                            });
+  }
+  End();
+}
+
+void AlterCopyRun::Batch::End() {
   api::Client& client = run->data()->client();
   if (error) {
     client.Rollback(&txn, this);

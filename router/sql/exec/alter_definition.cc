@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "router/sql/exec/table_spec.h"
 
@@ -28,7 +29,14 @@ struct WorkIndex {
   std::string name;
   bool unique = false;
   bool primary = false;
+  bool for_foreign_key = false;
   std::vector<std::string> columns;
+};
+
+struct WorkForeignKey {
+  schema::ForeignKeyDef def;  // but for its columns
+  std::vector<std::string> columns;
+  bool added = false;
 };
 
 SqlError CantDrop(absl::string_view name) {
@@ -56,7 +64,14 @@ class Alteration {
       w.name = index.name;
       w.unique = index.unique;
       w.primary = index.primary;
+      w.for_foreign_key = index.for_foreign_key;
       for (int c : index.columns) w.columns.push_back(table.columns[c].name);
+    }
+    for (const schema::ForeignKeyDef& fk : table.foreign_keys) {
+      WorkForeignKey& w = foreign_keys_.emplace_back();
+      w.def = fk;
+      w.def.columns.clear();
+      for (int c : fk.columns) w.columns.push_back(table.columns[c].name);
     }
     plan_.table = table;
   }
@@ -110,6 +125,10 @@ class Alteration {
       case Kind::kForce:
         force_copy_ = true;
         return std::nullopt;
+      case Kind::kAddForeignKey:
+        return AddForeignKey(a.foreign_key);
+      case Kind::kDropForeignKey:
+        return DropForeignKey(a.name);
     }
     return std::nullopt;
   }
@@ -132,7 +151,14 @@ class Alteration {
       index.name = w.primary ? "PRIMARY" : w.name;
       index.unique = w.unique;
       index.primary = w.primary;
+      index.for_foreign_key = w.for_foreign_key;
       for (const std::string& name : w.columns) index.columns.push_back(FindColumn(name));
+    }
+    table.foreign_keys.clear();
+    for (const WorkForeignKey& w : foreign_keys_) {
+      schema::ForeignKeyDef& fk = table.foreign_keys.emplace_back(w.def);
+      for (const std::string& name : w.columns) fk.columns.push_back(FindColumn(name));
+      plan_.new_foreign_keys += w.added;
     }
     SortIndexesAsMysql(&table);  // the primary key first, as ValidateAndComplete wants
     if (absl::Status s = schema::ValidateAndComplete(&table); !s.ok())
@@ -278,6 +304,12 @@ class Alteration {
   std::optional<SqlError> DropColumn(const std::string& name) {
     int c = FindColumn(name);
     if (c < 0) return CantDrop(name);
+    for (const WorkForeignKey& fk : foreign_keys_) {
+      if (!NamesColumn(fk.columns, name)) continue;
+      return SqlError{1828, "HY000",
+                      absl::StrCat("Cannot drop column '", columns_[c].def.name,
+                                   "': needed in a foreign key constraint '", fk.def.name, "'")};
+    }
     columns_.erase(columns_.begin() + c);
     // As MySQL: the column leaves every key it was part of; a key left empty goes.
     for (WorkIndex& index : indexes_) {
@@ -304,6 +336,86 @@ class Alteration {
         if (absl::EqualsIgnoreCase(k, from)) k = to;
       }
     }
+    for (WorkForeignKey& fk : foreign_keys_) {
+      for (std::string& k : fk.columns) {
+        if (absl::EqualsIgnoreCase(k, from)) k = to;
+      }
+    }
+  }
+
+  static bool NamesColumn(const std::vector<std::string>& columns, absl::string_view name) {
+    return std::any_of(columns.begin(), columns.end(),
+                       [&](const std::string& c) { return absl::EqualsIgnoreCase(c, name); });
+  }
+
+  // Whether index `i` is the only one a foreign key's child columns can use.
+  const WorkForeignKey* NeedsIndex(size_t i) const {
+    for (const WorkForeignKey& fk : foreign_keys_) {
+      if (!Begins(indexes_[i], fk.columns)) continue;
+      bool other = false;
+      for (size_t j = 0; j < indexes_.size(); ++j)
+        other |= j != i && Begins(indexes_[j], fk.columns);
+      if (!other) return &fk;
+    }
+    return nullptr;
+  }
+
+  static bool Begins(const WorkIndex& index, const std::vector<std::string>& columns) {
+    if (index.columns.size() < columns.size()) return false;
+    for (size_t k = 0; k < columns.size(); ++k) {
+      if (!absl::EqualsIgnoreCase(index.columns[k], columns[k])) return false;
+    }
+    return true;
+  }
+
+  std::optional<SqlError> AddForeignKey(const ForeignKeySpec& spec) {
+    int last_number = 0;
+    for (const WorkForeignKey& fk : foreign_keys_) {
+      // MySQL numbers a new unnamed constraint past the highest <table>_ibfk_<n>.
+      std::string prefix = absl::StrCat(old_.name, "_ibfk_");
+      int n = 0;
+      if (absl::StartsWith(fk.def.name, prefix) &&
+          absl::SimpleAtoi(absl::string_view(fk.def.name).substr(prefix.size()), &n)) {
+        last_number = std::max(last_number, n);
+      }
+    }
+    auto def = ForeignKeyFromSpec(spec, old_.name, old_.database, &last_number);
+    if (auto* e = std::get_if<SqlError>(&def)) return *e;
+    WorkForeignKey fk;
+    fk.def = std::get<schema::ForeignKeyDef>(std::move(def));
+    fk.added = true;
+    for (const std::string& name : spec.columns) {
+      int c = FindColumn(name);
+      if (c < 0) {
+        return SqlError{1072, "42000",
+                        absl::StrCat("Key column '", name, "' doesn't exist in table")};
+      }
+      fk.columns.push_back(columns_[c].def.name);
+    }
+    bool indexed = std::any_of(indexes_.begin(), indexes_.end(),
+                               [&](const WorkIndex& i) { return Begins(i, fk.columns); });
+    if (!indexed) {
+      WorkIndex index;
+      index.name = ForeignKeyIndexName(spec);
+      if (index.name.empty()) index.name = FreeKeyName(fk.columns[0]);
+      if (FindIndex(index.name) >= 0) return DuplicateKey(index.name);
+      index.columns = fk.columns;
+      index.for_foreign_key = true;
+      indexes_.push_back(std::move(index));
+    }
+    foreign_keys_.push_back(std::move(fk));
+    return std::nullopt;
+  }
+
+  std::optional<SqlError> DropForeignKey(const std::string& name) {
+    auto it = std::find_if(foreign_keys_.begin(), foreign_keys_.end(),
+                           [&](const WorkForeignKey& fk) { return fk.def.name == name; });
+    if (it == foreign_keys_.end()) {
+      return SqlError{1091, "42000",
+                      absl::StrCat("Can't DROP '", name, "'; check that column/key exists")};
+    }
+    foreign_keys_.erase(it);  // its index stays, as in MySQL
+    return std::nullopt;
   }
 
   std::optional<SqlError> AddIndex(const IndexSpec& spec) {
@@ -328,6 +440,10 @@ class Alteration {
       index.columns.push_back(columns_[c].def.name);
     }
     if (index.name.empty() && !index.primary) index.name = FreeKeyName(index.columns[0]);
+    // An index made for a foreign key goes once this one can serve the key (as in MySQL).
+    std::erase_if(indexes_, [&](const WorkIndex& made) {
+      return made.for_foreign_key && Begins(index, made.columns);
+    });
     indexes_.push_back(std::move(index));
     return std::nullopt;
   }
@@ -344,6 +460,11 @@ class Alteration {
   std::optional<SqlError> DropIndex(const std::string& name) {
     int i = FindIndex(name);
     if (i < 0) return CantDrop(name);
+    if (NeedsIndex(static_cast<size_t>(i)) != nullptr) {
+      return SqlError{1553, "HY000",
+                      absl::StrCat("Cannot drop index '", indexes_[i].name,
+                                   "': needed in a foreign key constraint")};
+    }
     indexes_.erase(indexes_.begin() + i);
     return std::nullopt;
   }
@@ -368,6 +489,7 @@ class Alteration {
   const TableDef& old_;
   std::vector<WorkColumn> columns_;
   std::vector<WorkIndex> indexes_;
+  std::vector<WorkForeignKey> foreign_keys_;
   AlterPlan plan_;
   bool force_copy_ = false;
 };

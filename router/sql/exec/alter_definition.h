@@ -30,6 +30,9 @@ struct AlterPlan {
   std::vector<int> source;
   std::optional<uint64_t> auto_increment;  // AUTO_INCREMENT = n
   bool disable_or_enable_keys = false;     // answered with MySQL's note 1031
+  // Foreign keys the ALTER adds: the last this many of table.foreign_keys. Rows already there
+  // must satisfy them (with foreign_key_checks on: a copy checks each row it copies).
+  size_t new_foreign_keys = 0;
 };
 
 // Plans `stmt` on `table`; `database` is the session's (for an unqualified RENAME target).

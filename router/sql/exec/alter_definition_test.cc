@@ -176,5 +176,42 @@ TEST(AlterPlanTest, MysqlErrors) {
   EXPECT_EQ(MustRefuse(t, "ALTER TABLE t ADD COLUMN x INT DEFAULT 'abc'"), 1067);
 }
 
+TEST(AlterPlanTest, ForeignKeysFollowTheirColumnsAndKeepTheirIndex) {
+  TableDef t = Table(
+      "CREATE TABLE c (id INT PRIMARY KEY, pid INT, note INT, "
+      "FOREIGN KEY (pid) REFERENCES p (id) ON DELETE CASCADE)");
+  ASSERT_EQ(t.foreign_keys.size(), 1u);
+  EXPECT_EQ(t.foreign_keys[0].name, "c_ibfk_1");
+  ASSERT_EQ(t.indexes.size(), 2u);
+  EXPECT_EQ(t.indexes[1].name, "pid");  // made for the key, named after its column
+  EXPECT_TRUE(t.indexes[1].for_foreign_key);
+
+  // A column moving ahead of it: the key follows by name. A new unnamed key is numbered on.
+  AlterPlan p =
+      MustPlan(t,
+               "ALTER TABLE c ADD COLUMN first_one INT FIRST, RENAME COLUMN pid TO parent, "
+               "ADD FOREIGN KEY (note) REFERENCES p (id)");
+  ASSERT_EQ(p.table.foreign_keys.size(), 2u);
+  EXPECT_EQ(p.table.columns[p.table.foreign_keys[0].columns[0]].name, "parent");
+  EXPECT_EQ(p.table.foreign_keys[1].name, "c_ibfk_2");
+  EXPECT_EQ(p.new_foreign_keys, 1u);
+
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE c DROP COLUMN pid"), 1828);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE c DROP INDEX pid"), 1553);
+  EXPECT_EQ(MustRefuse(t, "ALTER TABLE c DROP FOREIGN KEY nope"), 1091);
+
+  // An index the user adds that serves the key replaces the one made for it (as MySQL).
+  AlterPlan indexed = MustPlan(t, "ALTER TABLE c ADD INDEX both_ (pid, note)");
+  ASSERT_EQ(indexed.table.indexes.size(), 2u);
+  EXPECT_EQ(indexed.table.indexes[1].name, "both_");
+  EXPECT_EQ(indexed.way, AlterPlan::Way::kInPlace);
+
+  // Without the key, its index stays, and may then go.
+  AlterPlan dropped = MustPlan(t, "ALTER TABLE c DROP FOREIGN KEY c_ibfk_1, DROP INDEX pid");
+  EXPECT_TRUE(dropped.table.foreign_keys.empty());
+  EXPECT_EQ(dropped.table.indexes.size(), 1u);
+  EXPECT_EQ(dropped.way, AlterPlan::Way::kInPlace);
+}
+
 }  // namespace
 }  // namespace shoal::sql

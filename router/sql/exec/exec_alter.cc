@@ -5,6 +5,8 @@
 #include "router/sql/exec/alter_copy.h"
 #include "router/sql/exec/alter_definition.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/foreign_key_definitions.h"
+#include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
@@ -38,6 +40,20 @@ StatementResult ExecuteAlterTable(const AlterTableStmt& stmt, const ExecContext&
   auto planned = PlanAlter(*table, stmt, s->database);
   if (auto* err = std::get_if<mysql::SqlError>(&planned)) return *err;
   AlterPlan plan = std::get<AlterPlan>(std::move(planned));
+  if (plan.new_foreign_keys > 0) {
+    if (auto err = RequireCurrentDictionary(*s)) return *err;
+    std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(*s);
+    if (dictionary == nullptr) return ClusterFailure();
+    const bool checks = ForeignKeyChecksOn(*s);
+    if (auto err =
+            CheckForeignKeyDefinitions(plan.table, *dictionary, checks,
+                                       plan.table.foreign_keys.size() - plan.new_foreign_keys)) {
+      return *err;
+    }
+    // As MySQL: the rows there must satisfy a new foreign key, so each is checked as it is
+    // copied (with the checks off, the key is only added, in place).
+    if (checks) plan.way = AlterPlan::Way::kCopy;
+  }
   if (plan.disable_or_enable_keys) {
     // Every index is kept up to date by each write and, as with InnoDB, there is no switch to
     // defer it: MySQL answers with this note.

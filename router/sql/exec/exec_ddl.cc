@@ -11,6 +11,8 @@
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/foreign_key_definitions.h"
+#include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/table_spec.h"
 
@@ -66,6 +68,20 @@ class DdlRun : public AsyncStatement, public api::Completion {
   std::shared_ptr<api::Transaction> txn_;
   wire::DictConf last_;
 };
+
+// Whether every table whose foreign keys reference db.name is db.name itself or in `tables`.
+bool ReferencedOnlyFrom(const api::Dictionary& dictionary, const std::string& db,
+                        const std::string& name,
+                        const std::vector<std::pair<std::string, std::string>>& tables) {
+  api::TablePtr parent = dictionary.Find(db, name);
+  const std::vector<api::Dictionary::Reference>* references =
+      parent == nullptr ? nullptr : dictionary.ReferencesTo(*parent);
+  if (references == nullptr) return false;
+  return std::all_of(references->begin(), references->end(), [&](const auto& r) {
+    return std::find(tables.begin(), tables.end(),
+                     std::make_pair(r.child->database, r.child->name)) != tables.end();
+  });
+}
 
 // A table that names its database or uses the session's.
 std::variant<std::pair<std::string, std::string>, mysql::SqlError> Qualified(
@@ -133,6 +149,15 @@ StatementResult ExecuteCreateTable(const CreateTableStmt& stmt, const ExecContex
   if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
   auto def = TableDefFromSpec(stmt, std::get<std::string>(db));
   if (auto* err = std::get_if<mysql::SqlError>(&def)) return *err;
+  if (!std::get<schema::TableDef>(def).foreign_keys.empty()) {
+    if (auto err = RequireCurrentDictionary(*ctx.state)) return *err;
+    std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(*ctx.state);
+    if (dictionary == nullptr) return ClusterFailure();
+    if (auto err = CheckForeignKeyDefinitions(std::get<schema::TableDef>(def), *dictionary,
+                                              ForeignKeyChecksOn(*ctx.state))) {
+      return *err;
+    }
+  }
   wire::DictReq request;
   std::string bytes;
   schema::AppendTableDef(std::get<schema::TableDef>(def), &bytes);
@@ -165,12 +190,18 @@ StatementResult ExecuteDropTable(const DropTableStmt& stmt, const ExecContext& c
                              absl::StrCat("Unknown table '", absl::StrJoin(missing, ","), "'")};
     }
   }
+  std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(*ctx.state);
+  const bool checks = ForeignKeyChecksOn(*ctx.state);
   std::vector<wire::DictReq> requests;
   for (const auto& [db, name] : tables) {
     wire::DictReq& request = requests.emplace_back();
     request.mutable_drop_table()->set_database(db);
     request.mutable_drop_table()->set_name(name);
     request.mutable_drop_table()->set_if_exists(stmt.if_exists);
+    // A parent may go with all the children that reference it (the master refuses it, 3730,
+    // while any other remains).
+    request.mutable_drop_table()->set_ignore_foreign_keys(
+        !checks || (dictionary != nullptr && ReferencedOnlyFrom(*dictionary, db, name, tables)));
   }
   return RunDictionary(std::move(requests), ctx,
                        [](SessionState*, const wire::DictConf&) { return OkResult{}; });
@@ -199,6 +230,19 @@ StatementResult ExecuteTruncate(const TruncateStmt& stmt, const ExecContext& ctx
   auto table = ResolveTableToWrite(stmt.table, "", *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&table)) return *err;
   const api::TablePtr& def = std::get<api::TablePtr>(table);
+  std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(*ctx.state);
+  const std::vector<api::Dictionary::Reference>* references =
+      dictionary == nullptr ? nullptr : dictionary->ReferencesTo(*def);
+  if (references != nullptr && ForeignKeyChecksOn(*ctx.state)) {
+    for (const api::Dictionary::Reference& r : *references) {
+      if (r.child->id == def->id) continue;
+      return mysql::SqlError{
+          1701, "42000",
+          absl::StrCat("Cannot truncate a table referenced in a foreign key constraint (",
+                       QuoteIdentifier(r.child->database), ".", QuoteIdentifier(r.child->name),
+                       ", CONSTRAINT ", QuoteIdentifier(r.child->foreign_keys[r.key].name), ")")};
+    }
+  }
   wire::DictReq request;
   request.mutable_truncate_table()->set_database(def->database);
   request.mutable_truncate_table()->set_name(def->name);

@@ -14,6 +14,7 @@
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/column_defaults.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/insert_rows.h"
 #include "router/sql/exec/table_access.h"
 
@@ -81,27 +82,27 @@ class InsertRun : public AsyncStatement, public api::Completion {
         replace_(replace),
         ignore_(ignore),
         last_insert_id_(last_insert_id),
-        session_txn_(StatementTransaction(ctx.state)) {}
+        session_txn_(StatementTransaction(ctx.state)),
+        foreign_keys_(ForeignKeysApply(*table_, *ctx.state)),
+        own_txn_used_(session_txn_ == nullptr && (rows_.size() > 1 || foreign_keys_)) {}
 
   void Start() {
-    DataAccess* data_access = data();
-    api::Client& client = data_access->client();
-    api::Transaction* txn = session_txn_.get();
-    if (txn == nullptr && rows_.size() > 1) {
-      own_txn_ = client.Begin();
-      txn = &own_txn_;
+    if (own_txn_used_) own_txn_ = data()->client().Begin();
+    // INSERT IGNORE skips the rows whose parents are missing, so it looks for them first.
+    if (foreign_keys_ && ignore_ && !table_->foreign_keys.empty()) {
+      return FindMissingParents(
+          data(), data()->client().dictionary(), txn(), table_, rows_,
+          [this](std::optional<mysql::SqlError> error, MissingParents missing) {
+            if (error) {
+              error_ = std::move(error);
+              outstanding_ = 1;
+              return RowDone();  // ends the statement's own transaction, if any
+            }
+            SkipOrphans(missing);
+            Write();
+          });
     }
-    outstanding_ = 1;  // the loop below; completions may run inside it
-    for (const std::string& row : rows_) {
-      ++outstanding_;
-      if (replace_) {
-        client.Write(*table_, row, this, txn);
-      } else {
-        client.Insert(*table_, row, this, txn);
-      }
-    }
-    data_access->Flush();
-    RowDone();
+    Write();
   }
 
   void Done(const api::Outcome& outcome) override {
@@ -110,7 +111,8 @@ class InsertRun : public AsyncStatement, public api::Completion {
       return Finish();
     }
     if (outcome.ok()) {
-      ++inserted_;
+      inserted_ += outcome.replaced ? 2 : 1;  // MySQL: a replaced row is deleted and inserted
+      replaced_ += outcome.replaced;
     } else if (ignore_ && outcome.code == 1062 && state() != nullptr) {
       AddWarning(state(), Diagnostic::Level::kWarning, outcome.code, std::string(outcome.message));
       ++duplicates_;
@@ -121,10 +123,65 @@ class InsertRun : public AsyncStatement, public api::Completion {
   }
 
  private:
+  api::Transaction* txn() { return own_txn_used_ ? &own_txn_ : session_txn_.get(); }
+
+  void Write() {
+    DataAccess* data_access = data();
+    api::Client& client = data_access->client();
+    outstanding_ = 1;  // the loop below; completions may run inside it
+    for (const std::string& row : rows_) {
+      ++outstanding_;
+      if (replace_) {
+        client.Write(*table_, row, this, txn());
+      } else {
+        client.Insert(*table_, row, this, txn());
+      }
+    }
+    data_access->Flush();
+    RowDone();
+  }
+
+  // Drops the rows `missing` marks, each with its 1452 as a warning.
+  void SkipOrphans(const MissingParents& missing) {
+    std::vector<std::string> kept;
+    for (size_t r = 0; r < rows_.size(); ++r) {
+      if (r < missing.size() && missing[r]) {
+        if (state() != nullptr) {
+          AddWarning(state(), Diagnostic::Level::kWarning, missing[r]->code, missing[r]->message);
+        }
+        ++skipped_;
+        continue;
+      }
+      kept.push_back(std::move(rows_[r]));
+    }
+    rows_ = std::move(kept);
+  }
+
   void RowDone() {
     if (--outstanding_ > 0) return;
-    if (session_txn_ == nullptr && rows_.size() > 1) return EndOwnTransaction();
+    if (foreign_keys_ && !checked_ && !error_) return CheckForeignKeysOfRows();
+    if (own_txn_used_) return EndOwnTransaction();
     Finish();
+  }
+
+  // After the writes, before the commit: the references the rows make, and, for REPLACE into a
+  // table others reference, the children of the rows it replaced (as MySQL's REPLACE, a
+  // delete and an insert, the key's old row is taken to reference what the new one does).
+  void CheckForeignKeysOfRows() {
+    checked_ = true;
+    std::shared_ptr<const api::Dictionary> dictionary = data()->client().dictionary();
+    const bool replaced = replace_ && dictionary->ReferencesTo(*table_) != nullptr;
+    std::vector<RowChange> changes;
+    for (const std::string& row : rows_) {
+      if (replaced) changes.push_back({row, ""});
+      changes.push_back({"", row});
+    }
+    ++outstanding_;
+    CheckForeignKeys(data(), std::move(dictionary), txn(), table_, std::move(changes),
+                     [this](std::optional<mysql::SqlError> error) {
+                       if (error && !error_) error_ = std::move(error);
+                       RowDone();
+                     });
   }
 
   void EndOwnTransaction() {
@@ -139,8 +196,10 @@ class InsertRun : public AsyncStatement, public api::Completion {
     ok.affected_rows = inserted_;
     ok.last_insert_id = last_insert_id_;
     if (records_info_) {
-      ok.info = absl::StrCat("Records: ", rows_.size(), "  Duplicates: ", duplicates_,
-                             "  Warnings: ", duplicates_);
+      // As MySQL: Duplicates counts the rows IGNORE skipped and those REPLACE replaced.
+      ok.info = absl::StrCat("Records: ", rows_.size() + skipped_,
+                             "  Duplicates: ", duplicates_ + skipped_ + replaced_,
+                             "  Warnings: ", duplicates_ + skipped_);
     }
     if (state() != nullptr && last_insert_id_ != 0) state()->last_insert_id = last_insert_id_;
     Deliver(ok);
@@ -152,11 +211,16 @@ class InsertRun : public AsyncStatement, public api::Completion {
   bool replace_, ignore_;
   uint64_t last_insert_id_;
   std::shared_ptr<api::Transaction> session_txn_;
+  const bool foreign_keys_;  // the rows' foreign keys are checked (foreign_keys.h)
+  const bool own_txn_used_;  // outside a SQL transaction: several rows, or checks, need one
   api::Transaction own_txn_;
   bool ending_ = false;
+  bool checked_ = false;
   int outstanding_ = 0;
   uint64_t inserted_ = 0;
   uint64_t duplicates_ = 0;
+  uint64_t skipped_ = 0;   // INSERT IGNORE's rows without their parent
+  uint64_t replaced_ = 0;  // REPLACE's rows that were there
   std::optional<mysql::SqlError> error_;
 };
 
@@ -176,7 +240,8 @@ class UpsertRun : public AsyncStatement, public api::Completion {
         records_info_(records_info),
         assignments_(assignments),
         last_insert_id_(last_insert_id),
-        session_txn_(StatementTransaction(ctx.state)) {
+        session_txn_(StatementTransaction(ctx.state)),
+        foreign_keys_(ForeignKeysApply(*table_, *ctx.state)) {
     for (size_t i = 0; i < table_->columns.size(); ++i) {
       all_columns_.push_back(static_cast<uint16_t>(i));
       row_columns_.push_back(ResultColumn(*table_, static_cast<int>(i),
@@ -232,6 +297,15 @@ class UpsertRun : public AsyncStatement, public api::Completion {
   void StepDone() {
     if (--outstanding_ > 0) return;
     if (phase_ == Phase::kRead) return Write();
+    if (!changes_.empty() && !error_) {  // the foreign keys, before the commit
+      ++outstanding_;
+      return CheckForeignKeys(data(), data()->client().dictionary(), txn(), table_,
+                              std::move(changes_), [this](std::optional<mysql::SqlError> error) {
+                                changes_.clear();
+                                if (error && !error_) error_ = std::move(error);
+                                StepDone();
+                              });
+    }
     End();
   }
 
@@ -313,6 +387,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
     outstanding_ = 1;
     // A key repeated within the statement updates what the earlier row made of it.
     absl::flat_hash_map<std::string, std::string> pending;  // key → row as it will be
+    absl::flat_hash_map<std::string, std::string> before;   // key → row as it was, if any
     std::vector<std::string> order;
     for (size_t r = 0; r < rows_.size(); ++r) {
       std::string key;
@@ -327,6 +402,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
         affected_ += 1;
         continue;
       }
+      if (it == pending.end()) before[key] = *stored;
       auto updated = Updated(*stored, rows_[r], static_cast<int>(r + 1));
       if (auto* err = std::get_if<mysql::SqlError>(&updated)) {
         error_ = *err;
@@ -343,6 +419,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
       for (const std::string& key : order) {
         ++outstanding_;
         data_access->client().Write(*table_, pending[key], this, txn());
+        if (foreign_keys_) changes_.push_back({std::move(before[key]), pending[key]});
       }
     }
     data_access->Flush();
@@ -379,6 +456,8 @@ class UpsertRun : public AsyncStatement, public api::Completion {
   std::vector<mysql::ColumnDefinition> row_columns_;
   std::vector<std::optional<std::string>> existing_;
   std::vector<std::unique_ptr<ReadInto>> reads_;
+  const bool foreign_keys_;         // the rows' foreign keys are checked (foreign_keys.h)
+  std::vector<RowChange> changes_;  // the writes, for those checks
   Phase phase_ = Phase::kRead;
   int outstanding_ = 0;
   uint64_t affected_ = 0;

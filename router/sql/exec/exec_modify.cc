@@ -17,6 +17,7 @@
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/column_defaults.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/row_pipeline.h"
 #include "router/sql/exec/table_access.h"
 
@@ -99,7 +100,8 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       : AsyncStatement(ctx),
         spec_(spec),
         table_(std::move(table)),
-        session_txn_(StatementTransaction(ctx.state)) {
+        session_txn_(StatementTransaction(ctx.state)),
+        foreign_keys_(ForeignKeysApply(*table_, *ctx.state)) {
     for (size_t i = 0; i < table_->columns.size(); ++i)
       all_columns_.push_back(static_cast<uint16_t>(i));
     for (const schema::ColumnDef& c : table_->columns) {
@@ -204,10 +206,22 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       case Phase::kFetch:
         return Apply();
       case Phase::kWrite:
+        if (!changes_.empty() && !error_) return CheckChanges();
         return End();
       case Phase::kEnd:
         return;
     }
+  }
+
+  // The foreign keys of the rows written (foreign_keys.h), before the commit.
+  void CheckChanges() {
+    outstanding_ = 1;
+    CheckForeignKeys(data(), data()->client().dictionary(), txn(), table_, std::move(changes_),
+                     [this](std::optional<mysql::SqlError> error) {
+                       changes_.clear();
+                       if (error && !error_) error_ = std::move(error);
+                       StepDone();
+                     });
   }
 
   // The fetched rows that pass WHERE, in ORDER BY order, cut to LIMIT; then their writes.
@@ -276,6 +290,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
     if (spec_.verb == Verb::kDelete) {
       ++outstanding_;
       data()->client().Delete(*table_, key, this, txn());
+      if (foreign_keys_) changes_.push_back({packed, ""});
       return std::nullopt;
     }
     std::vector<Value> updated = old;
@@ -311,6 +326,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       TouchOnUpdateColumns(*table_, assigned, ctx, &updated);
       if (auto err = Pack(updated, &writer)) return err;
     }
+    if (foreign_keys_) changes_.push_back({packed, std::string(writer.view())});
     std::string new_key;
     api::Client::KeyOfRow(*table_, writer.view(), &new_key);
     if (new_key != key) {
@@ -367,6 +383,8 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
   std::vector<uint16_t> all_columns_;
   std::vector<mysql::ColumnDefinition> row_columns_;
   std::shared_ptr<api::Transaction> session_txn_;
+  const bool foreign_keys_;         // the rows' foreign keys are checked (foreign_keys.h)
+  std::vector<RowChange> changes_;  // the rows written, for those checks
   api::Transaction own_txn_;
   Phase phase_ = Phase::kDirect;
   int outstanding_ = 0;
@@ -393,7 +411,9 @@ StatementResult RunModify(const TableName& name, ModifySpec spec, const ExecCont
     if (spec.verb == Verb::kUpdate) ok = UpdateResult(ctx.state, 0, 0);
     return ok;
   }
-  bool direct = WhereIsKeyOnly(*table, spec.where, plan) && spec.order_by->empty();
+  // Foreign keys need each row as it was: the general path reads it first.
+  bool direct = WhereIsKeyOnly(*table, spec.where, plan) && spec.order_by->empty() &&
+                !ForeignKeysApply(*table, *ctx.state);
   std::optional<std::string> program;
   if (direct && spec.verb == Verb::kUpdate) {
     std::optional<mysql::SqlError> error;

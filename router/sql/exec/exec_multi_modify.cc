@@ -19,6 +19,7 @@
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/column_defaults.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/semi_join.h"
 #include "router/sql/exec/table_access.h"
 
@@ -244,6 +245,10 @@ std::variant<Target, mysql::SqlError> FindTarget(const TableName& name, const Se
     api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
     if (table->has_hidden_key()) {
       return mysql::errors::NotSupportedYet("a table without a primary key as a target here");
+    }
+    if (ForeignKeysApply(*table, state)) {
+      return mysql::errors::NotSupportedYet(
+          "multi-table UPDATE and DELETE of tables with foreign keys");
     }
     return Target{qualifier, std::move(table), 0, {}};
   }

@@ -182,6 +182,14 @@ void KeyColumnUsageRows(const Catalog& c, std::vector<Row>* rows) {
                          Value{}, Value{}, Value{}, Value{}});
       }
     }
+    for (const schema::ForeignKeyDef& fk : table->foreign_keys) {
+      for (size_t seq = 0; seq < fk.columns.size(); ++seq) {
+        rows->push_back({Str("def"), table->database, fk.name, Str("def"), table->database,
+                         table->name, table->columns[fk.columns[seq]].name, uint64_t{seq + 1},
+                         uint64_t{seq + 1}, fk.parent_database, fk.parent_table,
+                         fk.parent_columns[seq]});
+      }
+    }
   }
 }
 
@@ -191,6 +199,38 @@ void TableConstraintsRows(const Catalog& c, std::vector<Row>* rows) {
       if (!index.unique || HiddenKey(*table, index)) continue;
       rows->push_back({Str("def"), table->database, index.name, table->database, table->name,
                        Str(index.primary ? "PRIMARY KEY" : "UNIQUE"), Str("YES")});
+    }
+    for (const schema::ForeignKeyDef& fk : table->foreign_keys) {
+      rows->push_back({Str("def"), table->database, fk.name, table->database, table->name,
+                       Str("FOREIGN KEY"), Str("YES")});
+    }
+  }
+}
+
+// The unique key of `parent` over exactly the columns a foreign key references, by name
+// (MySQL's UNIQUE_CONSTRAINT_NAME); NULL when they are not a unique key's.
+Value ReferencedKeyName(const Catalog& c, const schema::ForeignKeyDef& fk) {
+  for (const api::TablePtr& parent : c.tables) {
+    if (parent->database != fk.parent_database || parent->name != fk.parent_table) continue;
+    for (const schema::IndexDef& index : parent->indexes) {
+      if (!index.unique || index.columns.size() != fk.parent_columns.size()) continue;
+      bool same = true;
+      for (size_t i = 0; i < index.columns.size(); ++i) {
+        same &=
+            absl::EqualsIgnoreCase(parent->columns[index.columns[i]].name, fk.parent_columns[i]);
+      }
+      if (same) return index.name;
+    }
+  }
+  return Value{};
+}
+
+void ReferentialConstraintsRows(const Catalog& c, std::vector<Row>* rows) {
+  for (const api::TablePtr& table : c.tables) {
+    for (const schema::ForeignKeyDef& fk : table->foreign_keys) {
+      rows->push_back({Str("def"), table->database, fk.name, Str("def"), fk.parent_database,
+                       ReferencedKeyName(c, fk), Str("NONE"), ReferenceRuleText(fk.on_update),
+                       ReferenceRuleText(fk.on_delete), table->name, fk.parent_table});
     }
   }
 }
@@ -431,7 +471,7 @@ const std::vector<View>& Views() {
         {"DELETE_RULE", N},
         {"TABLE_NAME", N},
         {"REFERENCED_TABLE_NAME", N}},
-       nullptr},
+       ReferentialConstraintsRows},
       {"ROUTINES",
        {{"SPECIFIC_NAME", N},
         {"ROUTINE_CATALOG", N},

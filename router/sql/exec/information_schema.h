@@ -1,7 +1,7 @@
 // information_schema, computed by the router from its dictionary when a statement reads it:
 // each view becomes rows with MySQL 8.0's columns, which the row pipeline then finishes like
 // a derived table (WHERE, GROUP BY, ORDER BY, DISTINCT, LIMIT). Views about what Shoal does
-// not have (stored programs, tablespace files, views, foreign keys) are empty, with their
+// not have (stored programs, tablespace files, views) are empty, with their
 // columns, so that tools that ask get MySQL's answer for a server without any.
 #pragma once
 

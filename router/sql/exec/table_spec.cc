@@ -424,6 +424,33 @@ MaybeError AddIndexes(const CreateTableStmt& stmt, TableDef* table) {
   return std::nullopt;
 }
 
+// The FOREIGN KEY clauses, after the keys: the child columns by position (1072), and an index
+// over them where no index begins with them (MySQL's rule: foreign keys need one).
+MaybeError AddForeignKeys(const CreateTableStmt& stmt, const std::string& database,
+                          TableDef* table) {
+  int last_number = 0;
+  for (const ForeignKeySpec& spec : stmt.foreign_keys) {
+    auto fk = ForeignKeyFromSpec(spec, table->name, database, &last_number);
+    if (auto* e = std::get_if<SqlError>(&fk)) return *e;
+    schema::ForeignKeyDef& def =
+        table->foreign_keys.emplace_back(std::get<schema::ForeignKeyDef>(std::move(fk)));
+    for (const std::string& name : spec.columns) {
+      int pos = table->FindColumn(name);
+      if (pos < 0) {
+        return Error(1072, absl::StrCat("Key column '", name, "' doesn't exist in table"));
+      }
+      def.columns.push_back(pos);
+    }
+    if (!IndexBeginsWith(*table, def.columns)) {
+      IndexDef& index = table->indexes.emplace_back();
+      index.name = ForeignKeyIndexName(spec);
+      index.columns = def.columns;
+      index.for_foreign_key = true;
+    }
+  }
+  return std::nullopt;
+}
+
 // MySQL's key order (what SHOW CREATE TABLE and SHOW INDEX list): the primary key, unique
 // keys over NOT NULL columns, other unique keys, then the rest, each group as written.
 void SortIndexes(TableDef* table) {
@@ -588,7 +615,98 @@ std::string IndexLine(const TableDef& table, const IndexDef& index) {
   return line;
 }
 
+std::string ActionText(schema::ReferenceAction action) {
+  switch (action) {
+    case schema::ReferenceAction::kRestrict:
+      return "RESTRICT";
+    case schema::ReferenceAction::kCascade:
+      return "CASCADE";
+    case schema::ReferenceAction::kSetNull:
+      return "SET NULL";
+    case schema::ReferenceAction::kNoAction:
+    case schema::ReferenceAction::kDefault:
+      break;
+  }
+  return "NO ACTION";
+}
+
 }  // namespace
+
+std::variant<schema::ForeignKeyDef, SqlError> ForeignKeyFromSpec(const ForeignKeySpec& spec,
+                                                                 const std::string& table_name,
+                                                                 const std::string& database,
+                                                                 int* last_number) {
+  using Action = ForeignKeySpec::Action;
+  schema::ForeignKeyDef fk;
+  fk.name = spec.name;
+  if (fk.name.empty()) fk.name = absl::StrCat(table_name, "_ibfk_", ++*last_number);
+  fk.parent_database = spec.parent.database.empty() ? database : spec.parent.database;
+  fk.parent_table = spec.parent.name;
+  fk.parent_columns = spec.parent_columns;
+  if (spec.columns.size() != spec.parent_columns.size()) {
+    return Error(1239, absl::StrCat("Incorrect foreign key definition for '", fk.name,
+                                    "': Key reference and table reference don't match"));
+  }
+  auto action = [](Action a) -> std::optional<schema::ReferenceAction> {
+    switch (a) {
+      case Action::kDefault:
+        return schema::ReferenceAction::kDefault;
+      case Action::kRestrict:
+        return schema::ReferenceAction::kRestrict;
+      case Action::kCascade:
+        return schema::ReferenceAction::kCascade;
+      case Action::kSetNull:
+        return schema::ReferenceAction::kSetNull;
+      case Action::kNoAction:
+        return schema::ReferenceAction::kNoAction;
+      case Action::kSetDefault:
+        break;
+    }
+    return std::nullopt;
+  };
+  auto on_delete = action(spec.on_delete), on_update = action(spec.on_update);
+  if (!on_delete || !on_update) {  // InnoDB and NDB refuse it too
+    return Error(1235, "This version of MySQL doesn't yet support 'SET DEFAULT'");
+  }
+  fk.on_delete = *on_delete;
+  fk.on_update = *on_update;
+  return fk;
+}
+
+bool IndexBeginsWith(const TableDef& table, const std::vector<int>& columns) {
+  return std::any_of(table.indexes.begin(), table.indexes.end(), [&](const IndexDef& index) {
+    return index.columns.size() >= columns.size() &&
+           std::equal(columns.begin(), columns.end(), index.columns.begin());
+  });
+}
+
+std::string ForeignKeyIndexName(const ForeignKeySpec& spec) {
+  return !spec.name.empty() ? spec.name : spec.index_name;  // empty: named after its column
+}
+
+std::string ForeignKeyClause(const TableDef& child, const schema::ForeignKeyDef& fk) {
+  auto quoted = [](std::string* out, const std::string& name) {
+    out->append(QuoteIdentifier(name));
+  };
+  std::vector<std::string> columns;
+  for (int c : fk.columns) columns.push_back(child.columns[c].name);
+  std::string parent = QuoteIdentifier(fk.parent_table);
+  if (fk.parent_database != child.database) {
+    parent = absl::StrCat(QuoteIdentifier(fk.parent_database), ".", parent);
+  }
+  std::string out = absl::StrCat("CONSTRAINT ", QuoteIdentifier(fk.name), " FOREIGN KEY (",
+                                 absl::StrJoin(columns, ", ", quoted), ") REFERENCES ", parent,
+                                 " (", absl::StrJoin(fk.parent_columns, ", ", quoted), ")");
+  if (fk.on_delete != schema::ReferenceAction::kDefault) {
+    absl::StrAppend(&out, " ON DELETE ", ActionText(fk.on_delete));
+  }
+  if (fk.on_update != schema::ReferenceAction::kDefault) {
+    absl::StrAppend(&out, " ON UPDATE ", ActionText(fk.on_update));
+  }
+  return out;
+}
+
+std::string ReferenceRuleText(schema::ReferenceAction action) { return ActionText(action); }
 
 std::variant<TableDef, SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
                                                   const std::string& database) {
@@ -607,6 +725,7 @@ std::variant<TableDef, SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
     table.columns.push_back(std::get<ColumnDef>(std::move(column)));
   }
   if (MaybeError e = AddIndexes(stmt, &table)) return *e;
+  if (MaybeError e = AddForeignKeys(stmt, table.database, &table)) return *e;
   if (absl::Status s = schema::ValidateAndComplete(&table); !s.ok()) return FromStatus(s);
   SortIndexes(&table);
   return table;
@@ -636,6 +755,9 @@ std::string ShowCreateTableText(const TableDef& table, uint64_t next_auto_increm
   for (const IndexDef& index : table.indexes) {
     bool hidden = index.columns.size() == 1 && table.columns[index.columns[0]].hidden;
     if (!hidden) lines.push_back(IndexLine(table, index));
+  }
+  for (const schema::ForeignKeyDef& fk : table.foreign_keys) {
+    lines.push_back("  " + ForeignKeyClause(table, fk));
   }
   std::string out = absl::StrCat("CREATE TABLE ", QuoteIdentifier(table.name), " (\n",
                                  absl::StrJoin(lines, ",\n"), "\n) ENGINE=ndbcluster");

@@ -40,6 +40,25 @@ mysql::SqlError SqlErrorFromSchemaStatus(const absl::Status& status);
 // Whether ENGINE = `engine` means Shoal (ndbcluster, ndb, innodb, memory, shoal, myisam).
 bool IsShoalEngineName(absl::string_view engine);
 
+// A FOREIGN KEY clause as the dictionary keeps it, but for its child columns, which the
+// caller places: the constraint's name (MySQL's `<table>_ibfk_<n>` when none is given, n one
+// past `*last_number`, which it advances), the parent (in `database` unless the clause names
+// one) and the actions. 1239 when the column lists differ in length; SET DEFAULT answers
+// 1235, as InnoDB and NDB refuse it.
+std::variant<schema::ForeignKeyDef, mysql::SqlError> ForeignKeyFromSpec(
+    const ForeignKeySpec& spec, const std::string& table_name, const std::string& database,
+    int* last_number);
+// Whether some index of `table` begins with `columns`, in that order: a foreign key needs one
+// over its child columns, which CREATE TABLE and ALTER TABLE add when there is none, named as
+// ForeignKeyIndexName says (empty: after its first column, as any unnamed key).
+bool IndexBeginsWith(const schema::TableDef& table, const std::vector<int>& columns);
+std::string ForeignKeyIndexName(const ForeignKeySpec& spec);
+// `CONSTRAINT `fk` FOREIGN KEY (`a`) REFERENCES `parent` (`id`) ON DELETE CASCADE`: how SHOW
+// CREATE TABLE and the 1451/1452 messages spell a foreign key of `child`.
+std::string ForeignKeyClause(const schema::TableDef& child, const schema::ForeignKeyDef& fk);
+// An action as information_schema.REFERENTIAL_CONSTRAINTS shows it (none given: NO ACTION).
+std::string ReferenceRuleText(schema::ReferenceAction action);
+
 // `name` between backquotes, a backquote inside doubled: `a``b`.
 std::string QuoteIdentifier(absl::string_view name);
 

@@ -502,5 +502,43 @@ TEST(TableSpecTest, OrmTables) {
   EXPECT_TRUE(t.columns[1].nullable);
 }
 
+TEST(TableSpecTest, ForeignKeys) {
+  TableDef t = MustBuild(
+      "CREATE TABLE c (id INT PRIMARY KEY, a INT, b INT, KEY ab (a, b), "
+      "CONSTRAINT named FOREIGN KEY (a, b) REFERENCES other.p (x, y) ON UPDATE CASCADE, "
+      "FOREIGN KEY (b) REFERENCES c (id) ON DELETE SET NULL)");
+  ASSERT_EQ(t.foreign_keys.size(), 2u);
+  EXPECT_EQ(t.foreign_keys[0].parent_database, "other");
+  EXPECT_EQ(t.foreign_keys[1].parent_database, "db");  // the child's database when not named
+  EXPECT_EQ(t.foreign_keys[1].name, "c_ibfk_1");
+  // (a, b) has its index; b gets one of its own, named after it.
+  EXPECT_EQ(ShowCreateTableText(t),
+            "CREATE TABLE `c` (\n"
+            "  `id` int NOT NULL,\n"
+            "  `a` int DEFAULT NULL,\n"
+            "  `b` int DEFAULT NULL,\n"
+            "  PRIMARY KEY (`id`),\n"
+            "  KEY `ab` (`a`,`b`),\n"
+            "  KEY `b` (`b`),\n"
+            "  CONSTRAINT `named` FOREIGN KEY (`a`, `b`) REFERENCES `other`.`p` (`x`, `y`) ON "
+            "UPDATE CASCADE,\n"
+            "  CONSTRAINT `c_ibfk_1` FOREIGN KEY (`b`) REFERENCES `c` (`id`) ON DELETE SET NULL\n"
+            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4");
+  auto missing = TableDefFromSpec(
+      ParseCreate("CREATE TABLE c (a INT, FOREIGN KEY (nope) REFERENCES p (id))"), "db");
+  ASSERT_TRUE(std::holds_alternative<mysql::SqlError>(missing));
+  EXPECT_EQ(std::get<mysql::SqlError>(missing).code, 1072);
+  auto set_default = TableDefFromSpec(
+      ParseCreate(
+          "CREATE TABLE c (a INT, FOREIGN KEY (a) REFERENCES p (id) ON DELETE SET DEFAULT)"),
+      "db");
+  ASSERT_TRUE(std::holds_alternative<mysql::SqlError>(set_default));
+  EXPECT_EQ(std::get<mysql::SqlError>(set_default).code, 1235);
+  auto lengths = TableDefFromSpec(
+      ParseCreate("CREATE TABLE c (a INT, FOREIGN KEY (a) REFERENCES p (id, x))"), "db");
+  ASSERT_TRUE(std::holds_alternative<mysql::SqlError>(lengths));
+  EXPECT_EQ(std::get<mysql::SqlError>(lengths).code, 1239);
+}
+
 }  // namespace
 }  // namespace shoal::sql

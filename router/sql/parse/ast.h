@@ -337,11 +337,25 @@ struct IndexSpec {
   std::vector<std::string> columns;  // in key order
 };
 
+// [CONSTRAINT [name]] FOREIGN KEY [index_name] (columns) REFERENCES parent (parent_columns)
+// [ON DELETE action] [ON UPDATE action].
+struct ForeignKeySpec {
+  enum class Action : uint8_t { kDefault, kRestrict, kCascade, kSetNull, kNoAction, kSetDefault };
+  std::string name;        // CONSTRAINT name; empty if not given
+  std::string index_name;  // FOREIGN KEY index_name; empty if not given
+  std::vector<std::string> columns;
+  TableName parent;
+  std::vector<std::string> parent_columns;
+  Action on_delete = Action::kDefault;  // none given
+  Action on_update = Action::kDefault;
+};
+
 struct CreateTableStmt {
   TableName table;
   bool if_not_exists = false;
   std::vector<ColumnSpec> columns;
-  std::vector<IndexSpec> indexes;          // table-level PRIMARY KEY / UNIQUE / KEY / INDEX clauses
+  std::vector<IndexSpec> indexes;  // table-level PRIMARY KEY / UNIQUE / KEY / INDEX clauses
+  std::vector<ForeignKeySpec> foreign_keys;
   std::string engine;                      // ENGINE = x, lower-cased; empty if not given
   std::optional<uint32_t> partitions;      // PARTITION BY KEY() PARTITIONS n
   std::optional<uint64_t> auto_increment;  // AUTO_INCREMENT = n
@@ -396,7 +410,9 @@ struct AlterAction {
     kTableOptions,  // options (ENGINE, COMMENT, AUTO_INCREMENT, charset …)
     kDisableKeys,
     kEnableKeys,
-    kForce,  // FORCE: rebuild
+    kForce,           // FORCE: rebuild
+    kAddForeignKey,   // foreign_key
+    kDropForeignKey,  // name
   };
   Kind kind = Kind::kAddColumn;
   ColumnSpec column;
@@ -405,6 +421,7 @@ struct AlterAction {
   bool first = false;  // FIRST
   std::string after;   // AFTER column; empty if not given
   IndexSpec index;
+  ForeignKeySpec foreign_key;
   ExprPtr default_value;
   TableName new_table;
   CreateTableStmt options;  // only its engine, comment and auto_increment are used

@@ -1,6 +1,6 @@
 // ALTER TABLE and RENAME TABLE. The grammar is MySQL 8.0's; what an alteration means (and
 // whether it runs in place or by a copy) is judged by router/sql/exec/alter_definition.cc.
-// Partitioning clauses, foreign keys, ORDER BY and invisible columns answer 1235.
+// Partitioning clauses, ORDER BY and invisible columns answer 1235.
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "router/sql/parse/parser_internal.h"
@@ -35,6 +35,11 @@ bool ParseAdd(Parser& p, std::vector<AlterAction>* out) {
         action.kind = AlterAction::Kind::kAddIndex;
         action.index = std::move(index);
       }
+      for (ForeignKeySpec& fk : keys.foreign_keys) {
+        AlterAction& action = out->emplace_back();
+        action.kind = AlterAction::Kind::kAddForeignKey;
+        action.foreign_key = std::move(fk);
+      }
       return true;  // a CHECK constraint adds nothing (as MySQL before 8.0.16)
     }
   }
@@ -59,7 +64,10 @@ bool ParseDrop(Parser& p, AlterAction* action) {
     action->kind = AlterAction::Kind::kDropIndex;
     return p.ParseIdentifier(&action->name);
   }
-  if (p.PeekKeyword("FOREIGN")) return p.NotSupported("FOREIGN KEY");
+  if (p.AcceptKeyword("FOREIGN")) {
+    action->kind = AlterAction::Kind::kDropForeignKey;
+    return p.ExpectKeyword("KEY") && p.ParseIdentifier(&action->name);
+  }
   if (PeekAny(p, {"CHECK", "CONSTRAINT"})) return p.NotSupported("DROP CONSTRAINT");
   p.AcceptKeyword("COLUMN");
   action->kind = AlterAction::Kind::kDropColumn;

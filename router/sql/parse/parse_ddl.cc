@@ -114,24 +114,67 @@ bool SkipCheck(Parser& p) {
   return true;
 }
 
+// RESTRICT | CASCADE | SET NULL | SET DEFAULT | NO ACTION, after ON DELETE or ON UPDATE.
+bool ParseReferenceAction(Parser& p, ForeignKeySpec::Action* out) {
+  using Action = ForeignKeySpec::Action;
+  if (p.AcceptKeyword("RESTRICT")) {
+    *out = Action::kRestrict;
+  } else if (p.AcceptKeyword("CASCADE")) {
+    *out = Action::kCascade;
+  } else if (p.AcceptKeyword("SET")) {
+    if (p.AcceptKeyword("NULL")) {
+      *out = Action::kSetNull;
+    } else if (p.ExpectKeyword("DEFAULT")) {
+      *out = Action::kSetDefault;
+    } else {
+      return false;
+    }
+  } else if (p.ExpectKeyword("NO") && p.ExpectKeyword("ACTION")) {
+    *out = Action::kNoAction;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// REFERENCES t (cols) [MATCH FULL | PARTIAL | SIMPLE] [ON DELETE action] [ON UPDATE action],
+// either order.
+bool ParseReferences(Parser& p, ForeignKeySpec* out) {
+  if (!p.ExpectKeyword("REFERENCES") || !p.ParseTableName(&out->parent) ||
+      !p.Expect(TokenKind::kLParen)) {
+    return false;
+  }
+  do {
+    if (!p.ParseIdentifier(&out->parent_columns.emplace_back())) return false;
+  } while (p.Accept(TokenKind::kComma));
+  if (!p.Expect(TokenKind::kRParen)) return false;
+  if (p.AcceptKeyword("MATCH") && !AcceptAny(p, {"FULL", "PARTIAL", "SIMPLE"})) return p.Fail();
+  while (p.PeekKeyword("ON") && PeekAny(p, {"DELETE", "UPDATE"}, 1)) {
+    p.Advance();  // ON
+    const bool on_delete = p.PeekKeyword("DELETE");
+    p.Advance();
+    if (!ParseReferenceAction(p, on_delete ? &out->on_delete : &out->on_update)) return false;
+  }
+  return true;
+}
+
 // A column's inline REFERENCES t (cols) [MATCH …] [ON DELETE|UPDATE action]: MySQL parses
 // and ignores it (only FOREIGN KEY clauses make constraints), and so does Shoal.
 bool SkipReferences(Parser& p) {
-  p.Advance();  // REFERENCES
-  TableName parent;
-  if (!p.ParseTableName(&parent) || !SkipParenthesized(p)) return false;
-  if (p.AcceptKeyword("MATCH") && !AcceptAny(p, {"FULL", "PARTIAL", "SIMPLE"})) return p.Fail();
-  while (p.PeekKeyword("ON") && PeekAny(p, {"DELETE", "UPDATE"}, 1)) {
-    p.Advance();
-    p.Advance();
-    if (AcceptAny(p, {"RESTRICT", "CASCADE"})) continue;
-    if (p.AcceptKeyword("SET")) {
-      if (!AcceptAny(p, {"NULL", "DEFAULT"})) return p.Fail();
-    } else if (!p.ExpectKeyword("NO") || !p.ExpectKeyword("ACTION")) {
-      return false;
-    }
-  }
-  return true;
+  ForeignKeySpec ignored;
+  return ParseReferences(p, &ignored);
+}
+
+// FOREIGN KEY [index_name] (cols) REFERENCES …, after [CONSTRAINT [name]].
+bool ParseForeignKey(Parser& p, std::string name, ForeignKeySpec* out) {
+  out->name = std::move(name);
+  if (!p.ExpectKeyword("FOREIGN") || !p.ExpectKeyword("KEY")) return false;
+  if (p.Peek().kind != TokenKind::kLParen && !p.ParseIdentifier(&out->index_name)) return false;
+  if (!p.Expect(TokenKind::kLParen)) return false;
+  do {
+    if (!p.ParseIdentifier(&out->columns.emplace_back())) return false;
+  } while (p.Accept(TokenKind::kComma));
+  return p.Expect(TokenKind::kRParen) && ParseReferences(p, out);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -584,7 +627,7 @@ Match ParseTableConstraint(Parser& p, CreateTableStmt* out) {
     AcceptAny(p, {"INDEX", "KEY"});
     index.kind = IndexSpec::Kind::kUnique;
   } else if (p.PeekKeyword("FOREIGN")) {
-    return Matched(p.NotSupported("FOREIGN KEY"));
+    return Matched(ParseForeignKey(p, std::move(symbol), &out->foreign_keys.emplace_back()));
   } else if (p.PeekKeyword("CHECK")) {
     return Matched(SkipCheck(p));
   } else if (constraint) {

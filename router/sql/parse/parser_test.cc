@@ -177,7 +177,20 @@ TEST(ParserTest, AlterAndRenameTable) {
   EXPECT_EQ(alter.actions[6].name, "PRIMARY");
   EXPECT_EQ(alter.actions[14].options.comment, "c");
   EXPECT_EQ(alter.algorithm, AlterTableStmt::Algorithm::kInplace);
-  EXPECT_EQ(MustFail("ALTER TABLE t ADD FOREIGN KEY (a) REFERENCES u (a)").code, 1235);
+  auto fk = MustParseAs<AlterTableStmt>(
+      "ALTER TABLE t ADD CONSTRAINT f FOREIGN KEY (a, b) REFERENCES d.u (x, y) ON UPDATE "
+      "CASCADE ON DELETE SET NULL, DROP FOREIGN KEY g");
+  ASSERT_EQ(fk.actions.size(), 2u);
+  EXPECT_EQ(fk.actions[0].kind, K::kAddForeignKey);
+  EXPECT_EQ(fk.actions[0].foreign_key.name, "f");
+  EXPECT_EQ(fk.actions[0].foreign_key.columns, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(fk.actions[0].foreign_key.parent.database, "d");
+  EXPECT_EQ(fk.actions[0].foreign_key.parent_columns, (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ(fk.actions[0].foreign_key.on_update, ForeignKeySpec::Action::kCascade);
+  EXPECT_EQ(fk.actions[0].foreign_key.on_delete, ForeignKeySpec::Action::kSetNull);
+  EXPECT_EQ(fk.actions[1].kind, K::kDropForeignKey);
+  EXPECT_EQ(fk.actions[1].name, "g");
+  EXPECT_EQ(MustFail("ALTER TABLE t ADD FOREIGN KEY (a) REFERENCES u").code, 1064);
   EXPECT_EQ(MustFail("ALTER TABLE t PARTITION BY KEY() PARTITIONS 2").code, 1235);
   EXPECT_EQ(MustFail("ALTER TABLE t ALGORITHM=FAST").code, 1064);
   auto rename = MustParseAs<RenameTableStmt>("RENAME TABLE a TO b, db.c TO db2.d");
