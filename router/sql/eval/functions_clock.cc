@@ -4,8 +4,10 @@
 // UNIX_TIMESTAMP(date) and FROM_UNIXTIME(seconds[, format]).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -206,7 +208,42 @@ Value FromUnixTimeValue(EvalCall& call) {
   return out;
 }
 
+// CONVERT_TZ(dt, from, to): a DATETIME with dt's fraction digits.
+ColumnDefinition ConvertTzType(const TypingCall& call) {
+  return TemporalColumn(ColumnType::kDateTime, DateTimePrecision(*call.expr.args[0], call.args[0]),
+                        Nullability::kNullable);
+}
+
+// A time zone CONVERT_TZ knows: '+hh:mm' offsets and SYSTEM (the server's, UTC). Named zones
+// need MySQL's time zone tables, which Shoal (like a server where mysql_tzinfo_to_sql never
+// ran) does not have: they make the result NULL, as there.
+std::optional<absl::TimeZone> KnownTimeZone(const Value& v) {
+  const std::string name = ValueText(v);
+  int offset = 0;
+  if (ParseTimeZoneOffset(name, &offset)) return absl::FixedTimeZone(offset);
+  if (absl::EqualsIgnoreCase(name, "SYSTEM")) return absl::UTCTimeZone();
+  return std::nullopt;
+}
+
+// As MySQL: a value whose time in `from` lies outside the TIMESTAMP range comes back as it is.
+Value ConvertTzValue(EvalCall& call) {
+  std::vector<Value> args;
+  if (!call.StrictArgs(&args)) return Value{};
+  mysql::DateTime d;
+  std::optional<absl::TimeZone> from = KnownTimeZone(args[1]), to = KnownTimeZone(args[2]);
+  if (!DateArg(args[0], call.engine(), &d) || !from || !to) return Value{};
+  const absl::CivilSecond cs(d.year, d.month, d.day, d.hour, d.minute, d.second);
+  const absl::Time at = absl::FromCivil(cs, *from);
+  const int64_t seconds = absl::ToUnixSeconds(at);
+  if (seconds < 1 || seconds > kMaxUnixSeconds) return d;
+  const uint32_t micros = d.microsecond;
+  mysql::DateTime out = ToDateTime(at, *to, 0);
+  out.microsecond = micros;
+  return out;
+}
+
 constexpr BuiltinFunction kClockFunctions[] = {
+    {"CONVERT_TZ", 3, 3, ConvertTzType, ConvertTzValue},
     {"CURDATE", 0, 0, DateType, CurDateValue<false>},
     {"CURRENT_DATE", 0, 0, DateType, CurDateValue<false>},
     {"CURRENT_TIME", 0, 1, TimeType, CurTimeValue<false>},

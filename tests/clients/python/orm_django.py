@@ -432,6 +432,10 @@ def run(summary):
     check("F() update", Book.objects.get(title="dune").price, D("10.50"))
 
     # -- Transactions: savepoints rolled back and kept inside one that commits.
+    def savepoint_authors():
+        names = ["outer", "doomed", "raised", "kept", "kept-deeper"]
+        return sorted(Author.objects.filter(name__in=names).values_list("name", flat=True))
+
     with transaction.atomic():
         Author.objects.create(name="outer")
         try:
@@ -452,24 +456,8 @@ def run(summary):
             Author.objects.create(name="kept")
             with transaction.atomic():
                 Author.objects.create(name="kept-deeper")
-        check(
-            "inside the outer block",
-            sorted(
-                Author.objects.filter(
-                    name__in=["outer", "doomed", "raised", "kept", "kept-deeper"]
-                ).values_list("name", flat=True)
-            ),
-            ["kept", "kept-deeper", "outer"],
-        )
-    check(
-        "after commit",
-        sorted(
-            Author.objects.filter(
-                name__in=["outer", "doomed", "raised", "kept", "kept-deeper"]
-            ).values_list("name", flat=True)
-        ),
-        ["kept", "kept-deeper", "outer"],
-    )
+        check("inside the outer block", savepoint_authors(), ["kept", "kept-deeper", "outer"])
+    check("after commit", savepoint_authors(), ["kept", "kept-deeper", "outer"])
     try:
         with transaction.atomic():
             Author.objects.filter(name__startswith="kept").delete()

@@ -49,3 +49,8 @@ SELECT DATE_ADD('2024-01-01', INTERVAL 1 FORTNIGHT);
 SELECT TIMESTAMPDIFF(DAY_HOUR, '2024-01-01', '2024-01-02');
 SELECT 1 + INTERVAL 1 DAY AS from_one;
 SHOW WARNINGS;
+-- CONVERT_TZ with offsets; a named zone is NULL without the time zone tables (neither server
+-- has them loaded), and a time before 1970 comes back unconverted. Django asks for the first.
+SELECT CONVERT_TZ('2001-01-01 01:00:00', 'UTC', 'UTC') IS NOT NULL;
+SELECT CONVERT_TZ('2004-01-01 12:00:00', '+00:00', '+10:00'), CONVERT_TZ('2004-01-01 12:00:00.25', '+05:30', '-02:00'), CONVERT_TZ('2004-01-01', '+01:00', 'SYSTEM');
+SELECT CONVERT_TZ('1960-06-01 10:00:00', '+00:00', '+03:00'), CONVERT_TZ(NULL, '+00:00', '+03:00'), CONVERT_TZ('2004-01-01 12:00:00', '+00:00', 'Nowhere/City');
