@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "engine/schema/program.h"
 #include "engine/schema/row.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/system_variables.h"
@@ -109,7 +110,7 @@ class ForeignKeyRun : public api::Completion {
     if (!changes.empty()) pending_.push_back({std::move(table), std::move(changes), depth});
   }
 
-  // Runs the rounds; deletes this once `done` has been called.
+  // Runs the rounds, then deletes itself and calls `done`.
   void Start() { NextRound(); }
 
   // A cascade's write.
@@ -382,16 +383,24 @@ class ForeignKeyRun : public api::Completion {
       if (!SplitAll(child, row, &fields)) {
         return NoteError(mysql::errors::Internal("a malformed row"));
       }
-      schema::RowWriter writer;
+      // The new values of the referencing columns: NULL, or the parent's new ones. They go
+      // as an update program of those columns alone, so that two keys of one child row
+      // changed in one round (created_by and updated_by naming one user) both hold.
+      schema::UpdateBuilder program;
+      schema::RowWriter writer;  // the row as it will be, for the next round
       writer.BeginRow(static_cast<int>(child.columns.size()));
       for (size_t c = 0; c < child.columns.size(); ++c) {
         auto at = std::find(fk.columns.begin(), fk.columns.end(), static_cast<int>(c));
         if (at != fk.columns.end() && action == ReferenceAction::kSetNull) {
           writer.Null();
+          program.SetNull(static_cast<int>(c));
         } else if (at != fk.columns.end()) {  // ON UPDATE CASCADE: the parent's new values
           const int p = search.parent_columns[at - fk.columns.begin()];
           Value value = DecodeField(search.parent->columns[p], parent_after[p]);
           if (auto err = AppendField(child.columns[c], value, 1, &writer)) return NoteError(*err);
+          auto field = EncodeField(child.columns[c], value, 1);
+          if (auto* err = std::get_if<mysql::SqlError>(&field)) return NoteError(*err);
+          program.SetField(child.columns[c], static_cast<int>(c), std::get<std::string>(field));
         } else if (fields[c].null) {
           writer.Null();
         } else {
@@ -402,7 +411,7 @@ class ForeignKeyRun : public api::Completion {
       api::Client::KeyOfRow(child, writer.view(), &new_key);
       if (new_key == key) {
         ++outstanding_;
-        client.Write(child, writer.view(), this, txn_);
+        client.Update(child, key, program.Finish(), this, txn_);
       } else {  // the child's key moves with the parent's
         outstanding_ += 2;
         client.Delete(child, key, this, txn_);

@@ -233,3 +233,13 @@ DROP TABLE fk_part, fk_model;
 DROP TABLE fk_employee;
 DROP TABLE fk_sale, fk_audit, fk_store, fk_region;
 SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'corpus' AND TABLE_NAME LIKE 'fk\_%';
+
+-- Two keys of one child row naming the same parent, both SET NULL: both columns clear.
+CREATE TABLE fk_user (id INT PRIMARY KEY);
+CREATE TABLE fk_doc (id INT PRIMARY KEY, created_by INT, updated_by INT, CONSTRAINT fk_doc_created FOREIGN KEY (created_by) REFERENCES fk_user (id) ON DELETE SET NULL, CONSTRAINT fk_doc_updated FOREIGN KEY (updated_by) REFERENCES fk_user (id) ON DELETE SET NULL);
+INSERT INTO fk_user VALUES (1), (2);
+INSERT INTO fk_doc VALUES (1, 1, 1), (2, 1, 2), (3, 2, 1), (4, 2, 2);
+DELETE FROM fk_user WHERE id = 1;
+SELECT * FROM fk_doc ORDER BY id;
+DROP TABLE fk_doc;
+DROP TABLE fk_user;
