@@ -4,7 +4,7 @@
 # (tests/integration/load_data/: tabs, CSV with OPTIONALLY ENCLOSED BY '"' and CRLF lines,
 # escapes, NULLs, IGNORE 1 LINES, @variables with SET, short and long rows, bad numbers,
 # duplicates with IGNORE and REPLACE, STARTING BY, multi-byte terminators, ESCAPED BY '',
-# AUTO_INCREMENT) through the real `mariadb` client with --local-infile=1; the info line
+# AUTO_INCREMENT, rows of a child table without their parent) through the real `mariadb` client with --local-infile=1; the info line
 # (Records/Deleted/Skipped/Warnings), SHOW WARNINGS and the table's rows must be the same.
 # Messages are compared after MariaDB's `db`.`t`.`c` and 'PRIMARY' are written MySQL's way
 # ('c', 't.PRIMARY'), which Shoal follows.
@@ -100,6 +100,11 @@ compare_case "ESCAPED BY ''" "(id INT PRIMARY KEY, s VARCHAR(20), n INT)" \
   "INTO TABLE \$T FIELDS ESCAPED BY ''" noescape.tsv
 compare_case "AUTO_INCREMENT from a column list" \
   "(id INT AUTO_INCREMENT PRIMARY KEY, s VARCHAR(20), n INT)" "INTO TABLE \$T (s, n)" auto.tsv
+both "CREATE TABLE ld.parent (id INT PRIMARY KEY)"
+both "INSERT INTO ld.parent VALUES (10), (20)"
+compare_case "a foreign key: rows without their parent skipped with 1452" \
+  "(id INT PRIMARY KEY, s VARCHAR(20), p INT, FOREIGN KEY (p) REFERENCES parent (id))" \
+  "INTO TABLE \$T" children.tsv
 
 # 3. PyMySQL, with local_infile=True.
 python=$clients/pyvenv/bin/python

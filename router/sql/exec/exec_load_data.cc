@@ -116,7 +116,8 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
         skip_lines_(stmt.ignore_lines),
         session_txn_(StatementTransaction(ctx.state)),
         rows_counter_(ctx.state->server->load_data_rows),
-        bytes_counter_(ctx.state->server->load_data_bytes) {
+        bytes_counter_(ctx.state->server->load_data_bytes),
+        foreign_keys_(ForeignKeysApply(*table_, *ctx.state)) {
     const size_t n = table_->columns.size();
     given_.resize(n);
     values_.resize(n);
@@ -168,6 +169,7 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
     Batch* batch = nullptr;
     size_t index = 0;
     bool rewriting = false;  // REPLACE: the insert met a duplicate, the row is written over
+    bool written = false;
     void Done(const api::Outcome& outcome) override { batch->RowDone(this, outcome); }
   };
   struct Batch : api::Completion {
@@ -182,9 +184,13 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
     int outstanding = 0;
     uint64_t copied = 0, deleted = 0;
     std::optional<mysql::SqlError> error;
+    bool checked = false;  // its foreign keys, once its rows are written
     bool done = false;
 
     void RowDone(RowOp* op, const api::Outcome& outcome);
+    void SkipOrphans(const MissingParents& missing);
+    void Send();
+    void CheckForeignKeysOfRows();
     void Done(const api::Outcome& outcome) override;  // the commit or rollback
     void OpFinished();
   };
@@ -393,18 +399,20 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
       batch->txn = client.Begin();
       batch->used_txn = &batch->txn;
     }
-    batch->ops.resize(batch->rows.size());
-    batch->outstanding = 1;  // the loop; completions may run inside it
     Batch* raw = batch.get();
     in_flight_.push_back(std::move(batch));
-    for (size_t i = 0; i < raw->rows.size(); ++i) {
-      RowOp& op = raw->ops[i];
-      op.batch = raw;
-      op.index = i;
-      ++raw->outstanding;
-      client.Insert(*table_, raw->rows[i], &op, raw->used_txn);
-    }
-    raw->OpFinished();
+    if (!foreign_keys_ || table_->foreign_keys.empty()) return raw->Send();
+    raw->outstanding = 1;  // the search for parents
+    FindMissingParents(data(), client.dictionary(), raw->used_txn, table_, raw->rows,
+                       [raw](std::optional<mysql::SqlError> error, MissingParents missing) {
+                         if (error) {
+                           raw->error = std::move(error);
+                           return raw->OpFinished();
+                         }
+                         raw->outstanding = 0;
+                         raw->SkipOrphans(missing);
+                         raw->Send();
+                       });
   }
 
   // Takes the finished batches at the front, in order: their counts and warnings.
@@ -455,6 +463,10 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
   std::shared_ptr<api::Transaction> session_txn_;
   Counter* rows_counter_;
   Counter* bytes_counter_;
+  // The rows' foreign keys are checked (foreign_keys.h): per batch, rows without their parent
+  // are skipped with warning 1452 (LOCAL: errors become warnings, as if IGNORE), and what the
+  // batch wrote is checked before it commits.
+  const bool foreign_keys_;
   bool generates_ = false;
 
   // The row being converted (reused from row to row).
@@ -479,6 +491,7 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
 void LoadDataRun::Batch::RowDone(RowOp* op, const api::Outcome& outcome) {
   if (outcome.ok()) {
     ++copied;
+    op->written = true;
     if (op->rewriting) ++deleted;
   } else if (outcome.code == 1062 && !op->rewriting && run->stmt_.replace) {
     op->rewriting = true;
@@ -495,8 +508,59 @@ void LoadDataRun::Batch::RowDone(RowOp* op, const api::Outcome& outcome) {
   OpFinished();
 }
 
+void LoadDataRun::Batch::SkipOrphans(const MissingParents& missing) {
+  std::vector<std::string> kept_rows;
+  std::vector<uint64_t> kept_numbers;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (r < missing.size() && missing[r]) {
+      warnings.emplace_back(row_numbers[r], Diagnostic{Diagnostic::Level::kWarning,
+                                                       missing[r]->code, missing[r]->message});
+      continue;
+    }
+    kept_rows.push_back(std::move(rows[r]));
+    kept_numbers.push_back(row_numbers[r]);
+  }
+  rows = std::move(kept_rows);
+  row_numbers = std::move(kept_numbers);
+}
+
+void LoadDataRun::Batch::Send() {
+  api::Client& client = run->data()->client();
+  ops.resize(rows.size());
+  outstanding = 1;  // the loop; completions may run inside it
+  for (size_t i = 0; i < rows.size(); ++i) {
+    RowOp& op = ops[i];
+    op.batch = this;
+    op.index = i;
+    ++outstanding;
+    client.Insert(*run->table_, rows[i], &op, used_txn);
+  }
+  OpFinished();
+}
+
+// As InsertRun's: the references the rows make, and the children of rows REPLACE replaced.
+void LoadDataRun::Batch::CheckForeignKeysOfRows() {
+  checked = true;
+  api::Client& client = run->data()->client();
+  std::shared_ptr<const api::Dictionary> dictionary = client.dictionary();
+  const bool referenced = dictionary->ReferencesTo(*run->table_) != nullptr;
+  std::vector<RowChange> changes;
+  for (const RowOp& op : ops) {
+    if (!op.written) continue;
+    if (op.rewriting && referenced) changes.push_back({rows[op.index], ""});
+    changes.push_back({"", rows[op.index]});
+  }
+  outstanding = 1;
+  CheckForeignKeys(run->data(), std::move(dictionary), used_txn, run->table_, std::move(changes),
+                   [this](std::optional<mysql::SqlError> err) {
+                     if (err && !error) error = std::move(err);
+                     OpFinished();
+                   });
+}
+
 void LoadDataRun::Batch::OpFinished() {
   if (--outstanding > 0) return;
+  if (run->foreign_keys_ && !checked && !error) return CheckForeignKeysOfRows();
   if (used_txn == &txn) {  // the batch's own transaction: commit it (or roll it back)
     api::Client& client = run->data()->client();
     if (error) {
@@ -531,10 +595,6 @@ StatementResult ExecuteLoadData(const LoadDataStmt& stmt, const ExecContext& ctx
   auto resolved = ResolveTableToWrite(stmt.table, "", *s);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
-  if (ForeignKeysApply(*table, *s)) {
-    // Dumps load with foreign_key_checks = 0, as mysqldump writes them.
-    return mysql::errors::NotSupportedYet("LOAD DATA into a table with foreign keys checked");
-  }
   auto targets = TargetsOf(stmt, *table);
   if (auto* err = std::get_if<mysql::SqlError>(&targets)) return *err;
   for (const Assignment& a : stmt.set) {

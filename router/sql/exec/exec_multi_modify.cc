@@ -53,7 +53,27 @@ struct Target {
   api::TablePtr table;
   size_t first = 0;                                 // its first column in the SELECT's row
   std::vector<std::pair<int, size_t>> assignments;  // UPDATE: table column, SET value's item
+  bool foreign_keys = false;  // its rows' foreign keys are checked (foreign_keys.h)
 };
+
+// A target's row in the joined SELECT's `row`, packed, before the statement (`assignments`
+// null) or after it; nullopt when a value does not fit (the write itself then fails).
+std::optional<std::string> PackedRow(const Target& target, const Values& row,
+                                     const std::vector<std::pair<int, size_t>>* assignments) {
+  const schema::TableDef& table = *target.table;
+  schema::RowWriter writer;
+  writer.BeginRow(static_cast<int>(table.columns.size()));
+  for (size_t c = 0; c < table.columns.size(); ++c) {
+    size_t item = target.first + c;
+    if (assignments != nullptr) {
+      for (const auto& [column, value] : *assignments) {
+        if (column == static_cast<int>(c)) item = value;
+      }
+    }
+    if (AppendField(table.columns[c], row[item], 1, &writer)) return std::nullopt;
+  }
+  return std::string(writer.view());
+}
 
 class MultiModifyRun : public ParentStatement, public api::Completion {
  public:
@@ -130,6 +150,7 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
       if (!update_) {
         ++outstanding_;
         data()->client().Delete(table, key, this, txn_);
+        if (target.foreign_keys) NoteChange(target, row, /*deleted=*/true);
         continue;
       }
       // Changed when a stored field would differ, byte for byte, as MySQL counts it.
@@ -156,8 +177,32 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
       if (auto err = AddOnUpdateSteps(target, &program)) return err;
       ++outstanding_;
       data()->client().Update(table, key, program.Finish(), this, txn_);
+      if (target.foreign_keys) NoteChange(target, row, /*deleted=*/false);
     }
     return std::nullopt;
+  }
+
+  // A row written, for its target's foreign key checks.
+  void NoteChange(const Target& target, const Values& row, bool deleted) {
+    auto it = std::find_if(checks_.begin(), checks_.end(),
+                           [&](const auto& c) { return c.first == target.table; });
+    if (it == checks_.end()) it = checks_.insert(checks_.end(), {target.table, {}});
+    std::optional<std::string> before = PackedRow(target, row, nullptr);
+    std::optional<std::string> after =
+        deleted ? std::string() : PackedRow(target, row, &target.assignments);
+    if (before && after) it->second.push_back({std::move(*before), std::move(*after)});
+  }
+
+  // The foreign keys of each target's rows written, one target after the other, before the
+  // commit.
+  void CheckNext() {
+    auto [table, changes] = std::move(checks_.back());
+    checks_.pop_back();
+    CheckForeignKeys(data(), data()->client().dictionary(), txn_, std::move(table),
+                     std::move(changes), [this](std::optional<mysql::SqlError> error) {
+                       if (error && !error_) error_ = std::move(error);
+                       End();
+                     });
   }
 
   // MySQL's ON UPDATE CURRENT_TIMESTAMP for a row the assignments change (the row was read
@@ -180,6 +225,7 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
   }
 
   void End() {
+    if (!error_ && !checks_.empty()) return CheckNext();
     if (own_txn_ == nullptr) return Finish();
     ending_ = true;
     EndTransaction(own_txn_.get(), !error_, this);
@@ -197,6 +243,7 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
   std::vector<Target> targets_;
   std::unique_ptr<SelectStmt> select_;
   std::shared_ptr<api::Transaction> session_txn_;
+  std::vector<std::pair<api::TablePtr, std::vector<RowChange>>> checks_;  // per target
   std::shared_ptr<api::Transaction> own_txn_;  // outside a SQL transaction: the statement's
   api::Transaction* txn_ = nullptr;
   int outstanding_ = 0;
@@ -246,11 +293,8 @@ std::variant<Target, mysql::SqlError> FindTarget(const TableName& name, const Se
     if (table->has_hidden_key()) {
       return mysql::errors::NotSupportedYet("a table without a primary key as a target here");
     }
-    if (ForeignKeysApply(*table, state)) {
-      return mysql::errors::NotSupportedYet(
-          "multi-table UPDATE and DELETE of tables with foreign keys");
-    }
-    return Target{qualifier, std::move(table), 0, {}};
+    const bool foreign_keys = ForeignKeysApply(*table, state);
+    return Target{qualifier, std::move(table), 0, {}, foreign_keys};
   }
   return mysql::SqlError{1109, "42S02",
                          absl::StrCat("Unknown table '", name.name, "' in MULTI DELETE")};

@@ -243,3 +243,19 @@ DELETE FROM fk_user WHERE id = 1;
 SELECT * FROM fk_doc ORDER BY id;
 DROP TABLE fk_doc;
 DROP TABLE fk_user;
+
+-- Multi-table DELETE and UPDATE check and cascade like the single-table ones.
+CREATE TABLE fk_team (id INT PRIMARY KEY, name VARCHAR(10));
+CREATE TABLE fk_player (id INT PRIMARY KEY, team_id INT, CONSTRAINT fk_player_team FOREIGN KEY (team_id) REFERENCES fk_team (id) ON DELETE CASCADE);
+CREATE TABLE fk_match (id INT PRIMARY KEY, team_id INT, CONSTRAINT fk_match_team FOREIGN KEY (team_id) REFERENCES fk_team (id));
+INSERT INTO fk_team VALUES (1, 'a'), (2, 'b'), (3, 'c');
+INSERT INTO fk_player VALUES (1, 1), (2, 1), (3, 2), (4, 3);
+INSERT INTO fk_match VALUES (1, 2);
+DELETE t FROM fk_team t JOIN fk_player p ON p.team_id = t.id WHERE p.id = 1;
+SELECT * FROM fk_player ORDER BY id;
+DELETE t FROM fk_team t JOIN fk_match m ON m.team_id = t.id;
+UPDATE fk_player p JOIN fk_team t ON t.id = p.team_id SET p.team_id = 9 WHERE t.name = 'c';
+UPDATE fk_player p JOIN fk_team t ON t.id = p.team_id SET p.team_id = 2 WHERE t.name = 'c';
+SELECT * FROM fk_player ORDER BY id;
+SELECT * FROM fk_team ORDER BY id;
+DROP TABLE fk_match, fk_player, fk_team;
