@@ -21,6 +21,10 @@
 #include "protocol/value.h"
 #include "router/sql/eval/process_list.h"
 
+namespace shoal::schema {
+struct TableDef;
+}
+
 namespace shoal::api {
 class Client;
 class Cluster;
@@ -129,15 +133,27 @@ struct SessionState {
   // SQL-level prepared statements (PREPARE name FROM …), by lower-case name.
   absl::flat_hash_map<std::string, std::shared_ptr<const PreparedStatement>> sql_prepared;
 
-  // SAVEPOINTs of the open transaction, oldest first, each with `transaction_writes` when it
-  // was set; cleared when a transaction begins. `transaction_writes` counts the statements of
-  // the open transaction that may have changed rows.
+  // SAVEPOINTs of the open transaction, oldest first, each with `transaction_writes` and the
+  // size of `undo` when it was set; cleared when a transaction begins. `transaction_writes`
+  // counts the statements of the open transaction that may have changed rows. `restorable`:
+  // every row written since was recorded in `undo` (exec/savepoint_undo.h).
   struct Savepoint {
     std::string name;
     uint64_t writes = 0;
+    size_t undo = 0;
+    bool restorable = true;
   };
   std::vector<Savepoint> savepoints;
   uint64_t transaction_writes = 0;
+  // While a savepoint is set: each row the transaction writes, as it was before (packed over
+  // every column; empty when there was none), oldest first — what ROLLBACK TO SAVEPOINT puts
+  // back.
+  struct UndoRecord {
+    std::shared_ptr<const schema::TableDef> table;
+    std::string key;
+    std::string before;
+  };
+  std::vector<UndoRecord> undo;
   // LOCK TABLES in force: "database.table" (and "database.alias" when one was given) → WRITE.
   absl::flat_hash_map<std::string, bool> locked_tables;
 

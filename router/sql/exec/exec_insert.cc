@@ -16,6 +16,7 @@
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/insert_rows.h"
+#include "router/sql/exec/savepoint_undo.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
@@ -151,6 +152,17 @@ class InsertRun : public AsyncStatement, public api::Completion {
     });
   }
 
+  // For savepoints: every row went in where none was, unless IGNORE skipped some (which, it
+  // does not say) or REPLACE replaced some (what, it does not say).
+  void RecordInserted() {
+    if (duplicates_ > 0 || replaced_ > 0) return LoseUndo(state());
+    for (const std::string& row : rows_) {
+      std::string key;
+      api::Client::KeyOfRow(*table_, row, &key);
+      RecordUndo(state(), table_, std::move(key), "");
+    }
+  }
+
   // Drops the rows `missing` marks, each with its 1452 as a warning.
   void SkipOrphans(const MissingParents& missing) {
     std::vector<std::string> kept;
@@ -179,6 +191,7 @@ class InsertRun : public AsyncStatement, public api::Completion {
   // delete and an insert, the key's old row is taken to reference what the new one does).
   void CheckForeignKeysOfRows() {
     checked_ = true;
+    if (replace_) NoteCascades(state(), *table_);
     std::shared_ptr<const api::Dictionary> dictionary = data()->client().dictionary();
     const bool replaced = replace_ && dictionary->ReferencesTo(*table_) != nullptr;
     std::vector<RowChange> changes;
@@ -202,6 +215,7 @@ class InsertRun : public AsyncStatement, public api::Completion {
   void Finish() {
     // Rows of the session's transaction that went in cannot be taken out alone.
     if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, inserted_ > 0);
+    if (RecordsUndo(state())) RecordInserted();
     OkResult ok;
     ok.affected_rows = inserted_;
     ok.last_insert_id = last_insert_id_;
@@ -308,6 +322,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
     if (--outstanding_ > 0) return;
     if (phase_ == Phase::kRead) return Write();
     if (!changes_.empty() && !error_) {  // the foreign keys, before the commit
+      NoteCascades(state(), *table_);
       ++outstanding_;
       return CheckForeignKeys(data(), data()->client().dictionary(), txn(), table_,
                               std::move(changes_), [this](std::optional<mysql::SqlError> error) {
@@ -429,6 +444,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
       for (const std::string& key : order) {
         ++outstanding_;
         data_access->client().Write(*table_, pending[key], this, txn());
+        if (RecordsUndo(state())) RecordUndo(state(), table_, key, before[key]);
         if (foreign_keys_) changes_.push_back({std::move(before[key]), pending[key]});
       }
     }

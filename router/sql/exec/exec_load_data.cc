@@ -31,6 +31,7 @@
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/insert_rows.h"
+#include "router/sql/exec/savepoint_undo.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/turn_loop.h"
 
@@ -606,6 +607,7 @@ StatementResult ExecuteLoadData(const LoadDataStmt& stmt, const ExecContext& ctx
   if (auto err = RequireDataNodes(*s)) return *err;
   BeginImplicitTransaction(s);
   NoteTransactionWrite(s);
+  if (RecordsUndo(s)) LoseUndo(s);  // its batches do not say what they replaced
   // Once the client has sent its file, the statement cannot run again from the start.
   ExecContext once = ctx;
   once.may_retry = false;

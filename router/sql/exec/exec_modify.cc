@@ -19,6 +19,7 @@
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/row_pipeline.h"
+#include "router/sql/exec/savepoint_undo.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
@@ -215,6 +216,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
 
   // The foreign keys of the rows written (foreign_keys.h), before the commit.
   void CheckChanges() {
+    NoteCascades(state(), *table_);
     outstanding_ = 1;
     CheckForeignKeys(data(), data()->client().dictionary(), txn(), table_, std::move(changes_),
                      [this](std::optional<mysql::SqlError> error) {
@@ -291,6 +293,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       ++outstanding_;
       data()->client().Delete(*table_, key, this, txn());
       if (foreign_keys_) changes_.push_back({packed, ""});
+      if (RecordsUndo(state())) RecordUndo(state(), table_, key, packed);
       return std::nullopt;
     }
     std::vector<Value> updated = old;
@@ -329,6 +332,10 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
     if (foreign_keys_) changes_.push_back({packed, std::string(writer.view())});
     std::string new_key;
     api::Client::KeyOfRow(*table_, writer.view(), &new_key);
+    if (RecordsUndo(state())) {
+      if (new_key != key) RecordUndo(state(), table_, new_key, "");
+      RecordUndo(state(), table_, key, packed);
+    }
     if (new_key != key) {
       // The key moves: the row goes to its new partition.
       outstanding_ += 2;
@@ -411,9 +418,9 @@ StatementResult RunModify(const TableName& name, ModifySpec spec, const ExecCont
     if (spec.verb == Verb::kUpdate) ok = UpdateResult(ctx.state, 0, 0);
     return ok;
   }
-  // Foreign keys need each row as it was: the general path reads it first.
+  // Foreign keys and savepoints need each row as it was: the general path reads it first.
   bool direct = WhereIsKeyOnly(*table, spec.where, plan) && spec.order_by->empty() &&
-                !ForeignKeysApply(*table, *ctx.state);
+                !ForeignKeysApply(*table, *ctx.state) && !RecordsUndo(ctx.state);
   std::optional<std::string> program;
   if (direct && spec.verb == Verb::kUpdate) {
     std::optional<mysql::SqlError> error;

@@ -20,6 +20,7 @@
 #include "router/sql/exec/column_defaults.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/foreign_keys.h"
+#include "router/sql/exec/savepoint_undo.h"
 #include "router/sql/exec/semi_join.h"
 #include "router/sql/exec/table_access.h"
 
@@ -151,6 +152,7 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
         ++outstanding_;
         data()->client().Delete(table, key, this, txn_);
         if (target.foreign_keys) NoteChange(target, row, /*deleted=*/true);
+        RecordBefore(target, key, row);
         continue;
       }
       // Changed when a stored field would differ, byte for byte, as MySQL counts it.
@@ -178,8 +180,17 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
       ++outstanding_;
       data()->client().Update(table, key, program.Finish(), this, txn_);
       if (target.foreign_keys) NoteChange(target, row, /*deleted=*/false);
+      RecordBefore(target, key, row);
     }
     return std::nullopt;
+  }
+
+  // For savepoints: the row as the join read it (locked), before this statement.
+  void RecordBefore(const Target& target, const std::string& key, const Values& row) {
+    if (!RecordsUndo(state())) return;
+    std::optional<std::string> before = PackedRow(target, row, nullptr);
+    if (!before) return LoseUndo(state());
+    RecordUndo(state(), target.table, key, std::move(*before));
   }
 
   // A row written, for its target's foreign key checks.
@@ -198,6 +209,7 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
   void CheckNext() {
     auto [table, changes] = std::move(checks_.back());
     checks_.pop_back();
+    NoteCascades(state(), *table);
     CheckForeignKeys(data(), data()->client().dictionary(), txn_, std::move(table),
                      std::move(changes), [this](std::optional<mysql::SqlError> error) {
                        if (error && !error_) error_ = std::move(error);

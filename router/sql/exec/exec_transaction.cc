@@ -3,12 +3,9 @@
 // committed or rolled back on every partition it touched before the client gets its OK (I7:
 // an acknowledged commit is on the data nodes).
 //
-// A native transaction cannot undo part of its changes (neither can NDB's: it refuses
-// ROLLBACK TO SAVEPOINT). Savepoints are kept, released and rolled back to as MySQL does as
-// long as nothing was written after the savepoint — what a consistent dump
-// (mysqldump --single-transaction) and read-mostly nesting do. A rollback to a savepoint with
-// writes after it answers 1235 and leaves the transaction as it was, for the client to roll
-// back whole.
+// Savepoints are kept, released and rolled back to as MySQL does; a native transaction cannot
+// undo part of its changes (neither can NDB's), so ROLLBACK TO SAVEPOINT writes back what the
+// router recorded of the rows written since (savepoint_undo.h).
 #include <algorithm>
 
 #include "absl/strings/match.h"
@@ -16,6 +13,7 @@
 #include "engine/api/client.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/savepoint_undo.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
@@ -61,18 +59,12 @@ StatementResult RunSavepointAction(const TransactionStmt& stmt, SessionState* s)
       // Outside a transaction MySQL accepts it and keeps nothing.
       if (!s->in_transaction) return OkResult{};
       if (found != s->savepoints.end()) s->savepoints.erase(found);  // set again: moves
-      s->savepoints.push_back({stmt.savepoint, s->transaction_writes});
-      return OkResult{};
-    case TransactionStmt::Action::kRollbackToSavepoint:
-      if (found == s->savepoints.end()) return NoSuchSavepoint(stmt.savepoint);
-      if (found->writes != s->transaction_writes) {
-        return mysql::errors::NotSupportedYet("ROLLBACK TO SAVEPOINT after changes to tables");
-      }
-      s->savepoints.erase(found + 1, s->savepoints.end());  // it stays, later ones go
+      s->savepoints.push_back({stmt.savepoint, s->transaction_writes, s->undo.size(), true});
       return OkResult{};
     case TransactionStmt::Action::kReleaseSavepoint:
       if (found == s->savepoints.end()) return NoSuchSavepoint(stmt.savepoint);
       s->savepoints.erase(found, s->savepoints.end());
+      if (s->savepoints.empty()) s->undo.clear();  // nothing left to roll back to
       return OkResult{};
     default:
       break;
@@ -104,8 +96,9 @@ StatementResult ExecuteTransaction(const TransactionStmt& stmt, const ExecContex
       if (stmt.chain) BeginTransaction(s);
       if (!stmt.chain) s->read_only_transaction = false;
       return EndNativeTransaction(ctx, stmt.action == TransactionStmt::Action::kCommit, OkResult{});
-    case TransactionStmt::Action::kSavepoint:
     case TransactionStmt::Action::kRollbackToSavepoint:
+      return RollbackToSavepoint(stmt.savepoint, ctx);
+    case TransactionStmt::Action::kSavepoint:
     case TransactionStmt::Action::kReleaseSavepoint:
       return RunSavepointAction(stmt, s);
   }

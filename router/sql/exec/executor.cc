@@ -296,6 +296,7 @@ void BeginImplicitTransaction(SessionState* state) {
 void BeginTransaction(SessionState* state) {
   state->in_transaction = true;
   state->savepoints.clear();
+  state->undo.clear();
   state->transaction_writes = 0;
 }
 

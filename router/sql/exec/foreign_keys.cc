@@ -12,6 +12,7 @@
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/system_variables.h"
 #include "router/sql/exec/access_plan.h"
+#include "router/sql/exec/savepoint_undo.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/table_spec.h"
 
@@ -442,6 +443,21 @@ bool ForeignKeysApply(const schema::TableDef& table, const SessionState& state) 
   if (dictionary == nullptr || dictionary->referenced_by.empty()) return false;
   if (table.foreign_keys.empty() && dictionary->ReferencesTo(table) == nullptr) return false;
   return ForeignKeyChecksOn(state);
+}
+
+void NoteCascades(SessionState* state, const schema::TableDef& table) {
+  if (!RecordsUndo(state)) return;
+  const std::shared_ptr<const api::Dictionary>& dictionary = state->data->client().dictionary();
+  const std::vector<api::Dictionary::Reference>* references =
+      dictionary == nullptr ? nullptr : dictionary->ReferencesTo(table);
+  if (references == nullptr) return;
+  for (const api::Dictionary::Reference& r : *references) {
+    const ForeignKeyDef& fk = r.child->foreign_keys[r.key];
+    auto cascades = [](ReferenceAction a) {
+      return a == ReferenceAction::kCascade || a == ReferenceAction::kSetNull;
+    };
+    if (cascades(fk.on_delete) || cascades(fk.on_update)) return LoseUndo(state);
+  }
 }
 
 bool ForeignKeyChecksOn(const SessionState& state) {

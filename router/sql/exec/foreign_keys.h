@@ -34,6 +34,11 @@ struct RowChange {
 // The session's foreign_key_checks.
 bool ForeignKeyChecksOn(const SessionState& state);
 
+// Before checking writes to `table` in a transaction that records its undo for savepoints
+// (savepoint_undo.h): a key with CASCADE or SET NULL may change rows the undo would not know
+// of, so the savepoints set so far become unrestorable.
+void NoteCascades(SessionState* state, const schema::TableDef& table);
+
 // Whether writes to `table` must be checked: foreign_key_checks is on in the session and the
 // table has foreign keys or is referenced by one. Cheap when the dictionary has none at all.
 bool ForeignKeysApply(const schema::TableDef& table, const SessionState& state);
