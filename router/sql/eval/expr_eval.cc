@@ -676,7 +676,9 @@ Value ExprEngine::Eval(const Expr& e) {
         escape = esc.empty() ? '\\' : esc[0];
       }
       if (IsNull(a) || IsNull(p)) return Value{};
-      LikeMatcher m(ValueText(p), escape, LikeMatcher::Case::kInsensitive);
+      LikeMatcher m(ValueText(p), escape,
+                    BinaryStrings(a, p, *e.args[0], *e.args[1]) ? LikeMatcher::Case::kSensitive
+                                                                : LikeMatcher::Case::kInsensitive);
       return int64_t{m.Matches(ValueText(a)) != e.negated};
     }
     case ExprKind::kCase:
@@ -754,6 +756,13 @@ Value ExprEngine::SubqueryValue(const Expr& e) {
   return int64_t{e.negated};
 }
 
+bool ExprEngine::BinaryStrings(const Value& a, const Value& b, const Expr& x, const Expr& y) {
+  if (!std::holds_alternative<std::string>(a) || !std::holds_alternative<std::string>(b)) {
+    return false;
+  }
+  return Type(x).charset == mysql::charset::kBinary || Type(y).charset == mysql::charset::kBinary;
+}
+
 Value ExprEngine::BinaryValue(const Expr& e) {
   if (HasRowOperand(e)) return RowComparisonValue(e);
   BinaryOp op = e.binary_op;
@@ -782,6 +791,7 @@ Value ExprEngine::BinaryValue(const Expr& e) {
     }
     case BinaryOp::kNullSafeEq: {
       if (IsNull(a) || IsNull(b)) return int64_t{IsNull(a) && IsNull(b)};
+      if (BinaryStrings(a, b, *e.args[0], *e.args[1])) return int64_t{a == b};
       return int64_t{*Compare(a, b) == 0};
     }
     case BinaryOp::kEq:
@@ -790,7 +800,10 @@ Value ExprEngine::BinaryValue(const Expr& e) {
     case BinaryOp::kLe:
     case BinaryOp::kGt:
     case BinaryOp::kGe: {
-      std::optional<int> c = Compare(a, b);
+      std::optional<int> c =
+          BinaryStrings(a, b, *e.args[0], *e.args[1])
+              ? std::optional<int>(std::get<std::string>(a).compare(std::get<std::string>(b)))
+              : Compare(a, b);
       if (!c) return Value{};
       bool r = op == BinaryOp::kEq   ? *c == 0
                : op == BinaryOp::kNe ? *c != 0

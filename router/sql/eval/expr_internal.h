@@ -36,6 +36,10 @@ class ExprEngine {
   explicit ExprEngine(const EvalContext& ctx) : ctx_(ctx) {}
 
   mysql::ColumnDefinition Type(const Expr& e);
+  // Whether `a` and `b` (the values of `x` and `y`) are strings one of which is binary
+  // (BINARY, VARBINARY, BLOB, CAST … AS BINARY, x'…'): they then compare and match byte for
+  // byte, not with the connection's case-insensitive collation.
+  bool BinaryStrings(const mysql::Value& a, const mysql::Value& b, const Expr& x, const Expr& y);
   mysql::Value Eval(const Expr& e);
 
   mysql::ColumnDefinition FunctionType(const Expr& e);

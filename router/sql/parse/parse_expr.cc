@@ -39,7 +39,7 @@ bool IsNiladicKeyword(absl::string_view word) {
 
 // Expression forms that are valid MySQL but not evaluated by Shoal yet.
 bool IsUnsupportedExprKeyword(absl::string_view word) {
-  static constexpr absl::string_view kNames[] = {"MATCH", "BINARY"};
+  static constexpr absl::string_view kNames[] = {"MATCH"};
   for (absl::string_view n : kNames) {
     if (absl::EqualsIgnoreCase(word, n)) return true;
   }
@@ -678,6 +678,17 @@ ExprPtr Parser::ParseIdentExpr() {
       return ParseCast();
     }
     if (PeekKeyword("INTERVAL")) return ParseLeadingInterval();
+    if (PeekKeyword("BINARY")) {
+      // BINARY expr is CAST(expr AS BINARY): a binary string, compared and matched byte for
+      // byte (Django's case-sensitive lookups send `LIKE BINARY`).
+      Advance();
+      ExprPtr operand = ParseUnary();
+      if (!operand) return nullptr;
+      ExprPtr e = MakeExpr(ExprKind::kCast);
+      e->cast.name = "BINARY";
+      e->args.push_back(std::move(operand));
+      return e;
+    }
     if (IsUnsupportedExprKeyword(t.text))
       return NotSupported(absl::AsciiStrToUpper(t.text)), nullptr;
     if (next == TokenKind::kString &&

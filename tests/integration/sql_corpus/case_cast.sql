@@ -39,3 +39,6 @@ SELECT id FROM item ORDER BY CAST(code AS UNSIGNED), id;
 SELECT SUM(CAST(code AS UNSIGNED)) FROM item;
 SELECT CAST(name AS CHAR(2)) FROM item ORDER BY id;
 SELECT CAST(1 AS CHAR CHARACTER SET nosuchcharset);
+-- BINARY: a binary string compares and matches byte for byte (Django's case-sensitive lookups).
+SELECT 'abc' LIKE BINARY 'ABC', 'abc' LIKE 'ABC', 'abc' LIKE BINARY 'a%', BINARY 'a' = 'A', 'a' = 'A', BINARY 'a' < 'B', BINARY 'a' <=> 'a';
+SELECT CAST('Ab' AS BINARY) = 'ab', CAST('Ab' AS BINARY) = 'Ab', BINARY ('x') LIKE 'X';
