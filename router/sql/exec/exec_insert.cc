@@ -155,12 +155,14 @@ class InsertRun : public AsyncStatement, public api::Completion {
   // For savepoints: every row went in where none was, unless IGNORE skipped some (which, it
   // does not say) or REPLACE replaced some (what, it does not say).
   void RecordInserted() {
-    if (duplicates_ > 0 || replaced_ > 0) return LoseUndo(state());
+    StatementUndo undo(state());
+    if (duplicates_ > 0 || replaced_ > 0) undo.Lose();
     for (const std::string& row : rows_) {
       std::string key;
       api::Client::KeyOfRow(*table_, row, &key);
-      RecordUndo(state(), table_, std::move(key), "");
+      undo.Record(table_, std::move(key), "");
     }
+    undo.Keep(state());
   }
 
   // Drops the rows `missing` marks, each with its 1452 as a warning.
@@ -265,7 +267,8 @@ class UpsertRun : public AsyncStatement, public api::Completion {
         assignments_(assignments),
         last_insert_id_(last_insert_id),
         session_txn_(StatementTransaction(ctx.state)),
-        foreign_keys_(ForeignKeysApply(*table_, *ctx.state)) {
+        foreign_keys_(ForeignKeysApply(*table_, *ctx.state)),
+        undo_(ctx.state) {
     for (size_t i = 0; i < table_->columns.size(); ++i) {
       all_columns_.push_back(static_cast<uint16_t>(i));
       row_columns_.push_back(ResultColumn(*table_, static_cast<int>(i),
@@ -444,7 +447,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
       for (const std::string& key : order) {
         ++outstanding_;
         data_access->client().Write(*table_, pending[key], this, txn());
-        if (RecordsUndo(state())) RecordUndo(state(), table_, key, before[key]);
+        undo_.Record(table_, key, before[key]);
         if (foreign_keys_) changes_.push_back({std::move(before[key]), pending[key]});
       }
     }
@@ -460,6 +463,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
 
   void Finish() {
     if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, true);
+    undo_.Keep(state());
     OkResult ok;
     ok.affected_rows = affected_;
     ok.last_insert_id = last_insert_id_;
@@ -484,6 +488,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
   std::vector<std::unique_ptr<ReadInto>> reads_;
   const bool foreign_keys_;         // the rows' foreign keys are checked (foreign_keys.h)
   std::vector<RowChange> changes_;  // the writes, for those checks
+  StatementUndo undo_;              // for savepoints (savepoint_undo.h)
   Phase phase_ = Phase::kRead;
   int outstanding_ = 0;
   uint64_t affected_ = 0;

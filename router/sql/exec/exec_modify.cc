@@ -102,7 +102,8 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
         spec_(spec),
         table_(std::move(table)),
         session_txn_(StatementTransaction(ctx.state)),
-        foreign_keys_(ForeignKeysApply(*table_, *ctx.state)) {
+        foreign_keys_(ForeignKeysApply(*table_, *ctx.state)),
+        undo_(ctx.state) {
     for (size_t i = 0; i < table_->columns.size(); ++i)
       all_columns_.push_back(static_cast<uint16_t>(i));
     for (const schema::ColumnDef& c : table_->columns) {
@@ -293,7 +294,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       ++outstanding_;
       data()->client().Delete(*table_, key, this, txn());
       if (foreign_keys_) changes_.push_back({packed, ""});
-      if (RecordsUndo(state())) RecordUndo(state(), table_, key, packed);
+      undo_.Record(table_, key, packed);
       return std::nullopt;
     }
     std::vector<Value> updated = old;
@@ -332,10 +333,8 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
     if (foreign_keys_) changes_.push_back({packed, std::string(writer.view())});
     std::string new_key;
     api::Client::KeyOfRow(*table_, writer.view(), &new_key);
-    if (RecordsUndo(state())) {
-      if (new_key != key) RecordUndo(state(), table_, new_key, "");
-      RecordUndo(state(), table_, key, packed);
-    }
+    if (new_key != key) undo_.Record(table_, new_key, "");
+    undo_.Record(table_, key, packed);
     if (new_key != key) {
       // The key moves: the row goes to its new partition.
       outstanding_ += 2;
@@ -375,6 +374,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
 
   void Finish() {
     if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, affected_ > 0);
+    undo_.Keep(state());
     const uint64_t changed = static_cast<uint64_t>(std::max<int64_t>(0, affected_));
     if (spec_.verb == Verb::kUpdate) {
       const uint64_t matched = phase_ == Phase::kDirect ? matched_direct_ : matched_;
@@ -392,6 +392,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
   std::shared_ptr<api::Transaction> session_txn_;
   const bool foreign_keys_;         // the rows' foreign keys are checked (foreign_keys.h)
   std::vector<RowChange> changes_;  // the rows written, for those checks
+  StatementUndo undo_;              // for savepoints (savepoint_undo.h)
   api::Transaction own_txn_;
   Phase phase_ = Phase::kDirect;
   int outstanding_ = 0;

@@ -84,7 +84,8 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
         update_(update),
         targets_(std::move(targets)),
         select_(std::move(select)),
-        session_txn_(StatementTransaction(ctx.state)) {}
+        session_txn_(StatementTransaction(ctx.state)),
+        undo_(ctx.state) {}
 
   // A statement that ended before its writes (the SELECT failed, the client went away) rolls
   // its own transaction back, releasing what the SELECT locked.
@@ -187,10 +188,10 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
 
   // For savepoints: the row as the join read it (locked), before this statement.
   void RecordBefore(const Target& target, const std::string& key, const Values& row) {
-    if (!RecordsUndo(state())) return;
+    if (!undo_.on()) return;
     std::optional<std::string> before = PackedRow(target, row, nullptr);
-    if (!before) return LoseUndo(state());
-    RecordUndo(state(), target.table, key, std::move(*before));
+    if (!before) return undo_.Lose();
+    undo_.Record(target.table, key, std::move(*before));
   }
 
   // A row written, for its target's foreign key checks.
@@ -245,6 +246,7 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
 
   void Finish() {
     if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, changed_ > 0);
+    undo_.Keep(state());
     if (update_) return Deliver(UpdateResult(state(), matched_, changed_));
     OkResult ok;
     ok.affected_rows = changed_;
@@ -256,6 +258,7 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
   std::unique_ptr<SelectStmt> select_;
   std::shared_ptr<api::Transaction> session_txn_;
   std::vector<std::pair<api::TablePtr, std::vector<RowChange>>> checks_;  // per target
+  StatementUndo undo_;                         // for savepoints (savepoint_undo.h)
   std::shared_ptr<api::Transaction> own_txn_;  // outside a SQL transaction: the statement's
   api::Transaction* txn_ = nullptr;
   int outstanding_ = 0;

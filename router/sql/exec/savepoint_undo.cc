@@ -64,9 +64,11 @@ class UndoRun : public AsyncStatement, public api::Completion {
 
 }  // namespace
 
-void RecordUndo(SessionState* state, const api::TablePtr& table, std::string key,
-                std::string before) {
-  state->undo.push_back({table, std::move(key), std::move(before)});
+void StatementUndo::Keep(SessionState* state) {
+  if (!on_ || state == nullptr || !RecordsUndo(state)) return;
+  if (lost_) return LoseUndo(state);
+  for (SessionState::UndoRecord& r : records_) state->undo.push_back(std::move(r));
+  records_.clear();
 }
 
 void LoseUndo(SessionState* state) {

@@ -21,13 +21,32 @@ inline bool RecordsUndo(const SessionState* state) {
   return state != nullptr && state->in_transaction && !state->savepoints.empty();
 }
 
-// Records that the row of `table` under `key` was `before` (packed; empty: no row) before
-// this write. REQUIRES: RecordsUndo(state).
-void RecordUndo(SessionState* state, const api::TablePtr& table, std::string key,
-                std::string before);
-
 // A write the undo cannot describe: no savepoint set so far may be rolled back to.
 void LoseUndo(SessionState* state);
+
+// The undo one statement gathers as it writes, handed to the session only once the statement
+// has succeeded: a statement that fails and leaves the transaction open applied nothing (one
+// that applied part of its writes rolls the transaction back whole), so its records must never
+// be played back — a key it failed to move to holds another's row.
+class StatementUndo {
+ public:
+  explicit StatementUndo(const SessionState* state) : on_(RecordsUndo(state)) {}
+
+  bool on() const { return on_; }
+  // The row of `table` under `key` was `before` (packed; empty: none) before this statement.
+  void Record(const api::TablePtr& table, std::string key, std::string before) {
+    if (on_) records_.push_back({table, std::move(key), std::move(before)});
+  }
+  // A write of this statement the undo cannot describe.
+  void Lose() { lost_ = true; }
+  // The statement succeeded: its records join the session's (null: the session is gone).
+  void Keep(SessionState* state);
+
+ private:
+  bool on_;
+  bool lost_ = false;
+  std::vector<SessionState::UndoRecord> records_;
+};
 
 // ROLLBACK TO SAVEPOINT `name`: the rows written since put back as they were, then the later
 // savepoints dropped (MySQL keeps `name`). 1305 for an unknown savepoint, 1235 when a write
