@@ -195,7 +195,8 @@ class InsertRun : public AsyncStatement, public api::Completion {
     checked_ = true;
     if (replace_) NoteCascades(state(), *table_);
     std::shared_ptr<const api::Dictionary> dictionary = data()->client().dictionary();
-    const bool replaced = replace_ && dictionary->ReferencesTo(*table_) != nullptr;
+    const bool replaced =
+        replace_ && dictionary != nullptr && dictionary->ReferencesTo(*table_) != nullptr;
     std::vector<RowChange> changes;
     for (const std::string& row : rows_) {
       if (replaced) changes.push_back({row, ""});

@@ -544,7 +544,8 @@ void LoadDataRun::Batch::CheckForeignKeysOfRows() {
   checked = true;
   api::Client& client = run->data()->client();
   std::shared_ptr<const api::Dictionary> dictionary = client.dictionary();
-  const bool referenced = dictionary->ReferencesTo(*run->table_) != nullptr;
+  const bool referenced =
+      dictionary != nullptr && dictionary->ReferencesTo(*run->table_) != nullptr;
   std::vector<RowChange> changes;
   for (const RowOp& op : ops) {
     if (!op.written) continue;

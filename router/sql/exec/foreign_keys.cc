@@ -112,7 +112,10 @@ class ForeignKeyRun : public api::Completion {
   }
 
   // Runs the rounds, then deletes itself and calls `done`.
-  void Start() { NextRound(); }
+  void Start() {
+    if (dictionary_ == nullptr) NoteError(ClusterFailure());  // no dictionary to check against
+    NextRound();
+  }
 
   // A cascade's write.
   void Done(const api::Outcome& outcome) override {
@@ -446,7 +449,7 @@ bool ForeignKeysApply(const schema::TableDef& table, const SessionState& state) 
 }
 
 void NoteCascades(SessionState* state, const schema::TableDef& table) {
-  if (!RecordsUndo(state)) return;
+  if (!RecordsUndo(state) || state->data == nullptr) return;
   const std::shared_ptr<const api::Dictionary>& dictionary = state->data->client().dictionary();
   const std::vector<api::Dictionary::Reference>* references =
       dictionary == nullptr ? nullptr : dictionary->ReferencesTo(table);
