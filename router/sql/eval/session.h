@@ -154,6 +154,7 @@ struct SessionState {
     std::string before;
   };
   std::vector<UndoRecord> undo;
+  size_t undo_bytes = 0;  // of the keys and images in `undo`
   // LOCK TABLES in force: "database.table" (and "database.alias" when one was given) → WRITE.
   absl::flat_hash_map<std::string, bool> locked_tables;
 

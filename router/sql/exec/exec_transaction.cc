@@ -64,7 +64,10 @@ StatementResult RunSavepointAction(const TransactionStmt& stmt, SessionState* s)
     case TransactionStmt::Action::kReleaseSavepoint:
       if (found == s->savepoints.end()) return NoSuchSavepoint(stmt.savepoint);
       s->savepoints.erase(found, s->savepoints.end());
-      if (s->savepoints.empty()) s->undo.clear();  // nothing left to roll back to
+      if (s->savepoints.empty()) {  // nothing left to roll back to
+        s->undo.clear();
+        s->undo_bytes = 0;
+      }
       return OkResult{};
     default:
       break;

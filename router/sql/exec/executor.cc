@@ -297,6 +297,7 @@ void BeginTransaction(SessionState* state) {
   state->in_transaction = true;
   state->savepoints.clear();
   state->undo.clear();
+  state->undo_bytes = 0;
   state->transaction_writes = 0;
 }
 

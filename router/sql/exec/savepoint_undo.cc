@@ -49,6 +49,9 @@ class UndoRun : public AsyncStatement, public api::Completion {
     if (error_) return DeliverAfterRollback(*error_);
     if (SessionState* s = state()) {
       SessionState::Savepoint& kept = s->savepoints[savepoint_];
+      for (size_t i = kept.undo; i < s->undo.size(); ++i) {
+        s->undo_bytes -= s->undo[i].key.size() + s->undo[i].before.size();
+      }
       s->undo.resize(kept.undo);
       s->transaction_writes = kept.writes;
       s->savepoints.resize(savepoint_ + 1);  // it stays, later ones go
@@ -67,8 +70,18 @@ class UndoRun : public AsyncStatement, public api::Completion {
 void StatementUndo::Keep(SessionState* state) {
   if (!on_ || state == nullptr || !RecordsUndo(state)) return;
   if (lost_) return LoseUndo(state);
-  for (SessionState::UndoRecord& r : records_) state->undo.push_back(std::move(r));
+  for (SessionState::UndoRecord& r : records_) {
+    state->undo_bytes += r.key.size() + r.before.size();
+    state->undo.push_back(std::move(r));
+  }
   records_.clear();
+  if (state->undo_bytes > kMaxUndoBytes) {
+    // Every savepoint so far is unrestorable, so none will read the log: it goes, and the
+    // savepoints set from now on start it anew.
+    LoseUndo(state);
+    state->undo.clear();
+    state->undo_bytes = 0;
+  }
 }
 
 void LoseUndo(SessionState* state) {

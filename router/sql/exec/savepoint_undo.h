@@ -5,7 +5,9 @@
 // the first recorded image of each row written since — deleting the rows that were not there.
 // Those rows stay locked by the transaction throughout, so nobody else changed them meanwhile.
 // A write that cannot say what it replaced (REPLACE, LOAD DATA, a foreign key's cascade) makes
-// the savepoints set before it unrestorable: a rollback to one answers 1235, as before.
+// the savepoints set before it unrestorable: a rollback to one answers 1235, as before. So does
+// an undo grown past kMaxUndoBytes (a router's memory is not the place for a huge
+// transaction's before-images): it is then dropped.
 #pragma once
 
 #include <string>
@@ -15,6 +17,8 @@
 #include "router/sql/exec/exec_internal.h"
 
 namespace shoal::sql::internal {
+
+inline constexpr size_t kMaxUndoBytes = size_t{64} << 20;
 
 // Whether the session's writes are to be recorded now: a transaction with a savepoint.
 inline bool RecordsUndo(const SessionState* state) {
