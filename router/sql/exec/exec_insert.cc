@@ -84,7 +84,7 @@ class InsertRun : public AsyncStatement, public api::Completion {
         ignore_(ignore),
         last_insert_id_(last_insert_id),
         session_txn_(StatementTransaction(ctx.state)),
-        foreign_keys_(ForeignKeysApply(*table_, *ctx.state)),
+        foreign_keys_(ForeignKeysApplyToInserts(*table_, *ctx.state, replace)),
         own_txn_used_(session_txn_ == nullptr && (rows_.size() > 1 || foreign_keys_)) {}
 
   void Start() {

@@ -118,7 +118,7 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
         session_txn_(StatementTransaction(ctx.state)),
         rows_counter_(ctx.state->server->load_data_rows),
         bytes_counter_(ctx.state->server->load_data_bytes),
-        foreign_keys_(ForeignKeysApply(*table_, *ctx.state)) {
+        foreign_keys_(ForeignKeysApplyToInserts(*table_, *ctx.state, stmt.replace)) {
     const size_t n = table_->columns.size();
     given_.resize(n);
     values_.resize(n);

@@ -448,6 +448,11 @@ bool ForeignKeysApply(const schema::TableDef& table, const SessionState& state) 
   return ForeignKeyChecksOn(state);
 }
 
+bool ForeignKeysApplyToInserts(const schema::TableDef& table, const SessionState& state,
+                               bool replace) {
+  return (replace || !table.foreign_keys.empty()) && ForeignKeysApply(table, state);
+}
+
 void NoteCascades(SessionState* state, const schema::TableDef& table) {
   if (!RecordsUndo(state) || state->data == nullptr) return;
   const std::shared_ptr<const api::Dictionary>& dictionary = state->data->client().dictionary();

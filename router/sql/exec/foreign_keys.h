@@ -31,6 +31,12 @@ struct RowChange {
   std::string after;   // empty for a deleted row
 };
 
+// Whether rows inserted into `table` must be checked: ForeignKeysApply, and either the rows
+// reference parents or (`replace`) they may replace rows that children reference. A plain
+// INSERT into a table that is only a parent needs no check (and no transaction of its own).
+bool ForeignKeysApplyToInserts(const schema::TableDef& table, const SessionState& state,
+                               bool replace);
+
 // The session's foreign_key_checks.
 bool ForeignKeyChecksOn(const SessionState& state);
 
