@@ -802,7 +802,30 @@ TEST_F(SqlTablesTest, ForeignKeysHoldWhileTwoRoutersChangeBothSides) {
             "COUNT(*)\n0\n");
   CommandResult restricted = Mariadb("DROP TABLE shop.fk_parent");
   EXPECT_THAT(restricted.err, HasSubstr("ERROR 3730"));
-  Query("DROP TABLE fk_child, fk_parent");
+  CommandResult truncated = Mariadb("TRUNCATE shop.fk_parent");
+  EXPECT_THAT(truncated.err, HasSubstr("ERROR 1701"));
+  // A parent may go with its children in one statement, named first or last (as MySQL).
+  Query("DROP TABLE fk_parent, fk_child");
+  EXPECT_EQ(Query("SHOW TABLES LIKE 'fk\\_%'"), "");
+}
+
+// Cascades stop at MySQL's depth of 15 (3008), and the statement changes nothing: a chain of
+// 20 managers each over the next, the top one deleted ON DELETE CASCADE.
+TEST_F(SqlTablesTest, ForeignKeyCascadesStopAtFifteenLevels) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query(
+      "CREATE TABLE fk_chain (id INT PRIMARY KEY, boss INT, "
+      "FOREIGN KEY (boss) REFERENCES fk_chain (id) ON DELETE CASCADE)");
+  std::vector<std::string> rows = {"(1, NULL)"};
+  for (int i = 2; i <= 20; ++i) rows.push_back(absl::StrCat("(", i, ", ", i - 1, ")"));
+  Query(absl::StrCat("INSERT INTO fk_chain VALUES ", absl::StrJoin(rows, ",")));
+  CommandResult deep = Mariadb("DELETE FROM shop.fk_chain WHERE id = 1");
+  EXPECT_THAT(deep.err, HasSubstr("ERROR 3008"));
+  EXPECT_EQ(Query("SELECT COUNT(*) FROM fk_chain"), "COUNT(*)\n20\n");
+  // Ten levels are within the limit.
+  Query("DELETE FROM fk_chain WHERE id = 10");
+  EXPECT_EQ(Query("SELECT COUNT(*) FROM fk_chain"), "COUNT(*)\n9\n");
+  Query("DROP TABLE fk_chain");
 }
 
 }  // namespace
