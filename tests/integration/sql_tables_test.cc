@@ -809,6 +809,28 @@ TEST_F(SqlTablesTest, ForeignKeysHoldWhileTwoRoutersChangeBothSides) {
   EXPECT_EQ(Query("SHOW TABLES LIKE 'fk\\_%'"), "");
 }
 
+// A referenced column of a parent may not be dropped (1829), retyped away from its
+// children's (3780) or lose its index (1553); renamed in place, the children follow it.
+TEST_F(SqlTablesTest, AParentKeepsWhatItsChildrenReference) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE fk_maker (id INT PRIMARY KEY, code INT NOT NULL, UNIQUE KEY uc (code))");
+  Query(
+      "CREATE TABLE fk_gadget (id INT PRIMARY KEY, maker_code INT, "
+      "CONSTRAINT fk_gadget_maker FOREIGN KEY (maker_code) REFERENCES fk_maker (code))");
+  Query("INSERT INTO fk_maker VALUES (1, 7); INSERT INTO fk_gadget VALUES (1, 7)");
+  EXPECT_THAT(Mariadb("ALTER TABLE shop.fk_maker DROP COLUMN code").err, HasSubstr("ERROR 1829"));
+  EXPECT_THAT(Mariadb("ALTER TABLE shop.fk_maker MODIFY code BIGINT NOT NULL").err,
+              HasSubstr("ERROR 3780"));
+  EXPECT_THAT(Mariadb("ALTER TABLE shop.fk_maker DROP INDEX uc").err, HasSubstr("ERROR 1553"));
+  Query("ALTER TABLE fk_maker RENAME COLUMN code TO maker_code");
+  EXPECT_THAT(Query("SHOW CREATE TABLE fk_gadget"),
+              HasSubstr("REFERENCES `fk_maker` (`maker_code`)"));
+  EXPECT_THAT(Mariadb("DELETE FROM shop.fk_maker").err, HasSubstr("ERROR 1451"));
+  Query("ALTER TABLE fk_maker ADD COLUMN note INT");  // a copy that keeps the column
+  EXPECT_THAT(Mariadb("INSERT INTO shop.fk_gadget VALUES (2, 8)").err, HasSubstr("ERROR 1452"));
+  Query("DROP TABLE fk_gadget, fk_maker");
+}
+
 // Cascades stop at MySQL's depth of 15 (3008), and the statement changes nothing: a chain of
 // 20 managers each over the next, the top one deleted ON DELETE CASCADE.
 TEST_F(SqlTablesTest, ForeignKeyCascadesStopAtFifteenLevels) {

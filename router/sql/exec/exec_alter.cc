@@ -54,6 +54,15 @@ StatementResult ExecuteAlterTable(const AlterTableStmt& stmt, const ExecContext&
     // copied (with the checks off, the key is only added, in place).
     if (checks) plan.way = AlterPlan::Way::kCopy;
   }
+  if (ForeignKeyChecksOn(*s) && plan.way != AlterPlan::Way::kNothing) {
+    std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(*s);
+    if (dictionary != nullptr && dictionary->ReferencesTo(*table) != nullptr) {
+      if (auto err = CheckReferencedAlter(*table, plan.table, plan.source,
+                                          plan.way == AlterPlan::Way::kCopy, *dictionary)) {
+        return *err;
+      }
+    }
+  }
   if (plan.disable_or_enable_keys) {
     // Every index is kept up to date by each write and, as with InnoDB, there is no switch to
     // defer it: MySQL answers with this note.

@@ -1,6 +1,8 @@
 // See foreign_key_definitions.h.
 #include "router/sql/exec/foreign_key_definitions.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "router/sql/exec/table_spec.h"
 
@@ -62,6 +64,59 @@ std::optional<SqlError> CheckParent(const TableDef& child, const ForeignKeyDef& 
 }
 
 }  // namespace
+
+std::optional<SqlError> CheckReferencedAlter(const TableDef& before, const TableDef& after,
+                                             const std::vector<int>& source, bool copy,
+                                             const api::Dictionary& dictionary) {
+  const std::vector<api::Dictionary::Reference>* references = dictionary.ReferencesTo(before);
+  if (references == nullptr) return std::nullopt;
+  for (const api::Dictionary::Reference& r : *references) {
+    if (r.child->id == before.id) continue;  // its own keys are checked as defined
+    const ForeignKeyDef& fk = r.child->foreign_keys[r.key];
+    std::vector<int> old_columns, new_columns;
+    for (size_t i = 0; i < fk.parent_columns.size(); ++i) {
+      const std::string& name = fk.parent_columns[i];
+      const int old = before.FindColumn(name);
+      if (old < 0) continue;  // already broken (defined with the checks off)
+      auto at = std::find(source.begin(), source.end(), old);
+      if (at == source.end()) {
+        return SqlError{
+            1829, "HY000",
+            absl::StrCat("Cannot drop column '", name, "': needed in a foreign key constraint '",
+                         fk.name, "' of table '", r.child->name, "'")};
+      }
+      const int now = static_cast<int>(at - source.begin());
+      const ColumnDef& column = after.columns[now];
+      if (copy && column.name != before.columns[old].name) {
+        return mysql::errors::NotSupportedYet(
+            "renaming a column other tables' foreign keys reference in a copying ALTER TABLE");
+      }
+      if (!Compatible(r.child->columns[fk.columns[i]], column)) {
+        return SqlError{
+            3780, "HY000",
+            absl::StrCat("Referencing column '", r.child->columns[fk.columns[i]].name,
+                         "' and referenced column '", column.name, "' in foreign key constraint '",
+                         fk.name, "' are incompatible.")};
+      }
+      old_columns.push_back(old);
+      new_columns.push_back(now);
+    }
+    if (new_columns.size() == fk.parent_columns.size() && !IndexBeginsWith(after, new_columns)) {
+      std::string index = "PRIMARY";
+      for (const schema::IndexDef& i : before.indexes) {
+        if (i.columns.size() >= old_columns.size() &&
+            std::equal(old_columns.begin(), old_columns.end(), i.columns.begin())) {
+          index = i.name;
+          break;
+        }
+      }
+      return SqlError{
+          1553, "HY000",
+          absl::StrCat("Cannot drop index '", index, "': needed in a foreign key constraint")};
+    }
+  }
+  return std::nullopt;
+}
 
 std::optional<SqlError> CheckForeignKeyDefinitions(const TableDef& table,
                                                    const api::Dictionary& dictionary, bool checks,

@@ -19,4 +19,14 @@ std::optional<mysql::SqlError> CheckForeignKeyDefinitions(const schema::TableDef
                                                           const api::Dictionary& dictionary,
                                                           bool checks, size_t first_new = 0);
 
+// An ALTER TABLE of a table other tables' foreign keys reference, from `before` to `after`
+// (`source`: per column of `after`, the column of `before` it comes from, or -1), with
+// foreign_key_checks on: each referenced column must stay (1829), keep a type its children's
+// columns match (3780) and an index that begins with the referenced columns (1553); a copying
+// ALTER (`copy`) may not rename one (1235: only an in-place rename carries the children along).
+std::optional<mysql::SqlError> CheckReferencedAlter(const schema::TableDef& before,
+                                                    const schema::TableDef& after,
+                                                    const std::vector<int>& source, bool copy,
+                                                    const api::Dictionary& dictionary);
+
 }  // namespace shoal::sql::internal
