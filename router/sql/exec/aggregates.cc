@@ -77,13 +77,16 @@ ColumnDefinition AggregateType(const Expr& e, const ColumnDefinition& arg,
     return c;
   }
   bool avg = e.name == "AVG";
-  if (ClassOf(arg) == Cls::kInt) {
-    return avg ? DecimalColumn(std::min<uint32_t>(65, arg.length + 4), 4, Nullability::kNullable)
-               : DecimalColumn(std::min<uint32_t>(65, arg.length + 22), 0, Nullability::kNullable);
-  }
-  if (arg.type == mysql::ColumnType::kNewDecimal) {
-    uint8_t scale = static_cast<uint8_t>(std::min<int>(30, arg.decimals + (avg ? 4 : 0)));
-    return DecimalColumn(std::min<uint32_t>(65, arg.length + (avg ? 4 : 22)), scale,
+  // MySQL's: the argument's digits (its display length less the sign and point), plus 22 for a
+  // SUM (the digits of a row count) or div_precision_increment (4) for an AVG.
+  const bool is_int = ClassOf(arg) == Cls::kInt;
+  if (is_int || arg.type == mysql::ColumnType::kNewDecimal) {
+    const bool is_unsigned = (arg.flags & mysql::column_flag::kUnsigned) != 0;
+    const int digits = static_cast<int>(arg.length) - (is_unsigned ? 0 : 1) -
+                       (!is_int && arg.decimals > 0 ? 1 : 0);
+    const uint8_t scale =
+        static_cast<uint8_t>(std::min<int>(30, (is_int ? 0 : arg.decimals) + (avg ? 4 : 0)));
+    return DecimalColumn(static_cast<uint32_t>(std::clamp(digits + (avg ? 4 : 22), 1, 65)), scale,
                          Nullability::kNullable);
   }
   return DoubleColumn(Nullability::kNullable);
