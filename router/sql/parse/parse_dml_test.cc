@@ -477,7 +477,6 @@ TEST(DmlSelectTest, DerivedTables) {
   EXPECT_EQ(MustFail("SELECT * FROM (SELECT 1) WHERE 1").code, 1248);
   EXPECT_EQ(MustFail("SELECT * FROM (SELECT 1) AS d (a)").message,
             NotYet("derived table column lists"));
-  EXPECT_EQ(MustFail("SELECT * FROM (t)").code, 1235);
   EXPECT_EQ(MustFail("SELECT * FROM (WITH x AS (SELECT 1) SELECT * FROM x) d").code, 1235);
   // A subquery parses; whether it can run is the executor's to say (exec/subqueries.h).
   EXPECT_TRUE(MustParse("SELECT * FROM t WHERE id IN (SELECT id FROM u)").has_subqueries);
@@ -514,6 +513,18 @@ TEST(DmlSelectTest, Joins) {
   EXPECT_EQ(MustFail("SELECT * FROM t1 JOIN (SELECT 1) ON 1").code, 1248);
   EXPECT_EQ(MustFail("SELECT * FROM t1 NATURAL JOIN t2").message, NotYet("NATURAL JOIN"));
   EXPECT_EQ(MustFail("SELECT * FROM t1 JOIN (t2 JOIN t3) ON 1").code, 1235);
+
+  // A group at the left, as MySQL and MariaDB print a view's joins, is the same join.
+  SelectStmt grouped = Get<SelectStmt>(
+      "select `c`.`name` AS `n` from ((`c` join `o` on(`o`.`cid` = `c`.`id`)) left join `l` "
+      "on(`l`.`oid` = `o`.`id`)) where 1");
+  EXPECT_EQ(grouped.from->table.name, "c");
+  ASSERT_EQ(grouped.joins.size(), 2u);
+  EXPECT_EQ(grouped.joins[0].table.table.name, "o");
+  EXPECT_EQ(grouped.joins[1].kind, JoinKind::kLeft);
+  EXPECT_NE(grouped.where, nullptr);
+  EXPECT_EQ(Get<SelectStmt>("SELECT * FROM (t1)").from->table.name, "t1");
+  EXPECT_EQ(MustFail("SELECT * FROM (t1 JOIN t2").code, 1064);
 }
 
 TEST(DmlSelectTest, Unions) {

@@ -1,8 +1,10 @@
 // SELECT: options, the select list with aliases and `*`/`t.*`, FROM tables and derived tables
 // joined left to right (or DUAL, or nothing), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT and
-// the locking clause. NATURAL joins, parenthesized joins, unions, windows and SELECT INTO
-// answer 1235; so do GROUP BY, HAVING and ORDER BY without a table, which the executor does
+// the locking clause. NATURAL joins, parenthesized joins but at the left of FROM, unions,
+// windows and SELECT INTO answer 1235; so do GROUP BY, HAVING and ORDER BY without a table, which the executor does
 // not run.
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "router/sql/parse/parser_internal.h"
@@ -225,16 +227,31 @@ bool ParseJoin(Parser& p, JoinClause* join) {
 
 // After FROM: DUAL (no table), or tables and derived tables joined left to right. Derived
 // tables computed first (DerivedRunsFirst) count as subqueries for Statement::has_subqueries.
-bool ParseFrom(Parser& p, SelectStmt* select) {
-  std::optional<TableRef>* from = &select->from;
-  std::vector<JoinClause>* joins = &select->joins;
-  if (p.AcceptKeyword("DUAL")) return true;
-  if (!ParseTableRef(p, &from->emplace())) return false;
-  bool first = (*from)->derived && DerivedRunsFirst(*select, *(*from)->derived);
-  while (StartsJoin(p)) {
-    if (!ParseJoin(p, &joins->emplace_back())) return false;
-    first = first || joins->back().table.derived || (*from)->derived;
+// The first table of FROM and the joins after it, or a parenthesized group of them at the left
+// of the joins that follow: `(a JOIN b ON …) JOIN c ON …`, as MySQL and MariaDB print a view's
+// joins, is that join unparenthesized (joins are left-deep). A group elsewhere answers 1235.
+bool ParseTablesAndJoins(Parser& p, SelectStmt* select) {
+  if (p.Peek().kind == TokenKind::kLParen && !PeekAny(p, {"SELECT", "WITH", "VALUES", "TABLE"}, 1)) {
+    Parser::DepthGuard depth(&p);
+    if (!depth.ok()) return false;
+    p.Advance();  // (
+    if (!ParseTablesAndJoins(p, select) || !p.Expect(TokenKind::kRParen)) return false;
+  } else if (!ParseTableRef(p, &select->from.emplace())) {
+    return false;
   }
+  while (StartsJoin(p)) {
+    if (!ParseJoin(p, &select->joins.emplace_back())) return false;
+  }
+  return true;
+}
+
+bool ParseFrom(Parser& p, SelectStmt* select) {
+  if (p.AcceptKeyword("DUAL")) return true;
+  if (!ParseTablesAndJoins(p, select)) return false;
+  const TableRef& from = *select->from;
+  bool first = (from.derived && DerivedRunsFirst(*select, *from.derived)) ||
+               std::any_of(select->joins.begin(), select->joins.end(),
+                           [](const JoinClause& join) { return join.table.derived != nullptr; });
   if (first) p.NoteComputedFirst();
   return true;
 }
