@@ -8,6 +8,7 @@
 #   bench/sysbench.sh [seconds-per-step, default 10] [thread counts, default "8 32"] \
 #                     [workloads, default "oltp_point_select oltp_read_write"]
 #   SHOAL_TABLES=4 SHOAL_TABLE_SIZE=100000 bench/sysbench.sh
+#   SHOAL_SYSBENCH_ARGS=--db-ps-mode=disable bench/sysbench.sh   (text statements, no PS)
 #
 # Needs a release build (scripts/run.sh or cmake --build --preset release); SHOAL_BIN_DIR
 # picks other binaries (e.g. an older router, to measure a change). Everything runs under a
@@ -45,7 +46,9 @@ for w in $workloads; do
     r0=$(cpu_ticks "$router_pid")
     # shellcheck disable=SC2086
     d0=$(cpu_ticks $datanode_pids)
-    out=$(sysbench "$w" "${common[@]}" --threads="$t" --time="$seconds" --report-interval=0 run)
+    # shellcheck disable=SC2086
+    out=$(sysbench "$w" "${common[@]}" ${SHOAL_SYSBENCH_ARGS:-} --threads="$t" --time="$seconds" \
+      --report-interval=0 run)
     r1=$(cpu_ticks "$router_pid")
     # shellcheck disable=SC2086
     d1=$(cpu_ticks $datanode_pids)

@@ -60,6 +60,12 @@ TablePtr Dictionary::Find(absl::string_view db, absl::string_view table) const {
   return it == by_name.end() ? nullptr : it->second;
 }
 
+const wire::View* Dictionary::FindView(absl::string_view db, absl::string_view name) const {
+  if (views.empty()) return nullptr;
+  auto it = views.find(absl::StrCat(db, ".", name));
+  return it == views.end() ? nullptr : &it->second;
+}
+
 const std::vector<Dictionary::Reference>* Dictionary::ReferencesTo(
     const schema::TableDef& parent) const {
   if (referenced_by.empty()) return nullptr;
@@ -121,6 +127,8 @@ void Cluster::SetDictionary(const wire::Dictionary& proto) {
   }
   for (const wire::AlterLock& lock : proto.alter_locks())
     dictionary->altering.insert(lock.table_id());
+  for (const wire::View& view : proto.views())
+    dictionary->views[absl::StrCat(view.database(), ".", view.name())] = view;
   std::lock_guard<std::mutex> lock(mutex_);
   if (dictionary_ == nullptr || dictionary_->incarnation != dictionary->incarnation ||
       dictionary_->version <= dictionary->version) {

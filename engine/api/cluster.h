@@ -69,8 +69,12 @@ struct Dictionary {
     size_t key;
   };
   absl::flat_hash_map<std::string, std::vector<Reference>> referenced_by;
+  // Views by "db.view": no rows, a SELECT that is parsed again where the view is named.
+  absl::flat_hash_map<std::string, wire::View> views;
 
   TablePtr Find(absl::string_view db, absl::string_view table) const;
+  // The view db.name, or null.
+  const wire::View* FindView(absl::string_view db, absl::string_view name) const;
   // The foreign keys that reference `parent`, or null when none does.
   const std::vector<Reference>* ReferencesTo(const schema::TableDef& parent) const;
 };

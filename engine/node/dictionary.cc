@@ -6,6 +6,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "engine/wire/errors.h"
 
 namespace shoal::node {
@@ -75,6 +76,10 @@ TablePtr Dictionary::FindByName(const std::string& db, const std::string& name) 
   return nullptr;
 }
 
+bool Dictionary::NameTaken(const std::string& db, const std::string& name) const {
+  return views_.contains(std::make_pair(db, name)) || FindByName(db, name) != nullptr;
+}
+
 void Dictionary::Publish(std::shared_ptr<schema::TableDef> table, DictionaryDelta* delta) {
   TablePtr published = std::move(table);
   tables_[published->id] = published;
@@ -141,6 +146,12 @@ void Dictionary::Apply(const wire::DictReq& req, wire::DictConf* conf, Dictionar
     case wire::DictReq::kFinishAlter:
       FinishAlter(req.finish_alter(), conf, delta);
       break;
+    case wire::DictReq::kCreateView:
+      CreateView(req.create_view(), conf, delta);
+      break;
+    case wire::DictReq::kDropViews:
+      DropViews(req.drop_views(), conf, delta);
+      break;
     case wire::DictReq::kGetDictionary:
       break;
     default:
@@ -161,7 +172,7 @@ void Dictionary::CreateTable(const wire::CreateTable& req, wire::DictConf* conf,
     Fail(conf, 1049, absl::StrCat("Unknown database '", table->database, "'"));
     return;
   }
-  if (FindByName(table->database, table->name) != nullptr) {
+  if (NameTaken(table->database, table->name)) {
     std::string message = absl::StrCat("Table '", table->name, "' already exists");
     if (req.if_not_exists()) {
       Note(conf, 1050, std::move(message));
@@ -278,8 +289,73 @@ void Dictionary::DropDatabase(const wire::DropDatabase& req, wire::DictConf* con
     alter_locks_.erase(id);
     delta->dropped.push_back(id);
   }
+  absl::erase_if(views_, [&](const auto& view) { return view.first.first == name; });
   databases_.erase(name);
   ++version_;
+}
+
+void Dictionary::CreateView(const wire::CreateView& req, wire::DictConf* conf,
+                            DictionaryDelta* delta) {
+  const wire::View& view = req.view();
+  const auto key = std::make_pair(view.database(), view.name());
+  if (!databases_.contains(view.database())) {
+    Fail(conf, 1049, absl::StrCat("Unknown database '", view.database(), "'"));
+    return;
+  }
+  if (FindByName(view.database(), view.name()) != nullptr) {
+    if (req.or_replace() || req.must_exist()) {
+      Fail(conf, 1347, absl::StrCat("'", view.database(), ".", view.name(), "' is not VIEW"));
+    } else {
+      Fail(conf, 1050, absl::StrCat("Table '", view.name(), "' already exists"));
+    }
+    return;
+  }
+  const bool exists = views_.contains(key);
+  if (exists && !req.or_replace() && !req.must_exist()) {
+    Fail(conf, 1050, absl::StrCat("Table '", view.name(), "' already exists"));
+    return;
+  }
+  if (!exists && req.must_exist()) {
+    Fail(conf, 1146, absl::StrCat("Table '", view.database(), ".", view.name(), "' doesn't exist"));
+    return;
+  }
+  if (exists) BumpReads(views_[key], delta);
+  views_[key] = view;
+  ++version_;
+}
+
+void Dictionary::BumpReads(const wire::View& view, DictionaryDelta* delta) {
+  for (const wire::ObjectName& read : view.reads()) {
+    if (TablePtr table = FindByName(read.database(), read.name())) Bump(table, delta);
+  }
+}
+
+void Dictionary::DropViews(const wire::DropViews& req, wire::DictConf* conf,
+                           DictionaryDelta* delta) {
+  std::vector<std::string> missing;
+  for (const wire::ObjectName& name : req.names()) {
+    if (FindByName(name.database(), name.name()) != nullptr) {
+      Fail(conf, 1347, absl::StrCat("'", name.database(), ".", name.name(), "' is not VIEW"));
+      return;
+    }
+    if (!views_.contains(std::make_pair(name.database(), name.name()))) {
+      missing.push_back(absl::StrCat(name.database(), ".", name.name()));
+    }
+  }
+  if (!missing.empty()) {
+    std::string message = absl::StrCat("Unknown table '", absl::StrJoin(missing, ","), "'");
+    if (!req.if_exists()) return Fail(conf, 1051, std::move(message));
+    Note(conf, 1051, std::move(message));
+  }
+  bool dropped = false;
+  for (const wire::ObjectName& name : req.names()) {
+    auto it = views_.find(std::make_pair(name.database(), name.name()));
+    if (it == views_.end()) continue;
+    BumpReads(it->second, delta);
+    views_.erase(it);
+    dropped = true;
+  }
+  if (dropped) ++version_;
 }
 
 void Dictionary::ChangeIndexes(const wire::DictReq& req, wire::DictConf* conf,
@@ -374,7 +450,7 @@ void Dictionary::ReplaceTable(const wire::ReplaceTable& req, wire::DictConf* con
     return;
   }
   if ((table->database != old->database || table->name != old->name) &&
-      FindByName(table->database, table->name) != nullptr) {
+      NameTaken(table->database, table->name)) {
     Fail(conf, 1050, absl::StrCat("Table '", table->name, "' already exists"));
     return;
   }
@@ -462,8 +538,7 @@ void Dictionary::FinishAlter(const wire::FinishAlter& req, wire::DictConf* conf,
       Fail(conf, 1049, absl::StrCat("Unknown database '", database, "'"));
       return;
     }
-    if ((database != table->database || name != table->name) &&
-        FindByName(database, name) != nullptr) {
+    if ((database != table->database || name != table->name) && NameTaken(database, name)) {
       Fail(conf, 1050, absl::StrCat("Table '", name, "' already exists"));
       return;
     }
@@ -557,6 +632,10 @@ absl::Status Dictionary::Install(const wire::Dictionary& dictionary,
   for (const wire::AlterLock& lock : dictionary.alter_locks()) {
     alter_locks_[lock.table_id()] = lock;
   }
+  views_.clear();
+  for (const wire::View& view : dictionary.views()) {
+    views_[std::make_pair(view.database(), view.name())] = view;
+  }
   return absl::OkStatus();
 }
 
@@ -567,6 +646,7 @@ void Dictionary::ToProto(wire::Dictionary* out) const {
   for (const std::string& db : databases_) out->add_databases(db);
   for (const auto& [id, table] : tables_) schema::AppendTableDef(*table, out->add_tables());
   for (const auto& [id, lock] : alter_locks_) *out->add_alter_locks() = lock;
+  for (const auto& [key, view] : views_) *out->add_views() = view;
 }
 
 }  // namespace shoal::node

@@ -1,4 +1,4 @@
-// The data node's copy of the dictionary: databases, tables and auto-increment counters.
+// The data node's copy of the dictionary: databases, tables, views and auto-increment counters.
 //
 // On the dictionary master (the lowest-id started data node) Apply() checks and performs DDL
 // and hands back the new dictionary for the other data nodes; everywhere, Install() replaces
@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/btree_map.h"
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
@@ -75,6 +76,12 @@ class Dictionary {
 
  private:
   TablePtr FindByName(const std::string& db, const std::string& name) const;
+  // Whether a table or a view is called db.name: they share names, as in MySQL.
+  bool NameTaken(const std::string& db, const std::string& name) const;
+  void CreateView(const wire::CreateView& req, wire::DictConf* conf, DictionaryDelta* delta);
+  void DropViews(const wire::DropViews& req, wire::DictConf* conf, DictionaryDelta* delta);
+  // A new version of each table `view` reads: its old SELECT is read no more (View.reads).
+  void BumpReads(const wire::View& view, DictionaryDelta* delta);
   void CreateTable(const wire::CreateTable& req, wire::DictConf* conf, DictionaryDelta* delta);
   void DropTable(const wire::DropTable& req, wire::DictConf* conf, DictionaryDelta* delta);
   void DropDatabase(const wire::DropDatabase& req, wire::DictConf* conf, DictionaryDelta* delta);
@@ -103,6 +110,8 @@ class Dictionary {
   absl::flat_hash_map<uint32_t, TablePtr> tables_;
   absl::flat_hash_map<uint32_t, uint64_t> next_auto_increment_;  // table id → next value
   absl::flat_hash_map<uint32_t, wire::AlterLock> alter_locks_;   // by table id
+  // By (database, name); ordered, so every node sends the same dictionary bytes.
+  absl::btree_map<std::pair<std::string, std::string>, wire::View> views_;
 };
 
 }  // namespace shoal::node

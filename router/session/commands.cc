@@ -384,7 +384,7 @@ void Session::OnStmtExecute(absl::Span<const uint8_t> payload, std::string* out)
     if (param < execute.params.size()) execute.params[param] = std::move(data);
   }
   statement.long_data.clear();
-  sql::StatementResult result = sql::Execute(*statement.plan, execute.params, &sql_);
+  sql::StatementResult result = sql::Execute(statement.plan, execute.params, &sql_);
   if (Await(&result, Awaiting::kStatement, mysql::RowFormat::kBinary)) return;
   SendResult(result, mysql::RowFormat::kBinary, false, out);
 }

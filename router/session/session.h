@@ -101,7 +101,7 @@ class Session : private sql::ResultSink {
 
   // A COM_STMT_PREPAREd statement.
   struct Statement {
-    std::unique_ptr<sql::PreparedStatement> plan;
+    std::shared_ptr<const sql::PreparedStatement> plan;
     std::vector<mysql::ParamType> types;  // bound by the last execute that sent them
     absl::flat_hash_map<uint16_t, std::string> long_data;  // COM_STMT_SEND_LONG_DATA
     bool long_data_too_long = false;                       // a parameter passed max_allowed_packet

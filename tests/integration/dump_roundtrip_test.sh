@@ -4,7 +4,8 @@
 #
 #   1. A private MariaDB holds `shop`: every column type Shoal has, NULLs, quotes, backslashes,
 #      newlines, emoji, binary bytes, secondary, unique and composite indexes, an empty table,
-#      DEFAULT / ON UPDATE CURRENT_TIMESTAMP columns and 20,000 rows (several extended INSERTs).
+#      DEFAULT / ON UPDATE CURRENT_TIMESTAMP columns, 20,000 rows (several extended INSERTs),
+#      and two views (one merged into its readers, one grouped over a join).
 #   2. mariadb-dump of it loads into Shoal's cluster in a box (LOCK TABLES, DISABLE KEYS, the
 #      /*!…*/ preamble and postamble); every row reads back from Shoal as from MariaDB.
 #   3. mariadb-dump of Shoal (default options, --single-transaction, --xml, and
@@ -99,6 +100,10 @@ CREATE TABLE audit (
 ) ENGINE=InnoDB;
 INSERT INTO audit VALUES (1, '2024-01-02 03:04:05', '2024-01-02 03:04:05.500000', NULL),
   (2, '2001-02-03 04:05:06', '2001-02-03 04:05:06.000001', '2002-03-04 05:06:07');
+CREATE VIEW big_orders AS SELECT customer_id, line, qty * 2 AS twice FROM orders
+  WHERE qty > 19990;
+CREATE VIEW customer_lines (customer, line_count) AS
+  SELECT c.name, COUNT(*) FROM customer c JOIN orders o ON o.customer_id = c.id GROUP BY c.name;
 SQL
 
 # --- 2. MariaDB -> Shoal ------------------------------------------------------------------
@@ -118,6 +123,14 @@ for t in "${tables[@]}"; do
 done
 rows=$("${shoal[@]}" -N shop -e "SELECT COUNT(*) FROM orders")
 [ "$rows" = 20000 ] || fail "orders has $rows rows in Shoal, not 20000"
+# The views came as MariaDB writes them (its canonical SELECT, made after the tables they read).
+views=(big_orders customer_lines)
+for v in "${views[@]}"; do
+  "${maria[@]}" shop -e "SELECT * FROM $v ORDER BY 1, 2" >"$work/$v.maria"
+  "${shoal[@]}" shop -e "SELECT * FROM $v ORDER BY 1, 2" >"$work/$v.shoal"
+  diff "$work/$v.maria" "$work/$v.shoal" >"$work/$v.diff" ||
+    fail "view $v reads differently from Shoal: $(head -20 "$work/$v.diff")"
+done
 
 # --- The statements dump tools send, and their rules, side by side -----------------------
 # Each answer (rows, errors with their codes and texts) as MariaDB gives it, but for where
@@ -312,5 +325,10 @@ for t in "${tables[@]}"; do
   b=$("${maria[@]}" -N -e "CHECKSUM TABLE shop_back.$t" | cut -f2)
   [ "$a" = "$b" ] || fail "$t's checksum changed on the way: $a, then $b"
   echo "$t: definition, indexes and checksum $a identical after MariaDB -> Shoal -> MariaDB"
+done
+for v in "${views[@]}"; do
+  "${maria[@]}" shop_back -e "SELECT * FROM $v ORDER BY 1, 2" >"$work/$v.back"
+  diff "$work/$v.maria" "$work/$v.back" || fail "view $v changed on the way"
+  echo "view $v: the same rows after MariaDB -> Shoal -> MariaDB"
 done
 echo PASS

@@ -12,9 +12,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/time/time.h"
 #include "common/metrics.h"
@@ -186,6 +188,11 @@ struct SessionState {
   // Whether the statement being run fetched the dictionary already: run again, it plans on
   // what it got (or, the fetch failed, on what was cached) instead of asking once more.
   DictionaryFetched dictionary_fetched = DictionaryFetched::kNo;
+  // The views ("db.name") whose SELECT typed without an error on the dictionary of
+  // `views_checked_on` (incarnation, version): a statement that names one again skips that
+  // check until the dictionary changes (exec/view_expansion.h). Mutable as `wanted`.
+  mutable std::pair<uint64_t, uint32_t> views_checked_on;
+  mutable absl::flat_hash_set<std::string> views_checked;
 };
 
 // Sets (or, for EraseSessionVar, returns to its global value) the session value of the system

@@ -112,7 +112,7 @@ std::optional<mysql::SqlError> EvalLimit(const Limit& limit, const ExecContext& 
 // cluster, the session's current database). These read the worker's dictionary as it is:
 // callers call RequireCurrentDictionary (table_access.h) first.
 std::vector<std::string> ListDatabases(const SessionState& state);
-// The tables SHOW TABLES lists for `database`, sorted.
+// The tables and views SHOW TABLES lists for `database`, sorted.
 std::vector<std::string> ListTables(const SessionState& state, absl::string_view database);
 // Whether USE may select `database`: 1102 for an empty or over-long name, 1049 for one the
 // dictionary does not have (without a cluster, any well-formed name).
@@ -139,12 +139,17 @@ StatementResult ExecuteAlterTable(const AlterTableStmt& stmt, const ExecContext&
 // 1099 for a write to one it locked READ.
 std::optional<mysql::SqlError> CheckTableLock(const TableName& name, absl::string_view alias,
                                               const SessionState& state, bool write);
+// The same for a table a SELECT reads; one a view reads is covered by the view's lock.
+std::optional<mysql::SqlError> CheckTableLock(const TableRef& ref, const SessionState& state);
 // ResolveTable for a statement that writes the table: CheckTableLock's rules, then a wait while
 // a copying ALTER TABLE rebuilds it (AwaitAlter).
 std::variant<api::TablePtr, mysql::SqlError> ResolveTableToWrite(const TableName& name,
                                                                  absl::string_view alias,
                                                                  const SessionState& state);
 StatementResult ExecuteRenameTable(const RenameTableStmt& stmt, const ExecContext& ctx);
+// CREATE/ALTER VIEW and DROP VIEW (exec_view.cc).
+StatementResult ExecuteCreateView(const CreateViewStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteDropView(const DropViewStmt& stmt, const ExecContext& ctx);
 
 // An UPDATE's OK: affected rows are those changed, or with CLIENT_FOUND_ROWS those matched;
 // the info line MySQL gives either way. `state` may be null (the session went away).

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/table_access.h"
+#include "router/sql/exec/view_expansion.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -32,6 +33,15 @@ StatementResult ExecuteLockTables(const LockTablesStmt& stmt, const ExecContext&
   SessionState* s = ctx.state;
   absl::flat_hash_map<std::string, bool> locked;
   for (const TableLock& lock : stmt.tables) {
+    // A view is locked by its name; the tables it reads are used through it (mariadb-dump
+    // locks views with the tables).
+    auto view = LookUpView(lock.table, *s);
+    if (auto* err = std::get_if<mysql::SqlError>(&view)) return *err;
+    if (const auto& found = std::get<std::optional<wire::View>>(view)) {
+      locked[LockKey(found->database(), lock.alias.empty() ? found->name() : lock.alias)] |=
+          lock.write;
+      continue;
+    }
     auto resolved = ResolveTable(lock.table, *s);
     if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
     const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
@@ -65,6 +75,11 @@ std::optional<mysql::SqlError> CheckTableLock(const TableName& name, absl::strin
         absl::StrCat("Table '", as, "' was locked with a READ lock and can't be updated")};
   }
   return std::nullopt;
+}
+
+std::optional<mysql::SqlError> CheckTableLock(const TableRef& ref, const SessionState& state) {
+  if (ref.in_view) return std::nullopt;
+  return CheckTableLock(ref.table, ref.alias, state, /*write=*/false);
 }
 
 std::variant<api::TablePtr, mysql::SqlError> ResolveTableToWrite(const TableName& name,

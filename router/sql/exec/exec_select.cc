@@ -212,9 +212,7 @@ StatementResult RunSelect(const SelectStmt& select, const SelectStmt* outer,
   }
   auto resolved = ResolveTable(select.from->table, *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
-  if (auto err =
-          CheckTableLock(select.from->table, select.from->alias, *ctx.state, /*write=*/false))
-    return *err;
+  if (auto err = CheckTableLock(*select.from, *ctx.state)) return *err;
   api::TablePtr table = std::get<api::TablePtr>(std::move(resolved));
   if (rows_misused) return *rows_misused;
   BeginImplicitTransaction(ctx.state);

@@ -17,6 +17,7 @@
 #include "router/sql/exec/information_schema.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/table_spec.h"
+#include "router/sql/exec/view_expansion.h"
 #include "router/sql/parse/charsets.h"
 
 namespace shoal::sql::internal {
@@ -344,10 +345,43 @@ std::variant<std::vector<Row>, mysql::SqlError> CreateDatabaseRows(const ShowStm
                         " */ /*!80016 DEFAULT ENCRYPTION='N' */")}};
 }
 
-// The rows of SHOW COLUMNS, INDEX, CREATE TABLE and CREATE DATABASE (1046, 1146, 1049).
+// SHOW COLUMNS, INDEX, CREATE TABLE and CREATE VIEW of a view: its columns as typed now, no
+// index, its definition.
+std::variant<std::vector<Row>, mysql::SqlError> ViewFormRows(const ShowStmt& stmt,
+                                                             const wire::View& view,
+                                                             const SessionState& s) {
+  switch (stmt.kind) {
+    case ShowKind::kColumns: {
+      auto table = ViewAsTable(view, s);
+      if (auto* err = std::get_if<mysql::SqlError>(&table)) return *err;
+      return ColumnRows(std::get<schema::TableDef>(table), stmt.full, s);
+    }
+    case ShowKind::kIndex:
+      return std::vector<Row>{};
+    default:
+      return std::vector<Row>{{view.name(), ShowCreateViewText(view), view.character_set_client(),
+                               view.collation_connection()}};
+  }
+}
+
+// The rows of SHOW COLUMNS, INDEX, CREATE TABLE/VIEW and CREATE DATABASE (1046, 1146, 1049).
 std::variant<std::vector<Row>, mysql::SqlError> TableFormRows(const ShowStmt& stmt,
                                                               const SessionState& s) {
   if (stmt.kind == ShowKind::kCreateDatabase) return CreateDatabaseRows(stmt, s);
+  if (s.data != nullptr && !stmt.table.name.empty() &&
+      (!stmt.table.database.empty() || !s.database.empty())) {
+    auto found = LookUpView(stmt.table, s);
+    if (auto* err = std::get_if<mysql::SqlError>(&found)) return *err;
+    if (const auto& view = std::get<std::optional<wire::View>>(found))
+      return ViewFormRows(stmt, *view, s);
+  }
+  if (stmt.kind == ShowKind::kCreateView) {
+    auto resolved = ResolveTable(stmt.table, s);
+    if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+    const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
+    return mysql::SqlError{1347, "HY000",
+                           absl::StrCat("'", table.database, ".", table.name, "' is not VIEW")};
+  }
   auto resolved = ResolveTable(stmt.table, s);
   if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
   const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
@@ -402,6 +436,9 @@ std::vector<std::string> ListTables(const SessionState& state, absl::string_view
   if (std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state)) {
     for (const auto& [name, table] : dictionary->by_name) {
       if (table->database == database) tables.push_back(table->name);
+    }
+    for (const auto& [name, view] : dictionary->views) {
+      if (view.database() == database) tables.push_back(view.name());
     }
   }
   std::sort(tables.begin(), tables.end());
@@ -463,7 +500,19 @@ std::variant<std::vector<ColumnDefinition>, mysql::SqlError> ShowColumns(const S
     case ShowKind::kIndex:
       return IndexColumns(s);
     case ShowKind::kCreateTable:
-      return CreateColumns("Table", s);
+    case ShowKind::kCreateView: {
+      bool view = stmt.kind == ShowKind::kCreateView;
+      if (!view && s.data != nullptr) {
+        auto found = LookUpView(stmt.table, s);
+        if (auto* err = std::get_if<mysql::SqlError>(&found)) return *err;
+        view = std::get<std::optional<wire::View>>(found).has_value();
+      }
+      if (!view) return CreateColumns("Table", s);
+      std::vector<ColumnDefinition> cols = CreateColumns("View", s);
+      cols.push_back(Named(StringColumn(32, s, kNN), "character_set_client"));
+      cols.push_back(Named(StringColumn(32, s, kNN), "collation_connection"));
+      return cols;
+    }
     case ShowKind::kCreateDatabase:
       return CreateColumns("Database", s);
     case ShowKind::kEvents:
@@ -488,9 +537,21 @@ std::variant<std::vector<FieldListColumn>, mysql::SqlError> ListFields(absl::str
                                                                        const SessionState& s) {
   if (s.database.empty()) return mysql::errors::NoDatabaseSelected();
   if (s.data == nullptr) return mysql::errors::NoSuchTable(s.database, table_name);
-  auto resolved = ResolveTable(TableName{"", std::string(table_name)}, s);
-  if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
-  const schema::TableDef& table = *std::get<api::TablePtr>(resolved);
+  TableName name{"", std::string(table_name)};
+  auto found = LookUpView(name, s);
+  if (auto* err = std::get_if<mysql::SqlError>(&found)) return *err;
+  api::TablePtr resolved_table;
+  if (const auto& view = std::get<std::optional<wire::View>>(found)) {
+    auto as_table = ViewAsTable(*view, s);
+    if (auto* err = std::get_if<mysql::SqlError>(&as_table)) return *err;
+    resolved_table =
+        std::make_shared<const schema::TableDef>(std::get<schema::TableDef>(std::move(as_table)));
+  } else {
+    auto resolved = ResolveTable(name, s);
+    if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+    resolved_table = std::get<api::TablePtr>(std::move(resolved));
+  }
+  const schema::TableDef& table = *resolved_table;
   std::optional<LikeMatcher> match;
   if (!wildcard.empty()) match.emplace(wildcard, '\\', LikeMatcher::Case::kInsensitive);
   std::vector<FieldListColumn> fields;
@@ -562,9 +623,11 @@ StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx) {
     case ShowKind::kTables: {
       if (auto err = RequireCurrentDictionary(s)) return *err;
       std::string db = stmt.from_database.empty() ? s.database : stmt.from_database;
+      std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(s);
       for (std::string& t : ListTables(s, db)) {
+        bool view = dictionary != nullptr && dictionary->FindView(db, t) != nullptr;
         Row row = {std::move(t)};
-        if (stmt.full) row.push_back(std::string("BASE TABLE"));
+        if (stmt.full) row.push_back(std::string(view ? "VIEW" : "BASE TABLE"));
         rs.rows.push_back(std::move(row));
       }
       break;
@@ -572,6 +635,7 @@ StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx) {
     case ShowKind::kColumns:
     case ShowKind::kIndex:
     case ShowKind::kCreateTable:
+    case ShowKind::kCreateView:
     case ShowKind::kCreateDatabase: {
       auto rows = TableFormRows(stmt, s);
       if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;

@@ -15,6 +15,7 @@
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/subqueries.h"
 #include "router/sql/exec/table_access.h"
+#include "router/sql/exec/view_expansion.h"
 #include "router/sql/parse/parser.h"
 
 namespace shoal::sql {
@@ -176,15 +177,68 @@ StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) 
                         [&](const RenameTableStmt& s) { return ExecuteRenameTable(s, ctx); },
                         [&](const LoadDataStmt& s) { return ExecuteLoadData(s, ctx); },
                         [&](const KillStmt& s) { return ExecuteKill(s, ctx); },
+                        [&](const CreateViewStmt& s) { return ExecuteCreateView(s, ctx); },
+                        [&](const DropViewStmt& s) { return ExecuteDropView(s, ctx); },
                     },
                     stmt.node);
 }
 
 namespace {
 
-StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
+StatementResult RunExpanded(const Statement& stmt, const ExecContext& ctx) {
   if (!stmt.has_subqueries) return RunStatementNode(stmt, ctx);
   return RunWithSubqueries(stmt, ctx);
+}
+
+// A statement whose views must be expanded again runs as parsed again from its text with the
+// views expanded (view_expansion.h), a copy `original` keeps for as long as the dictionary stays.
+StatementResult RunThroughViews(const PreparedStatement& original, const ExecContext& ctx) {
+  const PreparedStatement::DictionaryStamp now = DictionaryStamp(*ctx.state);
+  std::shared_ptr<const PreparedStatement>& expanded = original.reexpanded();
+  if (expanded == nullptr || expanded->views_expanded_on() != now) {
+    ParseOptions options;
+    options.params = ParamMode::kAllowed;
+    options.escapes =
+        ctx.state->no_backslash_escapes ? BackslashEscapes::kOff : BackslashEscapes::kOn;
+    auto parsed = Parse(original.text(), options);
+    if (auto* err = std::get_if<mysql::SqlError>(&parsed)) return *err;
+    Statement stmt = std::get<Statement>(std::move(parsed));
+    if (auto err = ExpandViews(&stmt, *ctx.state)) return *err;
+    expanded = std::make_shared<const PreparedStatement>(original.text(), std::move(stmt),
+                                                         original.columns(), now);
+  }
+  ExecContext inner = ctx;
+  inner.owner = expanded;
+  inner.statement = &expanded->statement();
+  return RunExpanded(expanded->statement(), inner);
+}
+
+StatementResult RunStatement(const Statement& stmt, const ExecContext& ctx) {
+  // Views are expanded when a statement is parsed (ExecuteText, Prepare), and again from its
+  // text here when the dictionary changed since (after a 1412, a view may have) or when it
+  // named a view the dictionary of then did not have.
+  const PreparedStatement* owner = ctx.owner.get();
+  if (owner != nullptr && !owner->text().empty()) {
+    if (const auto& on = owner->views_expanded_on()) {
+      if (*on != DictionaryStamp(*ctx.state)) return RunThroughViews(*owner, ctx);
+    } else if (NamesView(stmt, *ctx.state)) {
+      return RunThroughViews(*owner, ctx);
+    }
+  }
+  return RunExpanded(stmt, ctx);
+}
+
+// Expands the views `stmt` names, in place, when the dictionary at hand allows; otherwise (a
+// view to wait for, or an error) leaves that for RunStatement, which reports it.
+std::optional<PreparedStatement::DictionaryStamp> ExpandViewsNow(Statement* stmt,
+                                                                 const SessionState& state) {
+  if (!NamesView(*stmt, state)) return std::nullopt;
+  std::shared_ptr<DictionaryFetch> wanted = state.wanted;
+  if (ExpandViews(stmt, state).has_value()) {
+    state.wanted = std::move(wanted);
+    return std::nullopt;
+  }
+  return DictionaryStamp(state);
 }
 
 }  // namespace
@@ -319,6 +373,12 @@ std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
   auto parsed = Parse(sql, options);
   if (auto* err = std::get_if<mysql::SqlError>(&parsed)) return *err;
   Statement stmt = std::get<Statement>(std::move(parsed));
+  // Expanded now to type its columns; again at an execution if the dictionary changed since.
+  std::optional<PreparedStatement::DictionaryStamp> views;
+  if (internal::NamesView(stmt, state)) {
+    if (auto err = internal::ExpandViews(&stmt, state)) return *err;
+    views = internal::DictionaryStamp(state);
+  }
   if (std::holds_alternative<PrepareStmt>(stmt.node) ||
       std::holds_alternative<ExecuteStmt>(stmt.node) ||
       std::holds_alternative<DeallocateStmt>(stmt.node) ||
@@ -339,7 +399,8 @@ std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
   } else if (std::holds_alternative<ExplainStmt>(stmt.node)) {
     columns = internal::ExplainColumns(state);
   }
-  return std::make_unique<PreparedStatement>(std::string(sql), std::move(stmt), std::move(columns));
+  return std::make_unique<PreparedStatement>(std::string(sql), std::move(stmt), std::move(columns),
+                                             views);
 }
 
 namespace {
@@ -362,9 +423,10 @@ StatementResult Run(const PreparedStatement& stmt, absl::Span<const mysql::Value
 
 }  // namespace
 
-StatementResult Execute(const PreparedStatement& stmt, absl::Span<const mysql::Value> params,
-                        SessionState* state) {
-  return Run(stmt, params, state, nullptr);
+StatementResult Execute(std::shared_ptr<const PreparedStatement> stmt,
+                        absl::Span<const mysql::Value> params, SessionState* state) {
+  const PreparedStatement& run = *stmt;
+  return Run(run, params, state, std::move(stmt));
 }
 
 StatementResult ExecuteText(absl::string_view one_statement, SessionState* state) {
@@ -376,9 +438,13 @@ StatementResult ExecuteText(absl::string_view one_statement, SessionState* state
     state->warnings.clear();
     return internal::FinishStatement(*err, state);
   }
-  auto stmt = std::make_shared<const PreparedStatement>(std::string(),
-                                                        std::get<Statement>(std::move(parsed)),
-                                                        std::vector<mysql::ColumnDefinition>{});
+  // The text stays with the statement: should it name a view, it may be parsed again.
+  Statement parsed_stmt = std::get<Statement>(std::move(parsed));
+  std::optional<PreparedStatement::DictionaryStamp> views =
+      internal::ExpandViewsNow(&parsed_stmt, *state);
+  auto stmt =
+      std::make_shared<const PreparedStatement>(std::string(one_statement), std::move(parsed_stmt),
+                                                std::vector<mysql::ColumnDefinition>{}, views);
   return Run(*stmt, {}, state, stmt);
 }
 

@@ -79,8 +79,15 @@ class LocalInfile {
 // PREPARE) owns it.
 class PreparedStatement {
  public:
-  PreparedStatement(std::string text, Statement stmt, std::vector<mysql::ColumnDefinition> columns)
-      : text_(std::move(text)), stmt_(std::move(stmt)), columns_(std::move(columns)) {}
+  // Which dictionary a statement's views were expanded on (view_expansion.h).
+  using DictionaryStamp = std::pair<uint64_t, uint32_t>;  // incarnation, version
+
+  PreparedStatement(std::string text, Statement stmt, std::vector<mysql::ColumnDefinition> columns,
+                    std::optional<DictionaryStamp> views_expanded_on = std::nullopt)
+      : text_(std::move(text)),
+        stmt_(std::move(stmt)),
+        columns_(std::move(columns)),
+        views_expanded_on_(views_expanded_on) {}
 
   int param_count() const { return stmt_.param_count; }
   // Result metadata known at prepare time (empty for SET/BEGIN/…). A `?` in the select list
@@ -88,11 +95,20 @@ class PreparedStatement {
   const std::vector<mysql::ColumnDefinition>& columns() const { return columns_; }
   const Statement& statement() const { return stmt_; }
   const std::string& text() const { return text_; }
+  // Set when the statement named views, now expanded: it runs as it is while the dictionary
+  // is the one they were expanded on, and is parsed and expanded again from its text once the
+  // dictionary changed (a view may have).
+  const std::optional<DictionaryStamp>& views_expanded_on() const { return views_expanded_on_; }
+  // That expansion again, on the dictionary it was last run on. One session runs a statement
+  // at a time, so this cache needs no lock.
+  std::shared_ptr<const PreparedStatement>& reexpanded() const { return reexpanded_; }
 
  private:
   std::string text_;
   Statement stmt_;
   std::vector<mysql::ColumnDefinition> columns_;
+  std::optional<DictionaryStamp> views_expanded_on_;
+  mutable std::shared_ptr<const PreparedStatement> reexpanded_;
 };
 
 // COM_STMT_PREPARE (and SQL PREPARE): parses with `?` allowed and types the result columns.
@@ -102,10 +118,10 @@ std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
     absl::string_view sql, const SessionState& state);
 
 // Runs `stmt` with one value per placeholder (1210 if the count differs). Table statements
-// return Deferred when the session has data nodes (SessionState::data); `stmt` and `params`
-// need not outlive the call.
-StatementResult Execute(const PreparedStatement& stmt, absl::Span<const mysql::Value> params,
-                        SessionState* state);
+// return Deferred when the session has data nodes (SessionState::data); a deferred one keeps
+// `stmt`, and `params` need not outlive the call.
+StatementResult Execute(std::shared_ptr<const PreparedStatement> stmt,
+                        absl::Span<const mysql::Value> params, SessionState* state);
 
 // COM_QUERY with one statement (split multi-statement text with SplitStatements first).
 StatementResult ExecuteText(absl::string_view one_statement, SessionState* state);

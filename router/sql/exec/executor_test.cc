@@ -506,9 +506,10 @@ TEST_F(ExecutorTest, SqlPrepareExecute) {
 TEST_F(ExecutorTest, BinaryPrepare) {
   auto prepared = Prepare("SELECT ?+1", state_);
   ASSERT_TRUE(std::holds_alternative<std::unique_ptr<PreparedStatement>>(prepared));
-  const PreparedStatement& ps = *std::get<std::unique_ptr<PreparedStatement>>(prepared);
-  EXPECT_EQ(ps.param_count(), 1);
-  EXPECT_EQ(ps.columns().size(), 1u);
+  std::shared_ptr<const PreparedStatement> ps =
+      std::move(std::get<std::unique_ptr<PreparedStatement>>(prepared));
+  EXPECT_EQ(ps->param_count(), 1);
+  EXPECT_EQ(ps->columns().size(), 1u);
   Value params[] = {int64_t{41}};
   StatementResult r = Execute(ps, params, &state_);
   ASSERT_TRUE(std::holds_alternative<mysql::ResultSet>(r));
@@ -517,16 +518,18 @@ TEST_F(ExecutorTest, BinaryPrepare) {
   EXPECT_EQ(rs.rows[0][0], Value{int64_t{42}});
   Value strings[] = {std::string("abc")};
   auto p2 = Prepare("SELECT ?", state_);
-  const PreparedStatement& select_param = *std::get<std::unique_ptr<PreparedStatement>>(p2);
+  std::shared_ptr<const PreparedStatement> select_param =
+      std::move(std::get<std::unique_ptr<PreparedStatement>>(p2));
   StatementResult r2 = Execute(select_param, strings, &state_);
   EXPECT_EQ(std::get<mysql::ResultSet>(r2).columns[0].type, ColumnType::kVarString);
   EXPECT_EQ(std::get<mysql::ResultSet>(r2).rows[0][0], Value{std::string("abc")});
   EXPECT_EQ(std::get<mysql::SqlError>(Execute(select_param, {}, &state_)).code, 1210);
 
   auto begin = Prepare("BEGIN", state_);
-  const PreparedStatement& b = *std::get<std::unique_ptr<PreparedStatement>>(begin);
-  EXPECT_EQ(b.param_count(), 0);
-  EXPECT_TRUE(b.columns().empty());
+  std::shared_ptr<const PreparedStatement> b =
+      std::move(std::get<std::unique_ptr<PreparedStatement>>(begin));
+  EXPECT_EQ(b->param_count(), 0);
+  EXPECT_TRUE(b->columns().empty());
   EXPECT_TRUE(std::holds_alternative<OkResult>(Execute(b, {}, &state_)));
   EXPECT_TRUE(state_.in_transaction);
 

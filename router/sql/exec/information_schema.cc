@@ -12,6 +12,7 @@
 #include "router/sql/exec/column_facts.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/table_spec.h"
+#include "router/sql/exec/view_expansion.h"
 #include "router/sql/parse/charsets.h"
 
 namespace shoal::sql::internal {
@@ -37,6 +38,7 @@ struct Catalog {
   const SessionState& state;
   std::vector<std::string> databases;
   std::vector<api::TablePtr> tables;  // by database, then name
+  std::vector<wire::View> views;      // the same
 };
 
 using RowsFn = void (*)(const Catalog&, std::vector<Row>*);
@@ -98,7 +100,16 @@ void SchemataRows(const Catalog& c, std::vector<Row>* rows) {
 void TablesRows(const Catalog& c, std::vector<Row>* rows);
 
 void ColumnsRows(const Catalog& c, std::vector<Row>* rows) {
-  for (const api::TablePtr& table : c.tables) {
+  std::vector<api::TablePtr> tables = c.tables;
+  // A view's columns are typed from its SELECT now; one that no longer can be is left out
+  // (MySQL warns about it).
+  for (const wire::View& view : c.views) {
+    auto table = ViewAsTable(view, c.state);
+    if (auto* t = std::get_if<schema::TableDef>(&table)) {
+      tables.push_back(std::make_shared<const schema::TableDef>(std::move(*t)));
+    }
+  }
+  for (const api::TablePtr& table : tables) {
     uint64_t position = 0;
     for (size_t i = 0; i < table->columns.size(); ++i) {
       const schema::ColumnDef& col = table->columns[i];
@@ -252,6 +263,20 @@ void PartitionsRows(const Catalog& c, std::vector<Row>* rows) {
 }
 
 // This router's sessions (an SQL node lists its own, as each mysqld of an NDB cluster does).
+// Views are not updatable through Shoal yet (ResolveTable answers 1347).
+void ViewsRows(const Catalog& c, std::vector<Row>* rows) {
+  for (const wire::View& view : c.views) {
+    absl::string_view check = view.check_option() == wire::View::CASCADED ? "CASCADED"
+                              : view.check_option() == wire::View::LOCAL  ? "LOCAL"
+                                                                          : "NONE";
+    std::string definer = view.definer();
+    definer.erase(std::remove(definer.begin(), definer.end(), '`'), definer.end());
+    rows->push_back({Str("def"), view.database(), view.name(), view.select(), Str(check), Str("NO"),
+                     std::move(definer), Str(view.security_invoker() ? "INVOKER" : "DEFINER"),
+                     view.character_set_client(), view.collation_connection()});
+  }
+}
+
 void ProcessListRows(const Catalog& c, std::vector<Row>* rows) {
   const ServerInfo& server = *c.state.server;
   if (server.processes == nullptr) return;
@@ -586,7 +611,7 @@ const std::vector<View>& Views() {
         {"SECURITY_TYPE", N},
         {"CHARACTER_SET_CLIENT", N},
         {"COLLATION_CONNECTION", N}},
-       nullptr},
+       ViewsRows},
   };
   return views;
 }
@@ -598,7 +623,7 @@ const View* FindView(absl::string_view name) {
   return nullptr;
 }
 
-// The user tables, then information_schema's own views as MySQL lists them.
+// The user tables and views, then information_schema's own views as MySQL lists them.
 void TablesRows(const Catalog& c, std::vector<Row>* rows) {
   for (const api::TablePtr& table : c.tables) {
     Row row = {Str("def"),        table->database, table->name,   Str("BASE TABLE"),
@@ -609,6 +634,16 @@ void TablesRows(const Catalog& c, std::vector<Row>* rows) {
     row[20] = table->comment;
     rows->push_back(std::move(row));
   }
+  for (const wire::View& view : c.views) {
+    Row row = {Str("def"), view.database(), view.name(), Str("VIEW")};
+    row.resize(21, Value{});
+    row[20] = Str("VIEW");
+    rows->push_back(std::move(row));
+  }
+  std::sort(rows->begin(), rows->end(), [](const Row& a, const Row& b) {
+    return std::tie(std::get<std::string>(a[1]), std::get<std::string>(a[2])) <
+           std::tie(std::get<std::string>(b[1]), std::get<std::string>(b[2]));
+  });
   for (const View& view : Views()) {
     Row row = {Str("def"), Str("information_schema"), Str(view.name), Str("SYSTEM VIEW")};
     row.resize(21, Value{});
@@ -676,15 +711,20 @@ std::variant<FetchedRows, mysql::SqlError> InformationSchemaRows(absl::string_vi
   out.columns = ViewColumns(*view, state);
   if (view->rows == nullptr) return out;
   if (!view->needs_dictionary) {
-    view->rows(Catalog{state, {}, {}}, &out.rows);
+    view->rows(Catalog{state, {}, {}, {}}, &out.rows);
     return out;
   }
   if (state.data != nullptr) {
     if (auto err = RequireCurrentDictionary(state)) return *err;
   }
-  Catalog catalog{state, ListDatabases(state), {}};
+  Catalog catalog{state, ListDatabases(state), {}, {}};
   if (std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state)) {
     for (const auto& [name, table] : dictionary->by_name) catalog.tables.push_back(table);
+    for (const auto& [name, user_view] : dictionary->views) catalog.views.push_back(user_view);
+    std::sort(catalog.views.begin(), catalog.views.end(),
+              [](const wire::View& a, const wire::View& b) {
+                return std::tie(a.database(), a.name()) < std::tie(b.database(), b.name());
+              });
     std::sort(catalog.tables.begin(), catalog.tables.end(),
               [](const api::TablePtr& a, const api::TablePtr& b) {
                 return std::tie(a->database, a->name) < std::tie(b->database, b->name);

@@ -208,7 +208,7 @@ class Planner {
       }
       auto resolved = ResolveTable(ref.table, state);
       if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
-      if (auto err = CheckTableLock(ref.table, ref.alias, state, /*write=*/false)) return *err;
+      if (auto err = CheckTableLock(ref, state)) return *err;
       source.table = std::get<api::TablePtr>(std::move(resolved));
       columns.table = source.table.get();
     }
@@ -613,7 +613,7 @@ class Planner {
       const TableRef& ref = *semi.select->from;
       auto resolved = ResolveTable(ref.table, *ctx_.state);
       if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
-      if (auto err = CheckTableLock(ref.table, ref.alias, *ctx_.state, /*write=*/false)) return err;
+      if (auto err = CheckTableLock(ref, *ctx_.state)) return err;
       JoinSource& source = plan_.sources.emplace_back();
       source.name = absl::StrCat("<subquery", plan_.sources.size(), ">");
       source.table = std::get<api::TablePtr>(std::move(resolved));

@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto prepared = Prepare(stmt, state);
     if (auto* ps = std::get_if<std::unique_ptr<PreparedStatement>>(&prepared)) {
       std::vector<shoal::mysql::Value> params((*ps)->param_count(), int64_t{7});
-      Execute(**ps, params, &state);
+      Execute(std::move(*ps), params, &state);
     }
   }
   return 0;

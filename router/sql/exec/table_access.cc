@@ -112,6 +112,11 @@ std::variant<api::TablePtr, mysql::SqlError> ResolveTable(const TableName& name,
   std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state);
   if (dictionary != nullptr) {
     if (api::TablePtr table = dictionary->Find(database, name.name)) return table;
+    // Statements that read views read them expanded (view_expansion.h): this one needs a table.
+    if (dictionary->FindView(database, name.name) != nullptr) {
+      return mysql::SqlError{1347, "HY000",
+                             absl::StrCat("'", database, ".", name.name, "' is not BASE TABLE")};
+    }
   }
   if (auto err = WantRefresh(state)) return *err;
   if (state.dictionary_fetched == DictionaryFetched::kFailed) return ClusterFailure();

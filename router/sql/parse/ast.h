@@ -171,6 +171,8 @@ struct TableRef {
   std::string alias;                    // AS alias; empty if none
   std::unique_ptr<SelectStmt> derived;  // FROM (SELECT …) alias
   std::string index_hint;               // FORCE/USE INDEX (name): the name, upper-cased PRIMARY
+  bool view = false;     // `derived` stands for a view the statement named (view_expansion.h)
+  bool in_view = false;  // read by a view's SELECT: LOCK TABLES of the view covers it
 };
 
 // OVER ([PARTITION BY …] [ORDER BY …]): the rows a window function sees, in their order.
@@ -377,6 +379,31 @@ struct DropTableStmt {
   bool if_exists = false;
 };
 
+// CREATE [OR REPLACE] [ALGORITHM = …] [DEFINER = …] [SQL SECURITY …] VIEW v [(columns)]
+// AS SELECT … [WITH [CASCADED | LOCAL] CHECK OPTION], and ALTER VIEW (`alter`) with the same
+// clauses. The SELECT is kept as written: the dictionary stores the text, and every statement
+// that names the view parses it again (exec/view_expansion.h).
+struct CreateViewStmt {
+  enum class Security : uint8_t { kDefault, kDefiner, kInvoker };
+  enum class CheckOption : uint8_t { kNone, kCascaded, kLocal };
+  TableName view;
+  std::vector<std::string> columns;  // its own column names; empty: the SELECT's
+  std::string select_text;
+  bool or_replace = false;
+  bool alter = false;
+  std::string algorithm;  // UNDEFINED, MERGE or TEMPTABLE, upper-cased; empty if not written
+  // DEFINER = user@host: the user and host; CURRENT_USER or none written: empty.
+  std::string definer_user, definer_host;
+  Security security = Security::kDefault;
+  CheckOption check_option = CheckOption::kNone;
+};
+
+// DROP VIEW [IF EXISTS] v, … [RESTRICT | CASCADE].
+struct DropViewStmt {
+  std::vector<TableName> views;
+  bool if_exists = false;
+};
+
 struct CreateIndexStmt {
   TableName table;
   IndexSpec index;  // kind kUnique or kIndex; name always set
@@ -480,6 +507,7 @@ enum class ShowKind : uint8_t {
   kColumns,      // SHOW [FULL] COLUMNS|FIELDS FROM t [FROM db], DESCRIBE t, DESC t
   kIndex,        // SHOW INDEX|INDEXES|KEYS FROM t [FROM db]
   kCreateTable,  // SHOW CREATE TABLE t
+  kCreateView,   // SHOW CREATE VIEW v
   kCreateDatabase,
   // Stored programs Shoal does not have: their SHOW forms answer no rows, as MySQL does for
   // a database without any.
@@ -572,7 +600,7 @@ using StatementNode =
                  DeleteStmt, CreateTableStmt, CreateDatabaseStmt, DropDatabaseStmt, DropTableStmt,
                  CreateIndexStmt, DropIndexStmt, TruncateStmt, AnalyzeStmt, ExplainStmt,
                  LockTablesStmt, UnlockTablesStmt, AlterTableStmt, RenameTableStmt, LoadDataStmt,
-                 KillStmt>;
+                 KillStmt, CreateViewStmt, DropViewStmt>;
 
 struct Statement {
   StatementNode node;

@@ -861,6 +861,7 @@ bool Parser::ParseCreate(StatementNode* out) {
     return ParseCreateTable(*this, &out->emplace<CreateTableStmt>());
   }
   if (PeekKeyword("TEMPORARY", 1)) return NotSupported("CREATE TEMPORARY TABLE");
+  if (IsViewDefinition(*this)) return ParseCreateView(&out->emplace<CreateViewStmt>());
   if (PeekAny(*this, {"INDEX", "UNIQUE"}, 1)) {
     Advance();
     return ParseCreateIndex(*this, &out->emplace<CreateIndexStmt>());
@@ -883,6 +884,7 @@ bool Parser::ParseDrop(StatementNode* out) {
     return ParseDropTable(*this, &out->emplace<DropTableStmt>());
   }
   if (PeekKeyword("TEMPORARY", 1)) return NotSupported("DROP TEMPORARY TABLE");
+  if (PeekKeyword("VIEW", 1)) return ParseDropView(&out->emplace<DropViewStmt>());
   if (PeekKeyword("INDEX", 1)) {
     Advance();
     return ParseDropIndex(*this, &out->emplace<DropIndexStmt>());

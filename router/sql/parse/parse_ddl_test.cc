@@ -347,18 +347,18 @@ TEST(ParseDdlTest, UnsupportedCreate) {
       {"CREATE TABLE t (a INT INVISIBLE)", "INVISIBLE columns"},
       {"CREATE FULLTEXT INDEX i ON t (a)", "FULLTEXT INDEX"},
       {"CREATE SPATIAL INDEX i ON t (a)", "SPATIAL INDEX"},
-      {"CREATE VIEW v AS SELECT 1", "CREATE VIEW"},
       {"CREATE PROCEDURE p() BEGIN END", "CREATE PROCEDURE"},
       {"CREATE FUNCTION f() RETURNS INT RETURN 1", "CREATE FUNCTION"},
       {"CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET @a = 1", "CREATE TRIGGER"},
+      {"CREATE DEFINER = u@h TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET @a = 1",
+       "CREATE TRIGGER"},
+      {"CREATE VIEW v AS (SELECT 1)", "parenthesized SELECT"},
       {"CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO SELECT 1", "CREATE EVENT"},
       {"CREATE USER u IDENTIFIED BY 'p'", "CREATE USER"},
       {"CREATE ROLE r", "CREATE ROLE"},
       {"CREATE TABLESPACE ts ADD DATAFILE 'f'", "CREATE TABLESPACE"},
       {"CREATE LOGFILE GROUP lg ADD UNDOFILE 'u'", "CREATE LOGFILE"},
       {"CREATE SERVER s FOREIGN DATA WRAPPER mysql OPTIONS (USER 'u')", "CREATE SERVER"},
-      {"CREATE OR REPLACE VIEW v AS SELECT 1", "CREATE OR"},
-      {"DROP VIEW v", "DROP VIEW"},
       {"DROP PROCEDURE IF EXISTS p", "DROP PROCEDURE"},
       {"DROP USER u", "DROP USER"},
       {"ANALYZE TABLE t UPDATE HISTOGRAM ON a", "histograms"},
@@ -492,8 +492,57 @@ TEST(ParseDdlTest, ShowCreate) {
   EXPECT_EQ(s.table.name, "sbtest");
   EXPECT_EQ(Must<ShowStmt>("show create schema `x`").table.name, "x");
   EXPECT_EQ(MustFail("SHOW CREATE TABLE t LIKE 'a'").code, 1064);
-  EXPECT_EQ(MustFail("SHOW CREATE VIEW v").message, NotSupported("SHOW CREATE VIEW"));
+  s = Must<ShowStmt>("SHOW CREATE VIEW db.v");
+  EXPECT_EQ(s.kind, ShowKind::kCreateView);
+  EXPECT_EQ(s.table.database, "db");
+  EXPECT_EQ(s.table.name, "v");
+  EXPECT_EQ(MustFail("SHOW CREATE TRIGGER tr").message, NotSupported("SHOW CREATE TRIGGER"));
   EXPECT_EQ(MustFail("SHOW FULL EVENTS").message, NotSupported("SHOW FULL EVENTS"));
+}
+
+TEST(ParseDdlTest, CreateView) {
+  auto v = Must<CreateViewStmt>(
+      "CREATE OR REPLACE ALGORITHM = MERGE DEFINER = 'app'@'%' SQL SECURITY INVOKER VIEW db.v "
+      "(a, `b c`) AS SELECT id, k + 1 FROM t WHERE id > 1 WITH LOCAL CHECK OPTION");
+  EXPECT_TRUE(v.or_replace);
+  EXPECT_FALSE(v.alter);
+  EXPECT_EQ(v.algorithm, "MERGE");
+  EXPECT_EQ(v.definer_user, "app");
+  EXPECT_EQ(v.definer_host, "%");
+  EXPECT_EQ(v.security, CreateViewStmt::Security::kInvoker);
+  EXPECT_EQ(v.view.database, "db");
+  EXPECT_EQ(v.view.name, "v");
+  EXPECT_EQ(v.columns, (std::vector<std::string>{"a", "b c"}));
+  // The SELECT is kept as written, the check option apart.
+  EXPECT_EQ(v.select_text, "SELECT id, k + 1 FROM t WHERE id > 1");
+  EXPECT_EQ(v.check_option, CreateViewStmt::CheckOption::kLocal);
+
+  v = Must<CreateViewStmt>("create view v as select * from t union select * from u");
+  EXPECT_FALSE(v.or_replace);
+  EXPECT_EQ(v.select_text, "select * from t union select * from u");
+  EXPECT_EQ(v.check_option, CreateViewStmt::CheckOption::kNone);
+  EXPECT_EQ(Must<CreateViewStmt>("CREATE VIEW v AS SELECT 1 WITH CHECK OPTION").check_option,
+            CreateViewStmt::CheckOption::kCascaded);
+  EXPECT_EQ(Must<CreateViewStmt>("CREATE DEFINER = CURRENT_USER() VIEW v AS SELECT 1").definer_user,
+            "");
+
+  v = Must<CreateViewStmt>("ALTER SQL SECURITY DEFINER VIEW v AS SELECT 2");
+  EXPECT_TRUE(v.alter);
+  EXPECT_EQ(v.security, CreateViewStmt::Security::kDefiner);
+  EXPECT_EQ(v.select_text, "SELECT 2");
+
+  EXPECT_EQ(MustFail("CREATE VIEW v AS SELEC 1").code, 1064);
+  EXPECT_EQ(MustFail("CREATE VIEW v").code, 1064);
+  EXPECT_EQ(MustFail("CREATE VIEW v () AS SELECT 1").code, 1064);
+  EXPECT_EQ(MustFail("CREATE ALGORITHM = FAST VIEW v AS SELECT 1").code, 1064);
+  EXPECT_EQ(MustFail("ALTER OR REPLACE VIEW v AS SELECT 1").code, 1064);
+
+  auto drop = Must<DropViewStmt>("DROP VIEW IF EXISTS v, db.w CASCADE");
+  EXPECT_TRUE(drop.if_exists);
+  ASSERT_EQ(drop.views.size(), 2u);
+  EXPECT_EQ(drop.views[1].database, "db");
+  EXPECT_EQ(drop.views[1].name, "w");
+  EXPECT_EQ(MustFail("DROP VIEW").code, 1064);
 }
 
 // Untrusted text: every prefix of a long DDL statement parses or fails, never crashes or loops.

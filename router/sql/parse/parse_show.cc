@@ -43,10 +43,10 @@ int ParseShowTableForm(Parser& p, ShowStmt* out, bool* filter, bool* like) {
     return ParseShowFromTable(p, out) ? 1 : -1;
   }
   if (!p.PeekKeyword("CREATE")) return 0;
-  if (p.PeekKeyword("TABLE", 1)) {
+  if (p.PeekKeyword("TABLE", 1) || p.PeekKeyword("VIEW", 1)) {
     p.Advance();
-    p.Advance();
-    out->kind = ShowKind::kCreateTable;
+    out->kind = p.AcceptKeyword("VIEW") ? ShowKind::kCreateView : ShowKind::kCreateTable;
+    if (out->kind == ShowKind::kCreateTable) p.Advance();  // TABLE
     *filter = false;
     return p.ParseTableName(&out->table) ? 1 : -1;
   }
@@ -148,7 +148,7 @@ bool Parser::ParseShow(ShowStmt* out) {
   } else if (int m = ParseShowTableForm(*this, out, &filter, &like); m != 0) {
     if (m < 0) return false;
   } else {
-    // SHOW CREATE VIEW, SHOW PROCESSLIST, SHOW FULL PROCESSLIST…: named by their first words.
+    // SHOW CREATE TRIGGER, SHOW GRANTS…: named by their first words.
     std::string what = "SHOW";
     for (size_t i = 0; i < 2 && Peek(i).kind == TokenKind::kIdent; ++i) {
       absl::StrAppend(&what, " ", absl::AsciiStrToUpper(Peek(i).text));

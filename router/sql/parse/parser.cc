@@ -163,6 +163,7 @@ bool Parser::ParseStatement(StatementNode* out) {
     return ParseExplain(out);
   }
   if (PeekKeyword("ALTER") && PeekKeyword("TABLE", 1)) return as(&Parser::ParseAlterTable);
+  if (PeekKeyword("ALTER") && IsViewDefinition(*this)) return as(&Parser::ParseCreateView);
   if (PeekKeyword("RENAME") && PeekKeyword("TABLE", 1)) return as(&Parser::ParseRenameTable);
   if (PeekKeyword("LOCK") && (PeekKeyword("TABLES", 1) || PeekKeyword("TABLE", 1))) {
     return as(&Parser::ParseLockTables);

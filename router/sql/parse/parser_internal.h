@@ -116,6 +116,10 @@ class Parser {
   // ALTER TABLE (parse_alter.cc); LOCK and UNLOCK TABLES (parse_lock.cc).
   bool ParseAlterTable(AlterTableStmt* out);
   bool ParseRenameTable(RenameTableStmt* out);
+  // CREATE/ALTER VIEW and DROP VIEW (parse_view.cc); IsViewDefinition: whether the CREATE or
+  // ALTER at the current token defines a view.
+  bool ParseCreateView(CreateViewStmt* out);
+  bool ParseDropView(DropViewStmt* out);
   bool ParseLockTables(LockTablesStmt* out);
   bool ParseUnlockTables(UnlockTablesStmt* out);
   // SAVEPOINT and RELEASE SAVEPOINT (parse_misc.cc).
@@ -169,6 +173,7 @@ class Parser {
   std::optional<mysql::SqlError> error_;
 };
 
+bool IsViewDefinition(const Parser& p);
 ExprPtr MakeExpr(ExprKind kind);
 // column = value, … (`:=` works too, as in MySQL): INSERT … SET, UPDATE, LOAD DATA … SET.
 bool ParseAssignments(Parser& p, std::vector<Assignment>* out);

@@ -4,9 +4,9 @@
 
 Declares a shop (customers and their orders, a FOREIGN KEY … ON DELETE CASCADE between them),
 has SQLAlchemy create it, reflect it and run the ORM over it (inserts, a relationship loaded
-with IN, a join, an aggregate, updates, deletes), checks the constraint (a Core DELETE of a
-customer deletes its orders, an order of no customer is refused with 1452); then Alembic's
-autogenerate compares the database with a changed model (a column added, one retyped, an index
+with IN, a join, an aggregate, updates, deletes), reflects and reads a view, checks the
+constraint (a Core DELETE of a customer deletes its orders, an order of no customer is refused
+with 1452); then Alembic's autogenerate compares the database with a changed model (a column added, one retyped, an index
 added), applies the migration it produces (ALTER TABLE …), finds nothing left to do, and
 applies the downgrade back. Exits non-zero, with what differed, on the first failure.
 """
@@ -178,6 +178,31 @@ def main():
         session.commit()
         check("after update", str(session.scalar(sa.select(sa.func.sum(Order.total)))), "15.25")
         check("after delete", session.scalar(sa.select(sa.func.count()).select_from(Order)), 2)
+
+    # A view: listed apart from the tables, reflected (SHOW CREATE TABLE names a view, so the
+    # dialect reads DESCRIBE), read through Core, then dropped.
+    with engine.begin() as conn:
+        conn.execute(
+            sa.text(
+                "CREATE VIEW customer_totals AS SELECT c.name, SUM(o.total) AS total, "
+                "COUNT(*) AS n FROM customer c JOIN orders o ON o.customer_id = c.id "
+                "GROUP BY c.name"
+            )
+        )
+    inspector = sa.inspect(engine)
+    check("views", inspector.get_view_names(), ["customer_totals"])
+    check("tables beside the view", sorted(inspector.get_table_names()), ["customer", "orders"])
+    totals = sa.Table("customer_totals", sa.MetaData(), autoload_with=engine)
+    check(
+        "view columns",
+        [(c.name, str(c.type)) for c in totals.columns],
+        [("name", "VARCHAR(40)"), ("total", "DECIMAL(32, 2)"), ("n", "BIGINT")],
+    )
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(totals).where(totals.c.n > 0).order_by(totals.c.name)).all()
+        check("view rows", [(n, str(t), c) for n, t, c in rows], [("ann", "15.25", 2)])
+    with engine.begin() as conn:
+        conn.execute(sa.text("DROP VIEW customer_totals"))
 
     # The FOREIGN KEY itself, under Core: ON DELETE CASCADE, and 1452 for a missing customer.
     customers, orders = Customer.__table__, Order.__table__

@@ -1,0 +1,299 @@
+#include "router/sql/exec/view_merge.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "router/sql/exec/aggregates.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+// A column of the view: the expression its SELECT computes it with, or (for a column `*`
+// brings) the base table's column of that name.
+struct ViewColumn {
+  std::string name;
+  const SelectItem* item = nullptr;  // null: the base column `name`
+};
+
+// A copy of `e`. Never called on a subquery or a window function (MergeableView refuses them),
+// so those two are the only members not copied.
+ExprPtr Clone(const Expr& e) {
+  auto c = std::make_unique<Expr>();
+  c->kind = e.kind;
+  c->literal = e.literal;
+  c->unary_op = e.unary_op;
+  c->binary_op = e.binary_op;
+  c->scope = e.scope;
+  c->negated = e.negated;
+  c->truth = e.truth;
+  c->has_parens = e.has_parens;
+  c->distinct = e.distinct;
+  c->has_operand = e.has_operand;
+  c->has_else = e.has_else;
+  c->cast = e.cast;
+  c->param_index = e.param_index;
+  c->text = e.text;
+  c->charset = e.charset;
+  c->name = e.name;
+  c->qualifier = e.qualifier;
+  for (const ExprPtr& a : e.args) c->args.push_back(Clone(*a));
+  for (const ExprPtr& o : e.concat_order) c->concat_order.push_back(Clone(*o));
+  c->concat_descending = e.concat_descending;
+  c->separator = e.separator;
+  c->unit = e.unit;
+  return c;
+}
+
+ExprPtr Column(const std::string& name) {
+  auto c = std::make_unique<Expr>();
+  c->kind = ExprKind::kColumn;
+  c->name = name;
+  return c;
+}
+
+// No subquery, window function or aggregate anywhere in `e`.
+bool Plain(const Expr* e) {
+  if (e == nullptr) return true;
+  if (e->subquery != nullptr || e->window != nullptr || IsAggregate(*e)) return false;
+  for (const ExprPtr& a : e->args) {
+    if (!Plain(a.get())) return false;
+  }
+  for (const ExprPtr& o : e->concat_order) {
+    if (!Plain(o.get())) return false;
+  }
+  return true;
+}
+
+// A filter and projection of one table: what MySQL merges (no DISTINCT, grouping, ordering,
+// LIMIT, UNION or subquery).
+bool MergeableView(const SelectStmt& view) {
+  if (!view.from || view.from->derived || !view.joins.empty() || !view.unions.empty() ||
+      view.union_tail || view.distinct || !view.group_by.empty() || view.having ||
+      !view.order_by.empty() || view.limit || view.lock != LockMode::kNone) {
+    return false;
+  }
+  for (const SelectItem& item : view.items) {
+    if (!Plain(item.expr.get())) return false;
+  }
+  return Plain(view.where.get());
+}
+
+class Merger {
+ public:
+  Merger(SelectStmt* outer, std::vector<ViewColumn> columns)
+      : outer_(outer),
+        alias_(outer->from->alias),
+        base_(outer->from->derived->from->alias.empty() ? outer->from->derived->from->table.name
+                                                        : outer->from->derived->from->alias),
+        columns_(std::move(columns)) {}
+
+  // Whether every column the outer SELECT names is the view's, and nothing in it refers to
+  // anything a merge would change: a subquery's outer references, or a select alias that
+  // ORDER BY, GROUP BY or HAVING may mean instead of the view's column of that name.
+  bool Allowed() const {
+    if (outer_->lock != LockMode::kNone) return false;
+    const bool reorders =
+        !outer_->order_by.empty() || !outer_->group_by.empty() || outer_->having != nullptr;
+    for (const SelectItem& item : outer_->items) {
+      if (item.expr == nullptr) {
+        if (!item.star_qualifier.empty() && !absl::EqualsIgnoreCase(item.star_qualifier, alias_)) {
+          return false;
+        }
+        continue;
+      }
+      if (!Known(item.expr.get())) return false;
+      if (reorders && item.has_alias) {
+        for (const ViewColumn& column : columns_) {
+          if (absl::EqualsIgnoreCase(column.name, item.name)) return false;
+        }
+      }
+    }
+    for (const ExprPtr& g : outer_->group_by) {
+      if (!Known(g.get())) return false;
+    }
+    for (const OrderItem& o : outer_->order_by) {
+      if (!Known(o.expr.get())) return false;
+    }
+    return Known(outer_->where.get()) && Known(outer_->having.get());
+  }
+
+  void Merge() {
+    SelectStmt& view = *outer_->from->derived;
+    std::vector<SelectItem> items;
+    for (SelectItem& item : outer_->items) {
+      if (item.expr != nullptr) {
+        // Its name stays what it was, whatever the view computes it with: a column's is the
+        // column's (`v.a` is named `a`), an expression's as written.
+        if (!item.has_alias && item.expr->kind == ExprKind::kColumn) item.name = item.expr->name;
+        Rewrite(&item.expr);
+        item.has_alias = true;
+        items.push_back(std::move(item));
+        continue;
+      }
+      for (const ViewColumn& column : columns_) {
+        SelectItem& star = items.emplace_back();
+        star.expr = column.item != nullptr ? Clone(*column.item->expr) : Column(column.name);
+        star.name = column.name;
+        star.has_alias = column.item != nullptr && column.item->has_alias;
+      }
+    }
+    outer_->items = std::move(items);
+    for (ExprPtr& g : outer_->group_by) Rewrite(&g);
+    if (outer_->having) Rewrite(&outer_->having);
+    for (OrderItem& o : outer_->order_by) Rewrite(&o.expr);
+    if (outer_->where) Rewrite(&outer_->where);
+    if (view.where) {
+      if (outer_->where) {
+        auto both = std::make_unique<Expr>();
+        both->kind = ExprKind::kBinary;
+        both->binary_op = BinaryOp::kAnd;
+        both->args.push_back(std::move(view.where));
+        both->args.push_back(std::move(outer_->where));
+        outer_->where = std::move(both);
+      } else {
+        outer_->where = std::move(view.where);
+      }
+    }
+    TableRef base = std::move(*view.from);  // `view` goes with the derived table it is
+    outer_->from = std::move(base);
+  }
+
+ private:
+  // Every column under `e` is the view's, and no subquery is there.
+  bool Known(const Expr* e) const {
+    if (e == nullptr) return true;
+    if (e->subquery != nullptr) return false;
+    if (e->kind == ExprKind::kColumn) return Outer(*e) || Find(*e) != nullptr;
+    for (const ExprPtr& a : e->args) {
+      if (!Known(a.get())) return false;
+    }
+    for (const ExprPtr& o : e->concat_order) {
+      if (!Known(o.get())) return false;
+    }
+    if (e->window != nullptr) {
+      for (const ExprPtr& p : e->window->partition_by) {
+        if (!Known(p.get())) return false;
+      }
+      for (const OrderItem& o : e->window->order_by) {
+        if (!Known(o.expr.get())) return false;
+      }
+    }
+    return true;
+  }
+
+  // A column of another table of an enclosing statement (a correlated subquery's): it stays
+  // as it is, unless the view's table would take it for its own once merged.
+  bool Outer(const Expr& column) const {
+    return !column.qualifier.empty() && !absl::EqualsIgnoreCase(column.qualifier, alias_) &&
+           !absl::EqualsIgnoreCase(column.qualifier, base_);
+  }
+
+  const ViewColumn* Find(const Expr& column) const {
+    if (!column.qualifier.empty() && !absl::EqualsIgnoreCase(column.qualifier, alias_)) {
+      return nullptr;
+    }
+    for (const ViewColumn& c : columns_) {
+      if (absl::EqualsIgnoreCase(c.name, column.name)) return &c;
+    }
+    return nullptr;
+  }
+
+  void Rewrite(ExprPtr* e) {
+    Expr& node = **e;
+    if (node.kind == ExprKind::kColumn) {
+      if (Outer(node)) return;
+      const ViewColumn* column = Find(node);
+      *e = column->item != nullptr ? Clone(*column->item->expr) : Column(column->name);
+      return;
+    }
+    for (ExprPtr& a : node.args) Rewrite(&a);
+    for (ExprPtr& o : node.concat_order) Rewrite(&o);
+    if (node.window != nullptr) {
+      for (ExprPtr& p : node.window->partition_by) Rewrite(&p);
+      for (OrderItem& o : node.window->order_by) Rewrite(&o.expr);
+    }
+  }
+
+  SelectStmt* outer_;
+  std::string alias_;  // the view's name in the outer SELECT
+  std::string base_;   // the view's table's name in the view's SELECT
+  std::vector<ViewColumn> columns_;
+};
+
+}  // namespace
+
+bool MergeView(SelectStmt* select, const api::Dictionary& dictionary) {
+  if (!select->from || !select->from->view || !select->joins.empty() ||
+      !select->from->index_hint.empty()) {
+    return false;
+  }
+  const SelectStmt& view = *select->from->derived;
+  if (!MergeableView(view)) return false;
+  std::vector<ViewColumn> columns;
+  for (const SelectItem& item : view.items) {
+    if (item.expr != nullptr) {
+      columns.push_back({item.name, &item});
+      continue;
+    }
+    api::TablePtr table = dictionary.Find(view.from->table.database, view.from->table.name);
+    if (table == nullptr) return false;  // information_schema, or gone: read as derived
+    for (const schema::ColumnDef& c : table->columns) {
+      if (!c.hidden) columns.push_back({c.name, nullptr});
+    }
+  }
+  Merger merger(select, std::move(columns));
+  if (!merger.Allowed()) return false;
+  merger.Merge();
+  return true;
+}
+
+namespace {
+
+void MergeViewsIn(SelectStmt* select, const api::Dictionary& dictionary);
+
+void MergeViewsUnder(Expr* e, const api::Dictionary& dictionary) {
+  if (e == nullptr) return;
+  for (ExprPtr& a : e->args) MergeViewsUnder(a.get(), dictionary);
+  if (e->subquery) MergeViewsIn(e->subquery.get(), dictionary);
+}
+
+void MergeViewsIn(SelectStmt* select, const api::Dictionary& dictionary) {
+  for (SelectItem& item : select->items) MergeViewsUnder(item.expr.get(), dictionary);
+  if (select->from && select->from->derived) MergeViewsIn(select->from->derived.get(), dictionary);
+  for (JoinClause& join : select->joins) {
+    if (join.table.derived) MergeViewsIn(join.table.derived.get(), dictionary);
+    MergeViewsUnder(join.on.get(), dictionary);
+  }
+  MergeViewsUnder(select->where.get(), dictionary);
+  MergeViewsUnder(select->having.get(), dictionary);
+  for (SelectStmt::UnionPart& part : select->unions) MergeViewsIn(part.select.get(), dictionary);
+  if (select->union_tail) MergeViewsIn(select->union_tail.get(), dictionary);
+  MergeView(select, dictionary);
+}
+
+}  // namespace
+
+void MergeViews(Statement* stmt, const api::Dictionary& dictionary) {
+  std::visit(
+      [&](auto& node) {
+        using Node = std::decay_t<decltype(node)>;
+        if constexpr (std::is_same_v<Node, SelectStmt>) {
+          MergeViewsIn(&node, dictionary);
+        } else if constexpr (std::is_same_v<Node, InsertStmt>) {
+          if (node.select) MergeViewsIn(node.select.get(), dictionary);
+        } else if constexpr (std::is_same_v<Node, UpdateStmt> || std::is_same_v<Node, DeleteStmt>) {
+          MergeViewsUnder(node.where.get(), dictionary);
+          for (JoinClause& join : node.joins) {
+            if (join.table.derived) MergeViewsIn(join.table.derived.get(), dictionary);
+          }
+        } else if constexpr (std::is_same_v<Node, ExplainStmt>) {
+          if (node.statement) MergeViews(node.statement.get(), dictionary);
+        }
+      },
+      stmt->node);
+}
+
+}  // namespace shoal::sql::internal
