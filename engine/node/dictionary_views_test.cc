@@ -16,10 +16,13 @@ class DictionaryViewsTest : public ::testing::Test {
     wire::DictReq db;
     db.mutable_create_database()->set_name("db");
     ASSERT_EQ(Apply(db).error_code(), 0u);
-    wire::DictReq table;
+    ASSERT_EQ(CreateTable("t").error_code(), 0u);
+  }
+
+  wire::DictConf CreateTable(const std::string& name) {
     schema::TableDef t;
     t.database = "db";
-    t.name = "t";
+    t.name = name;
     schema::ColumnDef id;
     id.name = "id";
     id.nullable = false;
@@ -29,10 +32,10 @@ class DictionaryViewsTest : public ::testing::Test {
     pk.columns = {0};
     pk.unique = pk.primary = true;
     t.indexes.push_back(pk);
-    schema::AppendTableDef(t, table.mutable_create_table()->mutable_table());
-    ASSERT_EQ(Apply(table).error_code(), 0u);
+    wire::DictReq req;
+    schema::AppendTableDef(t, req.mutable_create_table()->mutable_table());
+    return Apply(req);
   }
-
   wire::DictConf Apply(const wire::DictReq& req) {
     wire::DictConf conf;
     DictionaryDelta delta;
@@ -107,15 +110,7 @@ TEST_F(DictionaryViewsTest, ViewsAndTablesShareNames) {
   EXPECT_EQ(replace_table.error_message(), "'db.t' is not VIEW");
 
   ASSERT_EQ(CreateView("v", "SELECT 1").error_code(), 0u);
-  wire::DictReq table;
-  schema::TableDef def;
-  def.database = "db";
-  def.name = "v";
-  schema::ColumnDef id;
-  id.name = "id";
-  def.columns.push_back(id);
-  schema::AppendTableDef(def, table.mutable_create_table()->mutable_table());
-  EXPECT_EQ(Apply(table).error_code(), 1050u);
+  EXPECT_EQ(CreateTable("v").error_code(), 1050u);
 
   wire::DictReq drop_table;
   drop_table.mutable_drop_table()->set_database("db");

@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "router/sql/exec/aggregates.h"
+#include "router/sql/exec/semi_join.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -18,34 +19,9 @@ struct ViewColumn {
   const SelectItem* item = nullptr;  // null: the base column `name`
 };
 
-// A copy of `e`. Never called on a subquery or a window function (MergeableView refuses them),
-// so those two are the only members not copied.
-ExprPtr Clone(const Expr& e) {
-  auto c = std::make_unique<Expr>();
-  c->kind = e.kind;
-  c->literal = e.literal;
-  c->unary_op = e.unary_op;
-  c->binary_op = e.binary_op;
-  c->scope = e.scope;
-  c->negated = e.negated;
-  c->truth = e.truth;
-  c->has_parens = e.has_parens;
-  c->distinct = e.distinct;
-  c->has_operand = e.has_operand;
-  c->has_else = e.has_else;
-  c->cast = e.cast;
-  c->param_index = e.param_index;
-  c->text = e.text;
-  c->charset = e.charset;
-  c->name = e.name;
-  c->qualifier = e.qualifier;
-  for (const ExprPtr& a : e.args) c->args.push_back(Clone(*a));
-  for (const ExprPtr& o : e.concat_order) c->concat_order.push_back(Clone(*o));
-  c->concat_descending = e.concat_descending;
-  c->separator = e.separator;
-  c->unit = e.unit;
-  return c;
-}
+// A copy of `e` (RequalifiedCopy changing no qualifier). MergeableView refuses the subqueries
+// and window functions it does not copy.
+ExprPtr Clone(const Expr& e) { return RequalifiedCopy(e, "", {}, ""); }
 
 ExprPtr Column(const std::string& name) {
   auto c = std::make_unique<Expr>();
