@@ -263,7 +263,6 @@ void PartitionsRows(const Catalog& c, std::vector<Row>* rows) {
 }
 
 // This router's sessions (an SQL node lists its own, as each mysqld of an NDB cluster does).
-// Views are not updatable through Shoal yet (ResolveTable answers 1347).
 void ViewsRows(const Catalog& c, std::vector<Row>* rows) {
   for (const wire::View& view : c.views) {
     absl::string_view check = view.check_option() == wire::View::CASCADED ? "CASCADED"
@@ -271,8 +270,9 @@ void ViewsRows(const Catalog& c, std::vector<Row>* rows) {
                                                                           : "NONE";
     std::string definer = view.definer();
     definer.erase(std::remove(definer.begin(), definer.end(), '`'), definer.end());
-    rows->push_back({Str("def"), view.database(), view.name(), view.select(), Str(check), Str("NO"),
-                     std::move(definer), Str(view.security_invoker() ? "INVOKER" : "DEFINER"),
+    rows->push_back({Str("def"), view.database(), view.name(), view.select(), Str(check),
+                     Str(ViewIsUpdatable(view, c.state) ? "YES" : "NO"), std::move(definer),
+                     Str(view.security_invoker() ? "INVOKER" : "DEFINER"),
                      view.character_set_client(), view.collation_connection()});
   }
 }

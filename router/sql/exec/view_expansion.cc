@@ -11,6 +11,7 @@
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/table_spec.h"
 #include "router/sql/exec/view_merge.h"
+#include "router/sql/exec/view_writes.h"
 #include "router/sql/parse/ast_walk.h"
 #include "router/sql/parse/parser.h"
 
@@ -23,6 +24,16 @@ std::string ViewKey(const wire::View& view) {
 
 // A base table a FROM or JOIN names (not a derived table).
 bool NamesBaseTable(const TableRef& ref) { return !ref.derived && !ref.table.name.empty(); }
+
+// The table an INSERT, UPDATE or DELETE writes (of one table), or null.
+const TableName* WriteTarget(const Statement& stmt) {
+  if (const auto* insert = std::get_if<InsertStmt>(&stmt.node)) return &insert->table;
+  if (const auto* update = std::get_if<UpdateStmt>(&stmt.node)) return &update->table;
+  if (const auto* del = std::get_if<DeleteStmt>(&stmt.node); del && del->targets.empty()) {
+    return &del->table;
+  }
+  return nullptr;
+}
 
 const std::string& DatabaseNamed(const TableRef& ref, const SessionState& state) {
   return ref.table.database.empty() ? state.database : ref.table.database;
@@ -63,6 +74,7 @@ class Expander {
       : state_(state), dictionary_(dictionary), making_(std::move(making)) {}
 
   std::optional<mysql::SqlError> Expand(Statement* stmt) {
+    if (auto err = ExpandWriteTarget(stmt)) return err;
     bool expanded = false;
     WalkStatement(
         *stmt,
@@ -133,6 +145,20 @@ class Expander {
   }
 
  private:
+  // INSERT, UPDATE or DELETE of a view: of its table instead (view_writes.h).
+  std::optional<mysql::SqlError> ExpandWriteTarget(Statement* stmt) {
+    const TableName* target = WriteTarget(*stmt);
+    if (target == nullptr) return std::nullopt;
+    const std::string& db = target->database.empty() ? state_.database : target->database;
+    const wire::View* view = dictionary_.FindView(db, target->name);
+    if (view == nullptr) return std::nullopt;
+    auto select = ViewSelect(*view);
+    if (auto* err = std::get_if<mysql::SqlError>(&select)) return *err;
+    return WriteThroughView(*view,
+                            std::get<SelectStmt>(std::get<Statement>(std::move(select)).node),
+                            dictionary_, stmt);
+  }
+
   // Typed as MySQL opens a view: a column gone from its tables makes the view invalid, not an
   // unknown column (or an outer reference) of the statement that reads it. Once per view and
   // dictionary in a session.
@@ -265,7 +291,10 @@ bool NamesView(const Statement& stmt, const SessionState& state) {
   if (state.data == nullptr) return false;
   const std::shared_ptr<const api::Dictionary>& dictionary = state.data->client().dictionary();
   if (dictionary == nullptr || dictionary->views.empty()) return false;
-  bool found = false;
+  const TableName* target = WriteTarget(stmt);
+  bool found = target != nullptr &&
+               dictionary->FindView(target->database.empty() ? state.database : target->database,
+                                    target->name) != nullptr;
   WalkStatement(
       stmt,
       [&](const TableRef& ref) {
@@ -327,6 +356,17 @@ std::variant<schema::TableDef, mysql::SqlError> ViewAsTable(const wire::View& vi
     table.columns.push_back(ColumnFromResult(c, ResultCharsetMaxLen(state)));
   }
   return table;
+}
+
+bool ViewIsUpdatable(const wire::View& view, const SessionState& state) {
+  auto dictionary = Dictionary(state);
+  if (std::holds_alternative<mysql::SqlError>(dictionary)) return false;
+  const auto& current = std::get<std::shared_ptr<const api::Dictionary>>(dictionary);
+  if (current == nullptr) return false;
+  auto stmt = Expander(state, *current).ViewSelect(view);
+  if (std::holds_alternative<mysql::SqlError>(stmt)) return false;
+  return MergeableColumns(std::get<SelectStmt>(std::get<Statement>(stmt).node), *current)
+      .has_value();
 }
 
 std::variant<std::optional<wire::View>, mysql::SqlError> LookUpView(const TableName& name,

@@ -48,6 +48,10 @@ std::variant<schema::TableDef, mysql::SqlError> ViewAsTable(const wire::View& vi
 std::variant<std::optional<wire::View>, mysql::SqlError> LookUpView(const TableName& name,
                                                                     const SessionState& state);
 
+// Whether INSERT, UPDATE and DELETE may write through the view (view_writes.h):
+// information_schema.VIEWS.IS_UPDATABLE.
+bool ViewIsUpdatable(const wire::View& view, const SessionState& state);
+
 // SHOW CREATE VIEW's text (MySQL's form, with the SELECT as it was written).
 std::string ShowCreateViewText(const wire::View& view);
 

@@ -12,13 +12,6 @@
 namespace shoal::sql::internal {
 namespace {
 
-// A column of the view: the expression its SELECT computes it with, or (for a column `*`
-// brings) the base table's column of that name.
-struct ViewColumn {
-  std::string name;
-  const SelectItem* item = nullptr;  // null: the base column `name`
-};
-
 // A copy of `e` (RequalifiedCopy changing no qualifier). MergeableView refuses the subqueries
 // and window functions it does not copy.
 ExprPtr Clone(const Expr& e) { return RequalifiedCopy(e, "", {}, ""); }
@@ -61,10 +54,10 @@ class Merger {
  public:
   Merger(SelectStmt* outer, std::vector<ViewColumn> columns)
       : outer_(outer),
-        alias_(outer->from->alias),
-        base_(outer->from->derived->from->alias.empty() ? outer->from->derived->from->table.name
-                                                        : outer->from->derived->from->alias),
-        columns_(std::move(columns)) {}
+        view_(outer->from->alias,
+              outer->from->derived->from->alias.empty() ? outer->from->derived->from->table.name
+                                                        : outer->from->derived->from->alias,
+              std::move(columns)) {}
 
   // Whether every column the outer SELECT names is the view's, and nothing in it refers to
   // anything a merge would change: a subquery's outer references, or a select alias that
@@ -75,25 +68,23 @@ class Merger {
         !outer_->order_by.empty() || !outer_->group_by.empty() || outer_->having != nullptr;
     for (const SelectItem& item : outer_->items) {
       if (item.expr == nullptr) {
-        if (!item.star_qualifier.empty() && !absl::EqualsIgnoreCase(item.star_qualifier, alias_)) {
+        if (!item.star_qualifier.empty() &&
+            !absl::EqualsIgnoreCase(item.star_qualifier, outer_->from->alias)) {
           return false;
         }
         continue;
       }
-      if (!Known(item.expr.get())) return false;
-      if (reorders && item.has_alias) {
-        for (const ViewColumn& column : columns_) {
-          if (absl::EqualsIgnoreCase(column.name, item.name)) return false;
-        }
-      }
+      if (view_.Unknown(item.expr.get()) != nullptr) return false;
+      if (reorders && item.has_alias && view_.Named(item.name) != nullptr) return false;
     }
     for (const ExprPtr& g : outer_->group_by) {
-      if (!Known(g.get())) return false;
+      if (view_.Unknown(g.get()) != nullptr) return false;
     }
     for (const OrderItem& o : outer_->order_by) {
-      if (!Known(o.expr.get())) return false;
+      if (view_.Unknown(o.expr.get()) != nullptr) return false;
     }
-    return Known(outer_->where.get()) && Known(outer_->having.get());
+    return view_.Unknown(outer_->where.get()) == nullptr &&
+           view_.Unknown(outer_->having.get()) == nullptr;
   }
 
   void Merge() {
@@ -104,110 +95,38 @@ class Merger {
         // Its name stays what it was, whatever the view computes it with: a column's is the
         // column's (`v.a` is named `a`), an expression's as written.
         if (!item.has_alias && item.expr->kind == ExprKind::kColumn) item.name = item.expr->name;
-        Rewrite(&item.expr);
+        view_.Rewrite(&item.expr);
         item.has_alias = true;
         items.push_back(std::move(item));
         continue;
       }
-      for (const ViewColumn& column : columns_) {
+      for (const ViewColumn& column : view_.columns()) {
         SelectItem& star = items.emplace_back();
-        star.expr = column.item != nullptr ? Clone(*column.item->expr) : Column(column.name);
+        star.expr = view_.Expression(column);
         star.name = column.name;
         star.has_alias = column.item != nullptr && column.item->has_alias;
       }
     }
     outer_->items = std::move(items);
-    for (ExprPtr& g : outer_->group_by) Rewrite(&g);
-    if (outer_->having) Rewrite(&outer_->having);
-    for (OrderItem& o : outer_->order_by) Rewrite(&o.expr);
-    if (outer_->where) Rewrite(&outer_->where);
-    if (view.where) {
-      if (outer_->where) {
-        auto both = std::make_unique<Expr>();
-        both->kind = ExprKind::kBinary;
-        both->binary_op = BinaryOp::kAnd;
-        both->args.push_back(std::move(view.where));
-        both->args.push_back(std::move(outer_->where));
-        outer_->where = std::move(both);
-      } else {
-        outer_->where = std::move(view.where);
-      }
-    }
+    for (ExprPtr& g : outer_->group_by) view_.Rewrite(&g);
+    if (outer_->having) view_.Rewrite(&outer_->having);
+    for (OrderItem& o : outer_->order_by) view_.Rewrite(&o.expr);
+    if (outer_->where) view_.Rewrite(&outer_->where);
+    outer_->where = BothConditions(std::move(view.where), std::move(outer_->where));
     TableRef base = std::move(*view.from);  // `view` goes with the derived table it is
     outer_->from = std::move(base);
   }
 
  private:
-  // Every column under `e` is the view's, and no subquery is there.
-  bool Known(const Expr* e) const {
-    if (e == nullptr) return true;
-    if (e->subquery != nullptr) return false;
-    if (e->kind == ExprKind::kColumn) return Outer(*e) || Find(*e) != nullptr;
-    for (const ExprPtr& a : e->args) {
-      if (!Known(a.get())) return false;
-    }
-    for (const ExprPtr& o : e->concat_order) {
-      if (!Known(o.get())) return false;
-    }
-    if (e->window != nullptr) {
-      for (const ExprPtr& p : e->window->partition_by) {
-        if (!Known(p.get())) return false;
-      }
-      for (const OrderItem& o : e->window->order_by) {
-        if (!Known(o.expr.get())) return false;
-      }
-    }
-    return true;
-  }
-
-  // A column of another table of an enclosing statement (a correlated subquery's): it stays
-  // as it is, unless the view's table would take it for its own once merged.
-  bool Outer(const Expr& column) const {
-    return !column.qualifier.empty() && !absl::EqualsIgnoreCase(column.qualifier, alias_) &&
-           !absl::EqualsIgnoreCase(column.qualifier, base_);
-  }
-
-  const ViewColumn* Find(const Expr& column) const {
-    if (!column.qualifier.empty() && !absl::EqualsIgnoreCase(column.qualifier, alias_)) {
-      return nullptr;
-    }
-    for (const ViewColumn& c : columns_) {
-      if (absl::EqualsIgnoreCase(c.name, column.name)) return &c;
-    }
-    return nullptr;
-  }
-
-  void Rewrite(ExprPtr* e) {
-    Expr& node = **e;
-    if (node.kind == ExprKind::kColumn) {
-      if (Outer(node)) return;
-      const ViewColumn* column = Find(node);
-      *e = column->item != nullptr ? Clone(*column->item->expr) : Column(column->name);
-      return;
-    }
-    for (ExprPtr& a : node.args) Rewrite(&a);
-    for (ExprPtr& o : node.concat_order) Rewrite(&o);
-    if (node.window != nullptr) {
-      for (ExprPtr& p : node.window->partition_by) Rewrite(&p);
-      for (OrderItem& o : node.window->order_by) Rewrite(&o.expr);
-    }
-  }
-
   SelectStmt* outer_;
-  std::string alias_;  // the view's name in the outer SELECT
-  std::string base_;   // the view's table's name in the view's SELECT
-  std::vector<ViewColumn> columns_;
+  ViewColumns view_;
 };
 
 }  // namespace
 
-bool MergeView(SelectStmt* select, const api::Dictionary& dictionary) {
-  if (!select->from || !select->from->view || !select->joins.empty() ||
-      !select->from->index_hint.empty()) {
-    return false;
-  }
-  const SelectStmt& view = *select->from->derived;
-  if (!MergeableView(view)) return false;
+std::optional<std::vector<ViewColumn>> MergeableColumns(const SelectStmt& view,
+                                                        const api::Dictionary& dictionary) {
+  if (!MergeableView(view)) return std::nullopt;
   std::vector<ViewColumn> columns;
   for (const SelectItem& item : view.items) {
     if (item.expr != nullptr) {
@@ -215,12 +134,91 @@ bool MergeView(SelectStmt* select, const api::Dictionary& dictionary) {
       continue;
     }
     api::TablePtr table = dictionary.Find(view.from->table.database, view.from->table.name);
-    if (table == nullptr) return false;  // information_schema, or gone: read as derived
+    if (table == nullptr) return std::nullopt;  // information_schema, or gone
     for (const schema::ColumnDef& c : table->columns) {
       if (!c.hidden) columns.push_back({c.name, nullptr});
     }
   }
-  Merger merger(select, std::move(columns));
+  return columns;
+}
+
+const ViewColumn* ViewColumns::Named(const std::string& name) const {
+  for (const ViewColumn& c : columns_) {
+    if (absl::EqualsIgnoreCase(c.name, name)) return &c;
+  }
+  return nullptr;
+}
+
+bool ViewColumns::Outer(const Expr& column) const {
+  return !column.qualifier.empty() && !absl::EqualsIgnoreCase(column.qualifier, alias_) &&
+         !absl::EqualsIgnoreCase(column.qualifier, base_);
+}
+
+const ViewColumn* ViewColumns::Find(const Expr& column) const {
+  if (!column.qualifier.empty() && !absl::EqualsIgnoreCase(column.qualifier, alias_)) {
+    return nullptr;
+  }
+  return Named(column.name);
+}
+
+const Expr* ViewColumns::Unknown(const Expr* e) const {
+  if (e == nullptr) return nullptr;
+  if (e->subquery != nullptr) return e;
+  if (e->kind == ExprKind::kColumn) return Outer(*e) || Find(*e) != nullptr ? nullptr : e;
+  for (const ExprPtr& a : e->args) {
+    if (const Expr* unknown = Unknown(a.get())) return unknown;
+  }
+  for (const ExprPtr& o : e->concat_order) {
+    if (const Expr* unknown = Unknown(o.get())) return unknown;
+  }
+  if (e->window != nullptr) {
+    for (const ExprPtr& p : e->window->partition_by) {
+      if (const Expr* unknown = Unknown(p.get())) return unknown;
+    }
+    for (const OrderItem& o : e->window->order_by) {
+      if (const Expr* unknown = Unknown(o.expr.get())) return unknown;
+    }
+  }
+  return nullptr;
+}
+
+ExprPtr ViewColumns::Expression(const ViewColumn& column) const {
+  return column.item != nullptr ? Clone(*column.item->expr) : Column(column.name);
+}
+
+void ViewColumns::Rewrite(ExprPtr* e) const {
+  Expr& node = **e;
+  if (node.kind == ExprKind::kColumn) {
+    if (!Outer(node)) *e = Expression(*Find(node));
+    return;
+  }
+  for (ExprPtr& a : node.args) Rewrite(&a);
+  for (ExprPtr& o : node.concat_order) Rewrite(&o);
+  if (node.window != nullptr) {
+    for (ExprPtr& p : node.window->partition_by) Rewrite(&p);
+    for (OrderItem& o : node.window->order_by) Rewrite(&o.expr);
+  }
+}
+
+ExprPtr BothConditions(ExprPtr first, ExprPtr second) {
+  if (first == nullptr) return second;
+  if (second == nullptr) return first;
+  auto both = std::make_unique<Expr>();
+  both->kind = ExprKind::kBinary;
+  both->binary_op = BinaryOp::kAnd;
+  both->args.push_back(std::move(first));
+  both->args.push_back(std::move(second));
+  return both;
+}
+
+bool MergeView(SelectStmt* select, const api::Dictionary& dictionary) {
+  if (!select->from || !select->from->view || !select->joins.empty() ||
+      !select->from->index_hint.empty()) {
+    return false;
+  }
+  auto columns = MergeableColumns(*select->from->derived, dictionary);
+  if (!columns) return false;
+  Merger merger(select, *std::move(columns));
   if (!merger.Allowed()) return false;
   merger.Merge();
   return true;

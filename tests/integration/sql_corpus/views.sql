@@ -1,9 +1,10 @@
 -- Views: made, read (merged into a key lookup, or read as a derived table where they group,
--- order or join), nested, joined, in subqueries and UNIONs, listed, replaced, altered and
--- dropped. MySQL prints a view's SELECT in its own canonical form (SHOW CREATE VIEW,
+-- order or join), nested, joined, in subqueries and UNIONs, written through (INSERT, UPDATE,
+-- DELETE of one table's view; 1288, 1471, 1348 where MySQL refuses), listed, replaced, altered
+-- and dropped. MySQL prints a view's SELECT in its own canonical form (SHOW CREATE VIEW,
 -- VIEW_DEFINITION) and MariaDB in another, and their types differ in display widths
 -- (DESCRIBE), so those stay out; so do the errors whose texts differ (1347, 1353, 1054 in a
--- view's SELECT, DROP VIEW of a missing view). Views of their own, named v_….
+-- view's SELECT or a write through one, DROP VIEW of a missing view). Views of their own, named v_….
 CREATE VIEW v_tools AS SELECT id, name, qty * 2 AS double_qty, price FROM item WHERE category = 'tool';
 SELECT * FROM v_tools ORDER BY id;
 SELECT name FROM v_tools WHERE id = 3;
@@ -43,7 +44,7 @@ SELECT * FROM v_copy ORDER BY id;
 -- Listed beside the tables.
 SHOW FULL TABLES LIKE 'v\_%';
 SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'corpus' AND TABLE_NAME LIKE 'v\_%' ORDER BY TABLE_NAME;
-SELECT TABLE_NAME, CHECK_OPTION, SECURITY_TYPE FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'corpus' ORDER BY TABLE_NAME;
+SELECT TABLE_NAME, CHECK_OPTION, IS_UPDATABLE, SECURITY_TYPE FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'corpus' ORDER BY TABLE_NAME;
 SELECT COLUMN_NAME, DATA_TYPE, IS_NULLABLE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'corpus' AND TABLE_NAME = 'v_named' ORDER BY ORDINAL_POSITION;
 -- Replaced and altered: readers see the new SELECT at once.
 CREATE OR REPLACE VIEW v_tools AS SELECT id, name, qty * 3 AS double_qty, price FROM item WHERE category = 'part';
@@ -51,6 +52,33 @@ SELECT * FROM v_tools ORDER BY id;
 SELECT * FROM v_named ORDER BY item_id;
 ALTER VIEW v_tools AS SELECT id, name, qty AS double_qty, price FROM item;
 SELECT COUNT(*) FROM v_named;
+-- Writes through views of one table (MySQL's updatable views), on a table of their own.
+CREATE TABLE v_base (id INT PRIMARY KEY, k INT NOT NULL DEFAULT 0, name VARCHAR(20));
+INSERT INTO v_base VALUES (1, 1, 'a'), (2, 2, 'b'), (3, 3, 'c');
+CREATE VIEW v_upd AS SELECT id, k, name AS n FROM v_base WHERE k > 1;
+CREATE VIEW v_expr AS SELECT id, k * 2 AS k2 FROM v_base;
+CREATE VIEW v_grouped AS SELECT k, COUNT(*) AS c FROM v_base GROUP BY k;
+UPDATE v_upd SET n = 'B' WHERE id = 2;
+UPDATE v_upd SET n = 'A' WHERE id = 1;
+UPDATE v_upd SET k = k + 10;
+SELECT * FROM v_base ORDER BY id;
+DELETE FROM v_upd WHERE n = 'c';
+INSERT INTO v_upd VALUES (4, 4, 'd');
+INSERT INTO v_upd (id, n) VALUES (5, 'e');
+INSERT INTO v_upd SET id = 6, k = 6, n = 'f';
+INSERT INTO v_upd VALUES (6, 6, 'g') ON DUPLICATE KEY UPDATE n = VALUES(n);
+SELECT * FROM v_base ORDER BY id;
+SELECT * FROM v_upd ORDER BY id;
+UPDATE v_expr SET id = 20 WHERE k2 = 24;
+DELETE FROM v_expr WHERE k2 > 10 ORDER BY id DESC LIMIT 1;
+SELECT * FROM v_base ORDER BY id;
+UPDATE v_expr SET k2 = 1;
+INSERT INTO v_expr VALUES (1, 2);
+UPDATE v_grouped SET k = 1;
+DELETE FROM v_grouped;
+INSERT INTO v_grouped VALUES (1, 2);
+DROP VIEW v_upd, v_expr, v_grouped;
+DROP TABLE v_base;
 -- Errors both servers give alike.
 CREATE VIEW v_tools AS SELECT 1;
 CREATE VIEW v_bad AS SELECT * FROM nosuch;
