@@ -152,6 +152,9 @@ void Dictionary::Apply(const wire::DictReq& req, wire::DictConf* conf, Dictionar
     case wire::DictReq::kDropViews:
       DropViews(req.drop_views(), conf, delta);
       break;
+    case wire::DictReq::kRenameView:
+      RenameView(req.rename_view(), conf, delta);
+      break;
     case wire::DictReq::kGetDictionary:
       break;
     default:
@@ -321,6 +324,33 @@ void Dictionary::CreateView(const wire::CreateView& req, wire::DictConf* conf,
   }
   if (exists) BumpReads(views_[key], delta);
   views_[key] = view;
+  ++version_;
+}
+
+void Dictionary::RenameView(const wire::RenameView& req, wire::DictConf* conf,
+                            DictionaryDelta* delta) {
+  const wire::ObjectName& from = req.from();
+  const wire::ObjectName& to = req.to();
+  auto it = views_.find(std::make_pair(from.database(), from.name()));
+  if (it == views_.end()) {
+    Fail(conf, 1146, absl::StrCat("Table '", from.database(), ".", from.name(), "' doesn't exist"));
+    return;
+  }
+  if (to.database() != from.database()) {
+    Fail(conf, 1450,
+         absl::StrCat("Changing schema from '", from.database(), "' to '", to.database(),
+                      "' is not allowed."));
+    return;
+  }
+  if (NameTaken(to.database(), to.name())) {
+    Fail(conf, 1050, absl::StrCat("Table '", to.name(), "' already exists"));
+    return;
+  }
+  wire::View view = std::move(it->second);
+  views_.erase(it);
+  BumpReads(view, delta);  // a router that still has the old name reads it no more
+  view.set_name(to.name());
+  views_[std::make_pair(to.database(), to.name())] = std::move(view);
   ++version_;
 }
 

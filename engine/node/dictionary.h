@@ -80,6 +80,7 @@ class Dictionary {
   bool NameTaken(const std::string& db, const std::string& name) const;
   void CreateView(const wire::CreateView& req, wire::DictConf* conf, DictionaryDelta* delta);
   void DropViews(const wire::DropViews& req, wire::DictConf* conf, DictionaryDelta* delta);
+  void RenameView(const wire::RenameView& req, wire::DictConf* conf, DictionaryDelta* delta);
   // A new version of each table `view` reads: its old SELECT is read no more (View.reads).
   void BumpReads(const wire::View& view, DictionaryDelta* delta);
   void CreateTable(const wire::CreateTable& req, wire::DictConf* conf, DictionaryDelta* delta);

@@ -176,6 +176,29 @@ TEST_F(DictionaryViewsTest, ReplacingOrDroppingAViewMakesNewVersionsOfWhatItRead
   EXPECT_EQ(version_of_t(), made + 1);
 }
 
+TEST_F(DictionaryViewsTest, RenameTableOfAViewStaysInItsDatabase) {
+  ASSERT_EQ(CreateView("v", "SELECT 1").error_code(), 0u);
+  ASSERT_EQ(CreateView("w", "SELECT 2").error_code(), 0u);
+  auto rename = [&](const std::string& to, const std::string& to_db = "db") {
+    wire::DictReq req;
+    req.mutable_rename_view()->mutable_from()->set_database("db");
+    req.mutable_rename_view()->mutable_from()->set_name("v");
+    req.mutable_rename_view()->mutable_to()->set_database(to_db);
+    req.mutable_rename_view()->mutable_to()->set_name(to);
+    return Apply(req);
+  };
+  EXPECT_EQ(rename("w").error_code(), 1050u);
+  EXPECT_EQ(rename("t").error_code(), 1050u);
+  wire::DictConf other_db = rename("v", "db2");
+  EXPECT_EQ(other_db.error_code(), 1450u);
+  EXPECT_EQ(other_db.error_message(), "Changing schema from 'db' to 'db2' is not allowed.");
+  EXPECT_EQ(Select("v"), "SELECT 1");
+  ASSERT_EQ(rename("u").error_code(), 0u);
+  EXPECT_EQ(Select("v"), "");
+  EXPECT_EQ(Select("u"), "SELECT 1");
+  EXPECT_EQ(rename("x").error_code(), 1146u);
+}
+
 TEST_F(DictionaryViewsTest, ViewsGoWithTheirDatabaseAndTravelToOtherNodes) {
   ASSERT_EQ(CreateView("v", "SELECT id FROM t").error_code(), 0u);
   wire::Dictionary proto;

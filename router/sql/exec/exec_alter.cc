@@ -8,6 +8,7 @@
 #include "router/sql/exec/foreign_key_definitions.h"
 #include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/table_access.h"
+#include "router/sql/exec/view_expansion.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -112,6 +113,18 @@ StatementResult ExecuteAlterTable(const AlterTableStmt& stmt, const ExecContext&
 StatementResult ExecuteRenameTable(const RenameTableStmt& stmt, const ExecContext& ctx) {
   std::vector<wire::DictReq> requests;
   for (const auto& [from, to] : stmt.renames) {
+    auto view = LookUpView(from, *ctx.state);
+    if (auto* err = std::get_if<mysql::SqlError>(&view)) return *err;
+    if (const auto& found = std::get<std::optional<wire::View>>(view)) {
+      auto db = DatabaseOf(to, *ctx.state);
+      if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
+      wire::RenameView* rename = requests.emplace_back().mutable_rename_view();
+      rename->mutable_from()->set_database(found->database());
+      rename->mutable_from()->set_name(found->name());
+      rename->mutable_to()->set_database(std::get<std::string>(std::move(db)));
+      rename->mutable_to()->set_name(to.name);
+      continue;
+    }
     auto resolved = ResolveTableToWrite(from, "", *ctx.state);
     if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
     auto db = DatabaseOf(to, *ctx.state);

@@ -1,7 +1,7 @@
 -- Views: made, read (merged into a key lookup, or read as a derived table where they group,
 -- order or join), nested, joined, in subqueries and UNIONs, written through (INSERT, UPDATE,
--- DELETE of one table's view; 1288, 1471, 1348 where MySQL refuses), listed, replaced, altered
--- and dropped. MySQL prints a view's SELECT in its own canonical form (SHOW CREATE VIEW,
+-- DELETE of one table's view; 1288, 1471, 1348 where MySQL refuses), listed, replaced, altered,
+-- renamed and dropped. MySQL prints a view's SELECT in its own canonical form (SHOW CREATE VIEW,
 -- VIEW_DEFINITION) and MariaDB in another, and their types differ in display widths
 -- (DESCRIBE), so those stay out; so do the errors whose texts differ (1347, 1353, 1054 in a
 -- view's SELECT or a write through one, DROP VIEW of a missing view). Views of their own, named v_….
@@ -52,6 +52,10 @@ SELECT * FROM v_tools ORDER BY id;
 SELECT * FROM v_named ORDER BY item_id;
 ALTER VIEW v_tools AS SELECT id, name, qty AS double_qty, price FROM item;
 SELECT COUNT(*) FROM v_named;
+RENAME TABLE v_named TO v_renamed;
+SELECT * FROM v_renamed ORDER BY item_id;
+SELECT * FROM v_named;
+RENAME TABLE v_renamed TO v_named;
 -- Writes through views of one table (MySQL's updatable views), on a table of their own.
 CREATE TABLE v_base (id INT PRIMARY KEY, k INT NOT NULL DEFAULT 0, name VARCHAR(20));
 INSERT INTO v_base VALUES (1, 1, 'a'), (2, 2, 'b'), (3, 3, 'c');
