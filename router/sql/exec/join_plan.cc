@@ -409,8 +409,11 @@ class Planner {
     for (size_t s = 1; s < regular_; ++s) {
       std::vector<int> right = shown[s];
       std::vector<int> first;
-      for (const auto& [r, left, name] : using_pairs_) {
+      for (const auto& [r, left, using_name] : using_pairs_) {
         if (r != s) continue;
+        // (A structured binding is captured through a reference of its own: clang 14 takes no
+        // binding in a lambda.)
+        const std::string& name = using_name;
         auto named = [&](int c) { return absl::EqualsIgnoreCase(plan_.columns[c].name, name); };
         auto in_left = std::find_if(star.begin(), star.end(), named);
         auto in_right = std::find_if(right.begin(), right.end(), named);
