@@ -1,7 +1,7 @@
 // DDL while a data node restarts, through SQL as a user would run it (the mariadb CLI against
 // a router): tables created and filled while data node 3 is down, fetching the dictionary and
 // copying its partitions must all be on it once it serves — so that, with data node 2 killed
-// next, every table and row is still there, served by node 3 alone.
+// next, every table, view and row is still there, served by node 3 alone.
 #include <signal.h>
 
 #include <iostream>
@@ -88,6 +88,11 @@ TEST_F(DdlRestartTest, TablesCreatedWhileANodeRestartsAreOnItWhenItServes) {
 
   int killed = Kill(3);
   ASSERT_GT(killed, 0);
+  // A view made while node 3 is down comes with the dictionary it fetches.
+  CommandResult view = MariadbRetrying(
+      "CREATE VIEW d.big_count AS SELECT COUNT(*) AS n FROM d.big WHERE id >= 0",
+      absl::Seconds(10));
+  ASSERT_EQ(view.exit_code, 0) << view.err;
   // One table after another, each with a row, until node 3 has served again for a while.
   int tables = 0;
   int while_starting = 0;  // created while node 3 was starting (fetching, copying)
@@ -125,6 +130,8 @@ TEST_F(DdlRestartTest, TablesCreatedWhileANodeRestartsAreOnItWhenItServes) {
   EXPECT_EQ(read.out, expected);
   CommandResult count = MariadbRetrying("SELECT COUNT(*) FROM d.big", absl::Seconds(20));
   EXPECT_EQ(count.out, absl::StrCat("COUNT(*)\n", kBigRows, "\n")) << count.err;
+  CommandResult through_view = MariadbRetrying("SELECT n FROM d.big_count", absl::Seconds(20));
+  EXPECT_EQ(through_view.out, absl::StrCat("n\n", kBigRows, "\n")) << through_view.err;
 }
 
 }  // namespace
