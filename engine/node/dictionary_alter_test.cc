@@ -5,33 +5,11 @@
 #include <string>
 
 #include "engine/node/dictionary.h"
+#include "engine/node/dictionary_test_util.h"
 #include "engine/schema/schema.h"
 
 namespace shoal::node {
 namespace {
-
-schema::TableDef Def(const std::string& name, bool with_v = true) {
-  schema::TableDef t;
-  t.database = "db";
-  t.name = name;
-  schema::ColumnDef id;
-  id.name = "id";
-  id.nullable = false;
-  t.columns.push_back(id);
-  if (with_v) {
-    schema::ColumnDef v;
-    v.name = "v";
-    v.type = schema::ColumnType::kVarChar;
-    v.length = 10;
-    t.columns.push_back(v);
-  }
-  schema::IndexDef pk;
-  pk.name = "PRIMARY";
-  pk.columns = {0};
-  pk.unique = pk.primary = true;
-  t.indexes.push_back(pk);
-  return t;
-}
 
 class DictionaryAlterTest : public ::testing::Test {
  protected:

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/node/dictionary.h"
+#include "engine/node/dictionary_test_util.h"
 #include "engine/schema/schema.h"
 
 namespace shoal::node {
@@ -20,20 +21,8 @@ class DictionaryViewsTest : public ::testing::Test {
   }
 
   wire::DictConf CreateTable(const std::string& name) {
-    schema::TableDef t;
-    t.database = "db";
-    t.name = name;
-    schema::ColumnDef id;
-    id.name = "id";
-    id.nullable = false;
-    t.columns.push_back(id);
-    schema::IndexDef pk;
-    pk.name = "PRIMARY";
-    pk.columns = {0};
-    pk.unique = pk.primary = true;
-    t.indexes.push_back(pk);
     wire::DictReq req;
-    schema::AppendTableDef(t, req.mutable_create_table()->mutable_table());
+    schema::AppendTableDef(Def(name), req.mutable_create_table()->mutable_table());
     return Apply(req);
   }
   wire::DictConf Apply(const wire::DictReq& req) {
