@@ -895,6 +895,8 @@ TEST_F(SqlTablesTest, ViewsThroughTwoRouters) {
       "INSERT INTO vv VALUES (4, 40, 'd'); UPDATE vv SET name = 'D' WHERE k2 = 40; "
       "DELETE FROM vv WHERE id = 1; SELECT * FROM vt ORDER BY id");
   EXPECT_EQ(written.out, "id\tk\tname\n2\t20\tb\n3\t30\tc\n4\t40\tD\n") << written.err;
+  EXPECT_THAT(Query("EXPLAIN UPDATE vv SET name = 'e' WHERE id = 4"),
+              HasSubstr("key lookup on PRIMARY"));
   EXPECT_THAT(Mariadb("UPDATE shop.vv SET nosuch = 1").err,
               HasSubstr("ERROR 1054 (42S22) at line 1: Unknown column 'nosuch' in 'field list'"));
   EXPECT_THAT(Mariadb("CREATE VIEW shop.bad (a) AS SELECT 1, 2").err,

@@ -25,8 +25,11 @@ std::string ViewKey(const wire::View& view) {
 // A base table a FROM or JOIN names (not a derived table).
 bool NamesBaseTable(const TableRef& ref) { return !ref.derived && !ref.table.name.empty(); }
 
-// The table an INSERT, UPDATE or DELETE writes (of one table), or null.
+// The table an INSERT, UPDATE or DELETE writes (of one table; EXPLAINed too), or null.
 const TableName* WriteTarget(const Statement& stmt) {
+  if (const auto* explain = std::get_if<ExplainStmt>(&stmt.node); explain && explain->statement) {
+    return WriteTarget(*explain->statement);
+  }
   if (const auto* insert = std::get_if<InsertStmt>(&stmt.node)) return &insert->table;
   if (const auto* update = std::get_if<UpdateStmt>(&stmt.node)) return &update->table;
   if (const auto* del = std::get_if<DeleteStmt>(&stmt.node); del && del->targets.empty()) {
@@ -147,6 +150,9 @@ class Expander {
  private:
   // INSERT, UPDATE or DELETE of a view: of its table instead (view_writes.h).
   std::optional<mysql::SqlError> ExpandWriteTarget(Statement* stmt) {
+    if (auto* explain = std::get_if<ExplainStmt>(&stmt->node); explain && explain->statement) {
+      return ExpandWriteTarget(explain->statement.get());
+    }
     const TableName* target = WriteTarget(*stmt);
     if (target == nullptr) return std::nullopt;
     const std::string& db = target->database.empty() ? state_.database : target->database;
