@@ -897,6 +897,11 @@ TEST_F(SqlTablesTest, ViewsThroughTwoRouters) {
   EXPECT_EQ(written.out, "id\tk\tname\n2\t20\tb\n3\t30\tc\n4\t40\tD\n") << written.err;
   EXPECT_THAT(Query("EXPLAIN UPDATE vv SET name = 'e' WHERE id = 4"),
               HasSubstr("key lookup on PRIMARY"));
+  Query("CREATE VIEW vchecked AS SELECT id, k FROM vt WHERE k > 1 WITH CHECK OPTION");
+  EXPECT_THAT(other("INSERT INTO vchecked VALUES (5, 50), (6, 0)").err,
+              HasSubstr("ERROR 1369 (HY000) at line 1: CHECK OPTION failed 'shop.vchecked'"));
+  EXPECT_EQ(Query("SELECT COUNT(*) FROM vt WHERE id >= 5"), "COUNT(*)\n0\n");
+  EXPECT_THAT(Mariadb("UPDATE shop.vchecked SET k = 0").err, HasSubstr("ERROR 1235"));
   EXPECT_THAT(Mariadb("UPDATE shop.vv SET nosuch = 1").err,
               HasSubstr("ERROR 1054 (42S22) at line 1: Unknown column 'nosuch' in 'field list'"));
   EXPECT_THAT(Mariadb("CREATE VIEW shop.bad (a) AS SELECT 1, 2").err,
@@ -907,7 +912,7 @@ TEST_F(SqlTablesTest, ViewsThroughTwoRouters) {
   Query("CREATE VIEW vv2 AS SELECT name FROM vv; CREATE OR REPLACE VIEW vv AS SELECT id FROM vt");
   EXPECT_THAT(other("SELECT * FROM vv2").err,
               HasSubstr("ERROR 1356 (HY000) at line 1: View 'shop.vv2' references invalid"));
-  Query("DROP VIEW vv, vv2; DROP TABLE vt");
+  Query("DROP VIEW vv, vv2, vchecked; DROP TABLE vt");
   EXPECT_THAT(other("SELECT * FROM vv").err, HasSubstr("ERROR 1146"));
 }
 

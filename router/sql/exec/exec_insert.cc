@@ -3,12 +3,14 @@
 // transaction, so that a row that fails (a duplicate key, a full table) rolls the others back:
 // the statement has no effect, as in MySQL.
 #include <algorithm>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "engine/api/client.h"
 #include "engine/schema/row.h"
+#include "router/sql/eval/expr_eval.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/exec/async_statement.h"
@@ -74,11 +76,14 @@ namespace {
 class InsertRun : public AsyncStatement, public api::Completion {
  public:
   // `records_info`: the OK carries "Records: …" (a multi-row INSERT, or INSERT … SELECT).
+  // `left_out`: rows INSERT IGNORE dropped before (a view's CHECK OPTION failed).
   InsertRun(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
-            bool replace, bool ignore, uint64_t last_insert_id, bool records_info)
+            bool replace, bool ignore, uint64_t last_insert_id, bool records_info,
+            uint64_t left_out)
       : AsyncStatement(ctx),
         table_(std::move(table)),
         rows_(std::move(rows)),
+        left_out_(left_out),
         records_info_(records_info),
         replace_(replace),
         ignore_(ignore),
@@ -226,7 +231,7 @@ class InsertRun : public AsyncStatement, public api::Completion {
       // As MySQL: Duplicates counts the rows IGNORE skipped and those REPLACE replaced.
       ok.info = absl::StrCat("Records: ", rows_.size() + skipped_,
                              "  Duplicates: ", duplicates_ + skipped_ + replaced_,
-                             "  Warnings: ", duplicates_ + skipped_);
+                             "  Warnings: ", duplicates_ + skipped_ + left_out_);
     }
     if (state() != nullptr && last_insert_id_ != 0) state()->last_insert_id = last_insert_id_;
     Deliver(ok);
@@ -234,6 +239,7 @@ class InsertRun : public AsyncStatement, public api::Completion {
 
   api::TablePtr table_;
   std::vector<std::string> rows_;
+  uint64_t left_out_;
   bool records_info_;
   bool replace_, ignore_;
   uint64_t last_insert_id_;
@@ -588,6 +594,54 @@ void RowsToInsert::Add(const schema::TableDef& table, const std::vector<int>& co
   }
 }
 
+namespace {
+
+// WITH CHECK OPTION of the view an INSERT writes through (InsertStmt::check): each packed row,
+// decoded, must satisfy the view's condition — 1369, or with IGNORE a warning and no row.
+class ViewCheck {
+ public:
+  ViewCheck(const InsertStmt& stmt, const schema::TableDef& table, const ExecContext& ctx)
+      : stmt_(stmt), table_(table), ctx_(ctx) {
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+      all_.push_back(static_cast<uint16_t>(c));
+      columns_.push_back(ResultColumn(table, static_cast<int>(c), ResultCollationId(*ctx.state),
+                                      ResultCharsetMaxLen(*ctx.state)));
+    }
+  }
+
+  std::variant<bool, mysql::SqlError> Passes(absl::string_view packed) {
+    values_.clear();
+    if (!DecodeRow(table_, all_, packed, &scratch_, &values_)) {
+      return mysql::SqlError{1105, "HY000", "a row to insert did not decode"};
+    }
+    EvalContext eval = ctx_.Eval();
+    eval.row_columns = &columns_;
+    eval.row = &values_;
+    eval.clause = "where clause";
+    auto v = Evaluate(*stmt_.check, &eval);
+    if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+    if (Truth(std::get<mysql::Value>(v)) == 1) return true;
+    size_t dot = stmt_.check_view.find('.');
+    mysql::SqlError failed{1369, "HY000",
+                           absl::StrCat("CHECK OPTION failed '", stmt_.check_view.substr(0, dot),
+                                        ".", stmt_.check_view.substr(dot + 1), "'")};
+    if (!stmt_.ignore) return failed;
+    AddWarning(ctx_.state, Diagnostic::Level::kWarning, failed.code, failed.message);
+    return false;
+  }
+
+ private:
+  const InsertStmt& stmt_;
+  const schema::TableDef& table_;
+  const ExecContext& ctx_;
+  std::vector<uint16_t> all_;
+  std::vector<mysql::ColumnDefinition> columns_;
+  std::vector<schema::Field> scratch_;
+  std::vector<mysql::Value> values_;
+};
+
+}  // namespace
+
 StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToInsert rows,
                            const ExecContext& ctx) {
   if (auto err = RequireDataNodes(*ctx.state)) return *err;
@@ -603,8 +657,11 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
   }
 
   const bool records_info = count > 1 || stmt.select != nullptr;
-  std::vector<std::string> packed(count);
+  std::vector<std::string> packed;
+  packed.reserve(count);
   schema::RowWriter writer;
+  std::optional<ViewCheck> check;
+  if (stmt.check != nullptr) check.emplace(stmt, *table, ctx);
   for (size_t r = 0; r < count; ++r) {
     const int row = static_cast<int>(r + 1);
     auto append = [&](int c, schema::RowWriter* out) {
@@ -614,7 +671,12 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
             PackRow(*table, rows.given[r], append, ctx, &next_id, &last_insert_id, &writer)) {
       return *err;
     }
-    packed[r] = std::string(writer.view());
+    if (check) {
+      auto passed = check->Passes(writer.view());
+      if (auto* err = std::get_if<mysql::SqlError>(&passed)) return *err;
+      if (!std::get<bool>(passed)) continue;  // INSERT IGNORE: skipped, with a warning
+    }
+    packed.emplace_back(writer.view());
   }
   BeginImplicitTransaction(ctx.state);
   NoteTransactionWrite(ctx.state);
@@ -625,8 +687,16 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
     upsert->Start();
     return Deferred{};
   }
+  const uint64_t left_out = count - packed.size();
+  if (packed.empty()) {  // IGNORE left every row out
+    OkResult ok;
+    if (records_info) {
+      ok.info = absl::StrCat("Records: 0  Duplicates: 0  Warnings: ", left_out);
+    }
+    return ok;
+  }
   auto* run = new InsertRun(ctx, std::move(table), std::move(packed), stmt.replace, stmt.ignore,
-                            last_insert_id, records_info);
+                            last_insert_id, records_info, left_out);
   run->Start();
   return Deferred{};
 }

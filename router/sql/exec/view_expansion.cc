@@ -162,7 +162,22 @@ class Expander {
     if (auto* err = std::get_if<mysql::SqlError>(&select)) return *err;
     return WriteThroughView(*view,
                             std::get<SelectStmt>(std::get<Statement>(std::move(select)).node),
-                            dictionary_, stmt);
+                            ReadsOnlyTables(*view), dictionary_, stmt);
+  }
+
+  // Whether the view's own SELECT names no view (so its condition is all its merge has).
+  bool ReadsOnlyTables(const wire::View& view) const {
+    auto parsed = ParseQualified(view.select(), view.default_database());
+    if (std::holds_alternative<mysql::SqlError>(parsed)) return false;
+    bool tables = true;
+    WalkStatement(
+        std::get<Statement>(parsed),
+        [&](const TableRef& ref) {
+          tables = tables && (!NamesBaseTable(ref) ||
+                              dictionary_.FindView(ref.table.database, ref.table.name) == nullptr);
+        },
+        [](const Expr&) {});
+    return tables;
   }
 
   // Typed as MySQL opens a view: a column gone from its tables makes the view invalid, not an

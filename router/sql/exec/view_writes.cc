@@ -66,6 +66,12 @@ std::optional<mysql::SqlError> RewriteAssignments(const ViewColumns& view,
   return std::nullopt;
 }
 
+// The columns under `e` without their qualifier: a check over one table's row.
+void Unqualify(Expr* e) {
+  if (e->kind == ExprKind::kColumn) e->qualifier.clear();
+  for (ExprPtr& a : e->args) Unqualify(a.get());
+}
+
 std::optional<mysql::SqlError> RewriteOrder(const ViewColumns& view,
                                             std::vector<OrderItem>* order_by) {
   for (OrderItem& o : *order_by) {
@@ -77,6 +83,7 @@ std::optional<mysql::SqlError> RewriteOrder(const ViewColumns& view,
 }  // namespace
 
 std::optional<mysql::SqlError> WriteThroughView(const wire::View& view, SelectStmt select,
+                                                bool local_is_cascaded,
                                                 const api::Dictionary& dictionary,
                                                 Statement* stmt) {
   const bool insert = std::holds_alternative<InsertStmt>(stmt->node);
@@ -85,9 +92,9 @@ std::optional<mysql::SqlError> WriteThroughView(const wire::View& view, SelectSt
                                                                                        : "DELETE";
   auto columns = MergeableColumns(select, dictionary);
   if (!columns) return insert ? NotInsertable(view) : NotUpdatable(view, statement);
-  if (view.check_option() != wire::View::NONE && statement != "DELETE") {
-    return mysql::errors::NotSupportedYet(
-        absl::StrCat(statement, " through a view WITH CHECK OPTION"));
+  const bool checked = view.check_option() != wire::View::NONE;
+  if (checked && statement == "UPDATE") {
+    return mysql::errors::NotSupportedYet("UPDATE through a view WITH CHECK OPTION");
   }
   const TableRef& base = *select.from;
   const std::string& alias_in_view = base.alias;
@@ -110,6 +117,20 @@ std::optional<mysql::SqlError> WriteThroughView(const wire::View& view, SelectSt
       name = std::get<std::string>(std::move(column));
     }
     if (auto err = RewriteAssignments(v, &insert_stmt->on_duplicate)) return err;
+    if (checked && select.where != nullptr) {
+      if (!insert_stmt->on_duplicate.empty()) {
+        return mysql::errors::NotSupportedYet(
+            "ON DUPLICATE KEY UPDATE through a view WITH CHECK OPTION");
+      }
+      // The view's condition and those of the views under it: CASCADED's. LOCAL checks the
+      // view's own alone, which is the same when it reads a table (`local_is_cascaded`).
+      if (view.check_option() == wire::View::LOCAL && !local_is_cascaded) {
+        return mysql::errors::NotSupportedYet("WITH LOCAL CHECK OPTION on a view of a view");
+      }
+      insert_stmt->check = std::move(select.where);
+      Unqualify(insert_stmt->check.get());
+      insert_stmt->check_view = absl::StrCat(view.database(), ".", view.name());
+    }
     insert_stmt->table = base.table;
     return std::nullopt;
   }

@@ -15,10 +15,16 @@ namespace shoal::sql::internal {
 
 // Rewrites `stmt`, whose table is the view `view`, onto the view's table. `select` is the
 // view's SELECT as view_expansion.h makes it (qualified, its views merged); it is consumed.
-// Errors as MySQL's: 1288 (UPDATE, DELETE) and 1471 (INSERT) for a view that is not one table's
-// filter and projection, 1348 for a column that is an expression, 1054 for a column the view
-// lacks; 1235 for what Shoal does not do yet (WITH CHECK OPTION, a write joining tables).
+// `local_is_cascaded`: the view reads a table, not another view, so its own condition is all
+// of `select`'s. An INSERT through a view WITH CHECK OPTION carries the condition each row must
+// meet (InsertStmt::check). Errors as MySQL's: 1288 (UPDATE, DELETE) and 1471 (INSERT) for a
+// view that is not one table's filter and projection, 1348 for a column that is an expression,
+// 1054 for a column the view lacks; 1235 for what Shoal does not do yet (UPDATE and ON
+// DUPLICATE KEY UPDATE through a view WITH CHECK OPTION, LOCAL over a view, a write joining
+// tables).
 std::optional<mysql::SqlError> WriteThroughView(const wire::View& view, SelectStmt select,
-                                                const api::Dictionary& dictionary, Statement* stmt);
+                                                bool local_is_cascaded,
+                                                const api::Dictionary& dictionary,
+                                                Statement* stmt);
 
 }  // namespace shoal::sql::internal

@@ -250,6 +250,10 @@ struct InsertStmt {
   std::vector<std::vector<ExprPtr>> rows;  // VALUES () gives an empty row
   std::unique_ptr<SelectStmt> select;      // INSERT … SELECT: the rows it returns (`rows` empty)
   std::vector<Assignment> on_duplicate;
+  // Through a view WITH CHECK OPTION (exec/view_writes.h): every row must satisfy `check`,
+  // over the table's unqualified columns, or 1369 names `check_view` ("db.view").
+  ExprPtr check;
+  std::string check_view;
 };
 
 // LOAD DATA [LOCAL] INFILE 'file' [REPLACE|IGNORE] INTO TABLE t [CHARACTER SET cs]
