@@ -89,9 +89,9 @@ TEST_F(DdlRestartTest, TablesCreatedWhileANodeRestartsAreOnItWhenItServes) {
   int killed = Kill(3);
   ASSERT_GT(killed, 0);
   // A view made while node 3 is down comes with the dictionary it fetches.
-  CommandResult view = MariadbRetrying(
-      "CREATE VIEW d.big_count AS SELECT COUNT(*) AS n FROM d.big WHERE id >= 0",
-      absl::Seconds(10));
+  CommandResult view =
+      MariadbRetrying("CREATE VIEW d.big_count AS SELECT COUNT(*) AS n FROM d.big WHERE id >= 0",
+                      absl::Seconds(10));
   ASSERT_EQ(view.exit_code, 0) << view.err;
   // One table after another, each with a row, until node 3 has served again for a while.
   int tables = 0;

@@ -24,7 +24,6 @@ namespace shoal::sql::internal {
 // tables).
 std::optional<mysql::SqlError> WriteThroughView(const wire::View& view, SelectStmt select,
                                                 bool local_is_cascaded,
-                                                const api::Dictionary& dictionary,
-                                                Statement* stmt);
+                                                const api::Dictionary& dictionary, Statement* stmt);
 
 }  // namespace shoal::sql::internal

@@ -1,8 +1,8 @@
 // SELECT: options, the select list with aliases and `*`/`t.*`, FROM tables and derived tables
 // joined left to right (or DUAL, or nothing), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT and
 // the locking clause. NATURAL joins, parenthesized joins but at the left of FROM, unions,
-// windows and SELECT INTO answer 1235; so do GROUP BY, HAVING and ORDER BY without a table, which the executor does
-// not run.
+// windows and SELECT INTO answer 1235; so do GROUP BY, HAVING and ORDER BY without a table, which
+// the executor does not run.
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
@@ -231,7 +231,8 @@ bool ParseJoin(Parser& p, JoinClause* join) {
 // of the joins that follow: `(a JOIN b ON …) JOIN c ON …`, as MySQL and MariaDB print a view's
 // joins, is that join unparenthesized (joins are left-deep). A group elsewhere answers 1235.
 bool ParseTablesAndJoins(Parser& p, SelectStmt* select) {
-  if (p.Peek().kind == TokenKind::kLParen && !PeekAny(p, {"SELECT", "WITH", "VALUES", "TABLE"}, 1)) {
+  if (p.Peek().kind == TokenKind::kLParen &&
+      !PeekAny(p, {"SELECT", "WITH", "VALUES", "TABLE"}, 1)) {
     Parser::DepthGuard depth(&p);
     if (!depth.ok()) return false;
     p.Advance();  // (
