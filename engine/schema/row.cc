@@ -105,6 +105,7 @@ uint32_t MaxValueBytes(const ColumnDef& column) {
       break;
     case ColumnType::kText:
     case ColumnType::kBlob:
+    case ColumnType::kJson:
       max = kMaxVariableBytes;
       break;
     default:
@@ -212,13 +213,16 @@ int CompareField(const ColumnDef& column, absl::string_view a, absl::string_view
     case ColumnType::kBigInt:
       if (column.is_unsigned) return Three(FieldUint(column, a), FieldUint(column, b));
       return Three(FieldInt(column, a), FieldInt(column, b));
+    case ColumnType::kEnum:
+    case ColumnType::kSet:
+      return Three(FieldUint(column, a), FieldUint(column, b));
     default:
       return Three(FieldInt(column, a), FieldInt(column, b));
   }
 }
 
 int64_t FieldInt(const ColumnDef& column, absl::string_view bytes) {
-  if (column.is_unsigned && IsInteger(column.type)) {
+  if ((column.is_unsigned && IsInteger(column.type)) || IsEnumOrSet(column.type)) {
     return static_cast<int64_t>(FieldUint(column, bytes));
   }
   const char* p = bytes.data();
@@ -263,7 +267,7 @@ double FieldDouble(const ColumnDef& column, absl::string_view bytes) {
       return absl::SimpleAtod(bytes, &value) ? value : 0;
     }
     default:
-      if (column.is_unsigned && IsInteger(column.type)) {
+      if ((column.is_unsigned && IsInteger(column.type)) || IsEnumOrSet(column.type)) {
         return static_cast<double>(FieldUint(column, bytes));
       }
       return static_cast<double>(FieldInt(column, bytes));

@@ -27,6 +27,8 @@ constexpr size_t kMaxIndexes = 64;
 constexpr size_t kMaxKeyParts = 16;
 constexpr size_t kMaxKeyBytes = 3072;
 constexpr size_t kMaxCommentChars = 2048;
+constexpr size_t kMaxEnumElements = 65535;
+constexpr size_t kMaxSetElements = 64;
 
 absl::Status Error(int code, absl::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat(code, ": ", message));
@@ -78,6 +80,15 @@ absl::Status CheckType(ColumnDef* column) {
     case ColumnType::kDateTime:
     case ColumnType::kTimestamp:
       return CheckPrecision(*column, 6);
+    case ColumnType::kEnum:
+    case ColumnType::kSet: {
+      const size_t max = column->type == ColumnType::kEnum ? kMaxEnumElements : kMaxSetElements;
+      if (column->elements.empty() || column->elements.size() > max) {
+        return Error(1097, absl::StrCat("Too many strings for column ", column->name, " and ",
+                                        ColumnTypeName(column->type)));
+      }
+      return absl::OkStatus();
+    }
     default:
       return absl::OkStatus();
   }
@@ -94,7 +105,8 @@ absl::Status CheckDefault(const ColumnDef& column) {
     return Error(1067, absl::StrCat("Invalid default value for '", column.name, "'"));
   }
   if (!column.default_value.has_value()) return absl::OkStatus();
-  if (column.type == ColumnType::kText || column.type == ColumnType::kBlob) {
+  if (column.type == ColumnType::kText || column.type == ColumnType::kBlob ||
+      column.type == ColumnType::kJson) {
     return Error(1101, absl::StrCat("BLOB, TEXT, GEOMETRY or JSON column '", column.name,
                                     "' can't have a default value"));
   }
@@ -134,6 +146,7 @@ absl::Status CheckColumn(const TableDef& table, size_t i, ColumnDef* column) {
                                     " for column '", column->name, "'"));
   }
   if (!IsNumeric(column->type)) column->is_unsigned = false;
+  if (!IsEnumOrSet(column->type)) column->elements.clear();
   if (column->auto_increment && !IsInteger(column->type)) {
     return Error(1063, absl::StrCat("Incorrect column specifier for column '", column->name, "'"));
   }
@@ -182,6 +195,11 @@ absl::Status CheckIndexColumns(TableDef* table, IndexDef* index) {
       if (index->columns[j] == pos) {
         return Error(1060, absl::StrCat("Duplicate column name '", column.name, "'"));
       }
+    }
+    if (column.type == ColumnType::kJson) {
+      return Error(3152, absl::StrCat("JSON column '", column.name,
+                                      "' supports indexing only via generated columns on a "
+                                      "specified JSON path."));
     }
     if (column.type == ColumnType::kText || column.type == ColumnType::kBlob) {
       return Error(1170, absl::StrCat("BLOB/TEXT column '", column.name,
@@ -310,12 +328,25 @@ void AddHiddenKey(TableDef* table) {
 }  // namespace
 
 absl::string_view ColumnTypeName(ColumnType type) {
-  static constexpr std::array<absl::string_view, 19> kNames = {
-      "?",      "TINYINT", "SMALLINT", "MEDIUMINT", "INT",      "BIGINT",    "FLOAT",
-      "DOUBLE", "DECIMAL", "CHAR",     "VARCHAR",   "BINARY",   "VARBINARY", "TEXT",
-      "BLOB",   "DATE",    "TIME",     "DATETIME",  "TIMESTAMP"};
+  static constexpr std::array<absl::string_view, 22> kNames = {
+      "?",       "TINYINT",  "SMALLINT",  "MEDIUMINT", "INT",       "BIGINT", "FLOAT", "DOUBLE",
+      "DECIMAL", "CHAR",     "VARCHAR",   "BINARY",    "VARBINARY", "TEXT",   "BLOB",  "DATE",
+      "TIME",    "DATETIME", "TIMESTAMP", "ENUM",      "SET",       "JSON"};
   size_t i = static_cast<size_t>(type);
   return i < kNames.size() ? kNames[i] : kNames[0];
+}
+
+std::string MemberText(const ColumnDef& column, uint64_t stored) {
+  if (column.type == ColumnType::kEnum) {
+    return stored >= 1 && stored <= column.elements.size() ? column.elements[stored - 1] : "";
+  }
+  std::string text;
+  for (size_t i = 0; i < column.elements.size() && i < 64; ++i) {
+    if ((stored >> i & 1) == 0) continue;
+    if (!text.empty()) text.push_back(',');
+    text += column.elements[i];
+  }
+  return text;
 }
 
 int FixedSize(ColumnType type) { return internal::FixedSizeOf(static_cast<uint8_t>(type)); }
@@ -429,6 +460,11 @@ bool StoredAlike(const TableDef& before, const TableDef& after) {
     bool may_grow = a.type == ColumnType::kChar || a.type == ColumnType::kVarChar ||
                     a.type == ColumnType::kVarBinary;
     if (a.length != b.length && !(may_grow && b.length > a.length)) return false;
+    // Stored positions keep their meaning while members are only added at the end.
+    if (b.elements.size() < a.elements.size() ||
+        !std::equal(a.elements.begin(), a.elements.end(), b.elements.begin())) {
+      return false;
+    }
   }
   return true;
 }
@@ -440,7 +476,8 @@ bool StoredAlike(const TableDef& before, const TableDef& after) {
 //   int<4> id | int<4> version | int<4> partitions | str database | str name | str comment
 //   int<2> column count, then per column:
 //     str name | int<1> type | int<1> flags (ColumnFlag) | int<4> length | int<1> precision |
-//     int<1> scale | [str default, when flags has kHasDefault]
+//     int<1> scale | [str default, when flags has kHasDefault] |
+//     [int<2> member count | count × str member, ENUM and SET only (format 3 on)]
 //   int<1> index count, then per index:
 //     str name | int<1> flags (IndexFlag) | int<1> part count | part count × int<2> position
 //   int<1> foreign key count, then per foreign key (format 2 on; format 1 has none):
@@ -451,7 +488,8 @@ bool StoredAlike(const TableDef& before, const TableDef& after) {
 
 namespace {
 
-constexpr uint8_t kFormat = 2;
+constexpr uint8_t kFormat = 3;
+constexpr uint8_t kFormatWithoutMembers = 2;
 constexpr uint8_t kFormatWithoutForeignKeys = 1;
 constexpr uint32_t kMaxNameBytes = 1024;
 constexpr uint32_t kMaxCommentBytes = 65535;
@@ -500,7 +538,7 @@ class DefReader {
   absl::string_view in_;
 };
 
-bool ParseColumn(DefReader* r, ColumnDef* c) {
+bool ParseColumn(DefReader* r, uint8_t format, ColumnDef* c) {
   uint8_t type, flags;
   if (!r->String(kMaxNameBytes, &c->name) || !r->Int(&type) || !r->Int(&flags) ||
       !r->Int(&c->length) || !r->Int(&c->precision) || !r->Int(&c->scale)) {
@@ -518,6 +556,15 @@ bool ParseColumn(DefReader* r, ColumnDef* c) {
   c->on_update_now = flags & kOnUpdateNow;
   if (flags & kHasDefault) {
     if (!r->String(kMaxDefaultBytes, &c->default_value.emplace())) return false;
+  }
+  if (format > kFormatWithoutMembers && IsEnumOrSet(c->type)) {
+    uint16_t members;
+    // Each member takes at least its 4-byte length: bound the allocation by what is there.
+    if (!r->Int(&members) || r->rest().size() < size_t{members} * 4) return false;
+    c->elements.resize(members);
+    for (std::string& member : c->elements) {
+      if (!r->String(kMaxNameBytes, &member)) return false;
+    }
   }
   return true;
 }
@@ -592,6 +639,10 @@ void AppendTableDef(const TableDef& table, std::string* out) {
     out->push_back(static_cast<char>(c.precision));
     out->push_back(static_cast<char>(c.scale));
     if (c.default_value.has_value()) AppendString(*c.default_value, out);
+    if (IsEnumOrSet(c.type)) {
+      AppendLe(c.elements.size(), 2, out);
+      for (const std::string& member : c.elements) AppendString(member, out);
+    }
   }
   out->push_back(static_cast<char>(table.indexes.size()));
   for (const IndexDef& index : table.indexes) {
@@ -630,7 +681,7 @@ absl::StatusOr<TableDef> ParseTableDef(absl::string_view* in) {
   uint8_t format;
   uint16_t columns;
   uint8_t indexes;
-  if (!r.Int(&format) || (format != kFormat && format != kFormatWithoutForeignKeys)) {
+  if (!r.Int(&format) || format < kFormatWithoutForeignKeys || format > kFormat) {
     return absl::InvalidArgumentError("table definition: unknown format");
   }
   if (!r.Int(&table.id) || !r.Int(&table.version) || !r.Int(&table.partitions) ||
@@ -641,7 +692,7 @@ absl::StatusOr<TableDef> ParseTableDef(absl::string_view* in) {
   }
   table.columns.resize(columns);
   for (ColumnDef& column : table.columns) {
-    if (!ParseColumn(&r, &column)) {
+    if (!ParseColumn(&r, format, &column)) {
       return absl::InvalidArgumentError("table definition: malformed column");
     }
   }

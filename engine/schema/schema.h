@@ -34,8 +34,11 @@ enum class ColumnType : uint8_t {
   kTime = 16,       // int<8> signed microseconds, -838:59:59 … 838:59:59
   kDateTime = 17,   // int<8>: PackDateTime (orders like the value)
   kTimestamp = 18,  // int<8>: PackDateTime, in UTC
+  kEnum = 19,       // int<2> unsigned: 1-based position in ColumnDef::elements (0: MySQL's '')
+  kSet = 20,        // int<8> unsigned: bit i set when ColumnDef::elements[i] is a member
+  kJson = 21,       // variable: the document as MySQL's canonical text (router/sql/json)
 };
-inline constexpr ColumnType kMaxColumnType = ColumnType::kTimestamp;
+inline constexpr ColumnType kMaxColumnType = ColumnType::kJson;
 
 // The MySQL spelling ("INT", "VARCHAR", …).
 absl::string_view ColumnTypeName(ColumnType type);
@@ -45,6 +48,10 @@ bool IsInteger(ColumnType type);
 // The value bits of an integer type: 8, 16, 24 (MEDIUMINT, stored in 4 bytes), 32 or 64.
 int IntegerBits(ColumnType type);
 bool IsString(ColumnType type);  // the variable-size types: DECIMAL and the string types
+// ENUM and SET: strings to the client, stored as their members' positions.
+inline bool IsEnumOrSet(ColumnType type) {
+  return type == ColumnType::kEnum || type == ColumnType::kSet;
+}
 
 // Packs a date and time so that integer order is chronological:
 // ((((year * 13 + month) * 32 + day) * 24 + hour) * 60 + minute) * 60 + second, then * 10^6 +
@@ -75,7 +82,13 @@ struct ColumnDef {
   // other column's value and does not assign this one sets it to the statement's time.
   bool on_update_now = false;
   bool hidden = false;  // the hidden primary key NDB-style tables without one get
+  // ENUM and SET: the members, in their declared order (MySQL compares and sorts by position).
+  std::vector<std::string> elements;
 };
+
+// An ENUM's or SET's stored value as MySQL shows it: the member ('' for position 0 or one
+// past the members), or a SET's members in declared order joined by commas.
+std::string MemberText(const ColumnDef& column, uint64_t stored);
 
 struct IndexDef {
   std::string name;          // "PRIMARY" for the primary key

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "engine/schema/bytes.h"
 #include "engine/schema/row.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -62,6 +63,13 @@ TEST(ColumnTypeTest, Facts) {
   EXPECT_EQ(FixedSize(ColumnType::kTime), 8);
   EXPECT_EQ(FixedSize(ColumnType::kDateTime), 8);
   EXPECT_EQ(FixedSize(ColumnType::kTimestamp), 8);
+  EXPECT_EQ(FixedSize(ColumnType::kEnum), 2);
+  EXPECT_EQ(FixedSize(ColumnType::kSet), 8);
+  EXPECT_EQ(FixedSize(ColumnType::kJson), 0);
+  EXPECT_EQ(ColumnTypeName(ColumnType::kJson), "JSON");
+  EXPECT_TRUE(IsEnumOrSet(ColumnType::kSet));
+  EXPECT_FALSE(IsString(ColumnType::kEnum));
+  EXPECT_FALSE(IsInteger(ColumnType::kEnum));
   for (ColumnType t :
        {ColumnType::kDecimal, ColumnType::kChar, ColumnType::kVarChar, ColumnType::kBinary,
         ColumnType::kVarBinary, ColumnType::kText, ColumnType::kBlob}) {
@@ -330,12 +338,14 @@ TableDef EveryType() {
     // DATETIME: DEFAULT CURRENT_TIMESTAMP; TIMESTAMP: ON UPDATE too, the two new flag bits.
     c.default_now = type >= static_cast<int>(ColumnType::kDateTime);
     c.on_update_now = type == static_cast<int>(ColumnType::kTimestamp);
+    if (IsEnumOrSet(c.type)) c.elements = {"small", "", "large, or more"};
     t.columns.push_back(c);
   }
   t.columns[0].auto_increment = true;
   t.columns.push_back(Column("$PK", ColumnType::kBigInt));
   t.columns.back().hidden = true;
-  t.indexes = {Index("PRIMARY", {18}, true), Index("k", {0, 9, 3}, false, true)};
+  const int hidden = static_cast<int>(t.columns.size()) - 1;
+  t.indexes = {Index("PRIMARY", {hidden}, true), Index("k", {0, 9, 3}, false, true)};
   return t;
 }
 
@@ -362,6 +372,7 @@ void ExpectSame(const TableDef& a, const TableDef& b) {
     EXPECT_EQ(x.default_now, y.default_now);
     EXPECT_EQ(x.on_update_now, y.on_update_now);
     EXPECT_EQ(x.hidden, y.hidden);
+    EXPECT_EQ(x.elements, y.elements);
   }
   ASSERT_EQ(a.indexes.size(), b.indexes.size());
   for (size_t i = 0; i < a.indexes.size(); ++i) {
@@ -443,9 +454,50 @@ TEST(SerializeTest, ForeignKeysRoundTripAndTheFirstFormatStillParses) {
   EXPECT_TRUE(from_old->foreign_keys.empty());
   EXPECT_TRUE(old_in.empty());
 
+  // Format 2 (before ENUM and SET): a table of other types reads the same.
+  std::string two;
+  AppendTableDef(Sbtest(), &two);
+  two[0] = 2;
+  absl::string_view two_in = two;
+  absl::StatusOr<TableDef> from_two = ParseTableDef(&two_in);
+  ASSERT_TRUE(from_two.ok()) << from_two.status();
+  ExpectSame(Sbtest(), *from_two);
+
   // A foreign key naming a column the table does not have is refused.
   t.foreign_keys[0].columns = {99};
   EXPECT_FALSE(ValidateAndComplete(&t).ok());
+}
+
+TEST(ValidateTest, EnumAndSetMembers) {
+  TableDef t = Sbtest();
+  t.columns.push_back(Column("e", ColumnType::kEnum));
+  EXPECT_THAT(Message(ValidateAndComplete(&t)), HasSubstr("1097"));  // no members
+  t = Sbtest();
+  t.columns.push_back(Column("s", ColumnType::kSet));
+  for (int i = 0; i < 65; ++i) t.columns.back().elements.push_back(std::to_string(i));
+  EXPECT_THAT(Message(ValidateAndComplete(&t)), HasSubstr("Too many strings for column s and SET"));
+  t.columns.back().elements.pop_back();
+  EXPECT_TRUE(ValidateAndComplete(&t).ok());
+  // Other types carry no members.
+  t = Sbtest();
+  t.columns[1].elements = {"x"};
+  ASSERT_TRUE(ValidateAndComplete(&t).ok());
+  EXPECT_TRUE(t.columns[1].elements.empty());
+}
+
+TEST(RowTest, EnumAndSetOrderAsUnsignedPositions) {
+  ColumnDef e = Column("e", ColumnType::kEnum);
+  e.elements.resize(40000, "m");
+  std::string small, big;
+  internal::AppendLe(2, 2, &small);
+  internal::AppendLe(39000, 2, &big);
+  EXPECT_LT(CompareField(e, small, big), 0);
+  EXPECT_EQ(FieldInt(e, big), 39000);
+  ColumnDef set = Column("s", ColumnType::kSet);
+  set.elements = {"a", "b"};
+  EXPECT_EQ(MemberText(set, 3), "a,b");
+  EXPECT_EQ(MemberText(e, 0), "");
+  EXPECT_EQ(MemberText(e, 40001), "");
 }
 
 TEST(SerializeTest, CorruptionRejected) {
@@ -457,7 +509,7 @@ TEST(SerializeTest, CorruptionRejected) {
   };
   ASSERT_TRUE(parses(good));
   std::string bad = good;
-  bad[0] = 3;  // unknown format
+  bad[0] = 4;  // unknown format
   EXPECT_FALSE(parses(bad));
   // The first column's type byte follows header (1+12), three strings and the count, and
   // the column name "id".

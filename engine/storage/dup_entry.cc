@@ -59,6 +59,9 @@ std::string FormatValue(const schema::ColumnDef& column, absl::string_view bytes
                                           p.hour, p.minute, p.second),
                           Fraction(p.microsecond, column.precision));
     }
+    case ColumnType::kEnum:
+    case ColumnType::kSet:
+      return schema::MemberText(column, schema::FieldUint(column, bytes));
     default:
       return std::string(bytes);  // DECIMAL's canonical text and the string types
   }

@@ -22,6 +22,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_format.h"
 #include "common/utf8.h"
+#include "router/sql/eval/member_codec.h"
 #include "router/sql/eval/temporal_text.h"
 #include "router/sql/eval/value_util.h"
 
@@ -605,6 +606,10 @@ Error Convert(const ColumnDef& column, const mysql::Value& v, int row, Scratch* 
     case ColumnType::kTime:
       out->kind = Stored::Kind::kInt;
       return ToTime(column, v, row, &out->i);
+    case ColumnType::kEnum:
+    case ColumnType::kSet:
+      out->kind = Stored::Kind::kInt;
+      return internal::MemberPosition(column, v, row, &out->i);
     default:
       out->kind = Stored::Kind::kBytes;
       return ToBytes(column, v, row, scratch, &out->bytes);
@@ -680,6 +685,19 @@ uint32_t IntegerWidth(ColumnType type, bool is_unsigned) {
   }
 }
 
+// The longest text an ENUM or SET shows, in characters: its longest member, or all of a SET's
+// members and the commas between them.
+uint32_t MemberTextChars(const ColumnDef& c) {
+  uint32_t longest = 0, all = 0;
+  for (const std::string& member : c.elements) {
+    const uint32_t chars = CharLength(member);
+    longest = std::max(longest, chars);
+    all += chars;
+  }
+  if (c.type == ColumnType::kEnum) return longest;
+  return c.elements.empty() ? 0 : all + static_cast<uint32_t>(c.elements.size()) - 1;
+}
+
 bool IsNumeric(ColumnType type) {
   return schema::IsInteger(type) || type == ColumnType::kFloat || type == ColumnType::kDouble ||
          type == ColumnType::kDecimal;
@@ -694,6 +712,7 @@ constexpr mysql::ColumnType kWireTypes[] = {
     mysql::ColumnType::kVarString, mysql::ColumnType::kString,     mysql::ColumnType::kVarString,
     mysql::ColumnType::kBlob,      mysql::ColumnType::kBlob,       mysql::ColumnType::kDate,
     mysql::ColumnType::kTime,      mysql::ColumnType::kDateTime,   mysql::ColumnType::kTimestamp,
+    mysql::ColumnType::kString,    mysql::ColumnType::kString,     mysql::ColumnType::kJson,
 };
 static_assert(std::size(kWireTypes) == static_cast<size_t>(schema::kMaxColumnType) + 1);
 
@@ -794,6 +813,9 @@ mysql::Value ZeroValue(const ColumnDef& column) {
       return mysql::DateTime{};
     case ColumnType::kTime:
       return mysql::Time{};
+    case ColumnType::kEnum:
+    case ColumnType::kSet:
+      return std::string("0");  // position 0 (MySQL's ''), as text the column reads it from
     default:
       break;
   }
@@ -831,6 +853,9 @@ mysql::Value DecodeField(const ColumnDef& column, const schema::Field& field) {
     case ColumnType::kDateTime:
     case ColumnType::kTimestamp:
       return DecodeDateTime(schema::FieldInt(column, field.bytes));
+    case ColumnType::kEnum:
+    case ColumnType::kSet:
+      return schema::MemberText(column, schema::FieldUint(column, field.bytes));
     default:
       return std::string(field.bytes);
   }
@@ -920,6 +945,17 @@ mysql::ColumnDefinition ResultColumn(const schema::TableDef& table, int column,
       d.length = (c.type == ColumnType::kTime ? 10 : 19) + (fsp > 0 ? fsp + 1 : 0);
       d.decimals = fsp;
       d.flags |= flag::kBinary;
+      break;
+    case ColumnType::kEnum:
+    case ColumnType::kSet:
+      d.charset = collation_id;
+      d.length = MemberTextChars(c) * max_len;
+      d.flags |= c.type == ColumnType::kEnum ? flag::kEnum : flag::kSet;
+      break;
+    case ColumnType::kJson:
+      // MySQL 8.0 sends a JSON column as binary text of up to 4 GiB.
+      d.length = 0xFFFFFFFF;
+      d.flags |= flag::kBlob | flag::kBinary;
       break;
   }
   if (c.is_unsigned && IsNumeric(c.type)) d.flags |= flag::kUnsigned;

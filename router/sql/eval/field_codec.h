@@ -50,7 +50,8 @@ bool DecodeRow(const schema::TableDef& table, const std::vector<uint16_t>& colum
                std::vector<mysql::Value>* out);
 
 // The type's zero, what a column holds in mysqld's empty record (Field::reset): 0, 0.0, a
-// DECIMAL's zero at its scale, the zero date or time, an empty string.
+// DECIMAL's zero at its scale, the zero date or time, an empty string; for ENUM and SET "0",
+// the text their position 0 (shown as '') is stored from.
 mysql::Value ZeroValue(const schema::ColumnDef& column);
 
 // MySQL's reading of `text` as a date or a date and time ('2024-02-29', '2024-02-29 12:00:00.5',

@@ -7,6 +7,7 @@
 #include <limits>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "engine/schema/row.h"
 
@@ -42,6 +43,12 @@ ColumnDef Col(ColumnType type, uint32_t length = 0, uint8_t precision = 0, uint8
   c.length = length;
   c.precision = precision;
   c.scale = scale;
+  return c;
+}
+
+ColumnDef Members(ColumnType type, std::vector<std::string> members) {
+  ColumnDef c = Col(type);
+  c.elements = std::move(members);
   return c;
 }
 
@@ -561,6 +568,35 @@ TEST(FieldCodecTime, Invalid) {
 // ---------------------------------------------------------------------------------------------
 // NULL and rows
 
+// ---------------------------------------------------------------------------------------------
+// ENUM and SET (Field_enum::store, Field_set::store in strict mode)
+
+TEST(FieldCodecEnum, MembersPositionsAndTruncation) {
+  const ColumnDef e = Members(ColumnType::kEnum, {"small", "Medium", "large"});
+  EXPECT_EQ(RoundTrip(e, Str("small")), Str("small"));
+  EXPECT_EQ(RoundTrip(e, Str("MEDIUM  ")), Str("Medium"));  // collation: case, trailing spaces
+  EXPECT_EQ(RoundTrip(e, Int(3)), Str("large"));
+  EXPECT_EQ(RoundTrip(e, Str("2")), Str("Medium"));  // text naming no member: a position
+  EXPECT_EQ(RoundTrip(e, Str("0")), Str(""));        // MySQL takes '0' silently
+  const std::string truncated = "Data truncated for column 'c' at row 1";
+  for (const Value& bad : {Str("huge"), Str(""), Str("4"), Int(0), Int(4), Int(-1)}) {
+    ExpectError(e, bad, 1265, "01000", truncated);
+  }
+}
+
+TEST(FieldCodecSet, MembersBitsAndTruncation) {
+  const ColumnDef s = Members(ColumnType::kSet, {"red", "green", "blue"});
+  EXPECT_EQ(RoundTrip(s, Str("blue,RED")), Str("red,blue"));  // declared order
+  EXPECT_EQ(RoundTrip(s, Str("red,red")), Str("red"));
+  EXPECT_EQ(RoundTrip(s, Str("")), Str(""));
+  EXPECT_EQ(RoundTrip(s, Int(6)), Str("green,blue"));
+  EXPECT_EQ(RoundTrip(s, Str("5")), Str("red,blue"));
+  const std::string truncated = "Data truncated for column 'c' at row 1";
+  for (const Value& bad : {Str("red,pink"), Str("red,,blue"), Int(8), Str("8"), Int(-1)}) {
+    ExpectError(s, bad, 1265, "01000", truncated);
+  }
+}
+
 TEST(FieldCodecNull, NullableAndNotNull) {
   schema::TableDef table;
   table.columns = {Col(ColumnType::kInt), Col(ColumnType::kVarChar, 10)};
@@ -776,7 +812,9 @@ TEST(FieldCodecResultColumn, EveryType) {
                Col(ColumnType::kDateTime),
                Col(ColumnType::kDateTime, 0, 6),
                Col(ColumnType::kTimestamp),
-               Col(ColumnType::kTimestamp, 0, 2)};
+               Col(ColumnType::kTimestamp, 0, 2),
+               Members(ColumnType::kEnum, {"a", "bcd"}),
+               Members(ColumnType::kSet, {"a", "bcd"})};
   struct Want {
     mysql::ColumnType type;
     uint16_t charset;
@@ -811,6 +849,8 @@ TEST(FieldCodecResultColumn, EveryType) {
       {T::kDateTime, 63, 26, flag::kBinary, 6},
       {T::kTimestamp, 63, 19, flag::kBinary, 0},
       {T::kTimestamp, 63, 22, flag::kBinary, 2},
+      {T::kString, 255, 12, flag::kEnum, 0},
+      {T::kString, 255, 20, flag::kSet, 0},
   };
   ASSERT_EQ(std::size(want), t.columns.size());
   for (size_t i = 0; i < t.columns.size(); ++i) {

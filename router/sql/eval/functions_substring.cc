@@ -1,5 +1,6 @@
-// Parts of strings: LOCATE, INSTR, SUBSTRING (SUBSTR, MID), LEFT, RIGHT and REPLACE.
-// Positions count UTF-8 characters from 1. LOCATE and INSTR match case-insensitively, as the
+// Parts of strings: LOCATE, INSTR, SUBSTRING (SUBSTR, MID), LEFT, RIGHT and REPLACE; and
+// positions in lists: FIND_IN_SET, FIELD, ELT. Positions count UTF-8 characters (or list
+// items) from 1. LOCATE, INSTR, FIND_IN_SET and FIELD match case-insensitively, as the
 // connection's collations compare (ASCII letters); REPLACE matches bytes, as MySQL's does.
 #include <algorithm>
 #include <cmath>
@@ -55,6 +56,62 @@ Value InstrValue(EvalCall& call) {
   std::vector<Value> args;
   if (!call.StrictArgs(&args)) return Value{};
   return Position(ValueText(args[1]), ValueText(args[0]), 1);
+}
+
+// FIND_IN_SET(needle, 'a,b,c'): the needle's place among the comma-separated items, 0 when it
+// is not one of them (a needle with a comma never is), as a SET's members are found.
+Value FindInSetValue(EvalCall& call) {
+  std::vector<Value> args;
+  if (!call.StrictArgs(&args)) return Value{};
+  const std::string needle = ValueText(args[0]);
+  if (needle.find(',') != std::string::npos) return int64_t{0};
+  const std::string key = CollationKeyText(needle);
+  const std::string list = ValueText(args[1]);
+  if (list.empty()) return int64_t{0};
+  int64_t place = 0;
+  for (size_t start = 0;;) {
+    ++place;
+    const size_t comma = list.find(',', start);
+    if (CollationKeyText(list.substr(start, comma - start)) == key) return place;
+    if (comma == std::string::npos) return int64_t{0};
+    start = comma + 1;
+  }
+}
+
+ColumnDefinition ListPositionType(const TypingCall&) {
+  return IntColumn(3, false, Nullability::kNotNull);
+}
+
+ColumnDefinition FindInSetType(const TypingCall& call) {
+  return IntColumn(3, false, NullableIfAny(call.args));
+}
+
+// FIELD(x, a, b, …): the place of the first argument equal to x, 0 for none (or a NULL x).
+Value FieldValue(EvalCall& call) {
+  Value x = call.Arg(0);
+  if (IsNull(x)) return int64_t{0};
+  for (size_t i = 1; i < call.arg_count(); ++i) {
+    if (Compare(x, call.Arg(i)) == 0) return static_cast<int64_t>(i);
+  }
+  return int64_t{0};
+}
+
+// ELT(n, a, b, …): the n-th of the others, NULL when there is none.
+ColumnDefinition EltType(const TypingCall& call) {
+  uint32_t chars = 0;
+  for (size_t i = 1; i < call.args.size(); ++i) {
+    chars = std::max(chars, DisplayChars(call.args[i], call.state()));
+  }
+  return StringColumn(chars, call.state(), Nullability::kNullable);
+}
+
+Value EltValue(EvalCall& call) {
+  Value n = call.Arg(0);
+  if (IsNull(n)) return Value{};
+  bool lossy = false;
+  const double place = std::round(ToDouble(n, &lossy));
+  if (place < 1 || place >= static_cast<double>(call.arg_count())) return Value{};
+  return call.Arg(static_cast<size_t>(place));
 }
 
 // A constant length bounds the result as the value would: MySQL's Item_func_substr.
@@ -140,6 +197,9 @@ Value ReplaceValue(EvalCall& call) {
 }
 
 constexpr BuiltinFunction kSubstringFunctions[] = {
+    {"ELT", 2, kAnyArgs, EltType, EltValue},
+    {"FIELD", 2, kAnyArgs, ListPositionType, FieldValue},
+    {"FIND_IN_SET", 2, 2, FindInSetType, FindInSetValue},
     {"INSTR", 2, 2, PositionType, InstrValue},
     {"LEFT", 2, 2, EndType, EndValue<true>},
     {"LOCATE", 2, 3, PositionType, LocateValue},

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/utf8.h"
 #include "router/sql/eval/field_codec.h"
+#include "router/sql/eval/member_codec.h"
 #include "router/sql/eval/value_util.h"
 
 namespace shoal::sql {
@@ -110,6 +111,7 @@ std::optional<mysql::Value> Replacement(const schema::ColumnDef& column, const m
     case 1366:
     case 1265:
       if (IsNumeric(column.type)) return mysql::Value{NumberPrefix(ValueText(value))};
+      if (column.type == ColumnType::kSet) return internal::KnownMembers(column, value);
       return ZeroValue(column);
     case 1264:
       return RangeEnd(column, LooksNegative(value));

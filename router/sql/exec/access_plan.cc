@@ -10,6 +10,7 @@
 #include "engine/schema/row.h"
 #include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/field_codec.h"
+#include "router/sql/eval/value_util.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -38,9 +39,24 @@ int ColumnOf(const schema::TableDef& table, const Expr& e) {
   return i >= 0 && !table.columns[i].hidden ? i : -1;
 }
 
+// An ENUM compares with text as its member's text does: text naming a member finds exactly
+// the rows holding it. Any other operand (a number compares with the position, a SET's text
+// with all its members) is left to the router.
+std::optional<std::string> EnumField(const schema::ColumnDef& column, const mysql::Value& value) {
+  const auto* text = std::get_if<std::string>(&value);
+  if (column.type != schema::ColumnType::kEnum || text == nullptr) return std::nullopt;
+  auto field = EncodeField(column, value, 1);
+  auto* packed = std::get_if<std::string>(&field);
+  if (packed == nullptr) return std::nullopt;
+  schema::Field stored{*packed, false};
+  if (CollationKeyText(DecodeField(column, stored)) != CollationKeyText(value)) return std::nullopt;
+  return std::move(*packed);
+}
+
 // `value` packed as a key field of `column`, when it converts without changing meaning:
 // integers into integer columns, strings into string columns. Anything else is not used.
 std::optional<std::string> ExactField(const schema::ColumnDef& column, const mysql::Value& value) {
+  if (schema::IsEnumOrSet(column.type)) return EnumField(column, value);
   bool integer = std::holds_alternative<int64_t>(value) || std::holds_alternative<uint64_t>(value);
   bool text = std::holds_alternative<std::string>(value);
   if (schema::IsInteger(column.type) ? !integer : !(text && schema::IsString(column.type))) {
@@ -290,7 +306,8 @@ class Planner {
       *lossy = true;
       return RowDisjunction(e, column, field, out);
     }
-    if (e.kind == ExprKind::kBetween && !e.negated && ColumnOf(table_, *e.args[0]) == column) {
+    if (e.kind == ExprKind::kBetween && !e.negated && ColumnOf(table_, *e.args[0]) == column &&
+        !schema::IsEnumOrSet(def.type)) {  // text order is not position order
       std::optional<std::string> lo = field(*e.args[1]), hi = field(*e.args[2]);
       if (!lo || !hi) return false;
       out->push_back({std::move(*lo), std::move(*hi)});
@@ -383,6 +400,7 @@ class Planner {
 
   void Bound(const Expr& e, int column, const schema::ColumnDef& def,
              std::optional<std::string>* lower, std::optional<std::string>* upper) {
+    if (schema::IsEnumOrSet(def.type)) return;  // text order is not position order
     auto field = [&](const Expr& constant) -> std::optional<std::string> {
       std::optional<mysql::Value> v = Constant(constant);
       if (!v || mysql::IsNull(*v)) return std::nullopt;

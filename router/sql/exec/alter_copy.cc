@@ -281,6 +281,12 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
         return mysql::SqlError{1138, "22004", "Invalid use of NULL value"};
       }
       if (c == auto_column_ || c == hidden) NoteAutoValue(value);
+      // A column kept as it was keeps its stored bytes: an ENUM's '' (position 0) has no text
+      // that would convert back to it.
+      if (SameStorage(source_->columns[plan_.source[c]], copy_->columns[c])) {
+        out->Raw(copy_->columns[c], scratch_[plan_.source[c]]);
+        return std::nullopt;
+      }
       return AppendField(copy_->columns[c], value, row_number, out);
     };
     uint64_t first_auto = 0;
@@ -291,6 +297,11 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
     if (next_id > 0) max_auto_ = std::max(max_auto_, next_id - 1);  // the generated ones
     ++converted_;
     return std::string(writer_.view());
+  }
+
+  static bool SameStorage(const schema::ColumnDef& a, const schema::ColumnDef& b) {
+    return a.type == b.type && a.is_unsigned == b.is_unsigned && a.length == b.length &&
+           a.precision == b.precision && a.scale == b.scale && a.elements == b.elements;
   }
 
   void NoteAutoValue(const mysql::Value& value) {

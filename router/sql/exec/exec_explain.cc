@@ -97,6 +97,14 @@ int KeyPartLength(const schema::ColumnDef& c) {
     case ColumnType::kMediumInt:
       n = 3;  // stored in 4 bytes here, 3 in MySQL's key
       break;
+    case ColumnType::kEnum:
+      n = c.elements.size() > 255 ? 2 : 1;  // MySQL's packed ENUM
+      break;
+    case ColumnType::kSet: {
+      const int bytes = static_cast<int>(c.elements.size() + 7) / 8;
+      n = bytes > 4 ? 8 : (bytes == 0 ? 1 : bytes);
+      break;
+    }
     default:
       n = schema::FixedSize(c.type);
       break;

@@ -12,6 +12,7 @@
 #include "engine/schema/row.h"
 #include "router/sql/eval/expr_eval.h"
 #include "router/sql/eval/field_codec.h"
+#include "router/sql/eval/load_data_values.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/column_defaults.h"
@@ -664,8 +665,13 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
   if (stmt.check != nullptr) check.emplace(stmt, *table, ctx);
   for (size_t r = 0; r < count; ++r) {
     const int row = static_cast<int>(r + 1);
-    auto append = [&](int c, schema::RowWriter* out) {
-      return AppendField(table->columns[c], rows.values[r][c], row, out);
+    // IGNORE stores what the column can hold, with a warning, as LOAD DATA does.
+    auto append = [&](int c, schema::RowWriter* out) -> std::optional<mysql::SqlError> {
+      if (!stmt.ignore) return AppendField(table->columns[c], rows.values[r][c], row, out);
+      std::vector<Diagnostic> warnings;
+      auto err = AppendLoadedValue(table->columns[c], rows.values[r][c], r + 1, out, &warnings);
+      for (const Diagnostic& w : warnings) AddWarning(ctx.state, w.level, w.code, w.message);
+      return err;
     };
     if (auto err =
             PackRow(*table, rows.given[r], append, ctx, &next_id, &last_insert_id, &writer)) {

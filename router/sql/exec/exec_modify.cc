@@ -324,11 +324,11 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       updated[c] = std::get<Value>(std::move(v));
     }
     schema::RowWriter writer;
-    if (auto err = Pack(updated, &writer)) return err;
+    if (auto err = Pack(updated, old, packed, &writer)) return err;
     if (writer.view() == absl::string_view(packed)) return std::nullopt;  // nothing changes
     if (HasOnUpdateNow(*table_)) {
       TouchOnUpdateColumns(*table_, assigned, ctx, &updated);
-      if (auto err = Pack(updated, &writer)) return err;
+      if (auto err = Pack(updated, old, packed, &writer)) return err;
     }
     if (foreign_keys_) changes_.push_back({packed, std::string(writer.view())});
     std::string new_key;
@@ -348,10 +348,20 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
     return std::nullopt;
   }
 
-  std::optional<mysql::SqlError> Pack(const std::vector<Value>& row, schema::RowWriter* out) {
+  // `row` packed; a value as it was in `old` keeps its stored bytes from `packed` (an ENUM's
+  // '' has no text that converts back to it).
+  std::optional<mysql::SqlError> Pack(const std::vector<Value>& row, const std::vector<Value>& old,
+                                      absl::string_view packed, schema::RowWriter* out) {
+    old_fields_.resize(all_columns_.size());
+    size_t used = 0;
+    const bool split = schema::SplitRow(*table_, all_columns_, packed, old_fields_.data(), &used);
     out->Clear();
     out->BeginRow(static_cast<int>(table_->columns.size()));
     for (size_t c = 0; c < row.size(); ++c) {
+      if (split && row[c] == old[c]) {
+        out->Raw(table_->columns[c], old_fields_[c]);
+        continue;
+      }
       if (auto err = AppendField(table_->columns[c], row[c], 1, out)) return err;
     }
     return std::nullopt;
@@ -388,6 +398,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
   ModifySpec spec_;
   api::TablePtr table_;
   std::vector<uint16_t> all_columns_;
+  std::vector<schema::Field> old_fields_;  // Pack's split of the row it rewrites
   std::vector<mysql::ColumnDefinition> row_columns_;
   std::shared_ptr<api::Transaction> session_txn_;
   const bool foreign_keys_;         // the rows' foreign keys are checked (foreign_keys.h)

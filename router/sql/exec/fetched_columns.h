@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "engine/schema/schema.h"
 #include "protocol/column.h"
@@ -26,5 +27,10 @@ std::vector<mysql::ColumnDefinition> FetchedColumnDefs(const schema::TableDef& t
                                                        const std::vector<uint16_t>& columns,
                                                        absl::string_view qualifier,
                                                        const SessionState& state);
+
+// An ENUM column's members by the position MySQL orders them in ('' is 0), found through the
+// table the column definition names; empty for any other column (or a table gone since).
+absl::flat_hash_map<std::string, int> EnumOrder(const mysql::ColumnDefinition& column,
+                                                const SessionState& state);
 
 }  // namespace shoal::sql::internal

@@ -55,7 +55,8 @@ constexpr Kind N = Kind::kName, T = Kind::kText, C = Kind::kCount, D = Kind::kTi
 std::string Str(absl::string_view s) { return std::string(s); }
 
 bool IsText(ColumnType t) {
-  return t == ColumnType::kChar || t == ColumnType::kVarChar || t == ColumnType::kText;
+  return t == ColumnType::kChar || t == ColumnType::kVarChar || t == ColumnType::kText ||
+         schema::IsEnumOrSet(t);
 }
 
 bool IsBytes(ColumnType t) {
@@ -122,6 +123,8 @@ void ColumnsRows(const Catalog& c, std::vector<Row>* rows) {
         uint64_t length = col.type == ColumnType::kText || col.type == ColumnType::kBlob
                               ? 65535
                               : uint64_t{col.length};
+        // An ENUM's or SET's is its longest text (ResultColumn's length at 4 bytes a character).
+        if (schema::IsEnumOrSet(col.type)) length = rc.length / 4;
         max_chars = length;
         max_bytes = IsText(col.type) && col.type != ColumnType::kText ? length * 4 : length;
       }

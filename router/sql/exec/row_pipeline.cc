@@ -15,6 +15,7 @@
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/eval/value_util.h"
 #include "router/sql/exec/aggregates.h"
+#include "router/sql/exec/fetched_columns.h"
 #include "router/sql/exec/window_functions.h"
 
 namespace shoal::sql::internal {
@@ -191,6 +192,14 @@ class Pipeline {
       int key = OutputColumnOf(*o.expr);
       if (key < 0) key = OutputOfSource(SourceColumn(*o.expr));
       order_outputs_.push_back(key);
+      const ColumnDefinition* column = nullptr;
+      if (key >= 0 && static_cast<size_t>(key) < result_.columns.size()) {
+        column = &result_.columns[key];
+      } else if (int source = SourceColumn(*o.expr); source >= 0) {
+        column = &fetched_.columns[source];
+      }
+      enum_orders_.push_back(column != nullptr ? EnumOrder(*column, *ctx_.state)
+                                               : absl::flat_hash_map<std::string, int>());
     }
   }
 
@@ -455,11 +464,23 @@ class Pipeline {
         const Value& x = output >= 0 ? a.values[output] : a.sort_keys[evaluated];
         const Value& y = output >= 0 ? b.values[output] : b.sort_keys[evaluated];
         if (output < 0) ++evaluated;
-        int c = CompareValues(x, y);
+        int c = enum_orders_[i].empty() ? CompareValues(x, y) : ComparePositions(i, x, y);
         if (c != 0) return select_.order_by[i].descending ? c > 0 : c < 0;
       }
       return false;
     });
+  }
+
+  // An ENUM sorts by its members' positions, NULL first.
+  int ComparePositions(size_t key, const Value& x, const Value& y) const {
+    auto position = [&](const Value& v) {
+      const auto* text = std::get_if<std::string>(&v);
+      if (text == nullptr) return -1;
+      auto it = enum_orders_[key].find(*text);
+      return it == enum_orders_[key].end() ? 0 : it->second;
+    };
+    const int a = position(x), b = position(y);
+    return a < b ? -1 : (a > b ? 1 : 0);
   }
 
   std::optional<mysql::SqlError> ApplyLimit() {
@@ -484,6 +505,8 @@ class Pipeline {
   std::vector<std::vector<int>> stars_;  // per `*` or `t.*` item: the source columns it shows
   std::vector<size_t> item_outputs_;
   std::vector<int> order_outputs_;
+  // Per ORDER BY key: an ENUM column's members by position; empty for other keys.
+  std::vector<absl::flat_hash_map<std::string, int>> enum_orders_;
   size_t width_ = 0;
   mysql::ResultSet result_;
   std::vector<const Expr*> aggregates_;

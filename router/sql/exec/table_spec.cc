@@ -50,11 +50,16 @@ const char* SqlStateOf(int code) {
       return "3D000";
     case 1060:
       return "42S21";
+    case 1097:
     case 1117:
     case 1273:
+    case 1291:
     case 1294:
     case 1628:
+    case 3504:
       return "HY000";
+    case 1367:
+      return "22007";
     default:
       return "42000";
   }
@@ -117,6 +122,7 @@ constexpr TypeMapping kTypes[] = {
     {"MEDIUMBLOB", ColumnType::kBlob},     {"LONGBLOB", ColumnType::kBlob},
     {"DATE", ColumnType::kDate},           {"TIME", ColumnType::kTime},
     {"DATETIME", ColumnType::kDateTime},   {"TIMESTAMP", ColumnType::kTimestamp},
+    {"ENUM", ColumnType::kEnum},           {"SET", ColumnType::kSet},
 };
 
 // The character sets whose text Shoal can keep as sent. Others (ucs2, utf16, …) would need
@@ -229,6 +235,37 @@ MaybeError ApplyLength(const TypeSpec& type, ColumnDef* column) {
   }
 }
 
+// ENUM and SET members as MySQL keeps them: without trailing spaces, at most 255 characters,
+// no two alike in the column's collation, no comma in a SET's.
+MaybeError ApplyMembers(const TypeSpec& type, ColumnDef* column) {
+  const bool is_set = column->type == ColumnType::kSet;
+  if (is_set && type.members.size() > 64) {
+    return Error(1097, absl::StrCat("Too many strings for column ", column->name, " and SET"));
+  }
+  for (const std::string& written : type.members) {
+    std::string member = written.substr(0, written.find_last_not_of(' ') + 1);
+    if (member.find_first_not_of(' ') == std::string::npos) member.clear();
+    if (CharLength(member) > 255) {
+      return Error(3504,
+                   absl::StrCat("Too long enumeration/set value for column ", column->name, "."));
+    }
+    if (is_set && member.find(',') != std::string::npos) {
+      return Error(1367, absl::StrCat("Illegal set '", member, "' value found during parsing"));
+    }
+    column->elements.push_back(std::move(member));
+  }
+  // MySQL names the first member that has a twin after it.
+  std::vector<std::string> keys;
+  for (const std::string& member : column->elements) keys.push_back(CollationKeyText(member));
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (std::find(keys.begin() + i + 1, keys.end(), keys[i]) != keys.end()) {
+      return Error(1291, absl::StrCat("Column '", column->name, "' has duplicated value '",
+                                      column->elements[i], "' in ", is_set ? "SET" : "ENUM"));
+    }
+  }
+  return std::nullopt;
+}
+
 MaybeError ApplyType(const TypeSpec& type, ColumnDef* column) {
   auto mapping = std::find_if(std::begin(kTypes), std::end(kTypes),
                               [&](const TypeMapping& m) { return m.name == type.name; });
@@ -237,6 +274,7 @@ MaybeError ApplyType(const TypeSpec& type, ColumnDef* column) {
   column->type = mapping->type;
   column->is_unsigned = type.is_unsigned;
   if (MaybeError e = ApplyCharset(type, column)) return e;
+  if (schema::IsEnumOrSet(column->type)) return ApplyMembers(type, column);
   return ApplyLength(type, column);
 }
 
@@ -534,6 +572,15 @@ std::string ColumnTypeText(const ColumnDef& c) {
     case ColumnType::kDateTime:
     case ColumnType::kTimestamp:
       if (c.precision > 0) absl::StrAppend(&name, "(", c.precision, ")");
+      break;
+    case ColumnType::kEnum:
+    case ColumnType::kSet:
+      absl::StrAppend(&name, "(",
+                      absl::StrJoin(c.elements, ",",
+                                    [](std::string* out, const std::string& member) {
+                                      out->append(QuotedString(member));
+                                    }),
+                      ")");
       break;
     default:
       break;

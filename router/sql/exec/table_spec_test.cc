@@ -154,6 +154,29 @@ TEST(TableSpecTest, ShowCreateTableTypesAndDefaults) {
 
 // A binary default is quoted only if it is text as MariaDB's utf8mb4 reads it (MariaDB 10.11
 // shows an overlong X'C0AF' as '??' and keeps X'EDA080' as it is); anything else is hex.
+TEST(TableSpecTest, EnumAndSet) {
+  TableDef t = MustBuild(
+      "CREATE TABLE t (id INT PRIMARY KEY, size ENUM('small', 'it''s ', '') NOT NULL, "
+      "tags SET('red','green') DEFAULT 'GREEN,red', mood ENUM('x') DEFAULT 'X')");
+  EXPECT_EQ(t.columns[1].elements, (std::vector<std::string>{"small", "it's", ""}));
+  EXPECT_EQ(ShowCreateTableText(t),
+            "CREATE TABLE `t` (\n"
+            "  `id` int NOT NULL,\n"
+            "  `size` enum('small','it''s','') NOT NULL,\n"
+            "  `tags` set('red','green') DEFAULT 'red,green',\n"
+            "  `mood` enum('x') DEFAULT 'x',\n"
+            "  PRIMARY KEY (`id`)\n"
+            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4");
+  std::string too_many = "CREATE TABLE t (s SET(";
+  for (int i = 0; i < 65; ++i) absl::StrAppend(&too_many, i > 0 ? "," : "", "'m", i, "'");
+  mysql::SqlError e = MustRefuse(too_many + "))");
+  EXPECT_EQ(e.code, 1097);
+  EXPECT_EQ(e.message, "Too many strings for column s and SET");
+  e = MustRefuse(absl::StrCat("CREATE TABLE t (e ENUM('", std::string(256, 'x'), "'))"));
+  EXPECT_EQ(e.code, 3504);
+  EXPECT_EQ(e.message, "Too long enumeration/set value for column e.");
+}
+
 TEST(TableSpecTest, ShowCreateTableBinaryDefaults) {
   TableDef t = MustBuild(
       "CREATE TABLE t (a VARBINARY(4) DEFAULT 0xC3A9, b VARBINARY(4) DEFAULT 0xC0AF, "
@@ -260,9 +283,12 @@ TEST(TableSpecTest, TypeErrors) {
       {"CREATE TABLE t (c FLOAT(54))", 1063, "Incorrect column specifier for column 'c'"},
       {"CREATE TABLE t (c YEAR)", 1235, "This version of MySQL doesn't yet support 'YEAR'"},
       {"CREATE TABLE t (c BIT(1))", 1235, "This version of MySQL doesn't yet support 'BIT'"},
-      {"CREATE TABLE t (c ENUM('a','b'))", 1235,
-       "This version of MySQL doesn't yet support 'ENUM'"},
-      {"CREATE TABLE t (c SET('a'))", 1235, "This version of MySQL doesn't yet support 'SET'"},
+      {"CREATE TABLE t (c ENUM('a','b','A'))", 1291, "Column 'c' has duplicated value 'a' in ENUM"},
+      {"CREATE TABLE t (c SET('x','b ','B','x'))", 1291,
+       "Column 'c' has duplicated value 'x' in SET"},
+      {"CREATE TABLE t (c SET('a','b,c'))", 1367, "Illegal set 'b,c' value found during parsing"},
+      {"CREATE TABLE t (c ENUM('a','b') DEFAULT 'c')", 1067, "Invalid default value for 'c'"},
+      {"CREATE TABLE t (c SET('a','b') DEFAULT 'a,c')", 1067, "Invalid default value for 'c'"},
       {"CREATE TABLE t (c JSON)", 1235, "This version of MySQL doesn't yet support 'JSON'"},
       {"CREATE TABLE t (c GEOMETRY)", 1235, "This version of MySQL doesn't yet support 'GEOMETRY'"},
       {"CREATE TABLE t (c INT ZEROFILL)", 1235,

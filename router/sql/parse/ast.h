@@ -318,8 +318,9 @@ struct TypeSpec {
   std::optional<uint32_t> scale;   // the s of (p, s)
   bool is_unsigned = false;
   bool zerofill = false;
-  std::string charset;    // CHARACTER SET / CHARSET, lower-cased; empty if not given
-  std::string collation;  // COLLATE, lower-cased; empty if not given
+  std::string charset;               // CHARACTER SET / CHARSET, lower-cased; empty if not given
+  std::string collation;             // COLLATE, lower-cased; empty if not given
+  std::vector<std::string> members;  // ENUM('a', 'b') and SET's members, as written
 };
 
 struct ColumnSpec {

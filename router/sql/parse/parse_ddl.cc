@@ -352,19 +352,19 @@ bool ParseTypeName(Parser& p, ColumnSpec* col, TypeArgs* args) {
   return p.Fail(first);
 }
 
-// ENUM and SET values: parsed so the statement is understood; table_spec.cc refuses the types.
-bool SkipValueList(Parser& p) {
+// ENUM and SET members, as written (table_spec.cc judges them).
+bool ParseMemberList(Parser& p, TypeSpec* type) {
   if (!p.Expect(TokenKind::kLParen)) return false;
   do {
     if (p.Peek().kind != TokenKind::kString) return p.Fail();
-    p.Advance();
+    type->members.push_back(p.Advance().value);
   } while (p.Accept(TokenKind::kComma));
   return p.Expect(TokenKind::kRParen);
 }
 
 bool ParseTypeArgs(Parser& p, TypeArgs args, TypeSpec* type) {
   if (args == TypeArgs::kNone) return true;
-  if (args == TypeArgs::kValues) return SkipValueList(p);
+  if (args == TypeArgs::kValues) return ParseMemberList(p, type);
   if (p.Peek().kind != TokenKind::kLParen) {
     return args == TypeArgs::kRequiredLength ? p.Fail() : true;  // VARCHAR needs its length
   }

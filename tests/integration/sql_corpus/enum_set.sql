@@ -1,0 +1,68 @@
+-- ENUM and SET columns: stored as positions, shown as text. Members match as the connection
+-- collation compares (case, trailing spaces); text naming no member is read as a position or
+-- a SET's bits; anything else is 1265 in strict mode. Key lookups by member, an ENUM primary
+-- key, SHOW COLUMNS, information_schema, ALTER adding members, INSERT IGNORE's warnings.
+-- Tables of their own, named es_….
+CREATE TABLE es_t (id INT PRIMARY KEY, size ENUM('small', 'medium', 'large') NOT NULL, tags SET('red', 'green', 'blue') DEFAULT 'red,blue', mood ENUM('x', 'y') DEFAULT NULL) DEFAULT CHARSET = utf8mb4;
+SHOW COLUMNS FROM es_t WHERE Field <> 'id';
+SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, CHARACTER_MAXIMUM_LENGTH, CHARACTER_OCTET_LENGTH, IS_NULLABLE FROM information_schema.COLUMNS WHERE TABLE_NAME = 'es_t' AND COLUMN_NAME <> 'id' ORDER BY ORDINAL_POSITION;
+INSERT INTO es_t (id, size) VALUES (1, 'small');
+INSERT INTO es_t VALUES (2, 'MEDIUM', 'green', 'y'), (3, 'large  ', 'blue,red', 'x'), (4, 2, 5, 1);
+INSERT INTO es_t VALUES (5, '3', '', NULL), (6, 'medium', 'RED,Green,blue', 'y');
+INSERT INTO es_t VALUES (7, 'huge', 'red', 'x');
+INSERT INTO es_t VALUES (7, 'small', 'red,purple', 'x');
+INSERT INTO es_t VALUES (7, 4, 'red', 'x');
+INSERT INTO es_t VALUES (7, 0, 'red', 'x');
+INSERT INTO es_t VALUES (7, 'small', 8, 'x');
+INSERT INTO es_t VALUES (7, 'small', 'red,,blue', 'x');
+INSERT INTO es_t VALUES (7, NULL, 'red', 'x');
+INSERT IGNORE INTO es_t VALUES (8, 'tiny', 'red,pink', 'z');
+SELECT * FROM es_t ORDER BY id;
+SELECT id, size, tags FROM es_t WHERE size = 'medium' ORDER BY id;
+SELECT id FROM es_t WHERE size = 'Medium' ORDER BY id;
+SELECT id FROM es_t WHERE size IN ('small', 'large') ORDER BY id;
+SELECT id FROM es_t WHERE tags = 'red,blue' ORDER BY id;
+SELECT id FROM es_t WHERE tags = 'blue,red' ORDER BY id;
+SELECT id FROM es_t WHERE tags LIKE '%green%' ORDER BY id;
+SELECT id FROM es_t WHERE FIND_IN_SET('blue', tags) > 0 ORDER BY id;
+SELECT id, CONCAT(size, '/', tags), LENGTH(size), UPPER(size) FROM es_t ORDER BY id;
+SELECT size, COUNT(*) FROM es_t GROUP BY size ORDER BY COUNT(*), size;
+SELECT id FROM es_t WHERE size > 'm' ORDER BY id;
+SELECT id, size FROM es_t ORDER BY size, id;
+SELECT id, size FROM es_t ORDER BY size DESC, id LIMIT 3;
+SELECT size AS s, id FROM es_t ORDER BY s, id;
+SELECT id, size FROM es_t ORDER BY 2, 1;
+SELECT id FROM es_t ORDER BY mood, id;
+UPDATE es_t SET size = 'large' WHERE id = 1;
+UPDATE es_t SET size = 'gigantic' WHERE id = 1;
+UPDATE es_t SET tags = 'green,blue' WHERE size = 'large';
+SELECT * FROM es_t ORDER BY id;
+DELETE FROM es_t WHERE size = 'small';
+SELECT COUNT(*) FROM es_t;
+CREATE TABLE es_k (k ENUM('b', 'a', 'c') NOT NULL PRIMARY KEY, v INT);
+INSERT INTO es_k VALUES ('a', 1), ('b', 2), ('c', 3);
+SELECT * FROM es_k WHERE k = 'c';
+SELECT * FROM es_k WHERE k IN ('a', 'b') ORDER BY v;
+SELECT v FROM es_k WHERE k = 'zzz';
+SELECT * FROM es_k ORDER BY k;
+SELECT * FROM es_k ORDER BY k DESC LIMIT 2;
+CREATE TABLE es_bad1 (e ENUM('a', 'b', 'A'));
+CREATE TABLE es_bad2 (s SET('a', 'b,c'));
+CREATE TABLE es_bad3 (s SET('a', 'b', 'a'));
+CREATE TABLE es_bad4 (e ENUM('a', 'b') DEFAULT 'c');
+CREATE TABLE es_bad5 (s SET('a', 'b') DEFAULT 'a,c');
+CREATE TABLE es_sp (e ENUM('a  ', ' b', '') NOT NULL DEFAULT '');
+SHOW COLUMNS FROM es_sp;
+INSERT INTO es_sp VALUES (''), ('a'), (' b');
+SELECT e, LENGTH(e) FROM es_sp ORDER BY LENGTH(e);
+ALTER TABLE es_t MODIFY size ENUM('small', 'medium', 'large', 'xl') NOT NULL;
+INSERT INTO es_t VALUES (9, 'xl', 'red', 'x');
+SELECT id, size FROM es_t ORDER BY id;
+ALTER TABLE es_t MODIFY mood VARCHAR(5);
+SELECT id, mood FROM es_t ORDER BY id;
+UPDATE es_t SET mood = 'x' WHERE mood = '';
+UPDATE es_t SET tags = 'red' WHERE id = 8;
+SELECT * FROM es_t WHERE id = 8;
+ALTER TABLE es_t MODIFY mood ENUM('y', 'x');
+SELECT id, mood FROM es_t ORDER BY id;
+DROP TABLE es_t, es_k, es_sp;
