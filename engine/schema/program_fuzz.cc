@@ -36,6 +36,7 @@ const TableDef& FuzzTable() {
       c.name += std::to_string(type);
       c.precision = 6;
       c.scale = 2;
+      if (IsEnumOrSet(c.type)) c.elements = {"x", "y"};
       t->columns.push_back(c);
     }
     ColumnDef id = Column("id", ColumnType::kBigInt);

@@ -14,7 +14,8 @@ void IndexInfo::ChoosePrefix() {
     prefix_kind = PrefixKind::kNone;
   } else if (schema::FixedSize(first.type) == 0) {
     prefix_kind = PrefixKind::kBytes;
-  } else if (first.is_unsigned && schema::IsInteger(first.type)) {
+  } else if ((first.is_unsigned && schema::IsInteger(first.type)) ||
+             schema::IsEnumOrSet(first.type)) {
     prefix_kind = PrefixKind::kUnsigned;
   } else {
     prefix_kind = PrefixKind::kSigned;

@@ -44,7 +44,7 @@ using PkIndex = absl::flat_hash_set<Row*, PkHash, PkEq>;
 enum class PrefixKind : uint8_t {
   kNone,      // DECIMAL, FLOAT, DOUBLE: every prefix 0, rows decide
   kSigned,    // signed integers, dates and times: the value with its sign bit flipped
-  kUnsigned,  // unsigned integers: the value
+  kUnsigned,  // unsigned integers, ENUM positions and SET bits: the value
   kBytes,     // strings and binaries: the first 8 bytes, big-endian, zero-padded
 };
 

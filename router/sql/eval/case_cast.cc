@@ -14,8 +14,10 @@
 #include "common/utf8.h"
 #include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/field_codec.h"
+#include "router/sql/eval/json_args.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/eval/value_util.h"
+#include "router/sql/json/json_print.h"
 #include "router/sql/parse/charsets.h"
 
 namespace shoal::sql::internal {
@@ -208,6 +210,11 @@ ColumnDefinition ExprEngine::CastType(const Expr& e) {
     return DecimalColumn(static_cast<uint32_t>(precision), static_cast<uint8_t>(scale), n);
   }
   if (cast.name == "DOUBLE" || cast.name == "FLOAT") return DoubleColumn(n);
+  if (cast.name == "JSON") {
+    ColumnDefinition json = JsonColumn(state);
+    if (n == Nullability::kNotNull) json.flags |= mysql::column_flag::kNotNull;
+    return json;
+  }
   // Dates and times: a value that is not one is NULL.
   if (cast.name == "DATE") return TemporalColumn(ColumnType::kDate, 0, Nullability::kNullable);
   if (cast.name == "DATETIME" || cast.name == "TIME") {
@@ -226,11 +233,33 @@ ColumnDefinition ExprEngine::CastType(const Expr& e) {
   return StringColumn(chars, state, n);  // CHAR, CONVERT … USING
 }
 
+// CAST(x AS JSON): JSON stays as it is, a string is JSON text (3141), anything else becomes
+// the JSON value it is (a number, true or false for a condition).
+Value ExprEngine::CastToJson(const Expr& arg, Value v) {
+  const ColumnDefinition type = Type(arg);
+  if (type.type == ColumnType::kJson) return v;
+  if (const auto* text = std::get_if<std::string>(&v)) {
+    JsonParseResult parsed = ParseJson(*text);
+    if (parsed.ok()) return PrintJson(parsed.value);
+    if (parsed.error->code == JsonParseErrorCode::kTooDeep) {
+      SetError({3157, "22032", "The JSON document exceeds the maximum depth."});
+    } else {
+      SetError(
+          {3141, "22032",
+           absl::StrCat("Invalid JSON text in argument 1 to function cast_as_json: \"",
+                        parsed.error->reason(), "\" at position ", parsed.error->offset, ".")});
+    }
+    return Value{};
+  }
+  return PrintJson(JsonOfValue(v, type, IsBooleanExpr(arg)));
+}
+
 Value ExprEngine::CastValue(const Expr& e) {
   const ColumnDefinition type = CastType(e);
   Value v = Eval(*e.args[0]);
   if (failed() || IsNull(v)) return Value{};
   const CastTarget& cast = e.cast;
+  if (cast.name == "JSON") return CastToJson(*e.args[0], std::move(v));
   const Cls from = ClassOf(v);
   auto truncated = [this](absl::string_view what, const Value& value) {
     Warn(kErTruncatedWrongValue,

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/field_codec.h"
+#include "router/sql/eval/json_args.h"
 #include "router/sql/eval/like.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/eval/system_variables.h"
@@ -251,6 +252,21 @@ int ExprEngine::ColumnIndex(const Expr& e) {
   std::string name = e.qualifier.empty() ? e.name : absl::StrCat(e.qualifier, ".", e.name);
   SetError(mysql::errors::UnknownColumn(name, ctx_.clause));
   return -1;
+}
+
+bool ExprEngine::JsonTyped(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kColumn: {
+      int i = ColumnIndex(e);
+      return i >= 0 && (*ctx_.row_columns)[i].type == ColumnType::kJson;
+    }
+    case ExprKind::kFunction:
+      return absl::StartsWith(e.name, "JSON_") && Type(e).type == ColumnType::kJson;
+    case ExprKind::kCast:
+      return e.cast.name == "JSON";
+    default:
+      return false;
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -791,6 +807,9 @@ Value ExprEngine::BinaryValue(const Expr& e) {
     }
     case BinaryOp::kNullSafeEq: {
       if (IsNull(a) || IsNull(b)) return int64_t{IsNull(a) && IsNull(b)};
+      if (std::optional<int> c = CompareAsJson(*this, a, b, *e.args[0], *e.args[1])) {
+        return int64_t{*c == 0};
+      }
       if (BinaryStrings(a, b, *e.args[0], *e.args[1])) return int64_t{a == b};
       return int64_t{*Compare(a, b) == 0};
     }
@@ -800,10 +819,14 @@ Value ExprEngine::BinaryValue(const Expr& e) {
     case BinaryOp::kLe:
     case BinaryOp::kGt:
     case BinaryOp::kGe: {
-      std::optional<int> c =
-          BinaryStrings(a, b, *e.args[0], *e.args[1])
-              ? std::optional<int>(std::get<std::string>(a).compare(std::get<std::string>(b)))
-              : Compare(a, b);
+      std::optional<int> c = IsNull(a) || IsNull(b)
+                                 ? std::nullopt
+                                 : CompareAsJson(*this, a, b, *e.args[0], *e.args[1]);
+      if (!c && !failed()) {
+        c = BinaryStrings(a, b, *e.args[0], *e.args[1])
+                ? std::optional<int>(std::get<std::string>(a).compare(std::get<std::string>(b)))
+                : Compare(a, b);
+      }
       if (!c) return Value{};
       bool r = op == BinaryOp::kEq   ? *c == 0
                : op == BinaryOp::kNe ? *c != 0

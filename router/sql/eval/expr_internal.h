@@ -48,6 +48,10 @@ class ExprEngine {
   mysql::ColumnDefinition CaseType(const Expr& e);
   mysql::Value CaseValue(const Expr& e);
   mysql::ColumnDefinition CastType(const Expr& e);
+  // Whether `e` is typed JSON, checked without typing it whole where that is cheap: a
+  // column, a JSON_… function, CAST AS JSON (other expressions of JSON values are not).
+  bool JsonTyped(const Expr& e);
+  mysql::Value CastToJson(const Expr& arg, mysql::Value v);
   mysql::Value CastValue(const Expr& e);
   // An arithmetic operator (+ - * / DIV %) over two values, as MySQL computes it.
   mysql::Value Arithmetic(BinaryOp op, const mysql::Value& a, const mysql::Value& b);

@@ -20,11 +20,14 @@
 #include <variant>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/utf8.h"
 #include "router/sql/eval/member_codec.h"
 #include "router/sql/eval/temporal_text.h"
 #include "router/sql/eval/value_util.h"
+#include "router/sql/json/json_parse.h"
+#include "router/sql/json/json_print.h"
 
 namespace shoal::sql {
 namespace {
@@ -56,6 +59,7 @@ struct Stored {
 struct Scratch {
   char fixed[128];
   std::string text;
+  absl::string_view table;  // the column's table, for JSON's messages
 };
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -473,6 +477,34 @@ Error ToBytes(const ColumnDef& column, const mysql::Value& v, int row, Scratch* 
   return std::nullopt;
 }
 
+// JSON text in MySQL's canonical form (Field_json::store): a string that parses, printed
+// again; anything else is 3140 (3157 too deep).
+Error ToJson(const ColumnDef& column, const mysql::Value& v, int row, Scratch* scratch,
+             absl::string_view* out) {
+  auto invalid = [&](absl::string_view reason, size_t position) {
+    const std::string name =
+        scratch->table.empty() ? column.name : absl::StrCat(scratch->table, ".", column.name);
+    return SqlError{3140, "22032",
+                    absl::StrCat("Invalid JSON text: \"", reason, "\" at position ", position,
+                                 " in value for column '", name, "'.")};
+  };
+  const auto* text = std::get_if<std::string>(&v);
+  if (text == nullptr) return invalid("not a JSON text, may need CAST", 0);
+  JsonParseResult parsed = ParseJson(*text);
+  if (!parsed.ok()) {
+    if (parsed.error->code == JsonParseErrorCode::kTooDeep) {
+      return SqlError{3157, "22032", "The JSON document exceeds the maximum depth."};
+    }
+    return invalid(parsed.error->reason(), parsed.error->offset);
+  }
+  scratch->text = PrintJson(parsed.value);
+  if (scratch->text.size() > schema::MaxValueBytes(column)) {
+    return errors::DataTooLong(column.name, row);
+  }
+  *out = scratch->text;
+  return std::nullopt;
+}
+
 // A non-text numeric Value's integer part and fraction (for dates and times from numbers).
 bool NumberPartsOf(const mysql::Value& v, NumberParts* p) {
   if (const auto* i = std::get_if<int64_t>(&v)) {
@@ -610,6 +642,9 @@ Error Convert(const ColumnDef& column, const mysql::Value& v, int row, Scratch* 
     case ColumnType::kSet:
       out->kind = Stored::Kind::kInt;
       return internal::MemberPosition(column, v, row, &out->i);
+    case ColumnType::kJson:
+      out->kind = Stored::Kind::kBytes;
+      return ToJson(column, v, row, scratch, &out->bytes);
     default:
       out->kind = Stored::Kind::kBytes;
       return ToBytes(column, v, row, scratch, &out->bytes);
@@ -774,13 +809,14 @@ std::optional<int64_t> TimeMicrosFromText(absl::string_view text) {
 }
 
 std::optional<SqlError> AppendField(const ColumnDef& column, const mysql::Value& value, int row,
-                                    schema::RowWriter* out) {
+                                    schema::RowWriter* out, absl::string_view table) {
   if (mysql::IsNull(value)) {
     if (!column.nullable) return errors::ColumnCannotBeNull(column.name);
     out->Null();
     return std::nullopt;
   }
   Scratch scratch;
+  scratch.table = table;
   Stored stored;
   if (Error e = Convert(column, value, row, &scratch, &stored)) return e;
   Write(column, stored, out);

@@ -27,9 +27,12 @@ namespace shoal::sql {
 // rounds half away from zero to its scale). `row` is 1-based, for the messages.
 // TIMESTAMP values are taken as UTC (the session time zone is UTC for now). The caller turns
 // NULL or 0 for an AUTO_INCREMENT column into the next value before calling.
+// JSON columns take JSON text, stored in MySQL's canonical form; other values are 3140
+// "Invalid JSON text: … in value for column '<table>.<column>'." (`table` names the column's
+// table in that message).
 std::optional<mysql::SqlError> AppendField(const schema::ColumnDef& column,
                                            const mysql::Value& value, int row,
-                                           schema::RowWriter* out);
+                                           schema::RowWriter* out, absl::string_view table = {});
 
 // The same conversion into one packed field (row.h EncodeValue form): for keys, defaults,
 // filter operands and update programs. NULL is not allowed here.

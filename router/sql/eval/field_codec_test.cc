@@ -597,6 +597,28 @@ TEST(FieldCodecSet, MembersBitsAndTruncation) {
   }
 }
 
+// JSON (Field_json::store): text that parses, kept in MySQL's canonical form.
+TEST(FieldCodecJson, CanonicalTextAndErrors) {
+  const ColumnDef j = Col(ColumnType::kJson);
+  EXPECT_EQ(RoundTrip(j, Str("{\"b\":[1,2.50],\"a\":null}")),
+            Str("{\"a\": null, \"b\": [1, 2.5]}"));
+  EXPECT_EQ(RoundTrip(j, Str(" \"x\" ")), Str("\"x\""));
+  ExpectError(j, Str("[1,"), 3140, "22032",
+              "Invalid JSON text: \"Invalid value.\" at position 3 in value for column 'c'.");
+  ExpectError(j, Int(1), 3140, "22032",
+              "Invalid JSON text: \"not a JSON text, may need CAST\" at position 0 in value for "
+              "column 'c'.");
+  ExpectError(j, Str(std::string(101, '[') + std::string(101, ']')), 3157, "22032",
+              "The JSON document exceeds the maximum depth.");
+  schema::RowWriter writer;
+  writer.BeginRow(1);
+  auto err = AppendField(j, Str("{"), 7, &writer, "t");
+  ASSERT_TRUE(err.has_value());
+  EXPECT_EQ(err->message,
+            "Invalid JSON text: \"Missing a name for object member.\" at position 1 in value for "
+            "column 't.c'.");
+}
+
 TEST(FieldCodecNull, NullableAndNotNull) {
   schema::TableDef table;
   table.columns = {Col(ColumnType::kInt), Col(ColumnType::kVarChar, 10)};

@@ -33,7 +33,7 @@ Registry BuildRegistry() {
   for (auto family :
        {SessionFunctions(), ClockFunctions(), ControlFunctions(), StringFunctions(),
         SubstringFunctions(), NumericFunctions(), TemporalFunctions(), HashFunctions(),
-        DateArithFunctions(), CalendarFunctions(), StrToDateFunctions()}) {
+        DateArithFunctions(), CalendarFunctions(), StrToDateFunctions(), JsonFunctions()}) {
     for (const BuiltinFunction& f : family) registry.emplace(f.name, &f);
   }
   return registry;

@@ -52,6 +52,14 @@ ColumnDefinition DecimalColumn(uint32_t precision, uint8_t scale, Nullability n)
   return c;
 }
 
+ColumnDefinition JsonColumn(const SessionState& state) {
+  ColumnDefinition c = StringColumn(0, state, Nullability::kNullable);
+  c.type = mysql::ColumnType::kJson;
+  c.length = 4294967295u;
+  c.flags |= flag::kBlob;
+  return c;
+}
+
 ColumnDefinition NullColumn() {
   ColumnDefinition c;
   c.type = mysql::ColumnType::kNull;

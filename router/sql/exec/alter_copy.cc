@@ -287,7 +287,7 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
         out->Raw(copy_->columns[c], scratch_[plan_.source[c]]);
         return std::nullopt;
       }
-      return AppendField(copy_->columns[c], value, row_number, out);
+      return AppendField(copy_->columns[c], value, row_number, out, source_->name);
     };
     uint64_t first_auto = 0;
     if (auto err = PackRow(*copy_, given_, append, ctx, &next_id, &first_auto, &writer_)) {

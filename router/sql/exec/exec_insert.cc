@@ -667,7 +667,9 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
     const int row = static_cast<int>(r + 1);
     // IGNORE stores what the column can hold, with a warning, as LOAD DATA does.
     auto append = [&](int c, schema::RowWriter* out) -> std::optional<mysql::SqlError> {
-      if (!stmt.ignore) return AppendField(table->columns[c], rows.values[r][c], row, out);
+      if (!stmt.ignore) {
+        return AppendField(table->columns[c], rows.values[r][c], row, out, table->name);
+      }
       std::vector<Diagnostic> warnings;
       auto err = AppendLoadedValue(table->columns[c], rows.values[r][c], r + 1, out, &warnings);
       for (const Diagnostic& w : warnings) AddWarning(ctx.state, w.level, w.code, w.message);

@@ -362,7 +362,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
         out->Raw(table_->columns[c], old_fields_[c]);
         continue;
       }
-      if (auto err = AppendField(table_->columns[c], row[c], 1, out)) return err;
+      if (auto err = AppendField(table_->columns[c], row[c], 1, out, table_->name)) return err;
     }
     return std::nullopt;
   }

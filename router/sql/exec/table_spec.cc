@@ -123,6 +123,7 @@ constexpr TypeMapping kTypes[] = {
     {"DATE", ColumnType::kDate},           {"TIME", ColumnType::kTime},
     {"DATETIME", ColumnType::kDateTime},   {"TIMESTAMP", ColumnType::kTimestamp},
     {"ENUM", ColumnType::kEnum},           {"SET", ColumnType::kSet},
+    {"JSON", ColumnType::kJson},
 };
 
 // The character sets whose text Shoal can keep as sent. Others (ucs2, utf16, …) would need
@@ -386,7 +387,8 @@ MaybeError ApplyDefault(const Expr& expr, bool in_primary_key, ColumnDef* column
     if (!column->nullable) return InvalidDefault(column->name);
     return std::nullopt;  // no default: NULL
   }
-  if (column->type == ColumnType::kText || column->type == ColumnType::kBlob) {
+  if (column->type == ColumnType::kText || column->type == ColumnType::kBlob ||
+      column->type == ColumnType::kJson) {
     return Error(1101, absl::StrCat("BLOB, TEXT, GEOMETRY or JSON column '", column->name,
                                     "' can't have a default value"));
   }

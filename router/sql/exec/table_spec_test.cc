@@ -289,7 +289,6 @@ TEST(TableSpecTest, TypeErrors) {
       {"CREATE TABLE t (c SET('a','b,c'))", 1367, "Illegal set 'b,c' value found during parsing"},
       {"CREATE TABLE t (c ENUM('a','b') DEFAULT 'c')", 1067, "Invalid default value for 'c'"},
       {"CREATE TABLE t (c SET('a','b') DEFAULT 'a,c')", 1067, "Invalid default value for 'c'"},
-      {"CREATE TABLE t (c JSON)", 1235, "This version of MySQL doesn't yet support 'JSON'"},
       {"CREATE TABLE t (c GEOMETRY)", 1235, "This version of MySQL doesn't yet support 'GEOMETRY'"},
       {"CREATE TABLE t (c INT ZEROFILL)", 1235,
        "This version of MySQL doesn't yet support 'ZEROFILL'"},

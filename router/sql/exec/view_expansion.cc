@@ -292,6 +292,9 @@ schema::ColumnDef ColumnFromResult(const mysql::ColumnDefinition& c, int charset
     case mysql::ColumnType::kNull:
       col.type = ColumnType::kBinary;
       break;
+    case mysql::ColumnType::kJson:
+      col.type = ColumnType::kJson;
+      break;
     case mysql::ColumnType::kTinyBlob:
     case mysql::ColumnType::kMediumBlob:
     case mysql::ColumnType::kLongBlob:

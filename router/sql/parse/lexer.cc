@@ -185,6 +185,10 @@ class Lexer {
       case '+':
         return Make(TokenKind::kPlus, start, start + 1);
       case '-':
+        if (n == '>') {
+          if (At(start + 2) == '>') return Make(TokenKind::kDoubleArrow, start, start + 3);
+          return Make(TokenKind::kArrow, start, start + 2);
+        }
         return Make(TokenKind::kMinus, start, start + 1);
       case '*':
         return Make(TokenKind::kStar, start, start + 1);

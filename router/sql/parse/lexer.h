@@ -63,6 +63,8 @@ enum class TokenKind : uint8_t {
   kSemicolon,
   kLParen,
   kRParen,
+  kArrow,        // -> (JSON_EXTRACT of a column)
+  kDoubleArrow,  // ->> (JSON_UNQUOTE of that)
 };
 
 struct Token {

@@ -114,7 +114,8 @@ bool Parser::ParseCastType(CastTarget* out) {
     name = "DOUBLE";
     AcceptKeyword("PRECISION");
   } else if (name == "DATE") {
-  } else if (name == "YEAR" || name == "JSON") {
+  } else if (name == "JSON") {
+  } else if (name == "YEAR") {
     return NotSupported(absl::StrCat("CAST AS ", name));
   } else {
     return Fail();

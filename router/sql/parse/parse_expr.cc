@@ -171,6 +171,26 @@ ExprPtr ParseColumnRef(Parser& p) {
   return e;
 }
 
+// `column->'path'` is JSON_EXTRACT(column, 'path'); `column->>'path'` is JSON_UNQUOTE of it.
+// MySQL takes them after a column only, with a string for the path.
+ExprPtr ParseJsonArrow(Parser& p, ExprPtr column) {
+  if (column == nullptr) return column;
+  const TokenKind arrow = p.Peek().kind;
+  if (arrow != TokenKind::kArrow && arrow != TokenKind::kDoubleArrow) return column;
+  p.Advance();
+  if (p.Peek().kind != TokenKind::kString) return p.Fail(), nullptr;
+  ExprPtr extract = MakeExpr(ExprKind::kFunction);
+  extract->name = "JSON_EXTRACT";
+  extract->args.push_back(std::move(column));
+  extract->args.push_back(p.ParseLiteral());
+  if (extract->args.back() == nullptr) return nullptr;
+  if (arrow == TokenKind::kArrow) return extract;
+  ExprPtr unquote = MakeExpr(ExprKind::kFunction);
+  unquote->name = "JSON_UNQUOTE";
+  unquote->args.push_back(std::move(extract));
+  return unquote;
+}
+
 // Aggregates whose argument MySQL's grammar lets start with ALL; COUNT also takes `*`.
 bool TakesAll(absl::string_view name) {
   static constexpr absl::string_view kNames[] = {
@@ -706,7 +726,7 @@ ExprPtr Parser::ParseIdentExpr() {
       return e;
     }
   }
-  return ParseColumnRef(*this);
+  return ParseJsonArrow(*this, ParseColumnRef(*this));
 }
 
 // `INTERVAL expr unit + operand`, MySQL's simple_expr form: DATE_ADD(operand, interval). The

@@ -329,7 +329,23 @@ TEST(ParserTest, CaseAndCast) {
   EXPECT_EQ(MustFail("SELECT CAST(1 AS NOSUCHTYPE)").code, 1064);
   EXPECT_EQ(MustFail("SELECT CAST(1, SIGNED)").code, 1064);
   EXPECT_EQ(MustFail("SELECT CONVERT(1 AS SIGNED)").code, 1064);
-  EXPECT_EQ(MustFail("SELECT CAST(1 AS JSON)").code, 1235);
+  EXPECT_EQ(MustFail("SELECT CAST(1 AS YEAR)").code, 1235);
+  EXPECT_EQ(MustParseAs<SelectStmt>("SELECT CAST(1 AS JSON)").items[0].expr->cast.name, "JSON");
+}
+
+TEST(ParserTest, JsonArrows) {
+  auto select = MustParseAs<SelectStmt>("SELECT t.j->'$.a', j->>'$[0]' FROM t");
+  const Expr& extract = *select.items[0].expr;
+  EXPECT_EQ(extract.name, "JSON_EXTRACT");
+  EXPECT_EQ(extract.args[0]->qualifier, "t");
+  EXPECT_EQ(extract.args[1]->text, "$.a");
+  const Expr& unquote = *select.items[1].expr;
+  EXPECT_EQ(unquote.name, "JSON_UNQUOTE");
+  EXPECT_EQ(unquote.args[0]->name, "JSON_EXTRACT");
+  EXPECT_EQ(MustFail("SELECT a->b FROM t").code, 1064);
+  EXPECT_EQ(MustFail("SELECT 1->'$'").code, 1064);
+  // `a - >` is still a minus and a comparison when written apart.
+  EXPECT_EQ(MustParseAs<SelectStmt>("SELECT a - -1 > 0 FROM t").items.size(), 1u);
 }
 
 TEST(ParserTest, NotSupportedYet) {
