@@ -1,6 +1,7 @@
 // DDL while a data node restarts, through SQL as a user would run it (the mariadb CLI against
 // a router): tables created and filled while data node 3 is down, fetching the dictionary and
-// copying its partitions must all be on it once it serves — so that, with data node 2 killed
+// copying its partitions (each table with an ENUM, whose members travel with its definition)
+// must all be on it once it serves — so that, with data node 2 killed
 // next, every table, view and row is still there, served by node 3 alone.
 #include <signal.h>
 
@@ -104,8 +105,9 @@ TEST_F(DdlRestartTest, TablesCreatedWhileANodeRestartsAreOnItWhenItServes) {
     // (Retried whole: a statement that failed may have happened.)
     CommandResult r =
         MariadbRetrying(absl::StrCat("CREATE TABLE IF NOT EXISTS d.t", tables,
-                                     " (id INT PRIMARY KEY) ENGINE=ndbcluster; REPLACE INTO d.t",
-                                     tables, " VALUES (", tables, ")"),
+                                     " (id INT PRIMARY KEY, e ENUM('x', 'y', 'z') NOT NULL "
+                                     "DEFAULT 'y') ENGINE=ndbcluster; REPLACE INTO d.t",
+                                     tables, " (id) VALUES (", tables, ")"),
                         absl::Seconds(10));
     ASSERT_EQ(r.exit_code, 0) << "table " << tables << ": " << r.err;
     if (pid != killed && state == control::STARTING) ++while_starting;
@@ -122,8 +124,8 @@ TEST_F(DdlRestartTest, TablesCreatedWhileANodeRestartsAreOnItWhenItServes) {
   std::string reads;
   std::string expected;
   for (int t = 0; t < tables; ++t) {
-    absl::StrAppend(&reads, "SELECT id FROM d.t", t, "; ");
-    absl::StrAppend(&expected, "id\n", t, "\n");
+    absl::StrAppend(&reads, "SELECT id, e FROM d.t", t, " ORDER BY e; ");
+    absl::StrAppend(&expected, "id\te\n", t, "\ty\n");
   }
   CommandResult read = MariadbRetrying(reads, absl::Seconds(20));
   EXPECT_EQ(read.exit_code, 0) << read.err;
