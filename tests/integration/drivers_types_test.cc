@@ -1,9 +1,12 @@
 // Every column type through the real drivers: each client's `types` mode (tests/clients/)
 // creates a table with one column of every type Shoal supports, inserts edge values (NULLs,
 // integer limits, full-precision decimals, exact floats, utf8mb4, binary bytes, leap days,
-// negative and fractional TIME, microseconds), reads them back and compares value and
-// driver type exactly with what MySQL gives that driver; then typed lookups, aggregates,
-// UPDATE, DELETE, a multi-row INSERT, transactions and the errors 1062, 1264 and 1406.
+// negative and fractional TIME, microseconds, ENUM and SET members in another case or order,
+// JSON documents MySQL normalizes), reads them back and compares value and driver type
+// exactly with what MySQL gives that driver (JSON is type 245 in charset 63, ENUM and SET are
+// STRING with ENUM_FLAG / SET_FLAG); then typed lookups, aggregates, UPDATE (JSON_SET with a
+// bound value), DELETE, a multi-row INSERT, transactions and the errors 1062, 1264, 1265,
+// 1406 and 3140.
 // PyMySQL, mysql-connector-python (text, and server-side prepared), go-sql-driver/mysql
 // (interpolated and prepared) over the Unix socket and TCP; Connector/J (client- and
 // server-side prepared) over TCP. A client prints one "ok:" line per check and exits non-zero

@@ -1,8 +1,10 @@
 // Every column type through go-sql-driver/mysql: a table with one column of each type Shoal
 // supports, edge values inserted with bound arguments (interpolated text, or server-side
 // prepared statements), read back into `any` and compared, Go type included, with what the
-// driver gives against MySQL; typed lookups, aggregates, UPDATE (SET NULL, col = col + 1),
-// DELETE, transactions (SQL and the database/sql API) and the errors 1062, 1264 and 1406.
+// driver gives against MySQL; typed lookups (an ENUM member, a JSON path), aggregates, UPDATE
+// (SET NULL, col = col + 1, JSON_SET), DELETE, transactions (SQL and the database/sql API)
+// and the errors 1062, 1264, 1265, 1406 and 3140. ENUM, SET and JSON come back as []byte in
+// both protocols (MySQL sends ENUM and SET as STRING with a flag, JSON as type 245).
 //
 //	mysqlclient types -dsn 'app:secret@unix(/tmp/r.sock)/' -table t [-interpolate]
 //
@@ -44,6 +46,8 @@ var typeColumns = [][2]string{
 	{"dt", "DATETIME"}, {"dt6", "DATETIME(6)"},
 	{"ts", "TIMESTAMP NULL"}, {"ts6", "TIMESTAMP(6) NULL"},
 	{"bo", "BOOL"},
+	{"en", "ENUM('small','medium','large')"}, {"st", "SET('red','green','blue')"},
+	{"js", "JSON"},
 }
 
 // What ColumnType.DatabaseTypeName gives for each column.
@@ -52,7 +56,13 @@ var typeNames = []string{
 	"UNSIGNED MEDIUMINT", "INT", "UNSIGNED INT", "BIGINT", "UNSIGNED BIGINT", "FLOAT", "DOUBLE",
 	"DECIMAL", "DECIMAL", "CHAR", "VARCHAR", "BINARY", "VARBINARY", "TEXT", "TEXT", "BLOB", "BLOB",
 	"DATE", "TIME", "TIME", "DATETIME", "DATETIME", "TIMESTAMP", "TIMESTAMP", "TINYINT",
+	"ENUM", "SET", "JSON",
 }
+
+// jsonDoc is in MySQL's canonical text (keys by length, then bytes; ", " and ": "), so it reads
+// back as written: utf8mb4 unescaped, escapes, numbers, literals, empty containers.
+const jsonDoc = `{"f": false, "n": 1.5, "s": "héllo 日本 😀", "t": true, "z": null, "arr": [], ` +
+	`"obj": {}, "nested": {"e": "q\"b\\s\n", "list": [1, -2, 3.25, "x", [null]]}}`
 
 func columnNames() []string {
 	names := make([]string, len(typeColumns))
@@ -139,6 +149,10 @@ func (m typesCase) ubig(v uint64) cell {
 	return cell{v, show(int64(v))}
 }
 
+// text binds a string and expects MySQL's text of the value back: an ENUM member in its
+// declared case, a SET's members in declared order, a JSON document in canonical form.
+func (m typesCase) text(bind, back string) cell { return cell{bind, show([]byte(back))} }
+
 // dec binds a DECIMAL as its text and expects that text back.
 func (m typesCase) dec(bind, back string) cell { return cell{bind, show([]byte(back))} }
 
@@ -196,7 +210,7 @@ func (m typesCase) rows() []rowSpec {
 			"tm3": m.tim("-12:34:56.789", "-12:34:56.789"), "dt": m.t(ts(1000, 1, 1, 0, 0, 0, 0)),
 			"dt6": m.tOf("1000-01-01 00:00:00.000000", ts(1000, 1, 1, 0, 0, 0, 0)),
 			"ts":  m.t(ts(1970, 1, 1, 0, 0, 1, 0)), "ts6": m.t(ts(1970, 1, 1, 0, 0, 1, 0)),
-			"bo": m.b(false),
+			"bo": m.b(false), "en": m.str("small"), "st": m.str(""), "js": m.str("[]"),
 		}},
 		{3, map[string]cell{
 			"ti": m.i(127), "tiu": m.u(255), "si": m.i(32767), "siu": m.u(65535),
@@ -212,7 +226,8 @@ func (m typesCase) rows() []rowSpec {
 			"dt":  m.t(ts(9999, 12, 31, 23, 59, 59, 0)),
 			"dt6": m.t(ts(9999, 12, 31, 23, 59, 59, 999999)),
 			"ts":  m.t(ts(2038, 1, 19, 3, 14, 7, 0)), "ts6": m.t(ts(2038, 1, 19, 3, 14, 7, 999999)),
-			"bo": m.b(true),
+			"bo": m.b(true), "en": m.str("large"), "st": m.str("red,green,blue"),
+			"js": m.str(jsonDoc),
 		}},
 		{4, map[string]cell{
 			"ti": m.i(0), "tiu": m.u(0), "si": m.i(0), "siu": m.u(0), "mi": m.i(0), "miu": m.u(0),
@@ -227,6 +242,8 @@ func (m typesCase) rows() []rowSpec {
 			"dt6": m.t(ts(2024, 2, 29, 12, 34, 56, 123456)),
 			"ts":  m.t(ts(2024, 2, 29, 12, 34, 56, 0)),
 			"ts6": m.t(ts(2024, 2, 29, 12, 34, 56, 654321)), "bo": m.b(true),
+			"en": m.text("MEDIUM", "medium"), "st": m.text("blue,red", "red,blue"),
+			"js": m.str(`"x"`),
 		}},
 		{5, map[string]cell{
 			"ti": m.i(-1), "tiu": m.u(200), "si": m.i(-300), "siu": m.u(40000),
@@ -250,6 +267,11 @@ func (m typesCase) rows() []rowSpec {
 			"ts":  m.t(ts(2000, 1, 1, 0, 0, 0, 0)),
 			"ts6": m.tOf("2000-01-01 00:00:00.5", ts(2000, 1, 1, 0, 0, 0, 500000)),
 			"bo":  m.b(false),
+			"en":  m.str("medium"),
+			"st":  m.str("green"),
+			// Not canonical: MySQL sorts the keys and rewrites the numbers and the escape.
+			"js": m.text(`{"b":1,"a":[1.50,1E2,"\u00e9"],"":0}`,
+				`{"": 0, "a": [1.5, 100.0, "é"], "b": 1}`),
 		}},
 	}
 }
@@ -457,10 +479,14 @@ func (t *typesRun) metadata() {
 		t.fail("column metadata", err.Error())
 		return
 	}
-	var names, dbTypes, nullable, sizes []string
+	var names, dbTypes, nullable, sizes, scanTypes []string
 	for _, ct := range types {
 		names = append(names, ct.Name())
 		dbTypes = append(dbTypes, ct.DatabaseTypeName())
+		switch ct.Name() {
+		case "en", "st", "js":
+			scanTypes = append(scanTypes, ct.Name()+":"+ct.ScanType().String())
+		}
 		n, ok := ct.Nullable()
 		nullable = append(nullable, fmt.Sprintf("%v/%v", n, ok))
 		if p, s, ok := ct.DecimalSize(); ok {
@@ -469,6 +495,8 @@ func (t *typesRun) metadata() {
 	}
 	t.equal("column names", names, columnNames())
 	t.equal("column DatabaseTypeName", dbTypes, typeNames)
+	t.equal("ScanType of en, st, js", scanTypes,
+		[]string{"en:sql.NullString", "st:sql.NullString", "js:sql.NullString"})
 	var wantNullable []string
 	for _, c := range typeColumns {
 		wantNullable = append(wantNullable, fmt.Sprintf("%v/true", c[0] != "id"))
@@ -524,6 +552,9 @@ func (t *typesRun) lookups() {
 		{"bo = ?", []any{true}, []int64{3, 4}},
 		{"ts IS NULL", nil, []int64{1}},
 		{"ti BETWEEN ? AND ?", []any{-128, 0}, []int64{2, 4, 5}},
+		{"en = ?", []any{"medium"}, []int64{4, 5}},
+		{"en = ?", []any{"LARGE"}, []int64{3}}, // the column's collation is case-insensitive
+		{"js->>'$.s' = ?", []any{"héllo 日本 😀"}, []int64{3}},
 	}
 	for _, p := range probes {
 		got, _, err := t.query(t.conn, "SELECT id FROM "+t.table+" WHERE "+p.where+
@@ -569,6 +600,13 @@ func (t *typesRun) updateDelete(expected map[int64][]string) {
 	set(3, "tm", show([]byte("-01:02:03")))
 	set(3, "ch", show([]byte("x")))
 	set(3, "ti", "nil")
+
+	n, err = t.exec(t.conn, "UPDATE "+t.table+" SET js = JSON_SET(js, '$.k', ?), en = ?, "+
+		"st = ? WHERE id = ?", "välue", "small", "blue,green", 3)
+	t.affected("update JSON_SET(js, '$.k', ?), ENUM, SET: affected rows", n, err, 1)
+	set(3, "js", show([]byte(strings.Replace(jsonDoc, `"n": `, `"k": "välue", "n": `, 1))))
+	set(3, "en", show([]byte("small")))
+	set(3, "st", show([]byte("green,blue")))
 
 	n, err = t.exec(t.conn, "UPDATE "+t.table+" SET siu = siu + 1 WHERE id IN (2, 5)")
 	t.affected("update siu = siu + 1 on two rows: affected rows", n, err, 2)
@@ -736,6 +774,12 @@ func (t *typesRun) errorCodes() {
 			[]any{100, []byte("abcde")}, 1406},
 		{"BLOB over 65535 bytes", "INSERT INTO " + table + " (id, bl) VALUES (?, ?)",
 			[]any{100, make([]byte, 65536)}, 1406},
+		{"not an ENUM member", "INSERT INTO " + table + " (id, en) VALUES (?, ?)",
+			[]any{100, "huge"}, 1265},
+		{"not a SET member", "INSERT INTO " + table + " (id, st) VALUES (?, ?)",
+			[]any{100, "red,purple"}, 1265},
+		{"invalid JSON text", "INSERT INTO " + table + " (id, js) VALUES (?, ?)",
+			[]any{100, "{bad"}, 3140},
 	}
 	for _, c := range cases {
 		what := fmt.Sprintf("error %d (%s)", c.code, c.what)

@@ -1,9 +1,10 @@
 """Every column type through a real Python driver: create a table with one column of each
 type Shoal supports, insert edge values (NULLs, integer limits, full-precision decimals,
-exact floats, utf8mb4, binary bytes, leap days, negative and fractional TIME), read them back
-and compare value AND Python type exactly with what the driver gives against MySQL; then
-typed lookups, aggregates, UPDATE (SET NULL, col = col + 1), DELETE, transactions and the
-errors 1062, 1264, 1406.
+exact floats, utf8mb4, binary bytes, leap days, negative and fractional TIME, ENUM and SET
+members in another case or order, JSON documents to be normalized), read them back and
+compare value AND Python type exactly with what the driver gives against MySQL; then typed
+lookups (an ENUM member, a JSON path), aggregates, UPDATE (SET NULL, col = col + 1,
+JSON_SET), DELETE, transactions and the errors 1062, 1264, 1265, 1406 and 3140.
 
 Prints "ok: <check>" per passing check; a mismatch prints "FAIL: <check>: ..." to stderr and
 the run goes on; the exit code is 1 if anything failed. The last line on success is
@@ -36,6 +37,8 @@ COLUMNS = [
     ("dt", "DATETIME"), ("dt6", "DATETIME(6)"),
     ("ts", "TIMESTAMP NULL"), ("ts6", "TIMESTAMP(6) NULL"),
     ("bo", "BOOL"),
+    ("en", "ENUM('small','medium','large')"), ("st", "SET('red','green','blue')"),
+    ("js", "JSON"),
 ]
 NAMES = [c for c, _ in COLUMNS]
 
@@ -44,13 +47,28 @@ TYPE_CODES = {
     "id": 3, "ti": 1, "tiu": 1, "si": 2, "siu": 2, "mi": 9, "miu": 9, "i": 3, "iu": 3,
     "bi": 8, "biu": 8, "fl": 4, "db": 5, "de": 246, "dw": 246, "ch": 254, "vc": 253,
     "bn": 254, "vb": 253, "tx": 252, "mt": 252, "bl": 252, "lb": 252, "d": 10, "tm": 11,
-    "tm3": 11, "dt": 12, "dt6": 12, "ts": 7, "ts6": 7, "bo": 1,
+    "tm3": 11, "dt": 12, "dt6": 12, "ts": 7, "ts6": 7, "bo": 1, "en": 254, "st": 254,
+    "js": 245,
 }
 UNSIGNED = {"tiu", "siu", "miu", "iu", "biu"}
+ENUM_MEMBERS = ("small", "medium", "large")
+SET_MEMBERS = ("red", "green", "blue")
+ENUM_FLAG, SET_FLAG = 0x100, 0x800  # column definition flags
+BINARY_CHARSET = 63
 
 DW_MAX = "9" * 35 + "." + "9" * 30  # DECIMAL(65,30) at full precision
 TEXT_MAX = "x" * 65535  # TEXT's limit in bytes
 BLOB_MAX = bytes(range(256)) * 255 + bytes(range(255))  # 65535 bytes
+
+# A document in MySQL's canonical text (keys by length, then bytes; ", " and ": "), so it
+# reads back as written: utf8mb4 unescaped, escapes, numbers, literals, empty containers.
+JSON_DOC = ('{"f": false, "n": 1.5, "s": "h\u00e9llo \u65e5\u672c \U0001F600", "t": true, '
+            '"z": null, "arr": [], "obj": {}, "nested": {"e": "q\\"b\\\\s\\n", '
+            '"list": [1, -2, 3.25, "x", [null]]}}')
+# Documents that are not canonical, and the text MySQL normalizes them to.
+JSON_CANONICAL = {
+    '{"b":1,"a":[1.50,1E2,"\\u00e9"],"":0}': '{"": 0, "a": [1.5, 100.0, "\u00e9"], "b": 1}',
+}
 
 # The rows inserted, as the client binds them (None is NULL). TIME goes in as text where a
 # timedelta would not do (PyMySQL formats negative timedeltas wrongly).
@@ -63,7 +81,7 @@ ROWS = {
             tm="-838:59:59", tm3="-12:34:56.789",
             dt=datetime.datetime(1000, 1, 1), dt6="1000-01-01 00:00:00.000000",
             ts=datetime.datetime(1970, 1, 1, 0, 0, 1),
-            ts6="1970-01-01 00:00:01.000000", bo=False),
+            ts6="1970-01-01 00:00:01.000000", bo=False, en="small", st="", js="[]"),
     3: dict(ti=127, tiu=255, si=32767, siu=65535, mi=8388607, miu=16777215, i=2147483647,
             iu=4294967295, bi=9223372036854775807, biu=18446744073709551615, fl=1.5,
             db=1e300, de=Decimal("99999999.99"), dw=Decimal(DW_MAX), ch="abcdefghij",
@@ -74,7 +92,8 @@ ROWS = {
             tm3="838:59:59.000", dt=datetime.datetime(9999, 12, 31, 23, 59, 59),
             dt6=datetime.datetime(9999, 12, 31, 23, 59, 59, 999999),
             ts=datetime.datetime(2038, 1, 19, 3, 14, 7),
-            ts6=datetime.datetime(2038, 1, 19, 3, 14, 7, 999999), bo=True),
+            ts6=datetime.datetime(2038, 1, 19, 3, 14, 7, 999999), bo=True, en="large",
+            st="red,green,blue", js=JSON_DOC),
     4: dict(ti=0, tiu=0, si=0, siu=0, mi=0, miu=0, i=0, iu=0, bi=0, biu=0, fl=0.0, db=0.0,
             de=Decimal("0.00"), dw=Decimal("0"), ch="h\u00e9llo \u65e5\u672c",
             vc="\u65e5\u672c\u8a9e\u30c6\u30ad\u30b9\u30c8 \U0001F600\U0001F389 caf\u00e9",
@@ -85,7 +104,8 @@ ROWS = {
             dt=datetime.datetime(2024, 2, 29),
             dt6=datetime.datetime(2024, 2, 29, 12, 34, 56, 123456),
             ts=datetime.datetime(2024, 2, 29, 12, 34, 56),
-            ts6=datetime.datetime(2024, 2, 29, 12, 34, 56, 654321), bo=True),
+            ts6=datetime.datetime(2024, 2, 29, 12, 34, 56, 654321), bo=True, en="MEDIUM",
+            st="blue,red", js='"x"'),
     5: dict(ti=-1, tiu=200, si=-300, siu=40000, mi=-70000, miu=9000000, i=-123456789,
             iu=3000000000, bi=-1234567890123456789, biu=9223372036854775808, fl=-1024.5,
             db=0.1, de=Decimal("-12.50"), dw=Decimal("-0." + "0" * 29 + "1"), ch="ab  ",
@@ -95,7 +115,8 @@ ROWS = {
             tm3=datetime.timedelta(hours=12, minutes=34, seconds=56, microseconds=789000),
             dt=datetime.datetime(2024, 2, 29, 23, 59, 59),
             dt6=datetime.datetime(2000, 1, 1, 0, 0, 0, 1),
-            ts=datetime.datetime(2000, 1, 1), ts6="2000-01-01 00:00:00.5", bo=False),
+            ts=datetime.datetime(2000, 1, 1), ts6="2000-01-01 00:00:00.5", bo=False,
+            en="medium", st="green", js='{"b":1,"a":[1.50,1E2,"\\u00e9"],"":0}'),
 }
 
 
@@ -103,6 +124,15 @@ ROWS = {
 # TIME (protocol.py _parse_binary_time): '-838:59:59' comes back as -34 days + 22:59:59.
 # That is what MySQL gives this driver, so it is what the prepared pure mode expects.
 time_sign_on_days_only = False
+
+# How the driver hands back SET and JSON columns (both type-tagged by MySQL: a SET is a
+# STRING with SET_FLAG, a JSON column is type 245 in charset 63 binary). PyMySQL: str for
+# both. mysql-connector-python's text protocol, pure (conversion.py _string_to_python) and C
+# extension (mysql_capi.c MySQL_fetch_row): a Python set for SET_FLAG, str for type 245. Its
+# pure binary protocol (protocol.py _parse_binary_values) converts neither: the SET as str,
+# and JSON as bytes, for its charset is 63.
+set_as_python_set = False
+json_as_bytes = False
 
 
 def parse_time(text):
@@ -119,10 +149,37 @@ def parse_time(text):
                                      microseconds=micros)
 
 
+def enum_member(text):
+    """The declared member a string names (ENUM compares in the column's _ai_ci collation)."""
+    return next(m for m in ENUM_MEMBERS if m.lower() == text.lower())
+
+
+def set_members(text):
+    """A SET's members as MySQL returns them: declared order, no duplicates."""
+    given = {m.lower() for m in text.split(",") if m}
+    return [m for m in SET_MEMBERS if m in given]
+
+
+def set_value(text):
+    members = set_members(text)
+    return set(members) if set_as_python_set else ",".join(members)
+
+
+def json_value(text):
+    canonical = JSON_CANONICAL.get(text, text)
+    return canonical.encode() if json_as_bytes else canonical
+
+
 def expected_value(column, value):
     """What MySQL gives back for `value` stored in `column` (Python type included)."""
     if value is None:
         return None
+    if column == "en":
+        return enum_member(value)
+    if column == "st":
+        return set_value(value)
+    if column == "js":
+        return json_value(value)
     if column == "ch":
         return value.rstrip(" ")  # CHAR drops trailing spaces
     if column == "bn":
@@ -148,6 +205,8 @@ def shorten(text, limit=300):
 
 def same(got, want):
     """Equal in value and in type (Decimal scale and float bits included)."""
+    if isinstance(want, (set, frozenset)):  # a set's repr has no fixed order
+        return type(got) is type(want) and got == want
     if isinstance(want, (tuple, list)):
         return (isinstance(got, (tuple, list)) and len(got) == len(want)
                 and all(same(g, w) for g, w in zip(got, want)))
@@ -267,6 +326,13 @@ def check_metadata(s, c, table):
         ints = [k for k, n in enumerate(NAMES) if TYPE_CODES[n] in (1, 2, 3, 8, 9)]
         c.equal("unsigned flags of the integer columns",
                 [bool(description[k][7] & 32) for k in ints], [NAMES[k] in UNSIGNED for k in ints])
+        # ENUM and SET are STRING columns told apart by a flag; JSON is binary, as in MySQL.
+        en, st, js = (description[NAMES.index(n)] for n in ("en", "st", "js"))
+        c.equal("ENUM_FLAG and SET_FLAG of en, st, js",
+                [(bool(d[7] & ENUM_FLAG), bool(d[7] & SET_FLAG)) for d in (en, st, js)],
+                [(True, False), (False, True), (False, False)])
+        c.equal("charset of js is binary, of en and st not",
+                [d[8] == BINARY_CHARSET for d in (en, st, js)], [False, False, True])
 
 
 def check_select(s, c, table, expected):
@@ -301,6 +367,9 @@ def check_lookups(s, c, table):
         ("bo = %s", True, [3, 4]),
         ("ts IS NULL", None, [1]),
         ("ti BETWEEN %s AND %s", (-128, 0), [2, 4, 5]),
+        ("en = %s", "medium", [4, 5]),
+        ("en = %s", "LARGE", [3]),  # the column's collation is case-insensitive
+        ("js->>'$.s' = %s", "h\u00e9llo \u65e5\u672c \U0001F600", [3]),
     ]
     for where, param, want in probes:
         params = param if isinstance(param, tuple) else (() if param is None else (param,))
@@ -340,6 +409,15 @@ def check_update_delete(s, c, table, expected):
     row3[NAMES.index("tm")] = parse_time("-01:02:03")
     row3[NAMES.index("ch")] = "x"
     row3[NAMES.index("ti")] = None
+    expected[3] = tuple(row3)
+
+    _, count, _ = s.run(f"UPDATE {table} SET js = JSON_SET(js, '$.k', %s), en = %s, st = %s "
+                        f"WHERE id = %s", ("v\u00e4lue", "small", "blue,green", 3))
+    c.equal("update JSON_SET(js, '$.k', ?), ENUM, SET: affected rows", count, 1)
+    row3 = list(expected[3])
+    row3[NAMES.index("js")] = json_value(JSON_DOC.replace('"n": ', '"k": "v\u00e4lue", "n": '))
+    row3[NAMES.index("en")] = "small"
+    row3[NAMES.index("st")] = set_value("green,blue")
     expected[3] = tuple(row3)
 
     _, count, _ = s.run(f"UPDATE {table} SET siu = siu + 1 WHERE id IN (2, 5)")
@@ -456,6 +534,12 @@ def check_errors(s, c, table):
          (100, b"abcde"), 1406),
         ("BLOB over 65535 bytes", f"INSERT INTO {table} (id, bl) VALUES (%s, %s)",
          (100, b"\x00" * 65536), 1406),
+        ("not an ENUM member", f"INSERT INTO {table} (id, en) VALUES (%s, %s)",
+         (100, "huge"), 1265),
+        ("not a SET member", f"INSERT INTO {table} (id, st) VALUES (%s, %s)",
+         (100, "red,purple"), 1265),
+        ("invalid JSON text", f"INSERT INTO {table} (id, js) VALUES (%s, %s)",
+         (100, "{bad"), 3140),
     ]
     for what, sql, params, code in cases:
         try:
@@ -488,8 +572,10 @@ def main(argv):
         # Its C extension's prepared cursor binds Python floats as 4-byte FLOATs (1e300
         # becomes inf) and reports every server error as errno -1: nothing to compare.
         p.error("--prepared needs --pure (the C extension's prepared cursor loses data)")
-    global time_sign_on_days_only
+    global time_sign_on_days_only, set_as_python_set, json_as_bytes
     time_sign_on_days_only = args.prepared
+    set_as_python_set = args.driver == "connector" and not args.prepared
+    json_as_bytes = args.driver == "connector" and args.prepared
     setup, _ = connect(args)
     mode = "prepared" if args.prepared else "text"
     if args.driver == "connector":

@@ -27,8 +27,9 @@ import java.util.TreeMap;
  * edge values inserted with bound parameters (client-side or, with useServerPrepStmts=true,
  * server-side prepared statements), read back with getObject (getString for TIME, which a
  * java.sql.Time cannot hold past 24 hours) and compared, Java class included, with what the
- * driver gives against MySQL; typed lookups, aggregates, UPDATE (SET NULL, col = col + 1),
- * DELETE, transactions (SQL and the JDBC API) and the errors 1062, 1264 and 1406.
+ * driver gives against MySQL; typed lookups (an ENUM member, a JSON path), aggregates, UPDATE
+ * (SET NULL, col = col + 1, JSON_SET), DELETE, transactions (SQL and the JDBC API) and the
+ * errors 1062, 1264, 1265, 1406 and 3140. ENUM, SET and JSON come back as String.
  *
  * <p>Usage: ShoalClient types jdbc-url user password table. The URL names no database (it ends
  * in "/" or has "/?" before its parameters); the client creates and uses "drivers".
@@ -56,19 +57,31 @@ final class TypesCheck {
     {"dt", "DATETIME"}, {"dt6", "DATETIME(6)"},
     {"ts", "TIMESTAMP NULL"}, {"ts6", "TIMESTAMP(6) NULL"},
     {"bo", "BOOL"},
+    {"en", "ENUM('small','medium','large')"}, {"st", "SET('red','green','blue')"},
+    {"js", "JSON"},
   };
 
   /**
    * ResultSetMetaData.getColumnTypeName per column, null where it is not checked: MEDIUMTEXT
    * and LONGBLOB are TEXT and BLOB in Shoal (at most 65535 bytes), and Connector/J names them
-   * by their length.
+   * by their length. MySQL sends ENUM and SET as STRING (254) with ENUM_FLAG or SET_FLAG, which
+   * Connector/J (NativeProtocol.findMysqlType) does not look at: they are CHAR to it.
    */
   private static final String[] TYPE_NAMES = {
     "INT", "TINYINT", "TINYINT UNSIGNED", "SMALLINT", "SMALLINT UNSIGNED", "MEDIUMINT",
     "MEDIUMINT UNSIGNED", "INT", "INT UNSIGNED", "BIGINT", "BIGINT UNSIGNED", "FLOAT", "DOUBLE",
     "DECIMAL", "DECIMAL", "CHAR", "VARCHAR", "BINARY", "VARBINARY", "TEXT", null, "BLOB", null,
     "DATE", "TIME", "TIME", "DATETIME", "DATETIME", "TIMESTAMP", "TIMESTAMP", "BIT",
+    "CHAR", "CHAR", "JSON",
   };
+
+  /**
+   * A document in MySQL's canonical text (keys by length, then bytes; ", " and ": "), so it
+   * reads back as written: utf8mb4 unescaped, escapes, numbers, literals, empty containers.
+   */
+  private static final String JSON_DOC = "{\"f\": false, \"n\": 1.5, \"s\": \"héllo 日本 😀\", "
+      + "\"t\": true, \"z\": null, \"arr\": [], \"obj\": {}, \"nested\": {\"e\": "
+      + "\"q\\\"b\\\\s\\n\", \"list\": [1, -2, 3.25, \"x\", [null]]}}";
 
   private static final String DW_MAX = "9".repeat(35) + "." + "9".repeat(30);
 
@@ -202,7 +215,7 @@ final class TypesCheck {
         "dt6", cell("1000-01-01 00:00:00.000000", LocalDateTime.of(1000, 1, 1, 0, 0)),
         "ts", same(timestamp("1970-01-01 00:00:01")),
         "ts6", cell("1970-01-01 00:00:01.000000", timestamp("1970-01-01 00:00:01")),
-        "bo", same(false)));
+        "bo", same(false), "en", same("small"), "st", same(""), "js", same("[]")));
     rows.put(3, row(
         "ti", same(127), "tiu", same(255), "si", same(32767), "siu", same(65535),
         "mi", same(8388607), "miu", same(16777215), "i", same(2147483647),
@@ -220,7 +233,8 @@ final class TypesCheck {
         "dt", same(LocalDateTime.of(9999, 12, 31, 23, 59, 59)),
         "dt6", same(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999999000)),
         "ts", same(timestamp("2038-01-19 03:14:07")),
-        "ts6", same(timestamp("2038-01-19 03:14:07.999999")), "bo", same(true)));
+        "ts6", same(timestamp("2038-01-19 03:14:07.999999")), "bo", same(true),
+        "en", same("large"), "st", same("red,green,blue"), "js", same(JSON_DOC)));
     rows.put(4, row(
         "ti", same(0), "tiu", same(0), "si", same(0), "siu", same(0), "mi", same(0),
         "miu", same(0), "i", same(0), "iu", same(0L), "bi", same(0L), "biu", same(BigInteger.ZERO),
@@ -235,7 +249,9 @@ final class TypesCheck {
         "dt", same(LocalDateTime.of(2024, 2, 29, 0, 0)),
         "dt6", same(LocalDateTime.of(2024, 2, 29, 12, 34, 56, 123456000)),
         "ts", same(timestamp("2024-02-29 12:34:56")),
-        "ts6", same(timestamp("2024-02-29 12:34:56.654321")), "bo", same(true)));
+        "ts6", same(timestamp("2024-02-29 12:34:56.654321")), "bo", same(true),
+        "en", cell("MEDIUM", "medium"), "st", cell("blue,red", "red,blue"),
+        "js", same("\"x\"")));
     rows.put(5, row(
         "ti", same(-1), "tiu", same(200), "si", same(-300), "siu", same(40000),
         "mi", same(-70000), "miu", same(9000000), "i", same(-123456789),
@@ -254,7 +270,10 @@ final class TypesCheck {
         "dt6", same(LocalDateTime.of(2000, 1, 1, 0, 0, 0, 1000)),
         "ts", same(timestamp("2000-01-01 00:00:00")),
         "ts6", cell("2000-01-01 00:00:00.5", timestamp("2000-01-01 00:00:00.5")),
-        "bo", same(false)));
+        "bo", same(false), "en", same("medium"), "st", same("green"),
+        // Not canonical: MySQL sorts the keys and rewrites the numbers and the escape.
+        "js", cell("{\"b\":1,\"a\":[1.50,1E2,\"\\u00e9\"],\"\":0}",
+            "{\"\": 0, \"a\": [1.5, 100.0, \"é\"], \"b\": 1}")));
     return rows;
   }
 
@@ -480,6 +499,15 @@ final class TypesCheck {
         }
         equal("column names", names, wantNames);
         equal("column type names", types, wantTypes);
+        List<String> jdbc = new ArrayList<>();
+        for (String name : List.of("en", "st", "js")) {
+          int c = columnIndex(name) + 1;
+          jdbc.add(name + ":" + md.getColumnType(c) + ":" + md.getColumnClassName(c));
+        }
+        equal("JDBC type and class of en, st, js", jdbc,
+            List.of("en:" + java.sql.Types.CHAR + ":java.lang.String",
+                "st:" + java.sql.Types.CHAR + ":java.lang.String",
+                "js:" + java.sql.Types.LONGVARCHAR + ":java.lang.String"));
         equal("column nullability", nullable, wantNullable);
         equal("integer columns signed", signed, wantSigned);
         int de = columnIndex("de") + 1;
@@ -526,6 +554,10 @@ final class TypesCheck {
       {"bo = ?", new Object[] {true}, List.of(3, 4)},
       {"ts IS NULL", new Object[] {}, List.of(1)},
       {"ti BETWEEN ? AND ?", new Object[] {-128, 0}, List.of(2, 4, 5)},
+      {"en = ?", new Object[] {"medium"}, List.of(4, 5)},
+      // The column's collation is case-insensitive.
+      {"en = ?", new Object[] {"LARGE"}, List.of(3)},
+      {"js->>'$.s' = ?", new Object[] {"héllo 日本 😀"}, List.of(3)},
     };
     for (Object[] p : probes) {
       String where = (String) p[0];
@@ -575,6 +607,13 @@ final class TypesCheck {
     row3.set(columnIndex("tm"), timeString("-01:02:03", serverPrepared));
     row3.set(columnIndex("ch"), show("x"));
     row3.set(columnIndex("ti"), "null");
+
+    String whatJson = "update JSON_SET(js, '$.k', ?), ENUM, SET: affected rows";
+    guarded(whatJson, () -> equal(whatJson, update("UPDATE " + table + " SET js = JSON_SET(js, "
+        + "'$.k', ?), en = ?, st = ? WHERE id = ?", "välue", "small", "blue,green", 3), 1));
+    row3.set(columnIndex("js"), show(JSON_DOC.replace("\"n\": ", "\"k\": \"välue\", \"n\": ")));
+    row3.set(columnIndex("en"), show("small"));
+    row3.set(columnIndex("st"), show("green,blue"));
 
     String what3 = "update siu = siu + 1 on two rows: affected rows";
     guarded(what3, () -> equal(what3,
@@ -699,6 +738,12 @@ final class TypesCheck {
           new Object[] {100, bytes('a', 'b', 'c', 'd', 'e')}, 1406},
       {"BLOB over 65535 bytes", "INSERT INTO " + table + " (id, bl) VALUES (?, ?)",
           new Object[] {100, new byte[65536]}, 1406},
+      {"not an ENUM member", "INSERT INTO " + table + " (id, en) VALUES (?, ?)",
+          new Object[] {100, "huge"}, 1265},
+      {"not a SET member", "INSERT INTO " + table + " (id, st) VALUES (?, ?)",
+          new Object[] {100, "red,purple"}, 1265},
+      {"invalid JSON text", "INSERT INTO " + table + " (id, js) VALUES (?, ?)",
+          new Object[] {100, "{bad"}, 3140},
     };
     for (Object[] c : cases) {
       int code = (Integer) c[3];
