@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the real MySQL client programs the integration tests drive, each from its ordinary
-# package source: Go's go-sql-driver/mysql (Go module proxy), Connector/J (Maven Central),
-# PyMySQL and mysql-connector-python (PyPI, in a venv). Output goes to build/clients/.
+# package source: Go's go-sql-driver/mysql and GORM (Go module proxy), Connector/J (Maven
+# Central), PyMySQL and mysql-connector-python (PyPI, in a venv). Output goes to build/clients/.
 # Idempotent: a second run only checks that everything is in place.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,7 +12,7 @@ for tool in go java mvn; do
 done
 mkdir -p "$out"
 
-echo "clients: Go (go-sql-driver/mysql)" >&2
+echo "clients: Go (go-sql-driver/mysql, GORM)" >&2
 (cd tests/clients/go && go build -o "../../../$out/mysqlclient-go" .)
 
 echo "clients: Java (Connector/J)" >&2

@@ -4,6 +4,7 @@
 //
 //	mysqlclient -dsn 'root:@unix(/tmp/shoal/router-4.sock)/' [-interpolate] [-bad-password]
 //	mysqlclient types -dsn ... -table NAME [-interpolate]   (every column type; see types.go)
+//	mysqlclient gorm -dsn 'root@unix(SOCK)/DB' [-v]         (GORM, unmodified; see orm_gorm.go)
 package main
 
 import (
@@ -25,6 +26,9 @@ func fail(format string, args ...any) {
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "types" {
 		os.Exit(runTypes(os.Args[2:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "gorm" {
+		os.Exit(runGorm(os.Args[2:]))
 	}
 	dsn := flag.String("dsn", "", "go-sql-driver DSN")
 	interpolate := flag.Bool("interpolate", false, "interpolateParams=true (client-side parameters)")
