@@ -477,6 +477,7 @@ bool StoredAlike(const TableDef& before, const TableDef& after) {
 //   int<2> column count, then per column:
 //     str name | int<1> type | int<1> flags (ColumnFlag) | int<4> length | int<1> precision |
 //     int<1> scale | [str default, when flags has kHasDefault] |
+//     [str comment, when flags has kHasComment] |
 //     [int<2> member count | count × str member, ENUM and SET only (format 3 on)]
 //   int<1> index count, then per index:
 //     str name | int<1> flags (IndexFlag) | int<1> part count | part count × int<2> position
@@ -504,7 +505,8 @@ enum ColumnFlag : uint8_t {
   kHasDefault = 16,
   kDefaultNow = 32,
   kOnUpdateNow = 64,
-  kAllColumnFlags = 127,
+  kHasComment = 128,
+  kAllColumnFlags = 255,
 };
 enum IndexFlag : uint8_t { kUnique = 1, kPrimary = 2, kForForeignKey = 4, kAllIndexFlags = 7 };
 
@@ -557,6 +559,7 @@ bool ParseColumn(DefReader* r, uint8_t format, ColumnDef* c) {
   if (flags & kHasDefault) {
     if (!r->String(kMaxDefaultBytes, &c->default_value.emplace())) return false;
   }
+  if ((flags & kHasComment) && !r->String(kMaxCommentBytes, &c->comment)) return false;
   if (format > kFormatWithoutMembers && IsEnumOrSet(c->type)) {
     uint16_t members;
     // Each member takes at least its 4-byte length: bound the allocation by what is there.
@@ -633,12 +636,14 @@ void AppendTableDef(const TableDef& table, std::string* out) {
     uint8_t flags = (c.is_unsigned ? kUnsigned : 0) | (c.nullable ? kNullable : 0) |
                     (c.auto_increment ? kAutoIncrement : 0) | (c.hidden ? kHidden : 0) |
                     (c.default_value.has_value() ? kHasDefault : 0) |
-                    (c.default_now ? kDefaultNow : 0) | (c.on_update_now ? kOnUpdateNow : 0);
+                    (c.default_now ? kDefaultNow : 0) | (c.on_update_now ? kOnUpdateNow : 0) |
+                    (c.comment.empty() ? 0 : kHasComment);
     out->push_back(static_cast<char>(flags));
     AppendLe(c.length, 4, out);
     out->push_back(static_cast<char>(c.precision));
     out->push_back(static_cast<char>(c.scale));
     if (c.default_value.has_value()) AppendString(*c.default_value, out);
+    if (!c.comment.empty()) AppendString(c.comment, out);
     if (IsEnumOrSet(c.type)) {
       AppendLe(c.elements.size(), 2, out);
       for (const std::string& member : c.elements) AppendString(member, out);

@@ -84,6 +84,7 @@ struct ColumnDef {
   bool hidden = false;  // the hidden primary key NDB-style tables without one get
   // ENUM and SET: the members, in their declared order (MySQL compares and sorts by position).
   std::vector<std::string> elements;
+  std::string comment;  // COMMENT '…'
 };
 
 // An ENUM's or SET's stored value as MySQL shows it: the member ('' for position 0 or one

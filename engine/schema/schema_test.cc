@@ -339,6 +339,7 @@ TableDef EveryType() {
     c.default_now = type >= static_cast<int>(ColumnType::kDateTime);
     c.on_update_now = type == static_cast<int>(ColumnType::kTimestamp);
     if (IsEnumOrSet(c.type)) c.elements = {"small", "", "large, or more"};
+    if (type % 4 == 1) c.comment = "column " + std::to_string(type);
     t.columns.push_back(c);
   }
   t.columns[0].auto_increment = true;
@@ -373,6 +374,7 @@ void ExpectSame(const TableDef& a, const TableDef& b) {
     EXPECT_EQ(x.on_update_now, y.on_update_now);
     EXPECT_EQ(x.hidden, y.hidden);
     EXPECT_EQ(x.elements, y.elements);
+    EXPECT_EQ(x.comment, y.comment);
   }
   ASSERT_EQ(a.indexes.size(), b.indexes.size());
   for (size_t i = 0; i < a.indexes.size(); ++i) {

@@ -101,6 +101,8 @@ class ExprEngine {
 
 // MySQL's 1241, for an operand that has not `columns` columns where that many belong.
 mysql::SqlError OperandColumns(size_t columns);
+// =, <=>, <>, <, <=, >, >=.
+bool IsComparison(BinaryOp op);
 // The number of columns of an operand: a row constructor's elements, else one.
 size_t ColumnsOf(const Expr& e);
 // Whether `e` (a comparison or an IN list) has a row constructor among its operands.

@@ -83,14 +83,9 @@ ColumnDefinition PairsType(const TypingCall& call) {
 Value ExtractValue(EvalCall& call) {
   JsonArgs args(call);
   std::optional<JsonValue> doc = args.Document(0);
-  std::vector<JsonPath> paths;
-  for (size_t i = 1; i < call.arg_count(); ++i) {
-    std::optional<JsonPath> path = args.Path(i);
-    if (!path) return Value{};
-    paths.push_back(*std::move(path));
-  }
-  if (!doc) return Value{};
-  std::optional<JsonValue> found = JsonExtract(*doc, paths);
+  std::optional<std::vector<JsonPath>> paths = args.Paths(1);
+  if (!doc || !paths) return Value{};
+  std::optional<JsonValue> found = JsonExtract(*doc, *paths);
   return found ? JsonText(*found) : Value{};
 }
 
@@ -188,15 +183,10 @@ Value ContainsPathValue(EvalCall& call) {
                             "values: 'one' or 'all'."});
     return Value{};
   }
-  std::vector<JsonPath> paths;
-  for (size_t i = 2; i < call.arg_count(); ++i) {
-    std::optional<JsonPath> path = args.Path(i);
-    if (!path) return Value{};
-    paths.push_back(*std::move(path));
-  }
-  if (!doc) return Value{};
+  std::optional<std::vector<JsonPath>> paths = args.Paths(2);
+  if (!doc || !paths) return Value{};
   const JsonOneOrAll mode_of = which == "one" ? JsonOneOrAll::kOne : JsonOneOrAll::kAll;
-  return int64_t{JsonContainsPath(*doc, mode_of, paths) ? 1 : 0};
+  return int64_t{JsonContainsPath(*doc, mode_of, *paths) ? 1 : 0};
 }
 
 // ---------------------------------------------------------------------------------------
@@ -259,13 +249,8 @@ Value EditValue(EvalCall& call) {
 Value RemoveValue(EvalCall& call) {
   JsonArgs args(call);
   std::optional<JsonValue> doc = args.Document(0);
-  std::vector<JsonPath> paths;
-  for (size_t i = 1; i < call.arg_count(); ++i) {
-    std::optional<JsonPath> path = args.Path(i);
-    if (!path) return Value{};
-    paths.push_back(*std::move(path));
-  }
-  if (!doc || !args.Edited(JsonRemove(&*doc, paths))) return Value{};
+  std::optional<std::vector<JsonPath>> paths = args.Paths(1);
+  if (!doc || !paths || !args.Edited(JsonRemove(&*doc, *paths))) return Value{};
   return args.Result(*doc);
 }
 

@@ -53,21 +53,8 @@ bool IsBooleanExpr(const Expr& e) {
     case ExprKind::kUnary:
       return e.unary_op == UnaryOp::kNot;
     case ExprKind::kBinary:
-      switch (e.binary_op) {
-        case BinaryOp::kOr:
-        case BinaryOp::kXor:
-        case BinaryOp::kAnd:
-        case BinaryOp::kEq:
-        case BinaryOp::kNullSafeEq:
-        case BinaryOp::kNe:
-        case BinaryOp::kLt:
-        case BinaryOp::kLe:
-        case BinaryOp::kGt:
-        case BinaryOp::kGe:
-          return true;
-        default:
-          return false;
-      }
+      return IsComparison(e.binary_op) || e.binary_op == BinaryOp::kOr ||
+             e.binary_op == BinaryOp::kXor || e.binary_op == BinaryOp::kAnd;
     case ExprKind::kIsNull:
     case ExprKind::kIsBool:
     case ExprKind::kIn:
@@ -144,6 +131,16 @@ std::optional<JsonPath> JsonArgs::Path(size_t i, bool single) {
     return std::nullopt;
   }
   return std::move(parsed.path);
+}
+
+std::optional<std::vector<JsonPath>> JsonArgs::Paths(size_t first) {
+  std::vector<JsonPath> paths;
+  for (size_t i = first; i < call_.arg_count(); ++i) {
+    std::optional<JsonPath> path = Path(i);
+    if (!path) return std::nullopt;
+    paths.push_back(*std::move(path));
+  }
+  return paths;
 }
 
 std::optional<JsonValue> JsonArgs::Member(size_t i) {

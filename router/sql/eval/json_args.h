@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "protocol/column.h"
 #include "protocol/sql_error.h"
@@ -48,6 +49,8 @@ class JsonArgs {
   std::optional<JsonValue> ParseText(size_t i, absl::string_view text);
   // Argument `i` as a path (3143); `single`: one that selects at most one value (3149).
   std::optional<JsonPath> Path(size_t i, bool single = false);
+  // Arguments `first`… as paths; nullopt when one is NULL or wrong.
+  std::optional<std::vector<JsonPath>> Paths(size_t first);
   // Argument `i` as a value to put into a document (JsonOfValue).
   std::optional<JsonValue> Member(size_t i);
   // False, with MySQL's error set, unless `status` is kOk.

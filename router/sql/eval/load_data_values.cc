@@ -124,12 +124,20 @@ std::optional<mysql::Value> Replacement(const schema::ColumnDef& column, const m
   }
 }
 
+bool IsZeroDate(const schema::ColumnDef& column, const mysql::Value& value) {
+  const auto* d = std::get_if<mysql::DateTime>(&value);
+  return d != nullptr && *d == mysql::DateTime{} &&
+         (column.type == ColumnType::kDate || column.type == ColumnType::kDateTime ||
+          column.type == ColumnType::kTimestamp);
+}
+
 }  // namespace
 
 std::optional<mysql::SqlError> AppendLoadedValue(const schema::ColumnDef& column,
                                                  const mysql::Value& value, uint64_t row,
                                                  schema::RowWriter* out,
-                                                 std::vector<Diagnostic>* warnings) {
+                                                 std::vector<Diagnostic>* warnings,
+                                                 IgnoredBy statement) {
   const int at = RowForMessage(row);
   std::optional<mysql::SqlError> refused = AppendField(column, value, at, out);
   if (!refused) return std::nullopt;
@@ -140,7 +148,7 @@ std::optional<mysql::SqlError> AppendLoadedValue(const schema::ColumnDef& column
     std::optional<mysql::Value> next = Replacement(column, current, *refused);
     if (!next) return refused;
     mysql::SqlError warning = *refused;
-    if (warning.code == 1048) {
+    if (warning.code == 1048 && statement == IgnoredBy::kLoadData) {
       warning = {1263, "22004",
                  absl::StrCat("Column set to default value; NULL supplied to NOT NULL column '",
                               column.name, "' at row ", at)};
@@ -150,6 +158,11 @@ std::optional<mysql::SqlError> AppendLoadedValue(const schema::ColumnDef& column
     if (step == 0)
       warnings->push_back({Diagnostic::Level::kWarning, warning.code, warning.message});
     current = std::move(*next);
+    // The zero date strict mode refuses as a value is what mysqld stores in place of a bad one.
+    if (IsZeroDate(column, current)) {
+      out->Int(column, 0);
+      return std::nullopt;
+    }
     refused = AppendField(column, current, at, out);
   }
   return refused;

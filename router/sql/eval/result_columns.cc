@@ -56,7 +56,7 @@ ColumnDefinition JsonColumn(const SessionState& state) {
   ColumnDefinition c = StringColumn(0, state, Nullability::kNullable);
   c.type = mysql::ColumnType::kJson;
   c.length = 4294967295u;
-  c.flags |= flag::kBlob;
+  c.flags |= flag::kBinary;  // utf8mb4_bin, as MySQL's JSON functions; a column says BLOB too
   return c;
 }
 

@@ -22,8 +22,8 @@ mysql::ColumnDefinition DoubleColumn(Nullability n);
 // NEWDECIMAL: `precision` digits, `scale` after the point.
 mysql::ColumnDefinition DecimalColumn(uint32_t precision, uint8_t scale, Nullability n);
 mysql::ColumnDefinition NullColumn();
-// JSON (type 245) in the connection's collation, as MySQL types a JSON function's result;
-// nullable.
+// JSON (type 245) in the connection's character set with BINARY (MySQL's utf8mb4_bin), as
+// MySQL types a JSON function's result; nullable.
 mysql::ColumnDefinition JsonColumn(const SessionState& state);
 // DATETIME / DATE / TIME with `fsp` fractional digits.
 mysql::ColumnDefinition TemporalColumn(mysql::ColumnType type, uint8_t fsp, Nullability n);

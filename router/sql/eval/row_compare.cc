@@ -12,7 +12,6 @@
 
 namespace shoal::sql {
 namespace internal {
-namespace {
 
 bool IsComparison(BinaryOp op) {
   switch (op) {
@@ -28,8 +27,6 @@ bool IsComparison(BinaryOp op) {
       return false;
   }
 }
-
-}  // namespace
 
 mysql::SqlError OperandColumns(size_t columns) {
   return {1241, "21000", absl::StrCat("Operand should contain ", columns, " column(s)")};

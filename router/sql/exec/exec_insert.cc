@@ -77,14 +77,14 @@ namespace {
 class InsertRun : public AsyncStatement, public api::Completion {
  public:
   // `records_info`: the OK carries "Records: …" (a multi-row INSERT, or INSERT … SELECT).
-  // `left_out`: rows INSERT IGNORE dropped before (a view's CHECK OPTION failed).
+  // `warned`: warnings the rows got before (IGNORE left a row out for a view's CHECK OPTION,
+  // or adjusted a value).
   InsertRun(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
-            bool replace, bool ignore, uint64_t last_insert_id, bool records_info,
-            uint64_t left_out)
+            bool replace, bool ignore, uint64_t last_insert_id, bool records_info, uint64_t warned)
       : AsyncStatement(ctx),
         table_(std::move(table)),
         rows_(std::move(rows)),
-        left_out_(left_out),
+        warned_(warned),
         records_info_(records_info),
         replace_(replace),
         ignore_(ignore),
@@ -232,7 +232,7 @@ class InsertRun : public AsyncStatement, public api::Completion {
       // As MySQL: Duplicates counts the rows IGNORE skipped and those REPLACE replaced.
       ok.info = absl::StrCat("Records: ", rows_.size() + skipped_,
                              "  Duplicates: ", duplicates_ + skipped_ + replaced_,
-                             "  Warnings: ", duplicates_ + skipped_ + left_out_);
+                             "  Warnings: ", duplicates_ + skipped_ + warned_);
     }
     if (state() != nullptr && last_insert_id_ != 0) state()->last_insert_id = last_insert_id_;
     Deliver(ok);
@@ -240,7 +240,7 @@ class InsertRun : public AsyncStatement, public api::Completion {
 
   api::TablePtr table_;
   std::vector<std::string> rows_;
-  uint64_t left_out_;
+  uint64_t warned_;
   bool records_info_;
   bool replace_, ignore_;
   uint64_t last_insert_id_;
@@ -283,9 +283,14 @@ class UpsertRun : public AsyncStatement, public api::Completion {
                                           ResultCollationId(*ctx.state),
                                           ResultCharsetMaxLen(*ctx.state)));
     }
-    existing_.resize(rows_.size());
+    for (size_t i = 1; i < table_->indexes.size(); ++i) {
+      if (table_->indexes[i].unique) unique_indexes_.push_back(static_cast<int>(i));
+    }
+    existing_.resize(rows_.size() * (1 + unique_indexes_.size()));
   }
 
+  // Each row's key is read, and each of its unique keys (NULLs have none): whatever the rows
+  // collide with is locked and known before anything is written.
   void Start() {
     DataAccess* data_access = data();
     if (session_txn_ == nullptr) own_txn_ = data_access->client().Begin();
@@ -294,9 +299,16 @@ class UpsertRun : public AsyncStatement, public api::Completion {
       std::string key;
       api::Client::KeyOfRow(*table_, rows_[r], &key);
       ++outstanding_;
-      reads_.push_back(std::make_unique<ReadInto>(this, r));
+      reads_.push_back(std::make_unique<ReadInto>(this, Slot(r, 0)));
       data_access->client().Read(*table_, key, all_columns_, reads_.back().get(), txn(),
                                  api::Lock::kExclusive);
+      for (size_t u = 0; u < unique_indexes_.size(); ++u) {
+        if (!schema::KeyOfRow(*table_, unique_indexes_[u], rows_[r], &key)) continue;
+        ++outstanding_;
+        reads_.push_back(std::make_unique<ReadInto>(this, Slot(r, u + 1)));
+        data_access->client().ReadUnique(*table_, unique_indexes_[u], key, all_columns_,
+                                         reads_.back().get(), txn(), api::Lock::kExclusive);
+      }
     }
     data_access->Flush();
     StepDone();
@@ -312,20 +324,23 @@ class UpsertRun : public AsyncStatement, public api::Completion {
  private:
   enum class Phase { kRead, kWrite, kEnd };
 
-  // One row's read: remembers what is stored under its key.
+  // One read: remembers the row stored under a row's primary key (key 0) or its unique key u
+  // (key u + 1).
   struct ReadInto : api::Completion {
-    ReadInto(UpsertRun* owner, size_t index) : run(owner), row(index) {}
+    ReadInto(UpsertRun* owner, size_t index) : run(owner), slot(index) {}
     void Done(const api::Outcome& outcome) override {
       if (outcome.ok()) {
-        run->existing_[row] = std::string(outcome.row);
+        run->existing_[slot] = std::string(outcome.row);
       } else if (!outcome.not_found() && !run->error_) {
         run->error_ = EngineError(outcome.code, outcome.message);
       }
       run->StepDone();
     }
     UpsertRun* run;
-    size_t row;
+    size_t slot;
   };
+
+  size_t Slot(size_t row, size_t key) const { return row * (1 + unique_indexes_.size()) + key; }
 
   api::Transaction* txn() { return session_txn_ != nullptr ? session_txn_.get() : &own_txn_; }
 
@@ -416,6 +431,29 @@ class UpsertRun : public AsyncStatement, public api::Completion {
     return std::string(writer.view());
   }
 
+  // The primary key of the row row `r` collides with, as MySQL finds it: on the primary key,
+  // else on the first unique key in index order; the rows this statement already wrote
+  // (`pending`, `pending_unique`) before what was stored. Empty: no collision.
+  std::string CollidingKey(
+      size_t r, const absl::flat_hash_map<std::string, std::string>& pending,
+      const std::vector<absl::flat_hash_map<std::string, std::string>>& pending_unique) {
+    std::string key;
+    api::Client::KeyOfRow(*table_, rows_[r], &key);
+    if (pending.contains(key) || existing_[Slot(r, 0)]) return key;
+    for (size_t u = 0; u < unique_indexes_.size(); ++u) {
+      std::string unique_key;
+      if (!schema::KeyOfRow(*table_, unique_indexes_[u], rows_[r], &unique_key)) continue;
+      if (auto it = pending_unique[u].find(unique_key); it != pending_unique[u].end()) {
+        return it->second;
+      }
+      if (const auto& stored = existing_[Slot(r, u + 1)]) {
+        api::Client::KeyOfRow(*table_, *stored, &key);
+        return key;
+      }
+    }
+    return "";
+  }
+
   void Write() {
     phase_ = Phase::kWrite;
     if (error_ || state() == nullptr) return End();
@@ -424,17 +462,39 @@ class UpsertRun : public AsyncStatement, public api::Completion {
     // A key repeated within the statement updates what the earlier row made of it.
     absl::flat_hash_map<std::string, std::string> pending;  // key → row as it will be
     absl::flat_hash_map<std::string, std::string> before;   // key → row as it was, if any
+    // Per unique index: its key in a pending row → that row's primary key.
+    std::vector<absl::flat_hash_map<std::string, std::string>> pending_unique(
+        unique_indexes_.size());
+    auto note_unique_keys = [&](const std::string& key, const std::string& row) {
+      for (size_t u = 0; u < unique_indexes_.size(); ++u) {
+        std::string unique_key;
+        if (schema::KeyOfRow(*table_, unique_indexes_[u], row, &unique_key)) {
+          pending_unique[u][unique_key] = key;
+        }
+      }
+    };
     std::vector<std::string> order;
     for (size_t r = 0; r < rows_.size(); ++r) {
-      std::string key;
-      api::Client::KeyOfRow(*table_, rows_[r], &key);
+      const std::string key = CollidingKey(r, pending, pending_unique);
       auto it = pending.find(key);
-      const std::string* stored = it != pending.end() ? &it->second
-                                  : existing_[r]      ? &*existing_[r]
-                                                      : nullptr;
+      const std::string* stored = nullptr;
+      if (it != pending.end()) {
+        stored = &it->second;
+      } else if (!key.empty()) {
+        for (size_t k = 0; k <= unique_indexes_.size() && stored == nullptr; ++k) {
+          const auto& found = existing_[Slot(r, k)];
+          std::string found_key;
+          if (found && api::Client::KeyOfRow(*table_, *found, &found_key) && found_key == key) {
+            stored = &*found;
+          }
+        }
+      }
       if (stored == nullptr) {
-        pending[key] = rows_[r];
-        order.push_back(key);
+        std::string own_key;
+        api::Client::KeyOfRow(*table_, rows_[r], &own_key);
+        pending[own_key] = rows_[r];
+        note_unique_keys(own_key, rows_[r]);
+        order.push_back(own_key);
         affected_ += 1;
         continue;
       }
@@ -449,6 +509,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
       affected_ += 2;
       ++updated_;
       if (it == pending.end()) order.push_back(key);
+      note_unique_keys(key, next);
       pending[key] = std::move(next);
     }
     if (!error_) {
@@ -492,6 +553,8 @@ class UpsertRun : public AsyncStatement, public api::Completion {
   api::Transaction own_txn_;
   std::vector<uint16_t> all_columns_;
   std::vector<mysql::ColumnDefinition> row_columns_;
+  std::vector<int> unique_indexes_;  // positions in table_->indexes
+  // Per row, what is stored under its primary key and under each of its unique keys (Slot).
   std::vector<std::optional<std::string>> existing_;
   std::vector<std::unique_ptr<ReadInto>> reads_;
   const bool foreign_keys_;         // the rows' foreign keys are checked (foreign_keys.h)
@@ -663,6 +726,7 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
   schema::RowWriter writer;
   std::optional<ViewCheck> check;
   if (stmt.check != nullptr) check.emplace(stmt, *table, ctx);
+  uint64_t conversion_warnings = 0;
   for (size_t r = 0; r < count; ++r) {
     const int row = static_cast<int>(r + 1);
     // IGNORE stores what the column can hold, with a warning, as LOAD DATA does.
@@ -671,8 +735,10 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
         return AppendField(table->columns[c], rows.values[r][c], row, out, table->name);
       }
       std::vector<Diagnostic> warnings;
-      auto err = AppendLoadedValue(table->columns[c], rows.values[r][c], r + 1, out, &warnings);
+      auto err = AppendLoadedValue(table->columns[c], rows.values[r][c], r + 1, out, &warnings,
+                                   IgnoredBy::kInsert);
       for (const Diagnostic& w : warnings) AddWarning(ctx.state, w.level, w.code, w.message);
+      conversion_warnings += warnings.size();
       return err;
     };
     if (auto err =
@@ -695,16 +761,18 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
     upsert->Start();
     return Deferred{};
   }
+  // Each row left out, and each value IGNORE adjusted, has its warning.
   const uint64_t left_out = count - packed.size();
+  const uint64_t warned = left_out + conversion_warnings;
   if (packed.empty()) {  // IGNORE left every row out
     OkResult ok;
     if (records_info) {
-      ok.info = absl::StrCat("Records: 0  Duplicates: 0  Warnings: ", left_out);
+      ok.info = absl::StrCat("Records: 0  Duplicates: 0  Warnings: ", warned);
     }
     return ok;
   }
   auto* run = new InsertRun(ctx, std::move(table), std::move(packed), stmt.replace, stmt.ignore,
-                            last_insert_id, records_info, left_out);
+                            last_insert_id, records_info, warned);
   run->Start();
   return Deferred{};
 }

@@ -303,7 +303,7 @@ Row ColumnRow(const schema::TableDef& table, int i, bool full, const SessionStat
   row.push_back(ColumnExtra(c));
   if (full) {
     row.push_back(std::string("select,insert,update,references"));
-    row.push_back(std::string());  // column comments are not kept
+    row.push_back(c.comment);
   }
   return row;
 }

@@ -1,5 +1,6 @@
 #include "router/sql/exec/fetched_columns.h"
 
+#include "absl/strings/str_split.h"
 #include "protocol/constants.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/exec/table_access.h"
@@ -28,19 +29,33 @@ std::vector<mysql::ColumnDefinition> FetchedColumnDefs(const schema::TableDef& t
   return defs;
 }
 
-absl::flat_hash_map<std::string, int> EnumOrder(const mysql::ColumnDefinition& column,
-                                                const SessionState& state) {
-  absl::flat_hash_map<std::string, int> order;
-  if ((column.flags & mysql::column_flag::kEnum) == 0) return order;
+MemberOrder MemberOrder::Of(const mysql::ColumnDefinition& column, const SessionState& state) {
+  MemberOrder order;
+  if ((column.flags & (mysql::column_flag::kEnum | mysql::column_flag::kSet)) == 0) return order;
   std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state);
   api::TablePtr table =
       dictionary == nullptr ? nullptr : dictionary->Find(column.schema, column.org_table);
   const int c = table == nullptr ? -1 : table->FindColumn(column.org_name);
-  if (c < 0 || table->columns[c].type != schema::ColumnType::kEnum) return order;
-  order.emplace("", 0);
+  if (c < 0 || !schema::IsEnumOrSet(table->columns[c].type)) return order;
+  order.set_ = table->columns[c].type == schema::ColumnType::kSet;
   const std::vector<std::string>& members = table->columns[c].elements;
-  for (size_t i = 0; i < members.size(); ++i) order[members[i]] = static_cast<int>(i) + 1;
+  for (size_t i = 0; i < members.size(); ++i) {
+    order.positions_.emplace(members[i], static_cast<int>(i) + 1);
+  }
   return order;
+}
+
+uint64_t MemberOrder::StoredNumber(absl::string_view text) const {
+  auto position = [&](absl::string_view member) -> uint64_t {
+    auto it = positions_.find(member);
+    return it == positions_.end() ? 0 : it->second;
+  };
+  if (!set_) return position(text);
+  uint64_t bits = 0;
+  for (absl::string_view member : absl::StrSplit(text, ',', absl::SkipEmpty())) {
+    if (uint64_t p = position(member); p > 0 && p <= 64) bits |= uint64_t{1} << (p - 1);
+  }
+  return bits;
 }
 
 }  // namespace shoal::sql::internal

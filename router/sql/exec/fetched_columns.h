@@ -28,9 +28,20 @@ std::vector<mysql::ColumnDefinition> FetchedColumnDefs(const schema::TableDef& t
                                                        absl::string_view qualifier,
                                                        const SessionState& state);
 
-// An ENUM column's members by the position MySQL orders them in ('' is 0), found through the
-// table the column definition names; empty for any other column (or a table gone since).
-absl::flat_hash_map<std::string, int> EnumOrder(const mysql::ColumnDefinition& column,
-                                                const SessionState& state);
+// How MySQL orders an ENUM or a SET column: by the number it stores (an ENUM's position, a
+// SET's member bits), not by its text. Found through the table the column definition names;
+// empty for any other column (or a table gone since).
+class MemberOrder {
+ public:
+  static MemberOrder Of(const mysql::ColumnDefinition& column, const SessionState& state);
+
+  bool empty() const { return positions_.empty(); }
+  // The number `text` (a value of the column) is stored as; 0 for anything else.
+  uint64_t StoredNumber(absl::string_view text) const;
+
+ private:
+  bool set_ = false;
+  absl::flat_hash_map<std::string, int> positions_;  // member -> 1-based position
+};
 
 }  // namespace shoal::sql::internal

@@ -160,7 +160,7 @@ void ColumnsRows(const Catalog& c, std::vector<Row>* rows) {
                        KeyText(rc.flags),
                        Str(ColumnExtra(col)),
                        Str("select,insert,update,references"),
-                       Str(""),
+                       col.comment,
                        Str(""),
                        Value{}});
     }

@@ -198,8 +198,8 @@ class Pipeline {
       } else if (int source = SourceColumn(*o.expr); source >= 0) {
         column = &fetched_.columns[source];
       }
-      enum_orders_.push_back(column != nullptr ? EnumOrder(*column, *ctx_.state)
-                                               : absl::flat_hash_map<std::string, int>());
+      member_orders_.push_back(column != nullptr ? MemberOrder::Of(*column, *ctx_.state)
+                                                 : MemberOrder());
     }
   }
 
@@ -464,23 +464,23 @@ class Pipeline {
         const Value& x = output >= 0 ? a.values[output] : a.sort_keys[evaluated];
         const Value& y = output >= 0 ? b.values[output] : b.sort_keys[evaluated];
         if (output < 0) ++evaluated;
-        int c = enum_orders_[i].empty() ? CompareValues(x, y) : ComparePositions(i, x, y);
+        int c = member_orders_[i].empty() ? CompareValues(x, y) : CompareStored(i, x, y);
         if (c != 0) return select_.order_by[i].descending ? c > 0 : c < 0;
       }
       return false;
     });
   }
 
-  // An ENUM sorts by its members' positions, NULL first.
-  int ComparePositions(size_t key, const Value& x, const Value& y) const {
-    auto position = [&](const Value& v) {
+  // An ENUM or SET sorts by the number it is stored as, NULL first.
+  int CompareStored(size_t key, const Value& x, const Value& y) const {
+    auto stored = [&](const Value& v) -> std::optional<uint64_t> {
       const auto* text = std::get_if<std::string>(&v);
-      if (text == nullptr) return -1;
-      auto it = enum_orders_[key].find(*text);
-      return it == enum_orders_[key].end() ? 0 : it->second;
+      if (text == nullptr) return std::nullopt;
+      return member_orders_[key].StoredNumber(*text);
     };
-    const int a = position(x), b = position(y);
-    return a < b ? -1 : (a > b ? 1 : 0);
+    const std::optional<uint64_t> a = stored(x), b = stored(y);
+    if (a == b) return 0;
+    return a < b ? -1 : 1;  // nullopt orders first
   }
 
   std::optional<mysql::SqlError> ApplyLimit() {
@@ -505,8 +505,8 @@ class Pipeline {
   std::vector<std::vector<int>> stars_;  // per `*` or `t.*` item: the source columns it shows
   std::vector<size_t> item_outputs_;
   std::vector<int> order_outputs_;
-  // Per ORDER BY key: an ENUM column's members by position; empty for other keys.
-  std::vector<absl::flat_hash_map<std::string, int>> enum_orders_;
+  // Per ORDER BY key: how an ENUM or SET column orders; empty for other keys.
+  std::vector<MemberOrder> member_orders_;
   size_t width_ = 0;
   mysql::ResultSet result_;
   std::vector<const Expr*> aggregates_;

@@ -56,6 +56,7 @@ const char* SqlStateOf(int code) {
     case 1291:
     case 1294:
     case 1628:
+    case 1629:
     case 3504:
       return "HY000";
     case 1367:
@@ -419,6 +420,11 @@ std::variant<ColumnDef, SqlError> ColumnFromSpec(const ColumnSpec& spec, bool in
   if (MaybeError e = ApplyType(spec.type, &column)) return *e;
   if (in_primary_key && spec.nullable == true) return PrimaryKeyNull();
   column.auto_increment = spec.auto_increment;
+  if (Utf8CharCount(spec.comment) > 1024) {
+    return Error(1629,
+                 absl::StrCat("Comment for field '", spec.name, "' is too long (max = 1024)"));
+  }
+  column.comment = spec.comment;
   // MySQL makes key and AUTO_INCREMENT columns NOT NULL without being asked.
   column.nullable = spec.nullable.value_or(true) && !in_primary_key && !spec.auto_increment;
   if (spec.default_value != nullptr) {
@@ -647,6 +653,7 @@ std::string ColumnLine(const ColumnDef& c) {
   line += DefaultText(c);
   if (c.on_update_now) line += " ON UPDATE " + CurrentTimestampText(c);
   if (c.auto_increment) line += " AUTO_INCREMENT";
+  if (!c.comment.empty()) line += " COMMENT " + QuotedString(c.comment);
   return line;
 }
 

@@ -177,6 +177,22 @@ TEST(TableSpecTest, EnumAndSet) {
   EXPECT_EQ(e.message, "Too long enumeration/set value for column e.");
 }
 
+TEST(TableSpecTest, ColumnComments) {
+  TableDef t = MustBuild(
+      "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY COMMENT 'the key', "
+      "cc VARCHAR(2) COMMENT 'ISO 3166 it''s')");
+  EXPECT_EQ(ShowCreateTableText(t),
+            "CREATE TABLE `t` (\n"
+            "  `id` int NOT NULL AUTO_INCREMENT COMMENT 'the key',\n"
+            "  `cc` varchar(2) DEFAULT NULL COMMENT 'ISO 3166 it''s',\n"
+            "  PRIMARY KEY (`id`)\n"
+            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4");
+  mysql::SqlError e =
+      MustRefuse(absl::StrCat("CREATE TABLE t (c INT COMMENT '", std::string(1025, 'x'), "')"));
+  EXPECT_EQ(e.code, 1629);
+  EXPECT_EQ(e.message, "Comment for field 'c' is too long (max = 1024)");
+}
+
 TEST(TableSpecTest, ShowCreateTableBinaryDefaults) {
   TableDef t = MustBuild(
       "CREATE TABLE t (a VARBINARY(4) DEFAULT 0xC3A9, b VARBINARY(4) DEFAULT 0xC0AF, "

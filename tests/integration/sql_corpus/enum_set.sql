@@ -33,6 +33,7 @@ SELECT id, size FROM es_t ORDER BY size DESC, id LIMIT 3;
 SELECT size AS s, id FROM es_t ORDER BY s, id;
 SELECT id, size FROM es_t ORDER BY 2, 1;
 SELECT id FROM es_t ORDER BY mood, id;
+SELECT id, tags FROM es_t ORDER BY tags, id;
 UPDATE es_t SET size = 'large' WHERE id = 1;
 UPDATE es_t SET size = 'gigantic' WHERE id = 1;
 UPDATE es_t SET tags = 'green,blue' WHERE size = 'large';
