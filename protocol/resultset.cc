@@ -1,6 +1,9 @@
 // Result-set and PREPARE_OK encoding (see resultset.h).
 #include "protocol/resultset.h"
 
+#include <algorithm>
+#include <string>
+
 #include "common/logging.h"
 #include "protocol/binary_value.h"
 #include "protocol/codec.h"
@@ -64,6 +67,28 @@ DecodeStatus DecodeColumnDefinition(absl::Span<const uint8_t> payload, ColumnDef
   return DecodeStatus::kOk;  // COM_FIELD_LIST replies may carry a default value after this
 }
 
+namespace {
+
+// BIT(M) values are numbers inside; on the wire, in both protocols, their (M + 7) / 8 bytes,
+// most significant first. False for any other column or value.
+bool BitBytes(const Value& v, const ColumnDefinition& column, std::string* out) {
+  if (column.type != ColumnType::kBit) return false;
+  uint64_t bits;
+  if (const auto* u = std::get_if<uint64_t>(&v)) {
+    bits = *u;
+  } else if (const auto* i = std::get_if<int64_t>(&v)) {
+    bits = static_cast<uint64_t>(*i);
+  } else {
+    return false;
+  }
+  const size_t bytes = std::clamp<size_t>((column.length + 7) / 8, 1, 8);
+  out->clear();
+  for (size_t b = bytes; b-- > 0;) out->push_back(static_cast<char>(bits >> (8 * b)));
+  return true;
+}
+
+}  // namespace
+
 void EncodeTextRow(absl::Span<const Value> row, absl::Span<const ColumnDefinition> columns,
                    Writer* out) {
   SHOAL_CHECK(row.size() == columns.size()) << "row width " << row.size();
@@ -74,6 +99,8 @@ void EncodeTextRow(absl::Span<const Value> row, absl::Span<const ColumnDefinitio
       out->WriteInt1(kLenencNull);
     } else if (const auto* s = std::get_if<std::string>(&v)) {
       out->WriteLenencString(*s);
+    } else if (BitBytes(v, columns[i], &text)) {
+      out->WriteLenencString(text);
     } else {
       text.clear();
       AppendTextValue(v, columns[i].type, columns[i].decimals, &text);
@@ -92,6 +119,10 @@ void EncodeBinaryRow(absl::Span<const Value> row, absl::Span<const ColumnDefinit
     if (IsNull(row[i]) || columns[i].type == ColumnType::kNull) {
       const size_t bit = i + kBinaryRowBitmapOffset;
       (*out->out())[bitmap_at + bit / 8] |= static_cast<char>(1 << (bit % 8));
+      continue;
+    }
+    if (std::string bits; BitBytes(row[i], columns[i], &bits)) {
+      out->WriteLenencString(bits);
       continue;
     }
     EncodeBinaryValue(row[i], columns[i].type, columns[i].decimals, out);

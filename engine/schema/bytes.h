@@ -12,8 +12,8 @@
 namespace shoal::schema::internal {
 
 // FixedSize by ColumnType number, for the per-field loops.
-inline constexpr int8_t kFixedSizes[22] = {0, 1, 2, 4, 4, 8, 4, 8, 0, 0, 0,
-                                           0, 0, 0, 0, 4, 8, 8, 8, 2, 8, 0};
+inline constexpr int8_t kFixedSizes[23] = {0, 1, 2, 4, 4, 8, 4, 8, 0, 0, 0, 0,
+                                           0, 0, 0, 4, 8, 8, 8, 2, 8, 0, 8};
 
 inline int FixedSizeOf(uint8_t type) { return type < sizeof(kFixedSizes) ? kFixedSizes[type] : 0; }
 

@@ -215,6 +215,7 @@ int CompareField(const ColumnDef& column, absl::string_view a, absl::string_view
       return Three(FieldInt(column, a), FieldInt(column, b));
     case ColumnType::kEnum:
     case ColumnType::kSet:
+    case ColumnType::kBit:
       return Three(FieldUint(column, a), FieldUint(column, b));
     default:
       return Three(FieldInt(column, a), FieldInt(column, b));
@@ -222,7 +223,7 @@ int CompareField(const ColumnDef& column, absl::string_view a, absl::string_view
 }
 
 int64_t FieldInt(const ColumnDef& column, absl::string_view bytes) {
-  if ((column.is_unsigned && IsInteger(column.type)) || IsEnumOrSet(column.type)) {
+  if ((column.is_unsigned && IsInteger(column.type)) || IsUnsignedStorage(column.type)) {
     return static_cast<int64_t>(FieldUint(column, bytes));
   }
   const char* p = bytes.data();
@@ -267,7 +268,7 @@ double FieldDouble(const ColumnDef& column, absl::string_view bytes) {
       return absl::SimpleAtod(bytes, &value) ? value : 0;
     }
     default:
-      if ((column.is_unsigned && IsInteger(column.type)) || IsEnumOrSet(column.type)) {
+      if ((column.is_unsigned && IsInteger(column.type)) || IsUnsignedStorage(column.type)) {
         return static_cast<double>(FieldUint(column, bytes));
       }
       return static_cast<double>(FieldInt(column, bytes));

@@ -80,6 +80,13 @@ absl::Status CheckType(ColumnDef* column) {
     case ColumnType::kDateTime:
     case ColumnType::kTimestamp:
       return CheckPrecision(*column, 6);
+    case ColumnType::kBit:
+      if (column->length == 0) column->length = 1;
+      if (column->length > 64) {
+        return Error(1439, absl::StrCat("Display width out of range for column '", column->name,
+                                        "' (max = 64)"));
+      }
+      return absl::OkStatus();
     case ColumnType::kEnum:
     case ColumnType::kSet: {
       const size_t max = column->type == ColumnType::kEnum ? kMaxEnumElements : kMaxSetElements;
@@ -328,12 +335,21 @@ void AddHiddenKey(TableDef* table) {
 }  // namespace
 
 absl::string_view ColumnTypeName(ColumnType type) {
-  static constexpr std::array<absl::string_view, 22> kNames = {
+  static constexpr std::array<absl::string_view, 23> kNames = {
       "?",       "TINYINT",  "SMALLINT",  "MEDIUMINT", "INT",       "BIGINT", "FLOAT", "DOUBLE",
       "DECIMAL", "CHAR",     "VARCHAR",   "BINARY",    "VARBINARY", "TEXT",   "BLOB",  "DATE",
-      "TIME",    "DATETIME", "TIMESTAMP", "ENUM",      "SET",       "JSON"};
+      "TIME",    "DATETIME", "TIMESTAMP", "ENUM",      "SET",       "JSON",   "BIT"};
   size_t i = static_cast<size_t>(type);
   return i < kNames.size() ? kNames[i] : kNames[0];
+}
+
+std::string BitLiteralText(uint64_t value) {
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + (value & 1)));
+    value >>= 1;
+  } while (value != 0);
+  return absl::StrCat("b'", digits, "'");
 }
 
 std::string MemberText(const ColumnDef& column, uint64_t stored) {
@@ -458,7 +474,8 @@ bool StoredAlike(const TableDef& before, const TableDef& after) {
     }
     // Only these types keep values of any length as they are (BINARY pads to its length).
     bool may_grow = a.type == ColumnType::kChar || a.type == ColumnType::kVarChar ||
-                    a.type == ColumnType::kVarBinary;
+                    a.type == ColumnType::kVarBinary || a.type == ColumnType::kText ||
+                    a.type == ColumnType::kBlob;
     if (a.length != b.length && !(may_grow && b.length > a.length)) return false;
     // Stored positions keep their meaning while members are only added at the end.
     if (b.elements.size() < a.elements.size() ||

@@ -37,8 +37,9 @@ enum class ColumnType : uint8_t {
   kEnum = 19,       // int<2> unsigned: 1-based position in ColumnDef::elements (0: MySQL's '')
   kSet = 20,        // int<8> unsigned: bit i set when ColumnDef::elements[i] is a member
   kJson = 21,       // variable: the document as MySQL's canonical text (router/sql/json)
+  kBit = 22,        // int<8> unsigned: BIT(length), length 1…64 bits
 };
-inline constexpr ColumnType kMaxColumnType = ColumnType::kJson;
+inline constexpr ColumnType kMaxColumnType = ColumnType::kBit;
 
 // The MySQL spelling ("INT", "VARCHAR", …).
 absl::string_view ColumnTypeName(ColumnType type);
@@ -51,6 +52,10 @@ bool IsString(ColumnType type);  // the variable-size types: DECIMAL and the str
 // ENUM and SET: strings to the client, stored as their members' positions.
 inline bool IsEnumOrSet(ColumnType type) {
   return type == ColumnType::kEnum || type == ColumnType::kSet;
+}
+// The types stored as an unsigned number whatever `is_unsigned` says: ENUM, SET, BIT.
+inline bool IsUnsignedStorage(ColumnType type) {
+  return IsEnumOrSet(type) || type == ColumnType::kBit;
 }
 
 // Packs a date and time so that integer order is chronological:
@@ -86,6 +91,16 @@ struct ColumnDef {
   std::vector<std::string> elements;
   std::string comment;  // COMMENT '…'
 };
+
+// TINYTEXT … LONGTEXT and TINYBLOB … LONGBLOB as declared: the type's capacity in bytes (255,
+// 65535, 16777215, 4294967295), kept in ColumnDef::length (0, as older definitions have it, is
+// TEXT's). What the engine holds is 65535 bytes whatever the declaration.
+inline uint32_t DeclaredBlobBytes(const ColumnDef& column) {
+  return column.length == 0 ? 65535 : column.length;
+}
+
+// A BIT value as MySQL writes it in a definition: b'101' (b'0' for zero).
+std::string BitLiteralText(uint64_t value);
 
 // An ENUM's or SET's stored value as MySQL shows it: the member ('' for position 0 or one
 // past the members), or a SET's members in declared order joined by commas.

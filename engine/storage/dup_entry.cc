@@ -62,6 +62,8 @@ std::string FormatValue(const schema::ColumnDef& column, absl::string_view bytes
     case ColumnType::kEnum:
     case ColumnType::kSet:
       return schema::MemberText(column, schema::FieldUint(column, bytes));
+    case ColumnType::kBit:
+      return absl::StrCat(schema::FieldUint(column, bytes));
     default:
       return std::string(bytes);  // DECIMAL's canonical text and the string types
   }

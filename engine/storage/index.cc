@@ -15,7 +15,7 @@ void IndexInfo::ChoosePrefix() {
   } else if (schema::FixedSize(first.type) == 0) {
     prefix_kind = PrefixKind::kBytes;
   } else if ((first.is_unsigned && schema::IsInteger(first.type)) ||
-             schema::IsEnumOrSet(first.type)) {
+             schema::IsUnsignedStorage(first.type)) {
     prefix_kind = PrefixKind::kUnsigned;
   } else {
     prefix_kind = PrefixKind::kSigned;

@@ -39,6 +39,7 @@ Cls ClassOf(const ColumnDefinition& c) {
     case ColumnType::kInt24:
     case ColumnType::kLongLong:
     case ColumnType::kYear:
+    case ColumnType::kBit:
       return Cls::kInt;
     case ColumnType::kDecimal:
     case ColumnType::kNewDecimal:

@@ -477,6 +477,32 @@ Error ToBytes(const ColumnDef& column, const mysql::Value& v, int row, Scratch* 
   return std::nullopt;
 }
 
+// A BIT(M) value (Field_bit::store): a number, or a string's bytes read as one, most
+// significant first; more than M bits is 1406.
+Error ToBit(const ColumnDef& column, const mysql::Value& v, int row, int64_t* out) {
+  uint64_t bits = 0;
+  bool fits = true;
+  if (const auto* s = std::get_if<std::string>(&v)) {
+    for (unsigned char c : *s) {
+      if (bits >> 56 != 0) fits = false;
+      bits = bits << 8 | c;
+    }
+  } else if (const auto* i = std::get_if<int64_t>(&v)) {
+    bits = static_cast<uint64_t>(*i);
+  } else if (const auto* u = std::get_if<uint64_t>(&v)) {
+    bits = *u;
+  } else {
+    bool truncated = false;
+    double d = ToDouble(v, &truncated);
+    if (!(d >= 0 && d < 18446744073709551616.0)) return errors::DataTooLong(column.name, row);
+    bits = static_cast<uint64_t>(std::llround(d));
+  }
+  if (column.length < 64 && bits >> column.length != 0) fits = false;
+  if (!fits) return errors::DataTooLong(column.name, row);
+  *out = static_cast<int64_t>(bits);
+  return std::nullopt;
+}
+
 // JSON text in MySQL's canonical form (Field_json::store): a string that parses, printed
 // again; anything else is 3140 (3157 too deep).
 Error ToJson(const ColumnDef& column, const mysql::Value& v, int row, Scratch* scratch,
@@ -645,6 +671,9 @@ Error Convert(const ColumnDef& column, const mysql::Value& v, int row, Scratch* 
     case ColumnType::kJson:
       out->kind = Stored::Kind::kBytes;
       return ToJson(column, v, row, scratch, &out->bytes);
+    case ColumnType::kBit:
+      out->kind = Stored::Kind::kInt;
+      return ToBit(column, v, row, &out->i);
     default:
       out->kind = Stored::Kind::kBytes;
       return ToBytes(column, v, row, scratch, &out->bytes);
@@ -748,6 +777,7 @@ constexpr mysql::ColumnType kWireTypes[] = {
     mysql::ColumnType::kBlob,      mysql::ColumnType::kBlob,       mysql::ColumnType::kDate,
     mysql::ColumnType::kTime,      mysql::ColumnType::kDateTime,   mysql::ColumnType::kTimestamp,
     mysql::ColumnType::kString,    mysql::ColumnType::kString,     mysql::ColumnType::kJson,
+    mysql::ColumnType::kBit,
 };
 static_assert(std::size(kWireTypes) == static_cast<size_t>(schema::kMaxColumnType) + 1);
 
@@ -852,6 +882,8 @@ mysql::Value ZeroValue(const ColumnDef& column) {
     case ColumnType::kEnum:
     case ColumnType::kSet:
       return std::string("0");  // position 0 (MySQL's ''), as text the column reads it from
+    case ColumnType::kBit:
+      return uint64_t{0};
     default:
       break;
   }
@@ -892,6 +924,8 @@ mysql::Value DecodeField(const ColumnDef& column, const schema::Field& field) {
     case ColumnType::kEnum:
     case ColumnType::kSet:
       return schema::MemberText(column, schema::FieldUint(column, field.bytes));
+    case ColumnType::kBit:
+      return schema::FieldUint(column, field.bytes);
     default:
       return std::string(field.bytes);
   }
@@ -957,9 +991,10 @@ mysql::ColumnDefinition ResultColumn(const schema::TableDef& table, int column,
       d.length = c.length * max_len;
       break;
     case ColumnType::kText:
-      // A TEXT's 65535 bytes, each possibly a character in the result charset.
+      // The declared type's bytes, each possibly a character in the result charset.
       d.charset = collation_id;
-      d.length = converted ? 65535 * max_len : 65535;
+      d.length = static_cast<uint32_t>(std::min<uint64_t>(
+          uint64_t{schema::DeclaredBlobBytes(c)} * (converted ? max_len : 1), 0xFFFFFFFF));
       d.flags |= flag::kBlob;
       break;
     case ColumnType::kBinary:
@@ -968,7 +1003,7 @@ mysql::ColumnDefinition ResultColumn(const schema::TableDef& table, int column,
       d.flags |= flag::kBinary;
       break;
     case ColumnType::kBlob:
-      d.length = 65535;
+      d.length = schema::DeclaredBlobBytes(c);
       d.flags |= flag::kBlob | flag::kBinary;
       break;
     case ColumnType::kDate:
@@ -992,6 +1027,11 @@ mysql::ColumnDefinition ResultColumn(const schema::TableDef& table, int column,
       // MySQL 8.0 sends a JSON column as binary text of up to 4 GiB.
       d.length = 0xFFFFFFFF;
       d.flags |= flag::kBlob | flag::kBinary;
+      break;
+    case ColumnType::kBit:
+      // A number inside, its (length + 7) / 8 bytes on the wire (mysql::BitBytes).
+      d.length = c.length;
+      d.flags |= flag::kUnsigned;
       break;
   }
   if (c.is_unsigned && IsNumeric(c.type)) d.flags |= flag::kUnsigned;

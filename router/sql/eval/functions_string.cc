@@ -1,10 +1,14 @@
 // Building and measuring strings: CONCAT, CONCAT_WS, UPPER, LOWER, LPAD, RPAD, REPEAT,
 // REVERSE, TRIM, LTRIM, RTRIM, CHAR_LENGTH and LENGTH. Lengths and padding count UTF-8
-// characters; case changes ASCII letters only, as the rest of Shoal compares them.
+// characters; case changes follow Unicode (comparisons still fold ASCII letters only).
+#include <locale.h>
+#include <wctype.h>
+
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "common/utf8.h"
 #include "router/sql/eval/function_registry.h"
 #include "router/sql/eval/result_columns.h"
@@ -76,12 +80,56 @@ ColumnDefinition CaseType(const TypingCall& call) {
                           static_cast<uint32_t>(std::max(ResultCharsetMaxLen(call.state()), 1)),
                       call.state(), NullableIfAny(call.args));
 }
+// Unicode's simple case mapping, as utf8mb4's collations map case: glibc's C.UTF-8 tables
+// (built into glibc, so present on every machine); ASCII only if that locale is missing.
+locale_t CaseLocale() {
+  static const locale_t locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(0));
+  return locale;
+}
+
+void AppendUtf8(char32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
 template <bool kUpper>
 Value CaseValue(EvalCall& call) {
   Value v = call.Arg(0);
   if (IsNull(v)) return v;
   std::string text = ValueText(v);
-  return kUpper ? absl::AsciiStrToUpper(text) : absl::AsciiStrToLower(text);
+  const locale_t locale = CaseLocale();
+  if (locale == static_cast<locale_t>(0)) {
+    return kUpper ? absl::AsciiStrToUpper(text) : absl::AsciiStrToLower(text);
+  }
+  std::string out;
+  out.reserve(text.size());
+  absl::string_view rest = text;
+  while (!rest.empty()) {
+    Utf8Char c = DecodeUtf8(rest, Utf8Check::kUtf8mb4);
+    if (c.length == 0) {  // not UTF-8: the byte as it is
+      out.push_back(rest[0]);
+      rest.remove_prefix(1);
+      continue;
+    }
+    const wint_t mapped = kUpper ? towupper_l(static_cast<wint_t>(c.code_point), locale)
+                                 : towlower_l(static_cast<wint_t>(c.code_point), locale);
+    AppendUtf8(static_cast<char32_t>(mapped), &out);
+    rest.remove_prefix(c.length);
+  }
+  return out;
 }
 
 // The same number of characters as the argument: REVERSE, TRIM.
@@ -104,20 +152,42 @@ Value ReverseValue(EvalCall& call) {
   return out;
 }
 
-// TRIM, LTRIM and RTRIM remove spaces only, not other white space.
+// LTRIM and RTRIM remove spaces only, not other white space; TRIM removes its remstr (a
+// space unless given), as many times as it repeats, from the side its syntax names
+// (`unit`: LEADING, TRAILING, or both).
+Value Trimmed(const Value& v, absl::string_view remove, bool leading, bool trailing) {
+  std::string text = ValueText(v);
+  if (remove.empty()) return text;
+  absl::string_view rest = text;
+  if (leading) {
+    while (absl::ConsumePrefix(&rest, remove)) {
+    }
+  }
+  if (trailing) {
+    while (absl::ConsumeSuffix(&rest, remove)) {
+    }
+  }
+  return std::string(rest);
+}
+
 template <bool kLeading, bool kTrailing>
 Value TrimValue(EvalCall& call) {
   Value v = call.Arg(0);
   if (IsNull(v)) return v;
-  std::string text = ValueText(v);
-  size_t begin = 0, end = text.size();
-  if (kLeading) {
-    while (begin < end && text[begin] == ' ') ++begin;
+  return Trimmed(v, " ", kLeading, kTrailing);
+}
+
+Value TrimSyntaxValue(EvalCall& call) {
+  Value v = call.Arg(0);
+  if (IsNull(v)) return v;
+  std::string remove = " ";
+  if (call.arg_count() > 1) {
+    Value r = call.Arg(1);
+    if (IsNull(r)) return r;
+    remove = ValueText(r);
   }
-  if (kTrailing) {
-    while (end > begin && text[end - 1] == ' ') --end;
-  }
-  return text.substr(begin, end - begin);
+  const absl::string_view side = call.expr().unit;
+  return Trimmed(v, remove, side != "TRAILING", side != "LEADING");
 }
 
 ColumnDefinition LengthType(const TypingCall& call) {
@@ -205,7 +275,7 @@ constexpr BuiltinFunction kStringFunctions[] = {
     {"REVERSE", 1, 1, SameLengthType, ReverseValue},
     {"RPAD", 3, 3, PadType, PadValue<false>},
     {"RTRIM", 1, 1, SameLengthType, TrimValue<false, true>},
-    {"TRIM", 1, 1, SameLengthType, TrimValue<true, true>},
+    {"TRIM", 1, 2, SameLengthType, TrimSyntaxValue},
     {"UCASE", 1, 1, CaseType, CaseValue<true>},
     {"UPPER", 1, 1, CaseType, CaseValue<true>},
 };

@@ -136,6 +136,14 @@ int64_t HoursOf(int64_t seconds) { return seconds / 3600; }
 int64_t MinutesOf(int64_t seconds) { return seconds / 60 % 60; }
 int64_t SecondsOf(int64_t seconds) { return seconds % 60; }
 
+// MICROSECOND: the fraction of the second, in microseconds.
+Value MicrosecondValue(EvalCall& call) {
+  Value v = call.Arg(0);
+  int64_t micros = 0;
+  if (IsNull(v) || !TimeArg(v, call.engine(), &micros)) return Value{};
+  return (micros < 0 ? -micros : micros) % kMicrosPerSecond;
+}
+
 ColumnDefinition DateType(const TypingCall&) {
   return TemporalColumn(ColumnType::kDate, 0, Nullability::kNullable);
 }
@@ -410,6 +418,7 @@ constexpr BuiltinFunction kTemporalFunctions[] = {
     {"MINUTE", 1, 1, PartType<2>, TimePartValue<MinutesOf>},
     {"MONTH", 1, 1, PartType<2>, DatePartValue<MonthOf>},
     {"SECOND", 1, 1, PartType<2>, TimePartValue<SecondsOf>},
+    {"MICROSECOND", 1, 1, PartType<7>, MicrosecondValue},
     {"YEAR", 1, 1, PartType<4>, DatePartValue<YearOf>},
 };
 

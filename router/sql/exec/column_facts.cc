@@ -29,6 +29,9 @@ std::optional<std::string> DeclaredDefault(const schema::ColumnDef& c,
   schema::Field field;
   size_t used = 0;
   if (!schema::ReadField(c, *c.default_value, &field, &used)) return std::nullopt;
+  if (c.type == schema::ColumnType::kBit) {
+    return schema::BitLiteralText(schema::FieldUint(c, field.bytes));
+  }
   return ColumnValueText(DecodeField(c, field), result_column);
 }
 

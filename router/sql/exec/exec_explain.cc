@@ -100,6 +100,9 @@ int KeyPartLength(const schema::ColumnDef& c) {
     case ColumnType::kEnum:
       n = c.elements.size() > 255 ? 2 : 1;  // MySQL's packed ENUM
       break;
+    case ColumnType::kBit:
+      n = static_cast<int>(c.length + 7) / 8;
+      break;
     case ColumnType::kSet: {
       const int bytes = static_cast<int>(c.elements.size() + 7) / 8;
       n = bytes > 4 ? 8 : (bytes == 0 ? 1 : bytes);

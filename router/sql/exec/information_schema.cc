@@ -14,6 +14,7 @@
 #include "router/sql/exec/table_spec.h"
 #include "router/sql/exec/view_expansion.h"
 #include "router/sql/parse/charsets.h"
+#include "router/sql/parse/lexer.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -82,6 +83,8 @@ int NumericPrecision(const schema::ColumnDef& col) {
       return 22;
     case ColumnType::kDecimal:
       return col.precision;
+    case ColumnType::kBit:
+      return static_cast<int>(col.length);
     default:
       return 0;
   }
@@ -121,7 +124,7 @@ void ColumnsRows(const Catalog& c, std::vector<Row>* rows) {
       Value max_chars, max_bytes, precision, scale, fsp, charset, collation;
       if (IsText(col.type) || IsBytes(col.type)) {
         uint64_t length = col.type == ColumnType::kText || col.type == ColumnType::kBlob
-                              ? 65535
+                              ? schema::DeclaredBlobBytes(col)
                               : uint64_t{col.length};
         // An ENUM's or SET's is its longest text (ResultColumn's length at 4 bytes a character).
         if (schema::IsEnumOrSet(col.type)) length = rc.length / 4;
@@ -140,7 +143,8 @@ void ColumnsRows(const Catalog& c, std::vector<Row>* rows) {
       if (schema::IsInteger(col.type)) scale = uint64_t{0};
       if (col.type == ColumnType::kDecimal) scale = uint64_t{col.scale};
       std::string type = ColumnTypeText(col);
-      std::string data_type = absl::AsciiStrToLower(schema::ColumnTypeName(col.type));
+      // The type without its parameters: "int", "varchar", "mediumtext", "enum".
+      std::string data_type = type.substr(0, type.find_first_of("( "));
       rows->push_back({Str("def"),
                        table->database,
                        table->name,
@@ -293,6 +297,11 @@ void ProcessListRows(const Catalog& c, std::vector<Row>* rows) {
   }
 }
 
+// The reserved words (what Connector/J asks for); the others are not listed yet.
+void KeywordsRows(const Catalog&, std::vector<Row>* rows) {
+  for (const char* word : ReservedWords()) rows->push_back({Str(word), uint64_t{1}});
+}
+
 void EnginesRows(const Catalog&, std::vector<Row>* rows) {
   rows->push_back({Str("ndbcluster"), Str("DEFAULT"), Str("Clustered, fault-tolerant tables"),
                    Str("YES"), Str("NO"), Str("NO")});
@@ -435,6 +444,7 @@ const std::vector<View>& Views() {
         {"STATUS", N},
         {"EXTRA", N}},
        nullptr},
+      {"KEYWORDS", {{"WORD", N}, {"RESERVED", C}}, KeywordsRows},
       {"KEY_COLUMN_USAGE",
        {{"CONSTRAINT_CATALOG", N},
         {"CONSTRAINT_SCHEMA", N},

@@ -124,7 +124,7 @@ constexpr TypeMapping kTypes[] = {
     {"DATE", ColumnType::kDate},           {"TIME", ColumnType::kTime},
     {"DATETIME", ColumnType::kDateTime},   {"TIMESTAMP", ColumnType::kTimestamp},
     {"ENUM", ColumnType::kEnum},           {"SET", ColumnType::kSet},
-    {"JSON", ColumnType::kJson},
+    {"JSON", ColumnType::kJson},           {"BIT", ColumnType::kBit},
 };
 
 // The character sets whose text Shoal can keep as sent. Others (ucs2, utf16, …) would need
@@ -185,6 +185,21 @@ MaybeError ApplyDecimal(const TypeSpec& type, ColumnDef* column) {
   return std::nullopt;
 }
 
+// The capacity of the TEXT or BLOB type `type` names: TINY…, MEDIUM…, LONG…, or for TEXT(M)
+// and BLOB(M) the smallest that holds M characters (4 bytes each) or bytes, as MySQL picks.
+uint32_t BlobClassBytes(const TypeSpec& type) {
+  constexpr uint32_t kClasses[] = {255, 65535, 16777215, 4294967295u};
+  if (absl::StartsWith(type.name, "TINY")) return kClasses[0];
+  if (absl::StartsWith(type.name, "MEDIUM")) return kClasses[2];
+  if (absl::StartsWith(type.name, "LONG")) return kClasses[3];
+  if (!type.length.has_value()) return kClasses[1];
+  const uint64_t bytes = uint64_t{*type.length} * (type.name == "TEXT" ? 4 : 1);
+  for (uint32_t c : kClasses) {
+    if (bytes <= c) return c;
+  }
+  return kClasses[3];
+}
+
 // Lengths, precisions and display widths, with MySQL's limits (VARCHAR's is utf8mb4's 16383
 // characters whatever the character set, as the engine stores up to 4 bytes a character).
 MaybeError ApplyLength(const TypeSpec& type, ColumnDef* column) {
@@ -226,6 +241,18 @@ MaybeError ApplyLength(const TypeSpec& type, ColumnDef* column) {
       if (column->length > max) return LengthTooBig(column->name, max);
       return std::nullopt;
     }
+    case ColumnType::kText:
+    case ColumnType::kBlob:
+      column->length = BlobClassBytes(type);
+      return std::nullopt;
+    case ColumnType::kBit:
+      column->length = type.length.value_or(1);
+      if (column->length > 64) {
+        return Error(1439, absl::StrCat("Display width out of range for column '", column->name,
+                                        "' (max = 64)"));
+      }
+      if (column->length == 0) column->length = 1;
+      return std::nullopt;
     case ColumnType::kTime:
     case ColumnType::kDateTime:
     case ColumnType::kTimestamp:
@@ -581,6 +608,19 @@ std::string ColumnTypeText(const ColumnDef& c) {
     case ColumnType::kTimestamp:
       if (c.precision > 0) absl::StrAppend(&name, "(", c.precision, ")");
       break;
+    case ColumnType::kBit:
+      absl::StrAppend(&name, "(", c.length, ")");
+      break;
+    case ColumnType::kText:
+    case ColumnType::kBlob: {
+      const uint32_t bytes = schema::DeclaredBlobBytes(c);
+      const char* size = bytes <= 255        ? "tiny"
+                         : bytes <= 65535    ? ""
+                         : bytes <= 16777215 ? "medium"
+                                             : "long";
+      name = absl::StrCat(size, name);
+      break;
+    }
     case ColumnType::kEnum:
     case ColumnType::kSet:
       absl::StrAppend(&name, "(",
@@ -632,6 +672,9 @@ std::string DefaultText(const ColumnDef& c) {
   size_t consumed = 0;
   if (!schema::ReadField(c, *c.default_value, &field, &consumed)) return "";
   mysql::Value value = DecodeField(c, field);
+  if (c.type == ColumnType::kBit) {
+    return " DEFAULT " + schema::BitLiteralText(schema::FieldUint(c, field.bytes));
+  }
   std::string text =
       std::holds_alternative<mysql::DateTime>(value) || std::holds_alternative<mysql::Time>(value)
           ? TemporalText(c, value)

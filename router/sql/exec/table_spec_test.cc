@@ -177,6 +177,26 @@ TEST(TableSpecTest, EnumAndSet) {
   EXPECT_EQ(e.message, "Too long enumeration/set value for column e.");
 }
 
+// The TEXT and BLOB sizes keep their names (the engine holds 65535 bytes of any of them);
+// BIT(M) shows its width and a bit-literal default, as MySQL 8.0.
+TEST(TableSpecTest, TextSizesAndBits) {
+  TableDef t = MustBuild(
+      "CREATE TABLE t (a TINYTEXT, b MEDIUMTEXT, c LONGTEXT, d TEXT(70000), e LONGBLOB, "
+      "f BIT, g BIT(10) NOT NULL DEFAULT b'101', h BIT(1) DEFAULT 0)");
+  EXPECT_EQ(ShowCreateTableText(t),
+            "CREATE TABLE `t` (\n"
+            "  `a` tinytext,\n"
+            "  `b` mediumtext,\n"
+            "  `c` longtext,\n"
+            "  `d` mediumtext,\n"
+            "  `e` longblob,\n"
+            "  `f` bit(1) DEFAULT NULL,\n"
+            "  `g` bit(10) NOT NULL DEFAULT b'101',\n"
+            "  `h` bit(1) DEFAULT b'0'\n"
+            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4");
+  EXPECT_EQ(MustRefuse("CREATE TABLE t (b BIT(2) DEFAULT 4)").code, 1067);
+}
+
 TEST(TableSpecTest, ColumnComments) {
   TableDef t = MustBuild(
       "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY COMMENT 'the key', "
@@ -242,13 +262,13 @@ TEST(TableSpecTest, TypeMapping) {
       {ColumnType::kDouble, 0, 0, 0},        {ColumnType::kDecimal, 0, 10, 0},
       {ColumnType::kDecimal, 0, 5, 2},       {ColumnType::kChar, 1, 0, 0},
       {ColumnType::kVarChar, 16383, 0, 0},   {ColumnType::kBinary, 1, 0, 0},
-      {ColumnType::kVarBinary, 65535, 0, 0}, {ColumnType::kText, 0, 0, 0},
-      {ColumnType::kText, 0, 0, 0},          {ColumnType::kText, 0, 0, 0},
-      {ColumnType::kBlob, 0, 0, 0},          {ColumnType::kBlob, 0, 0, 0},
+      {ColumnType::kVarBinary, 65535, 0, 0}, {ColumnType::kText, 255, 0, 0},
+      {ColumnType::kText, 16777215, 0, 0},   {ColumnType::kText, 4294967295, 0, 0},
+      {ColumnType::kBlob, 255, 0, 0},        {ColumnType::kBlob, 4294967295, 0, 0},
       {ColumnType::kDate, 0, 0, 0},          {ColumnType::kTime, 0, 6, 0},
       {ColumnType::kDateTime, 0, 0, 0},      {ColumnType::kTimestamp, 0, 3, 0},
       {ColumnType::kBigInt, 0, 0, 0},        {ColumnType::kBinary, 3, 0, 0},
-      {ColumnType::kVarBinary, 3, 0, 0},     {ColumnType::kBlob, 0, 0, 0},
+      {ColumnType::kVarBinary, 3, 0, 0},     {ColumnType::kBlob, 65535, 0, 0},
       {ColumnType::kVarChar, 3, 0, 0},       {ColumnType::kInt, 0, 0, 0},
       {ColumnType::kTinyInt, 0, 0, 0},
   };
@@ -298,7 +318,7 @@ TEST(TableSpecTest, TypeErrors) {
        "Display width out of range for column 'c' (max = 255)"},
       {"CREATE TABLE t (c FLOAT(54))", 1063, "Incorrect column specifier for column 'c'"},
       {"CREATE TABLE t (c YEAR)", 1235, "This version of MySQL doesn't yet support 'YEAR'"},
-      {"CREATE TABLE t (c BIT(1))", 1235, "This version of MySQL doesn't yet support 'BIT'"},
+      {"CREATE TABLE t (c BIT(65))", 1439, "Display width out of range for column 'c' (max = 64)"},
       {"CREATE TABLE t (c ENUM('a','b','A'))", 1291, "Column 'c' has duplicated value 'a' in ENUM"},
       {"CREATE TABLE t (c SET('x','b ','B','x'))", 1291,
        "Column 'c' has duplicated value 'x' in SET"},

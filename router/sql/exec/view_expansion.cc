@@ -295,6 +295,10 @@ schema::ColumnDef ColumnFromResult(const mysql::ColumnDefinition& c, int charset
     case mysql::ColumnType::kJson:
       col.type = ColumnType::kJson;
       break;
+    case mysql::ColumnType::kBit:
+      col.type = ColumnType::kBit;
+      col.length = std::max<uint32_t>(c.length, 1);
+      break;
     case mysql::ColumnType::kTinyBlob:
     case mysql::ColumnType::kMediumBlob:
     case mysql::ColumnType::kLongBlob:

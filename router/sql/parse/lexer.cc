@@ -564,6 +564,8 @@ bool IsKeyword(const Token& tok, absl::string_view keyword) {
   return tok.kind == TokenKind::kIdent && absl::EqualsIgnoreCase(tok.text, keyword);
 }
 
+absl::Span<const char* const> ReservedWords() { return kReserved; }
+
 bool IsReservedWord(absl::string_view word) {
   std::string upper = absl::AsciiStrToUpper(word);
   return std::binary_search(kReserved.begin(), kReserved.end(), upper,

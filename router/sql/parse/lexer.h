@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 namespace shoal::sql {
 
@@ -88,5 +89,7 @@ bool IsKeyword(const Token& tok, absl::string_view keyword);
 // MySQL 8.0's reserved words that matter to our grammar: they cannot be bare identifiers or
 // aliases without backquotes.
 bool IsReservedWord(absl::string_view word);
+// MySQL 8.0's reserved words, upper case and sorted (information_schema.KEYWORDS).
+absl::Span<const char* const> ReservedWords();
 
 }  // namespace shoal::sql

@@ -553,11 +553,17 @@ TEST(DmlSelectTest, Unions) {
   EXPECT_EQ(MustFail("SELECT 1 UNION").code, 1064);
 }
 
+TEST(DmlSelectTest, LockingReadOfTables) {
+  EXPECT_EQ(Get<SelectStmt>("SELECT c FROM t b1_0 WHERE id = 1 FOR UPDATE OF b1_0").lock,
+            LockMode::kForUpdate);
+  EXPECT_EQ(Get<SelectStmt>("SELECT c FROM t, u FOR SHARE OF t, u").lock, LockMode::kShare);
+  EXPECT_EQ(MustFail("SELECT c FROM t FOR UPDATE OF").code, 1064);
+}
+
 TEST(DmlSelectTest, NotSupportedYet) {
   EXPECT_EQ(MustFail("SELECT k FROM t GROUP BY k WITH ROLLUP").message, NotYet("WITH ROLLUP"));
   EXPECT_EQ(MustFail("SELECT c FROM t FOR UPDATE NOWAIT").code, 1235);
   EXPECT_EQ(MustFail("SELECT c FROM t FOR SHARE SKIP LOCKED").message, NotYet("SKIP LOCKED"));
-  EXPECT_EQ(MustFail("SELECT c FROM t FOR UPDATE OF t").code, 1235);
   EXPECT_EQ(MustFail("SELECT c FROM t EXCEPT SELECT c FROM u").message, NotYet("EXCEPT"));
   EXPECT_EQ(MustFail("SELECT c FROM t INTO @x").message, NotYet("SELECT INTO"));
   EXPECT_EQ(MustFail("SELECT c FROM t PARTITION (p0)").message, NotYet("PARTITION"));

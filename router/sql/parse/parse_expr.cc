@@ -191,6 +191,36 @@ ExprPtr ParseJsonArrow(Parser& p, ExprPtr column) {
   return unquote;
 }
 
+// TRIM([{BOTH | LEADING | TRAILING} [remstr] FROM] str) and TRIM([remstr FROM] str): the
+// string, then remstr if given; the side in `unit` (empty: both).
+bool ParseTrimArgs(Parser& p, Expr* fn) {
+  bool side = false;
+  for (const char* word : {"BOTH", "LEADING", "TRAILING"}) {
+    if (p.AcceptKeyword(word)) {
+      fn->unit = word;
+      side = true;
+      break;
+    }
+  }
+  if (side && p.AcceptKeyword("FROM")) {
+    ExprPtr str = p.ParseExpr();
+    if (!str) return false;
+    fn->args.push_back(std::move(str));
+    return p.Expect(TokenKind::kRParen);
+  }
+  ExprPtr first = p.ParseExpr();
+  if (!first) return false;
+  if (p.AcceptKeyword("FROM")) {
+    ExprPtr str = p.ParseExpr();
+    if (!str) return false;
+    fn->args.push_back(std::move(str));
+  } else if (side) {
+    return p.Fail();
+  }
+  fn->args.push_back(std::move(first));
+  return p.Expect(TokenKind::kRParen);
+}
+
 // Aggregates whose argument MySQL's grammar lets start with ALL; COUNT also takes `*`.
 bool TakesAll(absl::string_view name) {
   static constexpr absl::string_view kNames[] = {
@@ -767,6 +797,7 @@ ExprPtr Parser::ParseFunctionArgs(std::string name) {
   if (e->name == "TIMESTAMPADD" || e->name == "TIMESTAMPDIFF") {
     return ParseTimestampArgs(*this, e.get()) ? std::move(e) : nullptr;
   }
+  if (e->name == "TRIM") return ParseTrimArgs(*this, e.get()) ? std::move(e) : nullptr;
   if (e->name == "IF") {
     // IF is grammar in MySQL, not a function: exactly three arguments, else a syntax error.
     for (int i = 0; i < 3; ++i) {

@@ -269,8 +269,9 @@ bool ParseGroupBy(Parser& p, std::vector<ExprPtr>* group_by) {
   return p.PeekKeyword("ROLLUP") ? p.NotSupported("WITH ROLLUP") : p.Fail();
 }
 
-// FOR UPDATE | FOR SHARE | LOCK IN SHARE MODE, or nothing. OF, NOWAIT and SKIP LOCKED
-// answer 1235.
+// FOR UPDATE | FOR SHARE [OF t, …] | LOCK IN SHARE MODE, or nothing. OF's tables are only
+// read: every table the statement reads is locked, a superset of what OF asks for (Hibernate
+// writes OF with the statement's one table). NOWAIT and SKIP LOCKED answer 1235.
 bool ParseLockingClause(Parser& p, LockMode* lock) {
   if (p.AcceptKeyword("LOCK")) {
     *lock = LockMode::kShare;
@@ -284,9 +285,13 @@ bool ParseLockingClause(Parser& p, LockMode* lock) {
   } else {
     return p.Fail();
   }
-  if (p.PeekKeyword("OF") || p.PeekKeyword("NOWAIT")) {
-    return p.NotSupported(absl::AsciiStrToUpper(p.Peek().text) + " in a locking read");
+  if (p.AcceptKeyword("OF")) {
+    do {
+      std::string table;
+      if (!p.ParseIdentifier(&table)) return false;
+    } while (p.Accept(TokenKind::kComma));
   }
+  if (p.PeekKeyword("NOWAIT")) return p.NotSupported("NOWAIT in a locking read");
   if (p.PeekKeyword("SKIP") && p.PeekKeyword("LOCKED", 1)) return p.NotSupported("SKIP LOCKED");
   return true;
 }
