@@ -123,6 +123,8 @@ std::vector<SemiJoin> ScalarJoins(const SelectStmt& select) {
   for (const SelectItem& item : select.items) {
     if (item.expr != nullptr) CollectScalar(*item.expr, outer, &out);
   }
+  // ORDER BY is evaluated over the joined rows, which carry the steps' values by then.
+  for (const OrderItem& o : select.order_by) CollectScalar(*o.expr, outer, &out);
   return out;
 }
 

@@ -18,7 +18,7 @@
 namespace shoal::sql::internal {
 
 struct SemiJoin {
-  // kScalar: a correlated scalar subquery of the select list (ScalarJoins).
+  // kScalar: a correlated scalar subquery of the select list or ORDER BY (ScalarJoins).
   enum class Kind : uint8_t { kExists, kNotExists, kIn, kNotIn, kScalar };
   Kind kind = Kind::kExists;
   const Expr* conjunct = nullptr;      // the WHERE conjunct it replaces
@@ -29,8 +29,8 @@ struct SemiJoin {
 // The conjuncts of `select`'s WHERE that run as semi-joins, in the order written.
 std::vector<SemiJoin> SemiJoins(const SelectStmt& select);
 
-// The correlated scalar subqueries of `select`'s list — `(SELECT COUNT(*) FROM t WHERE t.a =
-// outer.b)`, `(SELECT t.x FROM t WHERE …)` — that run as a join step of their own: each outer
+// The correlated scalar subqueries of `select`'s list and ORDER BY — `(SELECT COUNT(*) FROM t WHERE
+// t.a = outer.b)`, `(SELECT t.x FROM t WHERE …)` — that run as a join step of their own: each outer
 // row gets the aggregate over its matching rows, or the one value (none: NULL; several:
 // 1242). `conjunct` is the subquery node.
 std::vector<SemiJoin> ScalarJoins(const SelectStmt& select);

@@ -40,11 +40,13 @@ void CollectDerived(const SelectStmt& outer, const SelectStmt& derived,
   if (DerivedRunsFirst(outer, derived)) out->push_back({nullptr, &derived});
 }
 
-// The select list's subqueries but those that run as scalar join steps (semi_join.h).
+// The select list's and ORDER BY's subqueries but those that run as scalar join steps
+// (semi_join.h).
 void CollectItems(const SelectStmt& select, std::vector<FirstPart>* out) {
   std::vector<SemiJoin> scalars = ScalarJoins(select);
   std::vector<FirstPart> found;
   for (const SelectItem& item : select.items) Collect(item.expr.get(), &found);
+  for (const OrderItem& o : select.order_by) Collect(o.expr.get(), &found);
   for (const FirstPart& part : found) {
     // (A scalar join's subquery holds no subquery of its own: SemiJoins refuses those.)
     bool joined = std::any_of(scalars.begin(), scalars.end(),
@@ -72,7 +74,6 @@ void CollectSelect(const SelectStmt& select, std::vector<FirstPart>* out) {
   }
   for (const ExprPtr& g : select.group_by) Collect(g.get(), out);
   Collect(select.having.get(), out);
-  for (const OrderItem& o : select.order_by) Collect(o.expr.get(), out);
 }
 
 std::vector<FirstPart> CollectStatement(const Statement& stmt) {

@@ -2,8 +2,8 @@
 -- NOT IN whose SELECT names the outer table, alone or beside other conditions and joins, with
 -- the inner table's columns named bare or qualified (the inner scope first), NULLs on either
 -- side of NOT IN, and correlated by more than one column; correlated scalar subqueries in the
--- select list (aggregates, one value, 1242 for several). Left out: correlated subqueries in
--- ORDER BY or grouped ones (1235 in Shoal until they run as joins too), and an unknown
+-- select list and in ORDER BY (aggregates, one value, 1242 for several). Left out: grouped
+-- correlated subqueries (1235 in Shoal until they run as joins too), and an unknown
 -- column inside one (MariaDB's 1054 says 'WHERE', MySQL's 'where clause').
 SELECT name FROM customer c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id) ORDER BY id;
 SELECT name FROM customer c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id) ORDER BY id;
@@ -26,3 +26,5 @@ SELECT o.id, (SELECT SUM(l.qty) FROM order_line l WHERE l.order_id = o.id) AS qt
 SELECT i.name, (SELECT COUNT(DISTINCT l.order_id) FROM order_line l WHERE l.item_id = i.id) + 0 AS orders_with FROM item i ORDER BY i.id;
 SELECT c.name, (SELECT o.id FROM orders o WHERE o.customer_id = c.id) AS only_order FROM customer c WHERE c.id IN (2, 3, 5) ORDER BY c.id;
 SELECT c.name, (SELECT o.id FROM orders o WHERE o.customer_id = c.id) AS only_order FROM customer c ORDER BY c.id;
+SELECT c.name FROM customer c ORDER BY (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.id) DESC, c.name;
+SELECT c.name, (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.id) FROM customer c WHERE EXISTS (SELECT 1 FROM orders o2 WHERE o2.customer_id = c.id) ORDER BY (SELECT MAX(o3.id) FROM orders o3 WHERE o3.customer_id = c.id), c.name;
