@@ -372,6 +372,17 @@ class JoinRun : public RowReader {
                 mysql::Value{});
       if (found != anti && !(anti && unknown)) out.push_back(std::move(joined));
     }
+    if (!s.filters.empty()) {  // WHERE conjuncts that read a scalar subquery's value
+      eval->clause = "where clause";
+      eval->row_subqueries = &plan_.row_subqueries;
+      std::vector<Values> kept;
+      for (Values& row : out) {
+        auto holds = Holds(s.filters, row, eval);
+        if (auto* err = std::get_if<mysql::SqlError>(&holds)) return *err;
+        if (std::get<bool>(holds)) kept.push_back(std::move(row));
+      }
+      out = std::move(kept);
+    }
     joined_ = std::move(out);
     return std::nullopt;
   }

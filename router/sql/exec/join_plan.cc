@@ -480,6 +480,14 @@ class Planner {
       return std::nullopt;
     };
     if (auto err = add(select_.where.get(), true, 0)) return err;
+    // A conjunct reading a scalar subquery's value waits for that subquery's step.
+    for (Conjunct& c : where_) {
+      for (const SemiSide& side : semis_) {
+        if (side.scalar_node != nullptr && Holds(*c.expr, side.scalar_node)) {
+          c.mask |= Bit(side.source);
+        }
+      }
+    }
     // The conjuncts that became semi-joins are their steps' own.
     std::erase_if(where_, [&](const Conjunct& c) {
       return std::any_of(semis_.begin(), semis_.end(),
@@ -673,8 +681,22 @@ class Planner {
       step.not_in_value = side.not_in_value;
       step.scalar_value = side.scalar_value;
       step.scalar_column = side.scalar_column;
+      placed |= Bit(side.source);
+      for (Conjunct& c : where_) {  // those that waited for a scalar subquery's value
+        if (!c.used && (c.mask & Bit(side.source)) != 0 && (c.mask & ~placed) == 0) {
+          step.filters.push_back(c.expr);
+          c.used = true;
+        }
+      }
       plan_.steps.push_back(std::move(step));
     }
+  }
+
+  // Whether `node` is `e` or inside it.
+  static bool Holds(const Expr& e, const Expr* node) {
+    if (&e == node) return true;
+    return std::any_of(e.args.begin(), e.args.end(),
+                       [&](const ExprPtr& a) { return Holds(*a, node); });
   }
 
   // The conditions of `pool` whose tables are all in `placed` and not yet taken; with `take`

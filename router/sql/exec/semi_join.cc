@@ -125,6 +125,16 @@ std::vector<SemiJoin> ScalarJoins(const SelectStmt& select) {
   }
   // ORDER BY is evaluated over the joined rows, which carry the steps' values by then.
   for (const OrderItem& o : select.order_by) CollectScalar(*o.expr, outer, &out);
+  // A WHERE conjunct comparing with one is checked right after its step (JoinStep::filters).
+  std::vector<SemiJoin> semis = SemiJoins(select);
+  std::vector<const Expr*> where;
+  Conjuncts(select.where.get(), &where);
+  for (const Expr* c : where) {
+    if (std::none_of(semis.begin(), semis.end(),
+                     [&](const SemiJoin& s) { return s.conjunct == c; })) {
+      CollectScalar(*c, outer, &out);
+    }
+  }
   return out;
 }
 

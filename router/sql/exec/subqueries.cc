@@ -67,10 +67,18 @@ void CollectSelect(const SelectStmt& select, std::vector<FirstPart>* out) {
   std::vector<SemiJoin> semis = SemiJoins(select);
   std::vector<const Expr*> where;
   Conjuncts(select.where.get(), &where);
+  std::vector<SemiJoin> scalars = ScalarJoins(select);
   for (const Expr* c : where) {
     bool semi =
         std::any_of(semis.begin(), semis.end(), [&](const SemiJoin& s) { return s.conjunct == c; });
-    if (!semi) Collect(c, out);
+    if (semi) continue;
+    std::vector<FirstPart> found;
+    Collect(c, &found);
+    for (const FirstPart& part : found) {
+      bool joined = std::any_of(scalars.begin(), scalars.end(),
+                                [&](const SemiJoin& s) { return part.subquery == s.conjunct; });
+      if (!joined) out->push_back(part);
+    }
   }
   for (const ExprPtr& g : select.group_by) Collect(g.get(), out);
   Collect(select.having.get(), out);

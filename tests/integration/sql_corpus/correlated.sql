@@ -2,7 +2,8 @@
 -- NOT IN whose SELECT names the outer table, alone or beside other conditions and joins, with
 -- the inner table's columns named bare or qualified (the inner scope first), NULLs on either
 -- side of NOT IN, and correlated by more than one column; correlated scalar subqueries in the
--- select list and in ORDER BY (aggregates, one value, 1242 for several). Left out: grouped
+-- select list, in ORDER BY and compared in WHERE (aggregates, one value, 1242 for several).
+-- Left out: grouped
 -- correlated subqueries (1235 in Shoal until they run as joins too), and an unknown
 -- column inside one (MariaDB's 1054 says 'WHERE', MySQL's 'where clause').
 SELECT name FROM customer c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id) ORDER BY id;
@@ -28,3 +29,5 @@ SELECT c.name, (SELECT o.id FROM orders o WHERE o.customer_id = c.id) AS only_or
 SELECT c.name, (SELECT o.id FROM orders o WHERE o.customer_id = c.id) AS only_order FROM customer c ORDER BY c.id;
 SELECT c.name FROM customer c ORDER BY (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.id) DESC, c.name;
 SELECT c.name, (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.id) FROM customer c WHERE EXISTS (SELECT 1 FROM orders o2 WHERE o2.customer_id = c.id) ORDER BY (SELECT MAX(o3.id) FROM orders o3 WHERE o3.customer_id = c.id), c.name;
+SELECT o.id, o.status FROM orders o WHERE o.id = (SELECT MAX(o2.id) FROM orders o2 WHERE o2.customer_id = o.customer_id) ORDER BY o.id;
+SELECT c.name FROM customer c WHERE (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.id) >= 1 AND c.id < 10 ORDER BY c.name;
