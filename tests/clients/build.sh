@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the real MySQL client programs the integration tests drive, each from its ordinary
-# package source: Go's go-sql-driver/mysql and GORM (Go module proxy), Connector/J (Maven
-# Central), PyMySQL and mysql-connector-python (PyPI, in a venv). Output goes to build/clients/.
+# package source: Go's go-sql-driver/mysql and GORM (Go module proxy), Connector/J and
+# Hibernate ORM (Maven Central), PyMySQL and mysql-connector-python (PyPI, in a venv). Output
+# goes to build/clients/.
 # Idempotent: a second run only checks that everything is in place.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,7 +16,7 @@ mkdir -p "$out"
 echo "clients: Go (go-sql-driver/mysql, GORM)" >&2
 (cd tests/clients/go && go build -o "../../../$out/mysqlclient-go" .)
 
-echo "clients: Java (Connector/J)" >&2
+echo "clients: Java (Connector/J, Hibernate ORM)" >&2
 (cd tests/clients/java && mvn -q -B package -DskipTests)
 rm -rf "$out/java" && mkdir -p "$out/java"
 cp -r tests/clients/java/target/classes "$out/java/classes"

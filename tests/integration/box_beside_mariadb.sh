@@ -1,10 +1,14 @@
 # shellcheck shell=bash
 # Sourced by the integration tests that run the cluster in a box beside a private MariaDB from
-# Debian (bench/private_mariadb.sh). start_box_and_mariadb NAME [METRICS_BASE] makes a temp
-# dir `work` (/tmp/shoal-NAME-…), starts shoal-mgmd from SHOAL_BIN_DIR (default build/bin) on
-# the embedded configuration (each node's /metrics on METRICS_BASE + its id, when given) and
-# waits for router 4's Unix socket (`socket`), then MariaDB (`mariadb_socket`). On exit every pid in `kill_on_exit`, MariaDB and the cluster are stopped;
-# `work` is removed, or kept and named when the test failed.
+# Debian (bench/private_mariadb.sh). start_box_and_mariadb NAME [METRICS_BASE [TCP_BASE]] makes
+# a temp dir `work` (/tmp/shoal-NAME-…), starts shoal-mgmd from SHOAL_BIN_DIR (default
+# build/bin) on the embedded configuration (each node's /metrics on METRICS_BASE + its id, when
+# given and not 0) and waits for router 4's Unix socket (`socket`), then MariaDB
+# (`mariadb_socket`). Both listen on Unix sockets only, unless TCP_BASE is given (free_ports 3
+# finds one): then router 4 also listens on 127.0.0.1:TCP_BASE (`router_port`; router 5 on the
+# next port) and MariaDB on TCP_BASE + 2 (`mariadb_port`), for clients that only speak TCP.
+# On exit every pid in `kill_on_exit`, MariaDB and the cluster are stopped; `work` is removed,
+# or kept and named when the test failed.
 source bench/private_mariadb.sh
 bin=${SHOAL_BIN_DIR:-build/bin}
 mgmd_pid=""
@@ -24,10 +28,42 @@ stop_box_and_mariadb() {
   rm -rf "$work"
 }
 
+# N consecutive ports free on 127.0.0.1 (none of them bound when looked at); prints the first.
+free_ports() {
+  python3 - "$1" <<'PY'
+import random, socket, sys
+n = int(sys.argv[1])
+for _ in range(200):
+    base = random.randint(20000, 60000 - n)
+    socks = []
+    try:
+        for port in range(base, base + n):
+            s = socket.socket()
+            socks.append(s)
+            s.bind(("127.0.0.1", port))
+        print(base)
+        break
+    except OSError:
+        pass
+    finally:
+        for s in socks:
+            s.close()
+else:
+    sys.exit("no free ports on 127.0.0.1")
+PY
+}
+
 start_box_and_mariadb() {
   work=$(mktemp -d "/tmp/shoal-$1-XXXXXX")
   trap stop_box_and_mariadb EXIT
-  "$bin/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port 0 \
+  local tcp_base=${3:-}
+  router_port=""
+  mariadb_port=""
+  if [ -n "$tcp_base" ]; then
+    router_port=$tcp_base
+    mariadb_port=$((tcp_base + 2))
+  fi
+  "$bin/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port "${router_port:-0}" \
     --metrics-base-port "${2:-0}" \
     </dev/null >"$work/mgmd.out" 2>&1 &
   mgmd_pid=$!
@@ -37,5 +73,5 @@ start_box_and_mariadb() {
     sleep 0.1
   done
   mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null || { echo "Shoal did not start" >&2; exit 1; }
-  start_private_mariadb "$work/mariadb"
+  start_private_mariadb "$work/mariadb" "$mariadb_port"
 }
