@@ -49,24 +49,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# N consecutive free TCP ports on loopback; prints the first.
-free_ports() {
-  python3 - "$1" <<'PY'
-import socket, sys, random
-n = int(sys.argv[1])
-for _ in range(200):
-    base = random.randint(20000, 60000 - n)
-    socks = []
-    try:
-        for p in range(base, base + n):
-            s = socket.socket(); s.bind(("127.0.0.1", p)); socks.append(s)
-        print(base); break
-    except OSError:
-        pass
-    finally:
-        for s in socks: s.close()
-PY
-}
+source tests/testutil/free_ports.sh
 
 mgm() { "$bin/shoal-mgm" -c "127.0.0.1:$mgmd_port" -e "$1"; }
 # "id pid" for every node SHOW lists as started.

@@ -10,6 +10,7 @@
 # On exit every pid in `kill_on_exit`, MariaDB and the cluster are stopped; `work` is removed,
 # or kept and named when the test failed.
 source bench/private_mariadb.sh
+source tests/testutil/free_ports.sh
 bin=${SHOAL_BIN_DIR:-build/bin}
 mgmd_pid=""
 kill_on_exit=()
@@ -28,30 +29,6 @@ stop_box_and_mariadb() {
   rm -rf "$work"
 }
 
-# N consecutive ports free on 127.0.0.1 (none of them bound when looked at); prints the first.
-free_ports() {
-  python3 - "$1" <<'PY'
-import random, socket, sys
-n = int(sys.argv[1])
-for _ in range(200):
-    base = random.randint(20000, 60000 - n)
-    socks = []
-    try:
-        for port in range(base, base + n):
-            s = socket.socket()
-            socks.append(s)
-            s.bind(("127.0.0.1", port))
-        print(base)
-        break
-    except OSError:
-        pass
-    finally:
-        for s in socks:
-            s.close()
-else:
-    sys.exit("no free ports on 127.0.0.1")
-PY
-}
 
 start_box_and_mariadb() {
   work=$(mktemp -d "/tmp/shoal-$1-XXXXXX")
