@@ -80,6 +80,9 @@ void WriteRow(const TableDef& t, int row, RowWriter* w) {
       case ColumnType::kBlob:
         w->Bytes(max ? std::string(65535, 'b') : "");
         break;
+      case ColumnType::kJson:
+        w->Bytes(max ? "[1, 2]" : "{}");
+        break;
       case ColumnType::kBigInt:
         w->Int(c, c.is_unsigned ? (max ? -1 : 0)
                                 : (max ? std::numeric_limits<int64_t>::max()

@@ -52,6 +52,11 @@ ColumnDefinition TruthType(const TypingCall& call) {
   return IntColumn(1, false, NullableIfAny(call.args));
 }
 
+// NULL also when a path selects nothing.
+ColumnDefinition MaybeTruthType(const TypingCall&) {
+  return IntColumn(1, false, Nullability::kNullable);
+}
+
 ColumnDefinition CountType(const TypingCall&) {
   return IntColumn(10, false, Nullability::kNullable);
 }
@@ -276,8 +281,8 @@ constexpr BuiltinFunction kJsonFunctions[] = {
     {"JSON_ARRAY", 0, kAnyArgs, NotNullJsonType, ArrayValue},
     {"JSON_ARRAY_APPEND", 3, kAnyArgs, PairsType, EditValue<JsonArrayAppend>},
     {"JSON_ARRAY_INSERT", 3, kAnyArgs, PairsType, EditValue<JsonArrayInsert>},
-    {"JSON_CONTAINS", 2, 3, TruthType, ContainsValue},
-    {"JSON_CONTAINS_PATH", 3, kAnyArgs, TruthType, ContainsPathValue},
+    {"JSON_CONTAINS", 2, 3, MaybeTruthType, ContainsValue},
+    {"JSON_CONTAINS_PATH", 3, kAnyArgs, MaybeTruthType, ContainsPathValue},
     {"JSON_DEPTH", 1, 1, CountType, DepthValue},
     {"JSON_EXTRACT", 2, kAnyArgs, JsonType, ExtractValue},
     {"JSON_INSERT", 3, kAnyArgs, PairsType, EditValue<JsonInsert>},
