@@ -576,7 +576,10 @@ bool ParseColumn(DefReader* r, uint8_t format, ColumnDef* c) {
   if (flags & kHasDefault) {
     if (!r->String(kMaxDefaultBytes, &c->default_value.emplace())) return false;
   }
-  if ((flags & kHasComment) && !r->String(kMaxCommentBytes, &c->comment)) return false;
+  // A comment is written only when there is one: an empty one would not come back the same.
+  if ((flags & kHasComment) && (!r->String(kMaxCommentBytes, &c->comment) || c->comment.empty())) {
+    return false;
+  }
   if (format > kFormatWithoutMembers && IsEnumOrSet(c->type)) {
     uint16_t members;
     // Each member takes at least its 4-byte length: bound the allocation by what is there.
