@@ -255,6 +255,28 @@ int ExprEngine::ColumnIndex(const Expr& e) {
   return -1;
 }
 
+std::optional<int> ExprEngine::CompareStoredNumber(const Value& a, const Value& b, const Expr& x,
+                                                   const Expr& y) {
+  if (ctx_.stored_number == nullptr || ctx_.row_columns == nullptr) return std::nullopt;
+  auto numeric = [](const Value& v) {
+    return std::holds_alternative<int64_t>(v) || std::holds_alternative<uint64_t>(v) ||
+           std::holds_alternative<double>(v) || std::holds_alternative<mysql::Decimal>(v);
+  };
+  const bool left =
+      std::holds_alternative<std::string>(a) && numeric(b) && x.kind == ExprKind::kColumn;
+  const bool right =
+      std::holds_alternative<std::string>(b) && numeric(a) && y.kind == ExprKind::kColumn;
+  if (!left && !right) return std::nullopt;
+  const int i = ColumnIndex(left ? x : y);
+  if (i < 0) return std::nullopt;
+  std::optional<uint64_t> stored =
+      ctx_.stored_number((*ctx_.row_columns)[i], *ctx_.state, std::get<std::string>(left ? a : b));
+  if (!stored) return std::nullopt;
+  std::optional<int> c = Compare(Value{*stored}, left ? b : a);
+  if (c && !left) *c = -*c;
+  return c;
+}
+
 bool ExprEngine::JsonTyped(const Expr& e) {
   switch (e.kind) {
     case ExprKind::kColumn: {
@@ -811,6 +833,9 @@ Value ExprEngine::BinaryValue(const Expr& e) {
       if (std::optional<int> c = CompareAsJson(*this, a, b, *e.args[0], *e.args[1])) {
         return int64_t{*c == 0};
       }
+      if (std::optional<int> c = CompareStoredNumber(a, b, *e.args[0], *e.args[1])) {
+        return int64_t{*c == 0};
+      }
       if (BinaryStrings(a, b, *e.args[0], *e.args[1])) return int64_t{a == b};
       return int64_t{*Compare(a, b) == 0};
     }
@@ -823,6 +848,9 @@ Value ExprEngine::BinaryValue(const Expr& e) {
       std::optional<int> c = IsNull(a) || IsNull(b)
                                  ? std::nullopt
                                  : CompareAsJson(*this, a, b, *e.args[0], *e.args[1]);
+      if (!c && !failed() && !IsNull(a) && !IsNull(b)) {
+        c = CompareStoredNumber(a, b, *e.args[0], *e.args[1]);
+      }
       if (!c && !failed()) {
         c = BinaryStrings(a, b, *e.args[0], *e.args[1])
                 ? std::optional<int>(std::get<std::string>(a).compare(std::get<std::string>(b)))

@@ -49,6 +49,12 @@ struct EvalContext {
   // Correlated scalar subqueries whose value each row carries: the position in `row` (and
   // `row_columns`) of each one's value, by its node (a join's scalar steps compute them).
   const absl::flat_hash_map<const Expr*, size_t>* row_subqueries = nullptr;
+  // The number an ENUM or SET column's value `text` is stored as (its position or its member
+  // bits), for comparisons with numbers, as MySQL's numeric context reads them; nullopt when
+  // the column is no such column. Null when nothing can tell (no tables).
+  std::optional<uint64_t> (*stored_number)(const mysql::ColumnDefinition& column,
+                                           const SessionState& state,
+                                           absl::string_view text) = nullptr;
 };
 
 // Whether the column reference `e` ([qualifier.]name) names `column`: the names equal

@@ -51,6 +51,10 @@ class ExprEngine {
   // Whether `e` is typed JSON, checked without typing it whole where that is cheap: a
   // column, a JSON_… function, CAST AS JSON (other expressions of JSON values are not).
   bool JsonTyped(const Expr& e);
+  // An ENUM or SET column's value `a` or `b` against a number: compared by the number the
+  // column stores, as MySQL's numeric context reads it; nullopt otherwise.
+  std::optional<int> CompareStoredNumber(const mysql::Value& a, const mysql::Value& b,
+                                         const Expr& x, const Expr& y);
   mysql::Value CastToJson(const Expr& arg, mysql::Value v);
   mysql::Value CastValue(const Expr& e);
   // An arithmetic operator (+ - * / DIV %) over two values, as MySQL computes it.

@@ -14,6 +14,7 @@
 #include "engine/api/client.h"
 #include "router/sql/eval/expr_eval.h"
 #include "router/sql/exec/executor.h"
+#include "router/sql/exec/fetched_columns.h"
 
 namespace shoal::sql {
 class ParentStatement;
@@ -56,6 +57,7 @@ struct ExecContext {
     c.now = now;
     c.warnings = &state->warnings;
     c.subqueries = subqueries.get();
+    c.stored_number = &StoredMemberNumber;
     return c;
   }
 };

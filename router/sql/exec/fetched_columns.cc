@@ -1,5 +1,7 @@
 #include "router/sql/exec/fetched_columns.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_split.h"
 #include "protocol/constants.h"
 #include "router/sql/eval/field_codec.h"
@@ -43,6 +45,29 @@ MemberOrder MemberOrder::Of(const mysql::ColumnDefinition& column, const Session
     order.positions_.emplace(members[i], static_cast<int>(i) + 1);
   }
   return order;
+}
+
+std::optional<uint64_t> StoredMemberNumber(const mysql::ColumnDefinition& column,
+                                           const SessionState& state, absl::string_view text) {
+  if ((column.flags & (mysql::column_flag::kEnum | mysql::column_flag::kSet)) == 0) {
+    return std::nullopt;
+  }
+  std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state);
+  api::TablePtr table =
+      dictionary == nullptr ? nullptr : dictionary->Find(column.schema, column.org_table);
+  const int c = table == nullptr ? -1 : table->FindColumn(column.org_name);
+  if (c < 0 || !schema::IsEnumOrSet(table->columns[c].type)) return std::nullopt;
+  const std::vector<std::string>& members = table->columns[c].elements;
+  auto position = [&](absl::string_view member) -> uint64_t {
+    auto it = std::find(members.begin(), members.end(), member);
+    return it == members.end() ? 0 : static_cast<uint64_t>(it - members.begin()) + 1;
+  };
+  if (table->columns[c].type == schema::ColumnType::kEnum) return position(text);
+  uint64_t bits = 0;
+  for (absl::string_view member : absl::StrSplit(text, ',', absl::SkipEmpty())) {
+    if (uint64_t p = position(member); p > 0 && p <= 64) bits |= uint64_t{1} << (p - 1);
+  }
+  return bits;
 }
 
 uint64_t MemberOrder::StoredNumber(absl::string_view text) const {

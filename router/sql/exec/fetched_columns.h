@@ -44,4 +44,8 @@ class MemberOrder {
   absl::flat_hash_map<std::string, int> positions_;  // member -> 1-based position
 };
 
+// EvalContext::stored_number: MemberOrder::Of(column).StoredNumber(text).
+std::optional<uint64_t> StoredMemberNumber(const mysql::ColumnDefinition& column,
+                                           const SessionState& state, absl::string_view text);
+
 }  // namespace shoal::sql::internal

@@ -1,7 +1,7 @@
 -- ENUM and SET columns: stored as positions, shown as text. Members match as the connection
 -- collation compares (case, trailing spaces); text naming no member is read as a position or
 -- a SET's bits; anything else is 1265 in strict mode. Key lookups by member, an ENUM primary
--- key, SHOW COLUMNS, information_schema, ALTER adding members, INSERT IGNORE's warnings.
+-- key, compared with numbers by position or bits, SHOW COLUMNS, information_schema, ALTER adding members, INSERT IGNORE's warnings.
 -- Tables of their own, named es_….
 CREATE TABLE es_t (id INT PRIMARY KEY, size ENUM('small', 'medium', 'large') NOT NULL, tags SET('red', 'green', 'blue') DEFAULT 'red,blue', mood ENUM('x', 'y') DEFAULT NULL) DEFAULT CHARSET = utf8mb4;
 SHOW COLUMNS FROM es_t WHERE Field <> 'id';
@@ -28,6 +28,12 @@ SELECT id FROM es_t WHERE FIND_IN_SET('blue', tags) > 0 ORDER BY id;
 SELECT id, CONCAT(size, '/', tags), LENGTH(size), UPPER(size) FROM es_t ORDER BY id;
 SELECT size, COUNT(*) FROM es_t GROUP BY size ORDER BY COUNT(*), size;
 SELECT id FROM es_t WHERE size > 'm' ORDER BY id;
+SELECT id FROM es_t WHERE size = 2 ORDER BY id;
+SELECT id FROM es_t WHERE size > 1 AND size <= 3 ORDER BY id;
+SELECT id FROM es_t WHERE 3 = size ORDER BY id;
+SELECT id FROM es_t WHERE size = 0 ORDER BY id;
+SELECT id FROM es_t WHERE tags = 5 ORDER BY id;
+SELECT id FROM es_t WHERE tags <> 0 AND mood = 1 ORDER BY id;
 SELECT id, size FROM es_t ORDER BY size, id;
 SELECT id, size FROM es_t ORDER BY size DESC, id LIMIT 3;
 SELECT size AS s, id FROM es_t ORDER BY s, id;
