@@ -431,27 +431,46 @@ class UpsertRun : public AsyncStatement, public api::Completion {
     return std::string(writer.view());
   }
 
-  // The primary key of the row row `r` collides with, as MySQL finds it: on the primary key,
-  // else on the first unique key in index order; the rows this statement already wrote
-  // (`pending`, `pending_unique`) before what was stored. Empty: no collision.
-  std::string CollidingKey(
+  // What row `r` collides with, as MySQL finds it: on the primary key, else on the first
+  // unique key in index order; a row this statement already wrote (`pending`,
+  // `pending_unique`) before what was stored. `stored` is null when nothing is there, and
+  // `key` then the row's own primary key.
+  struct Collision {
+    std::string key;
+    const std::string* stored = nullptr;
+    bool pending = false;  // `stored` is a row of this statement's
+  };
+  Collision CollisionOf(
       size_t r, const absl::flat_hash_map<std::string, std::string>& pending,
       const std::vector<absl::flat_hash_map<std::string, std::string>>& pending_unique) {
-    std::string key;
-    api::Client::KeyOfRow(*table_, rows_[r], &key);
-    if (pending.contains(key) || existing_[Slot(r, 0)]) return key;
+    Collision c;
+    auto at_key = [&](const std::string* stored_row) {
+      if (auto it = pending.find(c.key); it != pending.end()) {
+        c.stored = &it->second;
+        c.pending = true;
+      } else {
+        c.stored = stored_row;
+      }
+      return c;
+    };
+    api::Client::KeyOfRow(*table_, rows_[r], &c.key);
+    const std::string own_key = c.key;
+    const auto& by_key = existing_[Slot(r, 0)];
+    if (pending.contains(c.key) || by_key) return at_key(by_key ? &*by_key : nullptr);
     for (size_t u = 0; u < unique_indexes_.size(); ++u) {
       std::string unique_key;
       if (!schema::KeyOfRow(*table_, unique_indexes_[u], rows_[r], &unique_key)) continue;
       if (auto it = pending_unique[u].find(unique_key); it != pending_unique[u].end()) {
-        return it->second;
+        c.key = it->second;
+        return at_key(nullptr);
       }
       if (const auto& stored = existing_[Slot(r, u + 1)]) {
-        api::Client::KeyOfRow(*table_, *stored, &key);
-        return key;
+        api::Client::KeyOfRow(*table_, *stored, &c.key);
+        return at_key(&*stored);
       }
     }
-    return "";
+    c.key = own_key;
+    return c;
   }
 
   void Write() {
@@ -475,30 +494,17 @@ class UpsertRun : public AsyncStatement, public api::Completion {
     };
     std::vector<std::string> order;
     for (size_t r = 0; r < rows_.size(); ++r) {
-      const std::string key = CollidingKey(r, pending, pending_unique);
-      auto it = pending.find(key);
-      const std::string* stored = nullptr;
-      if (it != pending.end()) {
-        stored = &it->second;
-      } else if (!key.empty()) {
-        for (size_t k = 0; k <= unique_indexes_.size() && stored == nullptr; ++k) {
-          const auto& found = existing_[Slot(r, k)];
-          std::string found_key;
-          if (found && api::Client::KeyOfRow(*table_, *found, &found_key) && found_key == key) {
-            stored = &*found;
-          }
-        }
-      }
-      if (stored == nullptr) {
-        std::string own_key;
-        api::Client::KeyOfRow(*table_, rows_[r], &own_key);
-        pending[own_key] = rows_[r];
-        note_unique_keys(own_key, rows_[r]);
-        order.push_back(own_key);
+      const Collision collision = CollisionOf(r, pending, pending_unique);
+      const std::string& key = collision.key;
+      if (collision.stored == nullptr) {
+        pending[key] = rows_[r];
+        note_unique_keys(key, rows_[r]);
+        order.push_back(key);
         affected_ += 1;
         continue;
       }
-      if (it == pending.end()) before[key] = *stored;
+      const std::string* stored = collision.stored;
+      if (!collision.pending) before[key] = *stored;
       auto updated = Updated(*stored, rows_[r], static_cast<int>(r + 1));
       if (auto* err = std::get_if<mysql::SqlError>(&updated)) {
         error_ = *err;
@@ -508,7 +514,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
       if (next == *stored) continue;
       affected_ += 2;
       ++updated_;
-      if (it == pending.end()) order.push_back(key);
+      if (!collision.pending) order.push_back(key);
       note_unique_keys(key, next);
       pending[key] = std::move(next);
     }
