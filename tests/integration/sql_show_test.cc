@@ -120,6 +120,13 @@ TEST_F(SqlShowTest, DescribeAndShowColumns) {
   EXPECT_THAT(Query("SHOW COLUMNS FROM nopk"), Not(HasSubstr("$PK")));
 }
 
+// Connector/J reads the reserved words before Hibernate can choose its dialect.
+TEST_F(SqlShowTest, KeywordsListsTheReservedWords) {
+  EXPECT_EQ(Query("SELECT WORD, RESERVED FROM INFORMATION_SCHEMA.KEYWORDS WHERE RESERVED = 1 AND "
+                  "WORD IN ('SELECT', 'ZEROFILL', 'NOTAWORD') ORDER BY WORD"),
+            "WORD\tRESERVED\nSELECT\t1\nZEROFILL\t1\n");
+}
+
 TEST_F(SqlShowTest, ShowFullColumns) {
   const std::string priv = "select,insert,update,references";
   EXPECT_EQ(Query("SHOW FULL COLUMNS FROM kinds"),
