@@ -15,9 +15,9 @@
 #include "common/control/managed_node.h"
 #include "common/logging.h"
 #include "engine/api/cluster.h"
+#include "router/access/accounts.h"
 #include "router/net/router_server.h"
 #include "router/net/worker_count.h"
-#include "router/session/accounts.h"
 
 namespace {
 
@@ -41,13 +41,23 @@ absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNo
         absl::StrCat("node ", node.node_id, " is not a router in the configuration"));
   }
   shoal::router::RouterContext& context = process->context;
-  absl::StatusOr<shoal::router::Accounts> accounts =
-      shoal::router::AccountsFromConfig(node.config->users);
+  absl::StatusOr<shoal::wire::AccessControl> accounts =
+      shoal::access::SeedAccessControl(node.config->users);
   if (!accounts.ok()) return accounts.status();
-  context.users = std::move(*accounts);
-  if (context.users.empty()) {
-    SHOAL_LOG(kWarning) << "the configuration has no users: every login will be refused";
+  if (accounts->accounts().empty()) {
+    SHOAL_LOG(kWarning) << "the configuration has no users: until accounts are made in the "
+                           "cluster, every login will be refused";
   }
+  for (const shoal::wire::Account& account : accounts->accounts()) {
+    if (account.host() == "localhost") {
+      SHOAL_LOG(kWarning) << "user " << account.user()
+                          << " has no password: it may log in from this host only (the Unix "
+                             "socket and loopback addresses); give it one to reach it from "
+                             "elsewhere";
+    }
+  }
+  context.server.seed_access =
+      std::make_shared<const shoal::wire::AccessControl>(std::move(*accounts));
   context.metrics = node.metrics;
   shoal::api::Cluster::Options cluster_options;
   cluster_options.local_host = self->host;
@@ -109,7 +119,7 @@ int main(int argc, char** argv) {
     if (arg == "--hash-password" || arg == "--hash_password") {
       std::string password;
       std::getline(std::cin, password);
-      std::cout << shoal::router::FormatUserEntry("NAME", password);
+      std::cout << shoal::access::FormatUserEntry("NAME", password);
       return 0;
     }
   }

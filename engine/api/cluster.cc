@@ -129,6 +129,7 @@ void Cluster::SetDictionary(const wire::Dictionary& proto) {
     dictionary->altering.insert(lock.table_id());
   for (const wire::View& view : proto.views())
     dictionary->views[absl::StrCat(view.database(), ".", view.name())] = view;
+  dictionary->access = proto.access();
   std::lock_guard<std::mutex> lock(mutex_);
   if (dictionary_ == nullptr || dictionary_->incarnation != dictionary->incarnation ||
       dictionary_->version <= dictionary->version) {

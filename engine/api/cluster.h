@@ -71,6 +71,8 @@ struct Dictionary {
   absl::flat_hash_map<std::string, std::vector<Reference>> referenced_by;
   // Views by "db.view": no rows, a SELECT that is parsed again where the view is named.
   absl::flat_hash_map<std::string, wire::View> views;
+  // Accounts and privileges (generation 0: never set; the configuration's `users:` hold).
+  wire::AccessControl access;
 
   TablePtr Find(absl::string_view db, absl::string_view table) const;
   // The view db.name, or null.

@@ -155,6 +155,9 @@ void Dictionary::Apply(const wire::DictReq& req, wire::DictConf* conf, Dictionar
     case wire::DictReq::kRenameView:
       RenameView(req.rename_view(), conf, delta);
       break;
+    case wire::DictReq::kSetAccessControl:
+      SetAccessControl(req.set_access_control(), conf);
+      break;
     case wire::DictReq::kGetDictionary:
       break;
     default:
@@ -618,6 +621,16 @@ void Dictionary::ReserveAutoIncrement(const wire::ReserveAutoIncrement& req, wir
   conf->set_auto_increment_count(count);
 }
 
+void Dictionary::SetAccessControl(const wire::SetAccessControl& req, wire::DictConf* conf) {
+  if (req.based_on() != access_.generation()) {
+    Fail(conf, 1213, "Deadlock found when trying to get lock; try restarting transaction");
+    return;
+  }
+  access_ = req.access();
+  access_.set_generation(req.based_on() + 1);
+  ++version_;
+}
+
 absl::Status Dictionary::Install(const wire::Dictionary& dictionary,
                                  absl::Span<const uint32_t> truncated, DictionaryDelta* delta) {
   // Two nodes may send us the same dictionaries for a while (the master, and the node we copy
@@ -666,6 +679,7 @@ absl::Status Dictionary::Install(const wire::Dictionary& dictionary,
   for (const wire::View& view : dictionary.views()) {
     views_[std::make_pair(view.database(), view.name())] = view;
   }
+  access_ = dictionary.access();
   return absl::OkStatus();
 }
 
@@ -677,6 +691,7 @@ void Dictionary::ToProto(wire::Dictionary* out) const {
   for (const auto& [id, table] : tables_) schema::AppendTableDef(*table, out->add_tables());
   for (const auto& [id, lock] : alter_locks_) *out->add_alter_locks() = lock;
   for (const auto& [key, view] : views_) *out->add_views() = view;
+  if (access_.generation() > 0) *out->mutable_access() = access_;
 }
 
 }  // namespace shoal::node

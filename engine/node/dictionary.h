@@ -81,6 +81,7 @@ class Dictionary {
   void CreateView(const wire::CreateView& req, wire::DictConf* conf, DictionaryDelta* delta);
   void DropViews(const wire::DropViews& req, wire::DictConf* conf, DictionaryDelta* delta);
   void RenameView(const wire::RenameView& req, wire::DictConf* conf, DictionaryDelta* delta);
+  void SetAccessControl(const wire::SetAccessControl& req, wire::DictConf* conf);
   // A new version of each table `view` reads: its old SELECT is read no more (View.reads).
   void BumpReads(const wire::View& view, DictionaryDelta* delta);
   void CreateTable(const wire::CreateTable& req, wire::DictConf* conf, DictionaryDelta* delta);
@@ -113,6 +114,7 @@ class Dictionary {
   absl::flat_hash_map<uint32_t, wire::AlterLock> alter_locks_;   // by table id
   // By (database, name); ordered, so every node sends the same dictionary bytes.
   absl::btree_map<std::pair<std::string, std::string>, wire::View> views_;
+  wire::AccessControl access_;  // accounts and privileges, as the routers last set them
 };
 
 }  // namespace shoal::node

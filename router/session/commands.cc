@@ -417,6 +417,7 @@ void Session::ResetSessionState() {
   fresh.connection_id = sql_.connection_id;
   fresh.host = sql_.host;
   fresh.user = sql_.user;
+  fresh.account_host = sql_.account_host;
   fresh.client_local_files = sql_.client_local_files;
   fresh.client_found_rows = sql_.client_found_rows;
   fresh.database = sql_.database;

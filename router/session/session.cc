@@ -1,15 +1,21 @@
 // Session: start-up, packet framing and authentication. Commands are in commands.cc.
 #include "router/session/session.h"
 
+#include <algorithm>
+#include <array>
 #include <utility>
 
 #include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
+#include "protocol/access_errors.h"
 #include "protocol/auth.h"
 #include "protocol/codec.h"
+#include "router/access/accounts.h"
 #include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/privilege_check.h"
 #include "router/sql/exec/table_access.h"
+#include "router/sql/parse/redact.h"
 
 namespace shoal::router {
 namespace {
@@ -18,6 +24,16 @@ using mysql::DecodeStatus;
 
 // ER_HANDSHAKE_ERROR, as mysqld answers a handshake it cannot read.
 mysql::SqlError BadHandshake() { return {1043, "08S01", "Bad handshake"}; }
+
+// A stored hash into its digest; an empty one stays as it is (the account has none of that
+// kind). False for one of the wrong size.
+template <size_t N>
+bool CopyDigest(const std::string& bytes, std::array<uint8_t, N>* out) {
+  if (bytes.empty()) return true;
+  if (bytes.size() != N) return false;
+  std::copy(bytes.begin(), bytes.end(), out->begin());
+  return true;
+}
 
 }  // namespace
 
@@ -172,28 +188,24 @@ Session::Action Session::OnHandshakeResponse(absl::Span<const uint8_t> payload, 
 
 Session::Action Session::Authenticate(absl::string_view plugin, absl::string_view response,
                                       std::string* out) {
-  auto account = context_->users.find(user_);
-  const UserAccount* found = account == context_->users.end() ? nullptr : &account->second;
+  const wire::Account* account = LoginAccount();
   bool known_plugin =
-      plugin == mysql::kNativePasswordPlugin || plugin == mysql::kCachingSha2PasswordPlugin;
+      plugin == mysql::kCachingSha2PasswordPlugin || plugin == mysql::kNativePasswordPlugin;
   // libmysqlclient 8 opens caching_sha2_password with an empty response whatever the server
   // offered, and its plugin then expects a scramble, not a verdict: switch it to the plugin we
-  // offered, as mysqld does (for every account, unknown ones included).
+  // offered, as mysqld does (for every account, unknown ones included). An account whose
+  // password came as a mysql_native_password hash alone (IDENTIFIED … AS '*…') is checked by
+  // that plugin.
   bool empty_sha2_probe = plugin == mysql::kCachingSha2PasswordPlugin && response.empty();
-  if (!known_plugin || empty_sha2_probe) {
+  bool native_only = account != nullptr && plugin == mysql::kCachingSha2PasswordPlugin &&
+                     account->sha256_hash().empty() && !account->native_hash().empty();
+  if (!known_plugin || empty_sha2_probe || native_only) {
     mysql::server::AuthSwitchRequest request{mysql::kNativePasswordPlugin, scramble_};
     mysql::EncodePacket(request, caps_, &seq_, out);
     state_ = State::kAuthSwitch;
     return Action::kContinue;
   }
-  if (!Verify(found, plugin, response)) return LoginFailed(out);
-  if (plugin == mysql::kCachingSha2PasswordPlugin) {
-    // The fast path always suffices: the router holds SHA256(SHA256(password)) for every
-    // account, so full authentication is never requested.
-    mysql::server::AuthMoreData fast_ok{absl::string_view("\x03", 1)};
-    mysql::EncodePacket(fast_ok, caps_, &seq_, out);
-  }
-  return LoginSucceeded(out);
+  return CheckLogin(plugin, response, /*refreshed=*/false, out);
 }
 
 Session::Action Session::OnAuthSwitchResponse(absl::Span<const uint8_t> payload, std::string* out) {
@@ -202,19 +214,101 @@ Session::Action Session::OnAuthSwitchResponse(absl::Span<const uint8_t> payload,
     SendError(BadHandshake(), out);
     return Action::kClose;
   }
-  auto account = context_->users.find(user_);
-  const UserAccount* found = account == context_->users.end() ? nullptr : &account->second;
-  if (!Verify(found, mysql::kNativePasswordPlugin, response.data)) return LoginFailed(out);
+  return CheckLogin(mysql::kNativePasswordPlugin, response.data, /*refreshed=*/false, out);
+}
+
+const wire::Account* Session::LoginAccount() {
+  login_access_ = sql::EffectiveAccess(sql_);
+  if (login_access_ == nullptr) return nullptr;
+  return access::MatchAccount(*login_access_, user_, access::ClientHostOf(peer_host_));
+}
+
+Session::Action Session::CheckLogin(absl::string_view plugin, absl::string_view response,
+                                    bool refreshed, std::string* out) {
+  if (!refreshed && sql::DictionaryBehind(sql_)) {
+    // A data node told of a change this worker has not fetched: the account may be gone.
+    RefreshThenCheckLogin(plugin, response);
+    return Action::kContinue;
+  }
+  const wire::Account* account = LoginAccount();
+  if (!Verify(account, plugin, response)) {
+    // The account may be newer than this worker's dictionary (made through another router):
+    // look once more, at most every 100 ms per worker, so a flood of bad logins costs the
+    // dictionary master nothing much.
+    thread_local absl::Time last_refresh = absl::InfinitePast();
+    absl::Time now = absl::Now();
+    if (refreshed || sql_.data == nullptr || now - last_refresh < absl::Milliseconds(100)) {
+      return LoginFailed(out);
+    }
+    last_refresh = now;
+    RefreshThenCheckLogin(plugin, response);
+    return Action::kContinue;
+  }
+  if (plugin == mysql::kCachingSha2PasswordPlugin) {
+    // The fast path always suffices: the accounts hold SHA256(SHA256(password)), so full
+    // authentication is never requested.
+    mysql::server::AuthMoreData fast_ok{absl::string_view("\x03", 1)};
+    mysql::EncodePacket(fast_ok, caps_, &seq_, out);
+  }
+  if (account->locked()) {
+    logins_failed_->Increment();
+    SendError(mysql::errors::AccountLocked(user_, peer_host_), out);
+    return Action::kClose;
+  }
+  if (account->max_user_connections() > 0 && SessionsOf(user_) >= account->max_user_connections()) {
+    SendError(mysql::errors::TooManyUserConnections(user_), out);
+    return Action::kClose;
+  }
+  sql_.account_host = account->host();
+  login_access_ = nullptr;
   return LoginSucceeded(out);
 }
 
-bool Session::Verify(const UserAccount* account, absl::string_view plugin,
+void Session::RefreshThenCheckLogin(absl::string_view plugin, absl::string_view response) {
+  awaiting_ = Awaiting::kAccounts;
+  auto fetch = std::make_shared<sql::DictionaryFetch>();
+  fetch->request.mutable_get_dictionary();
+  fetch->timeout = absl::Seconds(2);
+  sql::FetchDictionary(
+      sql_.data, std::move(fetch),
+      [this, plugin = std::string(plugin), response = std::string(response),
+       alive = std::weak_ptr<bool>(alive_)](std::optional<mysql::SqlError>) {
+        if (alive.lock() == nullptr) return;
+        awaiting_ = Awaiting::kNothing;
+        if (CheckLogin(plugin, response, /*refreshed=*/true, &out_) == Action::kClose) {
+          state_ = State::kClosing;
+        }
+        if (state_ == State::kCommand) decoder_.ResetSequence();
+        NoteCommandEnd();
+        if (answered_) answered_();
+      });
+}
+
+size_t Session::SessionsOf(absl::string_view user) const {
+  size_t sessions = 0;
+  for (const sql::ProcessList::Row& row : context_->server.processes->Snapshot()) {
+    sessions += row.user == user;
+  }
+  return sessions;
+}
+
+bool Session::Verify(const wire::Account* account, absl::string_view plugin,
                      absl::string_view response) const {
   if (account == nullptr) return false;
-  if (plugin == mysql::kCachingSha2PasswordPlugin) {
-    return mysql::VerifyCachingSha2Password(scramble_, response, account->sha256_hash);
+  // No password: the hashes of the empty one, which only an empty response matches.
+  mysql::PasswordHashes stored = mysql::HashPassword("");
+  if (!account->native_hash().empty() || !account->sha256_hash().empty()) {
+    if (!CopyDigest(account->native_hash(), &stored.native) ||
+        !CopyDigest(account->sha256_hash(), &stored.caching_sha2)) {
+      return false;
+    }
   }
-  return mysql::VerifyNativePassword(scramble_, response, account->native_hash);
+  if (plugin == mysql::kCachingSha2PasswordPlugin) {
+    // An account with a mysql_native_password hash alone has no SHA-256 one to check against.
+    return (!account->sha256_hash().empty() || account->native_hash().empty()) &&
+           mysql::VerifyCachingSha2Password(scramble_, response, stored.caching_sha2);
+  }
+  return mysql::VerifyNativePassword(scramble_, response, stored.native);
 }
 
 Session::Action Session::LoginSucceeded(std::string* out) {
@@ -241,6 +335,10 @@ Session::Action Session::FinishLogin(const sql::StatementResult& used, std::stri
 
 void Session::NoteCommand(absl::string_view command, std::optional<absl::string_view> info) {
   process_busy_ = true;
+  if (info.has_value() && sql::MayHoldSecrets(*info)) {
+    process_.Begin(command, sql::RedactSecrets(*info), absl::Now());  // as MySQL shows it
+    return;
+  }
   process_.Begin(command, info, absl::Now());
 }
 

@@ -14,11 +14,11 @@
 //   kGreeting    — entered at Start() after the greeting is produced; left on the client's
 //                  HandshakeResponse41 to kAuthSwitch, kCommand or kClosing.
 //   kAuthSwitch  — entered after sending AuthSwitchRequest (the client asked for a plugin we
-//                  do not verify directly, or probed caching_sha2_password with an empty
-//                  response), from the handshake or COM_CHANGE_USER; left on its
-//                  AuthSwitchResponse to kCommand or kClosing. Full caching_sha2
-//                  authentication is never needed: every account's SHA256(SHA256(password))
-//                  decides the fast path.
+//                  do not verify directly, probed caching_sha2_password with an empty
+//                  response, or the account has a mysql_native_password hash alone), from
+//                  the handshake or COM_CHANGE_USER; left on its AuthSwitchResponse to
+//                  kCommand or kClosing. Full caching_sha2 authentication is never needed:
+//                  an account's SHA256(SHA256(password)) decides the fast path.
 //   kCommand     — authenticated; every packet is a command. Left on COM_QUIT or a fatal
 //                  error to kClosing.
 //   kClosing     — nothing more is read; the connection closes once output is flushed.
@@ -97,7 +97,16 @@ class Session : private sql::ResultSink {
   //                 packet is the file's, handed to sql_.local_infile, until the empty one,
   //                 after which the statement's result is awaited as kStatement. Packets are
   //                 left unread while the statement holds enough (`infile_paused_`).
-  enum class Awaiting : uint8_t { kNothing, kStatement, kLogin, kDictionary, kLocalInfile };
+  //   kAccounts   — a login that failed is checked again on a fresh dictionary (the account
+  //                 may have been made through another router a moment ago).
+  enum class Awaiting : uint8_t {
+    kNothing,
+    kStatement,
+    kLogin,
+    kDictionary,
+    kLocalInfile,
+    kAccounts
+  };
 
   // A COM_STMT_PREPAREd statement.
   struct Statement {
@@ -135,9 +144,19 @@ class Session : private sql::ResultSink {
   // response to our scramble, or ask the client to switch to mysql_native_password.
   Action Authenticate(absl::string_view plugin, absl::string_view response, std::string* out);
   Action OnAuthSwitchResponse(absl::Span<const uint8_t> payload, std::string* out);
+  // The account the client logs in as (access::MatchAccount), from the accounts the router
+  // enforces now (kept in `login_access_` while the login lasts); null when none matches.
+  const wire::Account* LoginAccount();
+  // Checks the response, then the account's lock and connection limit, and logs in; a failed
+  // check not yet `refreshed` is tried again on a fresh dictionary (kAccounts).
+  Action CheckLogin(absl::string_view plugin, absl::string_view response, bool refreshed,
+                    std::string* out);
+  void RefreshThenCheckLogin(absl::string_view plugin, absl::string_view response);
   // Checks `response` made by `plugin` against the account; false when it does not match.
-  bool Verify(const UserAccount* account, absl::string_view plugin,
+  bool Verify(const wire::Account* account, absl::string_view plugin,
               absl::string_view response) const;
+  // This router's sessions logged in as `user` (MAX_USER_CONNECTIONS).
+  size_t SessionsOf(absl::string_view user) const;
   Action LoginSucceeded(std::string* out);
   // The answer to login: OK, or the USE's error and kClose.
   Action FinishLogin(const sql::StatementResult& used, std::string* out);
@@ -172,6 +191,7 @@ class Session : private sql::ResultSink {
   uint8_t seq_ = 0;    // the sequence id of the next packet we send
   uint32_t caps_ = 0;  // negotiated: what both sides support
   std::string scramble_;
+  std::shared_ptr<const wire::AccessControl> login_access_;
   std::string user_;
   std::string requested_database_;
   uint8_t client_collation_ = 0;

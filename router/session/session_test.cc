@@ -13,7 +13,7 @@
 #include "protocol/auth.h"
 #include "protocol/codec.h"
 #include "protocol/resultset.h"
-#include "router/session/accounts.h"
+#include "router/access/accounts.h"
 
 namespace shoal::router {
 namespace {
@@ -38,7 +38,8 @@ class SessionTest : public ::testing::Test {
     mysql::PasswordHashes secret = mysql::HashPassword("secret");
     users[1].native_hash = mysql::FormatNativeHash(secret.native);
     users[1].sha256_hash = absl::BytesToHexString(mysql::DigestView(secret.caching_sha2));
-    context_.users = *AccountsFromConfig(users);
+    context_.server.seed_access =
+        std::make_shared<const wire::AccessControl>(*access::SeedAccessControl(users));
     session_ = std::make_unique<Session>(&context_, 7, "localhost");
     session_->Start();
     std::vector<std::string> greeting = Split(TakeOutput());
@@ -153,6 +154,29 @@ TEST_F(SessionTest, WrongPasswordAndUnknownUserGet1045AndClose) {
   ASSERT_EQ(refused.size(), 1u);
   EXPECT_EQ(ErrorCode(refused[0]), 1045);
   EXPECT_THAT(refused[0], HasSubstr("Access denied for user 'app'@'localhost'"));
+  EXPECT_EQ(last_step_, Session::Step::kClose);
+}
+
+TEST_F(SessionTest, APasswordlessUserIsRefusedFromAnotherHost) {
+  // The configuration's root has no password: reached from this host only.
+  session_ = std::make_unique<Session>(&context_, 9, "10.1.2.3");
+  session_->Start();
+  std::vector<std::string> greeting = Split(TakeOutput());
+  ASSERT_EQ(greeting.size(), 1u);
+  std::vector<std::string> refused = Login("root", mysql::kNativePasswordPlugin, "");
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(ErrorCode(refused[0]), 1045);
+  EXPECT_THAT(refused[0], HasSubstr("'root'@'10.1.2.3'"));
+}
+
+TEST_F(SessionTest, ALockedAccountGets3118) {
+  auto access = std::make_shared<wire::AccessControl>(*context_.server.seed_access);
+  access->mutable_accounts(1)->set_locked(true);  // app
+  context_.server.seed_access = access;
+  std::vector<std::string> refused = Login("app", mysql::kNativePasswordPlugin,
+                                           mysql::ComputeNativeAuthResponse("secret", scramble_));
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(ErrorCode(refused[0]), 3118);
   EXPECT_EQ(last_step_, Session::Step::kClose);
 }
 

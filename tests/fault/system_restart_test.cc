@@ -243,6 +243,10 @@ class SystemRestartTest : public ::testing::Test {
 };
 
 TEST_F(SystemRestartTest, KillNineOfEveryDataNodeKeepsEveryCommitOlderThanTwoEpochs) {
+  // Accounts live in the cluster's dictionary: they come back with it.
+  CommandResult account =
+      Mariadb("CREATE USER 'keeper'@'%' IDENTIFIED BY 'k1'; GRANT SELECT ON dur.t TO 'keeper'@'%'");
+  ASSERT_EQ(account.exit_code, 0) << account.err;
   StartWriters();
   absl::SleepFor(absl::Seconds(6));
   ASSERT_NO_FATAL_FAILURE(KillEveryDataNodeAndCheck());
@@ -250,6 +254,18 @@ TEST_F(SystemRestartTest, KillNineOfEveryDataNodeKeepsEveryCommitOlderThanTwoEpo
   // And it serves writes again.
   CommandResult insert = Mariadb("INSERT INTO dur.t VALUES (-1, -1, -1)");
   EXPECT_EQ(insert.exit_code, 0) << insert.err;
+  auto as_keeper = [&](const std::string& sql) {
+    return RunCommand(
+        {"/usr/bin/mariadb", "--user=keeper", "--password=k1", "--batch", "--skip-column-names",
+         "--socket=" + cluster_->run_dir() + "/r5.sock", "-e", sql},
+        absl::Seconds(60));
+  };
+  CommandResult read = as_keeper("SELECT COUNT(*) > 0 FROM dur.t");
+  EXPECT_EQ(read.exit_code, 0) << read.err;
+  EXPECT_EQ(read.out, "1\n");
+  CommandResult write = as_keeper("INSERT INTO dur.t VALUES (-2, -2, -2)");
+  EXPECT_NE(write.exit_code, 0);
+  EXPECT_NE(write.err.find("ERROR 1142"), std::string::npos) << write.err;
 }
 
 TEST_F(SystemRestartTest, CleanShutdownKeepsEveryAcknowledgedCommit) {

@@ -13,6 +13,7 @@
 #include "common/status_macros.h"
 #include "engine/transport/shm_channel.h"
 #include "engine/transport/tcp_channel.h"
+#include "engine/wire/dictionary.pb.h"
 #include "google/protobuf/message.h"
 
 namespace shoal::node {
@@ -130,6 +131,14 @@ void Connections::SendFrame(Connection* conn, wire::FrameType type,
   body.AppendToString(conn->out.buffer());
   conn->out.CountItem();
   conn->out.Finish();
+}
+
+void Connections::AnnounceDictionary() {
+  const wire::DictConf notice;
+  for (auto& [id, conn] : connections_) {
+    if (conn->dead || !conn->hello_done || conn->data_node != 0) continue;
+    SendFrame(conn.get(), wire::FrameType::kDictConf, notice);
+  }
 }
 
 void Connections::FlushAll() {

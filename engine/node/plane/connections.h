@@ -109,6 +109,10 @@ class Connections {
   wire::FrameBuilder* ReplyTo(uint32_t destination);
   // Finishes the frame under construction and appends `body` as a frame of its own.
   void SendFrame(Connection* conn, wire::FrameType type, const google::protobuf::Message& body);
+  // Tells every client the dictionary changed: an empty kDictConf (tag 0, answering nothing)
+  // whose header carries the new version, so that a router's next statement fetches it
+  // (a REVOKE made through one router counts on every other at once).
+  void AnnounceDictionary();
   // Writes what every connection has finished, as far as its channel takes it.
   void FlushAll();
   // The sleep, in three steps around the LDM threads' doorbells: PrepareToSleep() tells every

@@ -73,6 +73,7 @@ void DictionaryRole::HandleDict(Connection* conn, absl::string_view body) {
         conf.set_error_message(absl::StrCat("Internal error: ", status.message()));
       } else {
         changed_(delta);
+        connections_->AnnounceDictionary();
       }
       break;
     }
@@ -124,6 +125,7 @@ void DictionaryRole::StartNextDdl() {
       continue;
     }
     changed_(delta);
+    connections_->AnnounceDictionary();
     for (const auto& node : view_->view().nodes()) {
       int id = static_cast<int>(node.node_id());
       if (node.type() != control::DATANODE || node.state() != control::STARTED || id == node_id_) {

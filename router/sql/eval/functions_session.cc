@@ -23,9 +23,12 @@ Value DatabaseValue(EvalCall& call) {
 ColumnDefinition UserType(const TypingCall& call) {
   return StringColumn(288, call.state(), kNotNull);
 }
-// USER() is the client's host; CURRENT_USER() the account it matched, which is any host.
+// USER() is the client's host; CURRENT_USER() the account it matched.
 Value UserValue(EvalCall& call) { return absl::StrCat(call.state().user, "@", call.state().host); }
-Value CurrentUserValue(EvalCall& call) { return absl::StrCat(call.state().user, "@%"); }
+Value CurrentUserValue(EvalCall& call) {
+  const std::string& host = call.state().account_host;
+  return absl::StrCat(call.state().user, "@", host.empty() ? "%" : host);
+}
 
 ColumnDefinition ConnectionIdType(const TypingCall&) { return IntColumn(10, true, kNotNull); }
 Value ConnectionIdValue(EvalCall& call) { return uint64_t{call.state().connection_id}; }

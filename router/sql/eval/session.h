@@ -33,6 +33,10 @@ class Cluster;
 struct Transaction;
 }  // namespace shoal::api
 
+namespace shoal::wire {
+class AccessControl;
+}
+
 namespace shoal::sql {
 
 // The data nodes as one router worker thread reaches them: the thread's native client (with
@@ -91,6 +95,9 @@ struct ServerInfo {
   Counter* join_rows = nullptr;
   // This router's sessions (SHOW PROCESSLIST, KILL), shared by the copies of this struct.
   std::shared_ptr<ProcessList> processes = std::make_shared<ProcessList>();
+  // The accounts of the configuration's `users:`, enforced until the cluster's accounts are
+  // first changed (exec/privilege_check.h). Null: no accounts, nothing is checked.
+  std::shared_ptr<const wire::AccessControl> seed_access;
 };
 
 // One entry of SHOW WARNINGS: a note, warning or error of the last statement.
@@ -106,6 +113,7 @@ class PreparedStatement;
 struct SessionState {
   const ServerInfo* server = nullptr;
   std::string user, host, database;  // database empty = none selected
+  std::string account_host;          // the host part of the account `user` logged in as
   uint32_t connection_id = 0;
   bool autocommit = true;
   bool in_transaction = false;

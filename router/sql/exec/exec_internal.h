@@ -114,6 +114,8 @@ std::optional<mysql::SqlError> EvalLimit(const Limit& limit, const ExecContext& 
 // cluster, the session's current database). These read the worker's dictionary as it is:
 // callers call RequireCurrentDictionary (table_access.h) first.
 std::vector<std::string> ListDatabases(const SessionState& state);
+// ListDatabases as the session's account may see them (SHOW DATABASES, information_schema).
+std::vector<std::string> VisibleDatabases(const SessionState& state);
 // The tables and views SHOW TABLES lists for `database`, sorted.
 std::vector<std::string> ListTables(const SessionState& state, absl::string_view database);
 // Whether USE may select `database`: 1102 for an empty or over-long name, 1049 for one the
@@ -152,6 +154,14 @@ StatementResult ExecuteRenameTable(const RenameTableStmt& stmt, const ExecContex
 // CREATE/ALTER VIEW and DROP VIEW (exec_view.cc).
 StatementResult ExecuteCreateView(const CreateViewStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteDropView(const DropViewStmt& stmt, const ExecContext& ctx);
+// Accounts and privileges (exec_account.cc): CREATE/ALTER/DROP/RENAME USER and SET PASSWORD,
+// GRANT and REVOKE, FLUSH; SHOW GRANTS and SHOW CREATE USER's column title and rows.
+StatementResult ExecuteAccount(const AccountStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteGrant(const GrantStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteFlush(const FlushStmt& stmt, const ExecContext& ctx);
+std::string AccountColumnTitle(const ShowStmt& stmt, const SessionState& state);
+std::variant<std::vector<std::vector<mysql::Value>>, mysql::SqlError> AccountRows(
+    const ShowStmt& stmt, const SessionState& state);
 
 // An UPDATE's OK: affected rows are those changed, or with CLIENT_FOUND_ROWS those matched;
 // the info line MySQL gives either way. `state` may be null (the session went away).

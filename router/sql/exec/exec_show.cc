@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/utf8.h"
+#include "protocol/access_errors.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/like.h"
 #include "router/sql/eval/result_columns.h"
@@ -15,6 +16,7 @@
 #include "router/sql/exec/column_facts.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/information_schema.h"
+#include "router/sql/exec/privilege_check.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/table_spec.h"
 #include "router/sql/exec/view_expansion.h"
@@ -431,6 +433,14 @@ std::vector<std::string> ListDatabases(const SessionState& state) {
   return dbs;
 }
 
+std::vector<std::string> VisibleDatabases(const SessionState& state) {
+  std::vector<std::string> dbs = ListDatabases(state);
+  std::erase_if(dbs, [&](const std::string& db) {
+    return db != "performance_schema" && !SessionSeesDatabase(state, db);
+  });
+  return dbs;
+}
+
 std::vector<std::string> ListTables(const SessionState& state, absl::string_view database) {
   std::vector<std::string> tables;
   if (std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state)) {
@@ -528,6 +538,10 @@ std::variant<std::vector<ColumnDefinition>, mysql::SqlError> ShowColumns(const S
       return TableStatusColumns(stmt, s);
     case ShowKind::kProcessList:
       return ProcessListColumns(s);
+    case ShowKind::kGrants:
+    case ShowKind::kCreateUser:
+      return std::vector<ColumnDefinition>{
+          Named(StringColumn(1024, s, kNN), AccountColumnTitle(stmt, s))};
   }
   return std::vector<ColumnDefinition>{};
 }
@@ -536,6 +550,9 @@ std::variant<std::vector<FieldListColumn>, mysql::SqlError> ListFields(absl::str
                                                                        absl::string_view wildcard,
                                                                        const SessionState& s) {
   if (s.database.empty()) return mysql::errors::NoDatabaseSelected();
+  if (!SessionSeesTable(s, s.database, table_name)) {
+    return mysql::errors::TableAccessDenied("SELECT", s.user, s.host, table_name);
+  }
   if (s.data == nullptr) return mysql::errors::NoSuchTable(s.database, table_name);
   TableName name{"", std::string(table_name)};
   auto found = LookUpView(name, s);
@@ -618,13 +635,14 @@ StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx) {
       break;
     case ShowKind::kDatabases:
       if (auto err = RequireCurrentDictionary(s)) return *err;
-      for (std::string& db : ListDatabases(s)) rs.rows.push_back({std::move(db)});
+      for (std::string& db : VisibleDatabases(s)) rs.rows.push_back({std::move(db)});
       break;
     case ShowKind::kTables: {
       if (auto err = RequireCurrentDictionary(s)) return *err;
       std::string db = stmt.from_database.empty() ? s.database : stmt.from_database;
       std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(s);
       for (std::string& t : ListTables(s, db)) {
+        if (!SessionSeesTable(s, db, t)) continue;
         bool view = dictionary != nullptr && dictionary->FindView(db, t) != nullptr;
         Row row = {std::move(t)};
         if (stmt.full) row.push_back(std::string(view ? "VIEW" : "BASE TABLE"));
@@ -649,6 +667,13 @@ StatementResult ExecuteShow(const ShowStmt& stmt, const ExecContext& ctx) {
       break;  // no stored programs
     case ShowKind::kTableStatus: {
       auto rows = TableStatusRows(stmt, s);
+      if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
+      rs.rows = std::get<std::vector<Row>>(std::move(rows));
+      break;
+    }
+    case ShowKind::kGrants:
+    case ShowKind::kCreateUser: {
+      auto rows = AccountRows(stmt, s);
       if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
       rs.rows = std::get<std::vector<Row>>(std::move(rows));
       break;

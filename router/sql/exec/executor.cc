@@ -13,6 +13,7 @@
 #include "router/sql/eval/value_util.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/privilege_check.h"
 #include "router/sql/exec/subqueries.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/view_expansion.h"
@@ -179,6 +180,9 @@ StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) 
                         [&](const KillStmt& s) { return ExecuteKill(s, ctx); },
                         [&](const CreateViewStmt& s) { return ExecuteCreateView(s, ctx); },
                         [&](const DropViewStmt& s) { return ExecuteDropView(s, ctx); },
+                        [&](const AccountStmt& s) { return ExecuteAccount(s, ctx); },
+                        [&](const GrantStmt& s) { return ExecuteGrant(s, ctx); },
+                        [&](const FlushStmt& s) { return ExecuteFlush(s, ctx); },
                     },
                     stmt.node);
 }
@@ -186,6 +190,7 @@ StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) 
 namespace {
 
 StatementResult RunExpanded(const Statement& stmt, const ExecContext& ctx) {
+  if (auto err = CheckPrivileges(stmt, *ctx.state)) return *err;
   if (!stmt.has_subqueries) return RunStatementNode(stmt, ctx);
   return RunWithSubqueries(stmt, ctx);
 }
@@ -379,6 +384,8 @@ std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
     if (auto err = internal::ExpandViews(&stmt, state)) return *err;
     views = internal::DictionaryStamp(state);
   }
+  // Checked now too, as MySQL: the result's columns tell of the tables.
+  if (auto err = CheckPrivileges(stmt, state)) return *err;
   if (std::holds_alternative<PrepareStmt>(stmt.node) ||
       std::holds_alternative<ExecuteStmt>(stmt.node) ||
       std::holds_alternative<DeallocateStmt>(stmt.node) ||

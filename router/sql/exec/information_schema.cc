@@ -7,9 +7,12 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "router/access/accounts.h"
+#include "router/access/grants.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/exec/column_facts.h"
+#include "router/sql/exec/privilege_check.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/table_spec.h"
 #include "router/sql/exec/view_expansion.h"
@@ -302,6 +305,58 @@ void KeywordsRows(const Catalog&, std::vector<Row>* rows) {
   for (const char* word : ReservedWords()) rows->push_back({Str(word), uint64_t{1}});
 }
 
+// USER_PRIVILEGES, SCHEMA_PRIVILEGES and TABLE_PRIVILEGES: the session's own account's, or
+// every account's for one that may read the mysql schema (as MySQL).
+template <typename Each>
+void ForEachVisibleAccount(const Catalog& catalog, Each each) {
+  std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(catalog.state);
+  if (access == nullptr) return;
+  const wire::Account* self = SessionAccount(*access, catalog.state);
+  bool all = self != nullptr && (access::DatabasePrivileges(*self, "mysql") & access::kSelect) != 0;
+  for (const wire::Account& account : access->accounts()) {
+    if (all || &account == self)
+      each(account, access::QuoteAccount(account.user(), account.host()));
+  }
+}
+
+// One row per privilege in `privileges` (USAGE when none), before them the `key` columns.
+void PrivilegeRows(const Row& key, access::Privileges privileges, std::vector<Row>* rows) {
+  std::string grantable = (privileges & access::kGrantOption) != 0 ? "YES" : "NO";
+  std::vector<absl::string_view> names = access::PrivilegeNames(privileges);
+  if (names.empty()) names.push_back("USAGE");
+  for (absl::string_view name : names) {
+    Row row = key;
+    row.push_back(Str(name));
+    row.push_back(grantable);
+    rows->push_back(std::move(row));
+  }
+}
+
+void UserPrivilegesRows(const Catalog& catalog, std::vector<Row>* rows) {
+  ForEachVisibleAccount(catalog, [&](const wire::Account& account, std::string grantee) {
+    PrivilegeRows({std::move(grantee), Str("def")}, account.global_privileges(), rows);
+  });
+}
+
+void SchemaPrivilegesRows(const Catalog& catalog, std::vector<Row>* rows) {
+  ForEachVisibleAccount(catalog, [&](const wire::Account& account, const std::string& grantee) {
+    for (const wire::Grant& grant : account.grants()) {
+      if (!grant.table().empty() || (grant.privileges() & ~access::kGrantOption) == 0) continue;
+      PrivilegeRows({grantee, Str("def"), grant.database()}, grant.privileges(), rows);
+    }
+  });
+}
+
+void TablePrivilegesRows(const Catalog& catalog, std::vector<Row>* rows) {
+  ForEachVisibleAccount(catalog, [&](const wire::Account& account, const std::string& grantee) {
+    for (const wire::Grant& grant : account.grants()) {
+      if (grant.table().empty() || (grant.privileges() & ~access::kGrantOption) == 0) continue;
+      PrivilegeRows({grantee, Str("def"), grant.database(), grant.table()}, grant.privileges(),
+                    rows);
+    }
+  });
+}
+
 void EnginesRows(const Catalog&, std::vector<Row>* rows) {
   rows->push_back({Str("ndbcluster"), Str("DEFAULT"), Str("Clustered, fault-tolerant tables"),
                    Str("YES"), Str("NO"), Str("NO")});
@@ -551,6 +606,13 @@ const std::vector<View>& Views() {
         {"SQL_PATH", N},
         {"DEFAULT_ENCRYPTION", N}},
        SchemataRows},
+      {"SCHEMA_PRIVILEGES",
+       {{"GRANTEE", T},
+        {"TABLE_CATALOG", N},
+        {"TABLE_SCHEMA", N},
+        {"PRIVILEGE_TYPE", N},
+        {"IS_GRANTABLE", N}},
+       SchemaPrivilegesRows},
       {"STATISTICS",
        {{"TABLE_CATALOG", N},
         {"TABLE_SCHEMA", N},
@@ -580,6 +642,14 @@ const std::vector<View>& Views() {
         {"CONSTRAINT_TYPE", N},
         {"ENFORCED", N}},
        TableConstraintsRows},
+      {"TABLE_PRIVILEGES",
+       {{"GRANTEE", T},
+        {"TABLE_CATALOG", N},
+        {"TABLE_SCHEMA", N},
+        {"TABLE_NAME", N},
+        {"PRIVILEGE_TYPE", N},
+        {"IS_GRANTABLE", N}},
+       TablePrivilegesRows},
       {"TABLES",
        {{"TABLE_CATALOG", N}, {"TABLE_SCHEMA", N},    {"TABLE_NAME", N},
         {"TABLE_TYPE", N},    {"ENGINE", N},          {"VERSION", C},
@@ -613,6 +683,9 @@ const std::vector<View>& Views() {
         {"COLLATION_CONNECTION", N},
         {"DATABASE_COLLATION", N}},
        nullptr},
+      {"USER_PRIVILEGES",
+       {{"GRANTEE", T}, {"TABLE_CATALOG", N}, {"PRIVILEGE_TYPE", N}, {"IS_GRANTABLE", N}},
+       UserPrivilegesRows},
       {"VIEWS",
        {{"TABLE_CATALOG", N},
         {"TABLE_SCHEMA", N},
@@ -730,10 +803,16 @@ std::variant<FetchedRows, mysql::SqlError> InformationSchemaRows(absl::string_vi
   if (state.data != nullptr) {
     if (auto err = RequireCurrentDictionary(state)) return *err;
   }
-  Catalog catalog{state, ListDatabases(state), {}, {}};
+  Catalog catalog{state, VisibleDatabases(state), {}, {}};
   if (std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state)) {
-    for (const auto& [name, table] : dictionary->by_name) catalog.tables.push_back(table);
-    for (const auto& [name, user_view] : dictionary->views) catalog.views.push_back(user_view);
+    for (const auto& [name, table] : dictionary->by_name) {
+      if (SessionSeesTable(state, table->database, table->name)) catalog.tables.push_back(table);
+    }
+    for (const auto& [name, user_view] : dictionary->views) {
+      if (SessionSeesTable(state, user_view.database(), user_view.name())) {
+        catalog.views.push_back(user_view);
+      }
+    }
     std::sort(catalog.views.begin(), catalog.views.end(),
               [](const wire::View& a, const wire::View& b) {
                 return std::tie(a.database(), a.name()) < std::tie(b.database(), b.name());

@@ -7,6 +7,7 @@
 #include "router/sql/exec/executor.h"
 #include "router/sql/parse/lexer.h"
 #include "router/sql/parse/parser.h"
+#include "router/sql/parse/redact.h"
 #include "router/sql/parse/split.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -18,6 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   state.user = "fuzz";
   state.host = "localhost";
   Lex(text, BackslashEscapes::kOff);
+  RedactSecrets(text);
   for (absl::string_view stmt : SplitStatements(text)) {
     ExecuteText(stmt, &state);
     auto prepared = Prepare(stmt, state);

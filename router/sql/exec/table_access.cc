@@ -31,14 +31,16 @@ std::optional<mysql::SqlError> WantRefresh(const SessionState& state) {
   return WantDictionary(state, std::move(fetch));
 }
 
-std::optional<mysql::SqlError> RequireCurrentDictionary(const SessionState& state) {
-  if (state.data == nullptr) return std::nullopt;
+bool DictionaryBehind(const SessionState& state) {
+  if (state.data == nullptr) return false;
   api::Client& client = state.data->client();
   const std::shared_ptr<const api::Dictionary>& dictionary = client.dictionary();
+  return dictionary == nullptr || dictionary->version < client.seen_dictionary_version();
+}
+
+std::optional<mysql::SqlError> RequireCurrentDictionary(const SessionState& state) {
   // On a failed fetch the statement goes on with what is cached.
-  if (dictionary == nullptr || dictionary->version < client.seen_dictionary_version()) {
-    return WantRefresh(state);
-  }
+  if (DictionaryBehind(state)) return WantRefresh(state);
   return std::nullopt;
 }
 

@@ -51,6 +51,8 @@ struct DictionaryFetch {
 mysql::SqlError WantDictionary(const SessionState& state, DictionaryFetch fetch);
 // WantDictionary for a refresh, unless this statement fetched the dictionary already.
 std::optional<mysql::SqlError> WantRefresh(const SessionState& state);
+// Whether a data node has mentioned a dictionary newer than the worker's (or it has none).
+bool DictionaryBehind(const SessionState& state);
 // WantRefresh when a data node has mentioned a dictionary newer than the worker's (or it
 // has none): what a statement reading the dictionary calls first.
 std::optional<mysql::SqlError> RequireCurrentDictionary(const SessionState& state);

@@ -94,6 +94,7 @@ class Expander {
             error_ = *err;
             return;
           }
+          if (!ref.in_view) stmt->views.push_back({view->database(), view->name()});
           Statement& inner = std::get<Statement>(select);
           ref.derived = std::make_unique<SelectStmt>(std::move(std::get<SelectStmt>(inner.node)));
           if (ref.alias.empty()) ref.alias = view->name();
@@ -160,6 +161,7 @@ class Expander {
     if (view == nullptr) return std::nullopt;
     auto select = ViewSelect(*view);
     if (auto* err = std::get_if<mysql::SqlError>(&select)) return *err;
+    stmt->written_view = TableName{view->database(), view->name()};
     return WriteThroughView(*view,
                             std::get<SelectStmt>(std::get<Statement>(std::move(select)).node),
                             ReadsOnlyTables(*view), dictionary_, stmt);

@@ -497,6 +497,13 @@ struct SetTransactionStmt {
   std::optional<bool> read_only;
 };
 
+// 'user'@'host' in account statements: host '%' when not written; CURRENT_USER the session's.
+struct AccountName {
+  std::string user;
+  std::string host = "%";
+  bool current_user = false;
+};
+
 enum class ShowKind : uint8_t {
   kVariables,
   kStatus,
@@ -522,6 +529,8 @@ enum class ShowKind : uint8_t {
   kFunctionStatus,   // SHOW FUNCTION STATUS
   kTableStatus,      // SHOW TABLE STATUS [FROM db]
   kProcessList,      // SHOW [FULL] PROCESSLIST: information_schema.PROCESSLIST, renamed
+  kGrants,           // SHOW GRANTS [FOR account]
+  kCreateUser,       // SHOW CREATE USER account
 };
 
 struct ShowStmt {
@@ -534,6 +543,7 @@ struct ShowStmt {
   std::optional<std::string> like;  // LIKE 'pattern'
   ExprPtr where;                    // WHERE expr over the result's columns
   std::optional<Limit> limit;       // SHOW WARNINGS LIMIT …
+  AccountName account;              // SHOW GRANTS FOR, SHOW CREATE USER (current_user if none)
 };
 
 struct UseStmt {
@@ -592,6 +602,51 @@ struct KillStmt {
   ExprPtr id;
 };
 
+// One account of CREATE USER and ALTER USER, with its IDENTIFIED clause if written.
+struct AccountSpec {
+  AccountName name;
+  bool identified = false;
+  std::string plugin;                   // IDENTIFIED WITH plugin; empty when not written
+  std::optional<std::string> password;  // BY 'password'
+  std::optional<std::string> hash;      // AS 'hash', as mysql.user stores it
+};
+
+// CREATE USER, ALTER USER, DROP USER, RENAME USER and SET PASSWORD.
+struct AccountStmt {
+  enum class Kind : uint8_t { kCreate, kAlter, kDrop, kRename, kSetPassword };
+  Kind kind = Kind::kCreate;
+  bool if_flag = false;  // CREATE … IF NOT EXISTS, ALTER/DROP … IF EXISTS
+  std::vector<AccountSpec> accounts;
+  std::vector<AccountName> renamed_to;  // RENAME USER: accounts[i] TO renamed_to[i]
+  // Options after the accounts; unset when not written.
+  std::optional<bool> lock;             // ACCOUNT LOCK | UNLOCK
+  std::optional<bool> password_expire;  // PASSWORD EXPIRE [DEFAULT | NEVER | INTERVAL n DAY]
+  std::optional<uint32_t> max_user_connections;
+};
+
+// GRANT privileges ON what TO accounts [WITH GRANT OPTION], and REVOKE … FROM accounts.
+struct GrantStmt {
+  bool revoke = false;
+  // Privilege names as written, upper-cased ("SELECT", "SHOW VIEW", "GRANT OPTION"); "ALL" for
+  // ALL [PRIVILEGES].
+  std::vector<std::string> privileges;
+  // ON: *.* (`database` and `table` empty), db.* or * (`table` empty; * is the session's
+  // database, `database` empty until then), db.t or t.
+  bool global = false;
+  bool current_database = false;  // ON * or ON t: the session's database
+  std::string database;
+  std::string table;
+  std::vector<AccountName> accounts;
+  bool with_grant_option = false;
+  // REVOKE ALL [PRIVILEGES], GRANT OPTION FROM …: everything, at every level.
+  bool revoke_everything = false;
+};
+
+// FLUSH PRIVILEGES and the other FLUSH forms that have nothing to do here.
+struct FlushStmt {
+  std::string what;  // upper-cased: "PRIVILEGES", "TABLES", …
+};
+
 struct Statement;
 
 // EXPLAIN [FORMAT=…] SELECT|UPDATE|DELETE|INSERT|REPLACE: the native plan as rows.
@@ -605,13 +660,18 @@ using StatementNode =
                  DeleteStmt, CreateTableStmt, CreateDatabaseStmt, DropDatabaseStmt, DropTableStmt,
                  CreateIndexStmt, DropIndexStmt, TruncateStmt, AnalyzeStmt, ExplainStmt,
                  LockTablesStmt, UnlockTablesStmt, AlterTableStmt, RenameTableStmt, LoadDataStmt,
-                 KillStmt, CreateViewStmt, DropViewStmt>;
+                 KillStmt, CreateViewStmt, DropViewStmt, AccountStmt, GrantStmt, FlushStmt>;
 
 struct Statement {
   StatementNode node;
   int param_count = 0;  // number of `?`
   // Subqueries anywhere in it, or derived tables that joins read: computed before it runs.
   bool has_subqueries = false;
+  // The views it names (not those named inside views), qualified, as they were expanded
+  // (exec/view_expansion.h); `written_view` the one it writes through. Privileges are checked
+  // on them: the tables they read are their definers' to read (exec/privilege_check.h).
+  std::vector<TableName> views;
+  std::optional<TableName> written_view;
 };
 
 }  // namespace shoal::sql

@@ -354,13 +354,14 @@ TEST(ParseDdlTest, UnsupportedCreate) {
        "CREATE TRIGGER"},
       {"CREATE VIEW v AS (SELECT 1)", "parenthesized SELECT"},
       {"CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO SELECT 1", "CREATE EVENT"},
-      {"CREATE USER u IDENTIFIED BY 'p'", "CREATE USER"},
+      {"CREATE USER u REQUIRE SSL", "REQUIRE SSL"},
       {"CREATE ROLE r", "CREATE ROLE"},
       {"CREATE TABLESPACE ts ADD DATAFILE 'f'", "CREATE TABLESPACE"},
       {"CREATE LOGFILE GROUP lg ADD UNDOFILE 'u'", "CREATE LOGFILE"},
       {"CREATE SERVER s FOREIGN DATA WRAPPER mysql OPTIONS (USER 'u')", "CREATE SERVER"},
       {"DROP PROCEDURE IF EXISTS p", "DROP PROCEDURE"},
-      {"DROP USER u", "DROP USER"},
+      {"CREATE USER u FAILED_LOGIN_ATTEMPTS 3", "FAILED_LOGIN_ATTEMPTS"},
+      {"GRANT SELECT (a) ON t TO u", "column privileges"},
       {"ANALYZE TABLE t UPDATE HISTOGRAM ON a", "histograms"},
   };
   for (const auto& [sql, what] : kCases) {

@@ -145,6 +145,21 @@ bool Parser::ParseShow(ShowStmt* out) {
     out->kind = AcceptKeyword("PROCEDURE") ? ShowKind::kProcedureStatus : ShowKind::kFunctionStatus;
     if (out->kind == ShowKind::kFunctionStatus) Advance();  // FUNCTION
     Advance();                                              // STATUS
+  } else if (AcceptKeyword("GRANTS")) {
+    out->kind = ShowKind::kGrants;
+    filter = false;
+    out->account.current_user = true;
+    if (AcceptKeyword("FOR")) {
+      out->account.current_user = false;
+      if (!ParseAccountName(*this, &out->account)) return false;
+      if (PeekKeyword("USING")) return NotSupported("roles");
+    }
+  } else if (PeekKeyword("CREATE") && PeekKeyword("USER", 1)) {
+    Advance();
+    Advance();
+    out->kind = ShowKind::kCreateUser;
+    filter = false;
+    if (!ParseAccountName(*this, &out->account)) return false;
   } else if (int m = ParseShowTableForm(*this, out, &filter, &like); m != 0) {
     if (m < 0) return false;
   } else {

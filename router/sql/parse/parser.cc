@@ -138,6 +138,7 @@ bool Parser::ParseStatement(StatementNode* out) {
     return (this->*parse)(&std::get<T>(*out));
   };
   if (PeekKeyword("SELECT")) return as(&Parser::ParseSelect);
+  if (PeekKeyword("SET") && PeekKeyword("PASSWORD", 1)) return as(&Parser::ParseAccountStatement);
   if (PeekKeyword("SET")) return ParseSet(out);
   if (PeekKeyword("SHOW")) return as(&Parser::ParseShow);
   if (PeekKeyword("USE")) return as(&Parser::ParseUse);
@@ -154,6 +155,11 @@ bool Parser::ParseStatement(StatementNode* out) {
   if (PeekKeyword("INSERT") || PeekKeyword("REPLACE")) return as(&Parser::ParseInsert);
   if (PeekKeyword("UPDATE")) return as(&Parser::ParseUpdate);
   if (PeekKeyword("DELETE")) return as(&Parser::ParseDelete);
+  if (PeekAny(*this, {"CREATE", "ALTER", "DROP", "RENAME"}) && PeekKeyword("USER", 1)) {
+    return as(&Parser::ParseAccountStatement);
+  }
+  if (PeekKeyword("GRANT") || PeekKeyword("REVOKE")) return as(&Parser::ParseGrant);
+  if (PeekKeyword("FLUSH")) return as(&Parser::ParseFlush);
   if (PeekKeyword("CREATE")) return ParseCreate(out);
   if (PeekKeyword("DROP")) return ParseDrop(out);
   if (PeekKeyword("TRUNCATE")) return as(&Parser::ParseTruncate);

@@ -24,6 +24,8 @@ Match Matched(bool ok);
 // Whether the token `ahead` is one of `words`; Accept: and takes it.
 bool PeekAny(const Parser& p, std::initializer_list<absl::string_view> words, size_t ahead = 0);
 bool AcceptAny(Parser& p, std::initializer_list<absl::string_view> words);
+// 'user'@'host', user@host, CURRENT_USER[()] (parse_account.cc; SHOW GRANTS FOR uses it).
+bool ParseAccountName(Parser& p, AccountName* out);
 
 // CREATE TABLE's pieces that ALTER TABLE reuses (parse_ddl.cc): a column definition; a key
 // ([CONSTRAINT] PRIMARY KEY, UNIQUE, KEY/INDEX …) into out->indexes; one table option into
@@ -124,6 +126,11 @@ class Parser {
   bool ParseUnlockTables(UnlockTablesStmt* out);
   // SAVEPOINT and RELEASE SAVEPOINT (parse_misc.cc).
   bool ParseSavepoint(TransactionStmt* out);
+  // parse_account.cc: CREATE/ALTER/DROP/RENAME USER and SET PASSWORD (at their first word);
+  // GRANT and REVOKE; FLUSH.
+  bool ParseAccountStatement(AccountStmt* out);
+  bool ParseGrant(GrantStmt* out);
+  bool ParseFlush(FlushStmt* out);
   bool ParseReleaseSavepoint(TransactionStmt* out);
   // One statement by its first keyword (parser.cc); EXPLAIN parses the statement it explains.
   bool ParseStatement(StatementNode* out);

@@ -1,0 +1,108 @@
+#include "gtest/gtest.h"
+#include "router/access/accounts.h"
+#include "router/access/grants.h"
+#include "router/access/privileges.h"
+
+namespace shoal::access {
+namespace {
+
+wire::Account* Add(wire::AccessControl* access, const std::string& user, const std::string& host) {
+  wire::Account* account = access->add_accounts();
+  account->set_user(user);
+  account->set_host(host);
+  return account;
+}
+
+TEST(HostMatchTest, LocalhostMeansTheSocketAndLoopback) {
+  EXPECT_TRUE(HostMatches("localhost", ClientHostOf("localhost")));
+  EXPECT_TRUE(HostMatches("localhost", ClientHostOf("127.0.0.1")));
+  EXPECT_TRUE(HostMatches("LOCALHOST", ClientHostOf("::1")));
+  EXPECT_FALSE(HostMatches("localhost", ClientHostOf("10.0.0.5")));
+}
+
+TEST(HostMatchTest, PatternsAreLikeOverTheAddress) {
+  EXPECT_TRUE(HostMatches("%", ClientHostOf("10.0.0.5")));
+  EXPECT_TRUE(HostMatches("10.0.0.%", ClientHostOf("10.0.0.5")));
+  EXPECT_FALSE(HostMatches("10.0.1.%", ClientHostOf("10.0.0.5")));
+  EXPECT_TRUE(HostMatches("10.0.0._", ClientHostOf("10.0.0.5")));
+  EXPECT_FALSE(HostMatches("10.0.0._", ClientHostOf("10.0.0.55")));
+  EXPECT_TRUE(HostMatches("10.0.0.5", ClientHostOf("10.0.0.5")));
+}
+
+TEST(MatchAccountTest, TheMostSpecificHostWins) {
+  wire::AccessControl access;
+  Add(&access, "app", "%");
+  Add(&access, "app", "10.0.%");
+  Add(&access, "app", "10.0.0.5");
+  Add(&access, "other", "10.0.0.5");
+  EXPECT_EQ(MatchAccount(access, "app", ClientHostOf("10.0.0.5"))->host(), "10.0.0.5");
+  EXPECT_EQ(MatchAccount(access, "app", ClientHostOf("10.0.9.9"))->host(), "10.0.%");
+  EXPECT_EQ(MatchAccount(access, "app", ClientHostOf("192.168.1.1"))->host(), "%");
+  EXPECT_EQ(MatchAccount(access, "nobody", ClientHostOf("10.0.0.5")), nullptr);
+}
+
+TEST(PrivilegesTest, NamesAndLists) {
+  EXPECT_EQ(PrivilegeNamed("show view"), kShowView);
+  EXPECT_EQ(PrivilegeNamed("GRANT OPTION"), kGrantOption);
+  EXPECT_FALSE(PrivilegeNamed("FLY").has_value());
+  EXPECT_EQ(FormatPrivileges(kInsert | kSelect | kGrantOption, Level::kDatabase), "SELECT, INSERT");
+  EXPECT_EQ(FormatPrivileges(AllAt(Level::kTable), Level::kTable), "ALL PRIVILEGES");
+  EXPECT_EQ(FormatPrivileges(kGrantOption, Level::kGlobal), "USAGE");
+  EXPECT_EQ(AllAt(Level::kTable) & kCreateUser, 0u);
+  EXPECT_NE(AllAt(Level::kGlobal) & kCreateUser, 0u);
+}
+
+TEST(GrantsTest, LevelsAddUp) {
+  wire::Account account;
+  account.set_user("app");
+  account.set_host("%");
+  Grant(&account, Level::kDatabase, "shop", "", kSelect);
+  Grant(&account, Level::kTable, "shop", "orders", kInsert | kUpdate);
+  EXPECT_EQ(TablePrivileges(account, "shop", "orders"), kSelect | kInsert | kUpdate);
+  EXPECT_EQ(TablePrivileges(account, "shop", "items"), kSelect);
+  EXPECT_EQ(TablePrivileges(account, "other", "orders"), 0u);
+  EXPECT_TRUE(SeesDatabase(account, "shop"));
+  EXPECT_FALSE(SeesDatabase(account, "other"));
+  EXPECT_EQ(ShowGrants(account),
+            (std::vector<std::string>{"GRANT USAGE ON *.* TO `app`@`%`",
+                                      "GRANT SELECT ON `shop`.* TO `app`@`%`",
+                                      "GRANT INSERT, UPDATE ON `shop`.`orders` TO `app`@`%`"}));
+}
+
+TEST(GrantsTest, RevokeRemovesEmptiedGrantsAndReportsMissingOnes) {
+  wire::Account account;
+  account.set_user("app");
+  account.set_host("%");
+  Grant(&account, Level::kTable, "shop", "orders", kSelect | kGrantOption);
+  EXPECT_TRUE(Revoke(&account, Level::kTable, "shop", "orders", kSelect));
+  EXPECT_EQ(account.grants_size(), 1);  // GRANT OPTION is left
+  EXPECT_TRUE(Revoke(&account, Level::kTable, "shop", "orders", kGrantOption));
+  EXPECT_EQ(account.grants_size(), 0);
+  EXPECT_FALSE(Revoke(&account, Level::kDatabase, "shop", "", kSelect));
+  EXPECT_TRUE(Revoke(&account, Level::kGlobal, "", "", kSelect));  // always there
+}
+
+TEST(SeedTest, UsersWithoutPasswordsStayOnThisHost) {
+  std::vector<config::UserConfig> users(2);
+  users[0].name = "root";
+  users[1].name = "app";
+  users[1].native_hash = "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7";
+  users[1].sha256_hash = "3881219d087dd9c634373fd33dfa33a2cb6bfc6c520b64b8bb60ef2ceb534ae7";
+  absl::StatusOr<wire::AccessControl> seed = SeedAccessControl(users);
+  ASSERT_TRUE(seed.ok());
+  EXPECT_EQ(seed->generation(), 0u);
+  EXPECT_EQ(seed->accounts(0).host(), "localhost");
+  EXPECT_EQ(seed->accounts(1).host(), "%");
+  EXPECT_EQ(seed->accounts(1).native_hash().size(), 20u);
+  EXPECT_EQ(seed->accounts(1).global_privileges(), GrantableAt(Level::kGlobal));
+  users[1].sha256_hash = "00";
+  EXPECT_FALSE(SeedAccessControl(users).ok());
+}
+
+TEST(AccountNameTest, QuotesAreDoubled) {
+  EXPECT_EQ(QuoteAccount("o'neil", "%"), "'o''neil'@'%'");
+  EXPECT_EQ(BacktickAccount("a`b", "localhost"), "`a``b`@`localhost`");
+}
+
+}  // namespace
+}  // namespace shoal::access

@@ -1,0 +1,372 @@
+// CREATE/ALTER/DROP/RENAME USER, SET PASSWORD, GRANT, REVOKE, FLUSH PRIVILEGES, SHOW GRANTS and
+// SHOW CREATE USER. A change is computed here on the accounts as this router has them and
+// sent whole to the dictionary master, which takes it only if nobody changed them since
+// (wire::SetAccessControl): every router then enforces it.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "protocol/access_errors.h"
+#include "protocol/auth.h"
+#include "protocol/messages.h"
+#include "router/access/accounts.h"
+#include "router/access/grants.h"
+#include "router/sql/eval/result_columns.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/privilege_check.h"
+#include "router/sql/exec/table_access.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+using access::Privileges;
+using Row = std::vector<mysql::Value>;
+
+// The account a statement names: CURRENT_USER is the session's.
+AccountName Resolved(const AccountName& name, const SessionState& state) {
+  if (!name.current_user) {
+    AccountName out = name;
+    out.host = absl::AsciiStrToLower(name.host);
+    return out;
+  }
+  return AccountName{state.user, state.account_host.empty() ? "%" : state.account_host, false};
+}
+
+std::string Quoted(const AccountName& name) { return access::QuoteAccount(name.user, name.host); }
+
+// Sets the password an IDENTIFIED clause gives (none: the account keeps its own).
+std::optional<mysql::SqlError> SetAuthentication(const AccountSpec& spec, wire::Account* account) {
+  std::string plugin = spec.plugin.empty() ? account->plugin() : spec.plugin;
+  if (plugin.empty()) plugin = std::string(mysql::kCachingSha2PasswordPlugin);
+  if (plugin != mysql::kCachingSha2PasswordPlugin && plugin != mysql::kNativePasswordPlugin) {
+    return mysql::errors::PluginNotLoaded(plugin);
+  }
+  account->set_plugin(plugin);
+  if (spec.hash.has_value()) {
+    // AS 'hash': mysql.user's form of a mysql_native_password hash ("*" and 40 hex digits);
+    // the SHA-256 one cannot be derived from it, so such an account logs in with the former.
+    mysql::Sha1Digest native;
+    if (!spec.hash->empty() && !mysql::ParseNativeHash(*spec.hash, &native)) {
+      return mysql::errors::PasswordFormat();
+    }
+    account->set_native_hash(spec.hash->empty() ? "" : std::string(mysql::DigestView(native)));
+    account->clear_sha256_hash();
+    if (!spec.hash->empty()) account->set_plugin(std::string(mysql::kNativePasswordPlugin));
+    return std::nullopt;
+  }
+  if (!spec.password.has_value()) return std::nullopt;
+  if (spec.password->empty()) {
+    account->clear_native_hash();
+    account->clear_sha256_hash();
+    return std::nullopt;
+  }
+  mysql::PasswordHashes hashes = mysql::HashPassword(*spec.password);
+  account->set_native_hash(std::string(mysql::DigestView(hashes.native)));
+  account->set_sha256_hash(std::string(mysql::DigestView(hashes.caching_sha2)));
+  return std::nullopt;
+}
+
+void SetOptions(const AccountStmt& stmt, wire::Account* account) {
+  if (stmt.lock) account->set_locked(*stmt.lock);
+  if (stmt.password_expire) account->set_password_expired(*stmt.password_expire);
+  if (stmt.max_user_connections) account->set_max_user_connections(*stmt.max_user_connections);
+}
+
+// Sends `access`, computed on generation `based_on`, to the master; `ok` is the answer.
+StatementResult Store(wire::AccessControl access, uint32_t based_on, const ExecContext& ctx,
+                      OkResult ok = {}) {
+  wire::DictReq request;
+  request.mutable_set_access_control()->set_based_on(based_on);
+  *request.mutable_set_access_control()->mutable_access() = std::move(access);
+  return RunDictionary(std::move(request), ctx, std::move(ok));
+}
+
+// The accounts as they are now, to change, and the generation they are; or the error.
+struct Current {
+  wire::AccessControl access;
+  uint32_t generation = 0;
+};
+std::variant<Current, mysql::SqlError> CurrentAccess(const ExecContext& ctx) {
+  if (auto err = RequireDataNodes(*ctx.state)) return *err;
+  if (auto err = RequireCurrentDictionary(*ctx.state)) return *err;
+  std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(*ctx.state);
+  if (access == nullptr) return ClusterFailure();
+  return Current{*access, access->generation()};
+}
+
+StatementResult CreateUsers(const AccountStmt& stmt, const ExecContext& ctx, Current now) {
+  std::vector<std::string> failed;
+  for (const AccountSpec& spec : stmt.accounts) {
+    AccountName name = Resolved(spec.name, *ctx.state);
+    if (access::FindAccount(now.access, name.user, name.host) != nullptr) {
+      if (stmt.if_flag) {
+        AddWarning(ctx.state, Diagnostic::Level::kNote, 3163,
+                   absl::StrCat("Authorization ID ", Quoted(name), " already exists."));
+      } else {
+        failed.push_back(Quoted(name));
+      }
+      continue;
+    }
+    wire::Account& account = *now.access.add_accounts();
+    account.set_user(name.user);
+    account.set_host(name.host);
+    if (auto err = SetAuthentication(spec, &account)) return *err;
+    SetOptions(stmt, &account);
+  }
+  if (!failed.empty()) {
+    return mysql::errors::AccountOperationFailed("CREATE USER", absl::StrJoin(failed, ","));
+  }
+  return Store(std::move(now.access), now.generation, ctx);
+}
+
+StatementResult AlterUsers(const AccountStmt& stmt, const ExecContext& ctx, Current now) {
+  const bool set_password = stmt.kind == AccountStmt::Kind::kSetPassword;
+  std::vector<std::string> failed;
+  for (const AccountSpec& spec : stmt.accounts) {
+    AccountName name = Resolved(spec.name, *ctx.state);
+    wire::Account* account = access::FindAccount(&now.access, name.user, name.host);
+    if (account == nullptr) {
+      if (set_password) return mysql::errors::PasswordNoMatch();
+      if (stmt.if_flag) {
+        AddWarning(ctx.state, Diagnostic::Level::kNote, 3162,
+                   absl::StrCat("Authorization ID ", Quoted(name), " does not exist."));
+      } else {
+        failed.push_back(Quoted(name));
+      }
+      continue;
+    }
+    if (spec.identified) {
+      if (auto err = SetAuthentication(spec, account)) return *err;
+      account->set_password_expired(false);
+    }
+    SetOptions(stmt, account);
+  }
+  if (!failed.empty()) {
+    return mysql::errors::AccountOperationFailed("ALTER USER", absl::StrJoin(failed, ","));
+  }
+  return Store(std::move(now.access), now.generation, ctx);
+}
+
+StatementResult DropUsers(const AccountStmt& stmt, const ExecContext& ctx, Current now) {
+  std::vector<std::string> failed;
+  auto* accounts = now.access.mutable_accounts();
+  for (const AccountSpec& spec : stmt.accounts) {
+    AccountName name = Resolved(spec.name, *ctx.state);
+    const wire::Account* account = access::FindAccount(now.access, name.user, name.host);
+    if (account == nullptr) {
+      if (stmt.if_flag) {
+        AddWarning(ctx.state, Diagnostic::Level::kNote, 3162,
+                   absl::StrCat("Authorization ID ", Quoted(name), " does not exist."));
+      } else {
+        failed.push_back(Quoted(name));
+      }
+      continue;
+    }
+    for (int i = 0; i < accounts->size(); ++i) {
+      if (&accounts->at(i) == account) {
+        accounts->DeleteSubrange(i, 1);
+        break;
+      }
+    }
+  }
+  if (!failed.empty()) {
+    return mysql::errors::AccountOperationFailed("DROP USER", absl::StrJoin(failed, ","));
+  }
+  return Store(std::move(now.access), now.generation, ctx);
+}
+
+StatementResult RenameUsers(const AccountStmt& stmt, const ExecContext& ctx, Current now) {
+  std::vector<std::string> failed;
+  for (size_t i = 0; i < stmt.accounts.size(); ++i) {
+    AccountName from = Resolved(stmt.accounts[i].name, *ctx.state);
+    AccountName to = Resolved(stmt.renamed_to[i], *ctx.state);
+    wire::Account* account = access::FindAccount(&now.access, from.user, from.host);
+    if (account == nullptr || access::FindAccount(now.access, to.user, to.host) != nullptr) {
+      failed.push_back(Quoted(from));
+      continue;
+    }
+    account->set_user(to.user);
+    account->set_host(to.host);
+  }
+  if (!failed.empty()) {
+    return mysql::errors::AccountOperationFailed("RENAME USER", absl::StrJoin(failed, ","));
+  }
+  return Store(std::move(now.access), now.generation, ctx);
+}
+
+// The bits GRANT or REVOKE names at `level`: 1221 or 1144 for one the level does not take.
+std::variant<Privileges, mysql::SqlError> NamedPrivileges(const GrantStmt& stmt,
+                                                          access::Level level) {
+  Privileges bits = 0;
+  for (const std::string& name : stmt.privileges) {
+    if (name == "ALL") {
+      bits |= access::AllAt(level);
+    } else if (name != "USAGE") {
+      bits |= *access::PrivilegeNamed(name);  // the parser let only known names through
+    }
+  }
+  if (stmt.with_grant_option) bits |= access::kGrantOption;
+  if ((bits & ~access::GrantableAt(level)) != 0) {
+    if (level == access::Level::kTable) return mysql::errors::IllegalGrantForTable();
+    return mysql::errors::DatabaseGrantOfGlobalPrivileges();
+  }
+  return bits;
+}
+
+StatementResult RevokeEverything(const GrantStmt& stmt, const ExecContext& ctx, Current now) {
+  if ((SessionGlobalPrivileges(*ctx.state) & access::kCreateUser) == 0) {
+    return mysql::errors::SpecificAccessDenied("CREATE USER");
+  }
+  std::vector<std::string> failed;
+  for (const AccountName& written : stmt.accounts) {
+    AccountName name = Resolved(written, *ctx.state);
+    wire::Account* account = access::FindAccount(&now.access, name.user, name.host);
+    if (account == nullptr) {
+      failed.push_back(Quoted(name));
+      continue;
+    }
+    access::RevokeAll(account);
+  }
+  if (!failed.empty()) {
+    return mysql::errors::AccountOperationFailed("REVOKE", absl::StrJoin(failed, ","));
+  }
+  return Store(std::move(now.access), now.generation, ctx);
+}
+
+}  // namespace
+
+StatementResult ExecuteAccount(const AccountStmt& stmt, const ExecContext& ctx) {
+  auto now = CurrentAccess(ctx);
+  if (auto* err = std::get_if<mysql::SqlError>(&now)) return *err;
+  Current& current = std::get<Current>(now);
+  switch (stmt.kind) {
+    case AccountStmt::Kind::kCreate:
+      return CreateUsers(stmt, ctx, std::move(current));
+    case AccountStmt::Kind::kAlter:
+    case AccountStmt::Kind::kSetPassword:
+      return AlterUsers(stmt, ctx, std::move(current));
+    case AccountStmt::Kind::kDrop:
+      return DropUsers(stmt, ctx, std::move(current));
+    case AccountStmt::Kind::kRename:
+      return RenameUsers(stmt, ctx, std::move(current));
+  }
+  return OkResult{};
+}
+
+StatementResult ExecuteGrant(const GrantStmt& stmt, const ExecContext& ctx) {
+  SessionState& s = *ctx.state;
+  auto now = CurrentAccess(ctx);
+  if (auto* err = std::get_if<mysql::SqlError>(&now)) return *err;
+  Current& current = std::get<Current>(now);
+  if (stmt.revoke_everything) return RevokeEverything(stmt, ctx, std::move(current));
+
+  access::Level level = stmt.global          ? access::Level::kGlobal
+                        : stmt.table.empty() ? access::Level::kDatabase
+                                             : access::Level::kTable;
+  std::string database = stmt.current_database ? s.database : stmt.database;
+  if (level != access::Level::kGlobal && database.empty()) {
+    return mysql::errors::NoDatabaseSelected();
+  }
+  auto named = NamedPrivileges(stmt, level);
+  if (auto* err = std::get_if<mysql::SqlError>(&named)) return *err;
+  const Privileges bits = std::get<Privileges>(named);
+
+  // The granter holds GRANT OPTION and every privilege it gives or takes, at that level.
+  const wire::Account* granter = SessionAccount(current.access, s);
+  Privileges held = granter == nullptr                ? 0
+                    : level == access::Level::kGlobal ? granter->global_privileges()
+                    : level == access::Level::kDatabase
+                        ? access::DatabasePrivileges(*granter, database)
+                        : access::TablePrivileges(*granter, database, stmt.table);
+  if ((held & access::kGrantOption) == 0 || (bits & ~held) != 0) {
+    switch (level) {
+      case access::Level::kGlobal:
+        return mysql::errors::AccessDenied(s.user, s.host, true);
+      case access::Level::kDatabase:
+        return mysql::errors::DatabaseAccessDenied(s.user, s.host, database);
+      case access::Level::kTable:
+        return mysql::errors::TableAccessDenied(stmt.revoke ? "REVOKE" : "GRANT", s.user, s.host,
+                                                stmt.table);
+    }
+  }
+  if (level == access::Level::kTable) {
+    // A table grant names a table (or view) that exists.
+    TableName name{database, stmt.table};
+    std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(s);
+    if (dictionary != nullptr && dictionary->FindView(database, stmt.table) == nullptr) {
+      auto resolved = ResolveTable(name, s);
+      if (auto* err = std::get_if<mysql::SqlError>(&resolved)) return *err;
+    }
+  }
+
+  for (const AccountName& written : stmt.accounts) {
+    AccountName name = Resolved(written, s);
+    wire::Account* account = access::FindAccount(&current.access, name.user, name.host);
+    if (account == nullptr) {
+      if (stmt.revoke) return mysql::errors::NonexistingGrant(name.user, name.host);
+      return mysql::errors::CantCreateUserWithGrant();
+    }
+    if (!stmt.revoke) {
+      access::Grant(account, level, database, stmt.table, bits);
+    } else if (!access::Revoke(account, level, database, stmt.table, bits)) {
+      if (level == access::Level::kTable) {
+        return mysql::errors::NonexistingTableGrant(name.user, name.host, stmt.table);
+      }
+      return mysql::errors::NonexistingGrant(name.user, name.host);
+    }
+  }
+  return Store(std::move(current.access), current.generation, ctx);
+}
+
+StatementResult ExecuteFlush(const FlushStmt&, const ExecContext&) {
+  // Grants take effect when they are made: there is nothing to reload.
+  return OkResult{};
+}
+
+std::string AccountColumnTitle(const ShowStmt& stmt, const SessionState& state) {
+  AccountName name = Resolved(stmt.account, state);
+  return absl::StrCat(stmt.kind == ShowKind::kGrants ? "Grants for " : "CREATE USER for ",
+                      name.user, "@", name.host);
+}
+
+std::variant<std::vector<Row>, mysql::SqlError> AccountRows(const ShowStmt& stmt,
+                                                            const SessionState& state) {
+  std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(state);
+  AccountName name = Resolved(stmt.account, state);
+  const wire::Account* account =
+      access == nullptr ? nullptr : access::FindAccount(*access, name.user, name.host);
+  if (account == nullptr) {
+    if (stmt.kind == ShowKind::kGrants) {
+      return mysql::errors::NonexistingGrant(name.user, name.host);
+    }
+    return mysql::errors::AccountOperationFailed("SHOW CREATE USER", Quoted(name));
+  }
+  std::vector<Row> rows;
+  if (stmt.kind == ShowKind::kGrants) {
+    for (std::string& line : access::ShowGrants(*account)) rows.push_back({std::move(line)});
+    return rows;
+  }
+  std::string text = absl::StrCat("CREATE USER ", access::BacktickAccount(name.user, name.host),
+                                  " IDENTIFIED WITH '", account->plugin(), "'");
+  // Only mysql_native_password has a hash MySQL itself could take back (AS '*…').
+  if (account->plugin() == mysql::kNativePasswordPlugin && !account->native_hash().empty()) {
+    mysql::Sha1Digest native{};
+    std::copy_n(account->native_hash().begin(),
+                std::min(account->native_hash().size(), native.size()), native.begin());
+    absl::StrAppend(&text, " AS '", mysql::FormatNativeHash(native), "'");
+  }
+  absl::StrAppend(&text, " REQUIRE NONE PASSWORD EXPIRE",
+                  account->password_expired() ? "" : " DEFAULT", " ACCOUNT ",
+                  account->locked() ? "LOCK" : "UNLOCK");
+  if (account->max_user_connections() > 0) {
+    absl::StrAppend(&text, " WITH MAX_USER_CONNECTIONS ", account->max_user_connections());
+  }
+  rows.push_back({std::move(text)});
+  return rows;
+}
+
+}  // namespace shoal::sql::internal

@@ -1,0 +1,274 @@
+// Account statements: CREATE/ALTER/DROP/RENAME USER, SET PASSWORD, GRANT, REVOKE, FLUSH.
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "router/access/privileges.h"
+#include "router/sql/parse/parser_internal.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+bool ParseNumber(Parser& p, uint32_t* out) {
+  if (p.Peek().kind != TokenKind::kInteger) return p.Fail();
+  uint64_t v = 0;
+  if (!absl::SimpleAtoi(p.Peek().text, &v)) v = UINT32_MAX;
+  *out = static_cast<uint32_t>(std::min<uint64_t>(v, UINT32_MAX));
+  p.Advance();
+  return true;
+}
+
+bool ParseString(Parser& p, std::string* out) {
+  if (p.Peek().kind != TokenKind::kString) return p.Fail();
+  *out = p.Advance().value;
+  return true;
+}
+
+// IDENTIFIED BY 'pw' | IDENTIFIED BY PASSWORD 'hash' | IDENTIFIED WITH plugin [BY 'pw' |
+// AS 'hash'], after IDENTIFIED.
+bool ParseIdentified(Parser& p, AccountSpec* spec) {
+  spec->identified = true;
+  if (p.AcceptKeyword("WITH")) {
+    if (!p.ParseNameOrString(&spec->plugin)) return false;
+    spec->plugin = absl::AsciiStrToLower(spec->plugin);
+    if (p.AcceptKeyword("AS")) return ParseString(p, &spec->hash.emplace());
+    if (!p.AcceptKeyword("BY")) return true;
+  } else if (!p.ExpectKeyword("BY")) {
+    return false;
+  }
+  if (p.AcceptKeyword("RANDOM")) return p.NotSupported("RANDOM PASSWORD");
+  if (p.AcceptKeyword("PASSWORD")) return ParseString(p, &spec->hash.emplace());
+  return ParseString(p, &spec->password.emplace());
+}
+
+bool ParseAccountSpecs(Parser& p, bool with_auth, std::vector<AccountSpec>* out) {
+  do {
+    AccountSpec& spec = out->emplace_back();
+    if (!ParseAccountName(p, &spec.name)) return false;
+    if (with_auth && p.AcceptKeyword("IDENTIFIED") && !ParseIdentified(p, &spec)) return false;
+  } while (p.Accept(TokenKind::kComma));
+  return true;
+}
+
+// REQUIRE …, WITH resource options, password and lock options, in any order.
+bool ParseAccountOptions(Parser& p, AccountStmt* out) {
+  for (;;) {
+    if (p.AcceptKeyword("REQUIRE")) {
+      if (!p.AcceptKeyword("NONE")) return p.NotSupported("REQUIRE SSL");
+    } else if (p.AcceptKeyword("WITH")) {
+      bool any = false;
+      for (;;) {
+        uint32_t n = 0;
+        if (p.AcceptKeyword("MAX_USER_CONNECTIONS")) {
+          if (!ParseNumber(p, &n)) return false;
+          out->max_user_connections = n;
+        } else if (AcceptAny(p, {"MAX_QUERIES_PER_HOUR", "MAX_UPDATES_PER_HOUR",
+                                 "MAX_CONNECTIONS_PER_HOUR"})) {
+          if (!ParseNumber(p, &n)) return false;
+          if (n != 0) return p.NotSupported("MAX_QUERIES_PER_HOUR and the other hourly limits");
+        } else {
+          break;
+        }
+        any = true;
+      }
+      if (!any) return p.Fail();
+    } else if (p.AcceptKeyword("ACCOUNT")) {
+      if (p.AcceptKeyword("LOCK")) {
+        out->lock = true;
+      } else if (p.ExpectKeyword("UNLOCK")) {
+        out->lock = false;
+      } else {
+        return false;
+      }
+    } else if (p.AcceptKeyword("PASSWORD")) {
+      if (!p.ExpectKeyword("EXPIRE")) return false;
+      if (p.AcceptKeyword("NEVER") || p.AcceptKeyword("DEFAULT")) {
+        // Passwords never expire here by age: both mean what there is.
+      } else if (p.AcceptKeyword("INTERVAL")) {
+        uint32_t days = 0;
+        if (!ParseNumber(p, &days) || !p.ExpectKeyword("DAY")) return false;
+      } else {
+        out->password_expire = true;
+      }
+    } else if (PeekAny(p, {"FAILED_LOGIN_ATTEMPTS", "PASSWORD_LOCK_TIME"})) {
+      return p.NotSupported(absl::AsciiStrToUpper(p.Peek().text));
+    } else {
+      return true;
+    }
+  }
+}
+
+// A privilege's words up to `,` or ON (or `(`, a column list).
+bool ParsePrivilege(Parser& p, std::string* out) {
+  std::vector<std::string> words;
+  while (p.Peek().kind == TokenKind::kIdent && !PeekAny(p, {"ON", "TO", "FROM"})) {
+    words.push_back(absl::AsciiStrToUpper(p.Advance().text));
+  }
+  if (words.empty()) return p.Fail();
+  *out = absl::StrJoin(words, " ");
+  if (*out == "ALL PRIVILEGES") *out = "ALL";
+  if (*out != "ALL" && *out != "USAGE" && !access::PrivilegeNamed(*out).has_value()) {
+    // GRANT role TO account: a name that is no privilege, then no ON.
+    if (PeekAny(p, {"TO", "FROM"}) || p.Peek().kind == TokenKind::kComma) {
+      return p.NotSupported("roles");
+    }
+    return p.Fail();
+  }
+  if (p.Peek().kind == TokenKind::kLParen) return p.NotSupported("column privileges");
+  return true;
+}
+
+// ON [TABLE] {*.* | db.* | * | db.t | t}.
+bool ParsePrivilegeLevel(Parser& p, GrantStmt* out) {
+  if (PeekAny(p, {"FUNCTION", "PROCEDURE"})) return p.NotSupported("stored routines");
+  p.AcceptKeyword("TABLE");
+  if (p.Accept(TokenKind::kStar)) {
+    if (!p.Accept(TokenKind::kDot)) {
+      out->current_database = true;
+      return true;
+    }
+    out->global = true;
+    return p.Expect(TokenKind::kStar);
+  }
+  std::string first;
+  if (!p.ParseIdentifier(&first)) return false;
+  if (!p.Accept(TokenKind::kDot)) {
+    out->current_database = true;
+    out->table = std::move(first);
+    return true;
+  }
+  out->database = std::move(first);
+  if (p.Accept(TokenKind::kStar)) return true;
+  return p.ParseIdentifier(&out->table);
+}
+
+bool ParseAccountNames(Parser& p, std::vector<AccountName>* out) {
+  do {
+    if (!ParseAccountName(p, &out->emplace_back())) return false;
+  } while (p.Accept(TokenKind::kComma));
+  return true;
+}
+
+}  // namespace
+
+bool ParseAccountName(Parser& p, AccountName* out) {
+  if (p.AcceptKeyword("CURRENT_USER")) {
+    out->current_user = true;
+    return !p.Accept(TokenKind::kLParen) || p.Expect(TokenKind::kRParen);
+  }
+  if (!p.ParseNameOrString(&out->user)) return false;
+  if (p.Peek().kind == TokenKind::kUserVar) out->host = p.Advance().value;
+  if (out->user.size() > 32) {
+    return p.Fail();  // MySQL: String 'x' is too long for user name (1470) — a parse error here
+  }
+  return true;
+}
+
+bool Parser::ParseAccountStatement(AccountStmt* out) {
+  if (AcceptKeyword("CREATE")) {
+    Advance();  // USER
+    out->kind = AccountStmt::Kind::kCreate;
+    out->if_flag = AcceptKeyword("IF");
+    if (out->if_flag && !(ExpectKeyword("NOT") && ExpectKeyword("EXISTS"))) return false;
+    if (!ParseAccountSpecs(*this, true, &out->accounts)) return false;
+    if (AcceptKeyword("DEFAULT")) return NotSupported("roles");
+    return ParseAccountOptions(*this, out);
+  }
+  if (AcceptKeyword("ALTER")) {
+    Advance();  // USER
+    out->kind = AccountStmt::Kind::kAlter;
+    out->if_flag = AcceptKeyword("IF");
+    if (out->if_flag && !ExpectKeyword("EXISTS")) return false;
+    if (PeekKeyword("USER") && Peek(1).kind == TokenKind::kLParen) {
+      Advance();
+      Advance();
+      if (!Expect(TokenKind::kRParen)) return false;
+      AccountSpec& spec = out->accounts.emplace_back();
+      spec.name.current_user = true;
+      return ExpectKeyword("IDENTIFIED") && ParseIdentified(*this, &spec) &&
+             ParseAccountOptions(*this, out);
+    }
+    if (!ParseAccountSpecs(*this, true, &out->accounts)) return false;
+    if (AcceptKeyword("DEFAULT")) return NotSupported("roles");
+    return ParseAccountOptions(*this, out);
+  }
+  if (AcceptKeyword("DROP")) {
+    Advance();  // USER
+    out->kind = AccountStmt::Kind::kDrop;
+    out->if_flag = AcceptKeyword("IF");
+    if (out->if_flag && !ExpectKeyword("EXISTS")) return false;
+    return ParseAccountSpecs(*this, false, &out->accounts);
+  }
+  if (AcceptKeyword("RENAME")) {
+    Advance();  // USER
+    out->kind = AccountStmt::Kind::kRename;
+    do {
+      if (!ParseAccountName(*this, &out->accounts.emplace_back().name) || !ExpectKeyword("TO") ||
+          !ParseAccountName(*this, &out->renamed_to.emplace_back())) {
+        return false;
+      }
+    } while (Accept(TokenKind::kComma));
+    return true;
+  }
+  // SET PASSWORD [FOR account] = 'password' | PASSWORD('password')
+  Advance();  // SET
+  Advance();  // PASSWORD
+  out->kind = AccountStmt::Kind::kSetPassword;
+  AccountSpec& spec = out->accounts.emplace_back();
+  spec.name.current_user = !AcceptKeyword("FOR");
+  if (!spec.name.current_user && !ParseAccountName(*this, &spec.name)) return false;
+  if (!Expect(TokenKind::kEq)) return false;
+  spec.identified = true;
+  if (PeekKeyword("PASSWORD") && Peek(1).kind == TokenKind::kLParen) {
+    Advance();
+    Advance();
+    return ParseString(*this, &spec.password.emplace()) && Expect(TokenKind::kRParen);
+  }
+  if (AcceptKeyword("TO")) return NotSupported("RANDOM PASSWORD");
+  return ParseString(*this, &spec.password.emplace());
+}
+
+bool Parser::ParseGrant(GrantStmt* out) {
+  out->revoke = AcceptKeyword("REVOKE");
+  if (!out->revoke) Advance();  // GRANT
+  if (out->revoke && AcceptKeyword("IF")) return NotSupported("REVOKE IF EXISTS");
+  do {
+    if (!ParsePrivilege(*this, &out->privileges.emplace_back())) return false;
+  } while (Accept(TokenKind::kComma));
+  if (out->revoke && out->privileges == std::vector<std::string>{"ALL", "GRANT OPTION"} &&
+      PeekKeyword("FROM")) {
+    out->revoke_everything = true;
+  } else {
+    if (!PeekKeyword("ON")) {
+      // GRANT role TO user: names that are not privileges fail above, so this is a role of
+      // a privilege's name.
+      return NotSupported("roles");
+    }
+    Advance();  // ON
+    if (!ParsePrivilegeLevel(*this, out)) return false;
+  }
+  if (!ExpectKeyword(out->revoke ? "FROM" : "TO") || !ParseAccountNames(*this, &out->accounts)) {
+    return false;
+  }
+  if (!out->revoke && AcceptKeyword("WITH")) {
+    if (!ExpectKeyword("GRANT") || !ExpectKeyword("OPTION")) return false;
+    out->with_grant_option = true;
+  }
+  return true;
+}
+
+bool Parser::ParseFlush(FlushStmt* out) {
+  Advance();  // FLUSH
+  if (!AcceptKeyword("NO_WRITE_TO_BINLOG")) AcceptKeyword("LOCAL");
+  if (Peek().kind != TokenKind::kIdent) return Fail();
+  out->what = absl::AsciiStrToUpper(Advance().text);
+  if (out->what != "PRIVILEGES" && out->what != "STATUS" && out->what != "HOSTS" &&
+      out->what != "USER_RESOURCES") {
+    return NotSupported(absl::StrCat("FLUSH ", out->what));
+  }
+  return true;
+}
+
+}  // namespace shoal::sql::internal

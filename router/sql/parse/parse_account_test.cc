@@ -1,0 +1,117 @@
+// The account statements (parse_account.cc) as MySQL clients and tools write them.
+#include <gtest/gtest.h>
+
+#include "router/sql/parse/parser.h"
+#include "router/sql/parse/parser_test_util.h"
+#include "router/sql/parse/redact.h"
+
+namespace shoal::sql {
+namespace {
+
+using testing::MustFail;
+
+template <typename T>
+T Must(absl::string_view sql) {
+  return testing::MustParseAs<T>(sql);
+}
+
+TEST(ParseAccountTest, CreateUserWithEveryClause) {
+  auto s = Must<AccountStmt>(
+      "CREATE USER IF NOT EXISTS 'app'@'10.0.%' IDENTIFIED BY 'pw', bob IDENTIFIED WITH "
+      "mysql_native_password AS '*14E65567ABDB5135D0CFD9A70B3032C179A49EE7', carol@localhost "
+      "REQUIRE NONE WITH MAX_USER_CONNECTIONS 5 PASSWORD EXPIRE ACCOUNT LOCK");
+  EXPECT_EQ(s.kind, AccountStmt::Kind::kCreate);
+  EXPECT_TRUE(s.if_flag);
+  ASSERT_EQ(s.accounts.size(), 3u);
+  EXPECT_EQ(s.accounts[0].name.user, "app");
+  EXPECT_EQ(s.accounts[0].name.host, "10.0.%");
+  EXPECT_EQ(s.accounts[0].password, "pw");
+  EXPECT_EQ(s.accounts[1].name.host, "%");
+  EXPECT_EQ(s.accounts[1].plugin, "mysql_native_password");
+  EXPECT_EQ(s.accounts[1].hash, "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7");
+  EXPECT_EQ(s.accounts[2].name.host, "localhost");
+  EXPECT_FALSE(s.accounts[2].identified);
+  EXPECT_EQ(s.max_user_connections, 5u);
+  EXPECT_EQ(s.password_expire, true);
+  EXPECT_EQ(s.lock, true);
+}
+
+TEST(ParseAccountTest, AlterDropRenameSetPassword) {
+  auto alter = Must<AccountStmt>("ALTER USER USER() IDENTIFIED BY 'new'");
+  EXPECT_EQ(alter.kind, AccountStmt::Kind::kAlter);
+  EXPECT_TRUE(alter.accounts[0].name.current_user);
+  EXPECT_EQ(Must<AccountStmt>("ALTER USER IF EXISTS u ACCOUNT UNLOCK").lock, false);
+  auto drop = Must<AccountStmt>("DROP USER IF EXISTS a, 'b'@'h'");
+  EXPECT_EQ(drop.kind, AccountStmt::Kind::kDrop);
+  EXPECT_EQ(drop.accounts.size(), 2u);
+  auto rename = Must<AccountStmt>("RENAME USER a TO b, 'c'@'%' TO 'd'@'localhost'");
+  ASSERT_EQ(rename.renamed_to.size(), 2u);
+  EXPECT_EQ(rename.renamed_to[1].host, "localhost");
+  auto set = Must<AccountStmt>("SET PASSWORD FOR 'app'@'%' = 'x'");
+  EXPECT_EQ(set.kind, AccountStmt::Kind::kSetPassword);
+  EXPECT_EQ(set.accounts[0].name.user, "app");
+  EXPECT_FALSE(set.accounts[0].name.current_user);
+  auto own = Must<AccountStmt>("SET PASSWORD = PASSWORD('y')");
+  EXPECT_EQ(own.accounts[0].password, "y");
+  EXPECT_TRUE(own.accounts[0].name.current_user);
+}
+
+TEST(ParseAccountTest, GrantAndRevokeLevels) {
+  auto global = Must<GrantStmt>("GRANT ALL PRIVILEGES ON *.* TO 'a'@'%' WITH GRANT OPTION");
+  EXPECT_TRUE(global.global);
+  EXPECT_EQ(global.privileges, std::vector<std::string>{"ALL"});
+  EXPECT_TRUE(global.with_grant_option);
+  auto db = Must<GrantStmt>("GRANT SELECT, SHOW VIEW, CREATE TEMPORARY TABLES ON shop.* TO a, b");
+  EXPECT_EQ(db.database, "shop");
+  EXPECT_TRUE(db.table.empty());
+  EXPECT_EQ(db.privileges,
+            (std::vector<std::string>{"SELECT", "SHOW VIEW", "CREATE TEMPORARY TABLES"}));
+  EXPECT_EQ(db.accounts.size(), 2u);
+  auto table = Must<GrantStmt>("REVOKE INSERT ON TABLE `shop`.`orders` FROM a");
+  EXPECT_TRUE(table.revoke);
+  EXPECT_EQ(table.table, "orders");
+  auto here = Must<GrantStmt>("GRANT UPDATE ON orders TO a");
+  EXPECT_TRUE(here.current_database);
+  EXPECT_EQ(here.table, "orders");
+  EXPECT_TRUE(Must<GrantStmt>("GRANT USAGE ON * TO a").current_database);
+  EXPECT_TRUE(Must<GrantStmt>("REVOKE ALL PRIVILEGES, GRANT OPTION FROM a, b").revoke_everything);
+}
+
+TEST(ParseAccountTest, ShowGrantsAndCreateUser) {
+  auto mine = Must<ShowStmt>("SHOW GRANTS");
+  EXPECT_EQ(mine.kind, ShowKind::kGrants);
+  EXPECT_TRUE(mine.account.current_user);
+  auto theirs = Must<ShowStmt>("SHOW GRANTS FOR 'app'@'localhost'");
+  EXPECT_FALSE(theirs.account.current_user);
+  EXPECT_EQ(theirs.account.host, "localhost");
+  auto create = Must<ShowStmt>("SHOW CREATE USER app");
+  EXPECT_EQ(create.kind, ShowKind::kCreateUser);
+  EXPECT_EQ(create.account.user, "app");
+  EXPECT_EQ(Must<FlushStmt>("FLUSH PRIVILEGES").what, "PRIVILEGES");
+}
+
+TEST(ParseAccountTest, Refused) {
+  EXPECT_EQ(MustFail("GRANT FLY ON *.* TO a").code, 1064);
+  EXPECT_EQ(MustFail("GRANT SELECT ON *.* a").code, 1064);
+  EXPECT_EQ(MustFail("CREATE USER").code, 1064);
+  EXPECT_EQ(MustFail("FLUSH LOGS").code, 1235);
+  EXPECT_EQ(MustFail("CREATE USER u IDENTIFIED BY RANDOM PASSWORD").code, 1235);
+}
+
+TEST(RedactTest, PasswordsBecomeSecret) {
+  EXPECT_EQ(RedactSecrets("CREATE USER 'a'@'%' IDENTIFIED BY 'pw', b IDENTIFIED WITH "
+                          "mysql_native_password AS '*ABC' ACCOUNT LOCK"),
+            "CREATE USER 'a'@'%' IDENTIFIED BY <secret>, b IDENTIFIED WITH "
+            "mysql_native_password AS <secret> ACCOUNT LOCK");
+  EXPECT_EQ(RedactSecrets("SET PASSWORD FOR 'a'@'%' = 'x'"), "SET PASSWORD FOR 'a'@'%' = <secret>");
+  EXPECT_EQ(RedactSecrets("SET PASSWORD = PASSWORD('x')"), "SET PASSWORD = PASSWORD(<secret>)");
+  EXPECT_EQ(RedactSecrets("ALTER USER USER() IDENTIFIED BY 'it''s'"),
+            "ALTER USER USER() IDENTIFIED BY <secret>");
+  // Nothing to hide: as it was.
+  EXPECT_EQ(RedactSecrets("UPDATE t SET password = 'x' WHERE 'IDENTIFIED' = 'a'"),
+            "UPDATE t SET password = 'x' WHERE 'IDENTIFIED' = 'a'");
+  EXPECT_EQ(RedactSecrets("SELECT 1"), "SELECT 1");
+}
+
+}  // namespace
+}  // namespace shoal::sql

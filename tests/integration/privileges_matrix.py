@@ -1,0 +1,217 @@
+"""A privilege matrix run the same way on Shoal and on MariaDB, step by step.
+
+Accounts are made and grants given as root on one connection; each account's statements run
+on its own connections over TCP — on Shoal through the *other* router (grant on one router,
+enforced on the other at once). Every step's outcome (its rows, or its error code) must be the
+same on both, except where MySQL 8.0 (whose behaviour Shoal follows) and MariaDB differ: those
+steps name both codes.
+
+  privileges_matrix.py SHOAL_ADMIN_SOCKET SHOAL_USER_PORT MARIADB_SOCKET MARIADB_PORT
+"""
+import sys
+
+import pymysql
+
+shoal_admin, shoal_port, maria_admin, maria_port = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(
+    sys.argv[4])
+
+# System schemas differ (MariaDB has no performance_schema for an account without grants);
+# what an account may see of its own databases must not.
+SYSTEM = {"information_schema", "performance_schema", "mysql", "sys"}
+
+
+class Side:
+
+    def __init__(self, name, admin_socket, user_port):
+        self.name = name
+        self.admin = pymysql.connect(unix_socket=admin_socket, user="root", autocommit=True)
+        self.user_port = user_port
+        self.sessions = {}
+
+    def connect(self, user, password):
+        return pymysql.connect(host="127.0.0.1", port=self.user_port, user=user,
+                               password=password, autocommit=True, connect_timeout=10)
+
+    def run(self, who, sql):
+        """('ok', rows) or ('error', code)."""
+        try:
+            conn = self.admin if who == "root" else self.sessions.get(who)
+            if conn is None:
+                return ("error", "not logged in")
+            with conn.cursor() as cur:
+                cur.execute(sql)
+                rows = cur.fetchall() if cur.description else ()
+            return ("ok", normalize(sql, rows))
+        except pymysql.err.MySQLError as e:
+            return ("error", e.args[0])
+
+    def login(self, who, password):
+        self.sessions.pop(who, None)
+        try:
+            self.sessions[who] = self.connect(who, password)
+            return ("ok", ())
+        except pymysql.err.MySQLError as e:
+            return ("error", e.args[0])
+
+
+def normalize(sql, rows):
+    rows = [tuple(str(v) for v in row) for row in rows]
+    if sql.upper().startswith("SHOW DATABASES"):
+        rows = [r for r in rows if r[0] not in SYSTEM]
+    if sql.upper().startswith("SHOW CREATE"):
+        return []  # the texts differ (types, engines, charsets); that it answers is compared
+    if sql.upper().startswith("SHOW GRANTS"):
+        # MariaDB adds the password hash to the USAGE line.
+        rows = [(r[0].split(" IDENTIFIED BY PASSWORD")[0],) for r in rows]
+    return sorted(rows)
+
+
+# (who, statement or ("login", password), expected difference as (shoal, mariadb) codes)
+STEPS = [
+    ("root", "CREATE DATABASE pt"),
+    ("root", "CREATE TABLE pt.t (id INT PRIMARY KEY, v INT)"),
+    ("root", "CREATE TABLE pt.u (id INT PRIMARY KEY)"),
+    ("root", "INSERT INTO pt.t VALUES (1, 10), (2, 20)"),
+    ("root", "INSERT INTO pt.u VALUES (1)"),
+    ("root", "CREATE USER 'alice'@'%' IDENTIFIED BY 'a1'"),
+    ("alice", ("login", "wrong")),
+    ("alice", ("login", "a1")),
+    ("alice", "SELECT * FROM pt.t"),
+    ("alice", "SHOW DATABASES"),
+    ("alice", "USE pt"),
+    ("alice", "SHOW GRANTS"),
+    ("root", "GRANT SELECT ON pt.t TO 'alice'@'%'"),
+    # The same session, at once, through the other router.
+    ("alice", "SELECT * FROM pt.t"),
+    ("alice", "SELECT id FROM pt.t WHERE v > 15"),
+    ("alice", "SELECT * FROM pt.u"),
+    ("alice", "SELECT t.id FROM pt.t JOIN pt.u ON t.id = u.id"),
+    ("alice", "SELECT id FROM pt.t WHERE id IN (SELECT id FROM pt.u)"),
+    ("alice", "SELECT (SELECT COUNT(*) FROM pt.u) FROM pt.t"),
+    ("alice", "INSERT INTO pt.t VALUES (3, 30)"),
+    ("alice", "UPDATE pt.t SET v = 1"),
+    ("alice", "DELETE FROM pt.t"),
+    ("alice", "USE pt"),
+    ("alice", "SELECT DATABASE()"),
+    # MySQL (and MariaDB) apply a change of the session's current database's grants only at
+    # its next USE; Shoal at the next statement. Leave it, so both apply them at once.
+    ("alice", "USE information_schema"),
+    ("alice", "SHOW TABLES FROM pt"),
+    ("alice", "SHOW DATABASES"),
+    ("alice", "SHOW GRANTS"),
+    ("alice", "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'pt'"),
+    ("alice", "SHOW CREATE TABLE pt.t"),
+    ("alice", "SHOW CREATE TABLE pt.u"),
+    ("root", "GRANT INSERT, UPDATE ON pt.* TO 'alice'@'%'"),
+    ("alice", "INSERT INTO pt.t VALUES (3, 30)"),
+    ("alice", "UPDATE pt.t SET v = v + 1 WHERE id = 3"),
+    ("alice", "UPDATE pt.u SET id = 5 WHERE id = 1"),
+    ("alice", "UPDATE pt.u SET id = 5"),
+    ("alice", "REPLACE INTO pt.t VALUES (3, 31)"),
+    ("alice", "INSERT INTO pt.t VALUES (3, 1) ON DUPLICATE KEY UPDATE v = 2"),
+    ("alice", "SELECT * FROM pt.t WHERE id = 3"),
+    ("alice", "DELETE FROM pt.t WHERE id = 3"),
+    ("alice", "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'pt'"),
+    ("alice", "CREATE TABLE pt.x (id INT PRIMARY KEY)"),
+    ("alice", "DROP TABLE pt.t"),
+    ("alice", "TRUNCATE TABLE pt.t"),
+    ("alice", "ALTER TABLE pt.t ADD COLUMN w INT"),
+    ("alice", "CREATE INDEX iv ON pt.t (v)"),
+    ("alice", "CREATE DATABASE q"),
+    ("alice", "DROP DATABASE pt"),
+    ("alice", "CREATE USER 'bob'@'%'"),
+    ("alice", "DROP USER 'root'@'localhost'"),
+    ("alice", "GRANT SELECT ON pt.t TO 'alice'@'%'"),
+    ("alice", "GRANT SELECT ON pt.* TO 'alice'@'%'"),
+    ("alice", "SHOW GRANTS FOR 'root'@'localhost'"),
+    ("alice", "SET GLOBAL max_connections = 100"),
+    ("alice", "FLUSH PRIVILEGES"),
+    ("alice", "CREATE VIEW pt.v AS SELECT id FROM pt.t"),
+    ("root", "REVOKE INSERT ON pt.* FROM 'alice'@'%'"),
+    ("alice", "INSERT INTO pt.t VALUES (4, 40)"),
+    ("alice", "UPDATE pt.t SET v = 11 WHERE id = 1"),
+    ("root", "REVOKE SELECT ON pt.u FROM 'alice'@'%'"),
+    ("root", "REVOKE SELECT ON nodb.* FROM 'alice'@'%'"),
+    ("root", "GRANT SELECT ON pt.nope TO 'alice'@'%'"),
+    ("root", "GRANT SUPER ON pt.* TO 'alice'@'%'"),
+    ("root", "GRANT CREATE USER ON pt.t TO 'alice'@'%'"),
+    ("root", "CREATE USER 'alice'@'%'"),
+    ("root", "CREATE USER IF NOT EXISTS 'alice'@'%'"),
+    ("root", "DROP USER 'nobody'@'%'"),
+    ("root", "DROP USER IF EXISTS 'nobody'@'%'"),
+    ("root", "ALTER USER 'nobody'@'%' IDENTIFIED BY 'x'"),
+    ("root", "SET PASSWORD FOR 'nobody'@'%' = 'x'"),
+    ("root", "SHOW GRANTS FOR 'nobody'@'%'"),
+    ("root", "SHOW GRANTS FOR 'alice'@'%'"),
+    ("root", "ALTER USER 'alice'@'%' IDENTIFIED BY 'a2'"),
+    ("alice", ("login", "a1")),
+    ("alice", ("login", "a2")),
+    ("alice", "SET PASSWORD = PASSWORD('a3')"),
+    ("alice", ("login", "a3")),
+    ("root", "ALTER USER 'alice'@'%' ACCOUNT LOCK"),
+    ("alice", ("login", "a3"), (3118, 4151)),  # MariaDB's own code for a locked account
+    ("root", "ALTER USER 'alice'@'%' ACCOUNT UNLOCK"),
+    ("alice", ("login", "a3")),
+    ("root", "GRANT ALL ON pt.* TO 'alice'@'%' WITH GRANT OPTION"),
+    ("alice", "CREATE TABLE pt.x (id INT PRIMARY KEY)"),
+    ("alice", "INSERT INTO pt.x VALUES (7)"),
+    ("alice", "DROP TABLE pt.x"),
+    ("root", "CREATE USER 'bob'@'%' IDENTIFIED BY 'b1'"),
+    ("alice", "GRANT SELECT ON pt.t TO 'bob'@'%'"),
+    ("alice", "GRANT SELECT ON *.* TO 'bob'@'%'"),
+    ("bob", ("login", "b1")),
+    ("bob", "SELECT COUNT(*) FROM pt.t"),
+    ("bob", "SELECT COUNT(*) FROM pt.u"),
+    ("root", "RENAME USER 'bob'@'%' TO 'carol'@'%'"),
+    ("carol", ("login", "b1")),
+    ("carol", "SELECT COUNT(*) FROM pt.t"),
+    ("bob", ("login", "b1")),
+    ("root", "RENAME USER 'nobody'@'%' TO 'dave'@'%'"),
+    ("root", "SHOW GRANTS FOR 'carol'@'%'"),
+    ("root", "CREATE VIEW pt.v AS SELECT id FROM pt.t"),
+    ("root", "CREATE USER 'erin'@'%' IDENTIFIED BY 'e1'"),
+    ("root", "GRANT SELECT ON pt.v TO 'erin'@'%'"),
+    ("erin", ("login", "e1")),
+    ("erin", "SELECT * FROM pt.v"),
+    ("erin", "SELECT * FROM pt.t"),
+    ("erin", "SHOW TABLES FROM pt"),
+    ("root", "REVOKE ALL PRIVILEGES, GRANT OPTION FROM 'alice'@'%'"),
+    ("alice", "SELECT * FROM pt.t"),
+    ("alice", "SHOW GRANTS"),
+    ("root", "DROP USER 'alice'@'%', 'carol'@'%'"),
+    ("alice", ("login", "a3")),
+    ("root", "DROP USER 'erin'@'%'"),
+    ("root", "DROP DATABASE pt"),
+]
+
+
+def main():
+    shoal = Side("Shoal", shoal_admin, shoal_port)
+    maria = Side("MariaDB", maria_admin, maria_port)
+    # MariaDB's anonymous accounts would take TCP logins from this host before '%' ones.
+    for host in ("localhost", maria.run("root", "SELECT @@hostname")[1][0][0]):
+        maria.run("root", f"DROP USER IF EXISTS ''@'{host}'")
+    # Nor does MySQL grant anything on `test` to everyone, as MariaDB's PUBLIC does.
+    maria.run("root", "DELETE FROM mysql.db WHERE User IN ('', 'PUBLIC')")
+    maria.run("root", "FLUSH PRIVILEGES")
+    failures = 0
+    for number, step in enumerate(STEPS, 1):
+        who, what = step[0], step[1]
+        if isinstance(what, tuple):
+            got = shoal.login(who, what[1]), maria.login(who, what[1])
+            label = f"{who} logs in with {what[1]!r}"
+        else:
+            got = shoal.run(who, what), maria.run(who, what)
+            label = f"{who}: {what}"
+        expected = got[1]
+        if len(step) > 2:
+            expected = ("error", step[2][0]) if got[1] == ("error", step[2][1]) else ("?", got[1])
+        if got[0] != expected:
+            failures += 1
+            print(f"FAIL step {number}, {label}\n  Shoal:   {got[0]}\n  MariaDB: {got[1]}")
+    print(f"{len(STEPS)} steps, {failures} different")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Accounts and privileges beside a private MariaDB from Debian (issue 22): the matrix of
+# tests/integration/privileges_matrix.py — accounts, grants at every level, what each
+# statement needs, passwords, locks, renames, views — run on both, root on router 4 and every
+# other account through router 5 over TCP, so that a grant made through one router is
+# enforced on the other at once. Then, on Shoal alone: a router restarted keeps the accounts
+# (they live in the cluster), and the configuration's passwordless root is refused from an
+# address that is not this host's.
+#
+#   tests/integration/privileges_test.sh
+#
+# ctest runs it as privileges_test. Needs mariadb-server and mariadb-client; PyMySQL from
+# tests/clients/build.sh (SHOAL_CLIENTS_DIR, default build/clients). Stops everything it
+# started.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source tests/integration/box_beside_mariadb.sh
+clients=${SHOAL_CLIENTS_DIR:-build/clients}
+python=$clients/pyvenv/bin/python
+[ -x "$python" ] || { echo "FAIL: no PyMySQL at $python (tests/clients/build.sh builds it)" >&2; exit 1; }
+
+start_box_and_mariadb privileges 0 "$(free_ports 3)"
+"$python" tests/integration/privileges_matrix.py "$socket" "$((router_port + 1))" \
+  "$mariadb_socket" "$mariadb_port"
+echo "PASS: privileges_test"
