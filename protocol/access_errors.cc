@@ -86,6 +86,10 @@ SqlError PasswordFormat() {
   return {1827, "HY000", "The password hash doesn't have the expected format."};
 }
 
+SqlError KillDenied(uint64_t thread) {
+  return {1095, "HY000", absl::StrCat("You are not owner of thread ", thread)};
+}
+
 SqlError TooManyUserConnections(absl::string_view user) {
   return {1203, "42000",
           absl::StrCat("User ", user,

@@ -1,6 +1,8 @@
 // The errors of MySQL's privilege system, with MySQL 8.0's numbers, SQLSTATEs and texts.
 #pragma once
 
+#include <cstdint>
+
 #include "absl/strings/string_view.h"
 #include "protocol/sql_error.h"
 
@@ -42,6 +44,8 @@ SqlError MustChangePassword();
 SqlError PluginNotLoaded(absl::string_view plugin);
 // 1827 HY000 The password hash doesn't have the expected format.
 SqlError PasswordFormat();
+// 1095 HY000 You are not owner of thread %lu
+SqlError KillDenied(uint64_t thread);
 // 1203 42000 User %s already has more than 'max_user_connections' active connections
 SqlError TooManyUserConnections(absl::string_view user);
 

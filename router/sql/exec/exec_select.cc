@@ -204,7 +204,8 @@ StatementResult RunSelect(const SelectStmt& select, const SelectStmt* outer,
   if (ReadsInformationSchema(*select.from, *ctx.state)) {
     if (rows_misused) return *rows_misused;
     // Computed here from the dictionary, at once.
-    auto rows = InformationSchemaRows(select.from->table.name, *ctx.state);
+    auto rows = InformationSchemaRows(select.from->table.name, *ctx.state,
+                                      SystemSchemaOf(*select.from, *ctx.state));
     if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
     FetchedRows& fetched = std::get<FetchedRows>(rows);
     QualifyColumns(QualifierOf(*select.from), &fetched.columns);
@@ -250,7 +251,8 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectC
     return SelectListColumns(select, columns, ctx);
   }
   if (ReadsInformationSchema(*select.from, state)) {
-    auto view = InformationSchemaColumns(select.from->table.name, state);
+    auto view = InformationSchemaColumns(select.from->table.name, state,
+                                         SystemSchemaOf(*select.from, state));
     if (auto* err = std::get_if<mysql::SqlError>(&view)) return *err;
     auto& columns = std::get<std::vector<mysql::ColumnDefinition>>(view);
     QualifyColumns(QualifierOf(*select.from), &columns);

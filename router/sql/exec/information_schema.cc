@@ -7,10 +7,10 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "router/access/accounts.h"
-#include "router/access/grants.h"
+#include "router/access/privileges.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/result_columns.h"
+#include "router/sql/exec/catalog_accounts.h"
 #include "router/sql/exec/column_facts.h"
 #include "router/sql/exec/privilege_check.h"
 #include "router/sql/exec/table_access.h"
@@ -52,6 +52,8 @@ struct View {
   std::vector<ViewColumn> columns;
   RowsFn rows;                   // null: always empty
   bool needs_dictionary = true;  // its rows come from the dictionary (not the router's own)
+  // information_schema (names in any case), or mysql for mysql.user (names as written).
+  absl::string_view schema = "information_schema";
 };
 
 constexpr Kind N = Kind::kName, T = Kind::kText, C = Kind::kCount, D = Kind::kTime;
@@ -292,7 +294,10 @@ void ProcessListRows(const Catalog& c, std::vector<Row>* rows) {
   if (server.processes == nullptr) return;
   const absl::Time now = server.now ? server.now() : absl::Now();
   auto optional = [](const std::optional<std::string>& s) { return s ? Value(*s) : Value{}; };
+  // Without PROCESS, an account sees its own sessions only, as in MySQL.
+  const bool everyone = (SessionGlobalPrivileges(c.state) & access::kProcess) != 0;
   for (ProcessList::Row& p : server.processes->Snapshot()) {
+    if (!everyone && p.user != c.state.user) continue;
     rows->push_back(
         {uint64_t{p.id}, std::move(p.user), std::move(p.host), optional(p.db), std::move(p.command),
          static_cast<uint64_t>(std::max<int64_t>(0, absl::ToInt64Seconds(now - p.since))),
@@ -303,58 +308,6 @@ void ProcessListRows(const Catalog& c, std::vector<Row>* rows) {
 // The reserved words (what Connector/J asks for); the others are not listed yet.
 void KeywordsRows(const Catalog&, std::vector<Row>* rows) {
   for (const char* word : ReservedWords()) rows->push_back({Str(word), uint64_t{1}});
-}
-
-// USER_PRIVILEGES, SCHEMA_PRIVILEGES and TABLE_PRIVILEGES: the session's own account's, or
-// every account's for one that may read the mysql schema (as MySQL).
-template <typename Each>
-void ForEachVisibleAccount(const Catalog& catalog, Each each) {
-  std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(catalog.state);
-  if (access == nullptr) return;
-  const wire::Account* self = SessionAccount(*access, catalog.state);
-  bool all = self != nullptr && (access::DatabasePrivileges(*self, "mysql") & access::kSelect) != 0;
-  for (const wire::Account& account : access->accounts()) {
-    if (all || &account == self)
-      each(account, access::QuoteAccount(account.user(), account.host()));
-  }
-}
-
-// One row per privilege in `privileges` (USAGE when none), before them the `key` columns.
-void PrivilegeRows(const Row& key, access::Privileges privileges, std::vector<Row>* rows) {
-  std::string grantable = (privileges & access::kGrantOption) != 0 ? "YES" : "NO";
-  std::vector<absl::string_view> names = access::PrivilegeNames(privileges);
-  if (names.empty()) names.push_back("USAGE");
-  for (absl::string_view name : names) {
-    Row row = key;
-    row.push_back(Str(name));
-    row.push_back(grantable);
-    rows->push_back(std::move(row));
-  }
-}
-
-void UserPrivilegesRows(const Catalog& catalog, std::vector<Row>* rows) {
-  ForEachVisibleAccount(catalog, [&](const wire::Account& account, std::string grantee) {
-    PrivilegeRows({std::move(grantee), Str("def")}, account.global_privileges(), rows);
-  });
-}
-
-void SchemaPrivilegesRows(const Catalog& catalog, std::vector<Row>* rows) {
-  ForEachVisibleAccount(catalog, [&](const wire::Account& account, const std::string& grantee) {
-    for (const wire::Grant& grant : account.grants()) {
-      if (!grant.table().empty() || (grant.privileges() & ~access::kGrantOption) == 0) continue;
-      PrivilegeRows({grantee, Str("def"), grant.database()}, grant.privileges(), rows);
-    }
-  });
-}
-
-void TablePrivilegesRows(const Catalog& catalog, std::vector<Row>* rows) {
-  ForEachVisibleAccount(catalog, [&](const wire::Account& account, const std::string& grantee) {
-    for (const wire::Grant& grant : account.grants()) {
-      if (grant.table().empty() || (grant.privileges() & ~access::kGrantOption) == 0) continue;
-      PrivilegeRows({grantee, Str("def"), grant.database(), grant.table()}, grant.privileges(),
-                    rows);
-    }
-  });
 }
 
 void EnginesRows(const Catalog&, std::vector<Row>* rows) {
@@ -379,6 +332,18 @@ void CollationsRows(const Catalog&, std::vector<Row>* rows) {
 
 // ---------------------------------------------------------------------------------------
 // The views, by name
+
+// mysql.user's columns: CatalogAccounts' privileges as Y/N, then the account's other facts.
+std::vector<ViewColumn> MysqlUserColumns() {
+  std::vector<ViewColumn> columns = {{"Host", N}, {"User", N}};
+  for (const UserPrivilegeColumn& c : kUserPrivilegeColumns) columns.push_back({c.name, N});
+  for (absl::string_view name : kMysqlUserFacts) {
+    columns.push_back({name, name == "max_user_connections"    ? C
+                             : name == "authentication_string" ? T
+                                                               : N});
+  }
+  return columns;
+}
 
 const std::vector<View>& Views() {
   static const std::vector<View> views = {
@@ -612,7 +577,7 @@ const std::vector<View>& Views() {
         {"TABLE_SCHEMA", N},
         {"PRIVILEGE_TYPE", N},
         {"IS_GRANTABLE", N}},
-       SchemaPrivilegesRows},
+       [](const Catalog& c, std::vector<Row>* rows) { SchemaPrivilegesRows(c.state, rows); }},
       {"STATISTICS",
        {{"TABLE_CATALOG", N},
         {"TABLE_SCHEMA", N},
@@ -649,7 +614,7 @@ const std::vector<View>& Views() {
         {"TABLE_NAME", N},
         {"PRIVILEGE_TYPE", N},
         {"IS_GRANTABLE", N}},
-       TablePrivilegesRows},
+       [](const Catalog& c, std::vector<Row>* rows) { TablePrivilegesRows(c.state, rows); }},
       {"TABLES",
        {{"TABLE_CATALOG", N}, {"TABLE_SCHEMA", N},    {"TABLE_NAME", N},
         {"TABLE_TYPE", N},    {"ENGINE", N},          {"VERSION", C},
@@ -685,7 +650,7 @@ const std::vector<View>& Views() {
        nullptr},
       {"USER_PRIVILEGES",
        {{"GRANTEE", T}, {"TABLE_CATALOG", N}, {"PRIVILEGE_TYPE", N}, {"IS_GRANTABLE", N}},
-       UserPrivilegesRows},
+       [](const Catalog& c, std::vector<Row>* rows) { UserPrivilegesRows(c.state, rows); }},
       {"VIEWS",
        {{"TABLE_CATALOG", N},
         {"TABLE_SCHEMA", N},
@@ -698,13 +663,21 @@ const std::vector<View>& Views() {
         {"CHARACTER_SET_CLIENT", N},
         {"COLLATION_CONNECTION", N}},
        ViewsRows},
+      {"user", MysqlUserColumns(),
+       [](const Catalog& c, std::vector<Row>* rows) { MysqlUserRows(c.state, rows); }, true,
+       "mysql"},
   };
   return views;
 }
 
-const View* FindView(absl::string_view name) {
+// A view of information_schema (any case) or of mysql (exactly as written, as MySQL's tables).
+const View* FindView(absl::string_view name, absl::string_view schema = "information_schema") {
+  const bool mysql = schema == "mysql";
   for (const View& view : Views()) {
-    if (absl::EqualsIgnoreCase(view.name, name)) return &view;
+    if (mysql ? view.schema == schema && view.name == name
+              : view.schema != "mysql" && absl::EqualsIgnoreCase(view.name, name)) {
+      return &view;
+    }
   }
   return nullptr;
 }
@@ -731,6 +704,7 @@ void TablesRows(const Catalog& c, std::vector<Row>* rows) {
            std::tie(std::get<std::string>(b[1]), std::get<std::string>(b[2]));
   });
   for (const View& view : Views()) {
+    if (view.schema != "information_schema") continue;
     Row row = {Str("def"), Str("information_schema"), Str(view.name), Str("SYSTEM VIEW")};
     row.resize(21, Value{});
     row[5] = uint64_t{10};
@@ -764,7 +738,7 @@ std::vector<mysql::ColumnDefinition> ViewColumns(const View& view, const Session
         col = TemporalColumn(mysql::ColumnType::kDateTime, 0, Nullability::kNullable);
         break;
     }
-    col.schema = "information_schema";
+    col.schema = std::string(view.schema);
     col.table = col.org_table = std::string(view.name);
     columns.push_back(Named(std::move(col), vc.name));
   }
@@ -779,19 +753,27 @@ bool IsInformationSchema(absl::string_view database) {
 
 bool ReadsInformationSchema(const TableRef& from, const SessionState& state) {
   if (from.derived) return false;
-  return IsInformationSchema(from.table.database.empty() ? state.database : from.table.database);
+  const std::string& db = from.table.database.empty() ? state.database : from.table.database;
+  return IsInformationSchema(db) ||
+         (db == "mysql" && FindView(from.table.name, "mysql") != nullptr);
+}
+
+absl::string_view SystemSchemaOf(const TableRef& from, const SessionState& state) {
+  const std::string& db = from.table.database.empty() ? state.database : from.table.database;
+  return db == "mysql" ? "mysql" : "information_schema";
 }
 
 std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> InformationSchemaColumns(
-    absl::string_view view_name, const SessionState& state) {
-  const View* view = FindView(view_name);
+    absl::string_view view_name, const SessionState& state, absl::string_view schema) {
+  const View* view = FindView(view_name, schema);
   if (view == nullptr) return UnknownView(view_name);
   return ViewColumns(*view, state);
 }
 
 std::variant<FetchedRows, mysql::SqlError> InformationSchemaRows(absl::string_view view_name,
-                                                                 const SessionState& state) {
-  const View* view = FindView(view_name);
+                                                                 const SessionState& state,
+                                                                 absl::string_view schema) {
+  const View* view = FindView(view_name, schema);
   if (view == nullptr) return UnknownView(view_name);
   FetchedRows out;
   out.columns = ViewColumns(*view, state);

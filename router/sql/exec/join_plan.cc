@@ -195,12 +195,12 @@ class Planner {
         continue;
       }
       if (ReadsInformationSchema(ref, state)) {
-        auto view = InformationSchemaColumns(ref.table.name, state);
+        auto view = InformationSchemaColumns(ref.table.name, state, SystemSchemaOf(ref, state));
         if (auto* err = std::get_if<mysql::SqlError>(&view)) return *err;
         columns.view = std::get<std::vector<mysql::ColumnDefinition>>(std::move(view));
         QualifyColumns(source.name, &columns.view);
         if (!typing_only) {
-          auto rows = InformationSchemaRows(ref.table.name, state);
+          auto rows = InformationSchemaRows(ref.table.name, state, SystemSchemaOf(ref, state));
           if (auto* err = std::get_if<mysql::SqlError>(&rows)) return *err;
           source.view_rows = std::get<FetchedRows>(std::move(rows)).rows;
         }
