@@ -86,6 +86,25 @@ SqlError PasswordFormat() {
   return {1827, "HY000", "The password hash doesn't have the expected format."};
 }
 
+SqlError UnknownAuthorizationId(absl::string_view user, absl::string_view host) {
+  return {3523, "HY000", absl::StrCat("Unknown authorization ID `", user, "`@`", host, "`")};
+}
+
+SqlError RoleNotGranted(absl::string_view role_user, absl::string_view role_host,
+                        absl::string_view user, absl::string_view host) {
+  return {3530, "HY000",
+          absl::StrCat("`", role_user, "`@`", role_host, "` is not granted to `", user, "`@`", host,
+                       "`")};
+}
+
+SqlError RoleGrantLoop(absl::string_view user, absl::string_view host, absl::string_view role_user,
+                       absl::string_view role_host) {
+  return {3549, "HY000",
+          absl::StrCat("User account `", user, "`@`", host,
+                       "` is directly or indirectly granted to the role `", role_user, "`@`",
+                       role_host, "`. The GRANT would create a loop")};
+}
+
 SqlError KillDenied(uint64_t thread) {
   return {1095, "HY000", absl::StrCat("You are not owner of thread ", thread)};
 }

@@ -44,6 +44,15 @@ SqlError MustChangePassword();
 SqlError PluginNotLoaded(absl::string_view plugin);
 // 1827 HY000 The password hash doesn't have the expected format.
 SqlError PasswordFormat();
+// 3523 HY000 Unknown authorization ID `%s`@`%s`
+SqlError UnknownAuthorizationId(absl::string_view user, absl::string_view host);
+// 3530 HY000 `%s`@`%s` is not granted to `%s`@`%s`
+SqlError RoleNotGranted(absl::string_view role_user, absl::string_view role_host,
+                        absl::string_view user, absl::string_view host);
+// 3549 HY000 User account `%s`@`%s` is directly or indirectly granted to the role `%s`@`%s`.
+// The GRANT would create a loop
+SqlError RoleGrantLoop(absl::string_view user, absl::string_view host, absl::string_view role_user,
+                       absl::string_view role_host);
 // 1095 HY000 You are not owner of thread %lu
 SqlError KillDenied(uint64_t thread);
 // 1203 42000 User %s already has more than 'max_user_connections' active connections

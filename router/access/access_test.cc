@@ -2,6 +2,7 @@
 #include "router/access/accounts.h"
 #include "router/access/grants.h"
 #include "router/access/privileges.h"
+#include "router/access/roles.h"
 
 namespace shoal::access {
 namespace {
@@ -97,6 +98,36 @@ TEST(SeedTest, UsersWithoutPasswordsStayOnThisHost) {
   EXPECT_EQ(seed->accounts(1).global_privileges(), GrantableAt(Level::kGlobal));
   users[1].sha256_hash = "00";
   EXPECT_FALSE(SeedAccessControl(users).ok());
+}
+
+TEST(RolesTest, PrivilegesComeThroughRolesOfRoles) {
+  wire::AccessControl access;
+  wire::Account* reader = Add(&access, "reader", "%");
+  Grant(reader, Level::kDatabase, "shop", "", kSelect);
+  wire::Account* writer = Add(&access, "writer", "%");
+  Grant(writer, Level::kTable, "shop", "orders", kInsert);
+  GrantRole(writer, "reader", "%", false);
+  wire::Account* app = Add(&access, "app", "%");
+  GrantRole(app, "writer", "%", true);
+  GrantRole(app, "writer", "%", false);  // WITH ADMIN OPTION stays
+  ASSERT_EQ(app->roles_size(), 1);
+  EXPECT_TRUE(app->roles(0).admin_option());
+
+  EXPECT_EQ(TablePrivileges(*app, "shop", "orders"), 0u);
+  wire::Account merged = WithRoles(access, *app, {{"writer", "%"}});
+  EXPECT_EQ(TablePrivileges(merged, "shop", "orders"), kSelect | kInsert);
+  EXPECT_EQ(TablePrivileges(merged, "shop", "items"), kSelect);
+
+  EXPECT_TRUE(ReachesRole(access, {"writer", "%"}, {"reader", "%"}));
+  EXPECT_FALSE(ReachesRole(access, {"reader", "%"}, {"writer", "%"}));
+  EXPECT_EQ(ShowRoleGrants(*app),
+            std::vector<std::string>{"GRANT `writer`@`%` TO `app`@`%` WITH ADMIN OPTION"});
+
+  RenameMentions(&access, {"writer", "%"}, {"author", "%"});
+  EXPECT_EQ(app->roles(0).user(), "author");
+  ForgetAccount(&access, "author", "%");
+  EXPECT_EQ(app->roles_size(), 0);
+  EXPECT_FALSE(RevokeRole(app, "author", "%"));
 }
 
 TEST(AccountNameTest, QuotesAreDoubled) {

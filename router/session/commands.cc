@@ -12,6 +12,7 @@
 #include "protocol/wire.h"
 #include "router/session/session.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/privilege_check.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/table_spec.h"
 
@@ -423,6 +424,7 @@ void Session::ResetSessionState() {
   fresh.database = sql_.database;
   sql_ = std::move(fresh);
   sql::ApplyHandshakeCollation(client_collation_, &sql_);
+  sql::ActivateDefaultRoles(&sql_);  // as mysqld's COM_RESET_CONNECTION
 }
 
 void Session::SendResult(const sql::StatementResult& result, mysql::RowFormat format, bool more,

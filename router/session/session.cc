@@ -259,8 +259,10 @@ Session::Action Session::CheckLogin(absl::string_view plugin, absl::string_view 
     SendError(mysql::errors::TooManyUserConnections(user_), out);
     return Action::kClose;
   }
+  sql_.user = user_;
   sql_.account_host = account->host();
   login_access_ = nullptr;
+  sql::ActivateDefaultRoles(&sql_);
   return LoginSucceeded(out);
 }
 

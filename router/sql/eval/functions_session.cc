@@ -1,6 +1,11 @@
 // The session's facts drivers and consoles ask for on connect: DATABASE(), USER(),
 // CURRENT_USER(), CONNECTION_ID(), LAST_INSERT_ID(), ROW_COUNT(), VERSION().
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "router/sql/eval/function_registry.h"
 #include "router/sql/eval/result_columns.h"
 
@@ -25,6 +30,17 @@ ColumnDefinition UserType(const TypingCall& call) {
 }
 // USER() is the client's host; CURRENT_USER() the account it matched.
 Value UserValue(EvalCall& call) { return absl::StrCat(call.state().user, "@", call.state().host); }
+// CURRENT_ROLE(): the active roles, `r`@`h` joined by commas in name order, or NONE.
+Value CurrentRoleValue(EvalCall& call) {
+  std::vector<std::string> roles;
+  for (const auto& [user, host] : call.state().active_roles) {
+    roles.push_back(absl::StrCat("`", user, "`@`", host, "`"));
+  }
+  if (roles.empty()) return std::string("NONE");
+  std::sort(roles.begin(), roles.end());
+  return absl::StrJoin(roles, ",");
+}
+
 Value CurrentUserValue(EvalCall& call) {
   const std::string& host = call.state().account_host;
   return absl::StrCat(call.state().user, "@", host.empty() ? "%" : host);
@@ -60,6 +76,7 @@ Value VersionValue(EvalCall& call) {
 constexpr BuiltinFunction kSessionFunctions[] = {
     {"CONNECTION_ID", 0, 0, ConnectionIdType, ConnectionIdValue},
     {"CURRENT_USER", 0, 0, UserType, CurrentUserValue},
+    {"CURRENT_ROLE", 0, 0, UserType, CurrentRoleValue},
     {"DATABASE", 0, 0, DatabaseType, DatabaseValue},
     {"LAST_INSERT_ID", 0, 1, LastInsertIdType, LastInsertIdValue},
     {"ROW_COUNT", 0, 0, RowCountType, RowCountValue},

@@ -114,6 +114,8 @@ struct SessionState {
   const ServerInfo* server = nullptr;
   std::string user, host, database;  // database empty = none selected
   std::string account_host;          // the host part of the account `user` logged in as
+  // The roles active (SET ROLE; the account's default roles at login), as (user, host).
+  std::vector<std::pair<std::string, std::string>> active_roles;
   uint32_t connection_id = 0;
   bool autocommit = true;
   bool in_transaction = false;

@@ -22,7 +22,9 @@ void ForEachVisibleAccount(const SessionState& state, Each each) {
   std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(state);
   if (access == nullptr) return;
   const wire::Account* self = SessionAccount(*access, state);
-  bool all = self != nullptr && (access::DatabasePrivileges(*self, "mysql") & access::kSelect) != 0;
+  wire::Account merged;
+  const wire::Account* may = SessionPrivileges(*access, state, &merged);
+  bool all = may != nullptr && (access::DatabasePrivileges(*may, "mysql") & access::kSelect) != 0;
   for (const wire::Account& account : access->accounts()) {
     if (all || &account == self)
       each(account, access::QuoteAccount(account.user(), account.host()));

@@ -15,7 +15,9 @@
 #include "protocol/messages.h"
 #include "router/access/accounts.h"
 #include "router/access/grants.h"
+#include "router/access/roles.h"
 #include "router/sql/eval/result_columns.h"
+#include "router/sql/exec/account_change.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/privilege_check.h"
 #include "router/sql/exec/table_access.h"
@@ -26,8 +28,9 @@ namespace {
 using access::Privileges;
 using Row = std::vector<mysql::Value>;
 
-// The account a statement names: CURRENT_USER is the session's.
-AccountName Resolved(const AccountName& name, const SessionState& state) {
+}  // namespace
+
+AccountName ResolvedAccount(const AccountName& name, const SessionState& state) {
   if (!name.current_user) {
     AccountName out = name;
     out.host = absl::AsciiStrToLower(name.host);
@@ -36,7 +39,11 @@ AccountName Resolved(const AccountName& name, const SessionState& state) {
   return AccountName{state.user, state.account_host.empty() ? "%" : state.account_host, false};
 }
 
-std::string Quoted(const AccountName& name) { return access::QuoteAccount(name.user, name.host); }
+std::string QuotedAccount(const AccountName& name) {
+  return access::QuoteAccount(name.user, name.host);
+}
+
+namespace {
 
 // Sets the password an IDENTIFIED clause gives (none: the account keeps its own).
 std::optional<mysql::SqlError> SetAuthentication(const AccountSpec& spec, wire::Account* account) {
@@ -70,44 +77,66 @@ std::optional<mysql::SqlError> SetAuthentication(const AccountSpec& spec, wire::
   return std::nullopt;
 }
 
+// DEFAULT ROLE r, … of CREATE USER (which grants them) and ALTER USER (whose account must have
+// them granted already): 3523 for a role that does not exist, 3530 for one not granted.
+std::optional<mysql::SqlError> SetDefaultRoles(const AccountStmt& stmt, bool grant,
+                                               const SessionState& state,
+                                               wire::AccessControl* access,
+                                               wire::Account* account) {
+  if (!stmt.default_roles) return std::nullopt;
+  account->clear_default_roles();
+  for (const AccountName& written : *stmt.default_roles) {
+    AccountName role = ResolvedAccount(written, state);
+    if (access::FindAccount(*access, role.user, role.host) == nullptr) {
+      return mysql::errors::UnknownAuthorizationId(role.user, role.host);
+    }
+    if (grant) {
+      access::GrantRole(account, role.user, role.host, false);
+    } else if (access::GrantedRole(*account, role.user, role.host) == nullptr) {
+      return mysql::errors::RoleNotGranted(role.user, role.host, account->user(), account->host());
+    }
+    wire::AccountRef& ref = *account->add_default_roles();
+    ref.set_user(role.user);
+    ref.set_host(role.host);
+  }
+  return std::nullopt;
+}
+
 void SetOptions(const AccountStmt& stmt, wire::Account* account) {
   if (stmt.lock) account->set_locked(*stmt.lock);
   if (stmt.password_expire) account->set_password_expired(*stmt.password_expire);
   if (stmt.max_user_connections) account->set_max_user_connections(*stmt.max_user_connections);
 }
 
-// Sends `access`, computed on generation `based_on`, to the master; `ok` is the answer.
-StatementResult Store(wire::AccessControl access, uint32_t based_on, const ExecContext& ctx,
-                      OkResult ok = {}) {
+}  // namespace
+
+StatementResult StoreAccounts(AccountsNow changed, const ExecContext& ctx) {
   wire::DictReq request;
-  request.mutable_set_access_control()->set_based_on(based_on);
-  *request.mutable_set_access_control()->mutable_access() = std::move(access);
-  return RunDictionary(std::move(request), ctx, std::move(ok));
+  request.mutable_set_access_control()->set_based_on(changed.generation);
+  *request.mutable_set_access_control()->mutable_access() = std::move(changed.access);
+  return RunDictionary(std::move(request), ctx, OkResult{});
 }
 
-// The accounts as they are now, to change, and the generation they are; or the error.
-struct Current {
-  wire::AccessControl access;
-  uint32_t generation = 0;
-};
-std::variant<Current, mysql::SqlError> CurrentAccess(const ExecContext& ctx) {
+std::variant<AccountsNow, mysql::SqlError> CurrentAccounts(const ExecContext& ctx) {
   if (auto err = RequireDataNodes(*ctx.state)) return *err;
   if (auto err = RequireCurrentDictionary(*ctx.state)) return *err;
   std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(*ctx.state);
   if (access == nullptr) return ClusterFailure();
-  return Current{*access, access->generation()};
+  return AccountsNow{*access, access->generation()};
 }
 
-StatementResult CreateUsers(const AccountStmt& stmt, const ExecContext& ctx, Current now) {
+namespace {
+
+StatementResult CreateUsers(const AccountStmt& stmt, const ExecContext& ctx, AccountsNow now) {
   std::vector<std::string> failed;
   for (const AccountSpec& spec : stmt.accounts) {
-    AccountName name = Resolved(spec.name, *ctx.state);
+    AccountName name = ResolvedAccount(spec.name, *ctx.state);
     if (access::FindAccount(now.access, name.user, name.host) != nullptr) {
       if (stmt.if_flag) {
         AddWarning(ctx.state, Diagnostic::Level::kNote, 3163,
-                   absl::StrCat("Authorization ID ", Quoted(name), " already exists."));
+                   absl::StrCat("Authorization ID ", QuotedAccount(name), " already exists."));
       } else {
-        failed.push_back(Quoted(name));
+        failed.push_back(QuotedAccount(name));
       }
       continue;
     }
@@ -116,26 +145,27 @@ StatementResult CreateUsers(const AccountStmt& stmt, const ExecContext& ctx, Cur
     account.set_host(name.host);
     if (auto err = SetAuthentication(spec, &account)) return *err;
     SetOptions(stmt, &account);
+    if (auto err = SetDefaultRoles(stmt, true, *ctx.state, &now.access, &account)) return *err;
   }
   if (!failed.empty()) {
     return mysql::errors::AccountOperationFailed("CREATE USER", absl::StrJoin(failed, ","));
   }
-  return Store(std::move(now.access), now.generation, ctx);
+  return StoreAccounts(std::move(now), ctx);
 }
 
-StatementResult AlterUsers(const AccountStmt& stmt, const ExecContext& ctx, Current now) {
+StatementResult AlterUsers(const AccountStmt& stmt, const ExecContext& ctx, AccountsNow now) {
   const bool set_password = stmt.kind == AccountStmt::Kind::kSetPassword;
   std::vector<std::string> failed;
   for (const AccountSpec& spec : stmt.accounts) {
-    AccountName name = Resolved(spec.name, *ctx.state);
+    AccountName name = ResolvedAccount(spec.name, *ctx.state);
     wire::Account* account = access::FindAccount(&now.access, name.user, name.host);
     if (account == nullptr) {
       if (set_password) return mysql::errors::PasswordNoMatch();
       if (stmt.if_flag) {
         AddWarning(ctx.state, Diagnostic::Level::kNote, 3162,
-                   absl::StrCat("Authorization ID ", Quoted(name), " does not exist."));
+                   absl::StrCat("Authorization ID ", QuotedAccount(name), " does not exist."));
       } else {
-        failed.push_back(Quoted(name));
+        failed.push_back(QuotedAccount(name));
       }
       continue;
     }
@@ -144,25 +174,26 @@ StatementResult AlterUsers(const AccountStmt& stmt, const ExecContext& ctx, Curr
       account->set_password_expired(false);
     }
     SetOptions(stmt, account);
+    if (auto err = SetDefaultRoles(stmt, false, *ctx.state, &now.access, account)) return *err;
   }
   if (!failed.empty()) {
     return mysql::errors::AccountOperationFailed("ALTER USER", absl::StrJoin(failed, ","));
   }
-  return Store(std::move(now.access), now.generation, ctx);
+  return StoreAccounts(std::move(now), ctx);
 }
 
-StatementResult DropUsers(const AccountStmt& stmt, const ExecContext& ctx, Current now) {
+StatementResult DropUsers(const AccountStmt& stmt, const ExecContext& ctx, AccountsNow now) {
   std::vector<std::string> failed;
   auto* accounts = now.access.mutable_accounts();
   for (const AccountSpec& spec : stmt.accounts) {
-    AccountName name = Resolved(spec.name, *ctx.state);
+    AccountName name = ResolvedAccount(spec.name, *ctx.state);
     const wire::Account* account = access::FindAccount(now.access, name.user, name.host);
     if (account == nullptr) {
       if (stmt.if_flag) {
         AddWarning(ctx.state, Diagnostic::Level::kNote, 3162,
-                   absl::StrCat("Authorization ID ", Quoted(name), " does not exist."));
+                   absl::StrCat("Authorization ID ", QuotedAccount(name), " does not exist."));
       } else {
-        failed.push_back(Quoted(name));
+        failed.push_back(QuotedAccount(name));
       }
       continue;
     }
@@ -172,30 +203,32 @@ StatementResult DropUsers(const AccountStmt& stmt, const ExecContext& ctx, Curre
         break;
       }
     }
+    access::ForgetAccount(&now.access, name.user, name.host);
   }
   if (!failed.empty()) {
     return mysql::errors::AccountOperationFailed("DROP USER", absl::StrJoin(failed, ","));
   }
-  return Store(std::move(now.access), now.generation, ctx);
+  return StoreAccounts(std::move(now), ctx);
 }
 
-StatementResult RenameUsers(const AccountStmt& stmt, const ExecContext& ctx, Current now) {
+StatementResult RenameUsers(const AccountStmt& stmt, const ExecContext& ctx, AccountsNow now) {
   std::vector<std::string> failed;
   for (size_t i = 0; i < stmt.accounts.size(); ++i) {
-    AccountName from = Resolved(stmt.accounts[i].name, *ctx.state);
-    AccountName to = Resolved(stmt.renamed_to[i], *ctx.state);
+    AccountName from = ResolvedAccount(stmt.accounts[i].name, *ctx.state);
+    AccountName to = ResolvedAccount(stmt.renamed_to[i], *ctx.state);
     wire::Account* account = access::FindAccount(&now.access, from.user, from.host);
     if (account == nullptr || access::FindAccount(now.access, to.user, to.host) != nullptr) {
-      failed.push_back(Quoted(from));
+      failed.push_back(QuotedAccount(from));
       continue;
     }
     account->set_user(to.user);
     account->set_host(to.host);
+    access::RenameMentions(&now.access, {from.user, from.host}, {to.user, to.host});
   }
   if (!failed.empty()) {
     return mysql::errors::AccountOperationFailed("RENAME USER", absl::StrJoin(failed, ","));
   }
-  return Store(std::move(now.access), now.generation, ctx);
+  return StoreAccounts(std::move(now), ctx);
 }
 
 // The bits GRANT or REVOKE names at `level`: 1221 or 1144 for one the level does not take.
@@ -217,16 +250,16 @@ std::variant<Privileges, mysql::SqlError> NamedPrivileges(const GrantStmt& stmt,
   return bits;
 }
 
-StatementResult RevokeEverything(const GrantStmt& stmt, const ExecContext& ctx, Current now) {
+StatementResult RevokeEverything(const GrantStmt& stmt, const ExecContext& ctx, AccountsNow now) {
   if ((SessionGlobalPrivileges(*ctx.state) & access::kCreateUser) == 0) {
     return mysql::errors::SpecificAccessDenied("CREATE USER");
   }
   std::vector<std::string> failed;
   for (const AccountName& written : stmt.accounts) {
-    AccountName name = Resolved(written, *ctx.state);
+    AccountName name = ResolvedAccount(written, *ctx.state);
     wire::Account* account = access::FindAccount(&now.access, name.user, name.host);
     if (account == nullptr) {
-      failed.push_back(Quoted(name));
+      failed.push_back(QuotedAccount(name));
       continue;
     }
     access::RevokeAll(account);
@@ -234,15 +267,15 @@ StatementResult RevokeEverything(const GrantStmt& stmt, const ExecContext& ctx, 
   if (!failed.empty()) {
     return mysql::errors::AccountOperationFailed("REVOKE", absl::StrJoin(failed, ","));
   }
-  return Store(std::move(now.access), now.generation, ctx);
+  return StoreAccounts(std::move(now), ctx);
 }
 
 }  // namespace
 
 StatementResult ExecuteAccount(const AccountStmt& stmt, const ExecContext& ctx) {
-  auto now = CurrentAccess(ctx);
+  auto now = CurrentAccounts(ctx);
   if (auto* err = std::get_if<mysql::SqlError>(&now)) return *err;
-  Current& current = std::get<Current>(now);
+  AccountsNow& current = std::get<AccountsNow>(now);
   switch (stmt.kind) {
     case AccountStmt::Kind::kCreate:
       return CreateUsers(stmt, ctx, std::move(current));
@@ -259,9 +292,9 @@ StatementResult ExecuteAccount(const AccountStmt& stmt, const ExecContext& ctx) 
 
 StatementResult ExecuteGrant(const GrantStmt& stmt, const ExecContext& ctx) {
   SessionState& s = *ctx.state;
-  auto now = CurrentAccess(ctx);
+  auto now = CurrentAccounts(ctx);
   if (auto* err = std::get_if<mysql::SqlError>(&now)) return *err;
-  Current& current = std::get<Current>(now);
+  AccountsNow& current = std::get<AccountsNow>(now);
   if (stmt.revoke_everything) return RevokeEverything(stmt, ctx, std::move(current));
 
   access::Level level = stmt.global          ? access::Level::kGlobal
@@ -276,7 +309,8 @@ StatementResult ExecuteGrant(const GrantStmt& stmt, const ExecContext& ctx) {
   const Privileges bits = std::get<Privileges>(named);
 
   // The granter holds GRANT OPTION and every privilege it gives or takes, at that level.
-  const wire::Account* granter = SessionAccount(current.access, s);
+  wire::Account merged;
+  const wire::Account* granter = SessionPrivileges(current.access, s, &merged);
   Privileges held = granter == nullptr                ? 0
                     : level == access::Level::kGlobal ? granter->global_privileges()
                     : level == access::Level::kDatabase
@@ -304,7 +338,7 @@ StatementResult ExecuteGrant(const GrantStmt& stmt, const ExecContext& ctx) {
   }
 
   for (const AccountName& written : stmt.accounts) {
-    AccountName name = Resolved(written, s);
+    AccountName name = ResolvedAccount(written, s);
     wire::Account* account = access::FindAccount(&current.access, name.user, name.host);
     if (account == nullptr) {
       if (stmt.revoke) return mysql::errors::NonexistingGrant(name.user, name.host);
@@ -319,7 +353,7 @@ StatementResult ExecuteGrant(const GrantStmt& stmt, const ExecContext& ctx) {
       return mysql::errors::NonexistingGrant(name.user, name.host);
     }
   }
-  return Store(std::move(current.access), current.generation, ctx);
+  return StoreAccounts(std::move(current), ctx);
 }
 
 StatementResult ExecuteFlush(const FlushStmt&, const ExecContext&) {
@@ -328,7 +362,7 @@ StatementResult ExecuteFlush(const FlushStmt&, const ExecContext&) {
 }
 
 std::string AccountColumnTitle(const ShowStmt& stmt, const SessionState& state) {
-  AccountName name = Resolved(stmt.account, state);
+  AccountName name = ResolvedAccount(stmt.account, state);
   return absl::StrCat(stmt.kind == ShowKind::kGrants ? "Grants for " : "CREATE USER for ",
                       name.user, "@", name.host);
 }
@@ -336,18 +370,19 @@ std::string AccountColumnTitle(const ShowStmt& stmt, const SessionState& state) 
 std::variant<std::vector<Row>, mysql::SqlError> AccountRows(const ShowStmt& stmt,
                                                             const SessionState& state) {
   std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(state);
-  AccountName name = Resolved(stmt.account, state);
+  AccountName name = ResolvedAccount(stmt.account, state);
   const wire::Account* account =
       access == nullptr ? nullptr : access::FindAccount(*access, name.user, name.host);
   if (account == nullptr) {
     if (stmt.kind == ShowKind::kGrants) {
       return mysql::errors::NonexistingGrant(name.user, name.host);
     }
-    return mysql::errors::AccountOperationFailed("SHOW CREATE USER", Quoted(name));
+    return mysql::errors::AccountOperationFailed("SHOW CREATE USER", QuotedAccount(name));
   }
   std::vector<Row> rows;
   if (stmt.kind == ShowKind::kGrants) {
     for (std::string& line : access::ShowGrants(*account)) rows.push_back({std::move(line)});
+    for (std::string& line : access::ShowRoleGrants(*account)) rows.push_back({std::move(line)});
     return rows;
   }
   std::string text = absl::StrCat("CREATE USER ", access::BacktickAccount(name.user, name.host),

@@ -159,6 +159,8 @@ StatementResult ExecuteDropView(const DropViewStmt& stmt, const ExecContext& ctx
 StatementResult ExecuteAccount(const AccountStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteGrant(const GrantStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteFlush(const FlushStmt& stmt, const ExecContext& ctx);
+// CREATE/DROP ROLE, GRANT/REVOKE of roles, SET [DEFAULT] ROLE (exec_role.cc).
+StatementResult ExecuteRole(const RoleStmt& stmt, const ExecContext& ctx);
 std::string AccountColumnTitle(const ShowStmt& stmt, const SessionState& state);
 std::variant<std::vector<std::vector<mysql::Value>>, mysql::SqlError> AccountRows(
     const ShowStmt& stmt, const SessionState& state);

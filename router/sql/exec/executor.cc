@@ -182,6 +182,7 @@ StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) 
                         [&](const DropViewStmt& s) { return ExecuteDropView(s, ctx); },
                         [&](const AccountStmt& s) { return ExecuteAccount(s, ctx); },
                         [&](const GrantStmt& s) { return ExecuteGrant(s, ctx); },
+                        [&](const RoleStmt& s) { return ExecuteRole(s, ctx); },
                         [&](const FlushStmt& s) { return ExecuteFlush(s, ctx); },
                     },
                     stmt.node);

@@ -8,6 +8,7 @@
 #include "protocol/access_errors.h"
 #include "router/access/accounts.h"
 #include "router/access/grants.h"
+#include "router/access/roles.h"
 #include "router/sql/exec/information_schema.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/parse/ast_walk.h"
@@ -329,6 +330,29 @@ class Checker {
         return Global(access::kCreateUser, "CREATE USER");
     }
   }
+  std::optional<mysql::SqlError> Check(const RoleStmt& stmt, const Statement&) const {
+    switch (stmt.kind) {
+      case RoleStmt::Kind::kCreate:
+        if ((account_.global_privileges() & (access::kCreateRole | access::kCreateUser)) != 0) {
+          return std::nullopt;
+        }
+        return mysql::errors::SpecificAccessDenied("CREATE ROLE or CREATE USER");
+      case RoleStmt::Kind::kDrop:
+        if ((account_.global_privileges() & (access::kDropRole | access::kCreateUser)) != 0) {
+          return std::nullopt;
+        }
+        return mysql::errors::SpecificAccessDenied("DROP ROLE or CREATE USER");
+      case RoleStmt::Kind::kSetDefault:
+        // One's own default roles need nothing.
+        if (stmt.accounts.size() == 1 && stmt.accounts[0].user == account_.user() &&
+            absl::EqualsIgnoreCase(stmt.accounts[0].host, account_.host())) {
+          return std::nullopt;
+        }
+        return Global(access::kCreateUser, "CREATE USER");
+      default:
+        return std::nullopt;  // GRANT/REVOKE of roles check when they run (exec_role.cc)
+    }
+  }
   // GRANT and REVOKE check what they give or take when they run (exec_account.cc); the rest
   // needs nothing.
   template <typename Node>
@@ -354,13 +378,22 @@ const wire::Account* SessionAccount(const wire::AccessControl& access, const Ses
   return access::FindAccount(access, state.user, state.account_host);
 }
 
+const wire::Account* SessionPrivileges(const wire::AccessControl& access, const SessionState& state,
+                                       wire::Account* merged) {
+  const wire::Account* account = SessionAccount(access, state);
+  if (account == nullptr || state.active_roles.empty()) return account;
+  *merged = access::WithRoles(access, *account, state.active_roles);
+  return merged;
+}
+
 std::optional<mysql::SqlError> CheckPrivileges(const Statement& stmt, const SessionState& state) {
   // Grants changed through another router are checked as they are now (the data nodes tell
   // every router of a change: Connections::AnnounceDictionary).
   if (auto err = RequireCurrentDictionary(state)) return err;
   std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(state);
   if (access == nullptr) return std::nullopt;
-  const wire::Account* account = SessionAccount(*access, state);
+  wire::Account merged;
+  const wire::Account* account = SessionPrivileges(*access, state, &merged);
   if (account == nullptr) account = &wire::Account::default_instance();
   if (account->password_expired()) {
     // MySQL's sandbox mode: only a new password (for oneself) is allowed.
@@ -377,10 +410,23 @@ std::optional<mysql::SqlError> CheckPrivileges(const Statement& stmt, const Sess
   return Checker(*account, state).Run(stmt);
 }
 
+void ActivateDefaultRoles(SessionState* state) {
+  state->active_roles.clear();
+  std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(*state);
+  const wire::Account* account = access == nullptr ? nullptr : SessionAccount(*access, *state);
+  if (account == nullptr) return;
+  for (const wire::AccountRef& role : account->default_roles()) {
+    if (access::GrantedRole(*account, role.user(), role.host()) != nullptr) {
+      state->active_roles.emplace_back(role.user(), role.host());
+    }
+  }
+}
+
 bool SessionSeesDatabase(const SessionState& state, absl::string_view database) {
   std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(state);
   if (access == nullptr || IsInformationSchema(database)) return true;
-  const wire::Account* account = SessionAccount(*access, state);
+  wire::Account merged;
+  const wire::Account* account = SessionPrivileges(*access, state, &merged);
   return account != nullptr && access::SeesDatabase(*account, database);
 }
 
@@ -388,14 +434,16 @@ bool SessionSeesTable(const SessionState& state, absl::string_view database,
                       absl::string_view table) {
   std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(state);
   if (access == nullptr || IsInformationSchema(database)) return true;
-  const wire::Account* account = SessionAccount(*access, state);
+  wire::Account merged;
+  const wire::Account* account = SessionPrivileges(*access, state, &merged);
   return account != nullptr && access::SeesTable(*account, database, table);
 }
 
 access::Privileges SessionGlobalPrivileges(const SessionState& state) {
   std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(state);
   if (access == nullptr) return access::GrantableAt(access::Level::kGlobal);
-  const wire::Account* account = SessionAccount(*access, state);
+  wire::Account merged;
+  const wire::Account* account = SessionPrivileges(*access, state, &merged);
   return account == nullptr ? 0 : account->global_privileges();
 }
 

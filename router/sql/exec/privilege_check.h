@@ -25,10 +25,18 @@ namespace shoal::sql {
 std::shared_ptr<const wire::AccessControl> EffectiveAccess(const SessionState& state);
 // The session's account in `access`; null once it was dropped (it then may do nothing).
 const wire::Account* SessionAccount(const wire::AccessControl& access, const SessionState& state);
+// What the session may do: its account, or, with roles active, the account with their
+// privileges added, made in `*merged`. Null as SessionAccount.
+const wire::Account* SessionPrivileges(const wire::AccessControl& access, const SessionState& state,
+                                       wire::Account* merged);
 
 // What the session's account may not do of `stmt`: 1142, 1143, 1044 or 1227 as MySQL gives
 // them; nullopt when it may run.
 std::optional<mysql::SqlError> CheckPrivileges(const Statement& stmt, const SessionState& state);
+
+// Makes the session's account's default roles (those still granted) its active ones, as at
+// login.
+void ActivateDefaultRoles(SessionState* state);
 
 // Whether the session's account sees `database` / `database`.`table` (catalog statements).
 // True without accounts to check.

@@ -622,6 +622,22 @@ struct AccountStmt {
   std::optional<bool> lock;             // ACCOUNT LOCK | UNLOCK
   std::optional<bool> password_expire;  // PASSWORD EXPIRE [DEFAULT | NEVER | INTERVAL n DAY]
   std::optional<uint32_t> max_user_connections;
+  std::optional<std::vector<AccountName>> default_roles;  // DEFAULT ROLE r, … (CREATE/ALTER)
+};
+
+// CREATE ROLE, DROP ROLE, GRANT role, … TO account, … [WITH ADMIN OPTION], REVOKE role, …
+// FROM account, …, SET ROLE and SET DEFAULT ROLE … TO account, ….
+struct RoleStmt {
+  enum class Kind : uint8_t { kCreate, kDrop, kGrant, kRevoke, kSet, kSetDefault };
+  // Which roles SET ROLE and SET DEFAULT ROLE name: those `roles` lists, none, all granted,
+  // all but those listed (SET ROLE ALL EXCEPT), or the account's defaults (SET ROLE DEFAULT).
+  enum class Which : uint8_t { kListed, kNone, kAll, kAllExcept, kDefault };
+  Kind kind = Kind::kCreate;
+  bool if_flag = false;  // CREATE ROLE IF NOT EXISTS, DROP ROLE IF EXISTS
+  std::vector<AccountName> roles;
+  std::vector<AccountName> accounts;  // GRANT … TO, REVOKE … FROM, SET DEFAULT ROLE … TO
+  bool with_admin_option = false;
+  Which which = Which::kListed;
 };
 
 // GRANT privileges ON what TO accounts [WITH GRANT OPTION], and REVOKE … FROM accounts.
@@ -660,7 +676,8 @@ using StatementNode =
                  DeleteStmt, CreateTableStmt, CreateDatabaseStmt, DropDatabaseStmt, DropTableStmt,
                  CreateIndexStmt, DropIndexStmt, TruncateStmt, AnalyzeStmt, ExplainStmt,
                  LockTablesStmt, UnlockTablesStmt, AlterTableStmt, RenameTableStmt, LoadDataStmt,
-                 KillStmt, CreateViewStmt, DropViewStmt, AccountStmt, GrantStmt, FlushStmt>;
+                 KillStmt, CreateViewStmt, DropViewStmt, AccountStmt, GrantStmt, RoleStmt,
+                 FlushStmt>;
 
 struct Statement {
   StatementNode node;

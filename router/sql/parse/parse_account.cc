@@ -110,10 +110,6 @@ bool ParsePrivilege(Parser& p, std::string* out) {
   *out = absl::StrJoin(words, " ");
   if (*out == "ALL PRIVILEGES") *out = "ALL";
   if (*out != "ALL" && *out != "USAGE" && !access::PrivilegeNamed(*out).has_value()) {
-    // GRANT role TO account: a name that is no privilege, then no ON.
-    if (PeekAny(p, {"TO", "FROM"}) || p.Peek().kind == TokenKind::kComma) {
-      return p.NotSupported("roles");
-    }
     return p.Fail();
   }
   if (p.Peek().kind == TokenKind::kLParen) return p.NotSupported("column privileges");
@@ -151,6 +147,31 @@ bool ParseAccountNames(Parser& p, std::vector<AccountName>* out) {
   return true;
 }
 
+// [DEFAULT ROLE role, …] of CREATE USER and ALTER USER.
+bool ParseDefaultRoles(Parser& p, AccountStmt* out) {
+  if (!p.AcceptKeyword("DEFAULT")) return true;
+  if (!p.ExpectKeyword("ROLE")) return false;
+  return ParseAccountNames(p, &out->default_roles.emplace());
+}
+
+// SET [DEFAULT] ROLE's choice: NONE, ALL [EXCEPT roles], DEFAULT (SET ROLE only) or roles.
+bool ParseWhichRoles(Parser& p, bool set_default, RoleStmt* out) {
+  if (p.AcceptKeyword("NONE")) {
+    out->which = RoleStmt::Which::kNone;
+  } else if (p.AcceptKeyword("ALL")) {
+    out->which = RoleStmt::Which::kAll;
+    if (!set_default && p.AcceptKeyword("EXCEPT")) {
+      out->which = RoleStmt::Which::kAllExcept;
+      return ParseAccountNames(p, &out->roles);
+    }
+  } else if (!set_default && p.AcceptKeyword("DEFAULT")) {
+    out->which = RoleStmt::Which::kDefault;
+  } else {
+    return ParseAccountNames(p, &out->roles);
+  }
+  return true;
+}
+
 }  // namespace
 
 bool ParseAccountName(Parser& p, AccountName* out) {
@@ -173,7 +194,7 @@ bool Parser::ParseAccountStatement(AccountStmt* out) {
     out->if_flag = AcceptKeyword("IF");
     if (out->if_flag && !(ExpectKeyword("NOT") && ExpectKeyword("EXISTS"))) return false;
     if (!ParseAccountSpecs(*this, true, &out->accounts)) return false;
-    if (AcceptKeyword("DEFAULT")) return NotSupported("roles");
+    if (!ParseDefaultRoles(*this, out)) return false;
     return ParseAccountOptions(*this, out);
   }
   if (AcceptKeyword("ALTER")) {
@@ -191,7 +212,7 @@ bool Parser::ParseAccountStatement(AccountStmt* out) {
              ParseAccountOptions(*this, out);
     }
     if (!ParseAccountSpecs(*this, true, &out->accounts)) return false;
-    if (AcceptKeyword("DEFAULT")) return NotSupported("roles");
+    if (!ParseDefaultRoles(*this, out)) return false;
     return ParseAccountOptions(*this, out);
   }
   if (AcceptKeyword("DROP")) {
@@ -241,12 +262,7 @@ bool Parser::ParseGrant(GrantStmt* out) {
       PeekKeyword("FROM")) {
     out->revoke_everything = true;
   } else {
-    if (!PeekKeyword("ON")) {
-      // GRANT role TO user: names that are not privileges fail above, so this is a role of
-      // a privilege's name.
-      return NotSupported("roles");
-    }
-    Advance();  // ON
+    if (!ExpectKeyword("ON")) return false;
     if (!ParsePrivilegeLevel(*this, out)) return false;
   }
   if (!ExpectKeyword(out->revoke ? "FROM" : "TO") || !ParseAccountNames(*this, &out->accounts)) {
@@ -257,6 +273,56 @@ bool Parser::ParseGrant(GrantStmt* out) {
     out->with_grant_option = true;
   }
   return true;
+}
+
+bool IsRoleGrant(const Parser& p) {
+  // GRANT/REVOKE name, … TO|FROM …: no ON before TO or FROM. REVOKE ALL [PRIVILEGES], GRANT
+  // OPTION FROM … has none either, and is about privileges.
+  if (p.PeekKeyword("REVOKE") && p.PeekKeyword("ALL", 1)) return false;
+  for (size_t i = 1;; ++i) {
+    const Token& t = p.Peek(i);
+    if (t.kind == TokenKind::kEnd || t.kind == TokenKind::kError || IsKeyword(t, "ON")) {
+      return false;
+    }
+    if (IsKeyword(t, "TO") || IsKeyword(t, "FROM")) return true;
+  }
+}
+
+bool Parser::ParseRoleStatement(RoleStmt* out) {
+  if (AcceptKeyword("CREATE") || AcceptKeyword("DROP")) {
+    out->kind =
+        IsKeyword(tokens_[pos_ - 1], "CREATE") ? RoleStmt::Kind::kCreate : RoleStmt::Kind::kDrop;
+    Advance();  // ROLE
+    out->if_flag = AcceptKeyword("IF");
+    if (out->if_flag) {
+      if (out->kind == RoleStmt::Kind::kCreate && !ExpectKeyword("NOT")) return false;
+      if (!ExpectKeyword("EXISTS")) return false;
+    }
+    return ParseAccountNames(*this, &out->roles);
+  }
+  if (AcceptKeyword("GRANT") || AcceptKeyword("REVOKE")) {
+    const bool grant = IsKeyword(tokens_[pos_ - 1], "GRANT");
+    out->kind = grant ? RoleStmt::Kind::kGrant : RoleStmt::Kind::kRevoke;
+    if (!ParseAccountNames(*this, &out->roles) || !ExpectKeyword(grant ? "TO" : "FROM") ||
+        !ParseAccountNames(*this, &out->accounts)) {
+      return false;
+    }
+    if (grant && AcceptKeyword("WITH")) {
+      if (!ExpectKeyword("ADMIN") || !ExpectKeyword("OPTION")) return false;
+      out->with_admin_option = true;
+    }
+    return true;
+  }
+  Advance();  // SET
+  if (AcceptKeyword("DEFAULT")) {
+    Advance();  // ROLE
+    out->kind = RoleStmt::Kind::kSetDefault;
+    return ParseWhichRoles(*this, true, out) && ExpectKeyword("TO") &&
+           ParseAccountNames(*this, &out->accounts);
+  }
+  Advance();  // ROLE
+  out->kind = RoleStmt::Kind::kSet;
+  return ParseWhichRoles(*this, false, out);
 }
 
 bool Parser::ParseFlush(FlushStmt* out) {

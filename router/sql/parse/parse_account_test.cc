@@ -90,6 +90,35 @@ TEST(ParseAccountTest, ShowGrantsAndCreateUser) {
   EXPECT_EQ(Must<FlushStmt>("FLUSH PRIVILEGES").what, "PRIVILEGES");
 }
 
+TEST(ParseAccountTest, Roles) {
+  auto create = Must<RoleStmt>("CREATE ROLE IF NOT EXISTS reader, 'writer'@'localhost'");
+  EXPECT_EQ(create.kind, RoleStmt::Kind::kCreate);
+  EXPECT_TRUE(create.if_flag);
+  ASSERT_EQ(create.roles.size(), 2u);
+  EXPECT_EQ(create.roles[0].host, "%");
+  EXPECT_EQ(create.roles[1].host, "localhost");
+  EXPECT_EQ(Must<RoleStmt>("DROP ROLE IF EXISTS reader").kind, RoleStmt::Kind::kDrop);
+  auto grant = Must<RoleStmt>("GRANT reader, writer TO app, 'bob'@'%' WITH ADMIN OPTION");
+  EXPECT_EQ(grant.kind, RoleStmt::Kind::kGrant);
+  EXPECT_EQ(grant.roles.size(), 2u);
+  EXPECT_EQ(grant.accounts.size(), 2u);
+  EXPECT_TRUE(grant.with_admin_option);
+  EXPECT_EQ(Must<RoleStmt>("REVOKE reader FROM app").kind, RoleStmt::Kind::kRevoke);
+  // REVOKE ALL … FROM and GRANT … ON are about privileges.
+  EXPECT_TRUE(Must<GrantStmt>("REVOKE ALL PRIVILEGES, GRANT OPTION FROM app").revoke_everything);
+  auto set = Must<RoleStmt>("SET ROLE ALL EXCEPT writer");
+  EXPECT_EQ(set.which, RoleStmt::Which::kAllExcept);
+  EXPECT_EQ(set.roles.size(), 1u);
+  EXPECT_EQ(Must<RoleStmt>("SET ROLE DEFAULT").which, RoleStmt::Which::kDefault);
+  EXPECT_EQ(Must<RoleStmt>("SET ROLE NONE").which, RoleStmt::Which::kNone);
+  auto set_default = Must<RoleStmt>("SET DEFAULT ROLE reader TO app, bob");
+  EXPECT_EQ(set_default.kind, RoleStmt::Kind::kSetDefault);
+  EXPECT_EQ(set_default.accounts.size(), 2u);
+  auto user = Must<AccountStmt>("CREATE USER u DEFAULT ROLE reader, writer");
+  ASSERT_TRUE(user.default_roles.has_value());
+  EXPECT_EQ(user.default_roles->size(), 2u);
+}
+
 TEST(ParseAccountTest, Refused) {
   EXPECT_EQ(MustFail("GRANT FLY ON *.* TO a").code, 1064);
   EXPECT_EQ(MustFail("GRANT SELECT ON *.* a").code, 1064);

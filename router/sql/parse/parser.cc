@@ -139,6 +139,10 @@ bool Parser::ParseStatement(StatementNode* out) {
   };
   if (PeekKeyword("SELECT")) return as(&Parser::ParseSelect);
   if (PeekKeyword("SET") && PeekKeyword("PASSWORD", 1)) return as(&Parser::ParseAccountStatement);
+  if (PeekKeyword("SET") &&
+      (PeekKeyword("ROLE", 1) || (PeekKeyword("DEFAULT", 1) && PeekKeyword("ROLE", 2)))) {
+    return as(&Parser::ParseRoleStatement);
+  }
   if (PeekKeyword("SET")) return ParseSet(out);
   if (PeekKeyword("SHOW")) return as(&Parser::ParseShow);
   if (PeekKeyword("USE")) return as(&Parser::ParseUse);
@@ -158,7 +162,12 @@ bool Parser::ParseStatement(StatementNode* out) {
   if (PeekAny(*this, {"CREATE", "ALTER", "DROP", "RENAME"}) && PeekKeyword("USER", 1)) {
     return as(&Parser::ParseAccountStatement);
   }
-  if (PeekKeyword("GRANT") || PeekKeyword("REVOKE")) return as(&Parser::ParseGrant);
+  if (PeekAny(*this, {"CREATE", "DROP"}) && PeekKeyword("ROLE", 1)) {
+    return as(&Parser::ParseRoleStatement);
+  }
+  if (PeekKeyword("GRANT") || PeekKeyword("REVOKE")) {
+    return IsRoleGrant(*this) ? as(&Parser::ParseRoleStatement) : as(&Parser::ParseGrant);
+  }
   if (PeekKeyword("FLUSH")) return as(&Parser::ParseFlush);
   if (PeekKeyword("CREATE")) return ParseCreate(out);
   if (PeekKeyword("DROP")) return ParseDrop(out);

@@ -26,6 +26,8 @@ bool PeekAny(const Parser& p, std::initializer_list<absl::string_view> words, si
 bool AcceptAny(Parser& p, std::initializer_list<absl::string_view> words);
 // 'user'@'host', user@host, CURRENT_USER[()] (parse_account.cc; SHOW GRANTS FOR uses it).
 bool ParseAccountName(Parser& p, AccountName* out);
+// Whether the GRANT or REVOKE ahead grants or revokes roles (no ON before TO or FROM).
+bool IsRoleGrant(const Parser& p);
 
 // CREATE TABLE's pieces that ALTER TABLE reuses (parse_ddl.cc): a column definition; a key
 // ([CONSTRAINT] PRIMARY KEY, UNIQUE, KEY/INDEX …) into out->indexes; one table option into
@@ -130,6 +132,8 @@ class Parser {
   // GRANT and REVOKE; FLUSH.
   bool ParseAccountStatement(AccountStmt* out);
   bool ParseGrant(GrantStmt* out);
+  // CREATE/DROP ROLE, GRANT/REVOKE of roles, SET [DEFAULT] ROLE (at their first word).
+  bool ParseRoleStatement(RoleStmt* out);
   bool ParseFlush(FlushStmt* out);
   bool ParseReleaseSavepoint(TransactionStmt* out);
   // One statement by its first keyword (parser.cc); EXPLAIN parses the statement it explains.
