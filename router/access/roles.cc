@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "router/access/accounts.h"
@@ -93,6 +94,17 @@ void ForgetAccount(wire::AccessControl* access, absl::string_view user, absl::st
     EraseMentions(account.mutable_roles(), user, host);
     EraseMentions(account.mutable_default_roles(), user, host);
   }
+}
+
+bool DropAccount(wire::AccessControl* access, absl::string_view user, absl::string_view host) {
+  auto* accounts = access->mutable_accounts();
+  auto it = std::find_if(accounts->begin(), accounts->end(), [&](const wire::Account& account) {
+    return account.user() == user && absl::EqualsIgnoreCase(account.host(), host);
+  });
+  if (it == accounts->end()) return false;
+  accounts->erase(it);
+  ForgetAccount(access, user, host);
+  return true;
 }
 
 void RenameMentions(wire::AccessControl* access, const RoleName& from, const RoleName& to) {

@@ -34,6 +34,8 @@ wire::Account WithRoles(const wire::AccessControl& access, const wire::Account& 
 
 // Every mention of `user`@`host` in other accounts (granted, default) goes: it was dropped.
 void ForgetAccount(wire::AccessControl* access, absl::string_view user, absl::string_view host);
+// DROP USER and DROP ROLE: the account and every mention of it go. False when there is none.
+bool DropAccount(wire::AccessControl* access, absl::string_view user, absl::string_view host);
 // … or follows it to its new name.
 void RenameMentions(wire::AccessControl* access, const RoleName& from, const RoleName& to);
 

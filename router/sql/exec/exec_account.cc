@@ -43,6 +43,21 @@ std::string QuotedAccount(const AccountName& name) {
   return access::QuoteAccount(name.user, name.host);
 }
 
+void SkippedAccounts::Skip(const AccountName& name, bool exists) {
+  if (!if_flag_) {
+    failed_.push_back(QuotedAccount(name));
+    return;
+  }
+  AddWarning(state_, Diagnostic::Level::kNote, exists ? 3163 : 3162,
+             absl::StrCat("Authorization ID ", QuotedAccount(name),
+                          exists ? " already exists." : " does not exist."));
+}
+
+std::optional<mysql::SqlError> SkippedAccounts::Error() const {
+  if (failed_.empty()) return std::nullopt;
+  return mysql::errors::AccountOperationFailed(operation_, absl::StrJoin(failed_, ","));
+}
+
 namespace {
 
 // Sets the password an IDENTIFIED clause gives (none: the account keeps its own).
@@ -128,16 +143,11 @@ std::variant<AccountsNow, mysql::SqlError> CurrentAccounts(const ExecContext& ct
 namespace {
 
 StatementResult CreateUsers(const AccountStmt& stmt, const ExecContext& ctx, AccountsNow now) {
-  std::vector<std::string> failed;
+  SkippedAccounts skipped("CREATE USER", stmt.if_flag, ctx.state);
   for (const AccountSpec& spec : stmt.accounts) {
     AccountName name = ResolvedAccount(spec.name, *ctx.state);
     if (access::FindAccount(now.access, name.user, name.host) != nullptr) {
-      if (stmt.if_flag) {
-        AddWarning(ctx.state, Diagnostic::Level::kNote, 3163,
-                   absl::StrCat("Authorization ID ", QuotedAccount(name), " already exists."));
-      } else {
-        failed.push_back(QuotedAccount(name));
-      }
+      skipped.Skip(name, true);
       continue;
     }
     wire::Account& account = *now.access.add_accounts();
@@ -147,26 +157,19 @@ StatementResult CreateUsers(const AccountStmt& stmt, const ExecContext& ctx, Acc
     SetOptions(stmt, &account);
     if (auto err = SetDefaultRoles(stmt, true, *ctx.state, &now.access, &account)) return *err;
   }
-  if (!failed.empty()) {
-    return mysql::errors::AccountOperationFailed("CREATE USER", absl::StrJoin(failed, ","));
-  }
+  if (auto err = skipped.Error()) return *err;
   return StoreAccounts(std::move(now), ctx);
 }
 
 StatementResult AlterUsers(const AccountStmt& stmt, const ExecContext& ctx, AccountsNow now) {
   const bool set_password = stmt.kind == AccountStmt::Kind::kSetPassword;
-  std::vector<std::string> failed;
+  SkippedAccounts skipped("ALTER USER", stmt.if_flag, ctx.state);
   for (const AccountSpec& spec : stmt.accounts) {
     AccountName name = ResolvedAccount(spec.name, *ctx.state);
     wire::Account* account = access::FindAccount(&now.access, name.user, name.host);
     if (account == nullptr) {
       if (set_password) return mysql::errors::PasswordNoMatch();
-      if (stmt.if_flag) {
-        AddWarning(ctx.state, Diagnostic::Level::kNote, 3162,
-                   absl::StrCat("Authorization ID ", QuotedAccount(name), " does not exist."));
-      } else {
-        failed.push_back(QuotedAccount(name));
-      }
+      skipped.Skip(name, false);
       continue;
     }
     if (spec.identified) {
@@ -176,58 +179,35 @@ StatementResult AlterUsers(const AccountStmt& stmt, const ExecContext& ctx, Acco
     SetOptions(stmt, account);
     if (auto err = SetDefaultRoles(stmt, false, *ctx.state, &now.access, account)) return *err;
   }
-  if (!failed.empty()) {
-    return mysql::errors::AccountOperationFailed("ALTER USER", absl::StrJoin(failed, ","));
-  }
+  if (auto err = skipped.Error()) return *err;
   return StoreAccounts(std::move(now), ctx);
 }
 
 StatementResult DropUsers(const AccountStmt& stmt, const ExecContext& ctx, AccountsNow now) {
-  std::vector<std::string> failed;
-  auto* accounts = now.access.mutable_accounts();
+  SkippedAccounts skipped("DROP USER", stmt.if_flag, ctx.state);
   for (const AccountSpec& spec : stmt.accounts) {
     AccountName name = ResolvedAccount(spec.name, *ctx.state);
-    const wire::Account* account = access::FindAccount(now.access, name.user, name.host);
-    if (account == nullptr) {
-      if (stmt.if_flag) {
-        AddWarning(ctx.state, Diagnostic::Level::kNote, 3162,
-                   absl::StrCat("Authorization ID ", QuotedAccount(name), " does not exist."));
-      } else {
-        failed.push_back(QuotedAccount(name));
-      }
-      continue;
-    }
-    for (int i = 0; i < accounts->size(); ++i) {
-      if (&accounts->at(i) == account) {
-        accounts->DeleteSubrange(i, 1);
-        break;
-      }
-    }
-    access::ForgetAccount(&now.access, name.user, name.host);
+    if (!access::DropAccount(&now.access, name.user, name.host)) skipped.Skip(name, false);
   }
-  if (!failed.empty()) {
-    return mysql::errors::AccountOperationFailed("DROP USER", absl::StrJoin(failed, ","));
-  }
+  if (auto err = skipped.Error()) return *err;
   return StoreAccounts(std::move(now), ctx);
 }
 
 StatementResult RenameUsers(const AccountStmt& stmt, const ExecContext& ctx, AccountsNow now) {
-  std::vector<std::string> failed;
+  SkippedAccounts skipped("RENAME USER", false, ctx.state);
   for (size_t i = 0; i < stmt.accounts.size(); ++i) {
     AccountName from = ResolvedAccount(stmt.accounts[i].name, *ctx.state);
     AccountName to = ResolvedAccount(stmt.renamed_to[i], *ctx.state);
     wire::Account* account = access::FindAccount(&now.access, from.user, from.host);
     if (account == nullptr || access::FindAccount(now.access, to.user, to.host) != nullptr) {
-      failed.push_back(QuotedAccount(from));
+      skipped.Skip(from, account != nullptr);
       continue;
     }
     account->set_user(to.user);
     account->set_host(to.host);
     access::RenameMentions(&now.access, {from.user, from.host}, {to.user, to.host});
   }
-  if (!failed.empty()) {
-    return mysql::errors::AccountOperationFailed("RENAME USER", absl::StrJoin(failed, ","));
-  }
+  if (auto err = skipped.Error()) return *err;
   return StoreAccounts(std::move(now), ctx);
 }
 
@@ -254,19 +234,17 @@ StatementResult RevokeEverything(const GrantStmt& stmt, const ExecContext& ctx, 
   if ((SessionGlobalPrivileges(*ctx.state) & access::kCreateUser) == 0) {
     return mysql::errors::SpecificAccessDenied("CREATE USER");
   }
-  std::vector<std::string> failed;
+  SkippedAccounts skipped("REVOKE", false, ctx.state);
   for (const AccountName& written : stmt.accounts) {
     AccountName name = ResolvedAccount(written, *ctx.state);
     wire::Account* account = access::FindAccount(&now.access, name.user, name.host);
     if (account == nullptr) {
-      failed.push_back(QuotedAccount(name));
+      skipped.Skip(name, false);
       continue;
     }
     access::RevokeAll(account);
   }
-  if (!failed.empty()) {
-    return mysql::errors::AccountOperationFailed("REVOKE", absl::StrJoin(failed, ","));
-  }
+  if (auto err = skipped.Error()) return *err;
   return StoreAccounts(std::move(now), ctx);
 }
 

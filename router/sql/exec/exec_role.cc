@@ -21,16 +21,11 @@ namespace {
 using access::RoleName;
 
 StatementResult CreateRoles(const RoleStmt& stmt, const ExecContext& ctx, AccountsNow now) {
-  std::vector<std::string> failed;
+  SkippedAccounts skipped("CREATE ROLE", stmt.if_flag, ctx.state);
   for (const AccountName& written : stmt.roles) {
     AccountName name = ResolvedAccount(written, *ctx.state);
     if (access::FindAccount(now.access, name.user, name.host) != nullptr) {
-      if (stmt.if_flag) {
-        AddWarning(ctx.state, Diagnostic::Level::kNote, 3163,
-                   absl::StrCat("Authorization ID ", QuotedAccount(name), " already exists."));
-      } else {
-        failed.push_back(QuotedAccount(name));
-      }
+      skipped.Skip(name, true);
       continue;
     }
     wire::Account& role = *now.access.add_accounts();
@@ -39,35 +34,17 @@ StatementResult CreateRoles(const RoleStmt& stmt, const ExecContext& ctx, Accoun
     role.set_plugin(std::string(mysql::kCachingSha2PasswordPlugin));
     role.set_locked(true);  // nobody logs in as a role
   }
-  if (!failed.empty()) {
-    return mysql::errors::AccountOperationFailed("CREATE ROLE", absl::StrJoin(failed, ","));
-  }
+  if (auto err = skipped.Error()) return *err;
   return StoreAccounts(std::move(now), ctx);
 }
 
 StatementResult DropRoles(const RoleStmt& stmt, const ExecContext& ctx, AccountsNow now) {
-  std::vector<std::string> failed;
+  SkippedAccounts skipped("DROP ROLE", stmt.if_flag, ctx.state);
   for (const AccountName& written : stmt.roles) {
     AccountName name = ResolvedAccount(written, *ctx.state);
-    auto* accounts = now.access.mutable_accounts();
-    auto it = std::find_if(accounts->begin(), accounts->end(), [&](const wire::Account& a) {
-      return a.user() == name.user && a.host() == name.host;
-    });
-    if (it == accounts->end()) {
-      if (stmt.if_flag) {
-        AddWarning(ctx.state, Diagnostic::Level::kNote, 3162,
-                   absl::StrCat("Authorization ID ", QuotedAccount(name), " does not exist."));
-      } else {
-        failed.push_back(QuotedAccount(name));
-      }
-      continue;
-    }
-    accounts->erase(it);
-    access::ForgetAccount(&now.access, name.user, name.host);
+    if (!access::DropAccount(&now.access, name.user, name.host)) skipped.Skip(name, false);
   }
-  if (!failed.empty()) {
-    return mysql::errors::AccountOperationFailed("DROP ROLE", absl::StrJoin(failed, ","));
-  }
+  if (auto err = skipped.Error()) return *err;
   return StoreAccounts(std::move(now), ctx);
 }
 
