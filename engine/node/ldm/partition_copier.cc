@@ -10,7 +10,7 @@ namespace shoal::node {
 
 void PartitionCopier::Start(int node, uint32_t conn, int ldm_count, uint64_t rows_per_step,
                             uint64_t since_epoch) {
-  copy_.emplace();
+  copy_ = Copy{};
   copy_->node = node;
   copy_->conn = conn;
   copy_->ldm_count = ldm_count;
