@@ -105,6 +105,14 @@ SqlError RoleGrantLoop(absl::string_view user, absl::string_view host, absl::str
                        role_host, "`. The GRANT would create a loop")};
 }
 
+SqlError AccountBlocked(absl::string_view user, absl::string_view host, absl::string_view days,
+                        absl::string_view remaining, uint32_t failures) {
+  return {3955, "HY000",
+          absl::StrCat("Access denied for user '", user, "'@'", host, "'. Account is blocked for ",
+                       days, " day(s) (", remaining, " day(s) remaining) due to ", failures,
+                       " consecutive failed logins.")};
+}
+
 SqlError KillDenied(uint64_t thread) {
   return {1095, "HY000", absl::StrCat("You are not owner of thread ", thread)};
 }

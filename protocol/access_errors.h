@@ -53,6 +53,10 @@ SqlError RoleNotGranted(absl::string_view role_user, absl::string_view role_host
 // The GRANT would create a loop
 SqlError RoleGrantLoop(absl::string_view user, absl::string_view host, absl::string_view role_user,
                        absl::string_view role_host);
+// 3955 HY000 Access denied for user '%s'@'%s'. Account is blocked for %s day(s) (%s day(s)
+// remaining) due to %u consecutive failed logins.
+SqlError AccountBlocked(absl::string_view user, absl::string_view host, absl::string_view days,
+                        absl::string_view remaining, uint32_t failures);
 // 1095 HY000 You are not owner of thread %lu
 SqlError KillDenied(uint64_t thread);
 // 1203 42000 User %s already has more than 'max_user_connections' active connections

@@ -1,6 +1,7 @@
 #include "gtest/gtest.h"
 #include "router/access/accounts.h"
 #include "router/access/grants.h"
+#include "router/access/login_failures.h"
 #include "router/access/privileges.h"
 #include "router/access/roles.h"
 
@@ -128,6 +129,33 @@ TEST(RolesTest, PrivilegesComeThroughRolesOfRoles) {
   ForgetAccount(&access, "author", "%");
   EXPECT_EQ(app->roles_size(), 0);
   EXPECT_FALSE(RevokeRole(app, "author", "%"));
+}
+
+TEST(LoginFailuresTest, BlocksAfterTheLimitUntilTheLockTimeOrAnUnlock) {
+  wire::Account fay;
+  fay.set_user("fay");
+  fay.set_host("%");
+  fay.set_failed_login_attempts(2);
+  fay.set_password_lock_days(1);
+  LoginFailures failures;
+  absl::Time now = absl::FromUnixSeconds(1000000);
+  EXPECT_FALSE(failures.Failed(fay, "h", now).has_value());
+  failures.Succeeded(fay);  // the count starts again
+  EXPECT_FALSE(failures.Failed(fay, "h", now).has_value());
+  std::optional<mysql::SqlError> blocked = failures.Failed(fay, "h", now);
+  ASSERT_TRUE(blocked.has_value());
+  EXPECT_EQ(blocked->code, 3955);
+  EXPECT_EQ(blocked->message,
+            "Access denied for user 'fay'@'h'. Account is blocked for 1 day(s) (1 day(s) "
+            "remaining) due to 2 consecutive failed logins.");
+  EXPECT_TRUE(failures.Blocked(fay, "h", now + absl::Hours(23)).has_value());
+  EXPECT_FALSE(failures.Blocked(fay, "h", now + absl::Hours(25)).has_value());
+  ASSERT_TRUE(failures.Failed(fay, "h", now + absl::Hours(25)).has_value());  // again
+  fay.set_login_tracking_serial(1);                                           // ACCOUNT UNLOCK
+  EXPECT_FALSE(failures.Blocked(fay, "h", now + absl::Hours(25)).has_value());
+  fay.set_password_lock_days(0);  // not tracked
+  EXPECT_FALSE(failures.Failed(fay, "h", now).has_value());
+  EXPECT_FALSE(failures.Failed(fay, "h", now).has_value());
 }
 
 TEST(AccountNameTest, QuotesAreDoubled) {

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "common/metrics.h"
 #include "engine/api/cluster.h"
+#include "router/access/login_failures.h"
 #include "router/sql/exec/executor.h"
 
 namespace shoal::router {
@@ -22,6 +24,8 @@ struct RouterContext {
   MetricsRegistry* metrics = nullptr;
   // The data nodes; null in tests of the protocol alone (table statements then fail).
   api::Cluster* cluster = nullptr;
+  // Failed logins counted for FAILED_LOGIN_ATTEMPTS, shared by the router's workers.
+  std::shared_ptr<access::LoginFailures> login_failures = std::make_shared<access::LoginFailures>();
 };
 
 }  // namespace shoal::router

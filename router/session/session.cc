@@ -231,19 +231,34 @@ Session::Action Session::CheckLogin(absl::string_view plugin, absl::string_view 
     return Action::kContinue;
   }
   const wire::Account* account = LoginAccount();
+  const absl::Time now = absl::Now();
+  if (account != nullptr) {
+    if (auto blocked = context_->login_failures->Blocked(*account, peer_host_, now)) {
+      logins_failed_->Increment();
+      SendError(*blocked, out);
+      return Action::kClose;
+    }
+  }
   if (!Verify(account, plugin, response)) {
     // The account may be newer than this worker's dictionary (made through another router):
     // look once more, at most every 100 ms per worker, so a flood of bad logins costs the
     // dictionary master nothing much.
     thread_local absl::Time last_refresh = absl::InfinitePast();
-    absl::Time now = absl::Now();
-    if (refreshed || sql_.data == nullptr || now - last_refresh < absl::Milliseconds(100)) {
-      return LoginFailed(out);
+    if (!refreshed && sql_.data != nullptr && now - last_refresh >= absl::Milliseconds(100)) {
+      last_refresh = now;
+      RefreshThenCheckLogin(plugin, response);
+      return Action::kContinue;
     }
-    last_refresh = now;
-    RefreshThenCheckLogin(plugin, response);
-    return Action::kContinue;
+    if (account != nullptr) {
+      if (auto blocked = context_->login_failures->Failed(*account, peer_host_, now)) {
+        logins_failed_->Increment();
+        SendError(*blocked, out);
+        return Action::kClose;
+      }
+    }
+    return LoginFailed(out);
   }
+  context_->login_failures->Succeeded(*account);
   if (plugin == mysql::kCachingSha2PasswordPlugin) {
     // The fast path always suffices: the accounts hold SHA256(SHA256(password)), so full
     // authentication is never requested.

@@ -22,4 +22,5 @@ python=$clients/pyvenv/bin/python
 start_box_and_mariadb privileges 0 "$(free_ports 3)"
 "$python" tests/integration/privileges_matrix.py "$socket" "$((router_port + 1))" \
   "$mariadb_socket" "$mariadb_port"
+"$python" tests/integration/login_flood.py "$((router_port + 1))" 10000
 echo "PASS: privileges_test"

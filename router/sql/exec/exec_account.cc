@@ -119,6 +119,12 @@ std::optional<mysql::SqlError> SetDefaultRoles(const AccountStmt& stmt, bool gra
 
 void SetOptions(const AccountStmt& stmt, wire::Account* account) {
   if (stmt.lock) account->set_locked(*stmt.lock);
+  if (stmt.failed_login_attempts) account->set_failed_login_attempts(*stmt.failed_login_attempts);
+  if (stmt.password_lock_days) account->set_password_lock_days(*stmt.password_lock_days);
+  // Either, or ACCOUNT UNLOCK, starts the routers' counts of failed logins again (as MySQL).
+  if (stmt.failed_login_attempts || stmt.password_lock_days || stmt.lock == false) {
+    account->set_login_tracking_serial(account->login_tracking_serial() + 1);
+  }
   if (stmt.password_expire) account->set_password_expired(*stmt.password_expire);
   if (stmt.max_user_connections) account->set_max_user_connections(*stmt.max_user_connections);
 }
@@ -377,6 +383,12 @@ std::variant<std::vector<Row>, mysql::SqlError> AccountRows(const ShowStmt& stmt
                   account->locked() ? "LOCK" : "UNLOCK");
   if (account->max_user_connections() > 0) {
     absl::StrAppend(&text, " WITH MAX_USER_CONNECTIONS ", account->max_user_connections());
+  }
+  if (account->failed_login_attempts() > 0 || account->password_lock_days() != 0) {
+    absl::StrAppend(
+        &text, " FAILED_LOGIN_ATTEMPTS ", account->failed_login_attempts(), " PASSWORD_LOCK_TIME ",
+        account->password_lock_days() < 0 ? std::string("UNBOUNDED")
+                                          : absl::StrCat(account->password_lock_days()));
   }
   rows.push_back({std::move(text)});
   return rows;

@@ -322,7 +322,8 @@ class Checker {
         return mysql::errors::DatabaseAccessDenied(state_.user, state_.host, "mysql");
       case AccountStmt::Kind::kAlter:
         // One's own password, nothing else.
-        if (self && !stmt.lock && !stmt.password_expire && !stmt.max_user_connections) {
+        if (self && !stmt.lock && !stmt.password_expire && !stmt.max_user_connections &&
+            !stmt.failed_login_attempts && !stmt.password_lock_days) {
           return std::nullopt;
         }
         [[fallthrough]];

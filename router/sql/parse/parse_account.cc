@@ -92,8 +92,19 @@ bool ParseAccountOptions(Parser& p, AccountStmt* out) {
       } else {
         out->password_expire = true;
       }
-    } else if (PeekAny(p, {"FAILED_LOGIN_ATTEMPTS", "PASSWORD_LOCK_TIME"})) {
-      return p.NotSupported(absl::AsciiStrToUpper(p.Peek().text));
+    } else if (p.AcceptKeyword("FAILED_LOGIN_ATTEMPTS")) {
+      uint32_t n = 0;
+      if (!ParseNumber(p, &n)) return false;
+      out->failed_login_attempts = std::min<uint32_t>(n, 32767);
+    } else if (p.AcceptKeyword("PASSWORD_LOCK_TIME")) {
+      uint32_t days = 0;
+      if (p.AcceptKeyword("UNBOUNDED")) {
+        out->password_lock_days = -1;
+      } else if (!ParseNumber(p, &days)) {
+        return false;
+      } else {
+        out->password_lock_days = static_cast<int32_t>(std::min<uint32_t>(days, 32767));
+      }
     } else {
       return true;
     }

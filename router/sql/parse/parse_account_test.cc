@@ -34,6 +34,11 @@ TEST(ParseAccountTest, CreateUserWithEveryClause) {
   EXPECT_EQ(s.max_user_connections, 5u);
   EXPECT_EQ(s.password_expire, true);
   EXPECT_EQ(s.lock, true);
+  auto tracked =
+      Must<AccountStmt>("ALTER USER u FAILED_LOGIN_ATTEMPTS 3 PASSWORD_LOCK_TIME UNBOUNDED");
+  EXPECT_EQ(tracked.failed_login_attempts, 3u);
+  EXPECT_EQ(tracked.password_lock_days, -1);
+  EXPECT_EQ(Must<AccountStmt>("CREATE USER u PASSWORD_LOCK_TIME 2").password_lock_days, 2);
 }
 
 TEST(ParseAccountTest, AlterDropRenameSetPassword) {
