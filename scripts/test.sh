@@ -24,8 +24,8 @@ ctest --test-dir build/asan -E '^(run_command_test|neighbour_stall_test)$' --out
 
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan --target common_test transport_test ldm_worker_test start_progress_test \
-  arbitrator_test redo_test epoch_clock_test sql_eval_test
+  arbitrator_test redo_test epoch_clock_test sql_eval_test access_test
 ctest --test-dir build/tsan \
-  -R '^(common_test|transport_test|ldm_worker_test|start_progress_test|arbitrator_test|redo_test|epoch_clock_test|sql_eval_test)$' \
+  -R '^(common_test|transport_test|ldm_worker_test|start_progress_test|arbitrator_test|redo_test|epoch_clock_test|sql_eval_test|access_test)$' \
   --output-on-failure \
   --repeat until-fail:10

@@ -1,3 +1,6 @@
+#include <atomic>
+#include <thread>
+
 #include "gtest/gtest.h"
 #include "router/access/accounts.h"
 #include "router/access/grants.h"
@@ -156,6 +159,30 @@ TEST(LoginFailuresTest, BlocksAfterTheLimitUntilTheLockTimeOrAnUnlock) {
   fay.set_password_lock_days(0);  // not tracked
   EXPECT_FALSE(failures.Failed(fay, "h", now).has_value());
   EXPECT_FALSE(failures.Failed(fay, "h", now).has_value());
+}
+
+TEST(LoginFailuresTest, WorkersCountTogether) {
+  // The router's workers share one count: of 4 × 1000 failures, the 4000th alone blocks.
+  wire::Account app;
+  app.set_user("app");
+  app.set_host("%");
+  app.set_failed_login_attempts(4000);
+  app.set_password_lock_days(-1);
+  LoginFailures failures;
+  std::atomic<int> blocked{0};
+  std::vector<std::thread> workers;
+  for (int w = 0; w < 4; ++w) {
+    workers.emplace_back([&] {
+      for (int i = 0; i < 1000; ++i) {
+        if (failures.Failed(app, "h", absl::Now()).has_value()) ++blocked;
+      }
+    });
+  }
+  for (std::thread& t : workers) t.join();
+  EXPECT_EQ(blocked.load(), 1);
+  std::optional<mysql::SqlError> now = failures.Blocked(app, "h", absl::Now());
+  ASSERT_TRUE(now.has_value());
+  EXPECT_NE(now->message.find("blocked for unlimited day(s)"), std::string::npos);
 }
 
 TEST(AccountNameTest, QuotesAreDoubled) {
