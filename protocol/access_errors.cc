@@ -117,11 +117,17 @@ SqlError KillDenied(uint64_t thread) {
   return {1095, "HY000", absl::StrCat("You are not owner of thread ", thread)};
 }
 
-SqlError TooManyUserConnections(absl::string_view user) {
-  return {1203, "42000",
-          absl::StrCat("User ", user,
-                       " already has more than 'max_user_connections' active "
-                       "connections")};
+SqlError UserConnectionLimitReached(absl::string_view user, uint32_t limit) {
+  return {1226, "42000",
+          absl::StrCat("User '", user,
+                       "' has exceeded the 'max_user_connections' resource (current value: ", limit,
+                       ")")};
+}
+
+SqlError MustChangePasswordToLogIn() {
+  return {1862, "HY000",
+          "Your password has expired. To log in you must change it using a client that supports "
+          "expired passwords."};
 }
 
 }  // namespace shoal::mysql::errors

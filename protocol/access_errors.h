@@ -59,7 +59,10 @@ SqlError AccountBlocked(absl::string_view user, absl::string_view host, absl::st
                         absl::string_view remaining, uint32_t failures);
 // 1095 HY000 You are not owner of thread %lu
 SqlError KillDenied(uint64_t thread);
-// 1203 42000 User %s already has more than 'max_user_connections' active connections
-SqlError TooManyUserConnections(absl::string_view user);
+// 1226 42000 User '%s' has exceeded the 'max_user_connections' resource (current value: %u)
+SqlError UserConnectionLimitReached(absl::string_view user, uint32_t limit);
+// 1862 HY000 Your password has expired. To log in you must change it using a client that
+// supports expired passwords.
+SqlError MustChangePasswordToLogIn();
 
 }  // namespace shoal::mysql::errors

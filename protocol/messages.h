@@ -19,13 +19,15 @@ namespace shoal::mysql {
 
 // The capabilities Shoal advertises (CLIENTS.md §1): MySQL mode (LONG_PASSWORD set), no SSL,
 // no compression, no query attributes, no optional metadata. LOCAL_FILES as mysqld: whether
-// LOAD DATA LOCAL may run is decided per statement (local_infile, the client's flag).
+// LOAD DATA LOCAL may run is decided per statement (local_infile, the client's flag). A client
+// that cannot handle an expired password is refused one at login (1862), as mysqld does.
 inline constexpr uint32_t kServerCapabilities =
     capability::kLongPassword | capability::kFoundRows | capability::kLongFlag |
     capability::kConnectWithDb | capability::kProtocol41 | capability::kTransactions |
     capability::kSecureConnection | capability::kMultiStatements | capability::kMultiResults |
     capability::kPsMultiResults | capability::kPluginAuth | capability::kConnectAttrs |
-    capability::kPluginAuthLenencClientData | capability::kDeprecateEof | capability::kLocalFiles;
+    capability::kPluginAuthLenencClientData | capability::kDeprecateEof | capability::kLocalFiles |
+    capability::kCanHandleExpiredPasswords;
 
 inline constexpr absl::string_view kNativePasswordPlugin = "mysql_native_password";
 inline constexpr absl::string_view kCachingSha2PasswordPlugin = "caching_sha2_password";

@@ -270,8 +270,15 @@ Session::Action Session::CheckLogin(absl::string_view plugin, absl::string_view 
     SendError(mysql::errors::AccountLocked(user_, peer_host_), out);
     return Action::kClose;
   }
+  if (account->password_expired() && (caps_ & mysql::capability::kCanHandleExpiredPasswords) == 0) {
+    // mysqld's disconnect_on_expired_password: only a client that can set a new password gets
+    // the session in which it may (1820 for anything else).
+    SendError(mysql::errors::MustChangePasswordToLogIn(), out);
+    return Action::kClose;
+  }
   if (account->max_user_connections() > 0 && SessionsOf(user_) >= account->max_user_connections()) {
-    SendError(mysql::errors::TooManyUserConnections(user_), out);
+    SendError(mysql::errors::UserConnectionLimitReached(user_, account->max_user_connections()),
+              out);
     return Action::kClose;
   }
   sql_.user = user_;

@@ -23,4 +23,16 @@ start_box_and_mariadb privileges 0 "$(free_ports 3)"
 "$python" tests/integration/privileges_matrix.py "$socket" "$((router_port + 1))" \
   "$mariadb_socket" "$mariadb_port"
 "$python" tests/integration/login_flood.py "$((router_port + 1))" 10000
+
+# An expired password with the mariadb CLI: refused without --connect-expired-password (1862),
+# and with it a session that may only set a new one (1820), which then logs in.
+shoal_as() { mariadb -h 127.0.0.1 -P "$((router_port + 1))" --protocol=TCP "$@" 2>&1 || true; }
+mariadb -S "$socket" -u root -e "CREATE USER 'gus'@'%' IDENTIFIED BY 'g' PASSWORD EXPIRE"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[[ $(shoal_as -u gus -pg -e "SELECT 1") == *"ERROR 1862"* ]] || fail "expired password not refused"
+[[ $(shoal_as --connect-expired-password -u gus -pg -e "SELECT 1") == *"ERROR 1820"* ]] ||
+  fail "expired password's session ran a statement"
+shoal_as --connect-expired-password -u gus -pg -e "SET PASSWORD = 'h'"
+[[ $(shoal_as -u gus -ph -e "SELECT 'in'") == *in* ]] || fail "the new password does not log in"
+mariadb -S "$socket" -u root -e "DROP USER 'gus'@'%'"
 echo "PASS: privileges_test"
