@@ -139,7 +139,7 @@ TEST(CodecTest, GreetingLayout) {
       "8fa2"  // capabilities low: 0xa28f (CLIENT_LOCAL_FILES 0x80 for LOAD DATA LOCAL)
       "ff"
       "0200" +  // charset 255, status AUTOCOMMIT
-      "3f01"    // capabilities high: 0x013f
+      "7f01"    // capabilities high: 0x017f (CAN_HANDLE_EXPIRED_PASSWORDS too)
       "15" +
       std::string(20, '0') + ToHex("ijklmnopqrst") + "00" + ToHex("caching_sha2_password") + "00";
   EXPECT_EQ(ToHex(bytes), expected);
