@@ -128,8 +128,8 @@ done
 
 # The evidence that the neighbour stalled the cluster (not a verdict: a quiet machine passes).
 echo "detectors' notes in the cluster log (stalls and starvation not counted as silence):"
-grep -c WARNING "$log" | sed 's/^/  WARNING lines: /'
-grep WARNING "$log" | head -5 | sed 's/^/  /'
+grep -c WARNING "$log" | sed 's/^/  WARNING lines: /' || true
+grep -m 5 WARNING "$log" | sed 's/^/  /' || true
 echo "worst scheduling lateness per process (/metrics):"
 for id in 1 2 3 4 5; do
   curl_out=$(python3 -c "import urllib.request,sys; print(urllib.request.urlopen('http://127.0.0.1:$((metrics_base + id))/metrics', timeout=5).read().decode())" 2>/dev/null || true)

@@ -31,18 +31,18 @@ maria() { mariadb -S "$mariadb_socket" -u root "$@"; }
 row_of() { shoal -N -e "SHOW FULL PROCESSLIST" | awk -F'\t' -v id="$1" '$1 == id'; }
 
 # 1. Beside MariaDB: the columns, and KILL of an id nobody has.
-shoal_cols=$(shoal -e "SHOW PROCESSLIST" | head -1)
-maria_cols=$(maria -e "SHOW PROCESSLIST" | head -1 | cut -f1-8)
+shoal_cols=$(shoal -e "SHOW PROCESSLIST" | sed -n 1p)
+maria_cols=$(maria -e "SHOW PROCESSLIST" | sed -n 1p | cut -f1-8)
 [ "$shoal_cols" = "$maria_cols" ] && ok "SHOW PROCESSLIST columns: $shoal_cols" ||
   fail "SHOW PROCESSLIST columns: Shoal '$shoal_cols', MariaDB '$maria_cols'"
-[ "$(shoal -e "SHOW FULL PROCESSLIST" | head -1)" = "$shoal_cols" ] ||
+[ "$(shoal -e "SHOW FULL PROCESSLIST" | sed -n 1p)" = "$shoal_cols" ] ||
   fail "SHOW FULL PROCESSLIST has other columns"
 for kill in "KILL 987654" "KILL QUERY 987654" "KILL CONNECTION 987654"; do
   s=$(shoal -e "$kill" 2>&1 | grep ERROR || true)
   m=$(maria -e "$kill" 2>&1 | grep ERROR || true)
   [ "$s" = "$m" ] && ok "$kill: $s" || fail "$kill: Shoal '$s', MariaDB '$m'"
 done
-shoal_is=$(shoal -e "SELECT * FROM information_schema.PROCESSLIST LIMIT 1" | head -1)
+shoal_is=$(shoal -e "SELECT * FROM information_schema.PROCESSLIST LIMIT 1" | sed -n 1p)
 [ "$shoal_is" = "$(printf 'ID\tUSER\tHOST\tDB\tCOMMAND\tTIME\tSTATE\tINFO')" ] &&
   ok "information_schema.PROCESSLIST columns" ||
   fail "information_schema.PROCESSLIST columns: '$shoal_is'"
