@@ -72,6 +72,12 @@ SqlError AccountLocked(absl::string_view user, absl::string_view host) {
           absl::StrCat("Access denied for user '", user, "'@'", host, "'. Account is locked.")};
 }
 
+SqlError SecureTransportRequired() {
+  return {3159, "HY000",
+          "Connections using insecure transport are prohibited while "
+          "--require_secure_transport=ON."};
+}
+
 SqlError MustChangePassword() {
   return {1820, "HY000",
           "You must reset your password using ALTER USER statement before executing this "

@@ -37,6 +37,9 @@ SqlError DatabaseGrantOfGlobalPrivileges();
 SqlError IllegalGrantForTable();
 // 3118 HY000 Access denied for user '%s'@'%s'. Account is locked.
 SqlError AccountLocked(absl::string_view user, absl::string_view host);
+// 3159 HY000 Connections using insecure transport are prohibited while
+// --require_secure_transport=ON.
+SqlError SecureTransportRequired();
 // 1820 HY000 You must reset your password using ALTER USER statement before executing this
 // statement.
 SqlError MustChangePassword();

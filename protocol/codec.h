@@ -92,9 +92,12 @@ void Encode(const server::LocalInfileRequest& msg, uint32_t caps, Writer* out);
 // | [int<1> zstd_level (ZSTD_COMPRESSION_ALGORITHM)]
 // Trailing optional fields may be absent (decoded as empty), as MySQL tolerates.
 // kUnsupported without CLIENT_PROTOCOL_41 (HandshakeResponse320) and for an SSLRequest
-// (32 bytes with CLIENT_SSL), since Shoal advertises neither.
+// (IsSslRequest).
 DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t caps,
                     client::HandshakeResponse41* out);
+// An SSLRequest: the first 32 bytes of a HandshakeResponse41 (capabilities with CLIENT_SSL,
+// max packet size, charset, filler) and nothing more; TLS starts after it.
+bool IsSslRequest(absl::Span<const uint8_t> payload);
 void Encode(const client::HandshakeResponse41& msg, uint32_t caps, Writer* out);
 
 // string<EOF> data (the whole payload)

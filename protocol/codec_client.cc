@@ -59,6 +59,13 @@ bool ReadStatementId(Reader* in, Command command, uint32_t* id) {
 
 }  // namespace
 
+bool IsSslRequest(absl::Span<const uint8_t> payload) {
+  Reader in(payload);
+  uint32_t flags = 0;
+  return payload.size() == kSslRequestSize && in.ReadInt4(&flags) &&
+         (flags & capability::kSsl) != 0;
+}
+
 DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t /*caps*/,
                     client::HandshakeResponse41* out) {
   Reader in(payload);

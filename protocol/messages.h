@@ -17,10 +17,11 @@
 
 namespace shoal::mysql {
 
-// The capabilities Shoal advertises (CLIENTS.md §1): MySQL mode (LONG_PASSWORD set), no SSL,
-// no compression, no query attributes, no optional metadata. LOCAL_FILES as mysqld: whether
-// LOAD DATA LOCAL may run is decided per statement (local_infile, the client's flag). A client
-// that cannot handle an expired password is refused one at login (1862), as mysqld does.
+// The capabilities Shoal advertises (CLIENTS.md §1): MySQL mode (LONG_PASSWORD set), SSL only
+// where the router has TLS set up (added then), no compression, no query attributes, no optional
+// metadata. LOCAL_FILES as mysqld: whether LOAD DATA LOCAL may run is decided per statement
+// (local_infile, the client's flag). A client that cannot handle an expired password is refused one
+// at login (1862), as mysqld does.
 inline constexpr uint32_t kServerCapabilities =
     capability::kLongPassword | capability::kFoundRows | capability::kLongFlag |
     capability::kConnectWithDb | capability::kProtocol41 | capability::kTransactions |

@@ -3,10 +3,12 @@
 // on its Unix socket and TCP port.
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/escaping.h"
@@ -18,13 +20,19 @@
 #include "router/access/accounts.h"
 #include "router/net/router_server.h"
 #include "router/net/worker_count.h"
+#include "router/tls/credentials.h"
+#include "router/tls/server_context.h"
 
 namespace {
 
 constexpr char kUsage[] =
     "a Shoal MySQL router.\n\n"
     "  shoal-router --connect-string mgmd-host:1186 [--node-id N]\n"
-    "  shoal-router --hash-password < password-file   print a users: entry's hashes\n\n"
+    "  shoal-router --hash-password < password-file   print a users: entry's hashes\n"
+    "  shoal-router --make-certificates DIR [NAME…]   make a CA and TLS certificates in DIR\n"
+    "      (ca.pem, server-cert.pem, server-key.pem, client-cert.pem, …) for routers' ssl_ca,\n"
+    "      ssl_cert and ssl_key; the server certificate answers to localhost, this host and\n"
+    "      each NAME (a host name or address)\n\n"
     "The node id, sockets, ports and threads come from the management daemon's configuration.";
 
 // What the router serves with; lives from start to stop on main()'s stack.
@@ -33,6 +41,43 @@ struct RouterProcess {
   shoal::router::RouterContext context;
   std::unique_ptr<shoal::router::RouterServer> server;
 };
+
+// The names a made server certificate answers to: this host's, and the configured address.
+std::vector<std::string> CertificateNames(const std::string& configured_host) {
+  char hostname[256] = {};
+  gethostname(hostname, sizeof(hostname) - 1);
+  return {"localhost", "127.0.0.1", "::1", hostname, configured_host};
+}
+
+// TLS for clients, as the router's configuration says (router/tls/credentials.h).
+absl::Status SetUpTls(const shoal::config::RouterConfig& self,
+                      shoal::router::RouterContext* context) {
+  shoal::sql::ServerInfo& server = context->server;
+  server.require_secure_transport->store(self.require_secure_transport);
+  if (!self.ssl) return absl::OkStatus();
+  shoal::tls::CredentialOptions options;
+  options.cert_file = self.ssl_cert;
+  options.key_file = self.ssl_key;
+  options.ca_file = self.ssl_ca;
+  options.dir = self.ssl_dir;
+  options.names = CertificateNames(self.host);
+  absl::StatusOr<shoal::tls::Credentials> credentials = LoadOrMakeCredentials(options);
+  if (!credentials.ok()) return credentials.status();
+  absl::StatusOr<std::unique_ptr<shoal::tls::ServerContext>> tls =
+      shoal::tls::ServerContext::Create(*credentials);
+  if (!tls.ok()) return tls.status();
+  if (credentials->cert_file.empty()) {
+    SHOAL_LOG(kWarning) << "TLS uses a certificate made for this run alone: clients cannot "
+                           "verify it; set ssl_dir (or ssl_cert and ssl_key) in the router's "
+                           "configuration for one they can";
+  }
+  server.have_ssl = true;
+  server.ssl_ca = credentials->ca_file;
+  server.ssl_cert = credentials->cert_file;
+  server.ssl_key = credentials->key_file;
+  context->tls = std::move(*tls);
+  return absl::OkStatus();
+}
 
 absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNodeContext& node) {
   const shoal::config::RouterConfig* self = node.config->FindRouter(node.node_id);
@@ -78,6 +123,7 @@ absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNo
   server.local_infile->store(self->local_infile);
   server.load_data_batch_rows = static_cast<uint32_t>(self->load_data_batch_rows);
   server.load_data_batches_in_flight = static_cast<uint32_t>(self->load_data_batches_in_flight);
+  if (absl::Status tls = SetUpTls(*self, &context); !tls.ok()) return tls;
   shoal::Gauge* connections =
       node.metrics->GetGauge("shoal_router_connections", "MySQL client connections open now.");
   server.threads_connected = [connections] { return connections->value(); };
@@ -110,12 +156,40 @@ absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNo
   return absl::OkStatus();
 }
 
+// --make-certificates: a set in a new directory, as ssl_dir would have on first start.
+int MakeCertificates(const std::string& dir, const std::vector<std::string>& extra_names) {
+  if (std::filesystem::exists(dir) && !std::filesystem::is_empty(dir)) {
+    std::cerr << "shoal-router: " << dir << " exists and is not empty: nothing made\n";
+    return 1;
+  }
+  shoal::tls::CredentialOptions options;
+  options.dir = dir;
+  options.names = CertificateNames("");
+  options.names.insert(options.names.end(), extra_names.begin(), extra_names.end());
+  absl::StatusOr<shoal::tls::Credentials> made = LoadOrMakeCredentials(options);
+  if (!made.ok()) {
+    std::cerr << "shoal-router: " << made.status().message() << "\n";
+    return 1;
+  }
+  std::cout << "made in " << dir << ": ca.pem (clients verify the routers with it), "
+            << "server-cert.pem and server-key.pem (routers' ssl_cert and ssl_key), "
+            << "client-cert.pem and client-key.pem (for accounts that REQUIRE X509)\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   // Before anything else: a tool mode that needs no cluster.
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
+    if (arg == "--make-certificates" || arg == "--make_certificates") {
+      if (i + 1 >= argc) {
+        std::cerr << "shoal-router: --make-certificates needs a directory\n";
+        return 2;
+      }
+      return MakeCertificates(argv[i + 1], std::vector<std::string>(argv + i + 2, argv + argc));
+    }
     if (arg == "--hash-password" || arg == "--hash_password") {
       std::string password;
       std::getline(std::cin, password);

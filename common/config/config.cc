@@ -80,6 +80,13 @@ void EmitRouter(YAML::Emitter& out, const RouterConfig& r) {
   out << YAML::Key << "local_infile" << YAML::Value << r.local_infile;
   out << YAML::Key << "load_data_batch_rows" << YAML::Value << r.load_data_batch_rows;
   out << YAML::Key << "load_data_batches_in_flight" << YAML::Value << r.load_data_batches_in_flight;
+  out << YAML::Key << "ssl" << YAML::Value << r.ssl;
+  for (const auto& [key, value] :
+       {std::pair{"ssl_dir", &r.ssl_dir}, std::pair{"ssl_ca", &r.ssl_ca},
+        std::pair{"ssl_cert", &r.ssl_cert}, std::pair{"ssl_key", &r.ssl_key}}) {
+    if (!value->empty()) out << YAML::Key << key << YAML::Value << *value;
+  }
+  out << YAML::Key << "require_secure_transport" << YAML::Value << r.require_secure_transport;
   out << YAML::EndMap;
 }
 
@@ -174,6 +181,7 @@ ClusterConfig EmbeddedDefault(const EmbeddedDefaultOptions& options) {
     // rather than putting the second one on port 1.
     router.port = options.router_base_port == 0 ? 0 : options.router_base_port + (id - 4);
     router.metrics_port = metrics_port(id);
+    router.ssl_dir = absl::StrCat(options.run_dir, "/tls");  // shared: one CA for both routers
   }
   UserConfig& root = config.users.emplace_back();
   root.name = "root";

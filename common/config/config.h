@@ -47,6 +47,10 @@
 //       local_infile: true                   # LOAD DATA LOCAL allowed (SET GLOBAL changes it)
 //       load_data_batch_rows: 1000           # LOAD DATA: rows per native transaction
 //       load_data_batches_in_flight: 2       # LOAD DATA: batches out before reading stops
+//       ssl: true                            # offer TLS to clients (false: have_ssl DISABLED)
+//       ssl_dir: /var/lib/shoal/tls          # CA and certificates made here on first start
+//       ssl_cert: /etc/shoal/cert.pem        # or: these files (ssl_key with it, ssl_ca optional)
+//       require_secure_transport: false      # TCP clients must use TLS (3159 otherwise)
 //   users:                                   # MySQL accounts; only password hashes, never text
 //     - name: root                           # no hash: an empty password
 //     - name: app
@@ -151,6 +155,12 @@ struct RouterConfig {
   bool local_infile = true;                    // local_infile's global value at start
   int load_data_batch_rows = 1000;             // LOAD DATA: rows per native transaction
   int load_data_batches_in_flight = 2;         // LOAD DATA: batches out before reading stops
+  // TLS for MySQL clients (router/tls/credentials.h): offered unless `ssl` is false, with the
+  // files ssl_cert/ssl_key (and ssl_ca, which verifies client certificates) when given, else
+  // with a set made once in ssl_dir, else with one made in memory at each start.
+  bool ssl = true;
+  std::string ssl_dir, ssl_ca, ssl_cert, ssl_key;
+  bool require_secure_transport = false;  // TCP clients must use TLS (SET GLOBAL changes it)
 };
 
 // A MySQL account. Both hashes empty: the account has an empty password.

@@ -124,7 +124,13 @@ std::vector<Field> RouterFields(RouterConfig* r) {
           {"spin", DurationField{&r->spin, absl::ZeroDuration(), kMaxSpin, absl::Microseconds(1)}},
           {"local_infile", BoolField{&r->local_infile}},
           {"load_data_batch_rows", IntField{&r->load_data_batch_rows, 1, 100000}},
-          {"load_data_batches_in_flight", IntField{&r->load_data_batches_in_flight, 1, 64}}};
+          {"load_data_batches_in_flight", IntField{&r->load_data_batches_in_flight, 1, 64}},
+          {"ssl", BoolField{&r->ssl}},
+          {"ssl_dir", TextField{&r->ssl_dir}},
+          {"ssl_ca", TextField{&r->ssl_ca}},
+          {"ssl_cert", TextField{&r->ssl_cert}},
+          {"ssl_key", TextField{&r->ssl_key}},
+          {"require_secure_transport", BoolField{&r->require_secure_transport}}};
 }
 
 std::vector<Field> UserFields(UserConfig* u) {

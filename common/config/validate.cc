@@ -181,6 +181,30 @@ absl::Status CheckSockets(const ClusterConfig& config, const SourceLines& lines)
   return absl::OkStatus();
 }
 
+// A router's TLS files: a certificate goes with its key, a CA with a certificate, and TCP
+// clients cannot be required to use TLS that is not offered.
+absl::Status CheckRouterTls(const ClusterConfig& config, const SourceLines& lines) {
+  for (size_t i = 0; i < config.routers.size(); ++i) {
+    const RouterConfig& r = config.routers[i];
+    std::string path = absl::StrCat("routers[", i, "]");
+    if (r.ssl_cert.empty() != r.ssl_key.empty()) {
+      std::string field = path + (r.ssl_cert.empty() ? ".ssl_key" : ".ssl_cert");
+      return ConfigError(config.source, lines.Get(field), field,
+                         "ssl_cert and ssl_key go together (the certificate and its key)");
+    }
+    if (!r.ssl_ca.empty() && r.ssl_cert.empty()) {
+      return ConfigError(config.source, lines.Get(path + ".ssl_ca"), path + ".ssl_ca",
+                         "ssl_ca needs ssl_cert and ssl_key (ssl_dir holds a CA of its own)");
+    }
+    if (r.require_secure_transport && !r.ssl) {
+      return ConfigError(config.source, lines.Get(path + ".require_secure_transport"),
+                         path + ".require_secure_transport",
+                         "TCP clients cannot be required to use TLS when ssl is false");
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Every TCP listener of the cluster: the mgmd and router ports and each /metrics endpoint.
 absl::Status CheckPorts(const ClusterConfig& config, const SourceLines& lines) {
   UsedOn ports;
@@ -353,6 +377,7 @@ absl::Status Validate(const ClusterConfig& config, const SourceLines& lines) {
   SHOAL_RETURN_IF_ERROR(CheckIds(config, lines));
   SHOAL_RETURN_IF_ERROR(CheckDataDirs(config, lines));
   SHOAL_RETURN_IF_ERROR(CheckSockets(config, lines));
+  SHOAL_RETURN_IF_ERROR(CheckRouterTls(config, lines));
   SHOAL_RETURN_IF_ERROR(CheckPorts(config, lines));
   return CheckHosts(config, lines);
 }

@@ -8,6 +8,7 @@
 
 #include <cerrno>
 
+#include "common/logging.h"
 #include "router/net/worker.h"
 
 namespace shoal::router {
@@ -38,10 +39,17 @@ Connection::Connection(Worker* worker, int fd, const RouterContext* context, Tra
           [worker, connection_id] {
             worker->loop()->Post([worker, connection_id] { worker->Kill(connection_id); });
           }),
+      tls_context_(context->tls.get()),
       bytes_in_(context->metrics->GetCounter("shoal_router_bytes_received_total",
                                              "Bytes received from MySQL clients.")),
       bytes_out_(context->metrics->GetCounter("shoal_router_bytes_sent_total",
-                                              "Bytes sent to MySQL clients.")) {
+                                              "Bytes sent to MySQL clients.")),
+      tls_sessions_(context->metrics->GetCounter(
+          "shoal_router_tls_sessions_total", "Client connections that completed a TLS handshake.")),
+      tls_failures_(context->metrics->GetCounter(
+          "shoal_router_tls_failures_total",
+          "Client connections closed for a failed TLS handshake or a bad TLS record.")) {
+  session_.set_transport(transport);
   evutil_make_socket_nonblocking(fd);
   evutil_make_socket_closeonexec(fd);
   if (transport == Transport::kTcp) {
@@ -70,11 +78,11 @@ void Connection::CloseAfterFlush() {
     event_del(read_event_);
     reading_ = false;
   }
-  if (out_sent_ == session_.output().size()) Finish();
+  if (!Unsent()) Finish();
 }
 
 void Connection::CloseIfIdle(absl::Time now) {
-  if (out_sent_ < session_.output().size() && now - last_write_progress_ > kNetWriteTimeout) {
+  if (Unsent() && now - last_write_progress_ > kNetWriteTimeout) {
     return Finish();
   }
   if (closing_ || now - last_active_ < session_.IdleTimeout()) return;
@@ -101,10 +109,10 @@ void Connection::OnReadable(int, short, void* arg) {
 void Connection::OnWritable(int, short, void* arg) {
   auto* self = static_cast<Connection*>(arg);
   if (!self->Flush()) return self->Finish();
-  if (self->closing_ && self->out_sent_ == self->session_.output().size()) self->Finish();
+  if (self->closing_ && !self->Unsent()) self->Finish();
 }
 
-bool Connection::Read() {
+void Connection::MakeRoom() {
   // Move what is left of a partial packet to the front, then make room for one more chunk.
   if (in_start_ > 0) {
     in_.replace(0, in_end_ - in_start_, in_, in_start_, in_end_ - in_start_);
@@ -112,16 +120,70 @@ bool Connection::Read() {
     in_start_ = 0;
   }
   if (in_.size() - in_end_ < kReadChunk) in_.resize(in_end_ + kReadChunk);
-  ssize_t n = recv(fd_, in_.data() + in_end_, in_.size() - in_end_, 0);
+}
+
+bool Connection::Read() {
+  ssize_t n;
+  if (tls_ == nullptr) {
+    MakeRoom();
+    n = recv(fd_, in_.data() + in_end_, in_.size() - in_end_, 0);
+  } else {
+    if (tls_in_.empty()) tls_in_.resize(kReadChunk);
+    n = recv(fd_, tls_in_.data(), tls_in_.size(), 0);
+  }
   if (n <= 0) {
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) return true;
     return false;  // the client closed or the socket failed
   }
-  in_end_ += static_cast<size_t>(n);
   bytes_in_->Increment(n);
   worker_->loop()->NoteWork();
   last_active_ = worker_->now();
+  if (tls_ == nullptr) {
+    in_end_ += static_cast<size_t>(n);
+  } else {
+    tls_->Feed(absl::string_view(tls_in_.data(), static_cast<size_t>(n)));
+    if (!Decrypt()) return false;
+  }
   return HandleInput();
+}
+
+bool Connection::StartTls() {
+  // The client read our greeting before it sent its SSLRequest, and nothing answers that: no
+  // output can be pending in the clear.
+  if (tls_context_ == nullptr || Unsent()) return false;
+  tls_ = std::make_unique<tls::Channel>(tls_context_->get());
+  tls_->Feed(absl::string_view(in_.data() + in_start_, in_end_ - in_start_));
+  in_start_ = in_end_ = 0;
+  if (!Decrypt()) return false;
+  return HandleInput();
+}
+
+bool Connection::Decrypt() {
+  const bool was_established = tls_->established();
+  for (;;) {
+    MakeRoom();
+    absl::StatusOr<size_t> n = tls_->Read(in_.data() + in_end_, in_.size() - in_end_);
+    if (!n.ok()) {
+      if (!absl::IsCancelled(n.status())) {  // not the client's close_notify
+        tls_failures_->Increment();
+        SHOAL_LOG(kDebug) << "connection " << id_ << ": " << n.status().message();
+      }
+      Flush();  // the alert that tells the client why, if the socket takes it
+      return false;
+    }
+    if (*n == 0) break;
+    in_end_ += *n;
+  }
+  if (!was_established && tls_->established()) {
+    tls_sessions_->Increment();
+    session_.TlsEstablished({.tls = true,
+                             .certificate_verified = tls_->peer_verified(),
+                             .subject = tls_->peer_subject(),
+                             .issuer = tls_->peer_issuer(),
+                             .version = tls_->version(),
+                             .cipher = tls_->cipher()});
+  }
+  return true;
 }
 
 void Connection::OnAnswered() {
@@ -136,6 +198,7 @@ bool Connection::HandleInput() {
                        &consumed);
   waiting_ = step == Session::Step::kWait;
   in_start_ += consumed;
+  if (step == Session::Step::kStartTls) return StartTls();
   if (in_start_ == in_end_) {
     in_start_ = in_end_ = 0;
     if (in_.size() > kMaxIdleBuffer) std::string().swap(in_);  // after one huge packet
@@ -148,7 +211,7 @@ bool Connection::HandleInput() {
   // A client that sends without reading its replies waits until they are taken. While a
   // statement runs on the data nodes the next requests are only buffered (read interest stays
   // registered: toggling it costs two epoll_ctl calls per statement), up to a bound.
-  bool backlog = session_.output().size() - out_sent_ > kMaxPendingOutput ||
+  bool backlog = Wire().size() - out_sent_ > kMaxPendingOutput ||
                  (waiting_ && in_end_ - in_start_ > kMaxPendingOutput);
   if (backlog && reading_) {
     event_del(read_event_);
@@ -158,7 +221,16 @@ bool Connection::HandleInput() {
 }
 
 bool Connection::Flush() {
-  std::string& out = session_.output();
+  if (tls_ != nullptr && !session_.output().empty()) {
+    std::string& plain = session_.output();
+    if (!tls_->Write(plain).ok()) return false;
+    if (plain.capacity() > kMaxIdleBuffer) {
+      std::string().swap(plain);
+    } else {
+      plain.clear();
+    }
+  }
+  std::string& out = Wire();
   while (out_sent_ < out.size()) {
     ssize_t n = send(fd_, out.data() + out_sent_, out.size() - out_sent_, MSG_NOSIGNAL);
     if (n > 0) {

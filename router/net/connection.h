@@ -1,7 +1,9 @@
 // Connection: one client socket on a worker — reads bytes into its Session, writes what the
 // Session produces (its output()), and closes when the Session says so or the client goes
-// away. A command the session waits on answers by calling back (OnAnswered), from inside the
-// worker's data pump: the reply is sent right there.
+// away. After the client's SSLRequest the same loop runs through a tls::Channel: what is read
+// is decrypted into the input buffer, what the session produces is encrypted on its way out. A
+// command the session waits on answers by calling back (OnAnswered), from inside the worker's data
+// pump: the reply is sent right there.
 //
 // The socket is driven with plain libevent events and our own buffers rather than a
 // bufferevent: a statement then costs one recv() and one send() (plus the loop's epoll_wait),
@@ -12,10 +14,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "absl/time/time.h"
 #include "router/session/session.h"
+#include "router/tls/channel.h"
 
 struct event;
 
@@ -54,6 +58,19 @@ class Connection {
   void OnAnswered();
   // Sends what is pending; false when the socket failed.
   bool Flush();
+  // The session asked for TLS: the input after its SSLRequest is the handshake's start.
+  bool StartTls();
+  // Decrypts what the channel was fed into the input buffer; false when TLS failed.
+  bool Decrypt();
+  // Room for kReadChunk more bytes at in_end_, with what was consumed dropped from the front.
+  void MakeRoom();
+  // What goes on the socket: the session's output, or once TLS is on, the channel's (Flush
+  // encrypts the session's output into it).
+  std::string& Wire() { return tls_ != nullptr ? tls_->output() : session_.output(); }
+  // Whether output waits to be sent (or encrypted).
+  bool Unsent() {
+    return out_sent_ < Wire().size() || (tls_ != nullptr && !session_.output().empty());
+  }
   // Removes this connection from its worker in a later turn (never inside our own callback).
   void Finish();
 
@@ -63,12 +80,15 @@ class Connection {
   event* read_event_;
   event* write_event_;
   Session session_;
+  const tls::ServerContext* tls_context_;  // null: the router offers no TLS
+  std::unique_ptr<tls::Channel> tls_;      // set from the SSLRequest on
+  std::string tls_in_;                     // bytes read from the socket, before decryption
   // Received bytes: in_[in_start_, in_end_) are not consumed yet. Sized once and grown only
   // for packets larger than it, so reads never pay for zero-filling.
   std::string in_;
   size_t in_start_ = 0;
   size_t in_end_ = 0;
-  size_t out_sent_ = 0;   // bytes of session_.output() sent already
+  size_t out_sent_ = 0;   // bytes of Wire() sent already
   bool waiting_ = false;  // the session waits for the data nodes (Session::Step::kWait)
   bool reading_ = false;
   bool closing_ = false;
@@ -77,6 +97,8 @@ class Connection {
   absl::Time last_write_progress_;
   Counter* bytes_in_;
   Counter* bytes_out_;
+  Counter* tls_sessions_;
+  Counter* tls_failures_;
 };
 
 }  // namespace shoal::router

@@ -13,6 +13,7 @@
 #include "engine/api/cluster.h"
 #include "router/access/login_failures.h"
 #include "router/sql/exec/executor.h"
+#include "router/tls/server_context.h"
 
 namespace shoal::router {
 
@@ -26,6 +27,8 @@ struct RouterContext {
   api::Cluster* cluster = nullptr;
   // Failed logins counted for FAILED_LOGIN_ATTEMPTS, shared by the router's workers.
   std::shared_ptr<access::LoginFailures> login_failures = std::make_shared<access::LoginFailures>();
+  // TLS for clients; null when the router offers none (no CLIENT_SSL in the greeting).
+  std::shared_ptr<const tls::ServerContext> tls;
 };
 
 }  // namespace shoal::router

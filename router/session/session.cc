@@ -88,6 +88,7 @@ void Session::Start() {
   greeting.auth_plugin_data = scramble_;
   greeting.charset = mysql::charset::kUtf8mb4_0900AiCi;
   greeting.status_flags = mysql::status::kAutocommit;
+  if (context_->tls != nullptr) greeting.capabilities |= mysql::capability::kSsl;
   seq_ = 0;
   mysql::EncodePacket(greeting, mysql::kServerCapabilities, &seq_, &out_);
   decoder_.set_expected_seq(seq_);
@@ -144,6 +145,8 @@ Session::Step Session::OnInput(absl::Span<const uint8_t> in, size_t* consumed) {
       decoder_.set_expected_seq(seq_);
     }
     if (action == Action::kClose) state_ = State::kClosing;
+    // The bytes after an SSLRequest are TLS: the connection decrypts them before they come back.
+    if (action == Action::kStartTls) return Step::kStartTls;
   }
   if (state_ == State::kClosing) return Step::kClose;
   return waiting() ? Step::kWait : Step::kRead;
@@ -168,11 +171,36 @@ Session::Action Session::OnPacket(absl::Span<const uint8_t> payload, std::string
   return Action::kClose;
 }
 
+void Session::TlsEstablished(access::ClientTransport tls) {
+  sql_.ssl_version = tls.version;
+  sql_.ssl_cipher = tls.cipher;
+  tls_ = std::move(tls);
+}
+
+Session::Action Session::OnSslRequest(std::string* out) {
+  if (context_->tls == nullptr || tls_requested_) {
+    SendError(BadHandshake(), out);
+    return Action::kClose;
+  }
+  tls_requested_ = true;
+  return Action::kStartTls;
+}
+
 Session::Action Session::OnHandshakeResponse(absl::Span<const uint8_t> payload, std::string* out) {
+  if (mysql::IsSslRequest(payload)) return OnSslRequest(out);
   mysql::client::HandshakeResponse41 response;
   if (mysql::Decode(payload, mysql::kServerCapabilities, &response) != DecodeStatus::kOk ||
       (response.capabilities & mysql::capability::kProtocol41) == 0) {
     SendError(BadHandshake(), out);
+    return Action::kClose;
+  }
+  if (tls_requested_ != tls_.tls) {  // TLS was asked for and not set up: never in the clear
+    SendError(BadHandshake(), out);
+    return Action::kClose;
+  }
+  if (transport_ == Transport::kTcp && !tls_.tls &&
+      context_->server.require_secure_transport->load(std::memory_order_relaxed)) {
+    SendError(mysql::errors::SecureTransportRequired(), out);
     return Action::kClose;
   }
   caps_ = response.capabilities & mysql::kServerCapabilities;
@@ -258,6 +286,7 @@ Session::Action Session::CheckLogin(absl::string_view plugin, absl::string_view 
     }
     return LoginFailed(out);
   }
+  if (!access::MeetsRequirement(*account, tls_)) return LoginFailed(out);  // REQUIRE SSL, X509…
   context_->login_failures->Succeeded(*account);
   if (plugin == mysql::kCachingSha2PasswordPlugin) {
     // The fast path always suffices: the accounts hold SHA256(SHA256(password)), so full

@@ -12,7 +12,10 @@
 //
 // States (how each is entered and left):
 //   kGreeting    — entered at Start() after the greeting is produced; left on the client's
-//                  HandshakeResponse41 to kAuthSwitch, kCommand or kClosing.
+//                  HandshakeResponse41 to kAuthSwitch, kCommand or kClosing. An SSLRequest
+//                  before it (where the router offers TLS) stays here: OnInput returns
+//                  kStartTls, the connection speaks TLS from the next byte on, and the
+//                  HandshakeResponse41 comes through it.
 //   kAuthSwitch  — entered after sending AuthSwitchRequest (the client asked for a plugin we
 //                  do not verify directly, probed caching_sha2_password with an empty
 //                  response, or the account has a mysql_native_password hash alone), from
@@ -39,6 +42,7 @@
 #include "protocol/packet.h"
 #include "protocol/resultset.h"
 #include "protocol/sql_error.h"
+#include "router/access/transport.h"
 #include "router/session/context.h"
 #include "router/sql/exec/executor.h"
 
@@ -46,11 +50,12 @@ namespace shoal::router {
 
 class Session : private sql::ResultSink {
  public:
-  enum class Action { kContinue, kClose };
+  enum class Action { kContinue, kClose, kStartTls };
   // What the connection does after OnInput: read on; wait — a command runs on the data nodes,
-  // nothing more is handled until the session calls `answered`; or close once output() is
-  // sent.
-  enum class Step { kRead, kWait, kClose };
+  // nothing more is handled until the session calls `answered`; close once output() is sent;
+  // or start TLS — the client's SSLRequest was the last packet in the clear (the input after
+  // it is the TLS handshake), and TlsEstablished follows once the handshake is done.
+  enum class Step { kRead, kWait, kClose, kStartTls };
 
   // `data`: the worker's data nodes (may be null: table statements then fail). `answered`:
   // called on this thread when a command the session waited for has put its reply in output().
@@ -72,6 +77,12 @@ class Session : private sql::ResultSink {
   // Appends ER_CLIENT_INTERACTION_TIMEOUT (4031), which MySQL 8.0 sends before it closes an
   // idle connection.
   void AppendIdleTimeoutError();
+
+  // How the client reached us (before Start): a Unix socket is secure transport, TCP is not
+  // unless TLS comes.
+  void set_transport(Transport transport) { transport_ = transport; }
+  // The TLS handshake the SSLRequest started is done.
+  void TlsEstablished(access::ClientTransport tls);
 
   // Appends the server greeting to output().
   void Start();
@@ -140,6 +151,7 @@ class Session : private sql::ResultSink {
 
   // Authentication (session.cc).
   Action OnHandshakeResponse(absl::Span<const uint8_t> payload, std::string* out);
+  Action OnSslRequest(std::string* out);
   // The first authentication step, shared by the handshake and COM_CHANGE_USER: verify the
   // response to our scramble, or ask the client to switch to mysql_native_password.
   Action Authenticate(absl::string_view plugin, absl::string_view response, std::string* out);
@@ -190,6 +202,9 @@ class Session : private sql::ResultSink {
   mysql::PacketDecoder decoder_;
   uint8_t seq_ = 0;    // the sequence id of the next packet we send
   uint32_t caps_ = 0;  // negotiated: what both sides support
+  Transport transport_ = Transport::kUnixSocket;
+  bool tls_requested_ = false;   // an SSLRequest came (a second one is a bad handshake)
+  access::ClientTransport tls_;  // what the login came over, for accounts' REQUIRE
   std::string scramble_;
   std::shared_ptr<const wire::AccessControl> login_access_;
   std::string user_;

@@ -84,6 +84,13 @@ struct ServerInfo {
   // transaction each) and batches in flight before the client's file stops being read.
   std::shared_ptr<std::atomic<bool>> local_infile = std::make_shared<std::atomic<bool>>(true);
   uint32_t load_data_batch_rows = 1000;
+  // TLS for clients: whether it is offered, the files it was set up from (empty: made in
+  // memory), and require_secure_transport, which SET GLOBAL changes for every session of this
+  // router (one atomic, shared as local_infile).
+  bool have_ssl = false;
+  std::string ssl_ca, ssl_cert, ssl_key;
+  std::shared_ptr<std::atomic<bool>> require_secure_transport =
+      std::make_shared<std::atomic<bool>>(false);
   uint32_t load_data_batches_in_flight = 2;
   // LOAD DATA's progress in /metrics (null without a registry).
   Counter* load_data_rows = nullptr;
@@ -117,6 +124,8 @@ struct SessionState {
   // The roles active (SET ROLE; the account's default roles at login), as (user, host).
   std::vector<std::pair<std::string, std::string>> active_roles;
   uint32_t connection_id = 0;
+  // The connection's TLS, as Ssl_version and Ssl_cipher show it (empty without TLS).
+  std::string ssl_version, ssl_cipher;
   bool autocommit = true;
   bool in_transaction = false;
   bool read_only_transaction = false;  // START TRANSACTION READ ONLY

@@ -1,6 +1,6 @@
 // See system_variables.h. Defaults are MySQL 8.0.36's, except where Shoal differs on purpose
 // (transaction_isolation READ-COMMITTED as NDB, default_storage_engine ndbcluster,
-// performance_schema OFF, no TLS).
+// performance_schema OFF).
 #include "router/sql/eval/system_variables.h"
 
 #include <algorithm>
@@ -78,6 +78,13 @@ constexpr SysVarDef Server(SysVarDef d, Value (*fn)(const ServerInfo&)) {
   d.server_value = fn;
   return d;
 }
+Value HaveSsl(const ServerInfo& s) { return std::string(s.have_ssl ? "YES" : "DISABLED"); }
+// A TLS file's path; NULL as mysqld shows one that is not set.
+template <std::string ServerInfo::*kFile>
+Value SslFile(const ServerInfo& s) {
+  if ((s.*kFile).empty()) return mysql::Null{};
+  return s.*kFile;
+}
 constexpr SysVarDef Session(SysVarDef d, Value (*fn)(const SessionState&)) {
   d.session_value = fn;
   return d;
@@ -130,8 +137,8 @@ const SysVarDef kVars[] = {
     Bool("foreign_key_checks", S::kBoth, true),
     Uint("group_concat_max_len", S::kBoth, 1024, 4),
     Enum("gtid_mode", S::kGlobalOnly, "OFF", "OFF,OFF_PERMISSIVE,ON_PERMISSIVE,ON", true),
-    Str("have_openssl", S::kGlobalOnly, "DISABLED", true),
-    Str("have_ssl", S::kGlobalOnly, "DISABLED", true),
+    Server(Str("have_openssl", S::kGlobalOnly, "DISABLED", true), HaveSsl),
+    Server(Str("have_ssl", S::kGlobalOnly, "DISABLED", true), HaveSsl),
     Server(Str("hostname", S::kGlobalOnly, "", true),
            [](const ServerInfo& s) -> Value { return s.hostname; }),
     Session(Uint("identity", S::kSessionOnly, 0),
@@ -182,7 +189,10 @@ const SysVarDef kVars[] = {
     Enum("query_cache_type", S::kBoth, "OFF", "OFF,ON,DEMAND"),
     Uint("read_buffer_size", S::kBoth, 131072, 8192),
     Bool("read_only", S::kGlobalOnly, false),
-    Bool("require_secure_transport", S::kGlobalOnly, false),
+    Server(Bool("require_secure_transport", S::kGlobalOnly, false),
+           [](const ServerInfo& s) -> Value {
+             return int64_t{s.require_secure_transport->load(std::memory_order_relaxed) ? 1 : 0};
+           }),
     // NULL: the router reads no server-side files (LOAD DATA INFILE without LOCAL is 1290).
     Server(Nullable(Str("secure_file_priv", S::kGlobalOnly, "", true)),
            [](const ServerInfo&) -> Value { return mysql::Null{}; }),
@@ -209,8 +219,12 @@ const SysVarDef kVars[] = {
     Bool("sql_safe_updates", S::kBoth, false),
     Uint("sql_select_limit", S::kBoth, UINT64_MAX),
     Bool("sql_warnings", S::kBoth, false),
+    Server(Nullable(Str("ssl_ca", S::kGlobalOnly, "", true)), SslFile<&ServerInfo::ssl_ca>),
+    Server(Nullable(Str("ssl_cert", S::kGlobalOnly, "", true)), SslFile<&ServerInfo::ssl_cert>),
+    Server(Nullable(Str("ssl_key", S::kGlobalOnly, "", true)), SslFile<&ServerInfo::ssl_key>),
     Str("system_time_zone", S::kGlobalOnly, "UTC", true),
     Str("time_zone", S::kBoth, "SYSTEM", false, VarType::kTimeZone),
+    Str("tls_version", S::kGlobalOnly, "TLSv1.2,TLSv1.3", true),
     Uint("tmp_table_size", S::kBoth, 16777216, 1024),
     Enum("transaction_isolation", S::kBoth, "READ-COMMITTED", kIsolations),
     Bool("transaction_read_only", S::kBoth, false),

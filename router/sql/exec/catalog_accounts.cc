@@ -82,6 +82,10 @@ void MysqlUserRows(const SessionState& state, std::vector<Row>* rows) {
     for (const UserPrivilegeColumn& c : kUserPrivilegeColumns) {
       row.push_back(YesNo((held & c.privilege) != 0));
     }
+    row.push_back(account.ssl_type());
+    row.push_back(account.ssl_cipher());
+    row.push_back(account.x509_issuer());
+    row.push_back(account.x509_subject());
     row.push_back(uint64_t{account.max_user_connections()});
     row.push_back(account.plugin());
     // mysql.user's form of a mysql_native_password hash; caching_sha2_password's has none here.

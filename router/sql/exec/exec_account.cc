@@ -16,6 +16,7 @@
 #include "router/access/accounts.h"
 #include "router/access/grants.h"
 #include "router/access/roles.h"
+#include "router/access/transport.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/exec/account_change.h"
 #include "router/sql/exec/exec_internal.h"
@@ -127,6 +128,12 @@ void SetOptions(const AccountStmt& stmt, wire::Account* account) {
   }
   if (stmt.password_expire) account->set_password_expired(*stmt.password_expire);
   if (stmt.max_user_connections) account->set_max_user_connections(*stmt.max_user_connections);
+  if (stmt.require) {
+    account->set_ssl_type(stmt.require->type);
+    account->set_x509_issuer(stmt.require->issuer);
+    account->set_x509_subject(stmt.require->subject);
+    account->set_ssl_cipher(stmt.require->cipher);
+  }
 }
 
 }  // namespace
@@ -378,7 +385,7 @@ std::variant<std::vector<Row>, mysql::SqlError> AccountRows(const ShowStmt& stmt
                 std::min(account->native_hash().size(), native.size()), native.begin());
     absl::StrAppend(&text, " AS '", mysql::FormatNativeHash(native), "'");
   }
-  absl::StrAppend(&text, " REQUIRE NONE PASSWORD EXPIRE",
+  absl::StrAppend(&text, access::RequireClause(*account), " PASSWORD EXPIRE",
                   account->password_expired() ? "" : " DEFAULT", " ACCOUNT ",
                   account->locked() ? "LOCK" : "UNLOCK");
   if (account->max_user_connections() > 0) {

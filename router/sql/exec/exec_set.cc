@@ -113,9 +113,11 @@ std::variant<std::function<void()>, mysql::SqlError> CheckSystemVar(const SetAss
     if (auto* err = std::get_if<mysql::SqlError>(&checked)) return *err;
     value = std::get<Value>(std::move(checked));
   }
-  if (global && def->name == "local_infile" && value) {
+  if (global && (def->name == "local_infile" || def->name == "require_secure_transport") && value) {
     // A router-wide switch (every session of this router), as mysqld's is server-wide.
-    std::atomic<bool>* flag = s->server->local_infile.get();
+    std::atomic<bool>* flag = def->name == "local_infile"
+                                  ? s->server->local_infile.get()
+                                  : s->server->require_secure_transport.get();
     bool on = std::get<int64_t>(*value) != 0;
     return std::function<void()>([flag, on] { flag->store(on, std::memory_order_relaxed); });
   }

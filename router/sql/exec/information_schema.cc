@@ -338,9 +338,9 @@ std::vector<ViewColumn> MysqlUserColumns() {
   std::vector<ViewColumn> columns = {{"Host", N}, {"User", N}};
   for (const UserPrivilegeColumn& c : kUserPrivilegeColumns) columns.push_back({c.name, N});
   for (absl::string_view name : kMysqlUserFacts) {
-    columns.push_back({name, name == "max_user_connections"    ? C
-                             : name == "authentication_string" ? T
-                                                               : N});
+    bool blob = name == "authentication_string" || name == "ssl_cipher" || name == "x509_issuer" ||
+                name == "x509_subject";
+    columns.push_back({name, name == "max_user_connections" ? C : blob ? T : N});
   }
   return columns;
 }

@@ -625,6 +625,13 @@ struct AccountStmt {
   std::optional<uint32_t> failed_login_attempts;          // FAILED_LOGIN_ATTEMPTS n
   std::optional<int32_t> password_lock_days;              // PASSWORD_LOCK_TIME n | UNBOUNDED (-1)
   std::optional<std::vector<AccountName>> default_roles;  // DEFAULT ROLE r, … (CREATE/ALTER)
+  // REQUIRE NONE | SSL | X509 | ISSUER '…' [AND] SUBJECT '…' [AND] CIPHER '…', as mysql.user
+  // keeps it (ssl_type "", "ANY", "X509" or "SPECIFIED"; access/transport.h).
+  struct TlsRequirement {
+    std::string type;
+    std::string issuer, subject, cipher;
+  };
+  std::optional<TlsRequirement> require;
 };
 
 // CREATE ROLE, DROP ROLE, GRANT role, … TO account, … [WITH ADMIN OPTION], REVOKE role, …

@@ -52,11 +52,43 @@ bool ParseAccountSpecs(Parser& p, bool with_auth, std::vector<AccountSpec>* out)
   return true;
 }
 
+// After REQUIRE: NONE, SSL, X509, or ISSUER, SUBJECT and CIPHER (each once, in any order,
+// optionally joined by AND; an empty string is as if not written, as in mysqld).
+bool ParseRequire(Parser& p, AccountStmt::TlsRequirement* out) {
+  if (p.AcceptKeyword("NONE")) return true;
+  if (p.AcceptKeyword("SSL")) {
+    out->type = "ANY";
+    return true;
+  }
+  if (p.AcceptKeyword("X509")) {
+    out->type = "X509";
+    return true;
+  }
+  out->type = "SPECIFIED";
+  bool any = false;
+  for (;;) {
+    std::string* part = nullptr;
+    for (auto [keyword, field] :
+         {std::pair{"ISSUER", &out->issuer}, std::pair{"SUBJECT", &out->subject},
+          std::pair{"CIPHER", &out->cipher}}) {
+      if (p.AcceptKeyword(keyword)) {
+        part = field;
+        break;
+      }
+    }
+    if (part == nullptr) return any || p.Fail();
+    if (!part->empty()) return p.Fail();  // each part once
+    if (!ParseString(p, part)) return false;
+    any = true;
+    p.AcceptKeyword("AND");
+  }
+}
+
 // REQUIRE …, WITH resource options, password and lock options, in any order.
 bool ParseAccountOptions(Parser& p, AccountStmt* out) {
   for (;;) {
     if (p.AcceptKeyword("REQUIRE")) {
-      if (!p.AcceptKeyword("NONE")) return p.NotSupported("REQUIRE SSL");
+      if (!ParseRequire(p, &out->require.emplace())) return false;
     } else if (p.AcceptKeyword("WITH")) {
       bool any = false;
       for (;;) {

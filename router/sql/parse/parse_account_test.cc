@@ -41,6 +41,24 @@ TEST(ParseAccountTest, CreateUserWithEveryClause) {
   EXPECT_EQ(Must<AccountStmt>("CREATE USER u PASSWORD_LOCK_TIME 2").password_lock_days, 2);
 }
 
+TEST(ParseAccountTest, RequireTls) {
+  EXPECT_EQ(Must<AccountStmt>("CREATE USER u REQUIRE NONE").require->type, "");
+  EXPECT_EQ(Must<AccountStmt>("CREATE USER u REQUIRE SSL").require->type, "ANY");
+  EXPECT_EQ(Must<AccountStmt>("ALTER USER u REQUIRE X509 ACCOUNT LOCK").require->type, "X509");
+  EXPECT_FALSE(Must<AccountStmt>("ALTER USER u ACCOUNT LOCK").require.has_value());
+  auto specified = Must<AccountStmt>(
+      "CREATE USER u REQUIRE SUBJECT '/CN=c' AND CIPHER 'TLS_AES_256_GCM_SHA384' ISSUER '/CN=ca' "
+      "WITH MAX_USER_CONNECTIONS 2");
+  EXPECT_EQ(specified.require->type, "SPECIFIED");
+  EXPECT_EQ(specified.require->subject, "/CN=c");
+  EXPECT_EQ(specified.require->issuer, "/CN=ca");
+  EXPECT_EQ(specified.require->cipher, "TLS_AES_256_GCM_SHA384");
+  EXPECT_EQ(specified.max_user_connections, 2u);
+  EXPECT_EQ(MustFail("CREATE USER u REQUIRE").code, 1064);
+  EXPECT_EQ(MustFail("CREATE USER u REQUIRE ISSUER 'a' AND ISSUER 'b'").code, 1064);
+  EXPECT_EQ(MustFail("CREATE USER u REQUIRE SSL X509").code, 1064);
+}
+
 TEST(ParseAccountTest, AlterDropRenameSetPassword) {
   auto alter = Must<AccountStmt>("ALTER USER USER() IDENTIFIED BY 'new'");
   EXPECT_EQ(alter.kind, AccountStmt::Kind::kAlter);

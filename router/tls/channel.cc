@@ -1,0 +1,90 @@
+#include "router/tls/channel.h"
+
+#include <openssl/err.h>
+
+#include <algorithm>
+#include <climits>
+
+#include "router/tls/openssl_util.h"
+
+namespace shoal::tls {
+
+Channel::Channel(SSL_CTX* ctx)
+    : ssl_(SSL_new(ctx)), in_(BIO_new(BIO_s_mem())), out_(BIO_new(BIO_s_mem())) {
+  // Reading an empty memory BIO is "retry later", not end of file.
+  BIO_set_mem_eof_return(in_, -1);
+  BIO_set_mem_eof_return(out_, -1);
+  SSL_set_bio(ssl_, in_, out_);
+  SSL_set_accept_state(ssl_);
+}
+
+Channel::~Channel() { SSL_free(ssl_); }
+
+void Channel::Feed(absl::string_view bytes) {
+  while (!bytes.empty()) {
+    int chunk = static_cast<int>(std::min<size_t>(bytes.size(), INT_MAX));
+    int written = BIO_write(in_, bytes.data(), chunk);
+    if (written <= 0) return;  // only when out of memory
+    bytes.remove_prefix(static_cast<size_t>(written));
+  }
+}
+
+absl::StatusOr<size_t> Channel::Read(char* buffer, size_t capacity) {
+  ERR_clear_error();
+  int n = SSL_read(ssl_, buffer, static_cast<int>(std::min<size_t>(capacity, INT_MAX)));
+  if (n > 0) return static_cast<size_t>(n);
+  switch (SSL_get_error(ssl_, n)) {
+    case SSL_ERROR_WANT_READ:
+    case SSL_ERROR_WANT_WRITE:
+      return 0;
+    case SSL_ERROR_ZERO_RETURN:
+      return absl::CancelledError("the client closed the TLS session");
+    default:
+      return OpenSslError(established() ? "TLS read" : "TLS handshake");
+  }
+}
+
+absl::Status Channel::Write(absl::string_view plain) {
+  while (!plain.empty()) {
+    ERR_clear_error();
+    int chunk = static_cast<int>(std::min<size_t>(plain.size(), INT_MAX));
+    int n = SSL_write(ssl_, plain.data(), chunk);
+    if (n <= 0) return OpenSslError("TLS write");
+    plain.remove_prefix(static_cast<size_t>(n));
+  }
+  return absl::OkStatus();
+}
+
+std::string& Channel::output() {
+  char* data = nullptr;
+  long pending = BIO_get_mem_data(out_, &data);
+  if (pending > 0) {
+    output_.append(data, static_cast<size_t>(pending));
+    (void)BIO_reset(out_);
+  }
+  return output_;
+}
+
+std::string Channel::version() const { return SSL_get_version(ssl_); }
+
+std::string Channel::cipher() const {
+  const char* name = SSL_get_cipher_name(ssl_);
+  return name == nullptr ? "" : name;
+}
+
+bool Channel::peer_verified() const {
+  X509* peer = SSL_get0_peer_certificate(ssl_);
+  return peer != nullptr && SSL_get_verify_result(ssl_) == X509_V_OK;
+}
+
+std::string Channel::peer_subject() const {
+  if (!peer_verified()) return "";
+  return OneLineName(X509_get_subject_name(SSL_get0_peer_certificate(ssl_)));
+}
+
+std::string Channel::peer_issuer() const {
+  if (!peer_verified()) return "";
+  return OneLineName(X509_get_issuer_name(SSL_get0_peer_certificate(ssl_)));
+}
+
+}  // namespace shoal::tls
