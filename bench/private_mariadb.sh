@@ -9,6 +9,8 @@
 #                               answers; sets mariadb_pid and mariadb_socket (DIR/mariadb.sock).
 #                               With PORT (the caller picks a free one), it also listens on
 #                               127.0.0.1:PORT, for clients that must come over TCP
+#                               (options in the array private_mariadb_options, if set, are
+#                               added to mariadbd's, e.g. --ssl-cert=…)
 #   stop_private_mariadb        shuts it down (SIGTERM, then SIGKILL after 30 s)
 #
 # Needs mariadb-server (scripts/install-deps.sh --tests installs it).
@@ -29,7 +31,8 @@ start_private_mariadb() {
   mariadbd --no-defaults --datadir="$dir/data" --socket="$mariadb_socket" "${network[@]}" \
     --user="$(id -un)" --pid-file="$dir/mariadb.pid" --log-error="$dir/error.log" \
     --innodb-flush-log-at-trx-commit=2 --innodb-buffer-pool-size=512M \
-    --max-connections=1000 </dev/null >/dev/null 2>&1 &
+    --max-connections=1000 ${private_mariadb_options[@]+"${private_mariadb_options[@]}"} \
+    </dev/null >/dev/null 2>&1 &
   mariadb_pid=$!
   local _
   for _ in $(seq 300); do

@@ -2,6 +2,7 @@
 // embedded cluster-in-a-box default), serves it to nodes, tracks membership and heartbeats,
 // keeps the cluster log, answers shoal-mgm, and with --launch starts and supervises the nodes
 // configured on this host.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -77,6 +78,20 @@ void PrintBanner(const shoal::config::ClusterConfig& config, int port, const std
             << std::flush;
 }
 
+// Password hashes are secrets (a hash logs in to mysql_native_password as the password does):
+// say so when the file that holds them is open to every user of the host.
+void WarnIfOthersCanRead(const std::string& file, const shoal::config::ClusterConfig& config) {
+  bool hashes = false;
+  for (const shoal::config::UserConfig& user : config.users) {
+    hashes = hashes || !user.native_hash.empty() || !user.sha256_hash.empty();
+  }
+  struct stat info;
+  if (hashes && stat(file.c_str(), &info) == 0 && (info.st_mode & S_IROTH) != 0) {
+    SHOAL_LOG(kWarning) << file << " holds password hashes and every user of this host may read "
+                        << "it: chmod o-r " << file;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -106,6 +121,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "shoal-mgmd: %s\n", std::string(config.status().message()).c_str());
     return 1;
   }
+  if (!file.empty()) WarnIfOthersCanRead(file, *config);
   if (absl::GetFlag(FLAGS_check_config)) {
     std::cout << "# " << config->source << ": valid\n" << shoal::config::ToYaml(*config);
     return 0;

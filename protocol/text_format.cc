@@ -178,4 +178,31 @@ void AppendTextValue(const Value& v, ColumnType type, uint8_t decimals, std::str
   }
 }
 
+std::string QuoteSqlString(absl::string_view s) {
+  std::string out = "'";
+  for (char c : s) {
+    switch (c) {
+      case '\0':
+        out += "\\0";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\'':
+        out += "''";
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  out.push_back('\'');
+  return out;
+}
+
 }  // namespace shoal::mysql

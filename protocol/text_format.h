@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/strings/string_view.h"
 #include "protocol/constants.h"
 #include "protocol/value.h"
 
@@ -33,5 +34,9 @@ void AppendTimeText(const Time& t, int fraction_digits, std::string* out);
 // needs to read back exactly) and FLOAT (width 12, 6 significant digits).
 void AppendDouble(double v, std::string* out);
 void AppendFloat(float v, std::string* out);
+
+// A string literal as SHOW CREATE statements write one (MySQL's append_unescaped): in single
+// quotes, with NUL, newline, carriage return and backslash escaped and quotes doubled.
+std::string QuoteSqlString(absl::string_view s);
 
 }  // namespace shoal::mysql

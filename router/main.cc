@@ -1,6 +1,7 @@
 // shoal-router: a stateless MySQL front end. It joins the cluster through the management
 // daemon, which gives it its node id and the cluster configuration, then serves MySQL clients
 // on its Unix socket and TCP port.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include "router/net/router_server.h"
 #include "router/net/worker_count.h"
 #include "router/tls/credentials.h"
+#include "router/tls/rsa_key_pair.h"
 #include "router/tls/server_context.h"
 
 namespace {
@@ -66,6 +68,12 @@ absl::Status SetUpTls(const shoal::config::RouterConfig& self,
   absl::StatusOr<std::unique_ptr<shoal::tls::ServerContext>> tls =
       shoal::tls::ServerContext::Create(*credentials);
   if (!tls.ok()) return tls.status();
+  struct stat key;
+  if (!credentials->key_file.empty() && stat(credentials->key_file.c_str(), &key) == 0 &&
+      (key.st_mode & S_IROTH) != 0) {
+    SHOAL_LOG(kWarning) << "the TLS key " << credentials->key_file
+                        << " may be read by every user of this host: chmod o-r it";
+  }
   if (credentials->cert_file.empty()) {
     SHOAL_LOG(kWarning) << "TLS uses a certificate made for this run alone: clients cannot "
                            "verify it; set ssl_dir (or ssl_cert and ssl_key) in the router's "
@@ -124,6 +132,11 @@ absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNo
   server.load_data_batch_rows = static_cast<uint32_t>(self->load_data_batch_rows);
   server.load_data_batches_in_flight = static_cast<uint32_t>(self->load_data_batches_in_flight);
   if (absl::Status tls = SetUpTls(*self, &context); !tls.ok()) return tls;
+  // caching_sha2_password's full authentication without TLS: kept beside the certificates.
+  absl::StatusOr<std::unique_ptr<shoal::tls::RsaKeyPair>> rsa =
+      shoal::tls::RsaKeyPair::LoadOrMake(self->ssl_dir);
+  if (!rsa.ok()) return rsa.status();
+  context.rsa = std::move(*rsa);
   shoal::Gauge* connections =
       node.metrics->GetGauge("shoal_router_connections", "MySQL client connections open now.");
   server.threads_connected = [connections] { return connections->value(); };

@@ -146,6 +146,28 @@ TEST(LoadConfigTest, RouterSpinSurvivesTheCanonicalYaml) {
       LoadConfigString(Edit("    port: 3306\n", "    port: 3306\n    spin: 1s\n"), "t").ok());
 }
 
+// A router's TLS settings reach the router through the canonical YAML.
+TEST(LoadConfigTest, RouterTlsSurvivesTheCanonicalYaml) {
+  absl::StatusOr<ClusterConfig> config =
+      LoadConfigString(Edit("    port: 3306\n",
+                            "    port: 3306\n    ssl_cert: /etc/c.pem\n    ssl_key: /etc/k.pem\n"
+                            "    ssl_ca: /etc/ca.pem\n    require_secure_transport: true\n"),
+                       "test.yaml");
+  ASSERT_TRUE(config.ok()) << config.status();
+  absl::StatusOr<ClusterConfig> again = LoadConfigString(ToYaml(*config), "canonical");
+  ASSERT_TRUE(again.ok()) << again.status();
+  const RouterConfig& router = again->routers[0];
+  EXPECT_TRUE(router.ssl);
+  EXPECT_EQ(router.ssl_cert, "/etc/c.pem");
+  EXPECT_EQ(router.ssl_key, "/etc/k.pem");
+  EXPECT_EQ(router.ssl_ca, "/etc/ca.pem");
+  EXPECT_TRUE(router.require_secure_transport);
+  EXPECT_TRUE(router.ssl_dir.empty());
+  config = LoadConfigString(Edit("    port: 3306\n", "    port: 3306\n    ssl: false\n"), "t");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_FALSE(LoadConfigString(ToYaml(*config), "canonical")->routers[0].ssl);
+}
+
 TEST(LoadConfigTest, DerivesNodeGroups) {
   absl::StatusOr<ClusterConfig> config = LoadConfigString(
       R"(mgmd: {data_dir: /m}
@@ -456,6 +478,13 @@ std::vector<ErrorCase> ErrorCases() {
        14, "routers[0].socket", "already used by datanodes[0].socket (line 9)"},
       {"DataNodePortOnRouterPort", Edit("    cpus: 0-1\n", "    port: 3306\n"), 14,
        "routers[0].port", "already used by datanodes[0].port (line 9)"},
+      {"CertWithoutKey", Edit("port: 3306", "port: 3306\n    ssl_cert: /etc/c.pem"), 15,
+       "routers[0].ssl_cert", "ssl_cert and ssl_key go together"},
+      {"CaWithoutCert", Edit("port: 3306", "port: 3306\n    ssl_ca: /etc/ca.pem"), 15,
+       "routers[0].ssl_ca", "ssl_ca needs ssl_cert and ssl_key"},
+      {"SecureTransportWithoutTls",
+       Edit("port: 3306", "port: 3306\n    ssl: false\n    require_secure_transport: true"), 16,
+       "routers[0].require_secure_transport", "cannot be required to use TLS"},
       {"SpinTooLong", Edit("    cpus: 0-1\n", "    spin: 1s\n"), 9, "datanodes[0].spin",
        "from 0s to 10ms"},
       {"SpinFraction", Edit("    cpus: 0-1\n", "    spin: 1.5us\n"), 9, "datanodes[0].spin",

@@ -7,6 +7,7 @@
 #include "router/access/login_failures.h"
 #include "router/access/privileges.h"
 #include "router/access/roles.h"
+#include "router/access/transport.h"
 
 namespace shoal::access {
 namespace {
@@ -183,6 +184,44 @@ TEST(LoginFailuresTest, WorkersCountTogether) {
   std::optional<mysql::SqlError> now = failures.Blocked(app, "h", absl::Now());
   ASSERT_TRUE(now.has_value());
   EXPECT_NE(now->message.find("blocked for unlimited day(s)"), std::string::npos);
+}
+
+TEST(TransportTest, RequireClausesAsMysqldChecksThem) {
+  wire::Account account;
+  const ClientTransport plain;
+  ClientTransport tls;
+  tls.tls = true;
+  tls.version = "TLSv1.3";
+  tls.cipher = "TLS_AES_256_GCM_SHA384";
+  ClientTransport with_certificate = tls;
+  with_certificate.certificate_verified = true;
+  with_certificate.subject = "/CN=client";
+  with_certificate.issuer = "/CN=ca";
+
+  EXPECT_TRUE(MeetsRequirement(account, plain));
+  EXPECT_EQ(RequireClause(account), " REQUIRE NONE");
+  account.set_ssl_type("ANY");
+  EXPECT_FALSE(MeetsRequirement(account, plain));
+  EXPECT_TRUE(MeetsRequirement(account, tls));
+  EXPECT_EQ(RequireClause(account), " REQUIRE SSL");
+  account.set_ssl_type("X509");
+  EXPECT_FALSE(MeetsRequirement(account, tls));
+  EXPECT_TRUE(MeetsRequirement(account, with_certificate));
+  EXPECT_EQ(RequireClause(account), " REQUIRE X509");
+
+  account.set_ssl_type("SPECIFIED");
+  account.set_ssl_cipher("TLS_AES_256_GCM_SHA384");
+  EXPECT_TRUE(MeetsRequirement(account, tls));  // a cipher alone needs no certificate
+  EXPECT_FALSE(MeetsRequirement(account, plain));
+  account.set_x509_subject("/CN=client");
+  EXPECT_FALSE(MeetsRequirement(account, tls));
+  EXPECT_TRUE(MeetsRequirement(account, with_certificate));
+  account.set_x509_issuer("/CN=other ca");
+  EXPECT_FALSE(MeetsRequirement(account, with_certificate));
+  account.set_x509_issuer("/CN=it's");
+  EXPECT_EQ(RequireClause(account),
+            " REQUIRE ISSUER '/CN=it\\'s' AND SUBJECT '/CN=client' AND CIPHER "
+            "'TLS_AES_256_GCM_SHA384'");
 }
 
 TEST(AccountNameTest, QuotesAreDoubled) {

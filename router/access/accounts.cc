@@ -95,6 +95,12 @@ wire::Account* FindAccount(wire::AccessControl* access, absl::string_view user,
   return const_cast<wire::Account*>(FindAccount(std::as_const(*access), user, host));
 }
 
+std::string StoredHash(const wire::Account& account) {
+  if (account.plugin() == mysql::kCachingSha2PasswordPlugin) return account.sha2_crypt();
+  if (account.native_hash().size() != 20) return "";
+  return absl::StrCat("*", absl::AsciiStrToUpper(absl::BytesToHexString(account.native_hash())));
+}
+
 std::string QuoteAccount(absl::string_view user, absl::string_view host) {
   return absl::StrCat(Quote(user, '\''), "@", Quote(host, '\''));
 }

@@ -43,6 +43,12 @@ std::string QuoteAccount(absl::string_view user, absl::string_view host);
 // `user`@`host`, as SHOW GRANTS and SHOW CREATE USER write it.
 std::string BacktickAccount(absl::string_view user, absl::string_view host);
 
+// The account's password hash as mysql.user's authentication_string and SHOW CREATE USER's
+// AS '…' give it: "*…" for mysql_native_password, "$A$005$…" for caching_sha2_password
+// (empty for an account without a password, or seeded from the configuration with a SHA-256
+// hash alone).
+std::string StoredHash(const wire::Account& account);
+
 // The accounts of a cluster whose accounts were never changed: each of the configuration's
 // `users:` with every privilege, at host '%' — or 'localhost' for one without a password, so
 // that it is reached from this host only (generation 0). Fails on malformed hashes.

@@ -1,16 +1,9 @@
 #include "router/access/transport.h"
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
+#include "protocol/text_format.h"
 
 namespace shoal::access {
-namespace {
-
-std::string Quoted(const std::string& text) {
-  return absl::StrCat("'", absl::StrReplaceAll(text, {{"\\", "\\\\"}, {"'", "\\'"}}), "'");
-}
-
-}  // namespace
 
 bool MeetsRequirement(const wire::Account& account, const ClientTransport& transport) {
   const std::string& type = account.ssl_type();
@@ -37,7 +30,7 @@ std::string RequireClause(const wire::Account& account) {
                                     std::pair{"SUBJECT ", &account.x509_subject()},
                                     std::pair{"CIPHER ", &account.ssl_cipher()}}) {
     if (value->empty()) continue;
-    absl::StrAppend(&clause, separator, name, Quoted(*value));
+    absl::StrAppend(&clause, separator, name, mysql::QuoteSqlString(*value));
     separator = " AND ";
   }
   return clause;

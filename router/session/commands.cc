@@ -419,6 +419,8 @@ void Session::ResetSessionState() {
   fresh.host = sql_.host;
   fresh.user = sql_.user;
   fresh.account_host = sql_.account_host;
+  fresh.ssl_version = sql_.ssl_version;  // the connection's, not the session's
+  fresh.ssl_cipher = sql_.ssl_cipher;
   fresh.client_local_files = sql_.client_local_files;
   fresh.client_found_rows = sql_.client_found_rows;
   fresh.database = sql_.database;

@@ -12,7 +12,9 @@
 #include "common/metrics.h"
 #include "engine/api/cluster.h"
 #include "router/access/login_failures.h"
+#include "router/access/sha2_cache.h"
 #include "router/sql/exec/executor.h"
+#include "router/tls/rsa_key_pair.h"
 #include "router/tls/server_context.h"
 
 namespace shoal::router {
@@ -29,6 +31,10 @@ struct RouterContext {
   std::shared_ptr<access::LoginFailures> login_failures = std::make_shared<access::LoginFailures>();
   // TLS for clients; null when the router offers none (no CLIENT_SSL in the greeting).
   std::shared_ptr<const tls::ServerContext> tls;
+  // caching_sha2_password's full authentication: the RSA key a client without TLS encrypts its
+  // password with (null: such clients are refused), and the digests learned from it.
+  std::shared_ptr<const tls::RsaKeyPair> rsa;
+  std::shared_ptr<access::Sha2Cache> sha2_cache = std::make_shared<access::Sha2Cache>();
 };
 
 }  // namespace shoal::router

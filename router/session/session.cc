@@ -11,6 +11,7 @@
 #include "protocol/access_errors.h"
 #include "protocol/auth.h"
 #include "protocol/codec.h"
+#include "protocol/sha2_crypt.h"
 #include "router/access/accounts.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/privilege_check.h"
@@ -49,6 +50,10 @@ Session::Session(const RouterContext* context, uint32_t connection_id, std::stri
                                              "MySQL protocol commands received.")),
       logins_failed_(context->metrics->GetCounter("shoal_router_logins_failed_total",
                                                   "Logins refused with ER_ACCESS_DENIED_ERROR.")),
+      full_authentications_(context->metrics->GetCounter(
+          "shoal_router_full_authentications_total",
+          "caching_sha2_password logins that sent the password itself (an account known by its "
+          "stored form, once per router)")),
       process_(context->server.processes.get(), connection_id, peer_host_, std::move(kill)) {
   sql_.server = &context->server;
   sql_.process = &process_;
@@ -158,6 +163,8 @@ Session::Action Session::OnPacket(absl::Span<const uint8_t> payload, std::string
       return OnHandshakeResponse(payload, out);
     case State::kAuthSwitch:
       return OnAuthSwitchResponse(payload, out);
+    case State::kFullAuth:
+      return OnFullAuthPacket(payload, out);
     case State::kCommand: {
       commands_->Increment();
       sql_.dictionary_fetched = sql::DictionaryFetched::kNo;
@@ -216,24 +223,32 @@ Session::Action Session::OnHandshakeResponse(absl::Span<const uint8_t> payload, 
 
 Session::Action Session::Authenticate(absl::string_view plugin, absl::string_view response,
                                       std::string* out) {
-  const wire::Account* account = LoginAccount();
+  switched_to_.clear();
+  return CheckLogin(plugin, response, /*refreshed=*/false, out);
+}
+
+std::optional<std::string> Session::PluginToSwitchTo(const wire::Account* account,
+                                                     absl::string_view plugin,
+                                                     absl::string_view response) const {
   bool known_plugin =
       plugin == mysql::kCachingSha2PasswordPlugin || plugin == mysql::kNativePasswordPlugin;
   // libmysqlclient 8 opens caching_sha2_password with an empty response whatever the server
   // offered, and its plugin then expects a scramble, not a verdict: switch it to the plugin we
   // offered, as mysqld does (for every account, unknown ones included). An account whose
-  // password came as a mysql_native_password hash alone (IDENTIFIED … AS '*…') is checked by
-  // that plugin.
+  // password came as one plugin's hash alone (IDENTIFIED … AS '*…' or AS '$A$005$…') is
+  // checked by that plugin.
   bool empty_sha2_probe = plugin == mysql::kCachingSha2PasswordPlugin && response.empty();
-  bool native_only = account != nullptr && plugin == mysql::kCachingSha2PasswordPlugin &&
-                     account->sha256_hash().empty() && !account->native_hash().empty();
-  if (!known_plugin || empty_sha2_probe || native_only) {
-    mysql::server::AuthSwitchRequest request{mysql::kNativePasswordPlugin, scramble_};
-    mysql::EncodePacket(request, caps_, &seq_, out);
-    state_ = State::kAuthSwitch;
-    return Action::kContinue;
+  bool native_only = account != nullptr && account->sha256_hash().empty() &&
+                     account->sha2_crypt().empty() && !account->native_hash().empty();
+  bool sha2_only =
+      account != nullptr && account->native_hash().empty() && !account->sha2_crypt().empty();
+  bool other_plugin = (native_only && plugin == mysql::kCachingSha2PasswordPlugin) ||
+                      (sha2_only && plugin == mysql::kNativePasswordPlugin);
+  if (!known_plugin || empty_sha2_probe || other_plugin) {
+    return std::string(sha2_only ? mysql::kCachingSha2PasswordPlugin
+                                 : mysql::kNativePasswordPlugin);
   }
-  return CheckLogin(plugin, response, /*refreshed=*/false, out);
+  return std::nullopt;
 }
 
 Session::Action Session::OnAuthSwitchResponse(absl::Span<const uint8_t> payload, std::string* out) {
@@ -242,7 +257,43 @@ Session::Action Session::OnAuthSwitchResponse(absl::Span<const uint8_t> payload,
     SendError(BadHandshake(), out);
     return Action::kClose;
   }
-  return CheckLogin(mysql::kNativePasswordPlugin, response.data, /*refreshed=*/false, out);
+  return CheckLogin(switched_to_, response.data, /*refreshed=*/false, out);
+}
+
+Session::Action Session::RequestPassword(std::string* out) {
+  mysql::server::AuthMoreData perform_full_authentication{absl::string_view("\x04", 1)};
+  mysql::EncodePacket(perform_full_authentication, caps_, &seq_, out);
+  state_ = State::kFullAuth;
+  return Action::kContinue;
+}
+
+Session::Action Session::OnFullAuthPacket(absl::Span<const uint8_t> payload, std::string* out) {
+  absl::string_view data(reinterpret_cast<const char*>(payload.data()), payload.size());
+  const bool secure = tls_.tls || transport_ == Transport::kUnixSocket;
+  if (data == absl::string_view("\x02", 1) && context_->rsa != nullptr) {
+    // The client asks for the key to encrypt its password with.
+    mysql::server::AuthMoreData key{context_->rsa->public_pem()};
+    mysql::EncodePacket(key, caps_, &seq_, out);
+    return Action::kContinue;
+  }
+  std::string password;
+  if (secure) {
+    password = std::string(mysql::ClearTextPassword(data));
+  } else if (context_->rsa != nullptr) {
+    // (password + NUL) XOR the scramble, RSA-OAEP encrypted.
+    absl::StatusOr<std::string> plain = context_->rsa->Decrypt(data);
+    if (plain.ok() && !scramble_.empty()) {
+      for (size_t i = 0; i < plain->size(); ++i) (*plain)[i] ^= scramble_[i % scramble_.size()];
+      password = std::string(mysql::ClearTextPassword(*plain));
+    }
+  }
+  const wire::Account* account = LoginAccount();
+  if (account == nullptr || !mysql::VerifySha2Crypt(account->sha2_crypt(), password)) {
+    return RefuseLogin(account, absl::Now(), out);
+  }
+  full_authentications_->Increment();
+  context_->sha2_cache->Remember(account->sha2_crypt(), mysql::CachingSha2PasswordHash(password));
+  return AcceptLogin(*account, /*fast_path=*/false, out);
 }
 
 const wire::Account* Session::LoginAccount() {
@@ -259,6 +310,17 @@ Session::Action Session::CheckLogin(absl::string_view plugin, absl::string_view 
     return Action::kContinue;
   }
   const wire::Account* account = LoginAccount();
+  // The account is known now (its dictionary is current): once per login, the client may be
+  // asked to answer with the plugin that can check its password.
+  if (switched_to_.empty()) {
+    if (std::optional<std::string> plugin_to = PluginToSwitchTo(account, plugin, response)) {
+      switched_to_ = std::move(*plugin_to);
+      mysql::server::AuthSwitchRequest request{switched_to_, scramble_};
+      mysql::EncodePacket(request, caps_, &seq_, out);
+      state_ = State::kAuthSwitch;
+      return Action::kContinue;
+    }
+  }
   const absl::Time now = absl::Now();
   if (account != nullptr) {
     if (auto blocked = context_->login_failures->Blocked(*account, peer_host_, now)) {
@@ -267,7 +329,9 @@ Session::Action Session::CheckLogin(absl::string_view plugin, absl::string_view 
       return Action::kClose;
     }
   }
-  if (!Verify(account, plugin, response)) {
+  Verdict verdict = Verify(account, plugin, response);
+  if (verdict == Verdict::kFullAuth) return RequestPassword(out);
+  if (verdict == Verdict::kMismatch) {
     // The account may be newer than this worker's dictionary (made through another router):
     // look once more, at most every 100 ms per worker, so a flood of bad logins costs the
     // dictionary master nothing much.
@@ -277,41 +341,50 @@ Session::Action Session::CheckLogin(absl::string_view plugin, absl::string_view 
       RefreshThenCheckLogin(plugin, response);
       return Action::kContinue;
     }
-    if (account != nullptr) {
-      if (auto blocked = context_->login_failures->Failed(*account, peer_host_, now)) {
-        logins_failed_->Increment();
-        SendError(*blocked, out);
-        return Action::kClose;
-      }
-    }
-    return LoginFailed(out);
+    return RefuseLogin(account, now, out);
   }
-  if (!access::MeetsRequirement(*account, tls_)) return LoginFailed(out);  // REQUIRE SSL, X509…
-  context_->login_failures->Succeeded(*account);
-  if (plugin == mysql::kCachingSha2PasswordPlugin) {
-    // The fast path always suffices: the accounts hold SHA256(SHA256(password)), so full
-    // authentication is never requested.
+  return AcceptLogin(*account, plugin == mysql::kCachingSha2PasswordPlugin, out);
+}
+
+Session::Action Session::RefuseLogin(const wire::Account* account, absl::Time now,
+                                     std::string* out) {
+  if (account != nullptr) {
+    if (auto blocked = context_->login_failures->Failed(*account, peer_host_, now)) {
+      logins_failed_->Increment();
+      SendError(*blocked, out);
+      return Action::kClose;
+    }
+  }
+  return LoginFailed(out);
+}
+
+Session::Action Session::AcceptLogin(const wire::Account& account, bool fast_path,
+                                     std::string* out) {
+  if (!access::MeetsRequirement(account, tls_)) return LoginFailed(out);  // REQUIRE SSL, X509…
+  context_->login_failures->Succeeded(account);
+  if (fast_path) {
+    // caching_sha2_password's fast path decided: the client is told before the OK.
     mysql::server::AuthMoreData fast_ok{absl::string_view("\x03", 1)};
     mysql::EncodePacket(fast_ok, caps_, &seq_, out);
   }
-  if (account->locked()) {
+  if (account.locked()) {
     logins_failed_->Increment();
     SendError(mysql::errors::AccountLocked(user_, peer_host_), out);
     return Action::kClose;
   }
-  if (account->password_expired() && (caps_ & mysql::capability::kCanHandleExpiredPasswords) == 0) {
+  if (account.password_expired() && (caps_ & mysql::capability::kCanHandleExpiredPasswords) == 0) {
     // mysqld's disconnect_on_expired_password: only a client that can set a new password gets
     // the session in which it may (1820 for anything else).
     SendError(mysql::errors::MustChangePasswordToLogIn(), out);
     return Action::kClose;
   }
-  if (account->max_user_connections() > 0 && SessionsOf(user_) >= account->max_user_connections()) {
-    SendError(mysql::errors::UserConnectionLimitReached(user_, account->max_user_connections()),
+  if (account.max_user_connections() > 0 && SessionsOf(user_) >= account.max_user_connections()) {
+    SendError(mysql::errors::UserConnectionLimitReached(user_, account.max_user_connections()),
               out);
     return Action::kClose;
   }
   sql_.user = user_;
-  sql_.account_host = account->host();
+  sql_.account_host = account.host();
   login_access_ = nullptr;
   sql::ActivateDefaultRoles(&sql_);
   return LoginSucceeded(out);
@@ -331,7 +404,12 @@ void Session::RefreshThenCheckLogin(absl::string_view plugin, absl::string_view 
         if (CheckLogin(plugin, response, /*refreshed=*/true, &out_) == Action::kClose) {
           state_ = State::kClosing;
         }
-        if (state_ == State::kCommand) decoder_.ResetSequence();
+        // A login goes on (an AuthSwitchRequest was sent): the client's answer follows it.
+        if (state_ == State::kCommand) {
+          decoder_.ResetSequence();
+        } else {
+          decoder_.set_expected_seq(seq_);
+        }
         NoteCommandEnd();
         if (answered_) answered_();
       });
@@ -345,23 +423,37 @@ size_t Session::SessionsOf(absl::string_view user) const {
   return sessions;
 }
 
-bool Session::Verify(const wire::Account* account, absl::string_view plugin,
-                     absl::string_view response) const {
-  if (account == nullptr) return false;
+Session::Verdict Session::Verify(const wire::Account* account, absl::string_view plugin,
+                                 absl::string_view response) const {
+  if (account == nullptr) return Verdict::kMismatch;
+  const bool no_password = account->native_hash().empty() && account->sha256_hash().empty() &&
+                           account->sha2_crypt().empty();
   // No password: the hashes of the empty one, which only an empty response matches.
   mysql::PasswordHashes stored = mysql::HashPassword("");
-  if (!account->native_hash().empty() || !account->sha256_hash().empty()) {
-    if (!CopyDigest(account->native_hash(), &stored.native) ||
-        !CopyDigest(account->sha256_hash(), &stored.caching_sha2)) {
-      return false;
-    }
+  if (!no_password && (!CopyDigest(account->native_hash(), &stored.native) ||
+                       !CopyDigest(account->sha256_hash(), &stored.caching_sha2))) {
+    return Verdict::kMismatch;
   }
-  if (plugin == mysql::kCachingSha2PasswordPlugin) {
-    // An account with a mysql_native_password hash alone has no SHA-256 one to check against.
-    return (!account->sha256_hash().empty() || account->native_hash().empty()) &&
-           mysql::VerifyCachingSha2Password(scramble_, response, stored.caching_sha2);
+  auto verdict = [](bool match) { return match ? Verdict::kMatch : Verdict::kMismatch; };
+  if (plugin != mysql::kCachingSha2PasswordPlugin) {
+    return verdict((no_password || !account->native_hash().empty()) &&
+                   mysql::VerifyNativePassword(scramble_, response, stored.native));
   }
-  return mysql::VerifyNativePassword(scramble_, response, stored.native);
+  if (!no_password && account->sha256_hash().empty()) {
+    // Known by its stored form alone: the digest its first full authentication here left.
+    if (account->sha2_crypt().empty()) return Verdict::kMismatch;  // a native hash alone
+    std::optional<mysql::Sha256Digest> learned = context_->sha2_cache->Find(account->sha2_crypt());
+    if (!learned.has_value()) return Verdict::kFullAuth;
+    stored.caching_sha2 = *learned;
+  }
+  if (mysql::VerifyCachingSha2Password(scramble_, response, stored.caching_sha2)) {
+    return Verdict::kMatch;
+  }
+  // For an account known by its stored form, as mysqld: a scramble that does not match the
+  // learned digest asks for the password itself (Go's driver, switched to this plugin, hashes
+  // the scramble with its NUL). One with its own digest is simply wrong: no costly crypt.
+  bool stored_form_only = account->sha256_hash().empty() && !account->sha2_crypt().empty();
+  return stored_form_only ? Verdict::kFullAuth : Verdict::kMismatch;
 }
 
 Session::Action Session::LoginSucceeded(std::string* out) {

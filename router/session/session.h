@@ -18,10 +18,15 @@
 //                  HandshakeResponse41 comes through it.
 //   kAuthSwitch  — entered after sending AuthSwitchRequest (the client asked for a plugin we
 //                  do not verify directly, probed caching_sha2_password with an empty
-//                  response, or the account has a mysql_native_password hash alone), from
-//                  the handshake or COM_CHANGE_USER; left on its AuthSwitchResponse to
-//                  kCommand or kClosing. Full caching_sha2 authentication is never needed:
-//                  an account's SHA256(SHA256(password)) decides the fast path.
+//                  response, or the account has one plugin's hash alone: we switch to that
+//                  plugin), from the handshake or COM_CHANGE_USER; left on its
+//                  AuthSwitchResponse to kCommand, kFullAuth or kClosing.
+//   kFullAuth    — entered after AuthMoreData 0x04 (perform full authentication): the
+//                  account is known by its caching_sha2_password stored form alone and this
+//                  router has not yet learned its SHA256(SHA256(password)) (access/sha2_cache.h).
+//                  The client asks for the RSA public key (0x02; answered, stays) or sends
+//                  its password: in the clear over TLS or a Unix socket, else RSA-encrypted.
+//                  Left to kCommand or kClosing.
 //   kCommand     — authenticated; every packet is a command. Left on COM_QUIT or a fatal
 //                  error to kClosing.
 //   kClosing     — nothing more is read; the connection closes once output is flushed.
@@ -95,7 +100,7 @@ class Session : private sql::ResultSink {
   std::string& output() { return out_; }
 
  private:
-  enum class State { kGreeting, kAuthSwitch, kCommand, kClosing };
+  enum class State { kGreeting, kAuthSwitch, kFullAuth, kCommand, kClosing };
   // What the session waits for, if anything (entered by a handler, left in StatementDone or
   // AwaitDictionary's answer):
   //   kStatement  — a deferred statement's result, sent in `deferred_format_`, then the rest of
@@ -153,9 +158,18 @@ class Session : private sql::ResultSink {
   Action OnHandshakeResponse(absl::Span<const uint8_t> payload, std::string* out);
   Action OnSslRequest(std::string* out);
   // The first authentication step, shared by the handshake and COM_CHANGE_USER: verify the
-  // response to our scramble, or ask the client to switch to mysql_native_password.
+  // response to our scramble, or ask the client to switch to the plugin that can check it.
   Action Authenticate(absl::string_view plugin, absl::string_view response, std::string* out);
   Action OnAuthSwitchResponse(absl::Span<const uint8_t> payload, std::string* out);
+  // The plugin the client must answer with before its response can be checked, if not the
+  // one it used: an unknown one, libmysqlclient's empty caching_sha2_password probe, or an
+  // account with the other plugin's hash alone.
+  std::optional<std::string> PluginToSwitchTo(const wire::Account* account,
+                                              absl::string_view plugin,
+                                              absl::string_view response) const;
+  // caching_sha2_password's full authentication (kFullAuth).
+  Action RequestPassword(std::string* out);
+  Action OnFullAuthPacket(absl::Span<const uint8_t> payload, std::string* out);
   // The account the client logs in as (access::MatchAccount), from the accounts the router
   // enforces now (kept in `login_access_` while the login lasts); null when none matches.
   const wire::Account* LoginAccount();
@@ -164,9 +178,17 @@ class Session : private sql::ResultSink {
   Action CheckLogin(absl::string_view plugin, absl::string_view response, bool refreshed,
                     std::string* out);
   void RefreshThenCheckLogin(absl::string_view plugin, absl::string_view response);
-  // Checks `response` made by `plugin` against the account; false when it does not match.
-  bool Verify(const wire::Account* account, absl::string_view plugin,
-              absl::string_view response) const;
+  // Checks `response` made by `plugin` against the account; kFullAuth when only the password
+  // itself can be checked (caching_sha2_password's stored form, not yet in the cache).
+  enum class Verdict { kMatch, kMismatch, kFullAuth };
+  Verdict Verify(const wire::Account* account, absl::string_view plugin,
+                 absl::string_view response) const;
+  // After the credentials matched: the account's REQUIRE clause, lock, expiry and connection
+  // limit, then the login. `fast_path`: caching_sha2_password's fast path decided, which the
+  // client is told (AuthMoreData 0x03) before the OK.
+  Action AcceptLogin(const wire::Account& account, bool fast_path, std::string* out);
+  // After they did not: FAILED_LOGIN_ATTEMPTS, then 1045 (or 3955).
+  Action RefuseLogin(const wire::Account* account, absl::Time now, std::string* out);
   // This router's sessions logged in as `user` (MAX_USER_CONNECTIONS).
   size_t SessionsOf(absl::string_view user) const;
   Action LoginSucceeded(std::string* out);
@@ -204,6 +226,7 @@ class Session : private sql::ResultSink {
   uint32_t caps_ = 0;  // negotiated: what both sides support
   Transport transport_ = Transport::kUnixSocket;
   bool tls_requested_ = false;   // an SSLRequest came (a second one is a bad handshake)
+  std::string switched_to_;      // the plugin of the AuthSwitchRequest sent, once per login
   access::ClientTransport tls_;  // what the login came over, for accounts' REQUIRE
   std::string scramble_;
   std::shared_ptr<const wire::AccessControl> login_access_;
@@ -228,6 +251,7 @@ class Session : private sql::ResultSink {
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   Counter* commands_;
   Counter* logins_failed_;
+  Counter* full_authentications_;
   sql::ProcessList::Entry process_;  // this session in SHOW PROCESSLIST
   bool process_busy_ = true;         // its row shows a command (Connect, until login)
 };

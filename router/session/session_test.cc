@@ -2,10 +2,14 @@
 // sends packets and reads what the session answers.
 #include "router/session/session.h"
 
+#include <openssl/pem.h>
+#include <openssl/rsa.h>
+
 #include <string>
 #include <vector>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/str_join.h"
 #include "engine/api/api_test_util.h"
 #include "engine/api/client.h"
 #include "gmock/gmock.h"
@@ -13,7 +17,10 @@
 #include "protocol/auth.h"
 #include "protocol/codec.h"
 #include "protocol/resultset.h"
+#include "protocol/sha2_crypt.h"
 #include "router/access/accounts.h"
+#include "router/tls/credentials.h"
+#include "router/tls/rsa_key_pair.h"
 
 namespace shoal::router {
 namespace {
@@ -95,8 +102,10 @@ class SessionTest : public ::testing::Test {
     return out;
   }
 
+  // The HandshakeResponse41 (with sequence id 2 after an SSLRequest, else 1).
   std::vector<std::string> Login(const std::string& user, absl::string_view plugin,
-                                 const std::string& response, uint32_t extra_caps = 0) {
+                                 const std::string& response, uint32_t extra_caps = 0,
+                                 uint8_t seq = 1) {
     mysql::client::HandshakeResponse41 hello;
     hello.capabilities = kClientCaps | extra_caps;
     hello.max_packet_size = 1 << 24;
@@ -105,7 +114,7 @@ class SessionTest : public ::testing::Test {
     hello.auth_response = response;
     hello.database = "shop";
     hello.auth_plugin_name = plugin;
-    return Send(Encoded(hello, hello.capabilities), 1);
+    return Send(Encoded(hello, hello.capabilities), seq);
   }
   void LoginAsRoot(uint32_t extra_caps = 0) {
     std::vector<std::string> reply = Login("root", mysql::kNativePasswordPlugin, "", extra_caps);
@@ -180,6 +189,110 @@ TEST_F(SessionTest, ALockedAccountGets3118) {
   EXPECT_EQ(last_step_, Session::Step::kClose);
 }
 
+// An SSLRequest: the first 32 bytes of a HandshakeResponse41 with CLIENT_SSL.
+std::string SslRequest() {
+  std::string payload;
+  mysql::Writer writer(&payload);
+  writer.WriteInt4(kClientCaps | cap::kSsl);
+  writer.WriteInt4(1 << 24);
+  writer.WriteInt1(45);
+  writer.WriteZeros(23);
+  return payload;
+}
+
+TEST_F(SessionTest, WithoutTlsAnSslRequestIsABadHandshake) {
+  std::vector<std::string> refused = Send(SslRequest(), 1);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(ErrorCode(refused[0]), 1043);
+  EXPECT_EQ(last_step_, Session::Step::kClose);
+}
+
+class TlsSessionTest : public SessionTest {
+ protected:
+  TlsSessionTest() {
+    auto made = tls::MakeCredentials({"localhost"});
+    EXPECT_TRUE(made.ok());
+    tls::Credentials credentials;
+    credentials.cert_pem = made->server_cert_pem;
+    credentials.key_pem = made->server_key_pem;
+    context_.tls = *tls::ServerContext::Create(credentials);
+    Restart(Transport::kTcp);
+  }
+  void Restart(Transport transport) {
+    session_ = std::make_unique<Session>(&context_, 8, "127.0.0.1");
+    session_->set_transport(transport);
+    session_->Start();
+    greeting_payload_ = Split(TakeOutput())[0];
+    EXPECT_EQ(mysql::Decode(Bytes(greeting_payload_), 0, &greeting_), mysql::DecodeStatus::kOk);
+    scramble_ = greeting_.auth_plugin_data;
+  }
+  // What the connection does once the handshake is done.
+  void Establish() {
+    access::ClientTransport tls;
+    tls.tls = true;
+    tls.version = "TLSv1.3";
+    tls.cipher = "TLS_AES_256_GCM_SHA384";
+    session_->TlsEstablished(tls);
+  }
+  // As app, through TLS (after the SSLRequest).
+  std::vector<std::string> LoginApp() {
+    return Login("app", mysql::kNativePasswordPlugin,
+                 mysql::ComputeNativeAuthResponse("secret", scramble_), cap::kSsl, 2);
+  }
+};
+
+TEST_F(TlsSessionTest, TheSslRequestStartsTlsAndTheLoginComesThroughIt) {
+  EXPECT_TRUE(greeting_.capabilities & cap::kSsl);
+  // The ClientHello that follows in the same read is left for the connection to decrypt.
+  std::string wire;
+  uint8_t seq = 1;
+  mysql::AppendPacket(SslRequest(), &seq, &wire);
+  const size_t request_size = wire.size();
+  wire += "\x16\x03\x01 the TLS handshake";
+  size_t consumed = 0;
+  EXPECT_EQ(session_->OnInput(Bytes(wire), &consumed), Session::Step::kStartTls);
+  EXPECT_EQ(consumed, request_size);
+  EXPECT_TRUE(TakeOutput().empty());
+  Establish();
+  std::vector<std::string> ok = LoginApp();
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0][0], '\0') << ErrorCode(ok[0]);
+  std::vector<std::string> status = Query("SHOW STATUS LIKE 'Ssl_version'");
+  EXPECT_THAT(absl::StrJoin(status, "|"), HasSubstr("TLSv1.3"));
+}
+
+TEST_F(TlsSessionTest, RequireSslRefusesALoginInTheClear) {
+  auto access = std::make_shared<wire::AccessControl>(*context_.server.seed_access);
+  access->mutable_accounts(1)->set_ssl_type("ANY");  // app
+  context_.server.seed_access = access;
+  std::vector<std::string> refused = Login("app", mysql::kNativePasswordPlugin,
+                                           mysql::ComputeNativeAuthResponse("secret", scramble_));
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(ErrorCode(refused[0]), 1045);
+  Restart(Transport::kTcp);
+  Send(SslRequest(), 1);
+  Establish();
+  std::vector<std::string> ok = LoginApp();
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0][0], '\0') << ErrorCode(ok[0]);
+}
+
+TEST_F(TlsSessionTest, RequireSecureTransportRefusesTcpInTheClearNotTheSocket) {
+  context_.server.require_secure_transport->store(true);
+  std::vector<std::string> refused = Login("root", mysql::kNativePasswordPlugin, "");
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(ErrorCode(refused[0]), 3159);
+  Restart(Transport::kUnixSocket);
+  LoginAsRoot();
+}
+
+TEST_F(TlsSessionTest, ASecondSslRequestIsABadHandshake) {
+  Send(SslRequest(), 1);
+  std::vector<std::string> refused = Send(SslRequest(), 2);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(ErrorCode(refused[0]), 1043);
+}
+
 TEST_F(SessionTest, CachingSha2FastPathIsVerifiedWithoutFullAuthentication) {
   std::vector<std::string> reply =
       Login("app", mysql::kCachingSha2PasswordPlugin,
@@ -187,6 +300,121 @@ TEST_F(SessionTest, CachingSha2FastPathIsVerifiedWithoutFullAuthentication) {
   ASSERT_EQ(reply.size(), 2u);
   EXPECT_EQ(reply[0], std::string("\x01\x03", 2));  // fast_auth_success
   EXPECT_EQ(reply[1][0], '\0');
+}
+
+// An account known by its caching_sha2_password stored form alone (IDENTIFIED WITH
+// caching_sha2_password AS '$A$005$…', as MySQL 8 writes it).
+class FullAuthTest : public SessionTest {
+ protected:
+  FullAuthTest() {
+    auto access = std::make_shared<wire::AccessControl>(*context_.server.seed_access);
+    wire::Account* app = access->mutable_accounts(1);
+    app->clear_native_hash();
+    app->clear_sha256_hash();
+    app->set_sha2_crypt(mysql::MakeSha2Crypt("secret", "abcdefghij0123456789"));
+    context_.server.seed_access = access;
+    context_.rsa = *tls::RsaKeyPair::LoadOrMake("");
+  }
+  void Restart(Transport transport) {
+    session_ = std::make_unique<Session>(&context_, 11, "127.0.0.1");
+    session_->set_transport(transport);
+    session_->Start();
+    greeting_payload_ = Split(TakeOutput())[0];
+    EXPECT_EQ(mysql::Decode(Bytes(greeting_payload_), 0, &greeting_), mysql::DecodeStatus::kOk);
+    scramble_ = greeting_.auth_plugin_data;
+  }
+  std::vector<std::string> LoginWithScramble(const std::string& password) {
+    return Login("app", mysql::kCachingSha2PasswordPlugin,
+                 mysql::ComputeCachingSha2AuthResponse(password, scramble_));
+  }
+  // What a client without TLS sends: (password + NUL) XOR the scramble, RSA-OAEP encrypted
+  // with the key the router sent as PEM text.
+  std::string EncryptForRouter(const std::string& password, const std::string& pem) {
+    std::string plain = password + '\0';
+    for (size_t i = 0; i < plain.size(); ++i) plain[i] ^= scramble_[i % scramble_.size()];
+    BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+    EVP_PKEY* key = PEM_read_bio_PUBKEY(bio, nullptr, nullptr, nullptr);
+    BIO_free(bio);
+    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new(key, nullptr);
+    EVP_PKEY_encrypt_init(ctx);
+    EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING);
+    size_t size = 0;
+    const auto* in = reinterpret_cast<const unsigned char*>(plain.data());
+    EVP_PKEY_encrypt(ctx, nullptr, &size, in, plain.size());
+    std::string encrypted(size, '\0');
+    EVP_PKEY_encrypt(ctx, reinterpret_cast<unsigned char*>(encrypted.data()), &size, in,
+                     plain.size());
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(key);
+    encrypted.resize(size);
+    return encrypted;
+  }
+};
+
+const std::string kPerformFullAuthentication("\x01\x04", 2);
+const std::string kFastAuthSuccess("\x01\x03", 2);
+
+TEST_F(FullAuthTest, TheFirstLoginSendsThePasswordTheNextTakeTheFastPath) {
+  // Over the Unix socket the password comes in the clear.
+  std::vector<std::string> reply = LoginWithScramble("secret");
+  ASSERT_EQ(reply.size(), 1u);
+  EXPECT_EQ(reply[0], kPerformFullAuthentication);
+  std::vector<std::string> ok = Send(std::string("secret\0", 7), 3);
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0][0], '\0') << ErrorCode(ok[0]);
+  // The router has learned the digest: the next login is decided by the scramble.
+  Restart(Transport::kTcp);
+  reply = LoginWithScramble("secret");
+  ASSERT_EQ(reply.size(), 2u);
+  EXPECT_EQ(reply[0], kFastAuthSuccess);
+  EXPECT_EQ(reply[1][0], '\0');
+  // A scramble that does not match asks for the password itself, as mysqld does.
+  Restart(Transport::kUnixSocket);
+  EXPECT_EQ(LoginWithScramble("wrong"), std::vector<std::string>{kPerformFullAuthentication});
+  reply = Send(std::string("wrong\0", 6), 3);
+  ASSERT_EQ(reply.size(), 1u);
+  EXPECT_EQ(ErrorCode(reply[0]), 1045);
+}
+
+TEST_F(FullAuthTest, WithoutTlsThePasswordComesRsaEncrypted) {
+  Restart(Transport::kTcp);
+  ASSERT_EQ(LoginWithScramble("secret"), std::vector<std::string>{kPerformFullAuthentication});
+  std::vector<std::string> key = Send(std::string("\x02", 1), 3);  // the public key, please
+  ASSERT_EQ(key.size(), 1u);
+  ASSERT_EQ(key[0][0], '\x01');
+  EXPECT_THAT(key[0], HasSubstr("-----BEGIN PUBLIC KEY-----"));
+  std::vector<std::string> ok = Send(EncryptForRouter("secret", key[0].substr(1)), 5);
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0][0], '\0') << ErrorCode(ok[0]);
+}
+
+TEST_F(FullAuthTest, AWrongPasswordOrGarbageIs1045) {
+  Restart(Transport::kTcp);
+  LoginWithScramble("wrong");
+  std::vector<std::string> key = Send(std::string("\x02", 1), 3);
+  std::vector<std::string> refused = Send(EncryptForRouter("wrong", key[0].substr(1)), 5);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(ErrorCode(refused[0]), 1045);
+  Restart(Transport::kTcp);
+  LoginWithScramble("secret");
+  // Over TCP without TLS a password in the clear is not decrypted into one.
+  refused = Send(std::string("secret\0", 7), 3);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(ErrorCode(refused[0]), 1045);
+}
+
+TEST_F(FullAuthTest, ANativePasswordClientIsSwitchedToCachingSha2) {
+  std::vector<std::string> reply = Login("app", mysql::kNativePasswordPlugin,
+                                         mysql::ComputeNativeAuthResponse("secret", scramble_));
+  ASSERT_EQ(reply.size(), 1u);
+  mysql::server::AuthSwitchRequest request;
+  ASSERT_EQ(mysql::Decode(Bytes(reply[0]), kClientCaps, &request), mysql::DecodeStatus::kOk);
+  EXPECT_EQ(request.plugin_name, mysql::kCachingSha2PasswordPlugin);
+  reply = Send(mysql::ComputeCachingSha2AuthResponse("secret", scramble_), 3);
+  EXPECT_EQ(reply, std::vector<std::string>{kPerformFullAuthentication});
+  std::vector<std::string> ok = Send(std::string("secret\0", 7), 5);
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0][0], '\0') << ErrorCode(ok[0]);
 }
 
 TEST_F(SessionTest, AnEmptyCachingSha2ProbeIsSwitchedToNativePassword) {

@@ -7,6 +7,10 @@
 # (`mariadb_socket`). Both listen on Unix sockets only, unless TCP_BASE is given (free_ports 3
 # finds one): then router 4 also listens on 127.0.0.1:TCP_BASE (`router_port`; router 5 on the
 # next port) and MariaDB on TCP_BASE + 2 (`mariadb_port`), for clients that only speak TCP.
+# need_pymysql sets `python` to the clients' venv (SHOAL_CLIENTS_DIR, default build/clients,
+# made by tests/clients/build.sh) and fails the test without it.
+# With mariadb_uses_shoal_tls=1, MariaDB serves TLS with the certificate Shoal's routers made
+# (`shoal_tls`, their ssl_dir), so clients verify both against one CA.
 # On exit every pid in `kill_on_exit`, MariaDB and the cluster are stopped; `work` is removed,
 # or kept and named when the test failed.
 source bench/private_mariadb.sh
@@ -29,6 +33,10 @@ stop_box_and_mariadb() {
   rm -rf "$work"
 }
 
+need_pymysql() {
+  python=${SHOAL_CLIENTS_DIR:-build/clients}/pyvenv/bin/python
+  [ -x "$python" ] || { echo "FAIL: no PyMySQL at $python (tests/clients/build.sh builds it)" >&2; exit 1; }
+}
 
 start_box_and_mariadb() {
   work=$(mktemp -d "/tmp/shoal-$1-XXXXXX")
@@ -50,5 +58,10 @@ start_box_and_mariadb() {
     sleep 0.1
   done
   mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null || { echo "Shoal did not start" >&2; exit 1; }
+  shoal_tls="$work/shoal/tls"
+  if [ -n "${mariadb_uses_shoal_tls:-}" ]; then
+    private_mariadb_options=(--ssl-ca="$shoal_tls/ca.pem" --ssl-cert="$shoal_tls/server-cert.pem"
+      --ssl-key="$shoal_tls/server-key.pem")
+  fi
   start_private_mariadb "$work/mariadb" "$mariadb_port"
 }

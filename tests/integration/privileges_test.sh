@@ -15,9 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/integration/box_beside_mariadb.sh
-clients=${SHOAL_CLIENTS_DIR:-build/clients}
-python=$clients/pyvenv/bin/python
-[ -x "$python" ] || { echo "FAIL: no PyMySQL at $python (tests/clients/build.sh builds it)" >&2; exit 1; }
+need_pymysql
 
 start_box_and_mariadb privileges 0 "$(free_ports 3)"
 "$python" tests/integration/privileges_matrix.py "$socket" "$((router_port + 1))" \

@@ -88,13 +88,7 @@ void MysqlUserRows(const SessionState& state, std::vector<Row>* rows) {
     row.push_back(account.x509_subject());
     row.push_back(uint64_t{account.max_user_connections()});
     row.push_back(account.plugin());
-    // mysql.user's form of a mysql_native_password hash; caching_sha2_password's has none here.
-    std::string hash;
-    if (account.plugin() == mysql::kNativePasswordPlugin && account.native_hash().size() == 20) {
-      hash =
-          absl::StrCat("*", absl::AsciiStrToUpper(absl::BytesToHexString(account.native_hash())));
-    }
-    row.push_back(std::move(hash));
+    row.push_back(access::StoredHash(account));
     row.push_back(YesNo(account.password_expired()));
     row.push_back(YesNo(account.locked()));
     row.push_back(YesNo((held & access::kCreateRole) != 0));

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/random/random.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -13,6 +14,8 @@
 #include "protocol/access_errors.h"
 #include "protocol/auth.h"
 #include "protocol/messages.h"
+#include "protocol/sha2_crypt.h"
+#include "protocol/text_format.h"
 #include "router/access/accounts.h"
 #include "router/access/grants.h"
 #include "router/access/roles.h"
@@ -61,6 +64,16 @@ std::optional<mysql::SqlError> SkippedAccounts::Error() const {
 
 namespace {
 
+// A salt for MySQL's caching_sha2_password form, of characters that need no escaping.
+std::string NewCryptSalt() {
+  constexpr absl::string_view kChars =
+      "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  absl::BitGen random;
+  std::string salt(mysql::kSha2CryptSaltSize, '.');
+  for (char& c : salt) c = kChars[absl::Uniform<size_t>(random, 0, kChars.size())];
+  return salt;
+}
+
 // Sets the password an IDENTIFIED clause gives (none: the account keeps its own).
 std::optional<mysql::SqlError> SetAuthentication(const AccountSpec& spec, wire::Account* account) {
   std::string plugin = spec.plugin.empty() ? account->plugin() : spec.plugin;
@@ -70,26 +83,35 @@ std::optional<mysql::SqlError> SetAuthentication(const AccountSpec& spec, wire::
   }
   account->set_plugin(plugin);
   if (spec.hash.has_value()) {
-    // AS 'hash': mysql.user's form of a mysql_native_password hash ("*" and 40 hex digits);
-    // the SHA-256 one cannot be derived from it, so such an account logs in with the former.
-    mysql::Sha1Digest native;
-    if (!spec.hash->empty() && !mysql::ParseNativeHash(*spec.hash, &native)) {
-      return mysql::errors::PasswordFormat();
-    }
-    account->set_native_hash(spec.hash->empty() ? "" : std::string(mysql::DigestView(native)));
-    account->clear_sha256_hash();
-    if (!spec.hash->empty()) account->set_plugin(std::string(mysql::kNativePasswordPlugin));
-    return std::nullopt;
-  }
-  if (!spec.password.has_value()) return std::nullopt;
-  if (spec.password->empty()) {
+    // AS 'hash': mysql.user's form of the plugin's hash — "*" and 40 hex digits for
+    // mysql_native_password, "$A$005$…" for caching_sha2_password (from a MySQL 8 server's
+    // SHOW CREATE USER). Neither gives the other plugin's, so such an account logs in with its
+    // own plugin alone.
     account->clear_native_hash();
     account->clear_sha256_hash();
-    return std::nullopt;
+    account->clear_sha2_crypt();
+    if (spec.hash->empty()) return std::nullopt;
+    mysql::Sha1Digest native;
+    if (mysql::ParseNativeHash(*spec.hash, &native)) {
+      account->set_native_hash(std::string(mysql::DigestView(native)));
+      account->set_plugin(std::string(mysql::kNativePasswordPlugin));
+      return std::nullopt;
+    }
+    if (plugin == mysql::kCachingSha2PasswordPlugin && mysql::IsSha2Crypt(*spec.hash)) {
+      account->set_sha2_crypt(*spec.hash);
+      return std::nullopt;
+    }
+    return mysql::errors::PasswordFormat();
   }
+  if (!spec.password.has_value()) return std::nullopt;
+  account->clear_native_hash();
+  account->clear_sha256_hash();
+  account->clear_sha2_crypt();
+  if (spec.password->empty()) return std::nullopt;
   mysql::PasswordHashes hashes = mysql::HashPassword(*spec.password);
   account->set_native_hash(std::string(mysql::DigestView(hashes.native)));
   account->set_sha256_hash(std::string(mysql::DigestView(hashes.caching_sha2)));
+  account->set_sha2_crypt(mysql::MakeSha2Crypt(*spec.password, NewCryptSalt()));
   return std::nullopt;
 }
 
@@ -378,13 +400,9 @@ std::variant<std::vector<Row>, mysql::SqlError> AccountRows(const ShowStmt& stmt
   }
   std::string text = absl::StrCat("CREATE USER ", access::BacktickAccount(name.user, name.host),
                                   " IDENTIFIED WITH '", account->plugin(), "'");
-  // Only mysql_native_password has a hash MySQL itself could take back (AS '*…').
-  if (account->plugin() == mysql::kNativePasswordPlugin && !account->native_hash().empty()) {
-    mysql::Sha1Digest native{};
-    std::copy_n(account->native_hash().begin(),
-                std::min(account->native_hash().size(), native.size()), native.begin());
-    absl::StrAppend(&text, " AS '", mysql::FormatNativeHash(native), "'");
-  }
+  // The plugin's hash as MySQL keeps it, which CREATE USER … AS takes back (here or in MySQL).
+  std::string stored = access::StoredHash(*account);
+  if (!stored.empty()) absl::StrAppend(&text, " AS ", mysql::QuoteSqlString(stored));
   absl::StrAppend(&text, access::RequireClause(*account), " PASSWORD EXPIRE",
                   account->password_expired() ? "" : " DEFAULT", " ACCOUNT ",
                   account->locked() ? "LOCK" : "UNLOCK");

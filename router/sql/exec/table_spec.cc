@@ -548,34 +548,6 @@ bool IsShoalEngine(absl::string_view engine) {
 // ---------------------------------------------------------------------------------------
 // SHOW CREATE TABLE
 
-// A string as SHOW CREATE TABLE quotes it (MySQL's append_unescaped).
-std::string QuotedString(absl::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    switch (c) {
-      case '\0':
-        out += "\\0";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\'':
-        out += "''";
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
-  out.push_back('\'');
-  return out;
-}
-
 }  // namespace
 
 std::string QuoteIdentifier(absl::string_view name) {
@@ -626,7 +598,7 @@ std::string ColumnTypeText(const ColumnDef& c) {
       absl::StrAppend(&name, "(",
                       absl::StrJoin(c.elements, ",",
                                     [](std::string* out, const std::string& member) {
-                                      out->append(QuotedString(member));
+                                      out->append(mysql::QuoteSqlString(member));
                                     }),
                       ")");
       break;
@@ -680,7 +652,7 @@ std::string DefaultText(const ColumnDef& c) {
           ? TemporalText(c, value)
           : ValueText(value);
   // A default that is not text a client can read (a BINARY one) is shown in hex.
-  if (IsValidUtf8(text, Utf8Check::kUtf8mb4)) return " DEFAULT " + QuotedString(text);
+  if (IsValidUtf8(text, Utf8Check::kUtf8mb4)) return " DEFAULT " + mysql::QuoteSqlString(text);
   std::string hex;
   for (unsigned char b : text) absl::StrAppendFormat(&hex, "%02X", b);
   return " DEFAULT 0x" + hex;
@@ -696,7 +668,7 @@ std::string ColumnLine(const ColumnDef& c) {
   line += DefaultText(c);
   if (c.on_update_now) line += " ON UPDATE " + CurrentTimestampText(c);
   if (c.auto_increment) line += " AUTO_INCREMENT";
-  if (!c.comment.empty()) line += " COMMENT " + QuotedString(c.comment);
+  if (!c.comment.empty()) line += " COMMENT " + mysql::QuoteSqlString(c.comment);
   return line;
 }
 
@@ -865,7 +837,8 @@ std::string ShowCreateTableText(const TableDef& table, uint64_t next_auto_increm
   // loads unchanged into MySQL 8.0 (utf8mb4_0900_ai_ci) and into MariaDB, which has no
   // utf8mb4_0900_ai_ci and takes its own utf8mb4 default (docs/architecture.md, "Dumps").
   out += " DEFAULT CHARSET=utf8mb4";
-  if (!table.comment.empty()) absl::StrAppend(&out, " COMMENT=", QuotedString(table.comment));
+  if (!table.comment.empty())
+    absl::StrAppend(&out, " COMMENT=", mysql::QuoteSqlString(table.comment));
   return out;
 }
 
