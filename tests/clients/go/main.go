@@ -4,7 +4,7 @@
 //
 //	mysqlclient -dsn 'root:@unix(/tmp/shoal/router-4.sock)/' [-interpolate] [-bad-password]
 //	    [-expect-error N] [-tls-ca FILE [-tls-cert FILE -tls-key FILE] [-server-name NAME]
-//	    [-tls-version 1.2|1.3] [-expect-tls-failure]]       (TLS; see tls.go)
+//	    [-tls-version 1.2|1.3] [-tls-resume] [-expect-tls-failure]]  (TLS; see tls.go)
 //	mysqlclient types -dsn ... -table NAME [-interpolate]   (every column type; see types.go)
 //	mysqlclient gorm -dsn 'root@unix(SOCK)/DB' [-v]         (GORM, unmodified; see orm_gorm.go)
 package main
@@ -41,6 +41,7 @@ func main() {
 	tlsKey := flag.String("tls-key", "", "with -tls-ca: the client certificate's key (PEM)")
 	serverName := flag.String("server-name", "", "with -tls-ca: the name to verify (default: the host)")
 	tlsVersion := flag.String("tls-version", "", "with -tls-ca: 1.2 or 1.3 alone (default: either)")
+	tlsResume := flag.Bool("tls-resume", false, "with -tls-ca: then a connection that resumes TLS")
 	expectTLSFailure := flag.Bool("expect-tls-failure", false,
 		"expect the connect to fail on the server's certificate")
 	flag.Parse()
@@ -54,7 +55,7 @@ func main() {
 	}
 	cfg.InterpolateParams = *interpolate
 	if *tlsCA != "" {
-		if err := registerTLS(*tlsCA, *tlsCert, *tlsKey, *serverName, *tlsVersion); err != nil {
+		if err := registerTLS(*tlsCA, *tlsCert, *tlsKey, *serverName, *tlsVersion, *tlsResume); err != nil {
 			fail("TLS configuration: %v", err)
 		}
 		cfg.TLSConfig = tlsConfigName
@@ -139,5 +140,8 @@ func main() {
 	fmt.Println("ok: version", version)
 	if *tlsCA != "" {
 		fmt.Println("ok: tls", checkSessionTLS(db))
+	}
+	if *tlsResume {
+		fmt.Println("ok: tls resumed:", checkResumed(db))
 	}
 }

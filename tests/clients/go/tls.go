@@ -5,7 +5,10 @@
 //
 //	mysqlclient -dsn 'app:secret@tcp(127.0.0.1:3306)/' -tls-ca ca.pem \
 //	    [-tls-cert client-cert.pem -tls-key client-key.pem] [-server-name NAME]
-//	    [-tls-version 1.2|1.3] [-expect-tls-failure]
+//	    [-tls-version 1.2|1.3] [-tls-resume] [-expect-tls-failure]
+//
+// -tls-resume keeps TLS sessions (tickets) and, after the scripted session, opens one more
+// connection, which must resume the session and log in again.
 package main
 
 import (
@@ -17,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"github.com/go-sql-driver/mysql"
 )
@@ -24,11 +28,14 @@ import (
 // The name the DSN's tls= parameter refers to.
 const tlsConfigName = "custom"
 
+// Whether the last TLS handshake resumed a session (with -tls-resume).
+var tlsResumed atomic.Bool
+
 // registerTLS registers a tls.Config that trusts the certificates in caFile alone and, when
 // certFile is given, presents that client certificate. An empty serverName leaves the driver
 // to verify the DSN's host (a name or an address, both checked against the certificate's SAN).
-// version "1.2" or "1.3" allows that version alone; "" both.
-func registerTLS(caFile, certFile, keyFile, serverName, version string) error {
+// version "1.2" or "1.3" allows that version alone; "" both. resume keeps sessions to resume.
+func registerTLS(caFile, certFile, keyFile, serverName, version string, resume bool) error {
 	pem, err := os.ReadFile(caFile)
 	if err != nil {
 		return err
@@ -54,7 +61,40 @@ func registerTLS(caFile, certFile, keyFile, serverName, version string) error {
 		}
 		config.Certificates = []tls.Certificate{pair}
 	}
+	if resume {
+		config.ClientSessionCache = tls.NewLRUClientSessionCache(4)
+		config.VerifyConnection = func(state tls.ConnectionState) error {
+			tlsResumed.Store(state.DidResume)
+			return nil
+		}
+	}
 	return mysql.RegisterTLSConfig(tlsConfigName, config)
+}
+
+// checkResumed drops the pool's connections and opens a new one, which must resume the TLS
+// session of an earlier one and log in (the account's REQUIRE met by what the session holds).
+// Returns "… as USER@HOST".
+func checkResumed(db *sql.DB) string {
+	db.SetMaxIdleConns(0)
+	tlsResumed.Store(false)
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		fail("a connection on a resumed TLS session: %v", err)
+	}
+	defer conn.Close()
+	if !tlsResumed.Load() {
+		fail("a new connection did not resume the TLS session")
+	}
+	var user, variable, version string
+	if err := conn.QueryRowContext(ctx, "SELECT CURRENT_USER()").Scan(&user); err != nil {
+		fail("CURRENT_USER() on a resumed TLS session: %v", err)
+	}
+	err = conn.QueryRowContext(ctx, "SHOW STATUS LIKE 'Ssl_version'").Scan(&variable, &version)
+	if err != nil || version == "" {
+		fail("Ssl_version on a resumed TLS session: %v %q", err, version)
+	}
+	return fmt.Sprintf("a new connection resumed a %s session and logged in as %s", version, user)
 }
 
 // certificateRefused tells whether a failed connect was Go's verification of the server's
