@@ -13,12 +13,14 @@
 #   `localhost`, both in the certificate), runs the driver's scripted session, and the server
 #   says the session is TLS (Ssl_version, Ssl_cipher); a value of 17,000,000 bytes goes there
 #   and back (MySQL packets split at 0xFFFFFF bytes, across many TLS records); TLS 1.2 alone
-#   works as well as 1.3;
+#   works as well as 1.3 (Go, Connector/J, mysql-connector-python);
 # * a CA made apart (shoal-router --make-certificates, the same names as the routers' own)
 #   fails the handshake on the client's side, and so does, for Go, a name the certificate
 #   does not have;
-# * a REQUIRE X509 account, and a REQUIRE SUBJECT '/CN=…' one, log in with the client
-#   certificate from the routers' tls/ and are refused (1045) with TLS and no certificate;
+# * a REQUIRE X509 account (and a REQUIRE SUBJECT '/CN=…' one with Go, Connector/J and
+#   PyMySQL) logs in with the client certificate from the routers' tls/, and is refused (1045)
+#   with TLS and no certificate; Go then opens a connection that resumes the TLS session
+#   (a TLS 1.3 ticket, a TLS 1.2 session) and logs in again;
 # * the REQUIRE SSL account is refused (1045) without TLS.
 # Then a client certificate from the other CA is refused by the router's handshake (the
 # mariadb CLI); and with SET GLOBAL require_secure_transport=ON on router 5 every driver's
@@ -111,14 +113,13 @@ failed=0
 checks=0
 # check WHAT EXPECT COMMAND…: COMMAND (a client program) must exit 0 and print a line that
 # starts with EXPECT — "ok: tls" after a verified TLS session, "refused: " when it was told to
-# expect a refusal and got that one. Prints that line, or FAIL and all it printed.
+# expect a refusal and got that one. Prints those lines, or FAIL and all it printed.
 check() {
-  local what=$1 expect=$2 out line
+  local what=$1 expect=$2 out lines
   shift 2
   checks=$((checks + 1))
-  if out=$(timeout -k 5 120 "$@" 2>&1) && line=$(grep -m1 -- "^$expect" <<<"$out"); then
-    line=${line#"$expect"}
-    echo "ok: $what: ${line# }"
+  if out=$(timeout -k 5 120 "$@" 2>&1) && lines=$(grep -- "^$expect" <<<"$out"); then
+    echo "ok: $what: $(sed "s/^$expect *//" <<<"$lines" | paste -sd ';' | sed 's/;/; /g')"
   else
     echo "FAIL: $what:" >&2
     sed 's/^/  /' <<<"$out" >&2
@@ -141,10 +142,11 @@ check "Go, the other CA" "refused: " \
 check "Go, a name the certificate does not have" "refused: " \
   "$goclient" -dsn "$(go_at tls_app 127.0.0.1)" "${go_tls[@]}" -server-name db.invalid \
   -expect-tls-failure
-check "Go, REQUIRE X509 with the client certificate" "ok: tls" \
-  "$goclient" -dsn "$(go_at tls_x509 127.0.0.1)" "${go_tls[@]}" "${go_cert[@]}"
-check "Go, REQUIRE SUBJECT with the client certificate" "ok: tls" \
-  "$goclient" -dsn "$(go_at tls_subject 127.0.0.1)" "${go_tls[@]}" "${go_cert[@]}"
+check "Go, REQUIRE X509 with the client certificate, then a resumed TLS session" "ok: tls" \
+  "$goclient" -dsn "$(go_at tls_x509 127.0.0.1)" "${go_tls[@]}" "${go_cert[@]}" -tls-resume
+check "Go, REQUIRE SUBJECT with the client certificate, TLS 1.2, resumed" "ok: tls" \
+  "$goclient" -dsn "$(go_at tls_subject 127.0.0.1)" "${go_tls[@]}" "${go_cert[@]}" \
+  -tls-version 1.2 -tls-resume
 check "Go, REQUIRE X509 without a certificate" "refused: " \
   "$goclient" -dsn "$(go_at tls_x509 127.0.0.1)" "${go_tls[@]}" -expect-error 1045
 check "Go, REQUIRE SSL without TLS" "refused: " \
