@@ -76,11 +76,16 @@ for _ in $(seq 300); do
 done
 mariadb -S "$socket5" -u root -e "SELECT 1" >/dev/null || { echo "FAIL: no Shoal" >&2; exit 1; }
 shoal() { mariadb -S "$socket" -u root "$@"; }
+# quiet COMMAND…: runs it, showing what it said only if it failed.
+quiet() {
+  local out
+  out=$("$@" 2>&1) || { echo "FAIL: $1: $out" >&2; return 1; }
+}
 
 # 2. The routers' certificates, and another CA with the same names that clients must refuse.
 tls=$work/shoal/tls
 other=$work/other-ca
-"$bin/shoal-router" --make-certificates "$other" >/dev/null
+quiet "$bin/shoal-router" --make-certificates "$other"
 for f in ca.pem server-cert.pem client-cert.pem client-key.pem; do
   [ -s "$tls/$f" ] || { echo "FAIL: the routers made no $tls/$f" >&2; exit 1; }
 done
@@ -94,11 +99,11 @@ client_subject=/CN=$(openssl x509 -in "$tls/client-cert.pem" -noout -subject -na
 
 # Java's stores: a truststore of each CA (keytool), a keystore of the client certificate and
 # its key (openssl pkcs12).
-keytool -importcert -noprompt -alias shoal-ca -file "$tls/ca.pem" -storetype PKCS12 \
-  -keystore "$work/truststore.p12" -storepass trust-secret >/dev/null 2>&1
-keytool -importcert -noprompt -alias other-ca -file "$other/ca.pem" -storetype PKCS12 \
-  -keystore "$work/other-truststore.p12" -storepass trust-secret >/dev/null 2>&1
-openssl pkcs12 -export -in "$tls/client-cert.pem" -inkey "$tls/client-key.pem" \
+quiet keytool -importcert -noprompt -alias shoal-ca -file "$tls/ca.pem" -storetype PKCS12 \
+  -keystore "$work/truststore.p12" -storepass trust-secret
+quiet keytool -importcert -noprompt -alias other-ca -file "$other/ca.pem" -storetype PKCS12 \
+  -keystore "$work/other-truststore.p12" -storepass trust-secret
+quiet openssl pkcs12 -export -in "$tls/client-cert.pem" -inkey "$tls/client-key.pem" \
   -name shoal-client -out "$work/client.p12" -passout pass:client-secret
 
 shoal -e "CREATE USER tls_app@'%' IDENTIFIED BY 'secret' REQUIRE SSL;
@@ -115,11 +120,15 @@ checks=0
 # starts with EXPECT — "ok: tls" after a verified TLS session, "refused: " when it was told to
 # expect a refusal and got that one. Prints those lines, or FAIL and all it printed.
 check() {
-  local what=$1 expect=$2 out lines
+  local what=$1 expect=$2 out lines line shown=""
   shift 2
   checks=$((checks + 1))
   if out=$(timeout -k 5 120 "$@" 2>&1) && lines=$(grep -- "^$expect" <<<"$out"); then
-    echo "ok: $what: $(sed "s/^$expect *//" <<<"$lines" | paste -sd ';' | sed 's/;/; /g')"
+    while IFS= read -r line; do
+      line=${line#"$expect"}
+      shown+="${shown:+; }${line# }"
+    done <<<"$lines"
+    echo "ok: $what: $shown"
   else
     echo "FAIL: $what:" >&2
     sed 's/^/  /' <<<"$out" >&2
