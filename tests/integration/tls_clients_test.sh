@@ -13,7 +13,9 @@
 #   `localhost`, both in the certificate), runs the driver's scripted session, and the server
 #   says the session is TLS (Ssl_version, Ssl_cipher); a value of 17,000,000 bytes goes there
 #   and back (MySQL packets split at 0xFFFFFF bytes, across many TLS records); TLS 1.2 alone
-#   works as well as 1.3 (Go, Connector/J, mysql-connector-python);
+#   works as well as 1.3 (Go, Connector/J, mysql-connector-python); mysql-connector-python
+#   then resets the session (COM_RESET_CONNECTION) and changes its user (COM_CHANGE_USER),
+#   after which the server must still say TLS;
 # * a CA made apart (shoal-router --make-certificates, the same names as the routers' own)
 #   fails the handshake on the client's side, and so does, for Go, a name the certificate
 #   does not have;

@@ -90,10 +90,13 @@ def session_tls(conn):
     return status["Ssl_version"], status["Ssl_cipher"]
 
 
-def check_session_tls(conn):
+def check_session_tls(conn, args):
     """The server's view of this session's TLS; for PyMySQL also its socket's, which must
     agree. Then 17,000,000 bytes, not all alike, as a parameter and back: MySQL packets split
-    at 0xFFFFFF bytes, across many TLS records each way. Returns "TLSv1.3 TLS_AES_… (…)"."""
+    at 0xFFFFFF bytes, across many TLS records each way. With mysql-connector-python the
+    session is then reset (COM_RESET_CONNECTION) and its user changed to the same one
+    (COM_CHANGE_USER): the connection is still TLS, and the server must still say so.
+    Returns "TLSv1.3 TLS_AES_… (…)"."""
     version, cipher = session_tls(conn)
     if version not in ("TLSv1.2", "TLSv1.3") or not cipher:
         fail(f"the session's TLS: Ssl_version {version!r}, Ssl_cipher {cipher!r}")
@@ -109,6 +112,15 @@ def check_session_tls(conn):
     cur.close()
     if (back.decode() if isinstance(back, (bytes, bytearray)) else back) != big:
         fail(f"a {len(big)}-byte value through TLS came back as {len(back)} different bytes")
+    if args.driver == "connector":
+        conn.cmd_reset_connection()
+        if session_tls(conn) != (version, cipher):
+            fail(f"after COM_RESET_CONNECTION the session's TLS is {session_tls(conn)}")
+        conn.cmd_change_user(username=args.user, password=args.password)
+        if session_tls(conn) != (version, cipher):
+            fail(f"after COM_CHANGE_USER the session's TLS is {session_tls(conn)}")
+        return (f"{version} {cipher} (a {len(big)}-byte value each way; the same after"
+                " COM_RESET_CONNECTION and COM_CHANGE_USER)")
     return f"{version} {cipher} (a {len(big)}-byte value each way)"
 
 
@@ -198,7 +210,7 @@ def main():
         if first != [(1,)] or second != [("two",)] or plain.nextset():
             fail(f"multi-statement gave {first!r} {second!r}")
     conn.ping()
-    tls = check_session_tls(conn) if args.ssl_ca else None
+    tls = check_session_tls(conn, args) if args.ssl_ca else None
     if args.ssl_disabled and session_tls(conn) != ("", ""):
         fail(f"ssl_disabled, yet the session's TLS is {session_tls(conn)}")
     conn.close()
