@@ -3,6 +3,8 @@
 // surprise. Used by the integration tests against a Shoal router.
 //
 //	mysqlclient -dsn 'root:@unix(/tmp/shoal/router-4.sock)/' [-interpolate] [-bad-password]
+//	    [-expect-error N] [-tls-ca FILE [-tls-cert FILE -tls-key FILE] [-server-name NAME]
+//	    [-tls-version 1.2|1.3] [-tls-resume] [-expect-tls-failure]]  (TLS; see tls.go)
 //	mysqlclient types -dsn ... -table NAME [-interpolate]   (every column type; see types.go)
 //	mysqlclient gorm -dsn 'root@unix(SOCK)/DB' [-v]         (GORM, unmodified; see orm_gorm.go)
 package main
@@ -33,13 +35,31 @@ func main() {
 	dsn := flag.String("dsn", "", "go-sql-driver DSN")
 	interpolate := flag.Bool("interpolate", false, "interpolateParams=true (client-side parameters)")
 	badPassword := flag.Bool("bad-password", false, "expect the login to be refused with 1045")
+	expectError := flag.Int("expect-error", 0, "expect the login to be refused with this error")
+	tlsCA := flag.String("tls-ca", "", "TLS, the server's certificate verified with this CA file")
+	tlsCert := flag.String("tls-cert", "", "with -tls-ca: the client certificate (PEM)")
+	tlsKey := flag.String("tls-key", "", "with -tls-ca: the client certificate's key (PEM)")
+	serverName := flag.String("server-name", "", "with -tls-ca: the name to verify (default: the host)")
+	tlsVersion := flag.String("tls-version", "", "with -tls-ca: 1.2 or 1.3 alone (default: either)")
+	tlsResume := flag.Bool("tls-resume", false, "with -tls-ca: then a connection that resumes TLS")
+	expectTLSFailure := flag.Bool("expect-tls-failure", false,
+		"expect the connect to fail on the server's certificate")
 	flag.Parse()
+	if *badPassword {
+		*expectError = 1045
+	}
 
 	cfg, err := mysql.ParseDSN(*dsn)
 	if err != nil {
 		fail("bad dsn: %v", err)
 	}
 	cfg.InterpolateParams = *interpolate
+	if *tlsCA != "" {
+		if err := registerTLS(*tlsCA, *tlsCert, *tlsKey, *serverName, *tlsVersion, *tlsResume); err != nil {
+			fail("TLS configuration: %v", err)
+		}
+		cfg.TLSConfig = tlsConfigName
+	}
 	db, err := sql.Open("mysql", cfg.FormatDSN())
 	if err != nil {
 		fail("open: %v", err)
@@ -47,10 +67,17 @@ func main() {
 	defer db.Close()
 
 	err = db.Ping()
-	if *badPassword {
+	if *expectTLSFailure {
+		if !certificateRefused(err) {
+			fail("expected the server's certificate to be refused, got %v", err)
+		}
+		fmt.Println("refused:", err)
+		return
+	}
+	if *expectError != 0 {
 		var myErr *mysql.MySQLError
-		if !errors.As(err, &myErr) || myErr.Number != 1045 {
-			fail("expected error 1045, got %v", err)
+		if !errors.As(err, &myErr) || int(myErr.Number) != *expectError {
+			fail("expected error %d, got %v", *expectError, err)
 		}
 		fmt.Println("refused:", myErr.Message)
 		return
@@ -111,4 +138,10 @@ func main() {
 		rows.Close()
 	}
 	fmt.Println("ok: version", version)
+	if *tlsCA != "" {
+		fmt.Println("ok: tls", checkSessionTLS(db))
+	}
+	if *tlsResume {
+		fmt.Println("ok: tls resumed:", checkResumed(db))
+	}
 }

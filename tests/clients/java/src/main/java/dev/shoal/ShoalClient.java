@@ -11,7 +11,17 @@ import java.sql.Statement;
  * One scripted JDBC session against a MySQL server through Connector/J, the way applications
  * use it; exits non-zero on any surprise. Used by the integration tests against a Shoal router.
  *
- * <p>Usage: ShoalClient jdbc-url user password [--bad-password]
+ * <p>Usage: ShoalClient jdbc-url user password [--bad-password | --expect-error N | --tls |
+ * --expect-tls-failure]
+ *
+ * <p>--bad-password and --expect-error N expect the login to be refused with 1045 or N. --tls
+ * (with a URL that asks for TLS: sslMode=VERIFY_CA or VERIFY_IDENTITY, a truststore of the
+ * server's CA in trustCertificateKeyStoreUrl, a client certificate in
+ * clientCertificateKeyStoreUrl when the account needs one; tlsVersions=TLSv1.2 for that
+ * version alone) runs the same session, checks that the server says it is TLS 1.2 or 1.3
+ * (Ssl_version, Ssl_cipher) and sends a value of more than 16 MiB and reads it back.
+ * --expect-tls-failure expects the connect to fail on the server's certificate (a truststore
+ * of another CA, a host name the certificate does not name).
  *
  * <p>or: ShoalClient types jdbc-url user password table (every column type; see TypesCheck)
  */
@@ -37,13 +47,31 @@ public final class ShoalClient {
     String url = args[0];
     String user = args[1];
     String password = args[2];
-    boolean expectRefusal = args.length > 3 && args[3].equals("--bad-password");
-    if (expectRefusal) {
+    String mode = args.length > 3 ? args[3] : "";
+    int expectedError = mode.equals("--bad-password") ? 1045 : 0;
+    if (mode.equals("--expect-error")) {
+      expectedError = Integer.parseInt(args[4]);
+    }
+    if (expectedError != 0) {
       try (Connection c = DriverManager.getConnection(url, user, password)) {
-        check(false, "login with a wrong password succeeded");
+        check(false, "login succeeded where " + expectedError + " was expected");
       } catch (SQLException e) {
-        check(e.getErrorCode() == 1045, "expected 1045, got " + e.getErrorCode() + " " + e);
+        check(e.getErrorCode() == expectedError,
+            "expected " + expectedError + ", got " + e.getErrorCode() + " " + e);
         System.out.println("refused: " + e.getMessage());
+      }
+      return;
+    }
+    if (mode.equals("--expect-tls-failure")) {
+      try (Connection c = DriverManager.getConnection(url, user, password)) {
+        check(false, "connected although the server's certificate should have been refused");
+      } catch (SQLException e) {
+        Throwable refusal = certificateRefusal(e);
+        if (refusal == null) {
+          e.printStackTrace();
+        }
+        check(refusal != null, "expected the server's certificate to be refused, got " + e);
+        System.out.println("refused: " + refusal);
       }
       return;
     }
@@ -83,7 +111,60 @@ public final class ShoalClient {
         }
       }
       checkMetaData(c, st);
+      if (mode.equals("--tls")) {
+        String version = status(st, "Ssl_version");
+        String cipher = status(st, "Ssl_cipher");
+        check((version.equals("TLSv1.2") || version.equals("TLSv1.3")) && !cipher.isEmpty(),
+            "the session's TLS: Ssl_version '" + version + "', Ssl_cipher '" + cipher + "'");
+        int size = checkBigValue(c);
+        System.out.println(
+            "ok: tls " + version + " " + cipher + " (a " + size + "-byte value each way)");
+      }
     }
+  }
+
+  /**
+   * 17,000,000 bytes, not all alike, as a parameter and back: MySQL packets split at 0xFFFFFF
+   * bytes, across many TLS records each way. Returns the size.
+   */
+  private static int checkBigValue(Connection c) throws SQLException {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; b.length() < 17_000_000; ++i) {
+      b.append(String.format("%08x", i));
+    }
+    String big = b.substring(0, 17_000_000);
+    try (PreparedStatement ps = c.prepareStatement("SELECT ? AS payload")) {
+      ps.setString(1, big);
+      try (ResultSet rs = ps.executeQuery()) {
+        check(rs.next() && big.equals(rs.getString(1)), "a " + big.length() + "-byte value");
+      }
+    }
+    return big.length();
+  }
+
+  private static String status(Statement st, String name) throws SQLException {
+    try (ResultSet rs = st.executeQuery("SHOW STATUS LIKE '" + name + "'")) {
+      check(rs.next(), "SHOW STATUS LIKE '" + name + "': no row");
+      return rs.getString(2);
+    }
+  }
+
+  /**
+   * The TLS handshake's failure to verify the server among the causes of a failed connect —
+   * JSSE's certificate path checks or Connector/J's host name check — or null if it failed
+   * otherwise.
+   */
+  private static Throwable certificateRefusal(SQLException e) {
+    boolean handshake = false;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      handshake |= t instanceof javax.net.ssl.SSLHandshakeException;
+      if (handshake && (t instanceof java.security.cert.CertificateException
+          || t instanceof java.security.cert.CertPathValidatorException
+          || t instanceof java.security.cert.CertPathBuilderException)) {
+        return t;
+      }
+    }
+    return null;
   }
 
   /**
