@@ -1,5 +1,7 @@
 #include <atomic>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "router/access/accounts.h"
@@ -7,6 +9,7 @@
 #include "router/access/login_failures.h"
 #include "router/access/privileges.h"
 #include "router/access/roles.h"
+#include "router/access/sha2_cache.h"
 #include "router/access/transport.h"
 
 namespace shoal::access {
@@ -220,8 +223,31 @@ TEST(TransportTest, RequireClausesAsMysqldChecksThem) {
   EXPECT_FALSE(MeetsRequirement(account, with_certificate));
   account.set_x509_issuer("/CN=it's");
   EXPECT_EQ(RequireClause(account),
-            " REQUIRE ISSUER '/CN=it\\'s' AND SUBJECT '/CN=client' AND CIPHER "
+            " REQUIRE ISSUER '/CN=it''s' AND SUBJECT '/CN=client' AND CIPHER "
             "'TLS_AES_256_GCM_SHA384'");
+}
+
+// A router's workers learn and look up digests at once (ThreadSanitizer runs this in CI).
+TEST(Sha2CacheTest, WorkersShareWhatEachLearned) {
+  Sha2Cache cache;
+  std::vector<std::thread> workers;
+  for (int w = 0; w < 4; ++w) {
+    workers.emplace_back([&cache, w] {
+      for (int i = 0; i < 1000; ++i) {
+        std::string stored = "$A$005$" + std::to_string(i % 50);
+        mysql::Sha256Digest digest{};
+        digest[0] = static_cast<uint8_t>(i % 50);
+        if (i % 3 == w % 3) cache.Remember(stored, digest);
+        std::optional<mysql::Sha256Digest> found = cache.Find(stored);
+        if (found.has_value()) {
+          EXPECT_EQ((*found)[0], i % 50);
+        }
+      }
+    });
+  }
+  for (std::thread& worker : workers) worker.join();
+  EXPECT_TRUE(cache.Find("$A$005$7").has_value());
+  EXPECT_FALSE(cache.Find("$A$005$new password").has_value());
 }
 
 TEST(AccountNameTest, QuotesAreDoubled) {
