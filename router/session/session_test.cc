@@ -56,6 +56,16 @@ class SessionTest : public ::testing::Test {
     scramble_ = greeting_.auth_plugin_data;
   }
 
+  // A new session of a client at 127.0.0.1 that came over `transport`, greeted.
+  void Restart(Transport transport) {
+    session_ = std::make_unique<Session>(&context_, 8, "127.0.0.1");
+    session_->set_transport(transport);
+    session_->Start();
+    greeting_payload_ = Split(TakeOutput())[0];
+    EXPECT_EQ(mysql::Decode(Bytes(greeting_payload_), 0, &greeting_), mysql::DecodeStatus::kOk);
+    scramble_ = greeting_.auth_plugin_data;
+  }
+
   // What the session has to send, taken (as the connection sends and erases it).
   std::string TakeOutput() {
     std::string out = std::move(session_->output());
@@ -218,14 +228,6 @@ class TlsSessionTest : public SessionTest {
     context_.tls = *tls::ServerContext::Create(credentials);
     Restart(Transport::kTcp);
   }
-  void Restart(Transport transport) {
-    session_ = std::make_unique<Session>(&context_, 8, "127.0.0.1");
-    session_->set_transport(transport);
-    session_->Start();
-    greeting_payload_ = Split(TakeOutput())[0];
-    EXPECT_EQ(mysql::Decode(Bytes(greeting_payload_), 0, &greeting_), mysql::DecodeStatus::kOk);
-    scramble_ = greeting_.auth_plugin_data;
-  }
   // What the connection does once the handshake is done.
   void Establish() {
     access::ClientTransport tls;
@@ -314,14 +316,6 @@ class FullAuthTest : public SessionTest {
     app->set_sha2_crypt(mysql::MakeSha2Crypt("secret", "abcdefghij0123456789"));
     context_.server.seed_access = access;
     context_.rsa = *tls::RsaKeyPair::LoadOrMake("");
-  }
-  void Restart(Transport transport) {
-    session_ = std::make_unique<Session>(&context_, 11, "127.0.0.1");
-    session_->set_transport(transport);
-    session_->Start();
-    greeting_payload_ = Split(TakeOutput())[0];
-    EXPECT_EQ(mysql::Decode(Bytes(greeting_payload_), 0, &greeting_), mysql::DecodeStatus::kOk);
-    scramble_ = greeting_.auth_plugin_data;
   }
   std::vector<std::string> LoginWithScramble(const std::string& password) {
     return Login("app", mysql::kCachingSha2PasswordPlugin,
