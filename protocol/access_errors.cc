@@ -124,10 +124,13 @@ SqlError KillDenied(uint64_t thread) {
 }
 
 SqlError UserConnectionLimitReached(absl::string_view user, uint32_t limit) {
+  return UserLimitReached(user, "max_user_connections", limit);
+}
+
+SqlError UserLimitReached(absl::string_view user, absl::string_view resource, uint32_t limit) {
   return {1226, "42000",
-          absl::StrCat("User '", user,
-                       "' has exceeded the 'max_user_connections' resource (current value: ", limit,
-                       ")")};
+          absl::StrCat("User '", user, "' has exceeded the '", resource,
+                       "' resource (current value: ", limit, ")")};
 }
 
 SqlError MustChangePasswordToLogIn() {

@@ -64,6 +64,9 @@ SqlError AccountBlocked(absl::string_view user, absl::string_view host, absl::st
 SqlError KillDenied(uint64_t thread);
 // 1226 42000 User '%s' has exceeded the 'max_user_connections' resource (current value: %u)
 SqlError UserConnectionLimitReached(absl::string_view user, uint32_t limit);
+// 1226 42000 User '%s' has exceeded the '%s' resource (current value: %ld), for a resource
+// ("max_questions", "max_updates", "max_connections_per_hour") and its limit.
+SqlError UserLimitReached(absl::string_view user, absl::string_view resource, uint32_t limit);
 // 1862 HY000 Your password has expired. To log in you must change it using a client that
 // supports expired passwords.
 SqlError MustChangePasswordToLogIn();

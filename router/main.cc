@@ -19,6 +19,7 @@
 #include "common/logging.h"
 #include "engine/api/cluster.h"
 #include "router/access/accounts.h"
+#include "router/access/resource_limits.h"
 #include "router/net/router_server.h"
 #include "router/net/worker_count.h"
 #include "router/tls/credentials.h"
@@ -109,6 +110,7 @@ absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNo
                              "elsewhere";
     }
   }
+  context.server.resource_counts = std::make_shared<shoal::access::ResourceCounts>();
   context.server.seed_access =
       std::make_shared<const shoal::wire::AccessControl>(std::move(*accounts));
   context.metrics = node.metrics;

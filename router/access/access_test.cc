@@ -8,6 +8,7 @@
 #include "router/access/grants.h"
 #include "router/access/login_failures.h"
 #include "router/access/privileges.h"
+#include "router/access/resource_limits.h"
 #include "router/access/roles.h"
 #include "router/access/sha2_cache.h"
 #include "router/access/transport.h"
@@ -248,6 +249,45 @@ TEST(Sha2CacheTest, WorkersShareWhatEachLearned) {
   for (std::thread& worker : workers) worker.join();
   EXPECT_TRUE(cache.Find("$A$005$7").has_value());
   EXPECT_FALSE(cache.Find("$A$005$new password").has_value());
+}
+
+TEST(ResourceCountsTest, HourlyLimitsAsMysqldCountsThem) {
+  wire::Account account;
+  account.set_user("lim");
+  account.set_host("%");
+  account.set_max_questions(3);
+  account.set_max_updates(1);
+  account.set_max_connections_per_hour(1);
+  ResourceCounts counts;
+  const absl::Time start = absl::FromUnixSeconds(1000000);
+  EXPECT_EQ(counts.CountStatement(account, 0, /*update=*/true, start), std::nullopt);
+  // The second update is refused for max_updates, and counted as a question.
+  std::optional<mysql::SqlError> refused = counts.CountStatement(account, 0, true, start);
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->code, 1226);
+  EXPECT_EQ(refused->message,
+            "User 'lim' has exceeded the 'max_updates' resource (current value: 1)");
+  EXPECT_EQ(counts.CountStatement(account, 0, false, start), std::nullopt);
+  refused = counts.CountStatement(account, 0, false, start + absl::Minutes(59));
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->message,
+            "User 'lim' has exceeded the 'max_questions' resource (current value: 3)");
+  // An hour after the first one counted, the counts start again.
+  EXPECT_EQ(counts.CountStatement(account, 0, false, start + absl::Hours(1)), std::nullopt);
+
+  EXPECT_EQ(counts.CountConnection(account, 0, start), std::nullopt);
+  refused = counts.CountConnection(account, 0, start);
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->message,
+            "User 'lim' has exceeded the 'max_connections_per_hour' resource (current value: 1)");
+  // New limits start the counts again; so does a new epoch (FLUSH USER_RESOURCES).
+  account.set_max_connections_per_hour(2);
+  EXPECT_EQ(counts.CountConnection(account, 0, start), std::nullopt);
+  EXPECT_EQ(counts.CountConnection(account, 0, start), std::nullopt);
+  EXPECT_TRUE(counts.CountConnection(account, 0, start).has_value());
+  EXPECT_EQ(counts.CountConnection(account, /*epoch=*/1, start), std::nullopt);
+  // Without limits nothing is counted.
+  EXPECT_FALSE(ResourceCounts::HasHourlyLimits(wire::Account()));
 }
 
 TEST(AccountNameTest, QuotesAreDoubled) {

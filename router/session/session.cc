@@ -13,6 +13,7 @@
 #include "protocol/codec.h"
 #include "protocol/sha2_crypt.h"
 #include "router/access/accounts.h"
+#include "router/access/resource_limits.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/privilege_check.h"
 #include "router/sql/exec/table_access.h"
@@ -382,6 +383,15 @@ Session::Action Session::AcceptLogin(const wire::Account& account, bool fast_pat
     SendError(mysql::errors::UserConnectionLimitReached(user_, account.max_user_connections()),
               out);
     return Action::kClose;
+  }
+  if (context_->server.resource_counts != nullptr &&
+      access::ResourceCounts::HasHourlyLimits(account)) {
+    uint32_t epoch = login_access_ == nullptr ? 0 : login_access_->resource_epoch();
+    if (auto limited =
+            context_->server.resource_counts->CountConnection(account, epoch, absl::Now())) {
+      SendError(*limited, out);
+      return Action::kClose;
+    }
   }
   sql_.user = user_;
   sql_.account_host = account.host();

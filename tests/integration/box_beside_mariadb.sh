@@ -3,8 +3,8 @@
 # Debian (bench/private_mariadb.sh). start_box_and_mariadb NAME [METRICS_BASE [TCP_BASE]] makes
 # a temp dir `work` (/tmp/shoal-NAME-…), starts shoal-mgmd from SHOAL_BIN_DIR (default
 # build/bin) on the embedded configuration (each node's /metrics on METRICS_BASE + its id, when
-# given and not 0) and waits for router 4's Unix socket (`socket`), then MariaDB
-# (`mariadb_socket`). Both listen on Unix sockets only, unless TCP_BASE is given (free_ports 3
+# given and not 0) and waits for the routers' Unix sockets (`socket`, router 4's, and
+# `socket5`), then MariaDB (`mariadb_socket`); start_box does the same without MariaDB. Both listen on Unix sockets only, unless TCP_BASE is given (free_ports 3
 # finds one): then router 4 also listens on 127.0.0.1:TCP_BASE (`router_port`; router 5 on the
 # next port) and MariaDB on TCP_BASE + 2 (`mariadb_port`), for clients that only speak TCP.
 # need_pymysql sets `python` to the clients' venv (SHOAL_CLIENTS_DIR, default build/clients,
@@ -38,7 +38,7 @@ need_pymysql() {
   [ -x "$python" ] || { echo "FAIL: no PyMySQL at $python (tests/clients/build.sh builds it)" >&2; exit 1; }
 }
 
-start_box_and_mariadb() {
+start_box() {
   work=$(mktemp -d "/tmp/shoal-$1-XXXXXX")
   trap stop_box_and_mariadb EXIT
   local tcp_base=${3:-}
@@ -53,11 +53,19 @@ start_box_and_mariadb() {
     </dev/null >"$work/mgmd.out" 2>&1 &
   mgmd_pid=$!
   socket="$work/shoal/router-4.sock"
-  for _ in $(seq 300); do
-    mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null 2>&1 && break
-    sleep 0.1
+  socket5="$work/shoal/router-5.sock"
+  local router
+  for router in "$socket" "$socket5"; do
+    for _ in $(seq 300); do
+      mariadb -S "$router" -u root -e "SELECT 1" >/dev/null 2>&1 && break
+      sleep 0.1
+    done
+    mariadb -S "$router" -u root -e "SELECT 1" >/dev/null || { echo "Shoal did not start" >&2; exit 1; }
   done
-  mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null || { echo "Shoal did not start" >&2; exit 1; }
+}
+
+start_box_and_mariadb() {
+  start_box "$@"
   shoal_tls="$work/shoal/tls"
   if [ -n "${mariadb_uses_shoal_tls:-}" ]; then
     private_mariadb_options=(--ssl-ca="$shoal_tls/ca.pem" --ssl-cert="$shoal_tls/server-cert.pem"

@@ -207,6 +207,33 @@ STEPS = [
     ("mu", ("login", "m")),
     ("mu2", ("login", "m", "mu")),  # a second session of the account
     ("root", "DROP USER 'mu'@'%'"),
+    # Hourly limits: every statement is a question; those that write are updates too (the
+    # one refused for max_updates was counted as a question).
+    ("root", "CREATE USER 'lim'@'%' IDENTIFIED BY 'l' WITH MAX_QUERIES_PER_HOUR 5 "
+             "MAX_UPDATES_PER_HOUR 2"),
+    ("root", "GRANT ALL ON pt.* TO 'lim'@'%'"),
+    ("root", "SELECT user, max_questions, max_updates, max_connections, max_user_connections "
+             "FROM mysql.user WHERE user = 'lim'"),
+    ("lim", ("login", "l")),
+    ("lim", "INSERT INTO pt.u VALUES (101)"),
+    ("lim", "UPDATE pt.u SET id = 102 WHERE id = 101"),
+    ("lim", "DELETE FROM pt.u WHERE id = 102"),
+    ("lim", "SELECT COUNT(*) FROM pt.u WHERE id > 100"),
+    ("lim", "SELECT 1"),
+    ("lim", "SELECT 2"),
+    ("lim2", ("login", "l", "lim")),  # the account's counts, not the session's
+    ("lim2", "SELECT 3"),
+    ("root", "FLUSH USER_RESOURCES"),
+    ("lim", "SELECT 4"),
+    ("lim", "DELETE FROM pt.u WHERE id > 100"),
+    ("root", "ALTER USER 'lim'@'%' WITH MAX_QUERIES_PER_HOUR 0 MAX_UPDATES_PER_HOUR 0"),
+    ("lim", "SELECT 5"),
+    ("root", "CREATE USER 'hour'@'%' IDENTIFIED BY 'h' WITH MAX_CONNECTIONS_PER_HOUR 2"),
+    ("hour", ("login", "h")),
+    ("hour2", ("login", "h", "hour")),
+    ("hour3", ("login", "h", "hour")),
+    ("root", "SHOW GRANTS FOR 'hour'@'%'"),
+    ("root", "DROP USER 'lim'@'%', 'hour'@'%'"),
     ("root", "DROP DATABASE pt"),
 ]
 

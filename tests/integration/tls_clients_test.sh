@@ -35,8 +35,7 @@
 # Prints one line per check; stops everything it started.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source tests/testutil/free_ports.sh
-bin=${SHOAL_BIN_DIR:-build/bin}
+source tests/integration/box_beside_mariadb.sh
 clients=${SHOAL_CLIENTS_DIR:-build/clients}
 python=$clients/pyvenv/bin/python
 goclient=$clients/mysqlclient-go
@@ -48,35 +47,10 @@ for tool in java keytool openssl mariadb; do
   command -v "$tool" >/dev/null || { echo "FAIL: $tool is missing" >&2; exit 1; }
 done
 
-work=$(mktemp -d /tmp/shoal-tls-clients-XXXXXX)
-mgmd_pid=""
-stop_all() {
-  local status=$?
-  if [ -n "$mgmd_pid" ]; then
-    kill -TERM "$mgmd_pid" 2>/dev/null || true
-    for _ in $(seq 150); do kill -0 "$mgmd_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$mgmd_pid" 2>/dev/null || true
-  fi
-  wait 2>/dev/null || true
-  [ "$status" -eq 0 ] || { echo "work dir kept: $work" >&2; return; }
-  rm -rf "$work"
-}
-trap stop_all EXIT
-
 # 1. The cluster in a box: router 4 on 127.0.0.1:$port, router 5 on the next port.
-port=$(free_ports 2)
+start_box tls-clients 0 "$(free_ports 2)"
+port=$router_port
 port5=$((port + 1))
-"$bin/shoal-mgmd" --run-dir "$work/shoal" --port 0 --base-port "$port" --metrics-base-port 0 \
-  </dev/null >"$work/mgmd.out" 2>&1 &
-mgmd_pid=$!
-socket=$work/shoal/router-4.sock
-socket5=$work/shoal/router-5.sock
-for _ in $(seq 300); do
-  mariadb -S "$socket" -u root -e "SELECT 1" >/dev/null 2>&1 &&
-    mariadb -S "$socket5" -u root -e "SELECT 1" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-mariadb -S "$socket5" -u root -e "SELECT 1" >/dev/null || { echo "FAIL: no Shoal" >&2; exit 1; }
 shoal() { mariadb -S "$socket" -u root "$@"; }
 # quiet COMMAND…: runs it, showing what it said only if it failed.
 quiet() {

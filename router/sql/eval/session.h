@@ -37,6 +37,10 @@ namespace shoal::wire {
 class AccessControl;
 }
 
+namespace shoal::access {
+class ResourceCounts;  // router/access/resource_limits.h
+}  // namespace shoal::access
+
 namespace shoal::sql {
 
 // The data nodes as one router worker thread reaches them: the thread's native client (with
@@ -100,6 +104,9 @@ struct ServerInfo {
   Counter* join_statements = nullptr;
   Counter* join_batches = nullptr;
   Counter* join_rows = nullptr;
+  // MAX_QUERIES_PER_HOUR and the other hourly limits, counted by this router (null: none are
+  // counted), shared by the copies of this struct.
+  std::shared_ptr<access::ResourceCounts> resource_counts;
   // This router's sessions (SHOW PROCESSLIST, KILL), shared by the copies of this struct.
   std::shared_ptr<ProcessList> processes = std::make_shared<ProcessList>();
   // The accounts of the configuration's `users:`, enforced until the cluster's accounts are

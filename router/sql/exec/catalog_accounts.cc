@@ -86,6 +86,9 @@ void MysqlUserRows(const SessionState& state, std::vector<Row>* rows) {
     row.push_back(account.ssl_cipher());
     row.push_back(account.x509_issuer());
     row.push_back(account.x509_subject());
+    row.push_back(uint64_t{account.max_questions()});
+    row.push_back(uint64_t{account.max_updates()});
+    row.push_back(uint64_t{account.max_connections_per_hour()});
     row.push_back(uint64_t{account.max_user_connections()});
     row.push_back(account.plugin());
     row.push_back(access::StoredHash(account));

@@ -53,17 +53,13 @@ inline constexpr UserPrivilegeColumn kUserPrivilegeColumns[] = {
     {"Trigger_priv", access::kTrigger},
     {"Create_tablespace_priv", access::kCreateTablespace},
 };
-inline constexpr absl::string_view kMysqlUserFacts[] = {"ssl_type",
-                                                        "ssl_cipher",
-                                                        "x509_issuer",
-                                                        "x509_subject",
-                                                        "max_user_connections",
-                                                        "plugin",
-                                                        "authentication_string",
-                                                        "password_expired",
-                                                        "account_locked",
-                                                        "Create_role_priv",
-                                                        "Drop_role_priv"};
+inline constexpr absl::string_view kMysqlUserFacts[] = {"ssl_type",         "ssl_cipher",
+                                                        "x509_issuer",      "x509_subject",
+                                                        "max_questions",    "max_updates",
+                                                        "max_connections",  "max_user_connections",
+                                                        "plugin",           "authentication_string",
+                                                        "password_expired", "account_locked",
+                                                        "Create_role_priv", "Drop_role_priv"};
 // Every account, as mysql.user's rows.
 void MysqlUserRows(const SessionState& state, std::vector<std::vector<mysql::Value>>* rows);
 

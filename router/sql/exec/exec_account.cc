@@ -150,6 +150,11 @@ void SetOptions(const AccountStmt& stmt, wire::Account* account) {
   }
   if (stmt.password_expire) account->set_password_expired(*stmt.password_expire);
   if (stmt.max_user_connections) account->set_max_user_connections(*stmt.max_user_connections);
+  if (stmt.max_questions) account->set_max_questions(*stmt.max_questions);
+  if (stmt.max_updates) account->set_max_updates(*stmt.max_updates);
+  if (stmt.max_connections_per_hour) {
+    account->set_max_connections_per_hour(*stmt.max_connections_per_hour);
+  }
   if (stmt.require) {
     account->set_ssl_type(stmt.require->type);
     account->set_x509_issuer(stmt.require->issuer);
@@ -369,9 +374,15 @@ StatementResult ExecuteGrant(const GrantStmt& stmt, const ExecContext& ctx) {
   return StoreAccounts(std::move(current), ctx);
 }
 
-StatementResult ExecuteFlush(const FlushStmt&, const ExecContext&) {
-  // Grants take effect when they are made: there is nothing to reload.
-  return OkResult{};
+StatementResult ExecuteFlush(const FlushStmt& stmt, const ExecContext& ctx) {
+  // Grants take effect when they are made: there is nothing to reload. The hourly counts start
+  // again, as mysqld's, on every router: the accounts' resource_epoch grows.
+  if (stmt.what != "USER_RESOURCES" && stmt.what != "PRIVILEGES") return OkResult{};
+  auto current = CurrentAccounts(ctx);
+  if (auto* error = std::get_if<mysql::SqlError>(&current)) return *error;
+  AccountsNow now = std::get<AccountsNow>(std::move(current));
+  now.access.set_resource_epoch(now.access.resource_epoch() + 1);
+  return StoreAccounts(std::move(now), ctx);
 }
 
 std::string AccountColumnTitle(const ShowStmt& stmt, const SessionState& state) {
@@ -403,12 +414,20 @@ std::variant<std::vector<Row>, mysql::SqlError> AccountRows(const ShowStmt& stmt
   // The plugin's hash as MySQL keeps it, which CREATE USER … AS takes back (here or in MySQL).
   std::string stored = access::StoredHash(*account);
   if (!stored.empty()) absl::StrAppend(&text, " AS ", mysql::QuoteSqlString(stored));
-  absl::StrAppend(&text, access::RequireClause(*account), " PASSWORD EXPIRE",
-                  account->password_expired() ? "" : " DEFAULT", " ACCOUNT ",
-                  account->locked() ? "LOCK" : "UNLOCK");
-  if (account->max_user_connections() > 0) {
-    absl::StrAppend(&text, " WITH MAX_USER_CONNECTIONS ", account->max_user_connections());
+  absl::StrAppend(&text, access::RequireClause(*account));
+  // MySQL's order: the resource limits that are set, after REQUIRE.
+  const char* with = " WITH";
+  for (const auto& [option, limit] :
+       {std::pair{"MAX_QUERIES_PER_HOUR", account->max_questions()},
+        std::pair{"MAX_UPDATES_PER_HOUR", account->max_updates()},
+        std::pair{"MAX_CONNECTIONS_PER_HOUR", account->max_connections_per_hour()},
+        std::pair{"MAX_USER_CONNECTIONS", account->max_user_connections()}}) {
+    if (limit == 0) continue;
+    absl::StrAppend(&text, with, " ", option, " ", limit);
+    with = "";
   }
+  absl::StrAppend(&text, " PASSWORD EXPIRE", account->password_expired() ? "" : " DEFAULT",
+                  " ACCOUNT ", account->locked() ? "LOCK" : "UNLOCK");
   if (account->failed_login_attempts() > 0 || account->password_lock_days() != 0) {
     absl::StrAppend(
         &text, " FAILED_LOGIN_ATTEMPTS ", account->failed_login_attempts(), " PASSWORD_LOCK_TIME ",

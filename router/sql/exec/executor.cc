@@ -191,7 +191,7 @@ StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) 
 namespace {
 
 StatementResult RunExpanded(const Statement& stmt, const ExecContext& ctx) {
-  if (auto err = CheckPrivileges(stmt, *ctx.state)) return *err;
+  if (auto err = CheckToRun(stmt, *ctx.state)) return *err;
   if (!stmt.has_subqueries) return RunStatementNode(stmt, ctx);
   return RunWithSubqueries(stmt, ctx);
 }

@@ -340,7 +340,9 @@ std::vector<ViewColumn> MysqlUserColumns() {
   for (absl::string_view name : kMysqlUserFacts) {
     bool blob = name == "authentication_string" || name == "ssl_cipher" || name == "x509_issuer" ||
                 name == "x509_subject";
-    columns.push_back({name, name == "max_user_connections" ? C : blob ? T : N});
+    bool count = name == "max_questions" || name == "max_updates" || name == "max_connections" ||
+                 name == "max_user_connections";
+    columns.push_back({name, count ? C : blob ? T : N});
   }
   return columns;
 }

@@ -1,13 +1,17 @@
 #include "router/sql/exec/privilege_check.h"
 
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/time/clock.h"
 #include "protocol/access_errors.h"
 #include "router/access/accounts.h"
 #include "router/access/grants.h"
+#include "router/access/resource_limits.h"
 #include "router/access/roles.h"
 #include "router/sql/exec/information_schema.h"
 #include "router/sql/exec/table_access.h"
@@ -379,22 +383,61 @@ const wire::Account* SessionAccount(const wire::AccessControl& access, const Ses
   return access::FindAccount(access, state.user, state.account_host);
 }
 
-const wire::Account* SessionPrivileges(const wire::AccessControl& access, const SessionState& state,
-                                       wire::Account* merged) {
-  const wire::Account* account = SessionAccount(access, state);
+namespace {
+
+// `account`, or with roles active, the account with their privileges added, made in `*merged`.
+const wire::Account* WithActiveRoles(const wire::AccessControl& access, const SessionState& state,
+                                     const wire::Account* account, wire::Account* merged) {
   if (account == nullptr || state.active_roles.empty()) return account;
   *merged = access::WithRoles(access, *account, state.active_roles);
   return merged;
 }
 
-std::optional<mysql::SqlError> CheckPrivileges(const Statement& stmt, const SessionState& state) {
+}  // namespace
+
+const wire::Account* SessionPrivileges(const wire::AccessControl& access, const SessionState& state,
+                                       wire::Account* merged) {
+  return WithActiveRoles(access, state, SessionAccount(access, state), merged);
+}
+
+namespace {
+
+// Statements MySQL counts against MAX_UPDATES_PER_HOUR (its CF_CHANGES_DATA): those that
+// write rows, the schema or the accounts.
+bool ChangesData(const Statement& stmt) {
+  return std::visit(
+      [](const auto& node) {
+        using T = std::decay_t<decltype(node)>;
+        return std::is_same_v<T, InsertStmt> || std::is_same_v<T, UpdateStmt> ||
+               std::is_same_v<T, DeleteStmt> || std::is_same_v<T, LoadDataStmt> ||
+               std::is_same_v<T, CreateTableStmt> || std::is_same_v<T, CreateDatabaseStmt> ||
+               std::is_same_v<T, DropDatabaseStmt> || std::is_same_v<T, DropTableStmt> ||
+               std::is_same_v<T, CreateIndexStmt> || std::is_same_v<T, DropIndexStmt> ||
+               std::is_same_v<T, TruncateStmt> || std::is_same_v<T, AlterTableStmt> ||
+               std::is_same_v<T, RenameTableStmt> || std::is_same_v<T, CreateViewStmt> ||
+               std::is_same_v<T, DropViewStmt> || std::is_same_v<T, AccountStmt> ||
+               std::is_same_v<T, GrantStmt> || std::is_same_v<T, RoleStmt>;
+      },
+      stmt.node);
+}
+
+// CheckPrivileges, and before it, when `count`, the statement counted as one the account runs.
+std::optional<mysql::SqlError> Check(const Statement& stmt, const SessionState& state, bool count) {
   // Grants changed through another router are checked as they are now (the data nodes tell
   // every router of a change: Connections::AnnounceDictionary).
   if (auto err = RequireCurrentDictionary(state)) return err;
   std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(state);
   if (access == nullptr) return std::nullopt;
+  const wire::Account* own = SessionAccount(*access, state);
+  if (count && own != nullptr && access::ResourceCounts::HasHourlyLimits(*own) &&
+      state.server != nullptr && state.server->resource_counts != nullptr) {
+    if (auto err = state.server->resource_counts->CountStatement(*own, access->resource_epoch(),
+                                                                 ChangesData(stmt), absl::Now())) {
+      return err;
+    }
+  }
   wire::Account merged;
-  const wire::Account* account = SessionPrivileges(*access, state, &merged);
+  const wire::Account* account = WithActiveRoles(*access, state, own, &merged);
   if (account == nullptr) account = &wire::Account::default_instance();
   if (account->password_expired()) {
     // MySQL's sandbox mode: only a new password (for oneself) is allowed.
@@ -409,6 +452,16 @@ std::optional<mysql::SqlError> CheckPrivileges(const Statement& stmt, const Sess
   const Privileges kEverything = access::AllAt(access::Level::kGlobal);
   if ((account->global_privileges() & kEverything) == kEverything) return std::nullopt;
   return Checker(*account, state).Run(stmt);
+}
+
+}  // namespace
+
+std::optional<mysql::SqlError> CheckPrivileges(const Statement& stmt, const SessionState& state) {
+  return Check(stmt, state, /*count=*/false);
+}
+
+std::optional<mysql::SqlError> CheckToRun(const Statement& stmt, const SessionState& state) {
+  return Check(stmt, state, /*count=*/true);
 }
 
 void ActivateDefaultRoles(SessionState* state) {

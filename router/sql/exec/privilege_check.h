@@ -33,6 +33,9 @@ const wire::Account* SessionPrivileges(const wire::AccessControl& access, const 
 // What the session's account may not do of `stmt`: 1142, 1143, 1044 or 1227 as MySQL gives
 // them; nullopt when it may run.
 std::optional<mysql::SqlError> CheckPrivileges(const Statement& stmt, const SessionState& state);
+// The same for `stmt` about to run, which first counts against the account's hourly limits
+// (access/resource_limits.h): 1226 past one.
+std::optional<mysql::SqlError> CheckToRun(const Statement& stmt, const SessionState& state);
 
 // Makes the session's account's default roles (those still granted) its active ones, as at
 // login.

@@ -622,6 +622,8 @@ struct AccountStmt {
   std::optional<bool> lock;             // ACCOUNT LOCK | UNLOCK
   std::optional<bool> password_expire;  // PASSWORD EXPIRE [DEFAULT | NEVER | INTERVAL n DAY]
   std::optional<uint32_t> max_user_connections;
+  // WITH MAX_QUERIES_PER_HOUR, MAX_UPDATES_PER_HOUR, MAX_CONNECTIONS_PER_HOUR.
+  std::optional<uint32_t> max_questions, max_updates, max_connections_per_hour;
   std::optional<uint32_t> failed_login_attempts;          // FAILED_LOGIN_ATTEMPTS n
   std::optional<int32_t> password_lock_days;              // PASSWORD_LOCK_TIME n | UNBOUNDED (-1)
   std::optional<std::vector<AccountName>> default_roles;  // DEFAULT ROLE r, … (CREATE/ALTER)

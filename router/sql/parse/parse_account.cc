@@ -96,10 +96,15 @@ bool ParseAccountOptions(Parser& p, AccountStmt* out) {
         if (p.AcceptKeyword("MAX_USER_CONNECTIONS")) {
           if (!ParseNumber(p, &n)) return false;
           out->max_user_connections = n;
-        } else if (AcceptAny(p, {"MAX_QUERIES_PER_HOUR", "MAX_UPDATES_PER_HOUR",
-                                 "MAX_CONNECTIONS_PER_HOUR"})) {
+        } else if (p.AcceptKeyword("MAX_QUERIES_PER_HOUR")) {
           if (!ParseNumber(p, &n)) return false;
-          if (n != 0) return p.NotSupported("MAX_QUERIES_PER_HOUR and the other hourly limits");
+          out->max_questions = n;
+        } else if (p.AcceptKeyword("MAX_UPDATES_PER_HOUR")) {
+          if (!ParseNumber(p, &n)) return false;
+          out->max_updates = n;
+        } else if (p.AcceptKeyword("MAX_CONNECTIONS_PER_HOUR")) {
+          if (!ParseNumber(p, &n)) return false;
+          out->max_connections_per_hour = n;
         } else {
           break;
         }

@@ -39,6 +39,13 @@ TEST(ParseAccountTest, CreateUserWithEveryClause) {
   EXPECT_EQ(tracked.failed_login_attempts, 3u);
   EXPECT_EQ(tracked.password_lock_days, -1);
   EXPECT_EQ(Must<AccountStmt>("CREATE USER u PASSWORD_LOCK_TIME 2").password_lock_days, 2);
+  auto limited = Must<AccountStmt>(
+      "ALTER USER u WITH MAX_QUERIES_PER_HOUR 3 MAX_UPDATES_PER_HOUR 2 MAX_CONNECTIONS_PER_HOUR 1 "
+      "MAX_USER_CONNECTIONS 4");
+  EXPECT_EQ(limited.max_questions, 3u);
+  EXPECT_EQ(limited.max_updates, 2u);
+  EXPECT_EQ(limited.max_connections_per_hour, 1u);
+  EXPECT_EQ(limited.max_user_connections, 4u);
 }
 
 TEST(ParseAccountTest, RequireTls) {

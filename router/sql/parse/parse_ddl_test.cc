@@ -358,8 +358,6 @@ TEST(ParseDdlTest, UnsupportedCreate) {
       {"CREATE LOGFILE GROUP lg ADD UNDOFILE 'u'", "CREATE LOGFILE"},
       {"CREATE SERVER s FOREIGN DATA WRAPPER mysql OPTIONS (USER 'u')", "CREATE SERVER"},
       {"DROP PROCEDURE IF EXISTS p", "DROP PROCEDURE"},
-      {"CREATE USER u WITH MAX_QUERIES_PER_HOUR 3",
-       "MAX_QUERIES_PER_HOUR and the other hourly limits"},
       {"GRANT SELECT (a) ON t TO u", "column privileges"},
       {"ANALYZE TABLE t UPDATE HISTOGRAM ON a", "histograms"},
   };
