@@ -290,6 +290,29 @@ TEST(ResourceCountsTest, HourlyLimitsAsMysqldCountsThem) {
   EXPECT_FALSE(ResourceCounts::HasHourlyLimits(wire::Account()));
 }
 
+// A router's workers count one account's statements together: of 4 × 100, exactly its
+// limit pass (ThreadSanitizer runs this in CI).
+TEST(ResourceCountsTest, WorkersCountTogether) {
+  wire::Account account;
+  account.set_user("busy");
+  account.set_host("%");
+  account.set_max_questions(250);
+  ResourceCounts counts;
+  std::atomic<int> passed{0};
+  std::vector<std::thread> workers;
+  for (int w = 0; w < 4; ++w) {
+    workers.emplace_back([&] {
+      for (int i = 0; i < 100; ++i) {
+        if (!counts.CountStatement(account, 0, false, absl::FromUnixSeconds(1000)).has_value()) {
+          ++passed;
+        }
+      }
+    });
+  }
+  for (std::thread& worker : workers) worker.join();
+  EXPECT_EQ(passed.load(), 250);
+}
+
 TEST(AccountNameTest, QuotesAreDoubled) {
   EXPECT_EQ(QuoteAccount("o'neil", "%"), "'o''neil'@'%'");
   EXPECT_EQ(BacktickAccount("a`b", "localhost"), "`a``b`@`localhost`");

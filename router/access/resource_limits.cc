@@ -29,7 +29,7 @@ std::optional<mysql::SqlError> ResourceCounts::CountStatement(const wire::Accoun
   if (account.max_questions() == 0 && (!update || account.max_updates() == 0)) {
     return std::nullopt;
   }
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
   Counts& counts = CountsOf(account, epoch, now);
   if (account.max_questions() != 0 && counts.questions++ >= account.max_questions()) {
     return mysql::errors::UserLimitReached(account.user(), "max_questions",
@@ -44,7 +44,7 @@ std::optional<mysql::SqlError> ResourceCounts::CountStatement(const wire::Accoun
 std::optional<mysql::SqlError> ResourceCounts::CountConnection(const wire::Account& account,
                                                                uint32_t epoch, absl::Time now) {
   if (account.max_connections_per_hour() == 0) return std::nullopt;
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
   Counts& counts = CountsOf(account, epoch, now);
   if (counts.connections >= account.max_connections_per_hour()) {
     return mysql::errors::UserLimitReached(account.user(), "max_connections_per_hour",

@@ -3,14 +3,14 @@
 namespace shoal::access {
 
 std::optional<mysql::Sha256Digest> Sha2Cache::Find(const std::string& stored) const {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
   auto it = digests_.find(stored);
   if (it == digests_.end()) return std::nullopt;
   return it->second;
 }
 
 void Sha2Cache::Remember(const std::string& stored, const mysql::Sha256Digest& digest) {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
   if (digests_.size() >= kMaxEntries) digests_.clear();
   digests_[stored] = digest;
 }
