@@ -134,9 +134,10 @@ absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNo
   server.load_data_batch_rows = static_cast<uint32_t>(self->load_data_batch_rows);
   server.load_data_batches_in_flight = static_cast<uint32_t>(self->load_data_batches_in_flight);
   if (absl::Status tls = SetUpTls(*self, &context); !tls.ok()) return tls;
-  // caching_sha2_password's full authentication without TLS: kept beside the certificates.
+  // caching_sha2_password's full authentication without TLS: kept beside the certificates
+  // (without TLS, in memory: a lone key would leave ssl_dir without a certificate set).
   absl::StatusOr<std::unique_ptr<shoal::tls::RsaKeyPair>> rsa =
-      shoal::tls::RsaKeyPair::LoadOrMake(self->ssl_dir);
+      shoal::tls::RsaKeyPair::LoadOrMake(self->ssl ? self->ssl_dir : "");
   if (!rsa.ok()) return rsa.status();
   context.rsa = std::move(*rsa);
   shoal::Gauge* connections =

@@ -13,9 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <tuple>
 #include <utility>
 
@@ -45,14 +43,6 @@ constexpr FileName kFiles[] = {
     {"client-cert.pem", &MadeCredentials::client_cert_pem, false},
     {"client-key.pem", &MadeCredentials::client_key_pem, true},
 };
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path, ": ", strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 absl::Status WriteFile(const std::string& path, const std::string& text, bool secret) {
   FILE* file = fopen(path.c_str(), "wx");
@@ -140,7 +130,7 @@ absl::StatusOr<Credentials> ReadDir(const std::string& dir) {
   for (auto [file, pem] : {std::pair{&credentials.ca_file, &credentials.ca_pem},
                            std::pair{&credentials.cert_file, &credentials.cert_pem},
                            std::pair{&credentials.key_file, &credentials.key_pem}}) {
-    absl::StatusOr<std::string> text = ReadFile(*file);
+    absl::StatusOr<std::string> text = ReadPemFile(*file);
     if (!text.ok()) return text.status();
     *pem = std::move(*text);
   }
@@ -167,7 +157,13 @@ absl::StatusOr<Credentials> MakeDir(const std::string& dir, const std::vector<st
   if (written.ok() && rename(pattern.c_str(), dir.c_str()) == 0) return ReadDir(dir);
   std::filesystem::remove_all(pattern, error);
   if (!written.ok()) return written;
-  return ReadDir(dir);
+  absl::StatusOr<Credentials> theirs = ReadDir(dir);
+  if (!theirs.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "ssl_dir ", dir, " holds files but no certificate set (", theirs.status().message(),
+        "): empty it to have one made there, or give ssl_cert and ssl_key"));
+  }
+  return theirs;
 }
 
 }  // namespace
@@ -221,7 +217,7 @@ absl::StatusOr<Credentials> LoadOrMakeCredentials(const CredentialOptions& optio
                              std::pair{&credentials.cert_file, &credentials.cert_pem},
                              std::pair{&credentials.key_file, &credentials.key_pem}}) {
       if (file->empty()) continue;
-      absl::StatusOr<std::string> text = ReadFile(*file);
+      absl::StatusOr<std::string> text = ReadPemFile(*file);
       if (!text.ok()) return text.status();
       *pem = std::move(*text);
     }

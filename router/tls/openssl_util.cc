@@ -4,6 +4,11 @@
 #include <openssl/err.h>
 #include <openssl/pem.h>
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
 #include "absl/strings/str_cat.h"
 
 namespace shoal::tls {
@@ -39,6 +44,14 @@ std::string TakeOpenSslErrors() {
 absl::Status OpenSslError(absl::string_view what) {
   std::string reasons = TakeOpenSslErrors();
   return absl::InternalError(absl::StrCat(what, " failed", reasons.empty() ? "" : ": ", reasons));
+}
+
+absl::StatusOr<std::string> ReadPemFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path, ": ", strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 absl::StatusOr<std::string> CertificatePem(X509* cert) {

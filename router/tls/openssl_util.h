@@ -34,6 +34,8 @@ absl::Status OpenSslError(absl::string_view what);
 // The reasons OpenSSL queued, joined; empties the queue.
 std::string TakeOpenSslErrors();
 
+// A PEM file's text (NotFound, naming the file and why, when it cannot be read).
+absl::StatusOr<std::string> ReadPemFile(const std::string& path);
 absl::StatusOr<std::string> CertificatePem(X509* cert);
 absl::StatusOr<std::string> PrivateKeyPem(EVP_PKEY* key);
 // Every certificate in `pem`, in order (none is an error).

@@ -10,7 +10,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 
@@ -55,14 +54,6 @@ absl::Status WriteOnce(const std::string& path, const std::string& text) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<RsaKeyPair>> RsaKeyPair::LoadOrMake(const std::string& dir) {
@@ -70,7 +61,7 @@ absl::StatusOr<std::unique_ptr<RsaKeyPair>> RsaKeyPair::LoadOrMake(const std::st
   std::string private_path = absl::StrCat(dir, "/private_key.pem");
   std::error_code error;
   if (!dir.empty() && std::filesystem::exists(private_path, error)) {
-    absl::StatusOr<std::string> text = ReadFile(private_path);
+    absl::StatusOr<std::string> text = ReadPemFile(private_path);
     if (!text.ok()) return text.status();
     absl::StatusOr<UniquePkey> key = ParsePrivateKey(*text);
     if (!key.ok()) return key.status();

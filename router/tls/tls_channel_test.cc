@@ -219,6 +219,21 @@ TEST(Credentials, MadeOnceInTheDirectoryAndSharedByRoutersStartingAtOnce) {
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
 
+TEST(Credentials, AnSslDirHoldingSomethingElseIsAClearError) {
+  std::string dir = absl::StrCat(::testing::TempDir(), "/shoal-tls-other-", getpid());
+  std::filesystem::create_directories(dir);
+  FILE* f = fopen((dir + "/notes.txt").c_str(), "w");
+  fputs("not ours\n", f);
+  fclose(f);
+  CredentialOptions options;
+  options.dir = dir;
+  auto credentials = LoadOrMakeCredentials(options);
+  ASSERT_FALSE(credentials.ok());
+  EXPECT_THAT(credentials.status().message(), HasSubstr("holds files but no certificate set"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/notes.txt"));  // left as it was
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Credentials, ConfiguredFilesThatAreNotPemAreAClearError) {
   std::string dir = absl::StrCat(::testing::TempDir(), "/shoal-tls-bad-", getpid());
   std::filesystem::create_directories(dir);
