@@ -19,6 +19,7 @@ namespace shoal::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 constexpr char kGood[] = R"(cluster:
@@ -98,6 +99,29 @@ TEST(ConfigErrorsTest, TheGoodConfigurationChecksOut) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("valid"));
   EXPECT_THAT(r.out, HasSubstr("data_memory: 64M"));
+  std::filesystem::remove_all(dir);
+}
+
+// Password hashes are secrets: a file that holds them and that every user of the host may read
+// gets a warning naming it; one only its owner reads gets none.
+TEST(ConfigErrorsTest, AReadableFileWithHashesIsWarnedAbout) {
+  std::string dir = MakeTempDir("shoal-cfg");
+  std::string path = dir + "/cluster.yaml";
+  WriteFile(path, absl::StrCat(kGood, R"(users:
+  - name: app
+    native_hash: "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7"
+    sha256_hash: "3881219d087dd9c634373fd33dfa33a2cb6bfc6c520b64b8bb60ef2ceb534ae7"
+)"));
+  std::filesystem::permissions(path, std::filesystem::perms::others_read,
+                               std::filesystem::perm_options::add);
+  CommandResult r = RunCommand({BinDir() + "/shoal-mgmd", "--config-file", path, "--check-config"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(path + " holds password hashes and every user of this host may"));
+  std::filesystem::permissions(path, std::filesystem::perms::others_read,
+                               std::filesystem::perm_options::remove);
+  r = RunCommand({BinDir() + "/shoal-mgmd", "--config-file", path, "--check-config"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, Not(HasSubstr("password hashes")));
   std::filesystem::remove_all(dir);
 }
 
