@@ -14,9 +14,9 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "router/tls/channel.h"
-#include "router/tls/credentials.h"
-#include "router/tls/server_context.h"
+#include "common/tls/channel.h"
+#include "common/tls/credentials.h"
+#include "common/tls/server_context.h"
 
 ABSL_FLAG(int, handshakes, 500, "handshakes per case");
 

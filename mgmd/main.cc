@@ -19,6 +19,7 @@
 #include "common/logging.h"
 #include "common/metrics_server.h"
 #include "common/process.h"
+#include "mgmd/link_tls.h"
 #include "mgmd/mgmd_server.h"
 
 ABSL_FLAG(std::string, config_file, "",
@@ -39,6 +40,13 @@ ABSL_FLAG(bool, launch, false,
           "Start and supervise the data nodes and routers configured on this host.");
 ABSL_FLAG(bool, check_config, false,
           "Validate the configuration, print it as canonical YAML and exit.");
+ABSL_FLAG(std::string, tls_dir, "",
+          "This host's certificates for TLS between the cluster's processes (used when the "
+          "configuration's cluster.tls says so). Default: /etc/shoal/cluster-tls; for a cluster on "
+          "one host, <mgmd data_dir>/cluster-tls, where a set is made on first start.");
+ABSL_FLAG(std::string, make_cluster_certificates, "",
+          "Make the cluster's CA and a certificate set for every host of the configuration in "
+          "this new directory, and exit.");
 
 namespace {
 
@@ -47,7 +55,8 @@ constexpr char kUsage[] =
     "  shoal-mgmd                              run the embedded cluster in a box\n"
     "  shoal-mgmd --config-file shoal.yaml     serve a cluster configuration\n"
     "  shoal-mgmd --config-file f --launch     ... and run the nodes configured on this host\n"
-    "  shoal-mgmd --config-file f --check-config";
+    "  shoal-mgmd --config-file f --check-config\n"
+    "  shoal-mgmd --config-file f --make-cluster-certificates DIR   TLS sets for its hosts";
 
 std::string DefaultRunDir() {
   const char* tmp = std::getenv("TMPDIR");
@@ -102,11 +111,12 @@ int main(int argc, char** argv) {
   }
   std::string file = absl::GetFlag(FLAGS_config_file);
   bool launch = absl::GetFlag(FLAGS_launch);
+  std::string run_dir =
+      absl::GetFlag(FLAGS_run_dir).empty() ? DefaultRunDir() : absl::GetFlag(FLAGS_run_dir);
   absl::StatusOr<shoal::config::ClusterConfig> config;
   if (file.empty()) {
     shoal::config::EmbeddedDefaultOptions options;
-    options.run_dir =
-        absl::GetFlag(FLAGS_run_dir).empty() ? DefaultRunDir() : absl::GetFlag(FLAGS_run_dir);
+    options.run_dir = run_dir;
     options.mgmd_port = absl::GetFlag(FLAGS_port) >= 0 ? absl::GetFlag(FLAGS_port) : 1186;
     options.router_base_port = absl::GetFlag(FLAGS_base_port);
     options.metrics_base_port = absl::GetFlag(FLAGS_metrics_base_port);
@@ -125,6 +135,26 @@ int main(int argc, char** argv) {
   if (absl::GetFlag(FLAGS_check_config)) {
     std::cout << "# " << config->source << ": valid\n" << shoal::config::ToYaml(*config);
     return 0;
+  }
+  if (std::string dir = absl::GetFlag(FLAGS_make_cluster_certificates); !dir.empty()) {
+    absl::StatusOr<std::string> made = shoal::mgmd::MakeCertificatesFor(*config, dir);
+    if (!made.ok()) {
+      std::fprintf(stderr, "shoal-mgmd: %s\n", std::string(made.status().message()).c_str());
+      return 1;
+    }
+    std::cout << *made;
+    return 0;
+  }
+  std::string tls_dir = absl::GetFlag(FLAGS_tls_dir);
+  if (tls_dir.empty()) {
+    tls_dir = config->SpansHosts() ? shoal::mgmd::kDefaultTlsDir
+                                   : absl::StrCat(config->mgmd.data_dir, "/cluster-tls");
+  }
+  absl::StatusOr<std::unique_ptr<shoal::tls::LinkContext>> link_tls =
+      shoal::mgmd::LinkTlsFor(*config, tls_dir);
+  if (!link_tls.ok()) {
+    std::fprintf(stderr, "shoal-mgmd: %s\n", std::string(link_tls.status().message()).c_str());
+    return 1;
   }
 
   std::signal(SIGPIPE, SIG_IGN);
@@ -150,6 +180,11 @@ int main(int argc, char** argv) {
   // --port overrides the configured port, 0 included (any free port, as --help says).
   if (absl::GetFlag(FLAGS_port) >= 0) options.config.mgmd.port = absl::GetFlag(FLAGS_port);
   options.launch = launch;
+  options.link_tls = link_tls->get();
+  options.tls_dir = tls_dir;
+  if (options.link_tls != nullptr) {
+    SHOAL_LOG(kInfo) << "the cluster's links use TLS, with the set in " << tls_dir;
+  }
   std::string bin_dir = BinaryDir();
   options.bin_dir = bin_dir;
   auto server = shoal::mgmd::MgmdServer::Create(loop->get(), std::move(options), &metrics);

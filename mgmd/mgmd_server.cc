@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
@@ -159,7 +160,9 @@ void MgmdServer::OnAccept(evconnlistener*, int fd, sockaddr* addr, int, void* ar
   auto conn = std::make_unique<Connection>();
   conn->id = self->next_connection_id_++;
   conn->peer_ip = PeerIp(addr);
-  conn->channel = control::ControlChannel::Adopt(self->loop_, fd, conn->peer_ip);
+  const tls::LinkContext* link_tls = self->options_.link_tls;
+  conn->channel = control::ControlChannel::Adopt(
+      self->loop_, fd, conn->peer_ip, link_tls == nullptr ? nullptr : link_tls->NewServerChannel());
   uint64_t id = conn->id;
   conn->channel->SetHandlers(
       [self, id](const ControlMessage& message) { self->OnMessage(id, message); },
@@ -237,6 +240,9 @@ void MgmdServer::OnClosed(uint64_t connection_id, const absl::Status& why) {
   if (node_id != 0) {
     node_connections_.erase(node_id);
     NodeLeft(node_id, std::string(why.message()));
+  } else if (absl::IsPermissionDenied(why) || absl::StrContains(why.message(), "TLS")) {
+    // Someone who could not prove they belong to the cluster (common/tls/link_context.h).
+    log_->Add("WARNING", 0, absl::StrCat("refused a connection: ", why.message()));
   }
 }
 

@@ -22,6 +22,7 @@
 #include "common/event_loop.h"
 #include "common/liveness/stall_metrics.h"
 #include "common/metrics.h"
+#include "common/tls/link_context.h"
 #include "mgmd/cluster_log.h"
 #include "mgmd/failure_detector.h"
 #include "mgmd/membership.h"
@@ -42,6 +43,10 @@ class MgmdServer {
     int port = 0;           // 0: the configured port (which may itself be 0: any free port)
     bool launch = false;    // start and supervise the nodes configured on this host
     std::string bin_dir;    // where shoal-datanode and shoal-router are, when launching
+    // TLS on every control link (common/tls/link_context.h; must outlive the server), and the
+    // directory it came from, which launched nodes are given. Null: clear text.
+    const tls::LinkContext* link_tls = nullptr;
+    std::string tls_dir;
     // Time a console STOP/START/RESTART may take before it is reported as failed.
     absl::Duration command_timeout = absl::Seconds(30);
   };

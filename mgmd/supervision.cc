@@ -65,8 +65,10 @@ absl::Status MgmdServer::LaunchLocalNodes() {
     Supervised& sup = supervised_[id];
     sup.spec.node_id = id;
     sup.spec.binary = absl::StrCat(options_.bin_dir, "/", binary);
-    sup.spec.args = {"--connect-string", absl::StrCat(mgmd_host, ":", port_), "--node-id",
-                     std::to_string(id)};
+    sup.spec.args = {
+        "--connect-string", absl::StrCat(mgmd_host, ":", port_), "--node-id", std::to_string(id),
+        // Always given: a set lying in the default place must not turn TLS on.
+        absl::StrCat("--tls-dir=", options_.link_tls == nullptr ? "" : options_.tls_dir)};
     sup.spec.cpus = cpus;
     sup.spec.log_path = absl::StrCat(config.mgmd.data_dir, "/", binary, "-", id, ".log");
     sup.relaunch_timer = std::make_unique<Timer>(loop_, [this, id] {

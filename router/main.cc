@@ -17,14 +17,14 @@
 #include "absl/time/clock.h"
 #include "common/control/managed_node.h"
 #include "common/logging.h"
+#include "common/tls/credentials.h"
+#include "common/tls/rsa_key_pair.h"
+#include "common/tls/server_context.h"
 #include "engine/api/cluster.h"
 #include "router/access/accounts.h"
 #include "router/access/resource_limits.h"
 #include "router/net/router_server.h"
 #include "router/net/worker_count.h"
-#include "router/tls/credentials.h"
-#include "router/tls/rsa_key_pair.h"
-#include "router/tls/server_context.h"
 
 namespace {
 
@@ -52,7 +52,7 @@ std::vector<std::string> CertificateNames(const std::string& configured_host) {
   return {"localhost", "127.0.0.1", "::1", hostname, configured_host};
 }
 
-// TLS for clients, as the router's configuration says (router/tls/credentials.h).
+// TLS for clients, as the router's configuration says (common/tls/credentials.h).
 absl::Status SetUpTls(const shoal::config::RouterConfig& self,
                       shoal::router::RouterContext* context) {
   shoal::sql::ServerInfo& server = context->server;
@@ -117,6 +117,7 @@ absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNo
   shoal::api::Cluster::Options cluster_options;
   cluster_options.local_host = self->host;
   cluster_options.client_id = static_cast<uint32_t>(node.node_id);
+  cluster_options.link_tls = node.link_tls;
   process->cluster = std::make_unique<shoal::api::Cluster>(cluster_options);
   process->cluster->SetView(*node.view);
   context.cluster = process->cluster.get();

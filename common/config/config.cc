@@ -4,8 +4,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/config/internal.h"
 
@@ -39,6 +41,7 @@ void EmitCluster(YAML::Emitter& out, const ClusterDefaults& c) {
   out << YAML::Key << "lock_pages_in_memory" << YAML::Value << c.lock_pages_in_memory;
   out << YAML::Key << "checkpoint_after_redo" << YAML::Value << FormatSize(c.checkpoint_after_redo);
   out << YAML::Key << "checkpoint_write_rate" << YAML::Value << FormatSize(c.checkpoint_write_rate);
+  out << YAML::Key << "tls" << YAML::Value << c.tls;
   out << YAML::EndMap;
 }
 
@@ -124,6 +127,28 @@ const RouterConfig* ClusterConfig::FindRouter(int id) const {
     if (router.id == id) return &router;
   }
   return nullptr;
+}
+
+std::vector<std::string> ClusterConfig::Hosts() const {
+  std::vector<std::string> hosts = {mgmd.host};
+  auto add = [&](const std::string& host) {
+    if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
+  };
+  for (const DataNodeConfig& node : datanodes) add(node.host);
+  for (const RouterConfig& router : routers) add(router.host);
+  return hosts;
+}
+
+bool ClusterConfig::SpansHosts() const {
+  auto is_loopback = [](absl::string_view host) {
+    return host == "localhost" || host == "::1" || absl::StartsWith(host, "127.");
+  };
+  std::vector<std::string> hosts = Hosts();
+  return hosts.size() > 1 && !std::all_of(hosts.begin(), hosts.end(), is_loopback);
+}
+
+bool ClusterConfig::LinksUseTls() const {
+  return cluster.tls == "auto" ? SpansHosts() : cluster.tls == "true";
 }
 
 absl::StatusOr<NodeType> ClusterConfig::TypeOf(int id) const {

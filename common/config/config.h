@@ -18,6 +18,7 @@
 //     lock_pages_in_memory: false  # data nodes mlockall() their memory (never swapped out)
 //     checkpoint_after_redo: 64M  # a local checkpoint starts once this much redo was written
 //     checkpoint_write_rate: 20M  # bytes per second a local checkpoint writes, per data node
+//     tls: auto                 # TLS on links between processes: auto = when on several hosts
 //   mgmd:
 //     id: 1
 //     host: 127.0.0.1
@@ -116,6 +117,10 @@ struct ClusterDefaults {
   // MaxDiskWriteSpeed): it runs between the operations, and this keeps it from taking the
   // LDM threads' time or the disk's bandwidth away from them.
   uint64_t checkpoint_write_rate = 20 * kMiB;
+  // TLS on the links between the cluster's processes (native TCP and the control links;
+  // common/tls/link_context.h): "true", "false", or "auto" — on when the processes are on more
+  // than one host (every loopback address counts as this one host).
+  std::string tls = "auto";
 };
 
 struct MgmdConfig {
@@ -155,7 +160,7 @@ struct RouterConfig {
   bool local_infile = true;                    // local_infile's global value at start
   int load_data_batch_rows = 1000;             // LOAD DATA: rows per native transaction
   int load_data_batches_in_flight = 2;         // LOAD DATA: batches out before reading stops
-  // TLS for MySQL clients (router/tls/credentials.h): offered unless `ssl` is false, with the
+  // TLS for MySQL clients (common/tls/credentials.h): offered unless `ssl` is false, with the
   // files ssl_cert/ssl_key (and ssl_ca, which verifies client certificates) when given, else
   // with a set made once in ssl_dir, else with one made in memory at each start.
   bool ssl = true;
@@ -183,6 +188,12 @@ struct ClusterConfig {
   // The type of node `id`, or NotFound when no node of the configuration has that id.
   absl::StatusOr<NodeType> TypeOf(int id) const;
   int node_groups() const { return static_cast<int>(datanodes.size()) / cluster.replicas; }
+  // Every host named, each once, in order (the mgmd, data nodes, routers).
+  std::vector<std::string> Hosts() const;
+  // Whether the processes are on more than one host (every loopback address is this one).
+  bool SpansHosts() const;
+  // Whether the links between processes use TLS (cluster.tls; "auto": when SpansHosts()).
+  bool LinksUseTls() const;
 };
 
 // Loads and validates a configuration. Errors are InvalidArgument with one line of the form

@@ -300,6 +300,38 @@ std::string SourceDir() {
   return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
 }
 
+// cluster.tls: "auto" turns TLS on between processes on several hosts; every loopback address
+// is this one host.
+TEST(LoadConfigTest, LinkTlsFollowsTheHosts) {
+  absl::StatusOr<ClusterConfig> box = LoadConfigString(kBase, "box.yaml");
+  ASSERT_TRUE(box.ok()) << box.status();
+  EXPECT_EQ(box->cluster.tls, "auto");
+  EXPECT_FALSE(box->SpansHosts());
+  EXPECT_FALSE(box->LinksUseTls());
+  EXPECT_THAT(ToYaml(*box), HasSubstr("tls: auto\n"));
+  absl::StatusOr<ClusterConfig> loopbacks = LoadConfigString(
+      Edit("    data_dir: /tmp/shoal-test/dn3", "    host: 127.0.0.2\n    data_dir: /x"),
+      "lo.yaml");
+  ASSERT_TRUE(loopbacks.ok()) << loopbacks.status();
+  EXPECT_THAT(loopbacks->Hosts(), ElementsAre("127.0.0.1", "127.0.0.2"));
+  EXPECT_FALSE(loopbacks->LinksUseTls());
+  absl::StatusOr<ClusterConfig> hosts = LoadConfigString(
+      Edit("    data_dir: /tmp/shoal-test/dn3", "    host: 10.1.2.3\n    data_dir: /x"),
+      "two.yaml");
+  ASSERT_TRUE(hosts.ok()) << hosts.status();
+  EXPECT_TRUE(hosts->SpansHosts());
+  EXPECT_TRUE(hosts->LinksUseTls());
+  for (auto [value, on] : {std::pair{"true", true}, {"false", false}}) {
+    absl::StatusOr<ClusterConfig> set =
+        LoadConfigString(Edit("64M", absl::StrCat("64M\n  tls: ", value)), "set.yaml");
+    ASSERT_TRUE(set.ok()) << set.status();
+    EXPECT_EQ(set->LinksUseTls(), on) << value;
+    absl::StatusOr<ClusterConfig> again = LoadConfigString(ToYaml(*set), "canonical");
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_EQ(again->cluster.tls, value);
+  }
+}
+
 TEST(ExampleFilesTest, ClusterInABoxIsTheEmbeddedDefault) {
   std::string path = SourceDir() + "/conf/cluster-in-a-box.yaml";
   absl::StatusOr<ClusterConfig> config = LoadConfigFile(path);
@@ -318,6 +350,7 @@ TEST(ExampleFilesTest, TwoHostsLoads) {
   EXPECT_EQ(config->datanodes[1].host, "10.0.0.12");
   ASSERT_EQ(config->routers.size(), 2u);
   EXPECT_NE(config->routers[0].host, config->routers[1].host);
+  EXPECT_TRUE(config->LinksUseTls());  // three hosts: the links are encrypted
 }
 
 TEST(LoadConfigFileTest, ReportsMissingFile) {
@@ -357,7 +390,7 @@ std::vector<ErrorCase> ErrorCases() {
        "unknown key 'replica'; expected one of: replicas, data_memory, heartbeat_interval, "
        "router_heartbeat_interval, missed_heartbeats, arbitration_timeout, realtime_scheduler, "
        "epoch_interval, start_partial_timeout, lock_wait_timeout, lock_pages_in_memory, "
-       "checkpoint_after_redo, checkpoint_write_rate"},
+       "checkpoint_after_redo, checkpoint_write_rate, tls"},
       {"UnknownNodeKey", Edit("    data_dir: /tmp/shoal-test/dn3", "    dta_dir: /x"), 11,
        "datanodes[1].dta_dir", "unknown key 'dta_dir'; expected one of: id, host, data_dir"},
       {"DuplicateKey", Edit("  data_memory: 64M", "  replicas: 4"), 3, "cluster.replicas",
@@ -425,6 +458,8 @@ std::vector<ErrorCase> ErrorCases() {
        "expected true or false, got 'maybe'"},
       {"LockPagesNotABool", Edit("64M", "64M\n  lock_pages_in_memory: 1G"), 4,
        "cluster.lock_pages_in_memory", "expected true or false, got '1G'"},
+      {"LinkTlsNotAChoice", Edit("64M", "64M\n  tls: yes"), 4, "cluster.tls",
+       "expected auto, true or false, got 'yes'"},
       // Data nodes.
       {"EmptyDocument", "", 1, "datanodes", "no data nodes"},
       {"EmptyDataNodes", "mgmd: {data_dir: /m}\ndatanodes: []\n", 2, "datanodes", "no data nodes"},

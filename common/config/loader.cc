@@ -89,7 +89,8 @@ std::vector<Field> ClusterFields(ClusterDefaults* c) {
           {"lock_pages_in_memory", BoolField{&c->lock_pages_in_memory}},
           // Below these a checkpoint would start again at once, or never end.
           {"checkpoint_after_redo", SizeField{&c->checkpoint_after_redo, kMiB}},
-          {"checkpoint_write_rate", SizeField{&c->checkpoint_write_rate, kMiB}}};
+          {"checkpoint_write_rate", SizeField{&c->checkpoint_write_rate, kMiB}},
+          {"tls", TextField{&c->tls}}};
 }
 
 std::vector<Field> MgmdFields(MgmdConfig* m) {

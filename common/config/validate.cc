@@ -205,6 +205,13 @@ absl::Status CheckRouterTls(const ClusterConfig& config, const SourceLines& line
   return absl::OkStatus();
 }
 
+absl::Status CheckLinkTls(const ClusterConfig& config, const SourceLines& lines) {
+  const std::string& tls = config.cluster.tls;
+  if (tls == "auto" || tls == "true" || tls == "false") return absl::OkStatus();
+  return ConfigError(config.source, lines.Get("cluster.tls"), "cluster.tls",
+                     absl::StrCat("expected auto, true or false, got ", Quote(tls)));
+}
+
 // Every TCP listener of the cluster: the mgmd and router ports and each /metrics endpoint.
 absl::Status CheckPorts(const ClusterConfig& config, const SourceLines& lines) {
   UsedOn ports;
@@ -378,6 +385,7 @@ absl::Status Validate(const ClusterConfig& config, const SourceLines& lines) {
   SHOAL_RETURN_IF_ERROR(CheckDataDirs(config, lines));
   SHOAL_RETURN_IF_ERROR(CheckSockets(config, lines));
   SHOAL_RETURN_IF_ERROR(CheckRouterTls(config, lines));
+  SHOAL_RETURN_IF_ERROR(CheckLinkTls(config, lines));
   SHOAL_RETURN_IF_ERROR(CheckPorts(config, lines));
   return CheckHosts(config, lines);
 }

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/control/frame.h"
@@ -38,7 +39,8 @@ bool WaitReady(int fd, short events, absl::Time deadline) {
 }  // namespace
 
 absl::StatusOr<BlockingConnection> BlockingConnection::Connect(const std::string& host, int port,
-                                                               absl::Duration timeout) {
+                                                               absl::Duration timeout,
+                                                               const tls::LinkContext* tls) {
   std::string address = absl::StrCat(host, ":", port);
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
@@ -64,7 +66,11 @@ absl::StatusOr<BlockingConnection> BlockingConnection::Connect(const std::string
     }
     if (rc == 0) {
       freeaddrinfo(result);
-      return BlockingConnection(fd, address);
+      BlockingConnection connection(fd, address);
+      if (tls == nullptr) return connection;
+      connection.tls_ = tls->NewClientChannel(host);
+      if (absl::Status shook = connection.FinishHandshake(deadline); !shook.ok()) return shook;
+      return connection;
     }
     last_error = std::strerror(errno);
     close(fd);
@@ -80,7 +86,8 @@ BlockingConnection BlockingConnection::Adopt(int fd, std::string peer) {
 BlockingConnection::BlockingConnection(BlockingConnection&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)),
       peer_(std::move(other.peer_)),
-      buffer_(std::move(other.buffer_)) {}
+      buffer_(std::move(other.buffer_)),
+      tls_(std::move(other.tls_)) {}
 
 BlockingConnection& BlockingConnection::operator=(BlockingConnection&& other) noexcept {
   if (this != &other) {
@@ -88,6 +95,7 @@ BlockingConnection& BlockingConnection::operator=(BlockingConnection&& other) no
     fd_ = std::exchange(other.fd_, -1);
     peer_ = std::move(other.peer_);
     buffer_ = std::move(other.buffer_);
+    tls_ = std::move(other.tls_);
   }
   return *this;
 }
@@ -100,11 +108,16 @@ void BlockingConnection::Close() {
 
 absl::Status BlockingConnection::Send(const ControlMessage& message, absl::Duration timeout) {
   if (fd_ < 0) return absl::FailedPreconditionError("closed");
-  absl::Time deadline = absl::Now() + timeout;
   std::string out;
   AppendMessage(message, &out);
-  for (size_t sent = 0; sent < out.size();) {
-    ssize_t n = send(fd_, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
+  if (tls_ == nullptr) return SendBytes(out, absl::Now() + timeout);
+  if (absl::Status encrypted = tls_->Write(out); !encrypted.ok()) return encrypted;
+  return SendBytes(std::exchange(tls_->output(), {}), absl::Now() + timeout);
+}
+
+absl::Status BlockingConnection::SendBytes(absl::string_view bytes, absl::Time deadline) {
+  for (size_t sent = 0; sent < bytes.size();) {
+    ssize_t n = send(fd_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
     if (n > 0) {
       sent += static_cast<size_t>(n);
     } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
@@ -112,6 +125,57 @@ absl::Status BlockingConnection::Send(const ControlMessage& message, absl::Durat
     } else {
       return absl::UnavailableError(absl::StrCat("lost the connection to ", peer_));
     }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BlockingConnection::ReadMore(absl::Time deadline, absl::Duration timeout) {
+  if (!WaitReady(fd_, POLLIN, deadline)) {
+    return absl::DeadlineExceededError(
+        absl::StrCat("no message from ", peer_, " within ", absl::FormatDuration(timeout)));
+  }
+  char chunk[16384];
+  ssize_t n = recv(fd_, chunk, sizeof(chunk), 0);
+  if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+    return absl::UnavailableError(absl::StrCat(peer_, " closed the connection"));
+  }
+  if (n < 0) return absl::OkStatus();
+  if (tls_ == nullptr) {
+    buffer_.append(chunk, static_cast<size_t>(n));
+    return absl::OkStatus();
+  }
+  tls_->Feed(absl::string_view(chunk, static_cast<size_t>(n)));
+  for (;;) {
+    absl::StatusOr<size_t> plain = tls_->Read(chunk, sizeof(chunk));
+    // The handshake's answers (or the alert that says why it failed) go back first.
+    if (absl::Status sent = SendBytes(std::exchange(tls_->output(), {}), deadline); !sent.ok()) {
+      return sent;
+    }
+    if (!plain.ok()) {
+      return absl::UnavailableError(
+          absl::StrCat("TLS with ", peer_, " failed: ", plain.status().message()));
+    }
+    if (*plain == 0) return absl::OkStatus();
+    buffer_.append(chunk, *plain);
+  }
+}
+
+absl::Status BlockingConnection::FinishHandshake(absl::Time deadline) {
+  if (absl::Status sent = SendBytes(std::exchange(tls_->output(), {}), deadline); !sent.ok()) {
+    return sent;
+  }
+  while (!tls_->established()) {
+    absl::Status read = ReadMore(deadline, absl::ZeroDuration());
+    if (absl::IsDeadlineExceeded(read)) {
+      return absl::DeadlineExceededError(absl::StrCat("no TLS handshake with ", peer_, " in time"));
+    }
+    if (absl::IsUnavailable(read) && !absl::StrContains(read.message(), "TLS")) {
+      return absl::UnavailableError(
+          absl::StrCat(peer_,
+                       " closed the connection during the TLS handshake (does the cluster use TLS? "
+                       "cluster.tls)"));
+    }
+    if (!read.ok()) return read;
   }
   return absl::OkStatus();
 }
@@ -133,17 +197,7 @@ absl::StatusOr<ControlMessage> BlockingConnection::Receive(absl::Duration timeou
       case DecodeStatus::kNeedMore:
         break;
     }
-    if (!WaitReady(fd_, POLLIN, deadline)) {
-      return absl::DeadlineExceededError(
-          absl::StrCat("no message from ", peer_, " within ", absl::FormatDuration(timeout)));
-    }
-    char chunk[16384];
-    ssize_t n = recv(fd_, chunk, sizeof(chunk), 0);
-    if (n > 0) {
-      buffer_.append(chunk, static_cast<size_t>(n));
-    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
-      return absl::UnavailableError(absl::StrCat(peer_, " closed the connection"));
-    }
+    if (absl::Status read = ReadMore(deadline, timeout); !read.ok()) return read;
   }
 }
 

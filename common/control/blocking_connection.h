@@ -5,19 +5,23 @@
 // Owned by its creator; one thread at a time.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "common/control/control.pb.h"
+#include "common/tls/link_context.h"
 
 namespace shoal::control {
 
 class BlockingConnection {
  public:
-  // Connects to host:port within `timeout`.
+  // Connects to host:port within `timeout`; with `tls`, also finishes the TLS handshake (the
+  // mgmd's certificate must name `host`) within it.
   static absl::StatusOr<BlockingConnection> Connect(const std::string& host, int port,
-                                                    absl::Duration timeout);
+                                                    absl::Duration timeout,
+                                                    const tls::LinkContext* tls = nullptr);
   // Takes ownership of the connected socket `fd`.
   static BlockingConnection Adopt(int fd, std::string peer);
   BlockingConnection(BlockingConnection&& other) noexcept;
@@ -34,10 +38,15 @@ class BlockingConnection {
 
  private:
   BlockingConnection(int fd, std::string peer) : fd_(fd), peer_(std::move(peer)) {}
+  absl::Status SendBytes(absl::string_view bytes, absl::Time deadline);
+  // Waits for bytes and reads them (decrypted, with TLS) onto buffer_.
+  absl::Status ReadMore(absl::Time deadline, absl::Duration timeout);
+  absl::Status FinishHandshake(absl::Time deadline);
 
   int fd_ = -1;
   std::string peer_;
-  std::string buffer_;  // bytes read but not yet decoded
+  std::string buffer_;                 // bytes read (and decrypted) but not yet decoded
+  std::unique_ptr<tls::Channel> tls_;  // null: clear text
 };
 
 // A listening socket that accepts BlockingConnections (a fake mgmd, in tests).

@@ -26,19 +26,24 @@ void SetNoDelay(int fd) {
 
 }  // namespace
 
-std::unique_ptr<ControlChannel> ControlChannel::Adopt(EventLoop* loop, int fd, std::string peer) {
+std::unique_ptr<ControlChannel> ControlChannel::Adopt(EventLoop* loop, int fd, std::string peer,
+                                                      std::unique_ptr<tls::Channel> tls) {
   evutil_make_socket_nonblocking(fd);
   evutil_make_socket_closeonexec(fd);
   SetNoDelay(fd);
   bufferevent* bev = bufferevent_socket_new(loop->base(), fd, BEV_OPT_CLOSE_ON_FREE);
-  return std::unique_ptr<ControlChannel>(new ControlChannel(loop, bev, std::move(peer)));
+  return std::unique_ptr<ControlChannel>(
+      new ControlChannel(loop, bev, std::move(peer), std::move(tls)));
 }
 
 std::unique_ptr<ControlChannel> ControlChannel::Connect(EventLoop* loop, const std::string& host,
-                                                        int port) {
+                                                        int port, const tls::LinkContext* tls) {
   std::string peer = absl::StrCat(host, ":", port);
   bufferevent* bev = bufferevent_socket_new(loop->base(), -1, BEV_OPT_CLOSE_ON_FREE);
-  std::unique_ptr<ControlChannel> channel(new ControlChannel(loop, bev, peer));
+  std::unique_ptr<ControlChannel> channel(
+      new ControlChannel(loop, bev, peer, tls == nullptr ? nullptr : tls->NewClientChannel(host)));
+  // The ClientHello waits in the output until the connection is made.
+  if (channel->tls_ != nullptr) channel->SendRecords();
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -59,8 +64,10 @@ std::unique_ptr<ControlChannel> ControlChannel::Connect(EventLoop* loop, const s
   return channel;
 }
 
-ControlChannel::ControlChannel(EventLoop* loop, bufferevent* bev, std::string peer)
-    : loop_(loop), bev_(bev), peer_(std::move(peer)) {
+ControlChannel::ControlChannel(EventLoop* loop, bufferevent* bev, std::string peer,
+                               std::unique_ptr<tls::Channel> tls)
+    : loop_(loop), bev_(bev), peer_(std::move(peer)), tls_(std::move(tls)) {
+  if (tls_ != nullptr) plain_ = evbuffer_new();
   bufferevent_setcb(bev_, &ControlChannel::OnRead, &ControlChannel::OnWrite,
                     &ControlChannel::OnEvent, this);
   bufferevent_enable(bev_, EV_READ | EV_WRITE);
@@ -68,6 +75,70 @@ ControlChannel::ControlChannel(EventLoop* loop, bufferevent* bev, std::string pe
 
 ControlChannel::~ControlChannel() {
   if (bev_ != nullptr) bufferevent_free(bev_);
+  if (plain_ != nullptr) evbuffer_free(plain_);
+}
+
+void ControlChannel::Write(absl::string_view bytes) {
+  if (tls_ == nullptr) {
+    bufferevent_write(bev_, bytes.data(), bytes.size());
+    return;
+  }
+  if (absl::Status written = tls_->Write(bytes); !written.ok()) {
+    PostClose(absl::UnavailableError(absl::StrCat("TLS with ", peer_, ": ", written.message())));
+    return;
+  }
+  SendRecords();
+}
+
+void ControlChannel::SendRecords() {
+  std::string& records = tls_->output();
+  if (!records.empty()) bufferevent_write(bev_, records.data(), records.size());
+  records.clear();
+}
+
+evbuffer* ControlChannel::Input() {
+  evbuffer* raw = bufferevent_get_input(bev_);
+  if (tls_ == nullptr) return raw;
+  size_t length = evbuffer_get_length(raw);
+  if (length == 0) return plain_;
+  const unsigned char* bytes = evbuffer_pullup(raw, -1);
+  // Every TLS connection starts with a handshake record (content type 22).
+  if (!tls_started_ && bytes[0] != 22) {
+    RefuseClearText();
+    return nullptr;
+  }
+  tls_started_ = true;
+  tls_->Feed(absl::string_view(reinterpret_cast<const char*>(bytes), length));
+  evbuffer_drain(raw, length);
+  char chunk[16 << 10];
+  for (;;) {
+    absl::StatusOr<size_t> n = tls_->Read(chunk, sizeof(chunk));
+    if (!n.ok()) {
+      SendRecords();  // the alert that tells the peer why
+      Close(absl::UnavailableError(
+          absl::StrCat("TLS with ", peer_, " failed: ", n.status().message())));
+      return nullptr;
+    }
+    if (*n == 0) break;
+    evbuffer_add(plain_, chunk, *n);
+  }
+  SendRecords();  // the handshake's answers, and messages sent before it finished
+  return plain_;
+}
+
+void ControlChannel::RefuseClearText() {
+  ControlMessage refusal;
+  refusal.mutable_register_ref()->set_message(
+      "this cluster's links use TLS (cluster.tls): start this process with the cluster's "
+      "certificates in --tls-dir (shoal-mgmd --make-cluster-certificates makes them)");
+  send_buffer_.clear();
+  AppendMessage(refusal, &send_buffer_);
+  bufferevent_write(bev_, send_buffer_.data(), send_buffer_.size());
+  tls_.reset();  // what is left to say is in clear text
+  closing_ = true;
+  bufferevent_disable(bev_, EV_READ);
+  close_after_flush_status_ = absl::PermissionDeniedError(
+      absl::StrCat(peer_, " spoke in clear text; this cluster's links use TLS"));
 }
 
 void ControlChannel::SetHandlers(MessageHandler on_message, CloseHandler on_close) {
@@ -79,7 +150,7 @@ void ControlChannel::Send(const ControlMessage& message) {
   if (!open()) return;
   send_buffer_.clear();
   AppendMessage(message, &send_buffer_);
-  bufferevent_write(bev_, send_buffer_.data(), send_buffer_.size());
+  Write(send_buffer_);
 }
 
 void ControlChannel::CloseAfterFlush() {
@@ -102,10 +173,11 @@ void ControlChannel::ReadWaiting() {
   }
 }
 
-void ControlChannel::OnRead(bufferevent* bev, void* arg) {
+void ControlChannel::OnRead(bufferevent*, void* arg) {
   auto* self = static_cast<ControlChannel*>(arg);
-  evbuffer* input = bufferevent_get_input(bev);
-  while (!self->closing_) {
+  if (self->closing_) return;
+  evbuffer* input = self->Input();
+  while (input != nullptr && !self->closing_) {
     size_t available = evbuffer_get_length(input);
     if (available < kFrameHeaderSize) return;
     uint8_t header[kFrameHeaderSize];
@@ -133,7 +205,7 @@ void ControlChannel::OnRead(bufferevent* bev, void* arg) {
 void ControlChannel::OnWrite(bufferevent* bev, void* arg) {
   auto* self = static_cast<ControlChannel*>(arg);
   if (self->closing_ && evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
-    self->Close(absl::OkStatus());
+    self->Close(self->close_after_flush_status_);
   }
 }
 
@@ -143,7 +215,13 @@ void ControlChannel::OnEvent(bufferevent*, short what, void* arg) {
     SetNoDelay(bufferevent_getfd(self->bev_));
     return;
   }
-  if (what & BEV_EVENT_EOF) {
+  if (what & BEV_EVENT_EOF && self->tls_ != nullptr && !self->tls_->established()) {
+    // A peer that takes the ClientHello for a message of its own closes on it.
+    self->Close(absl::UnavailableError(
+        absl::StrCat(self->peer_,
+                     " closed the connection during the TLS handshake (does this cluster use "
+                     "TLS? cluster.tls; this process has a set in --tls-dir)")));
+  } else if (what & BEV_EVENT_EOF) {
     self->Close(absl::UnavailableError(absl::StrCat("connection to ", self->peer_, " closed")));
   } else if (what & BEV_EVENT_ERROR) {
     self->Close(absl::UnavailableError(

@@ -1,5 +1,6 @@
-// ControlChannel: one control-plane connection — a stream of framed ControlMessages over TCP —
-// driven by an EventLoop.
+// ControlChannel: one control-plane connection — a stream of framed ControlMessages over TCP,
+// in clear text or inside TLS between cluster members (common/tls/link_context.h) — driven by
+// an EventLoop.
 //
 // Owned by its creator; used only on the loop's thread. Handlers run on that thread. A message
 // handler must not destroy the channel (call CloseAfterFlush(), or destroy it in a posted task);
@@ -13,8 +14,11 @@
 #include "absl/status/status.h"
 #include "common/control/control.pb.h"
 #include "common/event_loop.h"
+#include "common/tls/channel.h"
+#include "common/tls/link_context.h"
 
 struct bufferevent;
+struct evbuffer;
 
 namespace shoal::control {
 
@@ -24,12 +28,16 @@ class ControlChannel {
   // OK when the channel was closed by CloseAfterFlush(); otherwise why it closed.
   using CloseHandler = absl::AnyInvocable<void(const absl::Status&)>;
 
-  // Takes ownership of the connected socket `fd`.
-  static std::unique_ptr<ControlChannel> Adopt(EventLoop* loop, int fd, std::string peer);
-  // Starts connecting to host:port. A failure to connect arrives through the close handler.
+  // Takes ownership of the connected socket `fd`. With `tls` (the accepting end of a link,
+  // tls::LinkContext::NewServerChannel), the messages travel inside TLS; a peer that speaks in
+  // clear text is answered with a RegisterRef that says why, and the channel closes.
+  static std::unique_ptr<ControlChannel> Adopt(EventLoop* loop, int fd, std::string peer,
+                                               std::unique_ptr<tls::Channel> tls = nullptr);
+  // Starts connecting to host:port, with TLS when `tls` is given (the mgmd's certificate must
+  // name `host`). A failure to connect, or of the handshake, arrives through the close handler.
   // Resolving `host` blocks: it is a configuration host, usually an IP literal.
-  static std::unique_ptr<ControlChannel> Connect(EventLoop* loop, const std::string& host,
-                                                 int port);
+  static std::unique_ptr<ControlChannel> Connect(EventLoop* loop, const std::string& host, int port,
+                                                 const tls::LinkContext* tls = nullptr);
   ~ControlChannel();  // closes at once; unsent data is dropped and no handler runs
   ControlChannel(const ControlChannel&) = delete;
   ControlChannel& operator=(const ControlChannel&) = delete;
@@ -50,7 +58,14 @@ class ControlChannel {
   const std::string& peer() const { return peer_; }
 
  private:
-  ControlChannel(EventLoop* loop, bufferevent* bev, std::string peer);
+  ControlChannel(EventLoop* loop, bufferevent* bev, std::string peer,
+                 std::unique_ptr<tls::Channel> tls);
+  // The messages received: the socket's bytes, or with TLS those decrypted from them (null
+  // once the channel has closed).
+  evbuffer* Input();
+  void Write(absl::string_view bytes);  // encrypted first, with TLS
+  void SendRecords();                   // TLS: the records waiting, to the socket's output
+  void RefuseClearText();
   static void OnRead(bufferevent* bev, void* arg);
   static void OnWrite(bufferevent* bev, void* arg);
   static void OnEvent(bufferevent* bev, short what, void* arg);
@@ -65,6 +80,10 @@ class ControlChannel {
   MessageHandler on_message_;
   CloseHandler on_close_;
   std::string send_buffer_;
+  std::unique_ptr<tls::Channel> tls_;      // null: clear text
+  evbuffer* plain_ = nullptr;              // TLS: decrypted bytes not yet decoded
+  bool tls_started_ = false;               // TLS: the peer's first bytes were a TLS record
+  absl::Status close_after_flush_status_;  // what the close handler hears then
   // Posted tasks hold a weak_ptr to this; it dies with the channel.
   std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };

@@ -23,6 +23,10 @@ ABSL_FLAG(int, node_id, 0,
           "Node id to take; 0 takes any free id of this node's type in the configuration.");
 ABSL_FLAG(absl::Duration, connect_timeout, absl::Seconds(60),
           "How long to keep trying to reach the management daemon at start-up.");
+ABSL_FLAG(std::string, tls_dir, "/etc/shoal/cluster-tls",
+          "This host's certificates for TLS between the cluster's processes (ca.pem, "
+          "node-cert.pem, node-key.pem; shoal-mgmd --make-cluster-certificates makes them). Used "
+          "when the directory holds them; a cluster whose links use TLS refuses a node without.");
 
 namespace shoal::control {
 namespace {
@@ -58,7 +62,20 @@ class ManagedNode {
         disk_(loop, [this](const DiskReport& report) { client_->ReportDisk(report); }) {}
 
   int Run() {
+    if (!options_.tls_dir.empty()) {
+      absl::StatusOr<std::unique_ptr<tls::LinkContext>> link =
+          tls::LinkContext::Load(options_.tls_dir);
+      if (link.ok()) {
+        link_tls_ = std::move(*link);
+        SHOAL_LOG(kInfo) << "TLS between the cluster's processes with the set in "
+                         << options_.tls_dir;
+      } else if (!absl::IsNotFound(link.status())) {
+        SHOAL_LOG(kError) << "--tls-dir: " << link.status().message();
+        return 1;
+      }
+    }
     MgmClient::Options options;
+    options.tls = link_tls_.get();
     options.mgmd_host = options_.mgmd.host;
     options.mgmd_port = options_.mgmd.port;
     options.type = options_.type;
@@ -106,6 +123,12 @@ class ManagedNode {
     }
     SHOAL_LOG(kInfo) << "registered as node " << node_id << " (configuration " << config.source
                      << ")";
+    if (config_->LinksUseTls() && link_tls_ == nullptr) {
+      Fail(absl::FailedPreconditionError(
+          absl::StrCat("this cluster's links use TLS (cluster.tls) and --tls-dir ",
+                       options_.tls_dir, " holds no certificates for this host")));
+      return;
+    }
     metrics_
         .GetGauge("shoal_node_info", "Constant 1, labelled with what this process is.",
                   {{"id", std::to_string(node_id)},
@@ -133,7 +156,8 @@ class ManagedNode {
       progress_.BeginStartHook();
       absl::Status status =
           hooks_.start({loop_, &metrics_, node_id_, &*config_, &view, &data_port_,
-                        progress_.handle(), arbitrator_.handle(), disk_.handle()});
+                        progress_.handle(), arbitrator_.handle(),
+                        config_->LinksUseTls() ? link_tls_.get() : nullptr, disk_.handle()});
       bool deferred = progress_.EndStartHook();
       if (!status.ok()) {
         Fail(status);
@@ -212,6 +236,7 @@ class ManagedNode {
   EventLoop* loop_;
   ManagedNodeHooks hooks_;
   MetricsRegistry metrics_;
+  std::unique_ptr<tls::LinkContext> link_tls_;  // null: no set in --tls-dir
   std::unique_ptr<MgmClient> client_;
   std::unique_ptr<MetricsServer> metrics_server_;
   std::optional<config::ClusterConfig> config_;
@@ -261,6 +286,7 @@ int RunManagedNode(NodeType type, absl::string_view name, absl::string_view usag
   options.mgmd = *mgmd;
   options.node_id = absl::GetFlag(FLAGS_node_id);
   options.connect_timeout = absl::GetFlag(FLAGS_connect_timeout);
+  options.tls_dir = absl::GetFlag(FLAGS_tls_dir);
   return RunManagedNodeOn(loop->get(), options, std::move(hooks));
 }
 

@@ -24,6 +24,7 @@
 #include "common/event_loop.h"
 #include "common/host_port.h"
 #include "common/metrics.h"
+#include "common/tls/link_context.h"
 
 namespace shoal::control {
 
@@ -45,6 +46,9 @@ struct ManagedNodeContext {
   // stop the node with an error exit code. Copy it into any thread: safe from any thread and
   // harmless after shutdown (arbitrator.h).
   Arbitrator arbitrator;
+  // TLS for the links this node opens and accepts between hosts (native TCP), when the
+  // cluster's links use it (cluster.tls); null: clear text.
+  const tls::LinkContext* link_tls;
   // Data nodes: to tell the mgmd what their disk holds, for a whole-cluster restart (the mgmd
   // decides the epoch every data node restores, and says so in the view: on_view below). Copy
   // it into any thread: safe from any thread, at any time, and harmless after shutdown
@@ -71,7 +75,8 @@ struct ManagedNodeHooks {
   absl::AnyInvocable<void(const ClusterView&)> on_view;
 };
 
-// Parses the command line (--connect-string, --node-id, --connect-timeout, --log-level) and
+// Parses the command line (--connect-string, --node-id, --connect-timeout, --tls-dir,
+// --log-level) and
 // runs the node until it is told to stop. Returns the process exit code.
 int RunManagedNode(NodeType type, absl::string_view name, absl::string_view usage, int argc,
                    char** argv, ManagedNodeHooks hooks);
@@ -81,6 +86,9 @@ struct ManagedNodeOptions {
   HostPort mgmd;
   int node_id = 0;  // 0: any free id of this type
   absl::Duration connect_timeout = absl::Seconds(60);
+  // Where this host's set for TLS between the cluster's processes is (common/tls/link_context.h);
+  // none there (or empty): the node speaks in clear text, which a cluster using TLS refuses.
+  std::string tls_dir;
   // Names the process's log lines after the node ("datanode-3") once registered. Off for a
   // node run inside a test process, where other threads are already logging.
   bool set_log_identity = true;

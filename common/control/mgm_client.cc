@@ -51,7 +51,7 @@ void MgmClient::Start() {
 }
 
 void MgmClient::Connect() {
-  channel_ = ControlChannel::Connect(loop_, options_.mgmd_host, options_.mgmd_port);
+  channel_ = ControlChannel::Connect(loop_, options_.mgmd_host, options_.mgmd_port, options_.tls);
   channel_->SetHandlers([this](const ControlMessage& m) { OnMessage(m); },
                         [this](const absl::Status& why) { OnClosed(why); });
   ControlMessage message;

@@ -23,6 +23,7 @@
 #include "common/liveness/running_clock.h"
 #include "common/liveness/stall_metrics.h"
 #include "common/metrics.h"
+#include "common/tls/link_context.h"
 
 namespace shoal::control {
 
@@ -35,6 +36,8 @@ class MgmClient {
     int requested_node_id = 0;  // 0: any free id of this type
     // How long to keep trying to reach the mgmd for the first registration.
     absl::Duration connect_timeout = absl::Seconds(60);
+    // TLS to the mgmd (must outlive the client); null: clear text.
+    const tls::LinkContext* tls = nullptr;
   };
   struct Callbacks {
     // The first registration succeeded: this node's id and the cluster configuration.

@@ -80,7 +80,7 @@ Client::Link* Client::LinkTo(int node_id) {
   absl::StatusOr<std::unique_ptr<transport::Channel>> channel =
       options.use_shared_memory && !node->socket.empty() && node->host == options.local_host
           ? transport::ConnectShm(node->socket, kConnectTimeout)
-          : transport::ConnectTcp(node->host, node->port, kConnectTimeout);
+          : transport::ConnectTcp(node->host, node->port, kConnectTimeout, options.link_tls);
   if (!channel.ok()) {
     reconnect_after_[node_id] = now + kReconnectBackoff;
     return nullptr;

@@ -144,13 +144,15 @@ std::shared_ptr<const Dictionary> Cluster::dictionary() const {
 }
 
 absl::StatusOr<control::ClusterView> Cluster::FetchView(const std::string& mgmd_host, int mgmd_port,
-                                                        absl::Duration timeout) {
+                                                        absl::Duration timeout,
+                                                        const tls::LinkContext* tls) {
   absl::Time deadline = absl::Now() + timeout;
   absl::StatusOr<control::BlockingConnection> connection =
-      control::BlockingConnection::Connect(mgmd_host, mgmd_port, timeout);
+      control::BlockingConnection::Connect(mgmd_host, mgmd_port, timeout, tls);
   if (!connection.ok()) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot connect to the management daemon at ", mgmd_host, ":", mgmd_port));
+    return absl::UnavailableError(absl::StrCat("cannot connect to the management daemon at ",
+                                               mgmd_host, ":", mgmd_port, ": ",
+                                               connection.status().message()));
   }
   control::ControlMessage request;
   request.mutable_console_req()->set_verb(control::ConsoleReq::SHOW);

@@ -17,6 +17,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "common/control/control.pb.h"
+#include "common/tls/link_context.h"
 #include "engine/schema/schema.h"
 #include "engine/wire/dictionary.pb.h"
 
@@ -91,6 +92,9 @@ class Cluster {
     // Poll() busy-polls this long before it sleeps: lower latency for one operation at a time
     // (no wake-up on either side when the data node spins too), at the price of a busy core.
     absl::Duration spin = absl::ZeroDuration();
+    // TLS on native TCP links (common/tls/link_context.h; must outlive the cluster); null:
+    // clear text.
+    const tls::LinkContext* link_tls = nullptr;
   };
   explicit Cluster(Options options) : options_(std::move(options)) {}
 
@@ -115,9 +119,10 @@ class Cluster {
   }
 
   // For programs that are not cluster members (benchmarks, tools): asks the mgmd for its view
-  // over the console protocol. Blocks.
+  // over the console protocol (with TLS when `tls` is given). Blocks.
   static absl::StatusOr<control::ClusterView> FetchView(const std::string& mgmd_host, int mgmd_port,
-                                                        absl::Duration timeout);
+                                                        absl::Duration timeout,
+                                                        const tls::LinkContext* tls = nullptr);
 
  private:
   const Options options_;

@@ -38,7 +38,7 @@ std::unique_ptr<shoal::node::DataPlane> data_plane;
 
 // The dictionary of the lowest-id data node already serving, if any.
 absl::StatusOr<std::optional<shoal::wire::Dictionary>> DictionaryFromPeers(
-    const shoal::control::ClusterView& view, int self) {
+    const shoal::control::ClusterView& view, int self, const shoal::tls::LinkContext* link_tls) {
   const shoal::control::NodeStatus* source = nullptr;
   for (const auto& node : view.nodes()) {
     if (node.type() != shoal::control::DATANODE || node.state() != shoal::control::STARTED ||
@@ -49,7 +49,7 @@ absl::StatusOr<std::optional<shoal::wire::Dictionary>> DictionaryFromPeers(
   }
   if (source == nullptr) return std::nullopt;
   absl::StatusOr<shoal::wire::Dictionary> dictionary = shoal::node::FetchDictionary(
-      source->host(), static_cast<int>(source->data_port()), absl::Seconds(10));
+      source->host(), static_cast<int>(source->data_port()), absl::Seconds(10), link_tls);
   if (!dictionary.ok()) {
     return absl::UnavailableError(absl::StrCat("cannot fetch the dictionary from data node ",
                                                source->node_id(), ": ",
@@ -166,7 +166,7 @@ absl::Status StartPlane(shoal::node::DataPlaneOptions options,
     dictionary = std::move(*saved);
   } else {
     absl::StatusOr<std::optional<shoal::wire::Dictionary>> fetched =
-        DictionaryFromPeers(view, context.node_id);
+        DictionaryFromPeers(view, context.node_id, options.link_tls);
     if (!fetched.ok()) return fetched.status();
     if (kind == StartKind::kCopy && fetched->has_value()) {
       dictionary = FromOwnDisk(**fetched, saved_epoch, &options);
@@ -244,6 +244,7 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
   options.host = self->host;
   options.port = self->port;
   options.socket = self->socket;
+  options.link_tls = context.link_tls;
   options.ldm_count = layout.ldm_count;
   options.ldm_threads = layout.threads > 1;
   options.spin = self->spin;

@@ -25,13 +25,16 @@ absl::Status SocketError(absl::string_view what, int error) {
 }
 
 // Owned by one thread at a time (the Channel contract). Owns the socket.
+//
+// With TLS, out_ holds frames not yet encrypted and in_ frames decrypted; the records
+// themselves wait in the tls::Channel (its output(), and what was fed but not yet decrypted).
 class TcpChannel final : public Channel {
  public:
-  explicit TcpChannel(int fd) : fd_(fd) {}
+  TcpChannel(int fd, std::unique_ptr<tls::Channel> tls) : fd_(fd), tls_(std::move(tls)) {}
   ~TcpChannel() override { close(fd_); }
 
   bool TryWrite(absl::string_view frame) override {
-    const size_t pending = out_.size();
+    const size_t pending = PendingOutput();
     if (pending > 0 && pending + frame.size() > kTcpOutputHighWater) return false;
     out_.Append(frame);
     return true;
@@ -39,26 +42,21 @@ class TcpChannel final : public Channel {
 
   absl::Status Flush() override {
     if (!error_.ok()) return error_;
+    if (tls_ != nullptr) return EncryptAndSend();
     while (out_.size() > 0) {
-      ssize_t n = send(fd_, out_.data(), out_.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-      if (n > 0) {
-        out_.Consume(static_cast<size_t>(n));
-      } else if (n < 0 && errno == EINTR) {
-        continue;
-      } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-        break;  // the owner waits for write_fd() to turn writable
-      } else {
-        error_ = SocketError("send", errno);
-        return error_;
-      }
+      absl::StatusOr<size_t> sent = Send(absl::string_view(out_.data(), out_.size()));
+      if (!sent.ok()) return sent.status();
+      if (*sent == 0) break;  // the owner waits for write_fd() to turn writable
+      out_.Consume(*sent);
     }
     return absl::OkStatus();
   }
 
-  bool HasPendingOutput() const override { return out_.size() > 0; }
+  bool HasPendingOutput() const override { return PendingOutput() > 0; }
 
   absl::Status Receive() override {
     if (!error_.ok()) return error_;
+    if (tls_ != nullptr) return ReceiveRecords();
     while (!peer_closed_ && in_.size() < kTcpInputHighWater) {
       if (!CheckNextLength()) return error_;
       // Room for the whole frame being assembled, so a large frame takes few reads.
@@ -126,9 +124,101 @@ class TcpChannel final : public Channel {
     }
   }
 
-  absl::string_view kind() const override { return "tcp"; }
+  absl::string_view kind() const override { return tls_ == nullptr ? "tcp" : "tcp+tls"; }
 
  private:
+  size_t PendingOutput() const {
+    return out_.size() + (tls_ == nullptr ? 0 : tls_->pending_output());
+  }
+
+  absl::Status Fail(absl::Status error) {
+    error_ = std::move(error);
+    return error_;
+  }
+
+  // Sends what the socket takes of `bytes` now: how much (0 when it would block).
+  absl::StatusOr<size_t> Send(absl::string_view bytes) {
+    for (;;) {
+      ssize_t n = send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n >= 0) return static_cast<size_t>(n);
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+      return Fail(SocketError("send", errno));
+    }
+  }
+
+  // Encrypts the frames waiting — once the handshake has finished: until then they wait in
+  // out_, under its high-water mark — and sends the records, as far as the socket takes them.
+  absl::Status EncryptAndSend() {
+    if (out_.size() > 0 && tls_->established()) {
+      if (absl::Status encrypted = tls_->Write(absl::string_view(out_.data(), out_.size()));
+          !encrypted.ok()) {
+        return Fail(absl::UnavailableError(absl::StrCat("tls: ", encrypted.message())));
+      }
+      out_.Consume(out_.size());
+    }
+    return SendRecords();
+  }
+
+  // Sends the TLS records waiting, as far as the socket takes them.
+  absl::Status SendRecords() {
+    std::string& records = tls_->output();
+    size_t sent = 0;
+    while (sent < records.size()) {
+      absl::StatusOr<size_t> n = Send(absl::string_view(records).substr(sent));
+      if (!n.ok()) return n.status();
+      if (*n == 0) break;
+      sent += *n;
+    }
+    records.erase(0, sent);
+    return absl::OkStatus();
+  }
+
+  // Receive() with TLS: every whole record fed so far is decrypted into in_ (so nothing
+  // decryptable is ever left behind a sleep), and the socket is read while in_ has room.
+  absl::Status ReceiveRecords() {
+    bool drained = false;  // a short read: the socket holds nothing more (as in Receive())
+    for (;;) {
+      if (absl::Status decrypted = Decrypt(); !decrypted.ok()) return decrypted;
+      if (drained || peer_closed_ || in_.size() >= kTcpInputHighWater) break;
+      if (records_in_ == nullptr) records_in_ = std::make_unique_for_overwrite<char[]>(kReadChunk);
+      ssize_t n = recv(fd_, records_in_.get(), kReadChunk, MSG_DONTWAIT);
+      if (n > 0) {
+        tls_->Feed(absl::string_view(records_in_.get(), static_cast<size_t>(n)));
+        drained = static_cast<size_t>(n) < kReadChunk;
+      } else if (n == 0) {
+        peer_closed_ = true;
+      } else if (errno == EINTR) {
+        continue;
+      } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        break;
+      } else {
+        return Fail(SocketError("recv", errno));
+      }
+    }
+    // The handshake's answers, and frames written before it finished, leave now.
+    if (absl::Status sent = EncryptAndSend(); !sent.ok()) return sent;
+    if (!CheckNextLength()) return error_;
+    if (peer_closed_ && !HasCompleteFrame()) {
+      error_ = absl::UnavailableError("tcp: the peer closed the connection");
+    }
+    return error_;
+  }
+
+  absl::Status Decrypt() {
+    for (;;) {
+      absl::Span<char> room = in_.Room(kReadChunk);
+      absl::StatusOr<size_t> n = tls_->Read(room.data(), room.size());
+      if (!n.ok()) {
+        // An alert for the peer may be waiting; it is sent if the socket takes it.
+        (void)SendRecords();
+        return Fail(absl::UnavailableError(absl::StrCat("tls: ", n.status().message())));
+      }
+      if (*n == 0) return absl::OkStatus();
+      in_.Commit(*n);
+    }
+  }
+
   // REQUIRES: in_.size() >= 4.
   size_t NextLength() const {
     const auto* p = reinterpret_cast<const uint8_t*>(in_.data());
@@ -145,6 +235,8 @@ class TcpChannel final : public Channel {
   }
 
   int fd_;
+  std::unique_ptr<tls::Channel> tls_;   // null: clear text
+  std::unique_ptr<char[]> records_in_;  // TLS: a read's worth of records
   InputBuffer in_;
   OutputBuffer out_;
   size_t peeked_ = 0;
@@ -157,13 +249,26 @@ void SetNoDelay(int fd) {
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
-}  // namespace
-
-std::unique_ptr<Channel> NewTcpChannel(int fd) {
+std::unique_ptr<TcpChannel> MakeTcpChannel(int fd, std::unique_ptr<tls::Channel> tls) {
   int flags = fcntl(fd, F_GETFL);
   if (flags >= 0 && (flags & O_NONBLOCK) == 0) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
   SetNoDelay(fd);
-  return std::make_unique<TcpChannel>(fd);
+  return std::make_unique<TcpChannel>(fd, std::move(tls));
+}
+
+}  // namespace
+
+std::unique_ptr<Channel> NewTcpChannel(int fd) { return MakeTcpChannel(fd, nullptr); }
+
+std::unique_ptr<Channel> NewTlsServerChannel(int fd, const tls::LinkContext& tls) {
+  return MakeTcpChannel(fd, tls.NewServerChannel());
+}
+
+std::unique_ptr<Channel> NewTlsClientChannel(int fd, const tls::LinkContext& tls,
+                                             const std::string& host) {
+  std::unique_ptr<TcpChannel> channel = MakeTcpChannel(fd, tls.NewClientChannel(host));
+  (void)channel->Flush();  // the ClientHello; a failure shows again at the next use
+  return channel;
 }
 
 }  // namespace shoal::transport

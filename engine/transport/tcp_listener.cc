@@ -57,8 +57,8 @@ int FinishConnect(int fd, absl::Time deadline) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<TcpListener>> TcpListener::Listen(const std::string& host,
-                                                                 int port) {
+absl::StatusOr<std::unique_ptr<TcpListener>> TcpListener::Listen(const std::string& host, int port,
+                                                                 const tls::LinkContext* tls) {
   SHOAL_ASSIGN_OR_RETURN(AddrInfoPtr addrs, Resolve(host, port, /*passive=*/true));
   int last_error = 0;
   for (addrinfo* a = addrs.get(); a != nullptr; a = a->ai_next) {
@@ -80,7 +80,7 @@ absl::StatusOr<std::unique_ptr<TcpListener>> TcpListener::Listen(const std::stri
     int bound_port = bound.ss_family == AF_INET6
                          ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
                          : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-    return std::unique_ptr<TcpListener>(new TcpListener(fd, bound_port));
+    return std::unique_ptr<TcpListener>(new TcpListener(fd, bound_port, tls));
   }
   return absl::UnavailableError(
       absl::StrCat("cannot listen on ", host, ":", port, ": ", std::strerror(last_error)));
@@ -91,7 +91,7 @@ TcpListener::~TcpListener() { close(fd_); }
 absl::StatusOr<std::unique_ptr<Channel>> TcpListener::Accept() {
   for (;;) {
     int fd = accept4(fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd >= 0) return NewTcpChannel(fd);
+    if (fd >= 0) return tls_ == nullptr ? NewTcpChannel(fd) : NewTlsServerChannel(fd, *tls_);
     if (errno == EINTR || errno == ECONNABORTED) continue;
     if (errno == EAGAIN || errno == EWOULDBLOCK) return std::unique_ptr<Channel>();
     return absl::UnavailableError(absl::StrCat("tcp accept: ", std::strerror(errno)));
@@ -99,7 +99,8 @@ absl::StatusOr<std::unique_ptr<Channel>> TcpListener::Accept() {
 }
 
 absl::StatusOr<std::unique_ptr<Channel>> ConnectTcp(const std::string& host, int port,
-                                                    absl::Duration timeout) {
+                                                    absl::Duration timeout,
+                                                    const tls::LinkContext* tls) {
   const absl::Time deadline = absl::Now() + timeout;
   SHOAL_ASSIGN_OR_RETURN(AddrInfoPtr addrs, Resolve(host, port, /*passive=*/false));
   int last_error = 0;
@@ -114,7 +115,8 @@ absl::StatusOr<std::unique_ptr<Channel>> ConnectTcp(const std::string& host, int
       error = errno;
       if (error == EINPROGRESS || error == EINTR) error = FinishConnect(fd, deadline);
     }
-    if (error == 0) return NewTcpChannel(fd);
+    if (error == 0 && tls == nullptr) return NewTcpChannel(fd);
+    if (error == 0) return NewTlsClientChannel(fd, *tls, host);
     close(fd);
     last_error = error;
     if (error == ETIMEDOUT) break;

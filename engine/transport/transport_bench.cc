@@ -1,8 +1,9 @@
 // transport_bench: throughput and round trips of the data-plane transports between two threads
 // of one process. Never gates anything; figures go to bench/RESULTS.md.
 //
-//   transport_bench [frames]   streams `frames` 16 KiB frames (default 200000) over shm and
-//                              TCP loopback, then ping-pongs 64 B and 16 KiB frames.
+//   transport_bench [frames]   streams `frames` 16 KiB frames (default 200000) over shm, TCP
+//                              loopback and TCP inside TLS (the links between hosts), then
+//                              ping-pongs 64 B and 16 KiB frames.
 // Readers spin briefly before sleeping on wait_fd(), as the data node does.
 #include <poll.h>
 
@@ -15,6 +16,7 @@
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "common/tls/link_context.h"
 #include "engine/transport/shm_channel.h"
 #include "engine/transport/tcp_channel.h"
 #include "engine/transport/transport_test_util.h"
@@ -147,13 +149,26 @@ int main(int argc, char** argv) {
   Pair tcp =
       Connect(tcp_listener->get(), [&] { return ConnectTcp("127.0.0.1", port, absl::Seconds(5)); });
 
+  auto link = shoal::tls::LoadOrMakeLocalSet(dir.Path("tls"), {});
+  if (!link.ok()) Die(link.status());
+  auto tls_listener = TcpListener::Listen("127.0.0.1", 0, link->get());
+  if (!tls_listener.ok()) Die(tls_listener.status());
+  int tls_port = (*tls_listener)->port();
+  Pair tls = Connect(tls_listener->get(), [&] {
+    return ConnectTcp("127.0.0.1", tls_port, absl::Seconds(5), link->get());
+  });
+  PingPong("tls", &tls, 64, 10);  // finishes the handshake, which needs both ends reading
+
   Stream("shm", &shm, 16 << 10, frames);
   Stream("tcp", &tcp, 16 << 10, frames / 4);
+  Stream("tls", &tls, 16 << 10, frames / 4);
   Stream("shm", &shm, 256, frames * 4);
   Stream("tcp", &tcp, 256, frames);
+  Stream("tls", &tls, 256, frames);
   for (size_t size : {size_t{64}, size_t{16 << 10}}) {
     PingPong("shm", &shm, size, static_cast<int>(frames / 4));
     PingPong("tcp", &tcp, size, static_cast<int>(frames / 20));
+    PingPong("tls", &tls, size, static_cast<int>(frames / 20));
   }
   return 0;
 }

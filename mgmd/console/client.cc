@@ -11,9 +11,10 @@
 namespace shoal::console {
 
 absl::StatusOr<ConsoleClient> ConsoleClient::Connect(const std::string& host, int port,
-                                                     absl::Duration timeout) {
+                                                     absl::Duration timeout,
+                                                     const tls::LinkContext* tls) {
   absl::StatusOr<control::BlockingConnection> connection =
-      control::BlockingConnection::Connect(host, port, timeout);
+      control::BlockingConnection::Connect(host, port, timeout, tls);
   if (!connection.ok()) {
     // Said for a person at the console: which daemon it could not reach.
     std::string message(connection.status().message());
@@ -44,6 +45,10 @@ absl::StatusOr<control::ConsoleRep> ConsoleClient::Call(const control::ConsoleRe
           absl::StrCat("the management daemon at ", address(), " closed the connection"));
     }
     if (!reply.ok()) return reply.status();
+    if (reply->has_register_ref()) {
+      return absl::PermissionDeniedError(absl::StrCat("the management daemon refused the console: ",
+                                                      reply->register_ref().message()));
+    }
     // Anything else is not for us (cannot happen on a console connection): skip it.
     if (reply->has_console_rep()) return reply->console_rep();
   }

@@ -9,13 +9,16 @@
 #include "absl/time/time.h"
 #include "common/control/blocking_connection.h"
 #include "common/control/control.pb.h"
+#include "common/tls/link_context.h"
 
 namespace shoal::console {
 
 class ConsoleClient {
  public:
+  // With `tls`, over TLS (a cluster whose links use TLS refuses a console without).
   static absl::StatusOr<ConsoleClient> Connect(const std::string& host, int port,
-                                               absl::Duration timeout);
+                                               absl::Duration timeout,
+                                               const tls::LinkContext* tls = nullptr);
 
   // Waits at most `timeout` for the reply.
   absl::StatusOr<control::ConsoleRep> Call(const control::ConsoleReq& request,

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -22,6 +23,9 @@ ABSL_FLAG(std::string, execute, "",
           "Run these commands (separated by ';') and exit. Short form: -e.");
 ABSL_FLAG(absl::Duration, timeout, absl::Seconds(60),
           "How long to wait for the management daemon to answer a command.");
+ABSL_FLAG(std::string, tls_dir, "/etc/shoal/cluster-tls",
+          "A certificate set of the cluster (ca.pem, node-cert.pem, node-key.pem), for a cluster "
+          "whose links use TLS; used when the directory holds one.");
 
 namespace {
 
@@ -36,7 +40,8 @@ constexpr char kUsage[] =
 
 class Console {
  public:
-  explicit Console(shoal::HostPort mgmd) : mgmd_(std::move(mgmd)) {}
+  Console(shoal::HostPort mgmd, std::unique_ptr<shoal::tls::LinkContext> tls)
+      : mgmd_(std::move(mgmd)), tls_(std::move(tls)) {}
 
   // Runs one line; false when it failed. Sets *quit for QUIT/EXIT.
   bool RunLine(const std::string& line, bool* quit) {
@@ -64,7 +69,7 @@ class Console {
   bool RunRemote(const shoal::control::ConsoleReq& request) {
     absl::Duration timeout = absl::GetFlag(FLAGS_timeout);
     if (!client_.has_value()) {
-      auto client = ConsoleClient::Connect(mgmd_.host, mgmd_.port, absl::Seconds(5));
+      auto client = ConsoleClient::Connect(mgmd_.host, mgmd_.port, absl::Seconds(5), tls_.get());
       if (!client.ok()) {
         std::cerr << client.status().message() << "\n";
         return false;
@@ -101,6 +106,7 @@ class Console {
   }
 
   shoal::HostPort mgmd_;
+  std::unique_ptr<shoal::tls::LinkContext> tls_;  // null: clear text
   std::optional<ConsoleClient> client_;
 };
 
@@ -140,7 +146,18 @@ int main(int argc, char** argv) {
     std::cerr << "shoal-mgm: --connect-string: " << mgmd.status().message() << "\n";
     return 2;
   }
-  Console console(*mgmd);
+  std::unique_ptr<shoal::tls::LinkContext> tls;
+  if (std::string dir = absl::GetFlag(FLAGS_tls_dir); !dir.empty()) {
+    absl::StatusOr<std::unique_ptr<shoal::tls::LinkContext>> loaded =
+        shoal::tls::LinkContext::Load(dir);
+    if (loaded.ok()) {
+      tls = std::move(*loaded);
+    } else if (!absl::IsNotFound(loaded.status())) {
+      std::cerr << "shoal-mgm: --tls-dir: " << loaded.status().message() << "\n";
+      return 2;
+    }
+  }
+  Console console(*mgmd, std::move(tls));
   bool quit = false;
   std::string script = absl::GetFlag(FLAGS_execute);
   if (!script.empty()) {

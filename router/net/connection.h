@@ -18,8 +18,8 @@
 #include <string>
 
 #include "absl/time/time.h"
+#include "common/tls/channel.h"
 #include "router/session/session.h"
-#include "router/tls/channel.h"
 
 struct event;
 

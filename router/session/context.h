@@ -10,12 +10,12 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "common/metrics.h"
+#include "common/tls/rsa_key_pair.h"
+#include "common/tls/server_context.h"
 #include "engine/api/cluster.h"
 #include "router/access/login_failures.h"
 #include "router/access/sha2_cache.h"
 #include "router/sql/exec/executor.h"
-#include "router/tls/rsa_key_pair.h"
-#include "router/tls/server_context.h"
 
 namespace shoal::router {
 

@@ -10,6 +10,8 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_join.h"
+#include "common/tls/credentials.h"
+#include "common/tls/rsa_key_pair.h"
 #include "engine/api/api_test_util.h"
 #include "engine/api/client.h"
 #include "gmock/gmock.h"
@@ -19,8 +21,6 @@
 #include "protocol/resultset.h"
 #include "protocol/sha2_crypt.h"
 #include "router/access/accounts.h"
-#include "router/tls/credentials.h"
-#include "router/tls/rsa_key_pair.h"
 
 namespace shoal::router {
 namespace {

@@ -3,6 +3,8 @@
 // (veth pairs, private addresses); the test's own client reaches them through one more veth.
 // Cutting the link between the data nodes leaves exactly one of them serving, by arbitration;
 // cutting one data node off from everything makes it stop on its own while the other serves.
+// The cluster spans hosts, so its links use TLS (cluster.tls: auto): every process has its
+// host's set from `shoal-mgmd --make-cluster-certificates`, and so does the test's client.
 // Needs root and iproute2 (`ip netns`); every namespace and interface is removed afterwards.
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/tls/link_context.h"
 #include "engine/api/cluster.h"
 #include "engine/api/sync_client.h"
 #include "engine/schema/row.h"
@@ -147,20 +150,30 @@ datanodes:
     data_dir: )",
                                                               run_dir_, R"(/dn3
 )");
+    CommandResult certificates =
+        RunCommand({BinDir() + "/shoal-mgmd", "--config-file", run_dir_ + "/cluster.yaml",
+                    "--make-cluster-certificates", TlsDir()});
+    ASSERT_EQ(certificates.exit_code, 0) << certificates.err << certificates.out;
     mgmd_.emplace(
         Subprocess::Start({kIp, "netns", "exec", network_.Ns("m"), BinDir() + "/shoal-mgmd",
-                           "--config-file", run_dir_ + "/cluster.yaml"},
+                           "--config-file", run_dir_ + "/cluster.yaml", "--tls-dir", TlsDir(1)},
                           run_dir_ + "/mgmd.out"));
     for (auto [id, ns] : {std::pair<int, const char*>{2, "a"}, {3, "b"}}) {
-      nodes_.push_back(std::make_unique<Subprocess>(Subprocess::Start(
-          {kIp, "netns", "exec", network_.Ns(ns), BinDir() + "/shoal-datanode", "--connect-string",
-           absl::StrCat(network_.Address(1), ":", port_), "--node-id", std::to_string(id)},
-          absl::StrCat(run_dir_, "/dn", id, ".out"))));
+      nodes_.push_back(std::make_unique<Subprocess>(
+          Subprocess::Start({kIp, "netns", "exec", network_.Ns(ns), BinDir() + "/shoal-datanode",
+                             "--connect-string", absl::StrCat(network_.Address(1), ":", port_),
+                             "--node-id", std::to_string(id), "--tls-dir", TlsDir(id)},
+                            absl::StrCat(run_dir_, "/dn", id, ".out"))));
     }
+    // The test's client is a member too: any host's set proves it.
+    absl::StatusOr<std::unique_ptr<tls::LinkContext>> link = tls::LinkContext::Load(TlsDir(1));
+    ASSERT_TRUE(link.ok()) << link.status();
+    link_tls_ = std::move(*link);
     ASSERT_TRUE(WaitUntil([&] { return Serving().size() == 2; }, absl::Seconds(30)))
         << "the data nodes did not start";
     api::Cluster::Options options;
     options.use_shared_memory = false;
+    options.link_tls = link_tls_.get();
     cluster_ = std::make_unique<api::Cluster>(options);
     RefreshView();
     client_ = std::make_unique<api::SyncClient>(cluster_.get());
@@ -196,10 +209,14 @@ datanodes:
     if (!run_dir_.empty()) RunCommand({"rm", "-rf", run_dir_});
   }
 
+  // The cluster's certificates, and the set of the host with address `host`.
+  std::string TlsDir() const { return run_dir_ + "/tls"; }
+  std::string TlsDir(int host) const { return absl::StrCat(TlsDir(), "/", network_.Address(host)); }
+
   // The data nodes the mgmd has serving.
   std::vector<int> Serving() {
     absl::StatusOr<control::ClusterView> view =
-        api::Cluster::FetchView(network_.Address(1), port_, absl::Seconds(2));
+        api::Cluster::FetchView(network_.Address(1), port_, absl::Seconds(2), link_tls_.get());
     std::vector<int> serving;
     if (!view.ok()) return serving;
     for (const auto& node : view->nodes()) {
@@ -211,7 +228,7 @@ datanodes:
   }
   void RefreshView() {
     absl::StatusOr<control::ClusterView> view =
-        api::Cluster::FetchView(network_.Address(1), port_, absl::Seconds(2));
+        api::Cluster::FetchView(network_.Address(1), port_, absl::Seconds(2), link_tls_.get());
     if (view.ok()) cluster_->SetView(*view);
   }
   // Writes rows [first, first + n) one by one; how many were acknowledged.
@@ -261,6 +278,7 @@ datanodes:
   std::optional<Subprocess> mgmd_;
   std::vector<std::unique_ptr<Subprocess>> nodes_;
   bool exited_[2] = {false, false};
+  std::unique_ptr<tls::LinkContext> link_tls_;  // outlives cluster_
   std::unique_ptr<api::Cluster> cluster_;
   std::unique_ptr<api::SyncClient> client_;
   api::TablePtr table_;

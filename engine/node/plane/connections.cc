@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
 #include "common/status_macros.h"
@@ -46,6 +47,9 @@ Connections::Connections(DataPlaneOptions* options, const NodeView* view,
   peer_links_tcp_ = m->GetCounter(kPeerLinks, kPeerLinksHelp, {{"transport", "tcp"}});
   connections_metric_ =
       m->GetCounter("shoal_datanode_connections_total", "Native client connections accepted.");
+  tls_refusals_ = m->GetCounter(
+      "shoal_datanode_tls_refusals_total",
+      "Native TCP connections closed because TLS failed: another CA, another host, clear text.");
 }
 
 Connections::~Connections() {
@@ -55,8 +59,8 @@ Connections::~Connections() {
 }
 
 absl::Status Connections::Listen() {
-  SHOAL_ASSIGN_OR_RETURN(tcp_listener_,
-                         transport::TcpListener::Listen(options_->host, options_->port));
+  SHOAL_ASSIGN_OR_RETURN(tcp_listener_, transport::TcpListener::Listen(
+                                            options_->host, options_->port, options_->link_tls));
   port_ = tcp_listener_->port();
   if (!options_->socket.empty()) {
     SHOAL_ASSIGN_OR_RETURN(shm_listener_,
@@ -258,6 +262,10 @@ void Connections::Close(Connection* conn, absl::string_view why) {
   if (conn->is_peer) {
     SHOAL_LOG(kWarning) << "closing peer connection " << conn->id << " (" << conn->channel->kind()
                         << "): " << why;
+  } else if (absl::StartsWith(why, "tls: ")) {
+    // A peer that could not prove it belongs to the cluster (common/tls/link_context.h).
+    tls_refusals_->Increment();
+    SHOAL_LOG(kWarning) << "refused native connection " << conn->id << ": " << why;
   } else {
     SHOAL_LOG(kDebug) << "closing native connection " << conn->id << " (" << conn->channel->kind()
                       << "): " << why;
@@ -339,8 +347,8 @@ absl::StatusOr<std::unique_ptr<transport::Channel>> Connections::ConnectToPeer(
     SHOAL_LOG(kWarning) << "shared memory to data node " << node.node_id() << " failed ("
                         << shm.status().message() << "); using TCP";
   }
-  absl::StatusOr<std::unique_ptr<transport::Channel>> tcp =
-      transport::ConnectTcp(node.host(), static_cast<int>(node.data_port()), absl::Seconds(2));
+  absl::StatusOr<std::unique_ptr<transport::Channel>> tcp = transport::ConnectTcp(
+      node.host(), static_cast<int>(node.data_port()), absl::Seconds(2), options_->link_tls);
   if (tcp.ok()) peer_links_tcp_->Increment();
   return tcp;
 }

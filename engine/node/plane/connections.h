@@ -175,6 +175,7 @@ class Connections {
   Counter* frames_in_;
   Counter* frames_out_;
   Counter* connections_metric_;
+  Counter* tls_refusals_;
   Counter* peer_links_shm_;  // links this node opened to its peers, by transport
   Counter* peer_links_tcp_;
 };

@@ -206,10 +206,11 @@ void DictionaryRole::PeerGone(int node_id) {
 void DictionaryRole::PublishStats() { version_metric_->Set(dictionary_->version()); }
 
 absl::StatusOr<wire::Dictionary> FetchDictionary(const std::string& host, int port,
-                                                 absl::Duration timeout) {
+                                                 absl::Duration timeout,
+                                                 const tls::LinkContext* link_tls) {
   absl::Time deadline = absl::Now() + timeout;
   SHOAL_ASSIGN_OR_RETURN(std::unique_ptr<transport::Channel> channel,
-                         transport::ConnectTcp(host, port, timeout));
+                         transport::ConnectTcp(host, port, timeout, link_tls));
   wire::FrameBuilder out;
   wire::AppendHello(&out, wire::FrameType::kHelloReq, 0);
   wire::DictReq req;

@@ -24,6 +24,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "common/metrics.h"
+#include "common/tls/link_context.h"
 #include "engine/node/dictionary.h"
 #include "engine/node/plane/connections.h"
 #include "engine/node/plane/ddl_queue.h"
@@ -76,6 +77,7 @@ class DictionaryRole {
 
 // Asks a running data node for its dictionary (used once at start-up; blocks).
 absl::StatusOr<wire::Dictionary> FetchDictionary(const std::string& host, int port,
-                                                 absl::Duration timeout);
+                                                 absl::Duration timeout,
+                                                 const tls::LinkContext* link_tls);
 
 }  // namespace shoal::node

@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "common/metrics.h"
+#include "common/tls/link_context.h"
 #include "engine/redo/node_state.h"
 
 namespace shoal::node {
@@ -22,6 +23,9 @@ struct DataPlaneOptions {
   std::string host = "127.0.0.1";
   int port = 0;        // native TCP; 0: any free port
   std::string socket;  // shared-memory handshake socket; empty: none
+  // TLS on every native TCP link, accepted and opened (common/tls/link_context.h); null: clear
+  // text. Outlives the data plane.
+  const tls::LinkContext* link_tls = nullptr;
   int ldm_count = 1;
   bool ldm_threads = false;  // one thread per LDM; else the LDMs run on the data-plane thread
   absl::Duration spin = absl::ZeroDuration();

@@ -11,7 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "router/tls/openssl_util.h"
+#include "common/tls/openssl_util.h"
 
 namespace shoal::tls {
 

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "router/tls/credentials.h"
-#include "router/tls/openssl_util.h"
+#include "common/tls/credentials.h"
+#include "common/tls/openssl_util.h"
 
 namespace shoal::tls {
 

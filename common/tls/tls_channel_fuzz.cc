@@ -1,17 +1,21 @@
-// Fuzzes what a client sends after its SSLRequest: the TLS records a router's Channel takes
-// before any authentication. Whatever arrives, in whatever pieces, the channel never crashes:
-// it reads plaintext, waits for more, or fails with an error the connection closes on.
+// Fuzzes the TLS records a Channel takes before its peer proved anything: what a MySQL client
+// sends after its SSLRequest to a router, or — with the seed's top bit set — what a peer answers
+// a cluster member that connected to it (the connecting end of a link, common/tls/link_context.h).
+// Whatever arrives, in whatever pieces, the channel never crashes: it reads plaintext, waits
+// for more, or fails with an error the connection closes on.
 //
-// Input: int<1> split seed | bytes from the client.
+// Input: int<1> split seed (bit 7: the connecting end of a link) | bytes from the peer.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 
-#include "router/tls/channel.h"
-#include "router/tls/credentials.h"
-#include "router/tls/server_context.h"
+#include "common/tls/channel.h"
+#include "common/tls/credentials.h"
+#include "common/tls/link_context.h"
+#include "common/tls/server_context.h"
 
 namespace {
 
@@ -30,13 +34,28 @@ const shoal::tls::ServerContext& Context() {
   return *context;
 }
 
+const shoal::tls::LinkContext& Link() {
+  static const auto* context = [] {
+    char dir[] = "/tmp/shoal-fuzz-link-XXXXXX";
+    if (mkdtemp(dir) == nullptr) abort();
+    auto made = shoal::tls::LoadOrMakeLocalSet(std::string(dir) + "/set", {});
+    if (!made.ok()) abort();
+    std::filesystem::remove_all(dir);
+    return made->release();
+  }();
+  return *context;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
   const uint8_t split_seed = data[0];
   std::string bytes(reinterpret_cast<const char*>(data + 1), size - 1);
-  shoal::tls::Channel channel(Context().get());
+  std::unique_ptr<shoal::tls::Channel> link;
+  if (split_seed & 0x80) link = Link().NewClientChannel("127.0.0.1");
+  shoal::tls::Channel router_side(Context().get());
+  shoal::tls::Channel& channel = link != nullptr ? *link : router_side;
   char plain[4096];
   size_t at = 0;
   uint32_t state = split_seed;

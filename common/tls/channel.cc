@@ -1,21 +1,37 @@
-#include "router/tls/channel.h"
+#include "common/tls/channel.h"
 
 #include <openssl/err.h>
+#include <openssl/x509v3.h>
 
 #include <algorithm>
 #include <climits>
+#include <utility>
 
-#include "router/tls/openssl_util.h"
+#include "common/tls/openssl_util.h"
 
 namespace shoal::tls {
 
-Channel::Channel(SSL_CTX* ctx)
+Channel::Channel(SSL_CTX* ctx, Side side, const std::string& peer_host)
     : ssl_(SSL_new(ctx)), in_(BIO_new(BIO_s_mem())), out_(BIO_new(BIO_s_mem())) {
   // Reading an empty memory BIO is "retry later", not end of file.
   BIO_set_mem_eof_return(in_, -1);
   BIO_set_mem_eof_return(out_, -1);
   SSL_set_bio(ssl_, in_, out_);
-  SSL_set_accept_state(ssl_);
+  if (side == Side::kServer) {
+    SSL_set_accept_state(ssl_);
+    return;
+  }
+  SSL_set_connect_state(ssl_);
+  if (!peer_host.empty()) {
+    X509_VERIFY_PARAM* param = SSL_get0_param(ssl_);
+    // An address is matched against the certificate's IP entries, a name against its DNS ones.
+    if (X509_VERIFY_PARAM_set1_ip_asc(param, peer_host.c_str()) != 1) {
+      SSL_set1_host(ssl_, peer_host.c_str());
+      SSL_set_tlsext_host_name(ssl_, peer_host.c_str());
+    }
+  }
+  ERR_clear_error();
+  SSL_do_handshake(ssl_);  // the ClientHello, into out_; the rest comes with Read()
 }
 
 Channel::~Channel() { SSL_free(ssl_); }
@@ -32,19 +48,28 @@ void Channel::Feed(absl::string_view bytes) {
 absl::StatusOr<size_t> Channel::Read(char* buffer, size_t capacity) {
   ERR_clear_error();
   int n = SSL_read(ssl_, buffer, static_cast<int>(std::min<size_t>(capacity, INT_MAX)));
+  // Asked before anything else runs on ssl_: the answer is about the last call.
+  const int error = n > 0 ? SSL_ERROR_NONE : SSL_get_error(ssl_, n);
+  if (!early_.empty() && established()) {
+    if (absl::Status written = Write(std::exchange(early_, {})); !written.ok()) return written;
+  }
   if (n > 0) return static_cast<size_t>(n);
-  switch (SSL_get_error(ssl_, n)) {
+  switch (error) {
     case SSL_ERROR_WANT_READ:
     case SSL_ERROR_WANT_WRITE:
       return 0;
     case SSL_ERROR_ZERO_RETURN:
-      return absl::CancelledError("the client closed the TLS session");
+      return absl::CancelledError("the peer closed the TLS session");
     default:
       return OpenSslError(established() ? "TLS read" : "TLS handshake");
   }
 }
 
 absl::Status Channel::Write(absl::string_view plain) {
+  if (!established()) {
+    early_.append(plain.data(), plain.size());
+    return absl::OkStatus();
+  }
   while (!plain.empty()) {
     ERR_clear_error();
     int chunk = static_cast<int>(std::min<size_t>(plain.size(), INT_MAX));

@@ -1,4 +1,4 @@
-// Channel: TLS on one client connection, over memory rather than the socket. The connection
+// Channel: TLS on one connection, over memory rather than the socket. The connection
 // keeps its own recv()/send() loop and hands the channel what arrived (Feed) and takes what is
 // to be sent (output()); the channel decrypts into the connection's input buffer (Read) and
 // encrypts the session's replies (Write). So a connection that switches to TLS after the
@@ -20,8 +20,11 @@ namespace shoal::tls {
 
 class Channel {
  public:
-  // A server-side channel of `ctx` (which must outlive it).
-  explicit Channel(SSL_CTX* ctx);
+  enum class Side { kServer, kClient };
+  // A channel of `ctx` (which must outlive it). A client starts the handshake at once (its
+  // first flight waits in output()) and, when `peer_host` is not empty, accepts only a
+  // certificate that names it (a DNS name or an IP address in its subjectAltName).
+  explicit Channel(SSL_CTX* ctx, Side side = Side::kServer, const std::string& peer_host = "");
   ~Channel();
   Channel(const Channel&) = delete;
   Channel& operator=(const Channel&) = delete;
@@ -32,11 +35,14 @@ class Channel {
   // be fed. Drives the handshake as well. An error (a failed handshake, a bad record, the
   // peer's close_notify) ends the connection; output() may then hold an alert to send first.
   absl::StatusOr<size_t> Read(char* buffer, size_t capacity);
-  // Encrypts `plain` onto output().
+  // Encrypts `plain` onto output(); before the handshake has finished, keeps it and encrypts
+  // it once it has (in the Read() that finishes it).
   absl::Status Write(absl::string_view plain);
   // Bytes to send to the peer (the owner sends them and erases what it sent); moved out of
   // the channel's memory by each call.
   std::string& output();
+  // How many bytes output() would hold now.
+  size_t pending_output() const { return output_.size() + BIO_ctrl_pending(out_); }
 
   bool established() const { return SSL_is_init_finished(ssl_) == 1; }
   // Once established: "TLSv1.3", "TLS_AES_256_GCM_SHA384" — as Ssl_version and Ssl_cipher.
@@ -53,6 +59,7 @@ class Channel {
   BIO* in_;   // owned by ssl_
   BIO* out_;  // owned by ssl_
   std::string output_;
+  std::string early_;  // written before the handshake finished
 };
 
 }  // namespace shoal::tls

@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/tls/channel.h"
+#include "common/tls/credentials.h"
+#include "common/tls/openssl_util.h"
+#include "common/tls/server_context.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "router/tls/channel.h"
-#include "router/tls/credentials.h"
-#include "router/tls/openssl_util.h"
-#include "router/tls/server_context.h"
 
 namespace shoal::tls {
 namespace {

@@ -1,4 +1,4 @@
-#include "router/tls/rsa_key_pair.h"
+#include "common/tls/rsa_key_pair.h"
 
 #include <openssl/pem.h>
 #include <openssl/rsa.h>

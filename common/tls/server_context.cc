@@ -1,4 +1,4 @@
-#include "router/tls/server_context.h"
+#include "common/tls/server_context.h"
 
 #include "absl/strings/str_cat.h"
 

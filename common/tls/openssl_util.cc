@@ -1,4 +1,4 @@
-#include "router/tls/openssl_util.h"
+#include "common/tls/openssl_util.h"
 
 #include <openssl/bio.h>
 #include <openssl/err.h>
