@@ -81,11 +81,15 @@ absl::Status Channel::Write(absl::string_view plain) {
 }
 
 std::string& Channel::output() {
-  char* data = nullptr;
-  long pending = BIO_get_mem_data(out_, &data);
+  // Read out rather than BIO_reset(): a reset zeroes the memory BIO's whole buffer, as large as
+  // the largest write ever made — a memset per statement.
+  const size_t pending = BIO_ctrl_pending(out_);
   if (pending > 0) {
-    output_.append(data, static_cast<size_t>(pending));
-    (void)BIO_reset(out_);
+    const size_t start = output_.size();
+    output_.resize(start + pending);
+    int n = BIO_read(out_, output_.data() + start,
+                     static_cast<int>(std::min<size_t>(pending, INT_MAX)));
+    output_.resize(start + static_cast<size_t>(std::max(n, 0)));
   }
   return output_;
 }

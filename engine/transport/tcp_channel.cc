@@ -162,6 +162,7 @@ class TcpChannel final : public Channel {
 
   // Sends the TLS records waiting, as far as the socket takes them.
   absl::Status SendRecords() {
+    if (tls_->pending_output() == 0) return absl::OkStatus();
     std::string& records = tls_->output();
     size_t sent = 0;
     while (sent < records.size()) {
@@ -185,6 +186,7 @@ class TcpChannel final : public Channel {
       ssize_t n = recv(fd_, records_in_.get(), kReadChunk, MSG_DONTWAIT);
       if (n > 0) {
         tls_->Feed(absl::string_view(records_in_.get(), static_cast<size_t>(n)));
+        fed_ = true;
         drained = static_cast<size_t>(n) < kReadChunk;
       } else if (n == 0) {
         peer_closed_ = true;
@@ -205,7 +207,11 @@ class TcpChannel final : public Channel {
     return error_;
   }
 
+  // Decrypts what was fed since the last time (the handshake too), until only part of a record
+  // is left: a channel polled with nothing new costs no call into OpenSSL.
   absl::Status Decrypt() {
+    if (!fed_) return absl::OkStatus();
+    fed_ = false;
     for (;;) {
       absl::Span<char> room = in_.Room(kReadChunk);
       absl::StatusOr<size_t> n = tls_->Read(room.data(), room.size());
@@ -237,6 +243,7 @@ class TcpChannel final : public Channel {
   int fd_;
   std::unique_ptr<tls::Channel> tls_;   // null: clear text
   std::unique_ptr<char[]> records_in_;  // TLS: a read's worth of records
+  bool fed_ = false;                    // TLS: records fed and not yet decrypted
   InputBuffer in_;
   OutputBuffer out_;
   size_t peeked_ = 0;
