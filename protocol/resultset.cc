@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/logging.h"
+#include "common/utf8.h"
 #include "protocol/binary_value.h"
 #include "protocol/codec.h"
 #include "protocol/packet.h"
@@ -14,6 +15,10 @@ namespace shoal::mysql {
 namespace {
 
 constexpr uint8_t kColumnFixedLength = 0x0c;
+// A column's name is cut to this many bytes, at a character boundary, as MariaDB names a select
+// item (its text, a string literal's value, or an alias): a 16 MiB literal selected bare makes
+// a column name some drivers cannot read (mysql-connector-python's pure reader fails on it).
+constexpr size_t kMaxColumnNameBytes = 255;
 constexpr size_t kBinaryRowBitmapOffset = 2;
 
 bool DeprecateEof(uint32_t caps) { return (caps & capability::kDeprecateEof) != 0; }
@@ -37,7 +42,7 @@ void EncodeColumnDefinition(const ColumnDefinition& column, Writer* out) {
   out->WriteLenencString(column.schema);
   out->WriteLenencString(column.table);
   out->WriteLenencString(column.org_table);
-  out->WriteLenencString(column.name);
+  out->WriteLenencString(Utf8Prefix(column.name, kMaxColumnNameBytes));
   out->WriteLenencString(column.org_name);
   out->WriteLenencInt(kColumnFixedLength);
   out->WriteInt2(column.charset);

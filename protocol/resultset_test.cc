@@ -103,6 +103,30 @@ TEST(ResultSetTest, ColumnDefinitionRoundTrip) {
   }
 }
 
+// A column's name is cut to 255 bytes, never inside a character, as MariaDB cuts a select
+// item's.
+TEST(ResultSetTest, ColumnNamesAreCutTo255BytesAtACharacter) {
+  for (auto [name, expected_bytes] : {std::pair{std::string(300, 'x'), size_t{255}},
+                                      {std::string(255, 'y'), size_t{255}},
+                                      {std::string(80, 'z'), size_t{80}}}) {
+    ColumnDefinition c = Col(name, ColumnType::kVarString, 45, 80, 0);
+    std::string bytes;
+    Writer w(&bytes);
+    EncodeColumnDefinition(c, &w);
+    ColumnDefinition decoded;
+    ASSERT_EQ(DecodeColumnDefinition(Span(bytes), &decoded), DecodeStatus::kOk);
+    EXPECT_EQ(decoded.name, name.substr(0, expected_bytes));
+  }
+  std::string accents;
+  for (int i = 0; i < 300; ++i) accents += "\xc3\xa9";  // é
+  std::string bytes;
+  Writer w(&bytes);
+  EncodeColumnDefinition(Col(accents, ColumnType::kVarString, 45, 80, 0), &w);
+  ColumnDefinition decoded;
+  ASSERT_EQ(DecodeColumnDefinition(Span(bytes), &decoded), DecodeStatus::kOk);
+  EXPECT_EQ(decoded.name, accents.substr(0, 254));  // 127 characters
+}
+
 TEST(ResultSetTest, BinaryRowLongLongVarStringNull) {
   const std::vector<ColumnDefinition> cols = {Col("id", ColumnType::kLongLong, 63, 20, 0),
                                               Col("c", ColumnType::kVarString, 45, 80, 0),
