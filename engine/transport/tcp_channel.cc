@@ -65,22 +65,12 @@ class TcpChannel final : public Channel {
         want = std::max(want, NextLength() - in_.size());
       }
       absl::Span<char> room = in_.Room(want);
-      ssize_t n = recv(fd_, room.data(), room.size(), MSG_DONTWAIT);
-      if (n > 0) {
-        in_.Commit(static_cast<size_t>(n));
-        // A short read means the socket is drained (the owner's poll is level-triggered, so
-        // stopping early loses nothing and saves the call that would return EAGAIN).
-        if (static_cast<size_t>(n) < room.size()) break;
-      } else if (n == 0) {
-        peer_closed_ = true;
-      } else if (errno == EINTR) {
-        continue;
-      } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-        break;
-      } else {
-        error_ = SocketError("recv", errno);
-        return error_;
-      }
+      absl::StatusOr<size_t> n = ReadSocket(room);
+      if (!n.ok()) return n.status();
+      in_.Commit(*n);
+      // A short read means the socket is drained (the owner's poll is level-triggered, so
+      // stopping early loses nothing and saves the call that would return EAGAIN).
+      if (*n < room.size()) break;
     }
     if (!CheckNextLength()) return error_;
     if (peer_closed_ && !HasCompleteFrame()) {
@@ -136,6 +126,22 @@ class TcpChannel final : public Channel {
     return error_;
   }
 
+  // Reads what the socket holds, at most `room`: how many bytes (fewer than asked when it holds
+  // no more now; 0 also when the peer has closed, which sets peer_closed_).
+  absl::StatusOr<size_t> ReadSocket(absl::Span<char> room) {
+    for (;;) {
+      ssize_t n = recv(fd_, room.data(), room.size(), MSG_DONTWAIT);
+      if (n > 0) return static_cast<size_t>(n);
+      if (n == 0) {
+        peer_closed_ = true;
+        return 0;
+      }
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+      return Fail(SocketError("recv", errno));
+    }
+  }
+
   // Sends what the socket takes of `bytes` now: how much (0 when it would block).
   absl::StatusOr<size_t> Send(absl::string_view bytes) {
     for (;;) {
@@ -183,20 +189,11 @@ class TcpChannel final : public Channel {
       if (absl::Status decrypted = Decrypt(); !decrypted.ok()) return decrypted;
       if (drained || peer_closed_ || in_.size() >= kTcpInputHighWater) break;
       if (records_in_ == nullptr) records_in_ = std::make_unique_for_overwrite<char[]>(kReadChunk);
-      ssize_t n = recv(fd_, records_in_.get(), kReadChunk, MSG_DONTWAIT);
-      if (n > 0) {
-        tls_->Feed(absl::string_view(records_in_.get(), static_cast<size_t>(n)));
-        fed_ = true;
-        drained = static_cast<size_t>(n) < kReadChunk;
-      } else if (n == 0) {
-        peer_closed_ = true;
-      } else if (errno == EINTR) {
-        continue;
-      } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-        break;
-      } else {
-        return Fail(SocketError("recv", errno));
-      }
+      absl::StatusOr<size_t> n = ReadSocket(absl::MakeSpan(records_in_.get(), kReadChunk));
+      if (!n.ok()) return n.status();
+      tls_->Feed(absl::string_view(records_in_.get(), *n));
+      fed_ = fed_ || *n > 0;
+      drained = *n < kReadChunk;
     }
     // The handshake's answers, and frames written before it finished, leave now.
     if (absl::Status sent = EncryptAndSend(); !sent.ok()) return sent;

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "engine/transport/channel_test_helpers.h"
 #include "engine/transport/transport_test_util.h"
 #include "gtest/gtest.h"
 
@@ -17,9 +18,12 @@ namespace shoal::transport {
 namespace {
 
 using testing::CheckFrame;
+using testing::ExpectBackPressureThenEveryFrame;
+using testing::FlushAll;
 using testing::FrameSize;
 using testing::MakeFrame;
 using testing::PollFd;
+using testing::ReadFrame;
 
 class TcpChannelTest : public ::testing::Test {
  protected:
@@ -52,30 +56,6 @@ class TcpChannelTest : public ::testing::Test {
 
   std::unique_ptr<TcpListener> listener_;
 };
-
-// Waits for and returns the next frame ("" on error).
-std::string ReadFrame(Channel* channel) {
-  for (;;) {
-    if (!channel->Receive().ok()) return "";
-    absl::string_view frame = channel->Peek();
-    if (!frame.empty()) {
-      std::string copy(frame);
-      channel->Consume();
-      return copy;
-    }
-    if (channel->PrepareToSleep() && !PollFd(channel->wait_fd(), 10000)) return "";
-    channel->WokeUp();
-  }
-}
-
-// Flushes until everything has left (waiting on write_fd()).
-void FlushAll(Channel* channel) {
-  ASSERT_TRUE(channel->Flush().ok());
-  while (channel->HasPendingOutput()) {
-    ASSERT_TRUE(PollFd(channel->write_fd(), 10000, POLLOUT));
-    ASSERT_TRUE(channel->Flush().ok());
-  }
-}
 
 TEST_F(TcpChannelTest, FramesBothWays) {
   auto client = ConnectTcp("127.0.0.1", listener_->port(), absl::Seconds(5));
@@ -143,34 +123,7 @@ TEST_F(TcpChannelTest, BackPressureFromAPeerThatDoesNotRead) {
   ASSERT_TRUE(client.ok());
   auto node = AcceptOne();
   ASSERT_NE(node, nullptr);
-  Channel* c = client->get();
-  uint64_t written = 0;
-  for (;;) {
-    if (!c->TryWrite(MakeFrame(64 << 10, written))) break;
-    ++written;
-    ASSERT_TRUE(c->Flush().ok());
-  }
-  // The kernel buffers filled, then our own buffer up to its high-water mark.
-  EXPECT_TRUE(c->HasPendingOutput());
-  EXPECT_GE(written * (64 << 10), kTcpOutputHighWater);
-  // The peer reads; the writer continues; every frame arrives once, in order.
-  const uint64_t kTotal = written + 50;
-  std::thread writer([&] {
-    for (uint64_t seq = written; seq < kTotal; ++seq) {
-      std::string frame = MakeFrame(64 << 10, seq);
-      while (!c->TryWrite(frame)) {
-        ASSERT_TRUE(c->Flush().ok());
-        if (c->HasPendingOutput()) PollFd(c->write_fd(), 1000, POLLOUT);
-      }
-    }
-    FlushAll(c);
-  });
-  uint64_t bad = 0;
-  for (uint64_t seq = 0; seq < kTotal; ++seq) {
-    if (!CheckFrame(ReadFrame(node.get()), seq)) ++bad;
-  }
-  writer.join();
-  EXPECT_EQ(bad, 0u);
+  ExpectBackPressureThenEveryFrame(client->get(), node.get(), 0);
 }
 
 TEST_F(TcpChannelTest, PeerCloseAfterAFrame) {

@@ -13,6 +13,7 @@
 
 #include "common/tls/link_context.h"
 #include "common/tls/signing.h"
+#include "engine/transport/channel_test_helpers.h"
 #include "engine/transport/tcp_channel.h"
 #include "engine/transport/transport_test_util.h"
 #include "gtest/gtest.h"
@@ -21,8 +22,11 @@ namespace shoal::transport {
 namespace {
 
 using testing::CheckFrame;
+using testing::ExpectBackPressureThenEveryFrame;
+using testing::FlushAll;
 using testing::FrameSize;
 using testing::MakeFrame;
+using testing::NextFrame;
 using testing::PollFd;
 
 // A cluster CA; its members' contexts, for certificates naming `names`.
@@ -51,36 +55,6 @@ class TestCa {
   std::string ca_pem_;
 };
 
-// Waits for and returns the next frame; the error that ended the channel otherwise.
-absl::StatusOr<std::string> ReadFrame(Channel* channel) {
-  for (;;) {
-    if (absl::Status received = channel->Receive(); !received.ok()) return received;
-    absl::string_view frame = channel->Peek();
-    if (!frame.empty()) {
-      std::string copy(frame);
-      channel->Consume();
-      return copy;
-    }
-    if (channel->HasPendingOutput()) {
-      if (absl::Status flushed = channel->Flush(); !flushed.ok()) return flushed;
-    }
-    if (channel->PrepareToSleep() && !PollFd(channel->wait_fd(), 10000)) {
-      return absl::DeadlineExceededError("no frame within 10 s");
-    }
-    channel->WokeUp();
-  }
-}
-
-// Flushes until everything has left, reading meanwhile (the handshake needs the peer's answers).
-void FlushAll(Channel* channel) {
-  ASSERT_TRUE(channel->Flush().ok());
-  while (channel->HasPendingOutput()) {
-    PollFd(channel->wait_fd(), 10, POLLIN | POLLOUT);
-    ASSERT_TRUE(channel->Receive().ok());
-    ASSERT_TRUE(channel->Flush().ok());
-  }
-}
-
 class TlsTcpChannelTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -101,7 +75,7 @@ class TlsTcpChannelTest : public ::testing::Test {
 
   // The accepting end's reason for ending a channel whose peer it must refuse.
   absl::Status AcceptedEndFails(Channel* node) {
-    absl::StatusOr<std::string> frame = ReadFrame(node);
+    absl::StatusOr<std::string> frame = NextFrame(node);
     EXPECT_FALSE(frame.ok()) << "a frame came through";
     return frame.status();
   }
@@ -125,7 +99,7 @@ TEST_F(TlsTcpChannelTest, FramesBothWaysBetweenMembers) {
   ASSERT_NE(node, nullptr);
   std::thread flusher([&] { FlushAll(client->get()); });
   for (uint64_t seq = 0; seq < 200; ++seq) {
-    absl::StatusOr<std::string> frame = ReadFrame(node.get());
+    absl::StatusOr<std::string> frame = NextFrame(node.get());
     ASSERT_TRUE(frame.ok()) << frame.status();
     EXPECT_TRUE(CheckFrame(*frame, seq)) << seq;
   }
@@ -133,7 +107,7 @@ TEST_F(TlsTcpChannelTest, FramesBothWaysBetweenMembers) {
   for (uint64_t seq = 0; seq < 50; ++seq) {
     ASSERT_TRUE(node->TryWrite(MakeFrame(FrameSize(seq, 5000), seq)));
     FlushAll(node.get());
-    absl::StatusOr<std::string> frame = ReadFrame(client->get());
+    absl::StatusOr<std::string> frame = NextFrame(client->get());
     ASSERT_TRUE(frame.ok()) << frame.status();
     EXPECT_TRUE(CheckFrame(*frame, seq));
   }
@@ -149,34 +123,9 @@ TEST_F(TlsTcpChannelTest, BackPressureFromAPeerThatDoesNotRead) {
   // One frame each way finishes the handshake.
   ASSERT_TRUE((*client)->TryWrite(MakeFrame(100, 0)));
   std::thread first([&] { FlushAll(client->get()); });
-  ASSERT_TRUE(CheckFrame(*ReadFrame(node.get()), 0));
+  ASSERT_TRUE(CheckFrame(*NextFrame(node.get()), 0));
   first.join();
-  Channel* c = client->get();
-  uint64_t written = 1;
-  while (c->TryWrite(MakeFrame(64 << 10, written))) {
-    ++written;
-    ASSERT_TRUE(c->Flush().ok());
-  }
-  EXPECT_TRUE(c->HasPendingOutput());
-  EXPECT_GE(written * (64 << 10), kTcpOutputHighWater);
-  const uint64_t kTotal = written + 50;
-  std::thread writer([&] {
-    for (uint64_t seq = written; seq < kTotal; ++seq) {
-      std::string frame = MakeFrame(64 << 10, seq);
-      while (!c->TryWrite(frame)) {
-        ASSERT_TRUE(c->Flush().ok());
-        if (c->HasPendingOutput()) PollFd(c->write_fd(), 1000, POLLOUT);
-      }
-    }
-    FlushAll(c);
-  });
-  uint64_t bad = 0;
-  for (uint64_t seq = 1; seq < kTotal; ++seq) {
-    absl::StatusOr<std::string> frame = ReadFrame(node.get());
-    if (!frame.ok() || !CheckFrame(*frame, seq)) ++bad;
-  }
-  writer.join();
-  EXPECT_EQ(bad, 0u);
+  ExpectBackPressureThenEveryFrame(client->get(), node.get(), 1);
 }
 
 TEST_F(TlsTcpChannelTest, AnotherCaIsRefusedByBothEnds) {
@@ -189,7 +138,7 @@ TEST_F(TlsTcpChannelTest, AnotherCaIsRefusedByBothEnds) {
   ASSERT_NE(node, nullptr);
   std::thread server(
       [&] { EXPECT_NE(AcceptedEndFails(node.get()).message().find("TLS"), std::string::npos); });
-  absl::StatusOr<std::string> frame = ReadFrame(client->get());
+  absl::StatusOr<std::string> frame = NextFrame(client->get());
   ASSERT_FALSE(frame.ok());
   EXPECT_NE(frame.status().message().find("certificate verify failed"), std::string::npos)
       << frame.status();
@@ -207,8 +156,8 @@ TEST_F(TlsTcpChannelTest, ACertificateForAnotherHostIsRefused) {
   ASSERT_TRUE(PollFd((*listener)->fd(), 10000));
   auto node = (*listener)->Accept();
   ASSERT_TRUE(node.ok() && *node != nullptr);
-  std::thread server([&] { (void)ReadFrame(node->get()); });
-  absl::StatusOr<std::string> frame = ReadFrame(client->get());
+  std::thread server([&] { (void)NextFrame(node->get()); });
+  absl::StatusOr<std::string> frame = NextFrame(client->get());
   ASSERT_FALSE(frame.ok());
   EXPECT_NE(frame.status().message().find("certificate verify failed"), std::string::npos)
       << frame.status();
@@ -236,7 +185,7 @@ TEST_F(TlsTcpChannelTest, PeerCloseAfterAFrame) {
   auto node = AcceptOne();
   ASSERT_NE(node, nullptr);
   std::thread flusher([&] { FlushAll(client->get()); });
-  absl::StatusOr<std::string> frame = ReadFrame(node.get());
+  absl::StatusOr<std::string> frame = NextFrame(node.get());
   flusher.join();
   ASSERT_TRUE(frame.ok()) << frame.status();
   EXPECT_TRUE(CheckFrame(*frame, 7));
