@@ -4,6 +4,10 @@
 #include <bit>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <nmmintrin.h>
+#endif
+
 namespace shoal::redo {
 namespace {
 
@@ -30,9 +34,37 @@ constexpr Tables MakeTables() {
 
 constexpr Tables kTables = MakeTables();
 
+#if defined(__x86_64__)
+// SSE 4.2's CRC32 instruction computes CRC-32C itself, eight bytes at a time: a redo record's
+// checksum at memory speed rather than the tables' byte or so per cycle. Compiled for that
+// target alone and chosen at run time, so the binary still runs on a CPU without it.
+__attribute__((target("sse4.2"))) uint32_t Crc32cInstruction(absl::string_view data, uint32_t crc) {
+  const auto* p = reinterpret_cast<const unsigned char*>(data.data());
+  size_t n = data.size();
+  uint64_t c = ~crc;
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t word;
+    std::memcpy(&word, p, 8);
+    c = _mm_crc32_u64(c, word);
+  }
+  uint32_t c32 = static_cast<uint32_t>(c);
+  for (; n > 0; ++p, --n) c32 = _mm_crc32_u8(c32, *p);
+  return ~c32;
+}
+
+const bool kHasCrcInstruction = __builtin_cpu_supports("sse4.2");
+#endif
+
 }  // namespace
 
 uint32_t Crc32c(absl::string_view data, uint32_t crc) {
+#if defined(__x86_64__)
+  if (kHasCrcInstruction) return Crc32cInstruction(data, crc);
+#endif
+  return Crc32cTables(data, crc);
+}
+
+uint32_t Crc32cTables(absl::string_view data, uint32_t crc) {
   const auto* p = reinterpret_cast<const unsigned char*>(data.data());
   size_t n = data.size();
   crc = ~crc;

@@ -82,8 +82,11 @@ TEST(Crc32cTest, MatchesBitwiseAndContinues) {
   for (size_t len : {0, 1, 7, 8, 9, 63, 64, 65, 1000}) {
     absl::string_view part(data.data(), len);
     EXPECT_EQ(Crc32c(part), SlowCrc32c(part)) << len;
+    EXPECT_EQ(Crc32cTables(part), SlowCrc32c(part)) << len;
     for (size_t split = 0; split <= len; split += 13) {
       EXPECT_EQ(Crc32c(part.substr(split), Crc32c(part.substr(0, split))), Crc32c(part));
+      EXPECT_EQ(Crc32cTables(part.substr(split), Crc32cTables(part.substr(0, split))),
+                Crc32c(part));
     }
   }
 }
