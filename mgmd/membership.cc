@@ -119,9 +119,17 @@ bool Membership::SetState(int id, NodeState state, absl::Time now) {
   slot->state_since = now;
   slot->start_phase.clear();
   slot->start_percent = -1;
-  if (state == control::NOT_CONNECTED) slot->disk.Clear();
+  if (state == control::NOT_CONNECTED) {
+    slot->disk.Clear();
+    slot->memory.reset();
+  }
   ++version_;
   return true;
+}
+
+void Membership::SetMemoryUsage(int id, const control::MemoryUsage& memory) {
+  NodeSlot* slot = Find(id);
+  if (slot != nullptr && slot->state != control::NOT_CONNECTED) slot->memory = memory;
 }
 
 bool Membership::SetDiskState(int id, const control::DiskState& disk) {
@@ -295,6 +303,7 @@ control::ClusterView Membership::View() const {
       node->set_start_percent(slot.start_percent);
     }
     if (slot.disk.known()) *node->mutable_disk() = slot.disk;
+    if (slot.memory.has_value()) *node->mutable_memory() = *slot.memory;
   }
   if (system_restart_.has_value()) {
     control::SystemRestart* restart = view.mutable_system_restart();

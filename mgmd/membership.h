@@ -42,6 +42,8 @@ struct NodeSlot {
   // A data node's latest disk state, from its heartbeats (known once it reported); cleared when
   // it leaves (NOT_CONNECTED), as its next process reports afresh.
   control::DiskState disk;
+  // A data node's memory, from its latest heartbeat that had it; cleared when it leaves.
+  std::optional<control::MemoryUsage> memory;
   // The pid of the process that lost arbitration in this slot (0: none). That process may not
   // register again — it has to restart, as a node declared failed does — while a new process
   // may.
@@ -99,6 +101,9 @@ class Membership {
   // registered, which makes a new view version; later numbers alone do not (see NodeStatus in
   // control.proto), though View() shows them.
   bool SetDiskState(int id, const control::DiskState& disk);
+  // Records a data node's memory from its heartbeat (ignored for nodes not connected). Makes no
+  // new view version: the console reads the latest.
+  void SetMemoryUsage(int id, const control::MemoryUsage& memory);
 
   // The system restart decision (NDB's system restart; docs/architecture.md, "Membership").
   // While no data node is STARTED and none is decided yet: decides once every configured data

@@ -191,6 +191,9 @@ void MgmdServer::OnMessage(uint64_t connection_id, const ControlMessage& message
         HandleStartProgress(conn.node_id, message.heartbeat().start_progress());
       }
       if (message.heartbeat().has_disk()) HandleDiskState(conn.node_id, message.heartbeat().disk());
+      if (message.heartbeat().has_memory()) {
+        membership_.SetMemoryUsage(conn.node_id, message.heartbeat().memory());
+      }
       return;
     case ControlMessage::kNodeStarted:
       if (!is_node) break;

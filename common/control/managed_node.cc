@@ -164,6 +164,9 @@ class ManagedNode {
         return;
       }
       start_hook_ok_ = true;
+      if (hooks_.memory_usage) {
+        client_->SetMemoryProbe([this] { return hooks_.memory_usage(); });
+      }
       // After the hook started the node's own threads: realtime is for this one only, and
       // threads created later start ordinary (UseRealtimeScheduling).
       if (config_->cluster.realtime_scheduler) (void)liveness::UseRealtimeScheduling("control");

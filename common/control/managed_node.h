@@ -9,6 +9,7 @@
 // data node's report what its disk holds (DiskReporter, disk_reporter.h).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -73,6 +74,9 @@ struct ManagedNodeHooks {
   // decision, a peer started) learns of it here. Not during the start hook (it has
   // context.view); not once the node is stopping and its loop has ended.
   absl::AnyInvocable<void(const ClusterView&)> on_view;
+  // Data nodes (optional): their memory now, asked at each heartbeat on the loop thread once the
+  // start hook returned; nullopt while there is none to tell (console: REPORT MEMORYUSAGE).
+  absl::AnyInvocable<std::optional<MemoryUsage>()> memory_usage;
 };
 
 // Parses the command line (--connect-string, --node-id, --connect-timeout, --tls-dir,

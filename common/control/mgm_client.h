@@ -59,6 +59,10 @@ class MgmClient {
 
   // Starts connecting; returns at once.
   void Start();
+  // What every heartbeat says of the node's memory from now on (nullopt: nothing).
+  void SetMemoryProbe(absl::AnyInvocable<std::optional<MemoryUsage>()> probe) {
+    memory_probe_ = std::move(probe);
+  }
   // Tells the mgmd the node serves; repeated after every reconnect.
   void ReportStarted(int metrics_port, int data_port);
   // Until ReportStarted: how far the node has got (phase text, percent 0-100 or -1). Every
@@ -104,6 +108,7 @@ class MgmClient {
 
   EventLoop* loop_;
   Options options_;
+  absl::AnyInvocable<std::optional<MemoryUsage>()> memory_probe_;
   Callbacks callbacks_;
   std::unique_ptr<ControlChannel> channel_;
   Timer heartbeat_timer_;

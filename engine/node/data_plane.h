@@ -67,6 +67,9 @@ class DataPlane : private ReplySink, private ConnectionEvents {
   // Thread-safe, blocking: a clean stop's last epoch — every commit acknowledged so far is
   // made durable on every serving node (EpochRole). False when that did not happen in time.
   bool CompleteEpoch(absl::Duration timeout);
+  // Thread-safe: the data memory reserved now, and the data_memory limit.
+  uint64_t data_memory_used() const { return ldms_.budget().used(); }
+  uint64_t data_memory_limit() const { return ldms_.budget().limit(); }
 
  private:
   explicit DataPlane(DataPlaneOptions options);

@@ -361,6 +361,14 @@ int main(int argc, char** argv) {
     }
     data_plane.reset();
   };
+  hooks.memory_usage = []() -> std::optional<shoal::control::MemoryUsage> {
+    std::lock_guard<std::mutex> lock(start_mutex);
+    if (data_plane == nullptr) return std::nullopt;
+    shoal::control::MemoryUsage memory;
+    memory.set_data_used_bytes(data_plane->data_memory_used());
+    memory.set_data_limit_bytes(data_plane->data_memory_limit());
+    return memory;
+  };
   hooks.on_view = [](const shoal::control::ClusterView& view) {
     std::lock_guard<std::mutex> lock(start_mutex);
     latest_view = view;

@@ -27,6 +27,8 @@ const char kHelpText[] =
     "                   be lost with it, unless forced: <id> STOP -f\n"
     "  <id> START       start node <id> again (nodes this mgmd launched) and wait until it serves\n"
     "  <id> RESTART     stop node <id> and start it again (-f as for STOP)\n"
+    "  ALL REPORT MEMORYUSAGE   each data node's data memory: used, of its data_memory\n"
+    "  <id> REPORT MEMORYUSAGE  the same for data node <id> (MEMORY for short)\n"
     "  SHUTDOWN         stop every node, then the management daemon\n"
     "  CLUSTERLOG       the most recent cluster events (nodes connecting, failing, restarting)\n"
     "  HELP             this text\n"
@@ -45,6 +47,27 @@ std::optional<ConsoleReq::Verb> NodeVerb(absl::string_view word) {
   if (word == "START") return ConsoleReq::START;
   if (word == "RESTART") return ConsoleReq::RESTART;
   return std::nullopt;
+}
+
+// <id|ALL> REPORT <what>: a STATUS request whose reply the console prints as the report.
+absl::StatusOr<Command> ParseReport(const std::vector<absl::string_view>& words,
+                                    absl::string_view line) {
+  int node_id = 0;
+  if (words[0] != "ALL" && !absl::SimpleAtoi(words[0], &node_id)) return Unknown(line);
+  if (words[0] != "ALL" && (node_id < 1 || node_id > config::kMaxNodeId)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", words[0], "' is not a node id: ids are 1 to ", config::kMaxNodeId));
+  }
+  if (words[2] != "MEMORYUSAGE" && words[2] != "MEMORY") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Unknown report '", words[2], "'; reports are MEMORYUSAGE"));
+  }
+  Command command;
+  command.kind = Command::Kind::kRemote;
+  command.request.set_verb(ConsoleReq::STATUS);
+  command.request.set_node_id(static_cast<uint32_t>(node_id));
+  command.report = Command::Report::kMemoryUsage;
+  return command;
 }
 
 }  // namespace
@@ -75,6 +98,7 @@ absl::StatusOr<Command> ParseCommand(absl::string_view line) {
       return command;
     }
   }
+  if (words.size() == 3 && words[1] == "REPORT") return ParseReport(words, trimmed);
   bool force = words.size() == 3 && words[2] == "-F";
   if (force) {
     words.pop_back();

@@ -2,7 +2,7 @@
 // the ConsoleReq sent to the mgmd. Case-insensitive; a trailing ';' is ignored.
 //
 //   SHOW | ALL STATUS | <id> STATUS | <id> STOP [-f] | <id> START | <id> RESTART [-f]
-//   SHUTDOWN | CLUSTERLOG | HELP | QUIT | EXIT
+//   ALL REPORT MEMORYUSAGE | <id> REPORT MEMORYUSAGE | SHUTDOWN | CLUSTERLOG | HELP | QUIT | EXIT
 #pragma once
 
 #include <string>
@@ -16,8 +16,11 @@ namespace shoal::console {
 
 struct Command {
   enum class Kind { kRemote, kHelp, kQuit, kEmpty };
+  // What a remote command prints: its verb's reply, or a report made from a STATUS reply.
+  enum class Report { kNone, kMemoryUsage };
   Kind kind = Kind::kEmpty;
   control::ConsoleReq request;  // for kRemote
+  Report report = Report::kNone;
 };
 
 // InvalidArgument with a message for the user when the line is not a command.

@@ -45,6 +45,23 @@ TEST(CommandTest, ParsesEveryCommandCaseInsensitively) {
   EXPECT_EQ(ParseCommand("   ")->kind, Command::Kind::kEmpty);
 }
 
+TEST(CommandTest, ReportMemoryUsageIsAStatusPrintedAsTheReport) {
+  for (auto [line, node] : {std::pair{"ALL REPORT MEMORYUSAGE", 0u},
+                            {"all report memory;", 0u},
+                            {"2 Report MemoryUsage", 2u}}) {
+    absl::StatusOr<Command> c = ParseCommand(line);
+    ASSERT_TRUE(c.ok()) << line << ": " << c.status();
+    EXPECT_EQ(c->kind, Command::Kind::kRemote);
+    EXPECT_EQ(c->report, Command::Report::kMemoryUsage) << line;
+    EXPECT_EQ(c->request.verb(), ConsoleReq::STATUS);
+    EXPECT_EQ(c->request.node_id(), node) << line;
+  }
+  EXPECT_EQ(ParseCommand("2 STATUS")->report, Command::Report::kNone);
+  EXPECT_THAT(ErrorOf("all report eventlog"), HasSubstr("Unknown report 'EVENTLOG'"));
+  EXPECT_THAT(ErrorOf("0 report memory"), HasSubstr("'0' is not a node id"));
+  EXPECT_THAT(ErrorOf("x report memory"), HasSubstr("Unknown command"));
+}
+
 TEST(CommandTest, ExplainsWhatIsWrong) {
   EXPECT_THAT(ErrorOf("frobnicate"), HasSubstr("Unknown command 'frobnicate'; type HELP"));
   EXPECT_THAT(ErrorOf("3 dance"), HasSubstr("Unknown command 'DANCE' for node 3"));

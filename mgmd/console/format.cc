@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -76,6 +77,49 @@ std::string FormatStatus(const control::ClusterView& view, uint32_t node_id, abs
     }
     if (node.supervised()) absl::StrAppend(&out, ", supervised, restarts ", node.restarts());
     out += "\n";
+  }
+  return out;
+}
+
+namespace {
+
+// 38273024 → "36.5 MiB": one decimal, the largest binary unit that keeps the number ≥ 1.
+std::string Bytes(uint64_t bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 4) {
+    value /= 1024;
+    ++unit;
+  }
+  if (unit == 0) return absl::StrCat(bytes, " bytes");
+  std::string text = absl::StrFormat("%.1f", value);
+  if (absl::EndsWith(text, ".0")) text.resize(text.size() - 2);
+  return absl::StrCat(text, " ", units[unit]);
+}
+
+}  // namespace
+
+std::string FormatMemoryUsage(const control::ClusterView& view, uint32_t node_id) {
+  std::string out;
+  for (const NodeStatus& node : view.nodes()) {
+    if (node_id != 0 && node.node_id() != node_id) continue;
+    if (node.type() != control::DATANODE) {
+      if (node_id != 0) absl::StrAppend(&out, "Node ", node.node_id(), ": not a data node\n");
+      continue;
+    }
+    if (!node.has_memory() || node.memory().data_limit_bytes() == 0) {
+      absl::StrAppend(&out, "Node ", node.node_id(), ": no memory report (",
+                      control::NodeStateLabel(node.state()), ")\n");
+      continue;
+    }
+    const control::MemoryUsage& memory = node.memory();
+    // Rounded up, as ndb_mgm's: a node with anything in it never reads 0%.
+    uint64_t percent = (memory.data_used_bytes() * 100 + memory.data_limit_bytes() - 1) /
+                       memory.data_limit_bytes();
+    absl::StrAppend(&out, "Node ", node.node_id(), ": Data usage is ", percent, "%(",
+                    Bytes(memory.data_used_bytes()), " of ", Bytes(memory.data_limit_bytes()),
+                    ")\n");
   }
   return out;
 }

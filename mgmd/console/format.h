@@ -19,6 +19,11 @@ std::string FormatShow(const control::ClusterView& view);
 // where the parenthesis is a starting node's progress report, if it made one, and the epoch the
 // last a data node heard was complete cluster-wide, once it reported its disk.
 std::string FormatStatus(const control::ClusterView& view, uint32_t node_id, absl::Time now);
+// REPORT MEMORYUSAGE (from a STATUS reply): per data node (just `node_id` unless 0), as
+// ndb_mgm's, e.g.
+//   Node 2: Data usage is 7%(36.5 MiB of 512 MiB)
+// or why there is none ("not started", "not a data node").
+std::string FormatMemoryUsage(const control::ClusterView& view, uint32_t node_id);
 // CLUSTERLOG: one line per event, oldest first.
 std::string FormatClusterLog(const control::ConsoleRep& rep);
 

@@ -51,6 +51,21 @@ TEST(FormatTest, StatusOfOneNodeOrAll) {
   EXPECT_THAT(FormatStatus(view, 0, now), HasSubstr("Node 3: datanode, not connected"));
 }
 
+TEST(FormatTest, MemoryUsageOfEachDataNodeAsNdbMgmSaysIt) {
+  control::ClusterView view = SampleView();
+  control::MemoryUsage* memory = view.mutable_nodes(1)->mutable_memory();
+  memory->set_data_used_bytes(38273024);  // 36.5 MiB
+  memory->set_data_limit_bytes(512 << 20);
+  EXPECT_EQ(FormatMemoryUsage(view, 0),
+            "Node 2: Data usage is 8%(36.5 MiB of 512 MiB)\n"
+            "Node 3: no memory report (not connected)\n");
+  EXPECT_EQ(FormatMemoryUsage(view, 2), "Node 2: Data usage is 8%(36.5 MiB of 512 MiB)\n");
+  EXPECT_EQ(FormatMemoryUsage(view, 4), "Node 4: not a data node\n");
+  memory->set_data_used_bytes(64 << 10);  // one page of 4 GiB: never 0%
+  memory->set_data_limit_bytes(uint64_t{4} << 30);
+  EXPECT_EQ(FormatMemoryUsage(view, 2), "Node 2: Data usage is 1%(64 KiB of 4 GiB)\n");
+}
+
 TEST(FormatTest, StatusOfAStartingNodeSaysHowFarItHasGot) {
   control::ClusterView view = SampleView();
   control::NodeStatus* dn3 = view.mutable_nodes(2);

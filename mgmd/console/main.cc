@@ -60,13 +60,13 @@ class Console {
         *quit = true;
         return true;
       case Command::Kind::kRemote:
-        return RunRemote(command->request);
+        return RunRemote(command->request, command->report);
     }
     return false;
   }
 
  private:
-  bool RunRemote(const shoal::control::ConsoleReq& request) {
+  bool RunRemote(const shoal::control::ConsoleReq& request, Command::Report report) {
     absl::Duration timeout = absl::GetFlag(FLAGS_timeout);
     if (!client_.has_value()) {
       auto client = ConsoleClient::Connect(mgmd_.host, mgmd_.port, absl::Seconds(5), tls_.get());
@@ -87,6 +87,10 @@ class Console {
       return false;
     }
     using shoal::control::ConsoleReq;
+    if (report == Command::Report::kMemoryUsage) {
+      std::cout << shoal::console::FormatMemoryUsage(rep->view(), request.node_id());
+      return true;
+    }
     switch (request.verb()) {
       case ConsoleReq::SHOW:
         std::cout << "Connected to the management daemon at " << client_->address() << "\n"

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -266,6 +267,31 @@ TEST(ConsoleTest, ExplainsBadCommandsAndIdsWithANonZeroExit) {
   CommandResult status = cluster.Mgm("2 STATUS");
   EXPECT_EQ(status.exit_code, 0);
   EXPECT_THAT(status.out, HasSubstr("Node 2: datanode, started for"));
+  // Each data node's memory, from its heartbeats: the embedded default's 512M each, nothing
+  // reserved while the cluster is empty, pages once a table has rows (on both replicas).
+  std::string report;
+  EXPECT_TRUE(WaitUntil(  // the first heartbeat after the data plane started carries it
+      [&] {
+        report = cluster.Mgm("ALL REPORT MEMORYUSAGE").out;
+        return absl::StrContains(report, "Node 3: Data usage");
+      },
+      absl::Seconds(10)))
+      << report;
+  EXPECT_THAT(report, ::testing::MatchesRegex("Node 2: Data usage is [0-9]+%\\([0-9.]+ "
+                                              "(bytes|[KMG]iB) of 512 MiB\\)\nNode 3: .*\n"));
+  CommandResult created = RunCommand(
+      {"/usr/bin/mariadb", "-S", cluster.run_dir() + "/router-4.sock", "-u", "root", "-e",
+       "CREATE DATABASE m; CREATE TABLE m.t (id INT PRIMARY KEY, v VARCHAR(100));"
+       "INSERT INTO m.t VALUES (1, 'a'), (2, 'b'), (3, 'c')"});
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        report = cluster.Mgm("ALL REPORT MEMORYUSAGE").out;
+        return !absl::StrContains(report, "0 bytes") && absl::StrContains(report, "Node 3: Data");
+      },
+      absl::Seconds(10)))
+      << report;
+  EXPECT_EQ(cluster.Mgm("4 REPORT MEMORY").out, "Node 4: not a data node\n");
 
   CommandResult unreachable = RunCommand(
       {BinDir() + "/shoal-mgm", "-c", absl::StrCat("127.0.0.1:", FreePort()), "-e", "SHOW"});

@@ -50,6 +50,8 @@ class LdmHost {
   Ldm* LdmForRestore(uint32_t partition);
   // Before Launch: the largest AUTO_INCREMENT value of the table here (0: none).
   uint64_t MaxAutoIncrement(uint32_t table_id) const;
+  // Thread-safe: the data memory the partitions have reserved, and the limit.
+  const storage::MemoryBudget& budget() const { return budget_; }
   // Stops and joins the LDM threads.
   void StopWorkers() { workers_.clear(); }
   // The LDM threads' result doorbells, for the data-plane thread's epoll set.
