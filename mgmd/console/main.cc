@@ -1,5 +1,6 @@
 // shoal-mgm: the admin console. Interactive (a prompt) or scripted with -e "CMD" (several
 // commands separated by ';'); the exit status is non-zero when a command fails.
+#include <google/protobuf/util/json_util.h>
 #include <unistd.h>
 
 #include <iostream>
@@ -23,6 +24,9 @@ ABSL_FLAG(std::string, execute, "",
           "Run these commands (separated by ';') and exit. Short form: -e.");
 ABSL_FLAG(absl::Duration, timeout, absl::Seconds(60),
           "How long to wait for the management daemon to answer a command.");
+ABSL_FLAG(bool, json, false,
+          "Print each reply as JSON (the mgmd's ConsoleRep: the cluster view, events, message) "
+          "instead of text, for scripts.");
 ABSL_FLAG(std::string, tls_dir, "/etc/shoal/cluster-tls",
           "A certificate set of the cluster (ca.pem, node-cert.pem, node-key.pem), for a cluster "
           "whose links use TLS; used when the directory holds one.");
@@ -35,8 +39,20 @@ using shoal::console::ConsoleClient;
 constexpr char kUsage[] =
     "the Shoal admin console.\n\n"
     "  shoal-mgm [-c host:port]              interactive prompt\n"
-    "  shoal-mgm [-c host:port] -e \"SHOW\"    run commands and exit (non-zero on error)\n\n"
+    "  shoal-mgm [-c host:port] -e \"SHOW\"    run commands and exit (non-zero on error)\n"
+    "  shoal-mgm --json -e \"ALL STATUS\"       each reply as JSON, for scripts\n\n"
     "Type HELP at the prompt for the commands.";
+
+// A reply as one line of JSON, field names as in control.proto (node_id, data_used_bytes, …);
+// 64-bit numbers are strings, as protobuf's JSON mapping writes them.
+std::string Json(const shoal::control::ConsoleRep& rep) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.preserve_proto_field_names = true;
+  options.always_print_primitive_fields = true;
+  std::string out;
+  if (!google::protobuf::util::MessageToJsonString(rep, &out, options).ok()) return "{}";
+  return out;
+}
 
 class Console {
  public:
@@ -87,6 +103,11 @@ class Console {
       return false;
     }
     using shoal::control::ConsoleReq;
+    if (absl::GetFlag(FLAGS_json)) {
+      std::cout << Json(*rep) << "\n";
+      if (request.verb() == ConsoleReq::SHUTDOWN) client_.reset();
+      return true;
+    }
     if (report == Command::Report::kMemoryUsage) {
       std::cout << shoal::console::FormatMemoryUsage(rep->view(), request.node_id());
       return true;

@@ -291,6 +291,13 @@ TEST(ConsoleTest, ExplainsBadCommandsAndIdsWithANonZeroExit) {
       },
       absl::Seconds(10)))
       << report;
+  // For scripts: the reply as JSON, with the same numbers.
+  CommandResult json =
+      RunCommand({BinDir() + "/shoal-mgm", "-c", absl::StrCat("127.0.0.1:", cluster.mgmd_port()),
+                  "--json", "-e", "2 REPORT MEMORY"});
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, HasSubstr(R"("node_id":2,"type":"DATANODE")"));
+  EXPECT_THAT(json.out, HasSubstr(R"("data_limit_bytes":"536870912")"));
   EXPECT_EQ(cluster.Mgm("4 REPORT MEMORY").out, "Node 4: not a data node\n");
 
   CommandResult unreachable = RunCommand(
