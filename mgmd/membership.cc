@@ -122,6 +122,7 @@ bool Membership::SetState(int id, NodeState state, absl::Time now) {
   if (state == control::NOT_CONNECTED) {
     slot->disk.Clear();
     slot->memory.reset();
+    slot->threads.clear();
   }
   ++version_;
   return true;
@@ -130,6 +131,14 @@ bool Membership::SetState(int id, NodeState state, absl::Time now) {
 void Membership::SetMemoryUsage(int id, const control::MemoryUsage& memory) {
   NodeSlot* slot = Find(id);
   if (slot != nullptr && slot->state != control::NOT_CONNECTED) slot->memory = memory;
+}
+
+void Membership::SetThreads(
+    int id, const google::protobuf::RepeatedPtrField<control::ThreadUsage>& threads) {
+  NodeSlot* slot = Find(id);
+  if (slot != nullptr && slot->state != control::NOT_CONNECTED) {
+    slot->threads.assign(threads.begin(), threads.end());
+  }
 }
 
 bool Membership::SetDiskState(int id, const control::DiskState& disk) {
@@ -304,6 +313,7 @@ control::ClusterView Membership::View() const {
     }
     if (slot.disk.known()) *node->mutable_disk() = slot.disk;
     if (slot.memory.has_value()) *node->mutable_memory() = *slot.memory;
+    for (const control::ThreadUsage& thread : slot.threads) *node->add_threads() = thread;
   }
   if (system_restart_.has_value()) {
     control::SystemRestart* restart = view.mutable_system_restart();

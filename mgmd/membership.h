@@ -44,6 +44,8 @@ struct NodeSlot {
   control::DiskState disk;
   // A data node's memory, from its latest heartbeat that had it; cleared when it leaves.
   std::optional<control::MemoryUsage> memory;
+  // Its process's threads, from its latest heartbeat; cleared when it leaves.
+  std::vector<control::ThreadUsage> threads;
   // The pid of the process that lost arbitration in this slot (0: none). That process may not
   // register again — it has to restart, as a node declared failed does — while a new process
   // may.
@@ -104,6 +106,8 @@ class Membership {
   // Records a data node's memory from its heartbeat (ignored for nodes not connected). Makes no
   // new view version: the console reads the latest.
   void SetMemoryUsage(int id, const control::MemoryUsage& memory);
+  // The same for its threads.
+  void SetThreads(int id, const google::protobuf::RepeatedPtrField<control::ThreadUsage>& threads);
 
   // The system restart decision (NDB's system restart; docs/architecture.md, "Membership").
   // While no data node is STARTED and none is decided yet: decides once every configured data

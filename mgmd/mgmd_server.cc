@@ -194,6 +194,7 @@ void MgmdServer::OnMessage(uint64_t connection_id, const ControlMessage& message
       if (message.heartbeat().has_memory()) {
         membership_.SetMemoryUsage(conn.node_id, message.heartbeat().memory());
       }
+      membership_.SetThreads(conn.node_id, message.heartbeat().threads());
       return;
     case ControlMessage::kNodeStarted:
       if (!is_node) break;

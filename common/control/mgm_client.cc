@@ -227,6 +227,9 @@ void MgmClient::SendHeartbeat() {
     heartbeat->mutable_start_progress()->set_percent(start_percent_);
   }
   if (disk_.known()) *heartbeat->mutable_disk() = disk_;
+  for (ThreadUsage& thread : threads_.Sample(absl::Now())) {
+    *heartbeat->add_threads() = std::move(thread);
+  }
   if (memory_probe_) {
     if (std::optional<MemoryUsage> memory = memory_probe_()) *heartbeat->mutable_memory() = *memory;
   }

@@ -18,6 +18,7 @@
 #include "common/control/channel.h"
 #include "common/control/control.pb.h"
 #include "common/control/disk_reporter.h"
+#include "common/control/thread_usage.h"
 #include "common/event_loop.h"
 #include "common/liveness/process_probe.h"
 #include "common/liveness/running_clock.h"
@@ -109,6 +110,7 @@ class MgmClient {
   EventLoop* loop_;
   Options options_;
   absl::AnyInvocable<std::optional<MemoryUsage>()> memory_probe_;
+  ThreadSampler threads_;  // every heartbeat says what each thread used since the last
   Callbacks callbacks_;
   std::unique_ptr<ControlChannel> channel_;
   Timer heartbeat_timer_;

@@ -1,5 +1,7 @@
 #include "engine/redo/redo_writer.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <utility>
 
@@ -22,7 +24,10 @@ void RedoWriter::Start() {
     SHOAL_CHECK(!running_ && !stop_) << "RedoWriter started twice";
     running_ = true;
   }
-  thread_ = std::thread([this] { Run(); });
+  thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "redo-writer");  // named in the console's REPORT THREADS
+    Run();
+  });
 }
 
 void RedoWriter::Stop() {

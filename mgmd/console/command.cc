@@ -29,6 +29,9 @@ const char kHelpText[] =
     "  <id> RESTART     stop node <id> and start it again (-f as for STOP)\n"
     "  ALL REPORT MEMORYUSAGE   each data node's data memory: used, of its data_memory\n"
     "  <id> REPORT MEMORYUSAGE  the same for data node <id> (MEMORY for short)\n"
+    "  ALL REPORT THREADS       each node's threads and the CPU each used in its last\n"
+    "                           heartbeat interval, as ndb_top shows them\n"
+    "  <id> REPORT THREADS      the same for node <id>\n"
     "  SHUTDOWN         stop every node, then the management daemon\n"
     "  CLUSTERLOG       the most recent cluster events (nodes connecting, failing, restarting)\n"
     "  HELP             this text\n"
@@ -58,15 +61,20 @@ absl::StatusOr<Command> ParseReport(const std::vector<absl::string_view>& words,
     return absl::InvalidArgumentError(
         absl::StrCat("'", words[0], "' is not a node id: ids are 1 to ", config::kMaxNodeId));
   }
-  if (words[2] != "MEMORYUSAGE" && words[2] != "MEMORY") {
+  Command::Report report;
+  if (words[2] == "MEMORYUSAGE" || words[2] == "MEMORY") {
+    report = Command::Report::kMemoryUsage;
+  } else if (words[2] == "THREADS") {
+    report = Command::Report::kThreads;
+  } else {
     return absl::InvalidArgumentError(
-        absl::StrCat("Unknown report '", words[2], "'; reports are MEMORYUSAGE"));
+        absl::StrCat("Unknown report '", words[2], "'; reports are MEMORYUSAGE and THREADS"));
   }
   Command command;
   command.kind = Command::Kind::kRemote;
   command.request.set_verb(ConsoleReq::STATUS);
   command.request.set_node_id(static_cast<uint32_t>(node_id));
-  command.report = Command::Report::kMemoryUsage;
+  command.report = report;
   return command;
 }
 

@@ -2,7 +2,8 @@
 // the ConsoleReq sent to the mgmd. Case-insensitive; a trailing ';' is ignored.
 //
 //   SHOW | ALL STATUS | <id> STATUS | <id> STOP [-f] | <id> START | <id> RESTART [-f]
-//   ALL REPORT MEMORYUSAGE | <id> REPORT MEMORYUSAGE | SHUTDOWN | CLUSTERLOG | HELP | QUIT | EXIT
+//   <ALL|id> REPORT MEMORYUSAGE | <ALL|id> REPORT THREADS | SHUTDOWN | CLUSTERLOG | HELP | QUIT
+//   EXIT
 #pragma once
 
 #include <string>
@@ -17,7 +18,7 @@ namespace shoal::console {
 struct Command {
   enum class Kind { kRemote, kHelp, kQuit, kEmpty };
   // What a remote command prints: its verb's reply, or a report made from a STATUS reply.
-  enum class Report { kNone, kMemoryUsage };
+  enum class Report { kNone, kMemoryUsage, kThreads };
   Kind kind = Kind::kEmpty;
   control::ConsoleReq request;  // for kRemote
   Report report = Report::kNone;

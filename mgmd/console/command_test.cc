@@ -57,6 +57,8 @@ TEST(CommandTest, ReportMemoryUsageIsAStatusPrintedAsTheReport) {
     EXPECT_EQ(c->request.node_id(), node) << line;
   }
   EXPECT_EQ(ParseCommand("2 STATUS")->report, Command::Report::kNone);
+  EXPECT_EQ(ParseCommand("all report threads")->report, Command::Report::kThreads);
+  EXPECT_EQ(ParseCommand("3 REPORT THREADS")->request.node_id(), 3u);
   EXPECT_THAT(ErrorOf("all report eventlog"), HasSubstr("Unknown report 'EVENTLOG'"));
   EXPECT_THAT(ErrorOf("0 report memory"), HasSubstr("'0' is not a node id"));
   EXPECT_THAT(ErrorOf("x report memory"), HasSubstr("Unknown command"));

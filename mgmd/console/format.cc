@@ -124,6 +124,31 @@ std::string FormatMemoryUsage(const control::ClusterView& view, uint32_t node_id
   return out;
 }
 
+std::string FormatThreads(const control::ClusterView& view, uint32_t node_id) {
+  std::string out;
+  for (const NodeStatus& node : view.nodes()) {
+    if (node_id != 0 && node.node_id() != node_id) continue;
+    if (node.threads().empty()) {
+      // The mgmd runs no heartbeat of its own; a node not connected has none to send.
+      if (node_id != 0 || node.type() != control::MGMD) {
+        absl::StrAppend(&out, "Node ", node.node_id(), ": no thread report (",
+                        node.type() == control::MGMD ? "the management daemon"
+                                                     : control::NodeStateLabel(node.state()),
+                        ")\n");
+      }
+      continue;
+    }
+    absl::StrAppend(&out, "Node ", node.node_id(), ": ", control::NodeTypeLabel(node.type()),
+                    ", pid ", node.pid(), ", ", node.threads_size(), " threads\n");
+    for (const control::ThreadUsage& thread : node.threads()) {
+      absl::StrAppend(
+          &out, absl::StrFormat("  %-16s  user %5.1f%%  system %5.1f%%  (tid %d)\n", thread.name(),
+                                thread.user_percent(), thread.system_percent(), thread.tid()));
+    }
+  }
+  return out;
+}
+
 std::string FormatClusterLog(const control::ConsoleRep& rep) {
   std::string out;
   for (const control::ClusterEvent& event : rep.events()) {

@@ -24,6 +24,11 @@ std::string FormatStatus(const control::ClusterView& view, uint32_t node_id, abs
 //   Node 2: Data usage is 7%(36.5 MiB of 512 MiB)
 // or why there is none ("not started", "not a data node").
 std::string FormatMemoryUsage(const control::ClusterView& view, uint32_t node_id);
+// REPORT THREADS (from a STATUS reply): per node (just `node_id` unless 0), its process's
+// threads with the CPU each used since the node's previous heartbeat, as ndb_top shows them:
+//   Node 2: datanode, pid 4242, 4 threads
+//     data-plane        user  12.5%  system   3.0%  (tid 4245)
+std::string FormatThreads(const control::ClusterView& view, uint32_t node_id);
 // CLUSTERLOG: one line per event, oldest first.
 std::string FormatClusterLog(const control::ConsoleRep& rep);
 

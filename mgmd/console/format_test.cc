@@ -66,6 +66,28 @@ TEST(FormatTest, MemoryUsageOfEachDataNodeAsNdbMgmSaysIt) {
   EXPECT_EQ(FormatMemoryUsage(view, 2), "Node 2: Data usage is 1%(64 KiB of 4 GiB)\n");
 }
 
+TEST(FormatTest, ThreadsOfANodeAsNdbTopShowsThem) {
+  control::ClusterView view = SampleView();
+  auto add = [&](int tid, const char* name, float user, float system) {
+    control::ThreadUsage* t = view.mutable_nodes(1)->add_threads();
+    t->set_tid(tid);
+    t->set_name(name);
+    t->set_user_percent(user);
+    t->set_system_percent(system);
+  };
+  add(102, "shoal-datanode", 0.5f, 0.25f);
+  add(105, "data-plane", 12.5f, 3.0f);
+  EXPECT_EQ(FormatThreads(view, 2),
+            "Node 2: datanode, pid 102, 2 threads\n"
+            "  shoal-datanode    user   0.5%  system   0.2%  (tid 102)\n"
+            "  data-plane        user  12.5%  system   3.0%  (tid 105)\n");
+  EXPECT_EQ(FormatThreads(view, 3), "Node 3: no thread report (not connected)\n");
+  EXPECT_EQ(FormatThreads(view, 1), "Node 1: no thread report (the management daemon)\n");
+  std::string all = FormatThreads(view, 0);
+  EXPECT_THAT(all, Not(HasSubstr("Node 1")));
+  EXPECT_THAT(all, HasSubstr("Node 4: no thread report (starting)"));
+}
+
 TEST(FormatTest, StatusOfAStartingNodeSaysHowFarItHasGot) {
   control::ClusterView view = SampleView();
   control::NodeStatus* dn3 = view.mutable_nodes(2);

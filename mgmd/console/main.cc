@@ -112,6 +112,10 @@ class Console {
       std::cout << shoal::console::FormatMemoryUsage(rep->view(), request.node_id());
       return true;
     }
+    if (report == Command::Report::kThreads) {
+      std::cout << shoal::console::FormatThreads(rep->view(), request.node_id());
+      return true;
+    }
     switch (request.verb()) {
       case ConsoleReq::SHOW:
         std::cout << "Connected to the management daemon at " << client_->address() << "\n"

@@ -298,6 +298,26 @@ TEST(ConsoleTest, ExplainsBadCommandsAndIdsWithANonZeroExit) {
   EXPECT_EQ(json.exit_code, 0) << json.err;
   EXPECT_THAT(json.out, HasSubstr(R"("node_id":2,"type":"DATANODE")"));
   EXPECT_THAT(json.out, HasSubstr(R"("data_limit_bytes":"536870912")"));
+  // Every thread of a node, by the name it gave itself, with its CPU.
+  std::string threads;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        threads = cluster.Mgm("2 REPORT THREADS").out;
+        return absl::StrContains(threads, "data-plane");
+      },
+      absl::Seconds(10)))
+      << threads;
+  EXPECT_THAT(threads, ::testing::MatchesRegex("Node 2: datanode, pid [0-9]+, [0-9]+ threads\n"
+                                               "(  [-a-z0-9]+ +user +[0-9.]+%  system +[0-9.]+%  "
+                                               "\\(tid [0-9]+\\)\n)+"));
+  EXPECT_THAT(threads, HasSubstr("redo-writer"));
+  EXPECT_TRUE(WaitUntil(  // routers heartbeat every 1.5 s
+      [&] {
+        threads = cluster.Mgm("ALL REPORT THREADS").out;
+        return absl::StrContains(threads, "router-w0");
+      },
+      absl::Seconds(10)))
+      << threads;
   EXPECT_EQ(cluster.Mgm("4 REPORT MEMORY").out, "Node 4: not a data node\n");
 
   CommandResult unreachable = RunCommand(
