@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -267,16 +268,36 @@ TEST(ConsoleTest, ExplainsBadCommandsAndIdsWithANonZeroExit) {
   CommandResult status = cluster.Mgm("2 STATUS");
   EXPECT_EQ(status.exit_code, 0);
   EXPECT_THAT(status.out, HasSubstr("Node 2: datanode, started for"));
-  // Each data node's memory, from its heartbeats: the embedded default's 512M each, nothing
-  // reserved while the cluster is empty, pages once a table has rows (on both replicas).
-  std::string report;
-  EXPECT_TRUE(WaitUntil(  // the first heartbeat after the data plane started carries it
+
+  CommandResult unreachable = RunCommand(
+      {BinDir() + "/shoal-mgm", "-c", absl::StrCat("127.0.0.1:", FreePort()), "-e", "SHOW"});
+  EXPECT_EQ(unreachable.exit_code, 1);
+  EXPECT_THAT(unreachable.err, HasSubstr("cannot connect to the management daemon"));
+}
+
+// Runs `command` at the console until its output satisfies `ready` (reports come with the
+// nodes' heartbeats, within seconds); returns the last output.
+std::string ConsoleOnceReady(const TestCluster& cluster, const std::string& command,
+                             absl::FunctionRef<bool(absl::string_view)> ready) {
+  std::string out;
+  EXPECT_TRUE(WaitUntil(
       [&] {
-        report = cluster.Mgm("ALL REPORT MEMORYUSAGE").out;
-        return absl::StrContains(report, "Node 3: Data usage");
+        out = cluster.Mgm(command).out;
+        return ready(out);
       },
       absl::Seconds(10)))
-      << report;
+      << command << ": " << out;
+  return out;
+}
+
+TEST(ConsoleTest, ReportsMemoryAndThreadsFromTheNodesHeartbeats) {
+  TestCluster cluster = TestCluster::Embedded();
+  ASSERT_TRUE(cluster.WaitForState({2, 3, 4, 5}, "started")) << cluster.MgmdLog();
+  // Each data node's memory: the embedded default's 512M each, nothing reserved while the
+  // cluster is empty, pages once a table has rows (on both replicas).
+  std::string report = ConsoleOnceReady(
+      cluster, "ALL REPORT MEMORYUSAGE",
+      [](absl::string_view out) { return absl::StrContains(out, "Node 3: Data usage"); });
   EXPECT_THAT(report, ::testing::MatchesRegex("Node 2: Data usage is [0-9]+%\\([0-9.]+ "
                                               "(bytes|[KMG]iB) of 512 MiB\\)\nNode 3: .*\n"));
   CommandResult created = RunCommand(
@@ -284,13 +305,10 @@ TEST(ConsoleTest, ExplainsBadCommandsAndIdsWithANonZeroExit) {
        "CREATE DATABASE m; CREATE TABLE m.t (id INT PRIMARY KEY, v VARCHAR(100));"
        "INSERT INTO m.t VALUES (1, 'a'), (2, 'b'), (3, 'c')"});
   ASSERT_EQ(created.exit_code, 0) << created.err;
-  EXPECT_TRUE(WaitUntil(
-      [&] {
-        report = cluster.Mgm("ALL REPORT MEMORYUSAGE").out;
-        return !absl::StrContains(report, "0 bytes") && absl::StrContains(report, "Node 3: Data");
-      },
-      absl::Seconds(10)))
-      << report;
+  ConsoleOnceReady(cluster, "ALL REPORT MEMORYUSAGE", [](absl::string_view out) {
+    return !absl::StrContains(out, "0 bytes") && absl::StrContains(out, "Node 3: Data");
+  });
+  EXPECT_EQ(cluster.Mgm("4 REPORT MEMORY").out, "Node 4: not a data node\n");
   // For scripts: the reply as JSON, with the same numbers.
   CommandResult json =
       RunCommand({BinDir() + "/shoal-mgm", "-c", absl::StrCat("127.0.0.1:", cluster.mgmd_port()),
@@ -299,31 +317,16 @@ TEST(ConsoleTest, ExplainsBadCommandsAndIdsWithANonZeroExit) {
   EXPECT_THAT(json.out, HasSubstr(R"("node_id":2,"type":"DATANODE")"));
   EXPECT_THAT(json.out, HasSubstr(R"("data_limit_bytes":"536870912")"));
   // Every thread of a node, by the name it gave itself, with its CPU.
-  std::string threads;
-  EXPECT_TRUE(WaitUntil(
-      [&] {
-        threads = cluster.Mgm("2 REPORT THREADS").out;
-        return absl::StrContains(threads, "data-plane");
-      },
-      absl::Seconds(10)))
-      << threads;
+  std::string threads = ConsoleOnceReady(cluster, "2 REPORT THREADS", [](absl::string_view out) {
+    return absl::StrContains(out, "data-plane");
+  });
   EXPECT_THAT(threads, ::testing::MatchesRegex("Node 2: datanode, pid [0-9]+, [0-9]+ threads\n"
                                                "(  [-a-z0-9]+ +user +[0-9.]+%  system +[0-9.]+%  "
                                                "\\(tid [0-9]+\\)\n)+"));
   EXPECT_THAT(threads, HasSubstr("redo-writer"));
-  EXPECT_TRUE(WaitUntil(  // routers heartbeat every 1.5 s
-      [&] {
-        threads = cluster.Mgm("ALL REPORT THREADS").out;
-        return absl::StrContains(threads, "router-w0");
-      },
-      absl::Seconds(10)))
-      << threads;
-  EXPECT_EQ(cluster.Mgm("4 REPORT MEMORY").out, "Node 4: not a data node\n");
-
-  CommandResult unreachable = RunCommand(
-      {BinDir() + "/shoal-mgm", "-c", absl::StrCat("127.0.0.1:", FreePort()), "-e", "SHOW"});
-  EXPECT_EQ(unreachable.exit_code, 1);
-  EXPECT_THAT(unreachable.err, HasSubstr("cannot connect to the management daemon"));
+  // Routers heartbeat every 1.5 s.
+  ConsoleOnceReady(cluster, "ALL REPORT THREADS",
+                   [](absl::string_view out) { return absl::StrContains(out, "router-w0"); });
 }
 
 constexpr char kTwoNodeGroups[] = R"(
