@@ -9,7 +9,7 @@
 #      data node killed with -9 is restarted (its data copied from the other). With false the
 #      marker is in the capture and no link starts with a TLS handshake; with true the marker
 #      is not, and every link to the mgmd and the data nodes starts with a TLS ClientHello;
-#   2. sysbench oltp_read_write through the router: no errors; peer links opened over tcp;
+#   2. sysbench oltp_read_write through the router: no errors; peer links opened over tcp+tls;
 #   3. shoal-mgm without the certificates is refused, naming --tls-dir; with them it works;
 #   4. a data node killed with -9 is restarted by the mgmd and comes back started over TLS;
 #      rows written before and while it was down are all there, also with the other data
@@ -289,14 +289,14 @@ reconnects=$(sed -n 's/^ *reconnects: *\([0-9]*\).*/\1/p' "$run/sysbench.out")
 tcp_links=0
 for id in 2 3; do
   out=$(curl -sf "http://127.0.0.1:${metrics[$id]}/metrics") || fail "no /metrics on data node $id"
-  metric='shoal_datanode_peer_links_opened_total{transport="tcp"}'
+  metric='shoal_datanode_peer_links_opened_total{transport="tcp+tls"}'
   n=$(awk -v m="$metric" '$1 == m { print $2 }' <<<"$out")
   [[ $n =~ ^[0-9]+$ ]] || fail "data node $id has no $metric: $(grep peer_links <<<"$out" || true)"
   tcp_links=$((tcp_links + n))
 done
-[ "$tcp_links" -ge 1 ] || fail "the data nodes opened no peer link over tcp"
+[ "$tcp_links" -ge 1 ] || fail "the data nodes opened no peer link over tcp+tls"
 echo "ok: sysbench oltp_read_write, 4 threads, 5 s: $transactions transactions, 0 errors;" \
-  "peer links opened over tcp: $tcp_links"
+  "peer links opened over tcp+tls: $tcp_links"
 
 # ---- 3. The console: refused without the certificates, served with them.
 status=0

@@ -45,6 +45,8 @@ Connections::Connections(DataPlaneOptions* options, const NodeView* view,
   constexpr char kPeerLinksHelp[] = "Links this data node opened to other data nodes.";
   peer_links_shm_ = m->GetCounter(kPeerLinks, kPeerLinksHelp, {{"transport", "shm"}});
   peer_links_tcp_ = m->GetCounter(kPeerLinks, kPeerLinksHelp, {{"transport", "tcp"}});
+  // TLS links (cluster.tls) are counted apart: an operator sees that replication is encrypted.
+  peer_links_tls_ = m->GetCounter(kPeerLinks, kPeerLinksHelp, {{"transport", "tcp+tls"}});
   connections_metric_ =
       m->GetCounter("shoal_datanode_connections_total", "Native client connections accepted.");
   tls_refusals_ = m->GetCounter(
@@ -349,7 +351,7 @@ absl::StatusOr<std::unique_ptr<transport::Channel>> Connections::ConnectToPeer(
   }
   absl::StatusOr<std::unique_ptr<transport::Channel>> tcp = transport::ConnectTcp(
       node.host(), static_cast<int>(node.data_port()), absl::Seconds(2), options_->link_tls);
-  if (tcp.ok()) peer_links_tcp_->Increment();
+  if (tcp.ok()) (options_->link_tls != nullptr ? peer_links_tls_ : peer_links_tcp_)->Increment();
   return tcp;
 }
 

@@ -178,6 +178,7 @@ class Connections {
   Counter* tls_refusals_;
   Counter* peer_links_shm_;  // links this node opened to its peers, by transport
   Counter* peer_links_tcp_;
+  Counter* peer_links_tls_;
 };
 
 template <typename OnHeard, typename OnFrame>
