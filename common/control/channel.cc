@@ -32,8 +32,10 @@ std::unique_ptr<ControlChannel> ControlChannel::Adopt(EventLoop* loop, int fd, s
   evutil_make_socket_closeonexec(fd);
   SetNoDelay(fd);
   bufferevent* bev = bufferevent_socket_new(loop->base(), fd, BEV_OPT_CLOSE_ON_FREE);
-  return std::unique_ptr<ControlChannel>(
+  std::unique_ptr<ControlChannel> channel(
       new ControlChannel(loop, bev, std::move(peer), std::move(tls)));
+  channel->accepting_ = true;
+  return channel;
 }
 
 std::unique_ptr<ControlChannel> ControlChannel::Connect(EventLoop* loop, const std::string& host,
@@ -102,8 +104,9 @@ evbuffer* ControlChannel::Input() {
   size_t length = evbuffer_get_length(raw);
   if (length == 0) return plain_;
   const unsigned char* bytes = evbuffer_pullup(raw, -1);
-  // Every TLS connection starts with a handshake record (content type 22).
-  if (!tls_started_ && bytes[0] != 22) {
+  // Every TLS connection starts with a handshake record (content type 22); a client that
+  // speaks in clear text is told why it is refused. (A server that does is a handshake failure.)
+  if (accepting_ && !tls_started_ && bytes[0] != 22) {
     RefuseClearText();
     return nullptr;
   }
@@ -215,8 +218,10 @@ void ControlChannel::OnEvent(bufferevent*, short what, void* arg) {
     SetNoDelay(bufferevent_getfd(self->bev_));
     return;
   }
-  if (what & BEV_EVENT_EOF && self->tls_ != nullptr && !self->tls_->established()) {
-    // A peer that takes the ClientHello for a message of its own closes on it.
+  if (what & BEV_EVENT_EOF && !self->accepting_ && self->tls_ != nullptr &&
+      !self->tls_->established()) {
+    // An mgmd in clear text takes the ClientHello for a message of its own and closes on it.
+    // (On the accepting end a close before any word is a probe's, not news.)
     self->Close(absl::UnavailableError(
         absl::StrCat(self->peer_,
                      " closed the connection during the TLS handshake (does this cluster use "

@@ -83,6 +83,7 @@ class ControlChannel {
   std::unique_ptr<tls::Channel> tls_;      // null: clear text
   evbuffer* plain_ = nullptr;              // TLS: decrypted bytes not yet decoded
   bool tls_started_ = false;               // TLS: the peer's first bytes were a TLS record
+  bool accepting_ = false;                 // made by Adopt: the server end
   absl::Status close_after_flush_status_;  // what the close handler hears then
   // Posted tasks hold a weak_ptr to this; it dies with the channel.
   std::shared_ptr<int> alive_ = std::make_shared<int>(0);

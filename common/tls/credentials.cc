@@ -2,8 +2,6 @@
 
 #include <openssl/x509v3.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <tuple>
@@ -48,22 +46,16 @@ absl::StatusOr<Credentials> ReadDir(const std::string& dir) {
 // Makes the set in a directory of its own beside `dir`, then renames it into place: of
 // routers starting at once on one host, one set wins and every router reads that one.
 absl::StatusOr<Credentials> MakeDir(const std::string& dir, const std::vector<std::string>& names) {
-  std::error_code error;
-  std::filesystem::path parent = std::filesystem::path(dir).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, error);
-  std::string pattern = absl::StrCat(dir, ".new-XXXXXX");
-  if (mkdtemp(pattern.data()) == nullptr) {
-    return absl::InternalError(absl::StrCat("cannot make ", pattern, ": ", strerror(errno)));
-  }
-  absl::StatusOr<MadeCredentials> made = MakeCredentials(names);
-  absl::Status written = made.status();
-  for (const FileName& file : kFiles) {
-    if (!written.ok()) break;
-    written = WriteNewFile(absl::StrCat(pattern, "/", file.name), (*made).*file.pem, file.secret);
-  }
-  // rename() replaces an empty directory and fails on one with files: another router's set.
-  if (written.ok() && rename(pattern.c_str(), dir.c_str()) == 0) return ReadDir(dir);
-  std::filesystem::remove_all(pattern, error);
+  absl::Status written = MakeDirectoryOnce(dir, [&](const std::string& made_dir) {
+    absl::StatusOr<MadeCredentials> made = MakeCredentials(names);
+    if (!made.ok()) return made.status();
+    for (const FileName& file : kFiles) {
+      absl::Status s =
+          WriteNewFile(absl::StrCat(made_dir, "/", file.name), (*made).*file.pem, file.secret);
+      if (!s.ok()) return s;
+    }
+    return absl::OkStatus();
+  });
   if (!written.ok()) return written;
   absl::StatusOr<Credentials> theirs = ReadDir(dir);
   if (!theirs.ok()) {

@@ -3,8 +3,6 @@
 #include <openssl/x509v3.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <utility>
 
@@ -17,6 +15,10 @@ namespace {
 // Links between processes of one cluster resume nothing across processes; the context only
 // needs one name for its sessions.
 constexpr unsigned char kSessionIdContext[] = "shoal-link";
+
+// Every node certificate names these too: a process reaches the mgmd that launched it, and
+// its peers on the same host, over loopback.
+constexpr const char* kLoopbackNames[] = {"localhost", "127.0.0.1", "::1"};
 
 std::string PathIn(const std::string& dir, const char* file) {
   return absl::StrCat(dir, "/", file);
@@ -149,9 +151,9 @@ absl::Status MakeClusterCertificates(const std::string& dir,
     return s;
   }
   for (const std::string& host : hosts) {
-    // Loopback names too: a process reaches the mgmd it was launched by over loopback.
-    absl::StatusOr<PemPair> node = NodeCertificate(*ca, absl::StrCat("Shoal_Node_", host),
-                                                   {host, "localhost", "127.0.0.1", "::1"});
+    std::vector<std::string> names = {host};
+    names.insert(names.end(), std::begin(kLoopbackNames), std::end(kLoopbackNames));
+    absl::StatusOr<PemPair> node = NodeCertificate(*ca, absl::StrCat("Shoal_Node_", host), names);
     if (!node.ok()) return node.status();
     if (absl::Status s = WriteSet(absl::StrCat(dir, "/", host), ca_pem->cert_pem, *node); !s.ok()) {
       return s;
@@ -164,21 +166,11 @@ absl::StatusOr<std::unique_ptr<LinkContext>> LoadOrMakeLocalSet(
     const std::string& dir, const std::vector<std::string>& names) {
   absl::StatusOr<std::unique_ptr<LinkContext>> loaded = LinkContext::Load(dir);
   if (!absl::IsNotFound(loaded.status())) return loaded;
-  std::error_code error;
-  std::filesystem::path parent = std::filesystem::path(dir).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, error);
-  std::string made_dir = absl::StrCat(dir, ".new-XXXXXX");
-  if (mkdtemp(made_dir.data()) == nullptr) {
-    return absl::InternalError(absl::StrCat("cannot make ", made_dir, ": ", strerror(errno)));
-  }
   std::vector<std::string> all = names;
-  for (const char* local : {"localhost", "127.0.0.1", "::1"}) all.push_back(local);
+  all.insert(all.end(), std::begin(kLoopbackNames), std::end(kLoopbackNames));
   all.push_back(HostName());
-  absl::Status written = WriteLocalSet(made_dir, all);
-  // rename() fails onto a directory with files: another process's set, which then wins.
-  if (!written.ok() || rename(made_dir.c_str(), dir.c_str()) != 0) {
-    std::filesystem::remove_all(made_dir, error);
-  }
+  absl::Status written =
+      MakeDirectoryOnce(dir, [&](const std::string& made) { return WriteLocalSet(made, all); });
   if (!written.ok()) return written;
   return LinkContext::Load(dir);
 }

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -103,6 +104,24 @@ absl::StatusOr<PemPair> ToPem(const SignedKey& signed_key) {
   absl::StatusOr<std::string> key = PrivateKeyPem(signed_key.key.get());
   if (!key.ok()) return key.status();
   return PemPair{std::move(*cert), std::move(*key)};
+}
+
+absl::Status MakeDirectoryOnce(const std::string& dir,
+                               absl::FunctionRef<absl::Status(const std::string& made)> fill) {
+  std::error_code error;
+  std::filesystem::path parent = std::filesystem::path(dir).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, error);
+  std::string made = absl::StrCat(dir, ".new-XXXXXX");
+  if (mkdtemp(made.data()) == nullptr) {
+    return absl::InternalError(absl::StrCat("cannot make ", made, ": ", strerror(errno)));
+  }
+  absl::Status filled = fill(made);
+  // rename() replaces an empty directory and fails on one with files: another process's, which
+  // then wins.
+  if (!filled.ok() || rename(made.c_str(), dir.c_str()) != 0) {
+    std::filesystem::remove_all(made, error);
+  }
+  return filled;
 }
 
 absl::Status WriteNewFile(const std::string& path, const std::string& text, bool secret) {

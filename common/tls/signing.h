@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "common/tls/openssl_util.h"
@@ -41,5 +42,13 @@ absl::StatusOr<PemPair> ToPem(const SignedKey& signed_key);
 
 // Writes `text` to a file that must not exist yet; a `secret` one is readable by its owner alone.
 absl::Status WriteNewFile(const std::string& path, const std::string& text, bool secret);
+
+// Makes the directory `dir` with the files `fill` writes into the directory it is given — one
+// of its own beside `dir`, renamed into place once filled — so that of processes making `dir`
+// at once (routers, or nodes, starting together on one host) one wins whole and every one of
+// them then reads the same files. OK when `dir` holds files afterwards, whoever wrote them;
+// `fill`'s error otherwise.
+absl::Status MakeDirectoryOnce(const std::string& dir,
+                               absl::FunctionRef<absl::Status(const std::string& made)> fill);
 
 }  // namespace shoal::tls
