@@ -412,6 +412,19 @@ out=$(garbage "$mgmd_port")
   fail "garbage to the mgmd's port: $out"
 served "garbage to the mgmd"
 echo "ok: garbage to the mgmd's port: ${out%%:*}; the cluster serves"
+# The clear-text refusal is in the cluster log; a probe that connects and says nothing (a load
+# balancer's or Kubernetes' TCP check) is not.
+grep -q "refused a connection: .*clear text" "$run/mgmd/cluster.log" ||
+  fail "the cluster log does not note the clear-text refusal"
+refusals=$(grep -c "refused a connection" "$run/mgmd/cluster.log" || true)
+for _ in 1 2 3; do
+  exec 3<>"/dev/tcp/127.0.0.1/$mgmd_port"
+  exec 3<&- 3>&-
+done
+sleep 0.5
+[ "$(grep -c "refused a connection" "$run/mgmd/cluster.log" || true)" = "$refusals" ] ||
+  fail "a probe that connected and closed is a refusal in the cluster log"
+echo "ok: the cluster log notes the clear-text refusal, not three silent probes"
 # A TLS client without a certificate: the data node requires one.
 # (TLS 1.3: the server judges the client's certificate after the client's Finished, so
 # s_client reads on, -ign_eof, until the node's alert and close.)
