@@ -58,7 +58,7 @@ Client::Client(Cluster* cluster) : cluster_(cluster), topology_(cluster->topolog
 Client::~Client() = default;
 
 uint32_t Client::PartitionOf(const schema::TableDef& table, absl::string_view key) {
-  return schema::KeyHash(key) % std::max<uint32_t>(1, table.partitions);
+  return schema::KeyHash(table, key) % std::max<uint32_t>(1, table.partitions);
 }
 
 bool Client::KeyOfRow(const schema::TableDef& table, absl::string_view row, std::string* key) {

@@ -1,15 +1,18 @@
 // Feeds hostile bytes to everything in engine/schema that reads bytes from the network: a
-// table definition, a filter, an update program and a packed row, split from one input as
+// table definition, a filter, an update program, a packed row and a packed key, split from one
+// input as
 //   int<2> n1 | n1 bytes TableDef | int<2> n2 | n2 bytes filter | int<2> n3 | n3 bytes update |
-//   the rest: a packed full row of the fixed test table
+//   the rest: a packed full row of the fixed test table, and a packed key of its text columns
 // (a missing length takes the rest). Nothing may crash; a definition that parses must survive
-// Append → Parse unchanged, and whatever validates must run on the split row.
+// Append → Parse unchanged, whatever validates must run on the split row, and a key's
+// collation form must fold to itself.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "engine/schema/collation.h"
 #include "engine/schema/program.h"
 #include "engine/schema/row.h"
 #include "engine/schema/schema.h"
@@ -37,6 +40,10 @@ const TableDef& FuzzTable() {
       c.precision = 6;
       c.scale = 2;
       if (IsEnumOrSet(c.type)) c.elements = {"x", "y"};
+      // VARCHAR and TEXT case-insensitive, CHAR binary: both kinds of comparison and key.
+      if (c.type == ColumnType::kVarChar || c.type == ColumnType::kText) {
+        c.collation = Collation::kCaseInsensitive;
+      }
       t->columns.push_back(c);
     }
     ColumnDef id = Column("id", ColumnType::kBigInt);
@@ -133,6 +140,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (size_t i = 0; i < columns.size(); ++i) {
       if (!row[i].null) (void)CompareField(table.columns[i], row[i].bytes, row[i].bytes);
     }
+  }
+  // A key a client sends a data node, folded there: (VARCHAR _ci, CHAR _bin, the BIGINT id).
+  auto At = [](ColumnType type) { return static_cast<uint16_t>(static_cast<int>(type) - 1); };
+  const uint16_t key_columns[] = {At(ColumnType::kVarChar), At(ColumnType::kChar),
+                                  static_cast<uint16_t>(kMaxColumnType)};
+  std::string form, again;
+  if (FoldKey(table.columns, key_columns, row_bytes, &form) &&
+      (!FoldKey(table.columns, key_columns, form, &again) || again != form)) {
+    std::fprintf(stderr, "a key's collation form does not fold to itself\n");
+    std::abort();
   }
   return 0;
 }

@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine/schema/bytes.h"
+#include "engine/schema/collation.h"
 
 namespace shoal::schema {
 namespace {
@@ -198,6 +199,7 @@ int CompareField(const ColumnDef& column, absl::string_view a, absl::string_view
   const size_t fixed = FixedSizeOf(static_cast<uint8_t>(column.type));
   if (fixed == 0) {
     if (column.type == ColumnType::kDecimal) return CompareDecimal(a, b);
+    if (FoldsCase(column)) return CompareFoldedText(a, b);
     return CompareBytes(a, b);
   }
   // Sizes are right for anything SplitRow accepted; stay memory-safe if they are not.

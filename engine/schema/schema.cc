@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/utf8.h"
 #include "engine/schema/bytes.h"
+#include "engine/schema/collation.h"
 #include "engine/schema/row.h"
 
 namespace shoal::schema {
@@ -469,7 +470,7 @@ bool StoredAlike(const TableDef& before, const TableDef& after) {
     const ColumnDef& b = after.columns[i];
     if (a.type != b.type || a.is_unsigned != b.is_unsigned || a.nullable != b.nullable ||
         a.precision != b.precision || a.scale != b.scale || a.hidden != b.hidden ||
-        a.auto_increment != b.auto_increment) {
+        a.auto_increment != b.auto_increment || FoldsCase(a) != FoldsCase(b)) {
       return false;
     }
     // Only these types keep values of any length as they are (BINARY pads to its length).
@@ -496,6 +497,7 @@ bool StoredAlike(const TableDef& before, const TableDef& after) {
 //     int<1> scale | [str default, when flags has kHasDefault] |
 //     [str comment, when flags has kHasComment] |
 //     [int<2> member count | count × str member, ENUM and SET only (format 3 on)]
+//     [int<1> collation (Collation), CHAR, VARCHAR and TEXT only (format 4 on; before, binary)]
 //   int<1> index count, then per index:
 //     str name | int<1> flags (IndexFlag) | int<1> part count | part count × int<2> position
 //   int<1> foreign key count, then per foreign key (format 2 on; format 1 has none):
@@ -506,7 +508,8 @@ bool StoredAlike(const TableDef& before, const TableDef& after) {
 
 namespace {
 
-constexpr uint8_t kFormat = 3;
+constexpr uint8_t kFormat = 4;
+constexpr uint8_t kFormatWithoutCollations = 3;
 constexpr uint8_t kFormatWithoutMembers = 2;
 constexpr uint8_t kFormatWithoutForeignKeys = 1;
 constexpr uint32_t kMaxNameBytes = 1024;
@@ -526,6 +529,11 @@ enum ColumnFlag : uint8_t {
   kAllColumnFlags = 255,
 };
 enum IndexFlag : uint8_t { kUnique = 1, kPrimary = 2, kForForeignKey = 4, kAllIndexFlags = 7 };
+
+// The types whose definitions carry a collation (the character types).
+bool HasCollation(ColumnType type) {
+  return type == ColumnType::kChar || type == ColumnType::kVarChar || type == ColumnType::kText;
+}
 
 void AppendString(absl::string_view s, std::string* out) {
   AppendLe(s.size(), 4, out);
@@ -588,6 +596,13 @@ bool ParseColumn(DefReader* r, uint8_t format, ColumnDef* c) {
     for (std::string& member : c->elements) {
       if (!r->String(kMaxNameBytes, &member)) return false;
     }
+  }
+  if (format > kFormatWithoutCollations && HasCollation(c->type)) {
+    uint8_t collation;
+    if (!r->Int(&collation) || collation > static_cast<uint8_t>(Collation::kCaseInsensitive)) {
+      return false;
+    }
+    c->collation = static_cast<Collation>(collation);
   }
   return true;
 }
@@ -668,6 +683,7 @@ void AppendTableDef(const TableDef& table, std::string* out) {
       AppendLe(c.elements.size(), 2, out);
       for (const std::string& member : c.elements) AppendString(member, out);
     }
+    if (HasCollation(c.type)) out->push_back(static_cast<char>(c.collation));
   }
   out->push_back(static_cast<char>(table.indexes.size()));
   for (const IndexDef& index : table.indexes) {
@@ -745,7 +761,12 @@ absl::StatusOr<TableDef> ParseTableDef(absl::string_view* in) {
   return table;
 }
 
-// xxHash32 (seed 0) over the key bytes, spelled out so that every process and platform agrees.
+uint32_t KeyHash(const TableDef& table, absl::string_view packed_key) {
+  std::string scratch;  // only a key that folds case is copied
+  return KeyHash(KeyForm(table, 0, packed_key, &scratch));
+}
+
+// xxHash32 (seed 0), spelled out so that every process and platform agrees.
 uint32_t KeyHash(absl::string_view packed_key) {
   constexpr uint32_t kP1 = 0x9E3779B1u, kP2 = 0x85EBCA77u, kP3 = 0xC2B2AE3Du;
   constexpr uint32_t kP4 = 0x27D4EB2Fu, kP5 = 0x165667B1u;

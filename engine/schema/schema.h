@@ -68,6 +68,13 @@ struct DateTimeParts {
 };
 DateTimeParts UnpackDateTime(int64_t packed);
 
+// How a CHAR, VARCHAR or TEXT column's values compare, in keys as everywhere (collation.h).
+// Numbers are stable: they are stored in table definitions.
+enum class Collation : uint8_t {
+  kBinary = 0,           // byte for byte: MySQL's _bin collations, and definitions before format 4
+  kCaseInsensitive = 1,  // the _ci collations: ASCII case folded (collation.h)
+};
+
 struct ColumnDef {
   std::string name;
   ColumnType type = ColumnType::kInt;
@@ -90,6 +97,8 @@ struct ColumnDef {
   // ENUM and SET: the members, in their declared order (MySQL compares and sorts by position).
   std::vector<std::string> elements;
   std::string comment;  // COMMENT '…'
+  // CHAR, VARCHAR and TEXT only; the other types compare by their type whatever it says.
+  Collation collation = Collation::kBinary;
 };
 
 // TINYTEXT … LONGTEXT and TINYBLOB … LONGBLOB as declared: the type's capacity in bytes (255,
@@ -182,7 +191,8 @@ absl::Status ValidateAndComplete(TableDef* table);
 
 // Whether rows stored under `before` are valid rows of `after` as they are, so that a table
 // may change between them in place (ALTER TABLE without a copy): the same columns in the same
-// order, each of the same type, signedness, nullability, precision and scale (a CHAR, VARCHAR
+// order, each of the same type, signedness, nullability, precision, scale and collation (a
+// collation orders the indexes and places keys; a CHAR, VARCHAR
 // or VARBINARY may grow), the same AUTO_INCREMENT column and the same primary key. Names,
 // defaults and secondary indexes may differ.
 bool StoredAlike(const TableDef& before, const TableDef& after);
@@ -192,8 +202,11 @@ bool StoredAlike(const TableDef& before, const TableDef& after);
 void AppendTableDef(const TableDef& table, std::string* out);
 absl::StatusOr<TableDef> ParseTableDef(absl::string_view* in);
 
-// Hash of a packed primary key (row.h), the same in every process: partition =
-// KeyHash(key) % partitions.
-uint32_t KeyHash(absl::string_view packed_key);
+// Hash of a packed primary key (row.h) of `table` in its collation form (collation.h: keys
+// its collations hold equal hash alike), the same in every process: partition =
+// KeyHash(table, key) % partitions.
+uint32_t KeyHash(const TableDef& table, absl::string_view packed_key);
+// The hash itself, of bytes as they are (xxHash32, seed 0).
+uint32_t KeyHash(absl::string_view bytes);
 
 }  // namespace shoal::schema

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/schema/bytes.h"
+#include "engine/schema/collation.h"
 #include "engine/schema/row.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -43,6 +44,14 @@ TableDef Sbtest() {
                Column("c", ColumnType::kChar, 120)};
   t.columns[0].auto_increment = true;
   t.indexes = {Index("", {0}, true), Index("k", {1})};
+  return t;
+}
+
+// Sbtest with its character column made BINARY: its bytes read the same in every format
+// (format 4 added a collation byte after each CHAR, VARCHAR and TEXT column).
+TableDef SbtestWithoutText() {
+  TableDef t = Sbtest();
+  t.columns[2].type = ColumnType::kBinary;
   return t;
 }
 
@@ -375,6 +384,7 @@ void ExpectSame(const TableDef& a, const TableDef& b) {
     EXPECT_EQ(x.hidden, y.hidden);
     EXPECT_EQ(x.elements, y.elements);
     EXPECT_EQ(x.comment, y.comment);
+    EXPECT_EQ(x.collation, y.collation);
   }
   ASSERT_EQ(a.indexes.size(), b.indexes.size());
   for (size_t i = 0; i < a.indexes.size(); ++i) {
@@ -445,9 +455,10 @@ TEST(SerializeTest, ForeignKeysRoundTripAndTheFirstFormatStillParses) {
   EXPECT_EQ(parsed->foreign_keys[0].on_update, ReferenceAction::kSetNull);
   EXPECT_TRUE(parsed->indexes[1].for_foreign_key);
 
-  // Format 1 (before foreign keys): no count after the indexes.
+  // Format 1 (before foreign keys): no count after the indexes. (Formats before 4 have no
+  // collation byte after a character column: these tables have none.)
   std::string old;
-  AppendTableDef(Sbtest(), &old);
+  AppendTableDef(SbtestWithoutText(), &old);
   old[0] = 1;
   old.pop_back();  // the foreign key count (0)
   absl::string_view old_in = old;
@@ -458,16 +469,70 @@ TEST(SerializeTest, ForeignKeysRoundTripAndTheFirstFormatStillParses) {
 
   // Format 2 (before ENUM and SET): a table of other types reads the same.
   std::string two;
-  AppendTableDef(Sbtest(), &two);
+  AppendTableDef(SbtestWithoutText(), &two);
   two[0] = 2;
   absl::string_view two_in = two;
   absl::StatusOr<TableDef> from_two = ParseTableDef(&two_in);
   ASSERT_TRUE(from_two.ok()) << from_two.status();
-  ExpectSame(Sbtest(), *from_two);
+  ExpectSame(SbtestWithoutText(), *from_two);
 
   // A foreign key naming a column the table does not have is refused.
   t.foreign_keys[0].columns = {99};
   EXPECT_FALSE(ValidateAndComplete(&t).ok());
+}
+
+TEST(SerializeTest, CollationsRoundTripAndOlderFormatsReadAsBinary) {
+  TableDef t = Sbtest();
+  t.columns[2].collation = Collation::kCaseInsensitive;
+  t.columns.push_back(Column("v", ColumnType::kVarChar, 10));  // binary, as _bin names it
+  t.columns.push_back(Column("txt", ColumnType::kText));
+  t.columns.back().collation = Collation::kCaseInsensitive;
+  std::string bytes;
+  AppendTableDef(t, &bytes);
+  absl::string_view in = bytes;
+  absl::StatusOr<TableDef> parsed = ParseTableDef(&in);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ExpectSame(t, *parsed);
+
+  // Format 3 had no collation byte: its character columns read as binary, as they compared.
+  TableDef three = Sbtest();
+  three.columns.push_back(Column("v", ColumnType::kVarChar, 10));
+  std::string old;
+  AppendTableDef(three, &old);
+  // Drop each character column's collation byte (0: binary) and say format 3.
+  std::string without;
+  {
+    TableDef probe = three;
+    probe.columns[2].collation = Collation::kCaseInsensitive;
+    probe.columns[3].collation = Collation::kCaseInsensitive;
+    std::string marked;
+    AppendTableDef(probe, &marked);
+    ASSERT_EQ(marked.size(), old.size());
+    for (size_t i = 0; i < old.size(); ++i) {
+      if (marked[i] != old[i]) continue;  // the bytes that differ are the collation bytes
+      without.push_back(old[i]);
+    }
+    ASSERT_EQ(without.size(), old.size() - 2);
+  }
+  without[0] = 3;
+  in = without;
+  parsed = ParseTableDef(&in);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_TRUE(in.empty());
+  ExpectSame(three, *parsed);
+  EXPECT_FALSE(FoldsCase(parsed->columns[2]));
+
+  // An unknown collation is refused.
+  std::string bad = bytes;
+  TableDef marked = t;
+  std::string marked_bytes;
+  marked.columns[2].collation = Collation::kBinary;
+  AppendTableDef(marked, &marked_bytes);
+  for (size_t i = 0; i < bad.size(); ++i) {
+    if (bad[i] != marked_bytes[i]) bad[i] = 2;
+  }
+  in = bad;
+  EXPECT_FALSE(ParseTableDef(&in).ok());
 }
 
 TEST(ValidateTest, EnumAndSetMembers) {
@@ -511,7 +576,7 @@ TEST(SerializeTest, CorruptionRejected) {
   };
   ASSERT_TRUE(parses(good));
   std::string bad = good;
-  bad[0] = 4;  // unknown format
+  bad[0] = 5;  // unknown format
   EXPECT_FALSE(parses(bad));
   // The first column's type byte follows header (1+12), three strings and the count, and
   // the column name "id".

@@ -2,9 +2,22 @@
 
 #include <algorithm>
 
+#include "absl/strings/ascii.h"
 #include "engine/schema/row.h"
 
 namespace shoal::storage {
+namespace {
+
+// Bytes compare unsigned, then shorter first: a shorter string's zero padding never puts it
+// after a longer one it equals so far.
+uint64_t BytesPrefix(absl::string_view bytes) {
+  uint64_t prefix = 0;
+  const size_t n = std::min<size_t>(bytes.size(), 8);
+  for (size_t i = 0; i < n; ++i) prefix |= uint64_t{static_cast<uint8_t>(bytes[i])} << (56 - 8 * i);
+  return prefix;
+}
+
+}  // namespace
 
 void IndexInfo::ChoosePrefix() {
   const schema::ColumnDef& first = layout->columns[cmp_columns[0]];
@@ -12,6 +25,8 @@ void IndexInfo::ChoosePrefix() {
   if (first.type == ColumnType::kDecimal || first.type == ColumnType::kFloat ||
       first.type == ColumnType::kDouble) {
     prefix_kind = PrefixKind::kNone;
+  } else if (schema::FoldsCase(first)) {
+    prefix_kind = PrefixKind::kFolded;
   } else if (schema::FixedSize(first.type) == 0) {
     prefix_kind = PrefixKind::kBytes;
   } else if ((first.is_unsigned && schema::IsInteger(first.type)) ||
@@ -36,13 +51,18 @@ IndexEntry EntryOf(const IndexInfo& info, Row* row) {
     case PrefixKind::kUnsigned:
       entry.prefix = schema::FieldUint(column, f.bytes);
       break;
-    case PrefixKind::kBytes: {
-      // Bytes compare unsigned, then shorter first: a shorter string's zero padding never
-      // puts it after a longer one it equals so far.
-      const size_t n = std::min<size_t>(f.bytes.size(), 8);
-      for (size_t i = 0; i < n; ++i) {
-        entry.prefix |= uint64_t{static_cast<uint8_t>(f.bytes[i])} << (56 - 8 * i);
+    case PrefixKind::kBytes:
+      entry.prefix = BytesPrefix(f.bytes);
+      break;
+    case PrefixKind::kFolded: {
+      // CompareFoldedText orders folded texts by their bytes, shorter first.
+      char folded[8];
+      size_t n = 0;
+      const absl::string_view text = f.bytes;
+      for (; n < text.size() && n < sizeof(folded); ++n) {
+        folded[n] = static_cast<char>(absl::ascii_tolower(static_cast<unsigned char>(text[n])));
       }
+      entry.prefix = BytesPrefix(absl::string_view(folded, n));
       break;
     }
     case PrefixKind::kNone:
@@ -109,7 +129,11 @@ bool UniqueEq::operator()(const Row* a, const Row* b) const {
   for (uint16_t col : info->columns) {
     schema::Field fa = FieldAt(layout, a->row_data(), col);
     schema::Field fb = FieldAt(layout, b->row_data(), col);
-    if (fa.null || fb.null || fa.bytes != fb.bytes) return false;
+    if (fa.null || fb.null) return false;
+    if (schema::FoldsCase(layout.columns[col]) ? schema::CompareFoldedText(fa.bytes, fb.bytes) != 0
+                                               : fa.bytes != fb.bytes) {
+      return false;
+    }
   }
   return true;
 }

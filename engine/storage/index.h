@@ -46,6 +46,7 @@ enum class PrefixKind : uint8_t {
   kSigned,    // signed integers, dates and times: the value with its sign bit flipped
   kUnsigned,  // unsigned integers, ENUM positions and SET bits: the value
   kBytes,     // strings and binaries: the first 8 bytes, big-endian, zero-padded
+  kFolded,    // text that folds case: the same over its folded text (schema::AppendFoldedText)
 };
 
 // What an ordered index compares. Owned (stably, by address) by the partition's index state.
@@ -115,7 +116,8 @@ struct IndexLess {
 };
 using OrderedIndex = absl::btree_set<IndexEntry, IndexLess>;
 
-// Packed key of the index's columns of a stored row, into *out; false when one is NULL.
+// Packed key of the index's columns of a stored row in its collation form (AppendKeyField),
+// into *out; false when one is NULL.
 bool BuildIndexKey(const IndexInfo& info, const Row* row, std::string* out);
 
 struct UniqueHash {

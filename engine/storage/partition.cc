@@ -111,6 +111,13 @@ void Partition::Impl::Output(const Row* v, absl::Span<const uint16_t> columns,
   }
 }
 
+Row* Partition::Impl::FindFoldedHead(absl::string_view key) {
+  absl::string_view form;
+  if (!KeyFormOf(layout_, layout_.pk, key, &key_form_, &form)) return nullptr;
+  auto it = pk_.find(form);
+  return it == pk_.end() ? nullptr : *it;
+}
+
 OpResult Partition::Impl::Read(TxnId txn, absl::string_view key, absl::Span<const uint16_t> columns,
                                LockMode lock, schema::RowWriter* out) {
   if (!ColumnsValid(columns)) return BadRequest("column out of range");
@@ -143,7 +150,11 @@ OpResult Partition::Impl::ReadUnique(TxnId txn, int index, absl::string_view key
     return BadRequest("malformed unique key");
   }
   // Fast path: the hash hint names an unlocked head (committed, so the only match).
-  auto hint = ix.unique->find(key);
+  absl::string_view form;
+  if (!KeyFormOf(layout_, ix.info.columns, key, &key_form_, &form)) {
+    return BadRequest("malformed unique key");
+  }
+  auto hint = ix.unique->find(form);
   if (hint != ix.unique->end() && (*hint)->owner == 0) {
     Row* h = *hint;
     if (lock != LockMode::kNone && txn != kAutocommit) Touch(txn, h);

@@ -66,10 +66,13 @@ class Partition::Impl {
 
  private:
   int index_count() const { return static_cast<int>(indexes_.size()); }
+  // The head with primary key `key` (as sent, or already in its collation form).
   Row* FindHead(absl::string_view key) {
+    if (layout_.pk_folds_case) return FindFoldedHead(key);
     auto it = pk_.find(key);
     return it == pk_.end() ? nullptr : *it;
   }
+  Row* FindFoldedHead(absl::string_view key);  // out of line: most keys fold nothing
   // Version of head `h` a primary-key reader sees without locking; null for none.
   static Row* HeadVersion(Row* h, TxnId txn);
   // Version entry `e` of ordered index `index` shows; with a lock, a row held by another
@@ -124,6 +127,7 @@ class Partition::Impl {
   std::vector<schema::Field> bound_fields_;
   std::string new_key_;
   std::string key_scratch_;
+  std::string key_form_;  // FindHead, ReadUnique
   schema::RowWriter update_;
   schema::RowWriter token_;
 };

@@ -94,7 +94,8 @@ bool SameColumns(const Layout& layout, const schema::TableDef& table) {
   for (size_t i = 0; i < table.columns.size(); ++i) {
     const schema::ColumnDef& a = layout.columns[i];
     const schema::ColumnDef& b = table.columns[i];
-    if (a.type != b.type || a.is_unsigned != b.is_unsigned || a.nullable != b.nullable) {
+    if (a.type != b.type || a.is_unsigned != b.is_unsigned || a.nullable != b.nullable ||
+        schema::FoldsCase(a) != schema::FoldsCase(b)) {
       return false;
     }
   }

@@ -21,6 +21,7 @@ Layout::Layout(const schema::TableDef& table) : columns(table.columns) {
   if (!table.indexes.empty()) {
     for (int c : table.indexes[0].columns) pk.push_back(static_cast<uint16_t>(c));
   }
+  pk_folds_case = schema::AnyFoldsCase(columns, pk);
 }
 
 int WalkTo(const Layout& layout, const char* row, int col) {
@@ -76,11 +77,30 @@ bool ParseKeyPrefix(const Layout& layout, const std::vector<uint16_t>& columns,
 }
 
 void AppendKeyField(const Layout& layout, int col, absl::string_view bytes, std::string* out) {
-  if (layout.fixed[col] == 0) {
-    uint16_t len = static_cast<uint16_t>(bytes.size());
-    out->append(reinterpret_cast<const char*>(&len), 2);
+  if (layout.fixed[col] > 0) {
+    out->append(bytes.data(), bytes.size());
+    return;
   }
-  out->append(bytes.data(), bytes.size());
+  const size_t at = out->size();
+  out->append(2, '\0');
+  if (schema::FoldsCase(layout.columns[col])) {
+    schema::AppendFoldedText(bytes, out);
+  } else {
+    out->append(bytes.data(), bytes.size());
+  }
+  const uint16_t len = static_cast<uint16_t>(out->size() - at - 2);
+  std::memcpy(out->data() + at, &len, 2);
+}
+
+bool KeyFormOf(const Layout& layout, const std::vector<uint16_t>& columns, absl::string_view key,
+               std::string* scratch, absl::string_view* form) {
+  if (!schema::AnyFoldsCase(layout.columns, columns)) {
+    *form = key;
+    return true;
+  }
+  if (!schema::FoldKey(layout.columns, columns, key, scratch)) return false;
+  *form = *scratch;
+  return true;
 }
 
 }  // namespace shoal::storage

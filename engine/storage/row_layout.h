@@ -1,9 +1,10 @@
 // How a partition keeps one version of a row in memory, and fast access to the fields of the
 // packed rows it stores (which were validated on the way in, so reading them needs no checks).
 //
-// A row version is one arena block: a 40-byte Row header, the packed primary key, then the
-// packed full row (row.h, every column in table order). The key comes first so that a row whose
-// size changes in place never moves its key.
+// A row version is one arena block: a 40-byte Row header, the packed primary key (in its
+// collation form: a key column that folds case holds its folded text), then the packed full
+// row (row.h, every column in table order; the values as written). The key comes first so that a
+// row whose size changes in place never moves its key.
 //
 // A head is the current version of a row: the one the primary-key hash index points to, locked
 // by `owner` while a transaction has touched it. The first change a transaction makes copies
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "engine/schema/collation.h"
 #include "engine/schema/row.h"
 #include "engine/schema/schema.h"
 
@@ -68,6 +70,9 @@ struct Layout {
   std::vector<uint16_t> all;    // 0 … n-1
   std::vector<uint16_t> pk;     // the primary key's columns
   int bitmap_bytes = 0;
+  // A primary-key column folds case: keys are stored and found in their collation form
+  // (schema/collation.h), never as sent.
+  bool pk_folds_case = false;
 };
 
 inline uint16_t Load16(const char* p) {
@@ -99,8 +104,15 @@ void SplitStored(const Layout& layout, const char* row, schema::Field* out);
 bool ParseKeyPrefix(const Layout& layout, const std::vector<uint16_t>& columns,
                     absl::string_view in, schema::Field* out, int* n);
 
-// Appends one non-NULL field in packed-key form (fixed bytes, or int<2> length | bytes).
+// Appends one non-NULL field in packed-key form (fixed bytes, or int<2> length | bytes), in its
+// collation form: folded when the column folds case (schema/collation.h). What the primary
+// key and unique hash indexes hold.
 void AppendKeyField(const Layout& layout, int col, absl::string_view bytes, std::string* out);
+
+// A packed key over `columns` as those indexes hold it: `key` itself when no column folds
+// case, else its folded form in *scratch. False when `key` is malformed.
+bool KeyFormOf(const Layout& layout, const std::vector<uint16_t>& columns, absl::string_view key,
+               std::string* scratch, absl::string_view* form);
 
 // Three-way comparison of two fields of `col`, NULL first (as MySQL orders indexes).
 inline int CompareNullable(const Layout& layout, int col, const schema::Field& a,

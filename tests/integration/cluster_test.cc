@@ -295,9 +295,12 @@ TEST(ConsoleTest, ReportsMemoryAndThreadsFromTheNodesHeartbeats) {
   ASSERT_TRUE(cluster.WaitForState({2, 3, 4, 5}, "started")) << cluster.MgmdLog();
   // Each data node's memory: the embedded default's 512M each, nothing reserved while the
   // cluster is empty, pages once a table has rows (on both replicas).
-  std::string report = ConsoleOnceReady(
-      cluster, "ALL REPORT MEMORYUSAGE",
-      [](absl::string_view out) { return absl::StrContains(out, "Node 3: Data usage"); });
+  // (Each node's first report comes with its first heartbeat after it started.)
+  std::string report =
+      ConsoleOnceReady(cluster, "ALL REPORT MEMORYUSAGE", [](absl::string_view out) {
+        return absl::StrContains(out, "Node 2: Data usage") &&
+               absl::StrContains(out, "Node 3: Data usage");
+      });
   EXPECT_THAT(report, ::testing::MatchesRegex("Node 2: Data usage is [0-9]+%\\([0-9.]+ "
                                               "(bytes|[KMG]iB) of 512 MiB\\)\nNode 3: .*\n"));
   CommandResult created = RunCommand(

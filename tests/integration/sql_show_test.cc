@@ -205,6 +205,37 @@ TEST_F(SqlShowTest, ShowCreate) {
   EXPECT_EQ(Query("SHOW CREATE SCHEMA showdb", ""), database);
 }
 
+// Text columns are case-insensitive unless a _bin collation is named, and so are their keys:
+// shown as MySQL 8.0 shows them, and a key in another case is the same key (1062 names the
+// value as written), found through a const plan.
+TEST_F(SqlShowTest, ColumnCollationsAndTheKeysThatFollowThem) {
+  Query(
+      "CREATE TABLE coll (name VARCHAR(20) PRIMARY KEY, code VARCHAR(10) COLLATE utf8mb4_bin, "
+      "UNIQUE KEY uk_code (code))");
+  EXPECT_EQ(Query("SHOW CREATE TABLE coll"),
+            "Table\tCreate Table\n"
+            "coll\tCREATE TABLE `coll` (\\n"
+            "  `name` varchar(20) NOT NULL,\\n"
+            "  `code` varchar(10) COLLATE utf8mb4_bin DEFAULT NULL,\\n"
+            "  PRIMARY KEY (`name`),\\n"
+            "  UNIQUE KEY `uk_code` (`code`)\\n"
+            ") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4\n");
+  EXPECT_EQ(Query("SELECT COLUMN_NAME, COLLATION_NAME FROM information_schema.COLUMNS WHERE "
+                  "TABLE_NAME = 'coll' ORDER BY ORDINAL_POSITION"),
+            "COLUMN_NAME\tCOLLATION_NAME\nname\tutf8mb4_0900_ai_ci\ncode\tutf8mb4_bin\n");
+  EXPECT_THAT(Query("SHOW FULL COLUMNS FROM coll"), HasSubstr("code\tvarchar(10)\tutf8mb4_bin"));
+
+  Query("INSERT INTO coll VALUES ('Ada Lovelace', 'x1'), ('Alan Turing', 'X1')");
+  EXPECT_THAT(Error("INSERT INTO coll VALUES ('ADA LOVELACE', 'y')"),
+              HasSubstr("ERROR 1062 (23000) at line 1: Duplicate entry 'ADA LOVELACE' for key "
+                        "'coll.PRIMARY'"));
+  EXPECT_EQ(Query("SELECT name, code FROM coll WHERE name = 'ada lovelace'"),
+            "name\tcode\nAda Lovelace\tx1\n");
+  EXPECT_THAT(ExplainRow("SELECT * FROM coll WHERE name = 'ada lovelace'"), HasSubstr("\tconst\t"));
+  EXPECT_EQ(Query("SELECT name FROM coll WHERE code = 'X1'"), "name\nAlan Turing\n");
+  Query("DROP TABLE coll");
+}
+
 TEST_F(SqlShowTest, ErrorsAsMySqlGivesThem) {
   EXPECT_THAT(Error("DESCRIBE nosuch"),
               HasSubstr("ERROR 1146 (42S02) at line 1: Table 'showdb.nosuch' doesn't exist"));

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "common/logging.h"
+#include "engine/schema/collation.h"
 
 namespace shoal::node {
 
@@ -11,9 +12,16 @@ void CopySweep::Begin(const wire::CopyEdge& edge) {
   named_.clear();
 }
 
+void CopySweep::Named(absl::string_view key) {
+  const TableState* table = open_ ? tables_->Table(open_->first) : nullptr;
+  if (table == nullptr) return;
+  named_.emplace(schema::KeyForm(*table->def, 0, key, &form_));
+}
+
 void CopySweep::NamedRow(const schema::TableDef& table, absl::string_view row) {
   key_.clear();
-  if (schema::KeyOfRow(table, 0, row, &key_)) named_.insert(key_);
+  if (schema::KeyOfRow(table, 0, row, &key_))
+    named_.emplace(schema::KeyForm(table, 0, key_, &form_));
 }
 
 void CopySweep::End(const wire::CopyEdge& edge) {

@@ -36,8 +36,9 @@ class CopySweep {
   bool open(uint32_t table_id, uint32_t partition) const {
     return open_.has_value() && *open_ == std::make_pair(table_id, partition);
   }
-  // The copy named the row with packed primary key `key`.
-  void Named(absl::string_view key) { named_.emplace(key); }
+  // The copy named the row with packed primary key `key` (as sent or in its collation form:
+  // noted in that form, as the partition holds it).
+  void Named(absl::string_view key);
   // A kReplicaWrite of the copy: its row names its key.
   void NamedRow(const schema::TableDef& table, absl::string_view row);
 
@@ -46,7 +47,8 @@ class CopySweep {
   LdmTables* tables_;
   std::optional<std::pair<uint32_t, uint32_t>> open_;
   absl::flat_hash_set<std::string> named_;
-  std::string key_;  // NamedRow: scratch
+  std::string key_;  // scratch
+  std::string form_;
   schema::RowWriter scratch_;
 };
 

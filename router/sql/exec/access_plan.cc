@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "engine/schema/collation.h"
 #include "engine/schema/program.h"
 #include "engine/schema/row.h"
 #include "router/sql/eval/expr_internal.h"
@@ -198,14 +199,19 @@ class Planner {
       }
       if (pk.columns.size() != 1 || ColumnOf(table_, *e->args[0]) != pk.columns[0]) continue;
       std::vector<std::string> keys;
-      absl::flat_hash_set<std::string> seen;  // `id IN (1, 1)` is one row: each key read once
+      // `id IN (1, 1)` is one row, and so is `name IN ('a', 'A')` under a _ci collation: each
+      // key read once, as its collation form tells.
+      absl::flat_hash_set<std::string> seen;
+      std::string form;
       for (size_t i = 1; i < e->args.size(); ++i) {
         std::optional<mysql::Value> v = Constant(*e->args[i]);
         if (!v) return false;
         if (mysql::IsNull(*v)) continue;  // matches nothing
         std::optional<std::string> field = ExactField(table_.columns[pk.columns[0]], *v);
         if (!field) return false;
-        if (seen.insert(*field).second) keys.push_back(std::move(*field));
+        if (seen.emplace(schema::KeyForm(table_, 0, *field, &form)).second) {
+          keys.push_back(std::move(*field));
+        }
       }
       plan->kind = keys.empty() ? AccessPlan::Kind::kNothing : AccessPlan::Kind::kBatchedLookup;
       plan->keys = std::move(keys);
@@ -229,7 +235,8 @@ class Planner {
       at.push_back(i);
     }
     std::vector<std::string> keys;
-    absl::flat_hash_set<std::string> seen;
+    absl::flat_hash_set<std::string> seen;  // collation forms, as above
+    std::string form;
     for (size_t i = 1; i < e.args.size(); ++i) {
       const Expr& item = *e.args[i];
       if (item.kind != ExprKind::kRow || item.args.size() != left.args.size()) return false;
@@ -244,7 +251,9 @@ class Planner {
         if (!field) return false;
         key += *field;
       }
-      if (!never && seen.insert(key).second) keys.push_back(std::move(key));
+      if (!never && seen.emplace(schema::KeyForm(table_, 0, key, &form)).second) {
+        keys.push_back(std::move(key));
+      }
     }
     plan->kind = keys.empty() ? AccessPlan::Kind::kNothing : AccessPlan::Kind::kBatchedLookup;
     plan->keys = std::move(keys);

@@ -128,7 +128,7 @@ std::string Partitions(const schema::TableDef& table, const AccessPlan& plan) {
   bool lookups =
       plan.kind == AccessPlan::Kind::kKeyLookup || plan.kind == AccessPlan::Kind::kBatchedLookup;
   if (lookups) {
-    for (const std::string& key : plan.keys) reached.push_back(schema::KeyHash(key) % count);
+    for (const std::string& key : plan.keys) reached.push_back(schema::KeyHash(table, key) % count);
     std::sort(reached.begin(), reached.end());
     reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
   } else {

@@ -9,6 +9,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "engine/api/client.h"
+#include "engine/schema/collation.h"
 #include "engine/schema/row.h"
 #include "router/sql/eval/expr_eval.h"
 #include "router/sql/eval/field_codec.h"
@@ -440,6 +441,16 @@ class UpsertRun : public AsyncStatement, public api::Completion {
     const std::string* stored = nullptr;
     bool pending = false;  // `stored` is a row of this statement's
   };
+  // The packed key of index `index` of `row` in its collation form: rows of one statement
+  // whose keys a _ci collation holds equal collide, as they would in the data nodes. Nullopt
+  // when the row has no such key (a NULL in a unique key).
+  std::optional<std::string> KeyFormOfRow(int index, const std::string& row) const {
+    std::string key, form;
+    if (!schema::KeyOfRow(*table_, index, row, &key)) return std::nullopt;
+    absl::string_view folded = schema::KeyForm(*table_, index, key, &form);
+    return folded.data() == key.data() ? std::move(key) : std::string(folded);
+  }
+
   Collision CollisionOf(
       size_t r, const absl::flat_hash_map<std::string, std::string>& pending,
       const std::vector<absl::flat_hash_map<std::string, std::string>>& pending_unique) {
@@ -453,19 +464,19 @@ class UpsertRun : public AsyncStatement, public api::Completion {
       }
       return c;
     };
-    api::Client::KeyOfRow(*table_, rows_[r], &c.key);
+    c.key = KeyFormOfRow(0, rows_[r]).value_or("");
     const std::string own_key = c.key;
     const auto& by_key = existing_[Slot(r, 0)];
     if (pending.contains(c.key) || by_key) return at_key(by_key ? &*by_key : nullptr);
     for (size_t u = 0; u < unique_indexes_.size(); ++u) {
-      std::string unique_key;
-      if (!schema::KeyOfRow(*table_, unique_indexes_[u], rows_[r], &unique_key)) continue;
-      if (auto it = pending_unique[u].find(unique_key); it != pending_unique[u].end()) {
+      std::optional<std::string> unique_key = KeyFormOfRow(unique_indexes_[u], rows_[r]);
+      if (!unique_key) continue;
+      if (auto it = pending_unique[u].find(*unique_key); it != pending_unique[u].end()) {
         c.key = it->second;
         return at_key(nullptr);
       }
       if (const auto& stored = existing_[Slot(r, u + 1)]) {
-        api::Client::KeyOfRow(*table_, *stored, &c.key);
+        c.key = KeyFormOfRow(0, *stored).value_or("");
         return at_key(&*stored);
       }
     }
@@ -486,9 +497,8 @@ class UpsertRun : public AsyncStatement, public api::Completion {
         unique_indexes_.size());
     auto note_unique_keys = [&](const std::string& key, const std::string& row) {
       for (size_t u = 0; u < unique_indexes_.size(); ++u) {
-        std::string unique_key;
-        if (schema::KeyOfRow(*table_, unique_indexes_[u], row, &unique_key)) {
-          pending_unique[u][unique_key] = key;
+        if (std::optional<std::string> unique_key = KeyFormOfRow(unique_indexes_[u], row)) {
+          pending_unique[u][*unique_key] = key;
         }
       }
     };

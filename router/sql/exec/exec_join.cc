@@ -8,6 +8,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "engine/api/client.h"
+#include "engine/schema/collation.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/value_util.h"
 #include "router/sql/exec/aggregates.h"
@@ -143,7 +144,8 @@ class JoinRun : public RowReader {
     EvalContext eval = ctx.Eval();
     eval.row_columns = &plan_.columns;
     eval.clause = "on clause";
-    absl::flat_hash_set<std::string> seen;
+    absl::flat_hash_set<std::string> seen;  // collation forms: keys a _ci collation holds equal
+    std::string form;                       // are one lookup
     AccessPlan plan;
     plan.kind = by_key ? AccessPlan::Kind::kKeyLookup : AccessPlan::Kind::kIndexRange;
     plan.index = s.index;
@@ -161,7 +163,9 @@ class JoinRun : public RowReader {
         if (!field) return std::monostate{};
         key += *field;
       }
-      if (null || !seen.insert(key).second) continue;
+      if (null || !seen.emplace(schema::KeyForm(table, by_key ? 0 : s.index, key, &form)).second) {
+        continue;
+      }
       if (seen.size() > (by_key ? kMaxLookupKeys : kMaxLookupRanges)) return std::monostate{};
       if (by_key) {
         plan.keys.push_back(std::move(key));

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/api/client.h"
+#include "engine/schema/collation.h"
 #include "engine/schema/program.h"
 #include "engine/schema/row.h"
 #include "router/sql/eval/field_codec.h"
@@ -331,11 +332,15 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       if (auto err = Pack(updated, old, packed, &writer)) return err;
     }
     if (foreign_keys_) changes_.push_back({packed, std::string(writer.view())});
-    std::string new_key;
+    std::string new_key, new_form, old_form;
     api::Client::KeyOfRow(*table_, writer.view(), &new_key);
-    if (new_key != key) undo_.Record(table_, new_key, "");
+    // A key that changes only as its collation ignores ('ada' → 'ADA') names the same row: it
+    // is rewritten in place, as MySQL updates it.
+    const bool moves = schema::KeyForm(*table_, 0, new_key, &new_form) !=
+                       schema::KeyForm(*table_, 0, key, &old_form);
+    if (moves) undo_.Record(table_, new_key, "");
     undo_.Record(table_, key, packed);
-    if (new_key != key) {
+    if (moves) {
       // The key moves: the row goes to its new partition.
       outstanding_ += 2;
       data()->client().Delete(*table_, key, this, txn());

@@ -293,10 +293,8 @@ Row ColumnRow(const schema::TableDef& table, int i, bool full, const SessionStat
   row.emplace_back(c.name);
   row.emplace_back(ColumnTypeText(c));
   if (full) {
-    bool text = c.type == ColumnType::kChar || c.type == ColumnType::kVarChar ||
-                c.type == ColumnType::kText;
-    // Column collations are not kept: a text column has the table's.
-    row.push_back(text ? Value{std::string("utf8mb4_0900_ai_ci")} : Value{});
+    absl::string_view collation = ColumnCollationName(c);
+    row.push_back(collation.empty() ? Value{} : Value{std::string(collation)});
   }
   row.push_back(std::string(c.nullable ? "YES" : "NO"));
   row.push_back(KeyText(rc.flags));

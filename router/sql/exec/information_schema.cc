@@ -138,7 +138,8 @@ void ColumnsRows(const Catalog& c, std::vector<Row>* rows) {
       }
       if (IsText(col.type)) {
         charset = Str("utf8mb4");
-        collation = Str(kDefaultCollation);
+        collation =
+            Str(schema::IsEnumOrSet(col.type) ? kDefaultCollation : ColumnCollationName(col));
       }
       if (int digits = NumericPrecision(col); digits > 0) precision = uint64_t(digits);
       if (col.type == ColumnType::kTime || col.type == ColumnType::kDateTime ||

@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "engine/schema/collation.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/table_access.h"
 
@@ -21,13 +22,16 @@ class UndoRun : public AsyncStatement, public api::Completion {
   void Start() {
     SessionState* s = state();
     const size_t from = s->savepoints[savepoint_].undo;
-    absl::flat_hash_set<std::pair<uint32_t, std::string>> restored;
+    absl::flat_hash_set<std::pair<uint32_t, std::string>> restored;  // by collation form
+    std::string form;
     api::Client& client = data()->client();
     api::Transaction* txn = s->txn.get();
     outstanding_ = 1;  // the loop below; completions may run inside it
     for (size_t i = from; i < s->undo.size(); ++i) {
       const SessionState::UndoRecord& r = s->undo[i];
-      if (!restored.insert({r.table->id, r.key}).second) continue;  // a later image
+      if (!restored.emplace(r.table->id, schema::KeyForm(*r.table, 0, r.key, &form)).second) {
+        continue;  // a later image
+      }
       ++outstanding_;
       if (r.before.empty()) {
         client.Delete(*r.table, r.key, this, txn);

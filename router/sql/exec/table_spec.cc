@@ -24,6 +24,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/utf8.h"
+#include "engine/schema/collation.h"
 #include "engine/schema/row.h"
 #include "protocol/text_format.h"
 #include "router/sql/eval/field_codec.h"
@@ -163,6 +164,14 @@ MaybeError ApplyCharset(const TypeSpec& type, ColumnDef* column) {
     if (column->type == ColumnType::kChar) column->type = ColumnType::kBinary;
     if (column->type == ColumnType::kVarChar) column->type = ColumnType::kVarBinary;
     if (column->type == ColumnType::kText) column->type = ColumnType::kBlob;
+  }
+  // Text compares as the _ci collations do unless a _bin collation is named: in its keys too
+  // (engine/schema/collation.h).
+  if (column->type == ColumnType::kChar || column->type == ColumnType::kVarChar ||
+      column->type == ColumnType::kText) {
+    column->collation = absl::EndsWith(type.collation, "_bin")
+                            ? schema::Collation::kBinary
+                            : schema::Collation::kCaseInsensitive;
   }
   return std::nullopt;
 }
@@ -560,6 +569,14 @@ std::string QuoteIdentifier(absl::string_view name) {
   return out;
 }
 
+absl::string_view ColumnCollationName(const ColumnDef& c) {
+  if (c.type != ColumnType::kChar && c.type != ColumnType::kVarChar &&
+      c.type != ColumnType::kText) {
+    return "";
+  }
+  return schema::FoldsCase(c) ? "utf8mb4_0900_ai_ci" : "utf8mb4_bin";
+}
+
 std::string ColumnTypeText(const ColumnDef& c) {
   std::string name = absl::AsciiStrToLower(schema::ColumnTypeName(c.type));
   switch (c.type) {
@@ -660,6 +677,8 @@ std::string DefaultText(const ColumnDef& c) {
 
 std::string ColumnLine(const ColumnDef& c) {
   std::string line = absl::StrCat("  ", QuoteIdentifier(c.name), " ", ColumnTypeText(c));
+  // The default collation goes unsaid, as the table's (below); a binary one is kept.
+  if (ColumnCollationName(c) == "utf8mb4_bin") line += " COLLATE utf8mb4_bin";
   if (!c.nullable) {
     line += " NOT NULL";
   } else if (c.type == ColumnType::kTimestamp) {

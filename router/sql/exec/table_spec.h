@@ -66,6 +66,11 @@ std::string QuoteIdentifier(absl::string_view name);
 // widths (TINYINT(1) excepted), "int unsigned", "decimal(10,2)", "datetime(3)".
 std::string ColumnTypeText(const schema::ColumnDef& column);
 
+// The collation of a CHAR, VARCHAR or TEXT column as MySQL 8.0 names it: utf8mb4_0900_ai_ci
+// (case-insensitive), or utf8mb4_bin for a binary one (a `_bin` collation, or a definition
+// older than column collations: its keys are bytes). Empty for the other types.
+absl::string_view ColumnCollationName(const schema::ColumnDef& column);
+
 // MySQL's SHOW CREATE TABLE text for `table` (ENGINE=ndbcluster). Column comments, column
 // character sets and partitioning are not kept in a TableDef, so they are not shown.
 std::string ShowCreateTableText(const schema::TableDef& table);

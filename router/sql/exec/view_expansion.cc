@@ -312,6 +312,7 @@ schema::ColumnDef ColumnFromResult(const mysql::ColumnDefinition& c, int charset
       col.length = chars;
       break;
   }
+  if (!binary) col.collation = schema::Collation::kCaseInsensitive;  // the connection's
   return col;
 }
 

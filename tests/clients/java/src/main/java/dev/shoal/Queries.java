@@ -157,9 +157,9 @@ final class Queries {
       print("case-insensitive like", em.createQuery("select b.title from Book b"
           + " where lower(b.title) like :p order by b.title", String.class)
           .setParameter("p", "%the%").getResultList());
-      // Not checked yet: `name = 'ada lovelace'` finding 'Ada Lovelace' through its unique
-      // key. Shoal's keys compare bytes, where MySQL's default collation ignores case
-      // (docs/architecture.md, "Schema"); the unindexed comparisons above ignore it.
+      // Through the unique key on name, which compares as its column's collation does.
+      print("by name, any case", em.createQuery("select a.name from Author a"
+          + " where a.name = :n", String.class).setParameter("n", "ada lovelace").getResultList());
     });
 
     step("pagination: setFirstResult / setMaxResults");

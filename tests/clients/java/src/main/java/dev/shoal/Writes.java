@@ -129,9 +129,9 @@ final class Writes {
     LocalDateTime day = LocalDateTime.parse("2024-01-01T00:00:00");
     print("duplicate name", refusal(emf, em -> em.persist(
         new Author("Ada Lovelace", "other@example.org", day))));
-    // Not checked yet: 'ADA LOVELACE' refused as a duplicate of 'Ada Lovelace'. MySQL's unique
-    // key compares as its column's collation does, case-insensitively by default; Shoal's keys
-    // compare bytes (docs/architecture.md, "Schema").
+    // A unique key compares as its column's collation does: case-insensitively by default.
+    print("duplicate name, other case", refusal(emf, em -> em.persist(
+        new Author("ADA LOVELACE", "other@example.org", day))));
     print("duplicate isbn", refusal(emf, em -> {
       Author a = authorByName(em, "Carl Sagan");
       a.addBook(new Book("Cosmos, again", "978-0-00-000006-6", BigDecimal.ONE, Genre.SCIENCE,
