@@ -82,7 +82,5 @@ int Truth(const mysql::Value& v);
 // What NOW(fsp) gives in a statement that reads the clock as `now`: the session's time zone,
 // cut (not rounded) to `fsp` fractional digits.
 mysql::DateTime StatementNow(const SessionState& state, absl::Time now, uint8_t fsp);
-// The same in UTC (UTC_TIMESTAMP(fsp)).
-mysql::DateTime StatementUtcNow(absl::Time now, uint8_t fsp);
 
 }  // namespace shoal::sql

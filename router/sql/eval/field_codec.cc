@@ -22,6 +22,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/time/civil_time.h"
 #include "common/utf8.h"
 #include "router/sql/eval/member_codec.h"
 #include "router/sql/eval/temporal_text.h"
@@ -60,6 +61,7 @@ struct Scratch {
   char fixed[128];
   std::string text;
   absl::string_view table;  // the column's table, for JSON's messages
+  int utc_offset = 0;       // the session's time zone, for TIMESTAMP values
 };
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -580,7 +582,20 @@ bool MomentOf(const mysql::Value& v, Moment* m) {
   return true;
 }
 
-Error ToDateLike(const ColumnDef& column, const mysql::Value& v, int row, int64_t* out) {
+// A packed date and time `seconds` later (earlier when negative); the zero date stays zero.
+int64_t ShiftPackedDateTime(int64_t packed, int seconds) {
+  if (packed == 0 || seconds == 0) return packed;
+  const schema::DateTimeParts p = schema::UnpackDateTime(packed);
+  const absl::CivilSecond t =
+      absl::CivilSecond(p.year, p.month, p.day, p.hour, p.minute, p.second) + seconds;
+  return schema::PackDateTime(static_cast<int>(t.year()), t.month(), t.day(), t.hour(), t.minute(),
+                              t.second(), p.microsecond);
+}
+
+// A TIMESTAMP is given in the session's time zone (`utc_offset` seconds east of UTC) and
+// stored in UTC, where its range is checked, as MySQL does.
+Error ToDateLike(const ColumnDef& column, const mysql::Value& v, int row, int utc_offset,
+                 int64_t* out) {
   const bool date = column.type == ColumnType::kDate;
   Moment m;
   bool ok = MomentOf(v, &m) && ValidMoment(m);
@@ -593,6 +608,7 @@ Error ToDateLike(const ColumnDef& column, const mysql::Value& v, int row, int64_
   int64_t packed = 0;
   if (ok) {
     packed = schema::PackDateTime(m.year, m.month, m.day, m.hour, m.minute, m.second, m.micro);
+    if (column.type == ColumnType::kTimestamp) packed = ShiftPackedDateTime(packed, -utc_offset);
     ok = column.type != ColumnType::kTimestamp ||
          (packed >= schema::PackDateTime(1970, 1, 1, 0, 0, 1, 0) &&
           packed <= schema::PackDateTime(2038, 1, 19, 3, 14, 7, 999999));
@@ -660,7 +676,7 @@ Error Convert(const ColumnDef& column, const mysql::Value& v, int row, Scratch* 
     case ColumnType::kDateTime:
     case ColumnType::kTimestamp:
       out->kind = Stored::Kind::kInt;
-      return ToDateLike(column, v, row, &out->i);
+      return ToDateLike(column, v, row, scratch->utc_offset, &out->i);
     case ColumnType::kTime:
       out->kind = Stored::Kind::kInt;
       return ToTime(column, v, row, &out->i);
@@ -839,7 +855,8 @@ std::optional<int64_t> TimeMicrosFromText(absl::string_view text) {
 }
 
 std::optional<SqlError> AppendField(const ColumnDef& column, const mysql::Value& value, int row,
-                                    schema::RowWriter* out, absl::string_view table) {
+                                    schema::RowWriter* out, absl::string_view table,
+                                    int utc_offset) {
   if (mysql::IsNull(value)) {
     if (!column.nullable) return errors::ColumnCannotBeNull(column.name);
     out->Null();
@@ -847,6 +864,7 @@ std::optional<SqlError> AppendField(const ColumnDef& column, const mysql::Value&
   }
   Scratch scratch;
   scratch.table = table;
+  scratch.utc_offset = utc_offset;
   Stored stored;
   if (Error e = Convert(column, value, row, &scratch, &stored)) return e;
   Write(column, stored, out);
@@ -854,9 +872,10 @@ std::optional<SqlError> AppendField(const ColumnDef& column, const mysql::Value&
 }
 
 std::variant<std::string, SqlError> EncodeField(const ColumnDef& column, const mysql::Value& value,
-                                                int row) {
+                                                int row, int utc_offset) {
   if (mysql::IsNull(value)) return errors::ColumnCannotBeNull(column.name);
   Scratch scratch;
+  scratch.utc_offset = utc_offset;
   Stored stored;
   if (Error e = Convert(column, value, row, &scratch, &stored)) return *std::move(e);
   // A key holds fields exactly as EncodeValue packs them.
@@ -890,7 +909,7 @@ mysql::Value ZeroValue(const ColumnDef& column) {
   return schema::IsInteger(column.type) ? mysql::Value{int64_t{0}} : mysql::Value{std::string()};
 }
 
-mysql::Value DecodeField(const ColumnDef& column, const schema::Field& field) {
+mysql::Value DecodeField(const ColumnDef& column, const schema::Field& field, int utc_offset) {
   if (field.null) return mysql::Null{};
   const int fixed = schema::FixedSize(column.type);
   if (fixed > 0 && field.bytes.size() != static_cast<size_t>(fixed)) return mysql::Null{};
@@ -919,8 +938,9 @@ mysql::Value DecodeField(const ColumnDef& column, const schema::Field& field) {
     case ColumnType::kTime:
       return DecodeTime(schema::FieldInt(column, field.bytes));
     case ColumnType::kDateTime:
-    case ColumnType::kTimestamp:
       return DecodeDateTime(schema::FieldInt(column, field.bytes));
+    case ColumnType::kTimestamp:
+      return DecodeDateTime(ShiftPackedDateTime(schema::FieldInt(column, field.bytes), utc_offset));
     case ColumnType::kEnum:
     case ColumnType::kSet:
       return schema::MemberText(column, schema::FieldUint(column, field.bytes));
@@ -933,14 +953,14 @@ mysql::Value DecodeField(const ColumnDef& column, const schema::Field& field) {
 
 bool DecodeRow(const schema::TableDef& table, const std::vector<uint16_t>& columns,
                absl::string_view packed, std::vector<schema::Field>* scratch,
-               std::vector<mysql::Value>* out) {
+               std::vector<mysql::Value>* out, int utc_offset) {
   scratch->resize(columns.size());
   size_t used = 0;
   if (!schema::SplitRow(table, columns, packed, scratch->data(), &used)) return false;
   out->reserve(out->size() + columns.size());
   for (size_t i = 0; i < columns.size(); ++i) {
     const schema::Field& f = (*scratch)[i];
-    out->push_back(f.null ? mysql::Value{} : DecodeField(table.columns[columns[i]], f));
+    out->push_back(f.null ? mysql::Value{} : DecodeField(table.columns[columns[i]], f, utc_offset));
   }
   return true;
 }

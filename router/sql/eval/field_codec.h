@@ -25,32 +25,38 @@ namespace shoal::sql {
 // integer value: 'abc' for column 'c' at row N", bad dates 1292, NULL into NOT NULL 1048
 // "Column 'c' cannot be null". Numbers round as MySQL does (3.5 → 4 into INT; DECIMAL
 // rounds half away from zero to its scale). `row` is 1-based, for the messages.
-// TIMESTAMP values are taken as UTC (the session time zone is UTC for now). The caller turns
-// NULL or 0 for an AUTO_INCREMENT column into the next value before calling.
+// TIMESTAMP values are taken in the session's time zone, `utc_offset` seconds east of UTC
+// (SessionUtcOffset), and stored in UTC, as MySQL converts them; 0 keeps them as given (a
+// value already in UTC, or one that only moves between columns). The caller turns NULL or 0
+// for an AUTO_INCREMENT column into the next value before calling.
 // JSON columns take JSON text, stored in MySQL's canonical form; other values are 3140
 // "Invalid JSON text: … in value for column '<table>.<column>'." (`table` names the column's
 // table in that message).
 std::optional<mysql::SqlError> AppendField(const schema::ColumnDef& column,
                                            const mysql::Value& value, int row,
-                                           schema::RowWriter* out, absl::string_view table = {});
+                                           schema::RowWriter* out, absl::string_view table = {},
+                                           int utc_offset = 0);
 
 // The same conversion into one packed field (row.h EncodeValue form): for keys, defaults,
 // filter operands and update programs. NULL is not allowed here.
 std::variant<std::string, mysql::SqlError> EncodeField(const schema::ColumnDef& column,
-                                                       const mysql::Value& value, int row);
+                                                       const mysql::Value& value, int row,
+                                                       int utc_offset = 0);
 
 // The Value a stored field reads as: integers as int64_t (uint64_t when unsigned), FLOAT and
 // DOUBLE as double (a FLOAT as the double nearest its shortest decimal form: 1.1f reads as
 // 1.1), DECIMAL as mysql::Decimal, strings as std::string (CHAR without its trailing spaces,
 // BINARY with its 0x00 padding), DATE/DATETIME/TIMESTAMP as mysql::DateTime, TIME as
-// mysql::Time.
-mysql::Value DecodeField(const schema::ColumnDef& column, const schema::Field& field);
+// mysql::Time. A TIMESTAMP reads in the time zone `utc_offset` seconds east of UTC (the
+// session's, SessionUtcOffset; 0: as stored, in UTC).
+mysql::Value DecodeField(const schema::ColumnDef& column, const schema::Field& field,
+                         int utc_offset = 0);
 
 // A packed row a data node sent for `columns` of `table`, decoded into `*out` (appended);
 // `scratch` is reused between rows. False when the row is malformed.
 bool DecodeRow(const schema::TableDef& table, const std::vector<uint16_t>& columns,
                absl::string_view packed, std::vector<schema::Field>* scratch,
-               std::vector<mysql::Value>* out);
+               std::vector<mysql::Value>* out, int utc_offset = 0);
 
 // The type's zero, what a column holds in mysqld's empty record (Field::reset): 0, 0.0, a
 // DECIMAL's zero at its scale, the zero date or time, an empty string; for ENUM and SET "0",

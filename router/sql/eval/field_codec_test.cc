@@ -515,6 +515,36 @@ TEST(FieldCodecTimestamp, Range) {
   EXPECT_EQ(RoundTrip(c6, Str("2038-01-19 03:14:07.999999")), Date(2038, 1, 19, 3, 14, 7, 999999));
 }
 
+// Given in a session's time zone, stored in UTC: the range is UTC's, and reading in another
+// zone moves the value by the difference; a DATETIME never moves; the zero date stays zero.
+TEST(FieldCodecTimestamp, SessionTimeZones) {
+  ColumnDef c = Col(ColumnType::kTimestamp, 0, 3);
+  constexpr int kPlus2 = 2 * 3600, kMinus530 = -(5 * 3600 + 1800);
+  auto encoded = EncodeField(c, Str("2024-03-01 01:00:00.250"), 1, kPlus2);
+  ASSERT_TRUE(std::holds_alternative<std::string>(encoded));
+  const std::string& packed = std::get<std::string>(encoded);
+  schema::Field field{packed, false};
+  EXPECT_EQ(DecodeField(c, field), Date(2024, 2, 29, 23, 0, 0, 250000));  // as stored: UTC
+  EXPECT_EQ(DecodeField(c, field, kPlus2), Date(2024, 3, 1, 1, 0, 0, 250000));
+  EXPECT_EQ(DecodeField(c, field, kMinus530), Date(2024, 2, 29, 17, 30, 0, 250000));
+  // The first and last instants in UTC, written from +02:00; one second outside each.
+  EXPECT_TRUE(
+      std::holds_alternative<std::string>(EncodeField(c, Str("1970-01-01 02:00:01"), 1, kPlus2)));
+  EXPECT_TRUE(
+      std::holds_alternative<std::string>(EncodeField(c, Str("2038-01-19 05:14:07"), 1, kPlus2)));
+  for (const char* bad : {"1970-01-01 02:00:00", "2038-01-19 05:14:08"}) {
+    auto refused = EncodeField(c, Str(bad), 1, kPlus2);
+    ASSERT_TRUE(std::holds_alternative<SqlError>(refused)) << bad;
+    EXPECT_EQ(std::get<SqlError>(refused).code, 1292);
+  }
+  ColumnDef dt = Col(ColumnType::kDateTime);
+  auto same = EncodeField(dt, Str("2024-03-01 01:00:00"), 1, kPlus2);
+  schema::Field dt_field{std::get<std::string>(same), false};
+  EXPECT_EQ(DecodeField(dt, dt_field, kMinus530), Date(2024, 3, 1, 1, 0, 0));
+  std::string zero(8, '\0');
+  EXPECT_EQ(DecodeField(c, schema::Field{zero, false}, kPlus2), Date(0, 0, 0, 0, 0, 0));
+}
+
 TEST(FieldCodecTime, Forms) {
   ColumnDef c = Col(ColumnType::kTime);
   EXPECT_EQ(RoundTrip(c, Str("12:30:45")), Span(false, 0, 12, 30, 45));

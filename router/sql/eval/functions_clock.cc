@@ -49,14 +49,8 @@ bool Precision(const Expr& e, ExprEngine& engine, uint8_t* fsp) {
 
 // The session's time zone: SYSTEM (= system_time_zone, UTC) or a fixed offset.
 absl::TimeZone SessionTimeZone(const SessionState& state) {
-  const SysVarDef* def = FindSysVar("time_zone");
-  Value v = SessionValue(*def, state);
-  int offset = 0;
-  if (const auto* s = std::get_if<std::string>(&v);
-      s != nullptr && ParseTimeZoneOffset(*s, &offset)) {
-    return absl::FixedTimeZone(offset);
-  }
-  return absl::UTCTimeZone();
+  const int offset = SessionUtcOffset(state);
+  return offset == 0 ? absl::UTCTimeZone() : absl::FixedTimeZone(offset);
 }
 
 mysql::DateTime ToDateTime(absl::Time t, absl::TimeZone tz, uint8_t fsp) {
@@ -274,10 +268,6 @@ namespace shoal::sql {
 
 mysql::DateTime StatementNow(const SessionState& state, absl::Time now, uint8_t fsp) {
   return internal::ToDateTime(now, internal::SessionTimeZone(state), fsp);
-}
-
-mysql::DateTime StatementUtcNow(absl::Time now, uint8_t fsp) {
-  return internal::ToDateTime(now, absl::UTCTimeZone(), fsp);
 }
 
 }  // namespace shoal::sql

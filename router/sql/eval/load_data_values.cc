@@ -135,11 +135,11 @@ bool IsZeroDate(const schema::ColumnDef& column, const mysql::Value& value) {
 
 std::optional<mysql::SqlError> AppendLoadedValue(const schema::ColumnDef& column,
                                                  const mysql::Value& value, uint64_t row,
-                                                 schema::RowWriter* out,
+                                                 int utc_offset, schema::RowWriter* out,
                                                  std::vector<Diagnostic>* warnings,
                                                  IgnoredBy statement) {
   const int at = RowForMessage(row);
-  std::optional<mysql::SqlError> refused = AppendField(column, value, at, out);
+  std::optional<mysql::SqlError> refused = AppendField(column, value, at, out, {}, utc_offset);
   if (!refused) return std::nullopt;
   // A replacement may be refused too ('99999abc' into TINYINT: truncated, then out of range):
   // each step is warned about, as mysqld warns about the conversion it ended with.
@@ -163,7 +163,7 @@ std::optional<mysql::SqlError> AppendLoadedValue(const schema::ColumnDef& column
       out->Int(column, 0);
       return std::nullopt;
     }
-    refused = AppendField(column, current, at, out);
+    refused = AppendField(column, current, at, out, {}, utc_offset);
   }
   return refused;
 }

@@ -21,12 +21,13 @@ namespace shoal::sql {
 
 // Appends `value` (a field's text, NULL, or what a SET expression gave) converted for
 // `column` to `out`, with the warnings above appended to `warnings`; `row` is 1-based, for the
-// messages. Errors only for what no IGNORE turns into a warning.
+// messages; a TIMESTAMP is read in the time zone `utc_offset` seconds east of UTC (the
+// session's). Errors only for what no IGNORE turns into a warning.
 // INSERT IGNORE warns about NULL into NOT NULL with 1048 where LOAD DATA says 1263.
 enum class IgnoredBy : uint8_t { kLoadData, kInsert };
 std::optional<mysql::SqlError> AppendLoadedValue(const schema::ColumnDef& column,
                                                  const mysql::Value& value, uint64_t row,
-                                                 schema::RowWriter* out,
+                                                 int utc_offset, schema::RowWriter* out,
                                                  std::vector<Diagnostic>* warnings,
                                                  IgnoredBy statement = IgnoredBy::kLoadData);
 

@@ -3,6 +3,7 @@
 
 #include "protocol/constants.h"
 #include "router/sql/eval/system_variables.h"
+#include "router/sql/eval/value_util.h"
 #include "router/sql/parse/charsets.h"
 
 namespace shoal::sql {
@@ -33,11 +34,24 @@ const SessionState::ResultEncoding& Encoding(const SessionState& state) {
 void SetSessionVar(absl::string_view name, mysql::Value value, SessionState* state) {
   state->session_vars[name] = std::move(value);
   state->result_encoding.reset();
+  state->utc_offset.reset();
 }
 
 void EraseSessionVar(absl::string_view name, SessionState* state) {
   state->session_vars.erase(name);
   state->result_encoding.reset();
+  state->utc_offset.reset();
+}
+
+int SessionUtcOffset(const SessionState& state) {
+  if (!state.utc_offset) {
+    mysql::Value v = SessionValue(*FindSysVar("time_zone"), state);
+    int offset = 0;
+    const auto* s = std::get_if<std::string>(&v);
+    if (s == nullptr || !ParseTimeZoneOffset(*s, &offset)) offset = 0;
+    state.utc_offset = offset;
+  }
+  return *state.utc_offset;
 }
 
 void ApplyHandshakeCollation(uint16_t collation_id, SessionState* state) {

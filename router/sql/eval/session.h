@@ -144,7 +144,7 @@ struct SessionState {
   // System variables whose session value differs from the global one, by lower-case name.
   // Values as the variable's type (see system_variables.h): bool/int as int64 or uint64,
   // strings and enums as std::string, NULL where the variable allows it. Changed only through
-  // SetSessionVar/EraseSessionVar, which keep `result_encoding` in step.
+  // SetSessionVar/EraseSessionVar, which keep `result_encoding` and `utc_offset` in step.
   absl::flat_hash_map<std::string, mysql::Value> session_vars;
   // How result columns are described, derived from session_vars on first use after a change:
   // every result set needs it, and deriving it takes several lookups by name.
@@ -154,6 +154,9 @@ struct SessionState {
     int table_charset_maxlen;  // 0 when character_set_results is NULL
   };
   mutable std::optional<ResultEncoding> result_encoding;
+  // The time_zone's offset east of UTC in seconds (SYSTEM: UTC), derived the same way: every
+  // TIMESTAMP value read or written converts through it (SessionUtcOffset).
+  mutable std::optional<int> utc_offset;
   // User variables (@x), by lower-case name (MySQL's user variable names ignore case).
   absl::flat_hash_map<std::string, mysql::Value> user_vars;
   // Notes, warnings and the error of the last non-diagnostic statement (SHOW WARNINGS).
@@ -225,6 +228,10 @@ struct SessionState {
 // variable `name` (lower case).
 void SetSessionVar(absl::string_view name, mysql::Value value, SessionState* state);
 void EraseSessionVar(absl::string_view name, SessionState* state);
+
+// The session's time_zone as seconds east of UTC: a fixed offset ('+02:00'), or 0 for SYSTEM
+// (system_time_zone is UTC) and UTC.
+int SessionUtcOffset(const SessionState& state);
 
 // Sets character_set_client/connection/results and collation_connection from the collation
 // id a client sent in its handshake (33, 45, 255…); unknown ids fall back to

@@ -11,9 +11,9 @@
 namespace shoal::sql::internal {
 
 mysql::Value CurrentTimeOf(const schema::ColumnDef& column, const ExecContext& ctx) {
-  const uint8_t fsp = std::min<uint8_t>(column.precision, 6);
-  if (column.type == schema::ColumnType::kTimestamp) return StatementUtcNow(ctx.now, fsp);
-  return StatementNow(*ctx.state, ctx.now, fsp);
+  // In the session's time zone, as every value the router holds: a TIMESTAMP goes to UTC on
+  // its way to the data nodes (field_codec.h).
+  return StatementNow(*ctx.state, ctx.now, std::min<uint8_t>(column.precision, 6));
 }
 
 std::variant<mysql::Value, mysql::SqlError> DefaultValueOf(const schema::ColumnDef& column,
@@ -23,7 +23,7 @@ std::variant<mysql::Value, mysql::SqlError> DefaultValueOf(const schema::ColumnD
     schema::Field field;
     size_t used = 0;
     if (schema::ReadField(column, *column.default_value, &field, &used)) {
-      return DecodeField(column, field);
+      return DecodeField(column, field, SessionUtcOffset(*ctx.state));
     }
   }
   if (column.nullable) return mysql::Value{};

@@ -16,10 +16,10 @@
 
 namespace shoal::sql::internal {
 
-// The statement's time as `column` (DATETIME or TIMESTAMP) stores it, at the column's
-// fractional digits (cut, as NOW(fsp)), one instant per statement (ctx.now): a DATETIME in the
-// session's time zone (NOW(fsp)), a TIMESTAMP in UTC, as TIMESTAMPs are stored. (Reads do not
-// convert TIMESTAMPs back to a session's other time zone yet: field_codec.h.)
+// The statement's time for `column` (DATETIME or TIMESTAMP), at the column's fractional digits
+// (cut, as NOW(fsp)), one instant per statement (ctx.now), in the session's time zone as
+// NOW(fsp) gives it; a TIMESTAMP is stored in UTC once encoded with the session's offset
+// (field_codec.h).
 mysql::Value CurrentTimeOf(const schema::ColumnDef& column, const ExecContext& ctx);
 
 // What `DEFAULT` as a column's value stores: its declared default, the statement's time

@@ -277,7 +277,8 @@ class UpsertRun : public AsyncStatement, public api::Completion {
         last_insert_id_(last_insert_id),
         session_txn_(StatementTransaction(ctx.state)),
         foreign_keys_(ForeignKeysApply(*table_, *ctx.state)),
-        undo_(ctx.state) {
+        undo_(ctx.state),
+        utc_offset_(SessionUtcOffset(*ctx.state)) {
     for (size_t i = 0; i < table_->columns.size(); ++i) {
       all_columns_.push_back(static_cast<uint16_t>(i));
       row_columns_.push_back(ResultColumn(*table_, static_cast<int>(i),
@@ -368,7 +369,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
     if (!schema::SplitRow(*table_, all_columns_, packed, fields.data(), &used)) return values;
     for (size_t c = 0; c < fields.size(); ++c) {
       values.push_back(fields[c].null ? mysql::Value{}
-                                      : DecodeField(table_->columns[c], fields[c]));
+                                      : DecodeField(table_->columns[c], fields[c], utc_offset_));
     }
     return values;
   }
@@ -427,7 +428,9 @@ class UpsertRun : public AsyncStatement, public api::Completion {
     schema::RowWriter writer;
     writer.BeginRow(static_cast<int>(values.size()));
     for (size_t c = 0; c < values.size(); ++c) {
-      if (auto err = AppendField(table_->columns[c], values[c], row, &writer)) return *err;
+      if (auto err = AppendField(table_->columns[c], values[c], row, &writer, {}, utc_offset_)) {
+        return *err;
+      }
     }
     return std::string(writer.view());
   }
@@ -576,6 +579,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
   const bool foreign_keys_;         // the rows' foreign keys are checked (foreign_keys.h)
   std::vector<RowChange> changes_;  // the writes, for those checks
   StatementUndo undo_;              // for savepoints (savepoint_undo.h)
+  const int utc_offset_;            // the session's time zone, for TIMESTAMP values
   Phase phase_ = Phase::kRead;
   int outstanding_ = 0;
   uint64_t affected_ = 0;
@@ -641,7 +645,10 @@ std::optional<mysql::SqlError> PackRow(const schema::TableDef& table,
     } else if (given[c]) {
       if (auto err = append(c, out)) return err;
     } else if (column.default_now) {
-      if (auto err = AppendField(column, CurrentTimeOf(column, ctx), 1, out)) return err;
+      if (auto err = AppendField(column, CurrentTimeOf(column, ctx), 1, out, {},
+                                 SessionUtcOffset(*ctx.state))) {
+        return err;
+      }
     } else if (column.default_value) {
       schema::Field field;
       size_t used = 0;
@@ -691,7 +698,7 @@ class ViewCheck {
 
   std::variant<bool, mysql::SqlError> Passes(absl::string_view packed) {
     values_.clear();
-    if (!DecodeRow(table_, all_, packed, &scratch_, &values_)) {
+    if (!DecodeRow(table_, all_, packed, &scratch_, &values_, SessionUtcOffset(*ctx_.state))) {
       return mysql::SqlError{1105, "HY000", "a row to insert did not decode"};
     }
     EvalContext eval = ctx_.Eval();
@@ -740,6 +747,7 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
   std::vector<std::string> packed;
   packed.reserve(count);
   schema::RowWriter writer;
+  const int utc_offset = SessionUtcOffset(*ctx.state);
   std::optional<ViewCheck> check;
   if (stmt.check != nullptr) check.emplace(stmt, *table, ctx);
   uint64_t conversion_warnings = 0;
@@ -748,11 +756,11 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
     // IGNORE stores what the column can hold, with a warning, as LOAD DATA does.
     auto append = [&](int c, schema::RowWriter* out) -> std::optional<mysql::SqlError> {
       if (!stmt.ignore) {
-        return AppendField(table->columns[c], rows.values[r][c], row, out, table->name);
+        return AppendField(table->columns[c], rows.values[r][c], row, out, table->name, utc_offset);
       }
       std::vector<Diagnostic> warnings;
-      auto err = AppendLoadedValue(table->columns[c], rows.values[r][c], r + 1, out, &warnings,
-                                   IgnoredBy::kInsert);
+      auto err = AppendLoadedValue(table->columns[c], rows.values[r][c], r + 1, utc_offset, out,
+                                   &warnings, IgnoredBy::kInsert);
       for (const Diagnostic& w : warnings) AddWarning(ctx.state, w.level, w.code, w.message);
       conversion_warnings += warnings.size();
       return err;

@@ -75,7 +75,7 @@ class JoinRun : public RowReader {
   void AddRow(absl::string_view packed) override {
     const JoinSource& s = source();
     Values row;
-    if (!DecodeRow(*s.table, s.columns, packed, &fields_, &row)) {
+    if (!DecodeRow(*s.table, s.columns, packed, &fields_, &row, utc_offset_)) {
       if (!error_) error_ = mysql::errors::Internal("a data node sent a malformed row");
       return;
     }

@@ -333,17 +333,19 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
     uint64_t next_id = 0;
     if (needed > 0) next_id = *TakeAutoIncrement(*table_, needed, data());
     const ExecContext ctx = context();
+    const int utc_offset = SessionUtcOffset(*ctx.state);
     auto append = [&](int c, schema::RowWriter* out) -> std::optional<mysql::SqlError> {
       const schema::ColumnDef& column = table_->columns[c];
       if (missing[c]) {
         // mysqld's one exception to a missing field's reset: a TIMESTAMP NOT NULL takes the
         // statement's time, whatever its default.
         if (column.type == schema::ColumnType::kTimestamp && !column.nullable) {
-          return AppendField(column, CurrentTimeOf(column, ctx), static_cast<int>(row), out);
+          return AppendField(column, CurrentTimeOf(column, ctx), static_cast<int>(row), out, {},
+                             utc_offset);
         }
         return AppendMissingValue(column, row, out);
       }
-      return AppendLoadedValue(column, values_[c], row, out, &warnings);
+      return AppendLoadedValue(column, values_[c], row, utc_offset, out, &warnings);
     };
     if (auto err = PackRow(*table_, given_, append, ctx, &next_id, &first_auto_, &writer_)) {
       return Fail(*err);

@@ -34,6 +34,7 @@ std::optional<std::string> DirectProgram(const schema::TableDef& table,
                                          const std::vector<Assignment>& set, const ExecContext& ctx,
                                          std::optional<mysql::SqlError>* error) {
   if (!SetFitsProgram(table, set)) return std::nullopt;
+  const int utc_offset = SessionUtcOffset(*ctx.state);
   schema::UpdateBuilder program;
   std::vector<bool> assigned(table.columns.size());
   for (const Assignment& a : set) {
@@ -67,7 +68,7 @@ std::optional<std::string> DirectProgram(const schema::TableDef& table,
       program.SetNull(c);
       continue;
     }
-    auto field = EncodeField(column, value, 1);
+    auto field = EncodeField(column, value, 1, utc_offset);
     if (auto* err = std::get_if<mysql::SqlError>(&field)) return *error = *err, std::nullopt;
     program.SetField(column, c, std::get<std::string>(field));
   }
@@ -76,7 +77,7 @@ std::optional<std::string> DirectProgram(const schema::TableDef& table,
   for (size_t c = 0; c < table.columns.size(); ++c) {
     const schema::ColumnDef& column = table.columns[c];
     if (!column.on_update_now || assigned[c]) continue;
-    auto field = EncodeField(column, CurrentTimeOf(column, ctx), 1);
+    auto field = EncodeField(column, CurrentTimeOf(column, ctx), 1, utc_offset);
     if (auto* err = std::get_if<mysql::SqlError>(&field)) return *error = *err, std::nullopt;
     program.SetFieldIfChanged(static_cast<int>(c), std::get<std::string>(field));
   }
@@ -104,7 +105,8 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
         table_(std::move(table)),
         session_txn_(StatementTransaction(ctx.state)),
         foreign_keys_(ForeignKeysApply(*table_, *ctx.state)),
-        undo_(ctx.state) {
+        undo_(ctx.state),
+        utc_offset_(SessionUtcOffset(*ctx.state)) {
     for (size_t i = 0; i < table_->columns.size(); ++i)
       all_columns_.push_back(static_cast<uint16_t>(i));
     for (const schema::ColumnDef& c : table_->columns) {
@@ -244,7 +246,8 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
         return End();
       }
       for (size_t c = 0; c < fields.size(); ++c) {
-        values[r].push_back(fields[c].null ? Value{} : DecodeField(table_->columns[c], fields[c]));
+        values[r].push_back(
+            fields[c].null ? Value{} : DecodeField(table_->columns[c], fields[c], utc_offset_));
       }
       EvalContext eval = ctx.Eval();
       eval.row_columns = &row_columns_;
@@ -367,7 +370,9 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
         out->Raw(table_->columns[c], old_fields_[c]);
         continue;
       }
-      if (auto err = AppendField(table_->columns[c], row[c], 1, out, table_->name)) return err;
+      if (auto err = AppendField(table_->columns[c], row[c], 1, out, table_->name, utc_offset_)) {
+        return err;
+      }
     }
     return std::nullopt;
   }
@@ -409,6 +414,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
   const bool foreign_keys_;         // the rows' foreign keys are checked (foreign_keys.h)
   std::vector<RowChange> changes_;  // the rows written, for those checks
   StatementUndo undo_;              // for savepoints (savepoint_undo.h)
+  const int utc_offset_;            // the session's time zone, for TIMESTAMP values
   api::Transaction own_txn_;
   Phase phase_ = Phase::kDirect;
   int outstanding_ = 0;

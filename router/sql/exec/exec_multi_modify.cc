@@ -31,11 +31,12 @@ using Values = std::vector<mysql::Value>;
 
 ExprPtr Copy(const Expr& e) { return RequalifiedCopy(e, "", {}, ""); }
 
-// `value` as `column` stores it (nullopt: NULL), with strict mode's conversion errors.
+// `value` as `column` stores it (nullopt: NULL), with strict mode's conversion errors; a
+// TIMESTAMP is read in the time zone `utc_offset` seconds east of UTC (the session's).
 std::variant<std::optional<std::string>, mysql::SqlError> StoredField(
-    const schema::ColumnDef& column, const mysql::Value& value) {
+    const schema::ColumnDef& column, const mysql::Value& value, int utc_offset) {
   if (mysql::IsNull(value)) return std::optional<std::string>{};
-  auto field = EncodeField(column, value, 1);
+  auto field = EncodeField(column, value, 1, utc_offset);
   if (auto* err = std::get_if<mysql::SqlError>(&field)) return *err;
   return std::optional<std::string>{std::get<std::string>(std::move(field))};
 }
@@ -60,7 +61,8 @@ struct Target {
 // A target's row in the joined SELECT's `row`, packed, before the statement (`assignments`
 // null) or after it; nullopt when a value does not fit (the write itself then fails).
 std::optional<std::string> PackedRow(const Target& target, const Values& row,
-                                     const std::vector<std::pair<int, size_t>>* assignments) {
+                                     const std::vector<std::pair<int, size_t>>* assignments,
+                                     int utc_offset) {
   const schema::TableDef& table = *target.table;
   schema::RowWriter writer;
   writer.BeginRow(static_cast<int>(table.columns.size()));
@@ -71,7 +73,7 @@ std::optional<std::string> PackedRow(const Target& target, const Values& row,
         if (column == static_cast<int>(c)) item = value;
       }
     }
-    if (AppendField(table.columns[c], row[item], 1, &writer)) return std::nullopt;
+    if (AppendField(table.columns[c], row[item], 1, &writer, {}, utc_offset)) return std::nullopt;
   }
   return std::string(writer.view());
 }
@@ -85,7 +87,8 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
         targets_(std::move(targets)),
         select_(std::move(select)),
         session_txn_(StatementTransaction(ctx.state)),
-        undo_(ctx.state) {}
+        undo_(ctx.state),
+        utc_offset_(SessionUtcOffset(*ctx.state)) {}
 
   // A statement that ended before its writes (the SELECT failed, the client went away) rolls
   // its own transaction back, releasing what the SELECT locked.
@@ -161,8 +164,8 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
       bool changes = false;
       for (const auto& [column, item] : target.assignments) {
         const schema::ColumnDef& def = table.columns[column];
-        auto now = StoredField(def, row[target.first + column]);
-        auto next = StoredField(def, row[item]);
+        auto now = StoredField(def, row[target.first + column], utc_offset_);
+        auto next = StoredField(def, row[item], utc_offset_);
         if (auto* err = std::get_if<mysql::SqlError>(&next)) return *err;
         if (auto* err = std::get_if<mysql::SqlError>(&now)) return *err;
         const auto& field = std::get<std::optional<std::string>>(next);
@@ -189,7 +192,7 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
   // For savepoints: the row as the join read it (locked), before this statement.
   void RecordBefore(const Target& target, const std::string& key, const Values& row) {
     if (!undo_.on()) return;
-    std::optional<std::string> before = PackedRow(target, row, nullptr);
+    std::optional<std::string> before = PackedRow(target, row, nullptr, utc_offset_);
     if (!before) return undo_.Lose();
     undo_.Record(target.table, key, std::move(*before));
   }
@@ -199,9 +202,9 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
     auto it = std::find_if(checks_.begin(), checks_.end(),
                            [&](const auto& c) { return c.first == target.table; });
     if (it == checks_.end()) it = checks_.insert(checks_.end(), {target.table, {}});
-    std::optional<std::string> before = PackedRow(target, row, nullptr);
+    std::optional<std::string> before = PackedRow(target, row, nullptr, utc_offset_);
     std::optional<std::string> after =
-        deleted ? std::string() : PackedRow(target, row, &target.assignments);
+        deleted ? std::string() : PackedRow(target, row, &target.assignments, utc_offset_);
     if (before && after) it->second.push_back({std::move(*before), std::move(*after)});
   }
 
@@ -230,7 +233,7 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
       bool assigned = std::any_of(target.assignments.begin(), target.assignments.end(),
                                   [&](const auto& a) { return a.first == static_cast<int>(c); });
       if (assigned) continue;
-      auto field = EncodeField(def, CurrentTimeOf(def, context()), 1);
+      auto field = EncodeField(def, CurrentTimeOf(def, context()), 1, utc_offset_);
       if (auto* err = std::get_if<mysql::SqlError>(&field)) return *err;
       program->SetField(def, static_cast<int>(c), std::get<std::string>(field));
     }
@@ -259,6 +262,7 @@ class MultiModifyRun : public ParentStatement, public api::Completion {
   std::shared_ptr<api::Transaction> session_txn_;
   std::vector<std::pair<api::TablePtr, std::vector<RowChange>>> checks_;  // per target
   StatementUndo undo_;                         // for savepoints (savepoint_undo.h)
+  const int utc_offset_;                       // the session's time zone, for TIMESTAMP values
   std::shared_ptr<api::Transaction> own_txn_;  // outside a SQL transaction: the statement's
   api::Transaction* txn_ = nullptr;
   int outstanding_ = 0;

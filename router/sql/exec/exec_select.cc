@@ -167,7 +167,7 @@ class SelectRun : public RowReader {
  private:
   void AddRow(absl::string_view packed) override {
     std::vector<mysql::Value> row;
-    if (!DecodeRow(*table_, columns_, packed, &fields_, &row)) {
+    if (!DecodeRow(*table_, columns_, packed, &fields_, &row, utc_offset_)) {
       if (!error_) error_ = mysql::errors::Internal("a data node sent a malformed row");
       return;
     }

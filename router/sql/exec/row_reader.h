@@ -15,7 +15,8 @@ namespace shoal::sql {
 
 class RowReader : public AsyncStatement, public api::Completion, public api::ScanReceiver {
  public:
-  using AsyncStatement::AsyncStatement;
+  explicit RowReader(const internal::ExecContext& ctx)
+      : AsyncStatement(ctx), utc_offset_(SessionUtcOffset(*ctx.state)) {}
 
   // Key reads.
   void Done(const api::Outcome& outcome) override {
@@ -44,6 +45,8 @@ class RowReader : public AsyncStatement, public api::Completion, public api::Sca
   virtual void OneDone() = 0;
 
   std::optional<mysql::SqlError> error_;  // the first error a read met
+  // The session's time zone, which TIMESTAMP values are read in (DecodeRow).
+  const int utc_offset_;
 };
 
 }  // namespace shoal::sql
