@@ -12,6 +12,7 @@
 #include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/value_util.h"
+#include "router/sql/exec/aggregates.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -23,8 +24,7 @@ bool IsConstant(const Expr& e) {
     return false;
   }
   if (e.kind == ExprKind::kFunction &&
-      (e.name == "COUNT" || e.name == "SUM" || e.name == "MIN" || e.name == "MAX" ||
-       e.name == "AVG" || e.name == "GROUP_CONCAT" || e.name == "RAND" || e.name == "UUID")) {
+      (IsAggregateName(e.name) || e.name == "RAND" || e.name == "UUID")) {
     return false;
   }
   for (const ExprPtr& a : e.args) {

@@ -1,7 +1,9 @@
 #include "router/sql/exec/aggregates.h"
 
 #include <algorithm>
+#include <cmath>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/result_columns.h"
@@ -37,12 +39,39 @@ std::string Int128Text(__int128 v) {
   return digits;
 }
 
+bool IsBitAggregate(absl::string_view name) {
+  return name == "BIT_AND" || name == "BIT_OR" || name == "BIT_XOR";
+}
+
+// The variances and standard deviations: population unless SAMP, a root unless VAR.
+bool IsDeviation(absl::string_view name) {
+  return name == "VAR_POP" || name == "VARIANCE" || name == "VAR_SAMP" || name == "STD" ||
+         name == "STDDEV" || name == "STDDEV_POP" || name == "STDDEV_SAMP";
+}
+
+// A value as the 64 bits the BIT_ aggregates combine: integers as they are (a negative one
+// in two's complement), anything else as the nearest integer of its number, clamped.
+uint64_t BitsOf(const Value& v) {
+  if (const auto* i = std::get_if<int64_t>(&v)) return static_cast<uint64_t>(*i);
+  if (const auto* u = std::get_if<uint64_t>(&v)) return *u;
+  bool truncated = false;
+  const double d = std::nearbyint(ToDouble(v, &truncated));
+  if (d >= 18446744073709551615.0) return ~uint64_t{0};
+  if (d >= 0) return static_cast<uint64_t>(d);
+  if (d <= -9223372036854775808.0) return uint64_t{1} << 63;
+  return static_cast<uint64_t>(static_cast<int64_t>(d));
+}
+
 }  // namespace
+
+bool IsAggregateName(absl::string_view name) {
+  return name == "COUNT" || name == "SUM" || name == "AVG" || name == "MIN" || name == "MAX" ||
+         name == "GROUP_CONCAT" || IsBitAggregate(name) || IsDeviation(name);
+}
 
 bool IsAggregate(const Expr& e) {
   if (e.kind != ExprKind::kFunction || e.window != nullptr) return false;  // OVER: a window
-  return e.name == "COUNT" || e.name == "SUM" || e.name == "AVG" || e.name == "MIN" ||
-         e.name == "MAX" || e.name == "GROUP_CONCAT";
+  return IsAggregateName(e.name);
 }
 
 void CollectAggregates(const Expr& e, std::vector<const Expr*>* out) {
@@ -76,6 +105,8 @@ ColumnDefinition AggregateType(const Expr& e, const ColumnDefinition& arg,
     c.flags &= ~mysql::column_flag::kNotNull;
     return c;
   }
+  if (IsBitAggregate(e.name)) return IntColumn(21, true, Nullability::kNotNull);
+  if (IsDeviation(e.name)) return DoubleColumn(Nullability::kNullable);
   bool avg = e.name == "AVG";
   // MySQL's: the argument's digits (its display length less the sign and point), plus 22 for a
   // SUM (the digits of a row count) or div_precision_increment (4) for an AVG.
@@ -110,6 +141,17 @@ void Accumulator::Add(const Expr& call, const std::vector<Value>& args, std::vec
   } else if (call.name == "MIN" || call.name == "MAX") {
     int c = mysql::IsNull(best_) ? 0 : CompareValues(v, best_);
     if (mysql::IsNull(best_) || (call.name == "MIN" ? c < 0 : c > 0)) best_ = v;
+  } else if (IsBitAggregate(call.name)) {
+    const uint64_t bits = BitsOf(v);
+    bits_and_ &= bits;
+    bits_or_ |= bits;
+    bits_xor_ ^= bits;
+  } else if (IsDeviation(call.name)) {
+    bool truncated = false;
+    const double x = ToDouble(v, &truncated);
+    const double delta = x - mean_;
+    mean_ += delta / static_cast<double>(count_);
+    squares_ += delta * (x - mean_);
   } else if (const auto* i = std::get_if<int64_t>(&v)) {
     int_sum_ += *i;
   } else if (const auto* u = std::get_if<uint64_t>(&v)) {
@@ -125,7 +167,16 @@ Value Accumulator::Result(const Expr& call, const ColumnDefinition& type, size_t
                           SessionState* state) const {
   if (call.name == "COUNT") return static_cast<int64_t>(count_);
   if (call.name == "MIN" || call.name == "MAX") return best_;
+  if (call.name == "BIT_AND") return bits_and_;
+  if (call.name == "BIT_OR") return bits_or_;
+  if (call.name == "BIT_XOR") return bits_xor_;
   if (count_ == 0) return Value{};
+  if (IsDeviation(call.name)) {
+    const bool sample = absl::EndsWith(call.name, "_SAMP");
+    if (sample && count_ < 2) return Value{};
+    const double variance = squares_ / static_cast<double>(sample ? count_ - 1 : count_);
+    return absl::StartsWith(call.name, "VAR") ? variance : std::sqrt(variance);
+  }
   if (call.name == "GROUP_CONCAT") {
     std::vector<const Piece*> order;
     for (const Piece& p : pieces_) order.push_back(&p);

@@ -1,6 +1,8 @@
 // The aggregate functions the row pipeline computes over a group of rows: COUNT, SUM, AVG,
-// MIN, MAX (DISTINCT too, COUNT(DISTINCT a, b) over several values) and GROUP_CONCAT with
-// DISTINCT, ORDER BY and SEPARATOR — their MySQL 8.0 result types and their running state.
+// MIN, MAX (DISTINCT too, COUNT(DISTINCT a, b) over several values), GROUP_CONCAT with
+// DISTINCT, ORDER BY and SEPARATOR, BIT_AND/BIT_OR/BIT_XOR, and the variances and standard
+// deviations (VAR_POP, VARIANCE, VAR_SAMP, STD, STDDEV, STDDEV_POP, STDDEV_SAMP) — their MySQL
+// 8.0 result types and their running state.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/string_view.h"
 #include "protocol/column.h"
 #include "protocol/value.h"
 #include "router/sql/eval/session.h"
@@ -15,6 +18,9 @@
 
 namespace shoal::sql::internal {
 
+// Whether `name` (upper-case) is one of the aggregates above.
+bool IsAggregateName(absl::string_view name);
+// A call of one (not a window function's OVER).
 bool IsAggregate(const Expr& e);
 
 // Every aggregate call in `e` (not looking inside an aggregate's own arguments).
@@ -46,6 +52,11 @@ class Accumulator {
   bool exact_ = true;  // every value an integer: sum exactly
   __int128 int_sum_ = 0;
   double double_sum_ = 0;
+  uint64_t bits_and_ = ~uint64_t{0};  // BIT_AND of no rows is every bit, as in MySQL
+  uint64_t bits_or_ = 0;
+  uint64_t bits_xor_ = 0;
+  double mean_ = 0;  // variances: Welford's running mean and sum of squared deviations
+  double squares_ = 0;
   mysql::Value best_;                      // MIN/MAX
   absl::flat_hash_set<std::string> seen_;  // DISTINCT
   std::vector<Piece> pieces_;              // GROUP_CONCAT
