@@ -248,6 +248,15 @@ TEST_F(SqlShowTest, ErrorsAsMySqlGivesThem) {
   EXPECT_THAT(Error("SHOW INDEX FROM kinds", ""), HasSubstr("ERROR 1046 (3D000)"));
   EXPECT_THAT(Error("SHOW CREATE DATABASE nodb"),
               HasSubstr("ERROR 1049 (42000) at line 1: Unknown database 'nodb'"));
+  // Window frames MySQL 8.0 refuses (MariaDB's are syntax errors, so not in the corpus).
+  EXPECT_THAT(
+      Error("SELECT SUM(qty) OVER (ROWS BETWEEN UNBOUNDED FOLLOWING AND CURRENT ROW) FROM kinds"),
+      HasSubstr("ERROR 3584 (HY000) at line 1: Window '<unnamed window>': frame start cannot be "
+                "UNBOUNDED FOLLOWING."));
+  EXPECT_THAT(
+      Error("SELECT SUM(qty) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED PRECEDING) FROM kinds"),
+      HasSubstr("ERROR 3585 (HY000) at line 1: Window '<unnamed window>': frame end cannot be "
+                "UNBOUNDED PRECEDING."));
 }
 
 TEST_F(SqlShowTest, ExplainEachPlan) {

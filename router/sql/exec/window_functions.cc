@@ -61,6 +61,35 @@ bool Peers(const WindowRow& a, const WindowRow& b) {
   return true;
 }
 
+// The rows [*first, *last) of a partition of `n` rows in window order that `frame` gives the
+// row at `p`; `peers_begin`/`peers_end` bound the row's peers (RANGE's CURRENT ROW).
+void FrameOf(const WindowFrame& frame, size_t p, size_t n, size_t peers_begin, size_t peers_end,
+             size_t* first, size_t* last) {
+  using Kind = FrameBound::Kind;
+  auto at = [&](const FrameBound& b, bool is_start) -> int64_t {
+    const int64_t row = static_cast<int64_t>(p);
+    const int64_t offset = static_cast<int64_t>(std::min<uint64_t>(b.offset, n));
+    switch (b.kind) {
+      case Kind::kUnboundedPreceding:
+        return 0;
+      case Kind::kPreceding:
+        return row - offset + (is_start ? 0 : 1);
+      case Kind::kCurrentRow:
+        if (!frame.rows) return static_cast<int64_t>(is_start ? peers_begin : peers_end);
+        return row + (is_start ? 0 : 1);
+      case Kind::kFollowing:
+        return row + offset + (is_start ? 0 : 1);
+      case Kind::kUnboundedFollowing:
+        return static_cast<int64_t>(n);
+    }
+    return 0;
+  };
+  const int64_t lo = std::clamp<int64_t>(at(frame.start, true), 0, static_cast<int64_t>(n));
+  const int64_t hi = std::clamp<int64_t>(at(frame.end, false), 0, static_cast<int64_t>(n));
+  *first = static_cast<size_t>(lo);
+  *last = static_cast<size_t>(std::max(lo, hi));
+}
+
 // An integer argument of the current row (LAG's offset, NTILE's buckets): nullopt if NULL or
 // negative.
 std::optional<int64_t> Count(const WindowRow& row, size_t arg, int64_t absent) {
@@ -92,6 +121,19 @@ std::variant<ColumnDefinition, mysql::SqlError> WindowCallType(const Expr& call,
     ColumnDefinition c = arg;
     c.flags &= ~mysql::column_flag::kNotNull;
     return c;
+  }
+  if (const std::optional<WindowFrame>& frame = call.window->frame) {
+    using Kind = FrameBound::Kind;
+    if (frame->start.kind == Kind::kUnboundedFollowing) {
+      return mysql::SqlError{3584, "HY000",
+                             "Window '<unnamed window>': frame start cannot be UNBOUNDED "
+                             "FOLLOWING."};
+    }
+    if (frame->end.kind == Kind::kUnboundedPreceding) {
+      return mysql::SqlError{3585, "HY000",
+                             "Window '<unnamed window>': frame end cannot be UNBOUNDED "
+                             "PRECEDING."};
+    }
   }
   if (IsWindowAggregate(call.name)) {
     if (call.distinct) return mysql::errors::NotSupportedYet("DISTINCT in a window function");
@@ -148,6 +190,40 @@ std::variant<std::vector<Value>, mysql::SqlError> ComputeWindowCall(
         } else {
           out[part[p]] = row.args.size() > 2 ? row.args[2] : Value{};
         }
+      }
+      continue;
+    }
+    if (const std::optional<WindowFrame>& frame = call.window->frame) {
+      // An explicit frame: each row's own rows, summed afresh (frames are a few rows wide,
+      // or grow from the partition's start, where the sum carries on).
+      std::optional<Accumulator> acc;
+      size_t summed_first = 0, summed_last = 0;
+      size_t peers_begin = 0, peers_end = 0;
+      for (size_t p = 0; p < n; ++p) {
+        if (p >= peers_end) {
+          peers_begin = p;
+          peers_end = p + 1;
+          while (peers_end < n && (!ordered || Peers(rows[part[p]], rows[part[peers_end]]))) {
+            ++peers_end;
+          }
+        }
+        size_t first = 0, last = 0;
+        FrameOf(*frame, p, n, peers_begin, peers_end, &first, &last);
+        Value v;
+        if (name == "FIRST_VALUE" || name == "LAST_VALUE") {
+          if (first < last) v = rows[part[name == "FIRST_VALUE" ? first : last - 1]].args[0];
+        } else {
+          if (!acc || first != summed_first || last < summed_last) {
+            acc.emplace();
+            summed_first = summed_last = first;
+          }
+          for (; summed_last < last; ++summed_last) {
+            const WindowRow& row = rows[part[summed_last]];
+            acc->Add(call, row.args.empty() ? std::vector<Value>{int64_t{1}} : row.args, {});
+          }
+          v = acc->Result(call, type, 1, state);
+        }
+        out[part[p]] = std::move(v);
       }
       continue;
     }

@@ -176,9 +176,32 @@ struct TableRef {
 };
 
 // OVER ([PARTITION BY …] [ORDER BY …]): the rows a window function sees, in their order.
+// One end of a window frame: UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING or
+// UNBOUNDED FOLLOWING.
+struct FrameBound {
+  enum class Kind : uint8_t {
+    kUnboundedPreceding,
+    kPreceding,
+    kCurrentRow,
+    kFollowing,
+    kUnboundedFollowing
+  };
+  Kind kind = Kind::kCurrentRow;
+  uint64_t offset = 0;  // kPreceding, kFollowing: rows
+};
+
+// `ROWS|RANGE frame_start` or `ROWS|RANGE BETWEEN start AND end` (a lone start ends at the
+// current row). RANGE takes no offsets here (its bounds are the current row's peers).
+struct WindowFrame {
+  bool rows = true;  // ROWS; false: RANGE
+  FrameBound start;
+  FrameBound end;
+};
+
 struct WindowSpec {
   std::vector<ExprPtr> partition_by;
   std::vector<OrderItem> order_by;
+  std::optional<WindowFrame> frame;  // MySQL's default frame when absent
 };
 
 enum class LockMode : uint8_t { kNone, kForUpdate, kShare };  // FOR UPDATE, LOCK IN SHARE MODE

@@ -383,8 +383,30 @@ TEST(DmlSelectTest, Aggregates) {
   ASSERT_EQ(rank.order_by.size(), 1u);
   EXPECT_TRUE(rank.order_by[0].descending);
   EXPECT_EQ(MustFail("SELECT SUM(a) OVER w FROM t").message, NotYet("named windows"));
-  EXPECT_EQ(MustFail("SELECT SUM(a) OVER (ORDER BY a ROWS 2 PRECEDING) FROM t").message,
-            NotYet("window frames"));
+  // Frames: a lone start ends at the current row; RANGE takes no offsets yet.
+  SelectStmt framed = Get<SelectStmt>(
+      "SELECT SUM(a) OVER (ORDER BY a ROWS 2 PRECEDING), SUM(a) OVER (ROWS BETWEEN 1 FOLLOWING "
+      "AND UNBOUNDED FOLLOWING), COUNT(*) OVER (ORDER BY a RANGE CURRENT ROW) FROM t");
+  using Kind = FrameBound::Kind;
+  const WindowFrame& last2 = *framed.items[0].expr->window->frame;
+  EXPECT_TRUE(last2.rows);
+  EXPECT_EQ(last2.start.kind, Kind::kPreceding);
+  EXPECT_EQ(last2.start.offset, 2u);
+  EXPECT_EQ(last2.end.kind, Kind::kCurrentRow);
+  const WindowFrame& ahead = *framed.items[1].expr->window->frame;
+  EXPECT_EQ(ahead.start.kind, Kind::kFollowing);
+  EXPECT_EQ(ahead.start.offset, 1u);
+  EXPECT_EQ(ahead.end.kind, Kind::kUnboundedFollowing);
+  const WindowFrame& peers = *framed.items[2].expr->window->frame;
+  EXPECT_FALSE(peers.rows);
+  EXPECT_EQ(peers.start.kind, Kind::kCurrentRow);
+  EXPECT_FALSE(windowed.items[0].expr->window->frame.has_value());
+  EXPECT_EQ(MustFail("SELECT SUM(a) OVER (ORDER BY a RANGE 2 PRECEDING) FROM t").message,
+            NotYet("RANGE frames with an offset"));
+  EXPECT_EQ(MustFail("SELECT SUM(a) OVER (ROWS BETWEEN 1 PRECEDING) FROM t").message,
+            Syntax(") FROM t"));
+  EXPECT_EQ(MustFail("SELECT SUM(a) OVER (ROWS -1 PRECEDING) FROM t").message,
+            Syntax("-1 PRECEDING) FROM t"));
   SelectStmt grouped = Get<SelectStmt>(
       "SELECT GROUP_CONCAT(DISTINCT a, b ORDER BY a DESC, b SEPARATOR '; ') FROM t");
   const Expr& concat = *grouped.items[0].expr;

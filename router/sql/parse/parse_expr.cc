@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "router/sql/parse/charsets.h"
 #include "router/sql/parse/parser_internal.h"
 
@@ -814,7 +815,36 @@ ExprPtr Parser::ParseFunctionArgs(std::string name) {
   return e;
 }
 
-// After OVER: ([PARTITION BY expr, …] [ORDER BY …]). Named windows and frames answer 1235.
+// A frame's bound after ROWS/RANGE [BETWEEN] or AND. An offset is a non-negative integer
+// literal, and RANGE takes none (1235: interval and value offsets are not done).
+bool Parser::ParseFrameBound(bool rows, FrameBound* out) {
+  using Kind = FrameBound::Kind;
+  if (AcceptKeyword("CURRENT")) {
+    out->kind = Kind::kCurrentRow;
+    return ExpectKeyword("ROW");
+  }
+  if (AcceptKeyword("UNBOUNDED")) {
+    if (AcceptKeyword("PRECEDING")) {
+      out->kind = Kind::kUnboundedPreceding;
+      return true;
+    }
+    out->kind = Kind::kUnboundedFollowing;
+    return ExpectKeyword("FOLLOWING");
+  }
+  if (!rows) return NotSupported("RANGE frames with an offset");
+  if (Peek().kind != TokenKind::kInteger || !absl::SimpleAtoi(Peek().text, &out->offset)) {
+    return Fail();
+  }
+  Advance();
+  if (AcceptKeyword("PRECEDING")) {
+    out->kind = Kind::kPreceding;
+    return true;
+  }
+  out->kind = Kind::kFollowing;
+  return ExpectKeyword("FOLLOWING");
+}
+
+// After OVER: ([PARTITION BY expr, …] [ORDER BY …] [frame]). Named windows answer 1235.
 bool Parser::ParseWindowSpec(Expr* fn) {
   if (Peek().kind != TokenKind::kLParen) return NotSupported("named windows");
   Advance();
@@ -830,7 +860,19 @@ bool Parser::ParseWindowSpec(Expr* fn) {
   if (AcceptKeyword("ORDER") && !(ExpectKeyword("BY") && ParseOrderBy(&window->order_by))) {
     return false;
   }
-  if (PeekKeyword("ROWS") || PeekKeyword("RANGE")) return NotSupported("window frames");
+  if (PeekKeyword("ROWS") || PeekKeyword("RANGE")) {
+    WindowFrame& frame = window->frame.emplace();
+    frame.rows = AcceptKeyword("ROWS");
+    if (!frame.rows) Advance();  // RANGE
+    if (AcceptKeyword("BETWEEN")) {
+      if (!ParseFrameBound(frame.rows, &frame.start) || !ExpectKeyword("AND") ||
+          !ParseFrameBound(frame.rows, &frame.end)) {
+        return false;
+      }
+    } else if (!ParseFrameBound(frame.rows, &frame.start)) {
+      return false;
+    }
+  }
   if (!Expect(TokenKind::kRParen)) return false;
   fn->window = std::move(window);
   return true;
