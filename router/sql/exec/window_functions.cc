@@ -20,7 +20,24 @@ bool IsRanking(const std::string& name) {
 }
 
 bool IsValueFunction(const std::string& name) {
-  return name == "LAG" || name == "LEAD" || name == "FIRST_VALUE" || name == "LAST_VALUE";
+  return name == "LAG" || name == "LEAD" || name == "FIRST_VALUE" || name == "LAST_VALUE" ||
+         name == "NTH_VALUE";
+}
+
+// PERCENT_RANK and CUME_DIST: a row's place in its partition as a fraction.
+bool IsDistribution(const std::string& name) {
+  return name == "PERCENT_RANK" || name == "CUME_DIST";
+}
+
+// The value FIRST_VALUE, LAST_VALUE or NTH_VALUE takes from the frame rows [first, last) of
+// `part` (NULL for an empty frame, or one shorter than NTH_VALUE's N).
+Value FrameValue(const std::string& name, const std::vector<WindowRow>& rows,
+                 const std::vector<size_t>& part, size_t first, size_t last, int64_t nth) {
+  if (first >= last) return Value{};
+  if (name == "FIRST_VALUE") return rows[part[first]].args[0];
+  if (name == "LAST_VALUE") return rows[part[last - 1]].args[0];
+  const size_t at = first + static_cast<size_t>(nth) - 1;
+  return at < last ? rows[part[at]].args[0] : Value{};
 }
 
 bool IsWindowAggregate(const std::string& name) {
@@ -116,8 +133,14 @@ std::variant<ColumnDefinition, mysql::SqlError> WindowCallType(const Expr& call,
                                                                const ColumnDefinition& arg,
                                                                const SessionState& state) {
   if (IsRanking(call.name)) return IntColumn(21, false, Nullability::kNotNull);
+  if (IsDistribution(call.name)) return DoubleColumn(Nullability::kNotNull);
   if (IsValueFunction(call.name)) {
     if (call.args.empty()) return mysql::errors::ParseError(")", 1);
+    if (call.name == "NTH_VALUE" && call.args.size() != 2) {
+      return mysql::SqlError{1582, "42000",
+                             "Incorrect parameter count in the call to native function "
+                             "'NTH_VALUE'"};
+    }
     ColumnDefinition c = arg;
     c.flags &= ~mysql::column_flag::kNotNull;
     return c;
@@ -178,6 +201,29 @@ std::variant<std::vector<Value>, mysql::SqlError> ComputeWindowCall(
       }
       continue;
     }
+    if (IsDistribution(name)) {
+      // PERCENT_RANK: (rank - 1) / (rows - 1); CUME_DIST: rows up to the last peer / rows.
+      size_t start = 0;
+      while (start < n) {
+        size_t end = start + 1;
+        while (end < n && ordered && Peers(rows[part[start]], rows[part[end]])) ++end;
+        if (!ordered) end = n;
+        const double v = name == "CUME_DIST" ? static_cast<double>(end) / static_cast<double>(n)
+                         : n > 1 ? static_cast<double>(start) / static_cast<double>(n - 1)
+                                 : 0.0;
+        for (size_t p = start; p < end; ++p) out[part[p]] = v;
+        start = end;
+      }
+      continue;
+    }
+    int64_t nth = 1;
+    if (name == "NTH_VALUE") {
+      std::optional<int64_t> given = Count(rows[part[0]], 1, 1);
+      if (!given || *given == 0) {
+        return mysql::SqlError{1210, "HY000", "Incorrect arguments to nth_value"};
+      }
+      nth = *given;
+    }
     if (name == "LAG" || name == "LEAD") {
       for (size_t p = 0; p < n; ++p) {
         const WindowRow& row = rows[part[p]];
@@ -210,8 +256,8 @@ std::variant<std::vector<Value>, mysql::SqlError> ComputeWindowCall(
         size_t first = 0, last = 0;
         FrameOf(*frame, p, n, peers_begin, peers_end, &first, &last);
         Value v;
-        if (name == "FIRST_VALUE" || name == "LAST_VALUE") {
-          if (first < last) v = rows[part[name == "FIRST_VALUE" ? first : last - 1]].args[0];
+        if (IsValueFunction(name)) {
+          v = FrameValue(name, rows, part, first, last, nth);
         } else {
           if (!acc || first != summed_first || last < summed_last) {
             acc.emplace();
@@ -236,10 +282,8 @@ std::variant<std::vector<Value>, mysql::SqlError> ComputeWindowCall(
       while (end < n && (!ordered || Peers(rows[part[start]], rows[part[end]]))) ++end;
       if (!ordered) end = n;
       Value v;
-      if (name == "FIRST_VALUE") {
-        v = rows[part[0]].args[0];
-      } else if (name == "LAST_VALUE") {
-        v = rows[part[end - 1]].args[0];
+      if (IsValueFunction(name)) {
+        v = FrameValue(name, rows, part, 0, end, nth);
       } else {
         for (size_t p = start; p < end; ++p) {
           const WindowRow& row = rows[part[p]];

@@ -1,7 +1,8 @@
 // Window functions — `f(…) OVER ([PARTITION BY …] [ORDER BY …])` — over a statement's rows
 // after WHERE and GROUP BY, before DISTINCT, ORDER BY and LIMIT, as MySQL 8.0 computes them:
-// ROW_NUMBER, RANK, DENSE_RANK, NTILE, LAG, LEAD, FIRST_VALUE, LAST_VALUE, and COUNT, SUM,
-// AVG, MIN, MAX OVER a window. The frame of the aggregates, FIRST_VALUE and LAST_VALUE is
+// ROW_NUMBER, RANK, DENSE_RANK, NTILE, PERCENT_RANK, CUME_DIST, LAG, LEAD, FIRST_VALUE,
+// LAST_VALUE, NTH_VALUE, and COUNT, SUM, AVG, MIN, MAX OVER a window. The frame of the
+// aggregates and the value functions (FIRST_VALUE, LAST_VALUE, NTH_VALUE) is
 // MySQL's default — with ORDER BY, the partition's rows up to the current one and its peers;
 // without, the whole partition — or the one written: ROWS with UNBOUNDED, n PRECEDING,
 // CURRENT ROW, n FOLLOWING bounds, RANGE with UNBOUNDED and CURRENT ROW (the current row's

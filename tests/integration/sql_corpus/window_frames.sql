@@ -1,7 +1,10 @@
 -- Window frames: ROWS with UNBOUNDED, n PRECEDING, CURRENT ROW, n FOLLOWING (running totals,
 -- moving sums and averages, frames that lie wholly before or after the row, empty frames:
 -- NULL, COUNT 0), RANGE with UNBOUNDED and CURRENT ROW (peers count as the row), a lone frame
--- start, FIRST_VALUE and LAST_VALUE over frames, frames per partition. Left out: RANGE with
+-- start, FIRST_VALUE, LAST_VALUE and NTH_VALUE over frames and the default frame, frames per
+-- partition; PERCENT_RANK and CUME_DIST (rounded: MariaDB prints them at 10 digits, MySQL 8.0
+-- in their shortest form; MariaDB refuses them without ORDER BY, where MySQL 8.0 makes every
+-- row a peer). Left out: RANGE with
 -- offsets (1235 in Shoal) and named windows; a frame on ROW_NUMBER, RANK and the like (MySQL
 -- 8.0 and Shoal ignore it, MariaDB refuses it with 4017); a frame whose start follows its end
 -- (empty in MySQL 8.0 and Shoal; MariaDB 10.11 gives some rows a value); the errors for
@@ -23,4 +26,7 @@ SELECT id AS ident, FIRST_VALUE(amount) OVER (PARTITION BY region ORDER BY id RO
 SELECT id AS ident, LAST_VALUE(amount) OVER (PARTITION BY region ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS last_in FROM wf_sale ORDER BY id;
 SELECT id AS ident, SUM(id) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS all_ids FROM wf_sale ORDER BY id;
 SELECT region, SUM(SUM(amount)) OVER (ORDER BY region ROWS UNBOUNDED PRECEDING) AS cumulative FROM wf_sale GROUP BY region ORDER BY region;
+SELECT id AS ident, NTH_VALUE(amount, 2) OVER (PARTITION BY region ORDER BY id) AS second, NTH_VALUE(amount, 2) OVER (PARTITION BY region ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS next_one, NTH_VALUE(id, 3) OVER (PARTITION BY region ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS third FROM wf_sale ORDER BY id;
+SELECT id AS ident, ROUND(PERCENT_RANK() OVER (ORDER BY day), 4) AS pr, ROUND(CUME_DIST() OVER (ORDER BY day), 4) AS cd FROM wf_sale ORDER BY id;
+SELECT id AS ident, ROUND(PERCENT_RANK() OVER (PARTITION BY region ORDER BY day DESC), 4) AS pr, ROUND(CUME_DIST() OVER (PARTITION BY region ORDER BY amount), 4) AS cd FROM wf_sale ORDER BY id;
 DROP TABLE wf_sale;
