@@ -1,6 +1,7 @@
 #include "router/sql/exec/window_functions.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -115,7 +116,8 @@ std::optional<int64_t> Count(const WindowRow& row, size_t arg, int64_t absent) {
   bool truncated = false;
   if (mysql::IsNull(v)) return std::nullopt;
   double d = ToDouble(v, &truncated);
-  if (d < 0) return std::nullopt;
+  if (!(d >= 0)) return std::nullopt;                           // negative, or NaN
+  if (d >= 9.2e18) return std::numeric_limits<int64_t>::max();  // beyond any partition
   return static_cast<int64_t>(d);
 }
 
@@ -132,19 +134,6 @@ void CollectWindowCalls(const Expr& e, std::vector<const Expr*>* out) {
 std::variant<ColumnDefinition, mysql::SqlError> WindowCallType(const Expr& call,
                                                                const ColumnDefinition& arg,
                                                                const SessionState& state) {
-  if (IsRanking(call.name)) return IntColumn(21, false, Nullability::kNotNull);
-  if (IsDistribution(call.name)) return DoubleColumn(Nullability::kNotNull);
-  if (IsValueFunction(call.name)) {
-    if (call.args.empty()) return mysql::errors::ParseError(")", 1);
-    if (call.name == "NTH_VALUE" && call.args.size() != 2) {
-      return mysql::SqlError{1582, "42000",
-                             "Incorrect parameter count in the call to native function "
-                             "'NTH_VALUE'"};
-    }
-    ColumnDefinition c = arg;
-    c.flags &= ~mysql::column_flag::kNotNull;
-    return c;
-  }
   if (const std::optional<WindowFrame>& frame = call.window->frame) {
     using Kind = FrameBound::Kind;
     if (frame->start.kind == Kind::kUnboundedFollowing) {
@@ -157,6 +146,19 @@ std::variant<ColumnDefinition, mysql::SqlError> WindowCallType(const Expr& call,
                              "Window '<unnamed window>': frame end cannot be UNBOUNDED "
                              "PRECEDING."};
     }
+  }
+  if (IsRanking(call.name)) return IntColumn(21, false, Nullability::kNotNull);
+  if (IsDistribution(call.name)) return DoubleColumn(Nullability::kNotNull);
+  if (IsValueFunction(call.name)) {
+    if (call.args.empty()) return mysql::errors::ParseError(")", 1);
+    if (call.name == "NTH_VALUE" && call.args.size() != 2) {
+      return mysql::SqlError{1582, "42000",
+                             "Incorrect parameter count in the call to native function "
+                             "'NTH_VALUE'"};
+    }
+    ColumnDefinition c = arg;
+    c.flags &= ~mysql::column_flag::kNotNull;
+    return c;
   }
   if (IsWindowAggregate(call.name)) {
     if (call.distinct) return mysql::errors::NotSupportedYet("DISTINCT in a window function");
