@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "engine/schema/collation.h"
 #include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/json_args.h"
@@ -235,10 +236,12 @@ std::optional<int> Compare(const Value& a, const Value& b) {
   }
   if ((ca == Cls::kString || ca == Cls::kTemporal) &&
       (cb == Cls::kString || cb == Cls::kTemporal)) {
-    // The connection collations are case-insensitive; compare ASCII case-folded.
-    std::string x = absl::AsciiStrToLower(ValueText(a));
-    std::string y = absl::AsciiStrToLower(ValueText(b));
-    return sign(x, y);
+    // The connection collations are case-insensitive: the comparison keys make too
+    // (engine/schema/collation.h), so a key lookup finds what this accepts.
+    const auto* x = std::get_if<std::string>(&a);
+    const auto* y = std::get_if<std::string>(&b);
+    if (x != nullptr && y != nullptr) return schema::CompareFoldedText(*x, *y);
+    return schema::CompareFoldedText(ValueText(a), ValueText(b));
   }
   bool t = false;
   return sign(ToDouble(a, &t), ToDouble(b, &t));
