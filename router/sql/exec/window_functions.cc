@@ -108,6 +108,46 @@ void FrameOf(const WindowFrame& frame, size_t p, size_t n, size_t peers_begin, s
   *last = static_cast<size_t>(std::max(lo, hi));
 }
 
+// The values of aggregate or value function `call` (typed `type`) over an explicit `frame`,
+// for the rows of partition `part` (in window order), into `out` by row. Each row's frame is
+// summed afresh — frames are a few rows wide — unless it grows from where the last one began
+// (from the partition's start), where the sum carries on.
+void OverFrame(const Expr& call, const WindowFrame& frame, const ColumnDefinition& type,
+               const std::vector<WindowRow>& rows, const std::vector<size_t>& part, int64_t nth,
+               SessionState* state, std::vector<Value>* out) {
+  const size_t n = part.size();
+  const bool ordered = !call.window->order_by.empty();
+  std::optional<Accumulator> acc;
+  size_t summed_first = 0, summed_last = 0;
+  size_t peers_begin = 0, peers_end = 0;
+  for (size_t p = 0; p < n; ++p) {
+    if (p >= peers_end) {
+      peers_begin = p;
+      peers_end = p + 1;
+      while (peers_end < n && (!ordered || Peers(rows[part[p]], rows[part[peers_end]]))) {
+        ++peers_end;
+      }
+    }
+    size_t first = 0, last = 0;
+    FrameOf(frame, p, n, peers_begin, peers_end, &first, &last);
+    Value v;
+    if (IsValueFunction(call.name)) {
+      v = FrameValue(call.name, rows, part, first, last, nth);
+    } else {
+      if (!acc || first != summed_first || last < summed_last) {
+        acc.emplace();
+        summed_first = summed_last = first;
+      }
+      for (; summed_last < last; ++summed_last) {
+        const WindowRow& row = rows[part[summed_last]];
+        acc->Add(call, row.args.empty() ? std::vector<Value>{int64_t{1}} : row.args, {});
+      }
+      v = acc->Result(call, type, 1, state);
+    }
+    (*out)[part[p]] = std::move(v);
+  }
+}
+
 // An integer argument of the current row (LAG's offset, NTILE's buckets): nullopt if NULL or
 // negative.
 std::optional<int64_t> Count(const WindowRow& row, size_t arg, int64_t absent) {
@@ -242,37 +282,7 @@ std::variant<std::vector<Value>, mysql::SqlError> ComputeWindowCall(
       continue;
     }
     if (const std::optional<WindowFrame>& frame = call.window->frame) {
-      // An explicit frame: each row's own rows, summed afresh (frames are a few rows wide,
-      // or grow from the partition's start, where the sum carries on).
-      std::optional<Accumulator> acc;
-      size_t summed_first = 0, summed_last = 0;
-      size_t peers_begin = 0, peers_end = 0;
-      for (size_t p = 0; p < n; ++p) {
-        if (p >= peers_end) {
-          peers_begin = p;
-          peers_end = p + 1;
-          while (peers_end < n && (!ordered || Peers(rows[part[p]], rows[part[peers_end]]))) {
-            ++peers_end;
-          }
-        }
-        size_t first = 0, last = 0;
-        FrameOf(*frame, p, n, peers_begin, peers_end, &first, &last);
-        Value v;
-        if (IsValueFunction(name)) {
-          v = FrameValue(name, rows, part, first, last, nth);
-        } else {
-          if (!acc || first != summed_first || last < summed_last) {
-            acc.emplace();
-            summed_first = summed_last = first;
-          }
-          for (; summed_last < last; ++summed_last) {
-            const WindowRow& row = rows[part[summed_last]];
-            acc->Add(call, row.args.empty() ? std::vector<Value>{int64_t{1}} : row.args, {});
-          }
-          v = acc->Result(call, type, 1, state);
-        }
-        out[part[p]] = std::move(v);
-      }
+      OverFrame(call, *frame, type, rows, part, nth, state, &out);
       continue;
     }
     // FIRST_VALUE, LAST_VALUE and aggregates over the default frame: the peers group by group
