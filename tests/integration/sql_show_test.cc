@@ -224,6 +224,12 @@ TEST_F(SqlShowTest, ColumnCollationsAndTheKeysThatFollowThem) {
                   "TABLE_NAME = 'coll' ORDER BY ORDINAL_POSITION"),
             "COLUMN_NAME\tCOLLATION_NAME\nname\tutf8mb4_0900_ai_ci\ncode\tutf8mb4_bin\n");
   EXPECT_THAT(Query("SHOW FULL COLUMNS FROM coll"), HasSubstr("code\tvarchar(10)\tutf8mb4_bin"));
+  // A view's text columns are the connection's (case-insensitive) whatever their source.
+  Query("CREATE VIEW coll_v AS SELECT name, UPPER(code) AS up FROM coll");
+  EXPECT_EQ(Query("SELECT COLUMN_NAME, COLLATION_NAME FROM information_schema.COLUMNS WHERE "
+                  "TABLE_NAME = 'coll_v' ORDER BY ORDINAL_POSITION"),
+            "COLUMN_NAME\tCOLLATION_NAME\nname\tutf8mb4_0900_ai_ci\nup\tutf8mb4_0900_ai_ci\n");
+  Query("DROP VIEW coll_v");
 
   Query("INSERT INTO coll VALUES ('Ada Lovelace', 'x1'), ('Alan Turing', 'X1')");
   EXPECT_THAT(Error("INSERT INTO coll VALUES ('ADA LOVELACE', 'y')"),
