@@ -56,16 +56,17 @@ normalize() {
 }
 
 # case NAME "CREATE TABLE body" "LOAD DATA options after INTO TABLE" FILE [SQL before]
+#   [statements the loading session runs first] [statements it runs last]
 case_no=0
 compare_case() {
-  local name=$1 columns=$2 options=$3 file=$4 before=${5:-}
+  local name=$1 columns=$2 options=$3 file=$4 before=${5:-} first=${6:-} last=${7:-}
   case_no=$((case_no + 1))
   local table="t$case_no"
   both "CREATE TABLE ld.$table $columns"
   [ -z "$before" ] || both "${before//\$T/ld.$table}"
   local load="LOAD DATA LOCAL INFILE '$PWD/$data/$file' $options"
   load=${load//\$T/$table}
-  local script="$load; SHOW WARNINGS; SELECT * FROM $table ORDER BY 1"
+  local script="$first$load; SHOW WARNINGS; SELECT * FROM $table ORDER BY 1${last//\$T/$table}"
   shoal -vv ld -e "$script" 2>&1 | normalize "$table" >"$work/$table.shoal" || true
   maria -vv ld -e "$script" 2>&1 | normalize "$table" >"$work/$table.maria" || true
   if diff -u "$work/$table.maria" "$work/$table.shoal" >"$work/$table.diff"; then
@@ -98,6 +99,9 @@ compare_case "STARTING BY and multi-byte terminators" "(id INT PRIMARY KEY, s VA
   multi.txt
 compare_case "ESCAPED BY ''" "(id INT PRIMARY KEY, s VARCHAR(20), n INT)" \
   "INTO TABLE \$T FIELDS ESCAPED BY ''" noescape.tsv
+compare_case "TIMESTAMP read in the session's time zone, stored in UTC" \
+  "(id INT PRIMARY KEY, at TIMESTAMP NULL, dt DATETIME NULL)" "INTO TABLE \$T" times.tsv "" \
+  "SET time_zone = '+02:00'; " "; SET time_zone = '+00:00'; SELECT * FROM \$T ORDER BY 1"
 compare_case "AUTO_INCREMENT from a column list" \
   "(id INT AUTO_INCREMENT PRIMARY KEY, s VARCHAR(20), n INT)" "INTO TABLE \$T (s, n)" auto.tsv
 both "CREATE TABLE ld.parent (id INT PRIMARY KEY)"
