@@ -1,0 +1,133 @@
+#include "engine/backup/backup_files.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "engine/redo/crc32c.h"
+
+namespace shoal::backup {
+namespace {
+
+constexpr uint32_t kManifestMagic = 0x4B424853;  // "SHBK"
+constexpr size_t kManifestHeader = 8;
+
+absl::Status Errno(const std::string& what, const std::string& path) {
+  return absl::UnavailableError(absl::StrCat(what, " ", path, ": ", std::strerror(errno)));
+}
+
+absl::Status SyncPath(const std::string& path, int flags) {
+  int fd = ::open(path.c_str(), flags | O_CLOEXEC);
+  if (fd < 0) return Errno("cannot open", path);
+  int rc = ::fsync(fd);
+  ::close(fd);
+  return rc == 0 ? absl::OkStatus() : Errno("cannot sync", path);
+}
+
+void PutU32(std::string* out, uint32_t v) { out->append(reinterpret_cast<const char*>(&v), 4); }
+
+uint32_t GetU32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+}  // namespace
+
+std::string BackupDirName(uint32_t backup_id) { return absl::StrCat("BACKUP-", backup_id); }
+
+std::string ManifestFileName(uint32_t backup_id, int node_id) {
+  return absl::StrCat("BACKUP-", backup_id, ".", node_id, ".ctl");
+}
+
+std::string DataFileName(uint32_t backup_id, int ldm, int node_id) {
+  return absl::StrCat("BACKUP-", backup_id, "-", ldm, ".", node_id, ".data");
+}
+
+std::string LogFileName(uint32_t backup_id, int node_id) {
+  return absl::StrCat("BACKUP-", backup_id, ".", node_id, ".log");
+}
+
+absl::Status WriteManifest(const std::string& dir, const Manifest& manifest) {
+  const std::string path =
+      absl::StrCat(dir, "/", ManifestFileName(manifest.backup_id(), manifest.node_id()));
+  const std::string tmp = path + ".new";
+  const std::string body = manifest.SerializeAsString();
+  std::string bytes;
+  PutU32(&bytes, kManifestMagic);
+  PutU32(&bytes, redo::Crc32c(body));
+  bytes += body;
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())) ||
+        !out.flush()) {
+      return Errno("cannot write", tmp);
+    }
+  }
+  if (absl::Status synced = SyncPath(tmp, O_RDONLY); !synced.ok()) return synced;
+  if (::rename(tmp.c_str(), path.c_str()) != 0) return Errno("cannot rename", tmp);
+  return SyncPath(dir, O_RDONLY | O_DIRECTORY);
+}
+
+absl::StatusOr<Manifest> ReadManifest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Errno("cannot read", path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string bytes = buffer.str();
+  if (bytes.size() < kManifestHeader || GetU32(bytes.data()) != kManifestMagic) {
+    return absl::DataLossError(absl::StrCat(path, " is not a backup manifest"));
+  }
+  const absl::string_view body = absl::string_view(bytes).substr(kManifestHeader);
+  if (redo::Crc32c(body) != GetU32(bytes.data() + 4)) {
+    return absl::DataLossError(absl::StrCat(path, ": checksum mismatch"));
+  }
+  Manifest manifest;
+  if (!manifest.ParseFromArray(body.data(), static_cast<int>(body.size()))) {
+    return absl::DataLossError(absl::StrCat(path, ": the manifest does not parse"));
+  }
+  return manifest;
+}
+
+absl::StatusOr<std::vector<Manifest>> ReadManifests(const std::string& dir) {
+  std::error_code error;
+  std::vector<Manifest> manifests;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (!absl::StartsWith(name, "BACKUP-") || !absl::EndsWith(name, ".ctl")) continue;
+    absl::StatusOr<Manifest> manifest = ReadManifest(entry.path().string());
+    if (!manifest.ok()) return manifest.status();
+    manifests.push_back(*std::move(manifest));
+  }
+  if (error) return absl::NotFoundError(absl::StrCat("cannot read ", dir, ": ", error.message()));
+  std::sort(manifests.begin(), manifests.end(),
+            [](const Manifest& a, const Manifest& b) { return a.node_id() < b.node_id(); });
+  return manifests;
+}
+
+std::vector<uint32_t> BackupIds(const std::string& backup_dir) {
+  std::vector<uint32_t> ids;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(backup_dir, error)) {
+    absl::string_view name = entry.path().filename().native();
+    uint32_t id = 0;
+    if (entry.is_directory(error) && absl::ConsumePrefix(&name, "BACKUP-") &&
+        absl::SimpleAtoi(name, &id)) {
+      ids.push_back(id);
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+}  // namespace shoal::backup
