@@ -253,6 +253,16 @@ absl::StatusOr<std::vector<Part>> ChooseParts(const std::vector<Part>& parts) {
   return out;
 }
 
+absl::Status CheckPartFiles(const Part& part) {
+  for (const std::string& name : part.manifest.data_files()) {
+    SHOAL_RETURN_IF_ERROR(FileSize(part.dir + "/" + name).status());
+  }
+  if (!part.manifest.log_file().empty()) {
+    SHOAL_RETURN_IF_ERROR(FileSize(part.dir + "/" + part.manifest.log_file()).status());
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<PartStats> ReadPart(
     const Part& part,
     absl::FunctionRef<absl::Status(const schema::TableDef& source_table, absl::string_view row)>

@@ -46,6 +46,10 @@ absl::StatusOr<std::vector<Part>> FindParts(uint32_t backup_id,
 // group beyond them.
 absl::StatusOr<std::vector<Part>> ChooseParts(const std::vector<Part>& parts);
 
+// Whether every file `part`'s manifest names is in its directory: NotFound naming the first
+// one missing. Only looks (stat): a restore checks its parts before it changes the target.
+absl::Status CheckPartFiles(const Part& part);
+
 struct PartStats {
   uint64_t data_rows = 0;    // read from the data files, of tables the dictionary has
   uint64_t log_records = 0;  // of the log applied, of tables the dictionary has

@@ -319,9 +319,13 @@ TEST_F(PartTest, CorruptOrMissingDataFile) {
   WriteFile(data, bytes);
   std::map<std::string, std::vector<std::string>> rows;
   EXPECT_EQ(Read(&rows).status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_TRUE(CheckPartFiles(part_).ok());
   std::filesystem::remove(data);
   EXPECT_EQ(Read(&rows).status().code(), absl::StatusCode::kNotFound);
   EXPECT_TRUE(rows.empty());
+  absl::Status check = CheckPartFiles(part_);
+  EXPECT_EQ(check.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(check.message(), HasSubstr(data));
 }
 
 TEST_F(PartTest, MalformedDataRowIsDataLoss) {
