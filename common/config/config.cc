@@ -60,6 +60,7 @@ void EmitDataNode(YAML::Emitter& out, const DataNodeConfig& d) {
   out << YAML::Key << "id" << YAML::Value << d.id;
   out << YAML::Key << "host" << YAML::Value << d.host;
   out << YAML::Key << "data_dir" << YAML::Value << d.data_dir;
+  if (!d.backup_dir.empty()) out << YAML::Key << "backup_dir" << YAML::Value << d.backup_dir;
   EmitCpus(out, d.cpus);
   out << YAML::Key << "metrics_port" << YAML::Value << d.metrics_port;
   if (!d.socket.empty()) out << YAML::Key << "socket" << YAML::Value << d.socket;

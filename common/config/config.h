@@ -29,6 +29,7 @@
 //     - id: 2
 //       host: 127.0.0.1
 //       data_dir: /var/lib/shoal/dn2       # required
+//       backup_dir: /backup/shoal/dn2      # START BACKUP writes here (default <data_dir>/backups)
 //       cpus: 0-1                          # optional CPU list: "0-3,6"
 //       metrics_port: 9302
 //       socket: /run/shoal/datanode-2.sock # shared memory for clients on this host (optional)
@@ -145,6 +146,8 @@ struct DataNodeConfig {
   int threads = 0;  // 0: automatic, from `cpus` or the machine's CPU count
   absl::Duration spin = absl::ZeroDuration();  // busy-poll this long before sleeping
   int node_group = 0;                          // derived: index in `datanodes` / replicas
+  // Where this node writes its part of each online backup; empty: <data_dir>/backups.
+  std::string backup_dir;
 };
 
 struct RouterConfig {

@@ -245,6 +245,7 @@ TEST(LoadConfigTest, RoundTripsAwkwardStrings) {
   config.mgmd.data_dir = "/var/lib/shoal/dn 3 ";
   config.datanodes[0].data_dir = "/a: b #c";
   config.datanodes[1].data_dir = "/données/'\"/[x]";
+  config.datanodes[1].backup_dir = "/backups: #1";
   config.routers[0].socket = "/null";
   config.routers[1].socket = "/&a *b !c";
   std::string yaml = ToYaml(config);
@@ -253,6 +254,8 @@ TEST(LoadConfigTest, RoundTripsAwkwardStrings) {
   EXPECT_EQ(ToYaml(*loaded), yaml);
   EXPECT_EQ(loaded->mgmd.data_dir, config.mgmd.data_dir);
   EXPECT_EQ(loaded->datanodes[1].data_dir, config.datanodes[1].data_dir);
+  EXPECT_EQ(loaded->datanodes[1].backup_dir, config.datanodes[1].backup_dir);
+  EXPECT_TRUE(loaded->datanodes[0].backup_dir.empty());
   EXPECT_EQ(loaded->routers[1].socket, config.routers[1].socket);
 }
 

@@ -105,6 +105,7 @@ std::vector<Field> DataNodeFields(DataNodeConfig* d) {
   return {{"id", IntField{&d->id, 1, kMaxNodeId}},
           {"host", TextField{&d->host}},
           {"data_dir", TextField{&d->data_dir}},
+          {"backup_dir", TextField{&d->backup_dir}},
           {"cpus", CpusField{&d->cpus}},
           {"metrics_port", IntField{&d->metrics_port, 0, kMaxPort}},
           {"socket", TextField{&d->socket}},

@@ -7,7 +7,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <utility>
 
@@ -23,7 +25,8 @@ namespace {
 int RemainingMillis(absl::Time deadline) {
   absl::Duration left = deadline - absl::Now();
   if (left <= absl::ZeroDuration()) return 0;
-  return static_cast<int>(absl::ToInt64Milliseconds(left)) + 1;
+  // An infinite (or very long) wait is poll's longest, again and again.
+  return static_cast<int>(std::min<int64_t>(absl::ToInt64Milliseconds(left), INT_MAX - 1)) + 1;
 }
 
 // Waits until `fd` is ready for `events` or the deadline passes.

@@ -164,9 +164,18 @@ class ManagedNode {
         return;
       }
       start_hook_ok_ = true;
-      if (hooks_.memory_usage) {
-        client_->SetMemoryProbe([this] { return hooks_.memory_usage(); });
-      }
+      client_->SetHeartbeatProbe([this](Heartbeat* heartbeat) {
+        if (hooks_.memory_usage) {
+          if (std::optional<MemoryUsage> memory = hooks_.memory_usage()) {
+            *heartbeat->mutable_memory() = *memory;
+          }
+        }
+        if (hooks_.backup_report) {
+          if (std::optional<BackupReport> backup = hooks_.backup_report()) {
+            *heartbeat->mutable_backup() = *backup;
+          }
+        }
+      });
       // After the hook started the node's own threads: realtime is for this one only, and
       // threads created later start ordinary (UseRealtimeScheduling).
       if (config_->cluster.realtime_scheduler) (void)liveness::UseRealtimeScheduling("control");

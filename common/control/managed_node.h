@@ -77,6 +77,9 @@ struct ManagedNodeHooks {
   // Data nodes (optional): their memory now, asked at each heartbeat on the loop thread once the
   // start hook returned; nullopt while there is none to tell (console: REPORT MEMORYUSAGE).
   absl::AnyInvocable<std::optional<MemoryUsage>()> memory_usage;
+  // Data nodes (optional): their part of the latest online backup, asked as memory_usage is;
+  // nullopt while there is nothing to tell.
+  absl::AnyInvocable<std::optional<BackupReport>()> backup_report;
 };
 
 // Parses the command line (--connect-string, --node-id, --connect-timeout, --tls-dir,

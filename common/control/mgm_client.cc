@@ -230,9 +230,7 @@ void MgmClient::SendHeartbeat() {
   for (ThreadUsage& thread : threads_.Sample(absl::Now())) {
     *heartbeat->add_threads() = std::move(thread);
   }
-  if (memory_probe_) {
-    if (std::optional<MemoryUsage> memory = memory_probe_()) *heartbeat->mutable_memory() = *memory;
-  }
+  if (heartbeat_probe_) heartbeat_probe_(heartbeat);
   channel_->Send(message);
   heartbeats_sent_->Increment();
 }

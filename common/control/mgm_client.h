@@ -60,9 +60,10 @@ class MgmClient {
 
   // Starts connecting; returns at once.
   void Start();
-  // What every heartbeat says of the node's memory from now on (nullopt: nothing).
-  void SetMemoryProbe(absl::AnyInvocable<std::optional<MemoryUsage>()> probe) {
-    memory_probe_ = std::move(probe);
+  // Adds what the node itself has to say (its memory, its backup) to every heartbeat from now
+  // on; runs on the loop thread.
+  void SetHeartbeatProbe(absl::AnyInvocable<void(Heartbeat*)> probe) {
+    heartbeat_probe_ = std::move(probe);
   }
   // Tells the mgmd the node serves; repeated after every reconnect.
   void ReportStarted(int metrics_port, int data_port);
@@ -109,7 +110,7 @@ class MgmClient {
 
   EventLoop* loop_;
   Options options_;
-  absl::AnyInvocable<std::optional<MemoryUsage>()> memory_probe_;
+  absl::AnyInvocable<void(Heartbeat*)> heartbeat_probe_;
   ThreadSampler threads_;  // every heartbeat says what each thread used since the last
   Callbacks callbacks_;
   std::unique_ptr<ControlChannel> channel_;

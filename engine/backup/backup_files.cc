@@ -79,24 +79,27 @@ absl::Status WriteManifest(const std::string& dir, const Manifest& manifest) {
   return SyncPath(dir, O_RDONLY | O_DIRECTORY);
 }
 
+absl::StatusOr<Manifest> ParseManifest(absl::string_view bytes, const std::string& name) {
+  if (bytes.size() < kManifestHeader || GetU32(bytes.data()) != kManifestMagic) {
+    return absl::DataLossError(absl::StrCat(name, " is not a backup manifest"));
+  }
+  const absl::string_view body = bytes.substr(kManifestHeader);
+  if (redo::Crc32c(body) != GetU32(bytes.data() + 4)) {
+    return absl::DataLossError(absl::StrCat(name, ": checksum mismatch"));
+  }
+  Manifest manifest;
+  if (!manifest.ParseFromArray(body.data(), static_cast<int>(body.size()))) {
+    return absl::DataLossError(absl::StrCat(name, ": the manifest does not parse"));
+  }
+  return manifest;
+}
+
 absl::StatusOr<Manifest> ReadManifest(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Errno("cannot read", path);
   std::stringstream buffer;
   buffer << in.rdbuf();
-  const std::string bytes = buffer.str();
-  if (bytes.size() < kManifestHeader || GetU32(bytes.data()) != kManifestMagic) {
-    return absl::DataLossError(absl::StrCat(path, " is not a backup manifest"));
-  }
-  const absl::string_view body = absl::string_view(bytes).substr(kManifestHeader);
-  if (redo::Crc32c(body) != GetU32(bytes.data() + 4)) {
-    return absl::DataLossError(absl::StrCat(path, ": checksum mismatch"));
-  }
-  Manifest manifest;
-  if (!manifest.ParseFromArray(body.data(), static_cast<int>(body.size()))) {
-    return absl::DataLossError(absl::StrCat(path, ": the manifest does not parse"));
-  }
-  return manifest;
+  return ParseManifest(buffer.str(), path);
 }
 
 absl::StatusOr<std::vector<Manifest>> ReadManifests(const std::string& dir) {

@@ -22,6 +22,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "engine/backup/backup.pb.h"
 
 namespace shoal::backup {
@@ -36,6 +37,8 @@ std::string LogFileName(uint32_t backup_id, int node_id);
 absl::Status WriteManifest(const std::string& dir, const Manifest& manifest);
 // Reads and checks one manifest file (kDataLoss when it is corrupt).
 absl::StatusOr<Manifest> ReadManifest(const std::string& path);
+// The same over a manifest file's bytes; `name` is for the messages.
+absl::StatusOr<Manifest> ParseManifest(absl::string_view bytes, const std::string& name);
 // Every complete part in `dir` (a BACKUP-<id> directory), by node id.
 absl::StatusOr<std::vector<Manifest>> ReadManifests(const std::string& dir);
 // The ids of the backups under `backup_dir` (BACKUP-<id> directories), ascending.

@@ -97,7 +97,8 @@ DataPlane::DataPlane(DataPlaneOptions options)
              &clock_, redo_writer_.get(), options_.data_dir, options_.node_state, options_.metrics,
              options_.on_disk_state),
       checkpoint_(&options_, &view_, &clock_, &ldms_, &epoch_, LogPointers(redo_logs_),
-                  redo_writer_.get()) {
+                  redo_writer_.get()),
+      backup_(&options_, &clock_, &epoch_, &checkpoint_, &dictionary_) {
   ops_metric_ =
       options_.metrics->GetCounter("shoal_datanode_operations_total", "Native operations run.");
   // A node that holds a complete replica (copied, restored, or the first of its group) can be
@@ -258,6 +259,7 @@ void DataPlane::Run() {
     now = absl::Now();
     epoch_.Tick(now);
     checkpoint_.Tick(now);
+    backup_.Tick(now);
     worked |= ldms_.CheckpointStep(now);
     connections_.FlushAll();
     if (now - last_lock_check >= kLockCheckInterval) {
@@ -296,6 +298,7 @@ bool DataPlane::PollInput() {
       view.swap(new_view_);
     }
     if (view.has_value()) {
+      backup_.OnView(view->backup());
       group_.OnView(std::move(*view));
       epoch_.OnView();
     }

@@ -14,7 +14,8 @@
 //        │                    └ kDictReq, kDictConf ─▶ DictionaryRole ─▶ DdlQueue
 //        └── ReplyTo(destination) ◀── results of the LDMs (kTcConn: TcGlue's frame)
 //   views ─▶ GroupRole (membership, node-restart copies)   every 100 ms ─▶ PeerLiveness
-//   every turn ─▶ EpochRole (global checkpoints), CheckpointRole (local checkpoints)
+//   every turn ─▶ EpochRole (global checkpoints), CheckpointRole (local checkpoints),
+//                 BackupRole (online backups, which views start)
 //
 // Everything is owned by the data-plane thread, except SetView(), which any thread may call.
 #pragma once
@@ -34,6 +35,7 @@
 #include "engine/node/dictionary.h"
 #include "engine/node/epoch_clock.h"
 #include "engine/node/ldm/context.h"
+#include "engine/node/plane/backup_role.h"
 #include "engine/node/plane/checkpoint_role.h"
 #include "engine/node/plane/connections.h"
 #include "engine/node/plane/dictionary_role.h"
@@ -70,6 +72,8 @@ class DataPlane : private ReplySink, private ConnectionEvents {
   // Thread-safe: the data memory reserved now, and the data_memory limit.
   uint64_t data_memory_used() const { return ldms_.budget().used(); }
   uint64_t data_memory_limit() const { return ldms_.budget().limit(); }
+  // Thread-safe: this node's part of the latest online backup, for the mgmd.
+  control::BackupReport backup_report() const { return backup_.Report(); }
 
  private:
   explicit DataPlane(DataPlaneOptions options);
@@ -105,6 +109,7 @@ class DataPlane : private ReplySink, private ConnectionEvents {
   GroupRole group_;
   EpochRole epoch_;
   CheckpointRole checkpoint_;
+  BackupRole backup_;
 
   absl::Time last_stuck_report_ = absl::InfinitePast();
   Counter* ops_metric_;

@@ -280,6 +280,7 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
   options.on_copy_progress = [progress](int percent) { progress.Report("copying data", percent); };
   options.on_ready = [progress](absl::Status status) { progress.Done(std::move(status)); };
   options.data_dir = self->data_dir;
+  options.backup_dir = self->backup_dir.empty() ? self->data_dir + "/backups" : self->backup_dir;
   options.epoch_interval = config.cluster.epoch_interval;
   options.checkpoint_after_redo = config.cluster.checkpoint_after_redo;
   options.checkpoint_write_rate = config.cluster.checkpoint_write_rate;
@@ -368,6 +369,11 @@ int main(int argc, char** argv) {
     memory.set_data_used_bytes(data_plane->data_memory_used());
     memory.set_data_limit_bytes(data_plane->data_memory_limit());
     return memory;
+  };
+  hooks.backup_report = []() -> std::optional<shoal::control::BackupReport> {
+    std::lock_guard<std::mutex> lock(start_mutex);
+    if (data_plane == nullptr) return std::nullopt;
+    return data_plane->backup_report();
   };
   hooks.on_view = [](const shoal::control::ClusterView& view) {
     std::lock_guard<std::mutex> lock(start_mutex);

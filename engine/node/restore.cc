@@ -11,13 +11,12 @@
 namespace shoal::node {
 namespace {
 
-struct CheckpointChoice {
-  uint64_t id = 0;
-  uint64_t replay_from = 0;  // redo epochs before this are in the checkpoint
-  uint64_t end = 0;          // no row of it is of a later epoch
-};
+int Percent(uint64_t done, uint64_t total) {
+  return total == 0 ? 100 : static_cast<int>(std::min<uint64_t>(100, done * 100 / total));
+}
 
-// The newest checkpoint whose rows are all of epochs <= `epoch`: it ended before `epoch` did.
+}  // namespace
+
 CheckpointChoice ChooseCheckpoint(const redo::NodeState& state, uint64_t epoch) {
   if (state.checkpoint_id != 0 && state.checkpoint_end_epoch <= epoch) {
     return {state.checkpoint_id, state.checkpoint_start_epoch, state.checkpoint_end_epoch};
@@ -28,12 +27,6 @@ CheckpointChoice ChooseCheckpoint(const redo::NodeState& state, uint64_t epoch) 
   }
   return {};
 }
-
-int Percent(uint64_t done, uint64_t total) {
-  return total == 0 ? 100 : static_cast<int>(std::min<uint64_t>(100, done * 100 / total));
-}
-
-}  // namespace
 
 absl::StatusOr<RestoreStats> RestoreFromDisk(
     const std::string& data_dir, const redo::NodeState& state, uint64_t epoch, LdmHost* ldms,

@@ -30,6 +30,16 @@ struct RestoreStats {
   absl::Duration took;
 };
 
+// The local checkpoint a restore of `epoch` starts from: the newest whose rows are all of
+// epochs <= `epoch` (it ended before `epoch` did). id 0: none; the redo from replay_from (0)
+// holds everything.
+struct CheckpointChoice {
+  uint64_t id = 0;
+  uint64_t replay_from = 0;  // redo epochs before this are in the checkpoint
+  uint64_t end = 0;          // no row of it is of a later epoch
+};
+CheckpointChoice ChooseCheckpoint(const redo::NodeState& state, uint64_t epoch);
+
 // `progress(phase, percent)`: "restoring checkpoint" and "applying redo", percent of bytes.
 absl::StatusOr<RestoreStats> RestoreFromDisk(
     const std::string& data_dir, const redo::NodeState& state, uint64_t epoch, LdmHost* ldms,

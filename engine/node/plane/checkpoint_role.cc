@@ -117,7 +117,8 @@ void CheckpointRole::Tick(absl::Time now) {
       return;
     case Phase::kTrimming:
       // Recorded in the node state too: EpochRole posted that write before we post the trim.
-      if (epoch_->complete_epoch() >= current_->end_epoch) Trim();
+      // Held while a backup reads the previous checkpoint and the redo after it.
+      if (trim_holds_ == 0 && epoch_->complete_epoch() >= current_->end_epoch) Trim();
       return;
   }
 }

@@ -68,6 +68,10 @@ class CheckpointRole {
     due_ = true;
     min_start_epoch_ = epoch + 1;
   }
+  // While held, no checkpoint files or redo are removed: a backup is reading them
+  // (backup_role.h). A checkpoint may still complete; its trim waits (and with it the next).
+  void HoldTrims() { ++trim_holds_; }
+  void ReleaseTrims() { --trim_holds_; }
   // Every loop turn: moves the checkpoint along; cheap when there is nothing to do.
   void Tick(absl::Time now);
   // Every 100 ms: metrics (and, now and then, the redo's size on disk).
@@ -116,6 +120,7 @@ class CheckpointRole {
   Phase phase_ = Phase::kIdle;
   std::shared_ptr<Checkpoint> current_;
   bool due_ = false;  // a checkpoint is wanted whatever the redo says
+  int trim_holds_ = 0;
   uint64_t min_start_epoch_ = 0;
   uint64_t redo_at_last_start_ = 0;  // RedoWritten() when the last checkpoint started
   // kIdle: when to look at the redo again (soon; a while after a failure).

@@ -57,6 +57,8 @@ struct DataPlaneOptions {
 
   // Durability (docs/architecture.md, I8). `data_dir` empty: nothing is written (tests).
   std::string data_dir;
+  // Where this node writes its parts of online backups (plane/backup_role.h).
+  std::string backup_dir;
   absl::Duration epoch_interval = absl::Seconds(1);
   // Local checkpoints (plane/checkpoint_role.h): one starts once this much redo was written
   // since the last started, and writes at most this many bytes per second.
