@@ -1,4 +1,5 @@
-// MgmdServer, console: what SHOW, STATUS, STOP, START, RESTART, SHUTDOWN and CLUSTERLOG do.
+// MgmdServer, console: what SHOW, STATUS, STOP, START, RESTART, SHUTDOWN and CLUSTERLOG do;
+// START BACKUP and ABORT BACKUP go to the BackupCoordinator.
 // STOP, START, RESTART and SHUTDOWN answer once the node(s) got there, so a script that runs
 // `3 STOP` and then `SHOW` sees the node stopped.
 #include <csignal>
@@ -49,7 +50,7 @@ void MgmdServer::HandleConsole(Connection& conn, const ConsoleReq& req) {
         rep = Error(absl::StrCat("Node ", node_id, " is not in the configuration"));
       } else {
         rep = Ok("");
-        *rep->mutable_view() = membership_.View();
+        *rep->mutable_view() = View();
       }
       break;
     case ConsoleReq::CLUSTERLOG:
@@ -64,6 +65,13 @@ void MgmdServer::HandleConsole(Connection& conn, const ConsoleReq& req) {
       break;
     case ConsoleReq::START:
       rep = Start(conn, node_id);
+      break;
+    case ConsoleReq::START_BACKUP:
+      rep = shutting_down_ ? Error("The cluster is shutting down")
+                           : backups_.Start(conn.id, req.wait());
+      break;
+    case ConsoleReq::ABORT_BACKUP:
+      rep = backups_.Abort(req.backup_id());
       break;
     case ConsoleReq::SHUTDOWN: {
       PendingReply pending;

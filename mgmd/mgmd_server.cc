@@ -79,6 +79,7 @@ MgmdServer::MgmdServer(EventLoop* loop, Options options, MetricsRegistry* metric
       options_(std::move(options)),
       config_yaml_(config::ToYaml(options_.config)),
       membership_(options_.config, absl::Now()),
+      backups_(&membership_, options_.config.mgmd.id, BackupHooks()),
       failure_detector_(options_.config.cluster, absl::Now()),
       stall_metrics_(metrics, "mgmd"),
       heartbeat_timer_(loop, [this] { CheckHeartbeats(); }),
@@ -195,6 +196,9 @@ void MgmdServer::OnMessage(uint64_t connection_id, const ControlMessage& message
         membership_.SetMemoryUsage(conn.node_id, message.heartbeat().memory());
       }
       membership_.SetThreads(conn.node_id, message.heartbeat().threads());
+      if (message.heartbeat().has_backup()) {
+        backups_.OnReport(conn.node_id, message.heartbeat().backup());
+      }
       return;
     case ControlMessage::kNodeStarted:
       if (!is_node) break;
@@ -300,7 +304,7 @@ void MgmdServer::HandleRegister(Connection& conn, const control::RegisterReq& re
   control::RegisterConf* conf = accept.mutable_register_conf();
   conf->set_node_id(static_cast<uint32_t>(*id));
   conf->set_config_yaml(config_yaml_);
-  *conf->mutable_view() = membership_.View();
+  *conf->mutable_view() = View();
   conn.channel->Send(accept);
   PublishView();
 }
@@ -392,7 +396,8 @@ void MgmdServer::SetState(int node_id, control::NodeState state) {
 
 void MgmdServer::StateChanged(int node_id, control::NodeState state) {
   if (state == control::NOT_CONNECTED) failure_detector_.Forget(node_id);
-  FollowSystemRestart();  // its change, if any, goes out in the same view
+  backups_.OnNodeState(node_id, state);  // a participant that left aborts the backup
+  FollowSystemRestart();                 // its change, if any, goes out in the same view
   PublishView();
   FollowNodeGroup(node_id, state);
   SettlePendingReplies();
@@ -442,9 +447,30 @@ void MgmdServer::ReleaseHeldStarts() {
   MaybeFinishShutdown();
 }
 
+control::ClusterView MgmdServer::View() const {
+  control::ClusterView view = membership_.View();
+  if (backups_.run().has_value()) *view.mutable_backup() = *backups_.run();
+  return view;
+}
+
+BackupCoordinator::Hooks MgmdServer::BackupHooks() {
+  BackupCoordinator::Hooks hooks;
+  hooks.log = [this](const std::string& severity, const std::string& text) {
+    log_->Add(severity, options_.config.mgmd.id, text);
+  };
+  hooks.publish = [this] {
+    membership_.BumpVersion();
+    PublishView();
+  };
+  hooks.reply = [this](uint64_t connection_id, const control::ConsoleRep& rep) {
+    Reply(connection_id, rep);
+  };
+  return hooks;
+}
+
 void MgmdServer::PublishView() {
   ControlMessage message;
-  *message.mutable_cluster_view() = membership_.View();
+  *message.mutable_cluster_view() = View();
   for (const auto& [node_id, connection_id] : node_connections_) {
     auto it = connections_.find(connection_id);
     if (it != connections_.end()) it->second->channel->Send(message);

@@ -23,6 +23,7 @@
 #include "common/liveness/stall_metrics.h"
 #include "common/metrics.h"
 #include "common/tls/link_context.h"
+#include "mgmd/backup_coordinator.h"
 #include "mgmd/cluster_log.h"
 #include "mgmd/failure_detector.h"
 #include "mgmd/membership.h"
@@ -114,7 +115,10 @@ class MgmdServer {
   void SetState(int node_id, control::NodeState state);
   // The tail of a state change: the system-restart decision, the view, waiting replies.
   void StateChanged(int node_id, control::NodeState state);
+  // The view: the membership's, and the backup running.
+  control::ClusterView View() const;
   void PublishView();
+  BackupCoordinator::Hooks BackupHooks();
   void SendTo(int node_id, const control::ControlMessage& message);
 
   // Arbitration (arbitration.cc).
@@ -154,6 +158,7 @@ class MgmdServer {
   Options options_;
   std::string config_yaml_;
   Membership membership_;
+  BackupCoordinator backups_;
   FailureDetector failure_detector_;
   liveness::StallMetrics stall_metrics_;
   std::unique_ptr<ClusterLog> log_;

@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
@@ -32,6 +33,12 @@ const char kHelpText[] =
     "  ALL REPORT THREADS       each node's threads and the CPU each used in its last\n"
     "                           heartbeat interval, as ndb_top shows them\n"
     "  <id> REPORT THREADS      the same for node <id>\n"
+    "  START BACKUP [NOWAIT | WAIT STARTED | WAIT COMPLETED]\n"
+    "                   an online backup of every table, consistent at one epoch, while\n"
+    "                   writes go on: each data node writes its part under its backup_dir\n"
+    "                   (BACKUP-<id>/); shoal-restore loads it. Waits until completed unless\n"
+    "                   told otherwise\n"
+    "  ABORT BACKUP <id>  give a running backup up; its files are removed\n"
     "  SHUTDOWN         stop every node, then the management daemon\n"
     "  CLUSTERLOG       the most recent cluster events (nodes connecting, failing, restarting)\n"
     "  HELP             this text\n"
@@ -78,6 +85,39 @@ absl::StatusOr<Command> ParseReport(const std::vector<absl::string_view>& words,
   return command;
 }
 
+// START BACKUP [NOWAIT | WAIT STARTED | WAIT COMPLETED] and ABORT BACKUP <id>.
+absl::StatusOr<Command> ParseBackup(const std::vector<absl::string_view>& words,
+                                    absl::string_view line) {
+  Command command;
+  command.kind = Command::Kind::kRemote;
+  if (words[0] == "START") {
+    command.request.set_verb(ConsoleReq::START_BACKUP);
+    std::string wait = absl::StrJoin(words.begin() + 2, words.end(), " ");
+    if (wait.empty() || wait == "WAIT COMPLETED") {
+      command.request.set_wait(ConsoleReq::WAIT_COMPLETED);
+    } else if (wait == "WAIT STARTED") {
+      command.request.set_wait(ConsoleReq::WAIT_STARTED);
+    } else if (wait == "NOWAIT") {
+      command.request.set_wait(ConsoleReq::NOWAIT);
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "START BACKUP takes NOWAIT, WAIT STARTED or WAIT COMPLETED, not '", wait, "'"));
+    }
+    return command;
+  }
+  uint32_t id = 0;
+  if (words[0] == "ABORT") {
+    if (words.size() != 3 || !absl::SimpleAtoi(words[2], &id) || id == 0) {
+      return absl::InvalidArgumentError(
+          "ABORT BACKUP takes the id of the backup: ABORT BACKUP <id>");
+    }
+    command.request.set_verb(ConsoleReq::ABORT_BACKUP);
+    command.request.set_backup_id(id);
+    return command;
+  }
+  return Unknown(line);
+}
+
 }  // namespace
 
 absl::StatusOr<Command> ParseCommand(absl::string_view line) {
@@ -107,6 +147,7 @@ absl::StatusOr<Command> ParseCommand(absl::string_view line) {
     }
   }
   if (words.size() == 3 && words[1] == "REPORT") return ParseReport(words, trimmed);
+  if (words.size() >= 2 && words[1] == "BACKUP") return ParseBackup(words, trimmed);
   bool force = words.size() == 3 && words[2] == "-F";
   if (force) {
     words.pop_back();

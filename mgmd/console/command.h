@@ -3,7 +3,7 @@
 //
 //   SHOW | ALL STATUS | <id> STATUS | <id> STOP [-f] | <id> START | <id> RESTART [-f]
 //   <ALL|id> REPORT MEMORYUSAGE | <ALL|id> REPORT THREADS | SHUTDOWN | CLUSTERLOG | HELP | QUIT
-//   EXIT
+//   EXIT | START BACKUP [NOWAIT | WAIT STARTED | WAIT COMPLETED] | ABORT BACKUP <id>
 #pragma once
 
 #include <string>

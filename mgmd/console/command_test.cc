@@ -64,6 +64,21 @@ TEST(CommandTest, ReportMemoryUsageIsAStatusPrintedAsTheReport) {
   EXPECT_THAT(ErrorOf("x report memory"), HasSubstr("Unknown command"));
 }
 
+TEST(CommandTest, BackupsStartWaitingAsAskedAndAbortById) {
+  EXPECT_EQ(Parsed("start backup").verb(), ConsoleReq::START_BACKUP);
+  EXPECT_EQ(Parsed("START BACKUP;").wait(), ConsoleReq::WAIT_COMPLETED);
+  EXPECT_EQ(Parsed("start backup wait completed").wait(), ConsoleReq::WAIT_COMPLETED);
+  EXPECT_EQ(Parsed("Start Backup Wait Started").wait(), ConsoleReq::WAIT_STARTED);
+  EXPECT_EQ(Parsed("start backup nowait").wait(), ConsoleReq::NOWAIT);
+  ConsoleReq abort = Parsed("abort backup 12");
+  EXPECT_EQ(abort.verb(), ConsoleReq::ABORT_BACKUP);
+  EXPECT_EQ(abort.backup_id(), 12u);
+  EXPECT_THAT(ErrorOf("start backup later"), HasSubstr("NOWAIT, WAIT STARTED or WAIT COMPLETED"));
+  EXPECT_THAT(ErrorOf("abort backup"), HasSubstr("ABORT BACKUP <id>"));
+  EXPECT_THAT(ErrorOf("abort backup x"), HasSubstr("ABORT BACKUP <id>"));
+  EXPECT_THAT(ErrorOf("show backup"), HasSubstr("Unknown command"));
+}
+
 TEST(CommandTest, ExplainsWhatIsWrong) {
   EXPECT_THAT(ErrorOf("frobnicate"), HasSubstr("Unknown command 'frobnicate'; type HELP"));
   EXPECT_THAT(ErrorOf("3 dance"), HasSubstr("Unknown command 'DANCE' for node 3"));

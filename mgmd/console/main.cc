@@ -92,6 +92,15 @@ class Console {
       }
       client_ = std::move(*client);
     }
+    if (request.verb() == shoal::control::ConsoleReq::START_BACKUP &&
+        request.wait() != shoal::control::ConsoleReq::NOWAIT) {
+      // A backup takes as long as its data does: ndb_mgm waits for it too.
+      std::cerr << "Waiting for "
+                << (request.wait() == shoal::control::ConsoleReq::WAIT_STARTED ? "started"
+                                                                               : "completed")
+                << ", this may take several minutes\n";
+      timeout = absl::InfiniteDuration();
+    }
     auto rep = client_->Call(request, timeout);
     if (!rep.ok()) {
       client_.reset();  // reconnect next time
