@@ -254,6 +254,16 @@ absl::StatusOr<std::vector<Part>> ChooseParts(const std::vector<Part>& parts) {
 }
 
 absl::Status CheckPartFiles(const Part& part) {
+  // A manifest names files of its own directory only: never a path to read elsewhere.
+  auto plain = [&](const std::string& name) {
+    return name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos
+               ? absl::DataLossError(absl::StrCat("node ", part.manifest.node_id(),
+                                                  "'s manifest names a file outside ", part.dir,
+                                                  ": '", name, "'"))
+               : absl::OkStatus();
+  };
+  for (const std::string& name : part.manifest.data_files()) SHOAL_RETURN_IF_ERROR(plain(name));
+  if (!part.manifest.log_file().empty()) SHOAL_RETURN_IF_ERROR(plain(part.manifest.log_file()));
   for (const std::string& name : part.manifest.data_files()) {
     SHOAL_RETURN_IF_ERROR(FileSize(part.dir + "/" + name).status());
   }

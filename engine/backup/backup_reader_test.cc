@@ -328,6 +328,19 @@ TEST_F(PartTest, CorruptOrMissingDataFile) {
   EXPECT_THAT(check.message(), HasSubstr(data));
 }
 
+TEST_F(PartTest, AManifestNamesFilesOfItsOwnDirectoryOnly) {
+  for (const std::string name : {"../../etc/passwd", "/etc/passwd", "..", ""}) {
+    Part part = part_;
+    part.manifest.set_data_files(0, name);
+    absl::Status check = CheckPartFiles(part);
+    EXPECT_EQ(check.code(), absl::StatusCode::kDataLoss) << name;
+    EXPECT_THAT(check.message(), HasSubstr("names a file outside")) << name;
+  }
+  Part part = part_;
+  part.manifest.set_log_file("../log");
+  EXPECT_EQ(CheckPartFiles(part).code(), absl::StatusCode::kDataLoss);
+}
+
 TEST_F(PartTest, MalformedDataRowIsDataLoss) {
   const std::string data = absl::StrCat(dir_, "/", DataFileName(kBackupId, 0, kNode));
   std::filesystem::remove(data);
