@@ -1,10 +1,12 @@
 #include "mgmd/backup_coordinator.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/time.h"
 
 namespace shoal::mgmd {
 namespace {
@@ -66,12 +68,14 @@ control::ConsoleRep BackupCoordinator::Abort(uint32_t id) {
 
 void BackupCoordinator::OnReport(int node_id, const control::BackupReport& report) {
   last_id_ = std::max(last_id_, report.last_id());
+  held_[node_id].assign(report.held().begin(), report.held().end());
   if (!run_.has_value() || report.id() != run_->id() || !Participates(node_id)) return;
   reports_[node_id] = report;
   Advance();
 }
 
 void BackupCoordinator::OnNodeState(int node_id, control::NodeState state) {
+  if (state == control::NOT_CONNECTED) held_.erase(node_id);
   if (!run_.has_value() || !Participates(node_id) || state == control::STARTED) return;
   auto it = reports_.find(node_id);
   if (it != reports_.end() && it->second.state() == control::BackupReport::DONE) return;
@@ -139,6 +143,47 @@ void BackupCoordinator::Fail(const std::string& why) {
   run_.reset();
   reports_.clear();
   hooks_.publish();
+}
+
+std::string BackupCoordinator::ShowBackups() const {
+  struct Holder {
+    int node;
+    int group;
+    const control::BackupPart* part;
+  };
+  absl::btree_map<uint32_t, std::vector<Holder>, std::greater<uint32_t>> by_id;
+  for (const auto& [node, parts] : held_) {
+    const NodeSlot* slot = membership_->Find(node);
+    if (slot == nullptr) continue;
+    for (const control::BackupPart& part : parts) {
+      by_id[part.id()].push_back({node, slot->node_group, &part});
+    }
+  }
+  absl::flat_hash_set<int> groups;
+  for (const auto& [id, slot] : membership_->slots()) {
+    if (slot.type == control::DATANODE) groups.insert(slot.node_group);
+  }
+  if (by_id.empty()) return "No backups on the connected data nodes";
+  std::string out;
+  for (const auto& [id, holders] : by_id) {
+    absl::flat_hash_set<int> covered;
+    for (const Holder& holder : holders) covered.insert(holder.group);
+    const control::BackupPart& first = *holders.front().part;
+    absl::StrAppend(
+        &out, "Backup ", id, ": stop epoch ", first.stop_epoch(), ", finished ",
+        absl::FormatTime("%Y-%m-%d %H:%M:%S UTC", absl::FromUnixMillis(first.finished_unix_ms()),
+                         absl::UTCTimeZone()),
+        covered.size() == groups.size()
+            ? ", every node group has a part"
+            : ", NOT RESTORABLE from these nodes: a node group has no part",
+        "\n");
+    for (const Holder& holder : holders) {
+      absl::StrAppend(&out, "  node ", holder.node, " (node group ", holder.group,
+                      "): ", holder.part->path(), ", ", holder.part->bytes(), " bytes\n");
+    }
+  }
+  out.pop_back();
+  return out;
 }
 
 std::string BackupCoordinator::StartedText() const {

@@ -52,6 +52,9 @@ class BackupCoordinator {
   void OnReport(int node_id, const control::BackupReport& report);
   // A node changed state: a participant that no longer serves aborts the backup.
   void OnNodeState(int node_id, control::NodeState state);
+  // SHOW BACKUPS: the complete backups the connected data nodes hold, newest first, and
+  // whether each has a part of every node group (what shoal-restore needs).
+  std::string ShowBackups() const;
 
   // The backup in progress, for the view (nullopt: none).
   const std::optional<control::BackupRun>& run() const { return run_; }
@@ -75,6 +78,8 @@ class BackupCoordinator {
   std::optional<control::BackupRun> run_;
   absl::btree_map<int, control::BackupReport> reports_;  // of the participants, for run_
   std::vector<Waiter> waiters_;
+  // What each connected data node last said it holds (BackupReport.held).
+  absl::btree_map<int, std::vector<control::BackupPart>> held_;
   uint32_t last_id_ = 0;  // the largest id handed out here or reported by a data node
 };
 

@@ -10,6 +10,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // A coordinator over the embedded cluster (data nodes 2 and 3, one node group), recording what
 // it asks the server to do.
@@ -123,6 +124,34 @@ TEST_F(BackupCoordinatorTest, RefusesWithoutEveryNodeGroupAndWhileOneRuns) {
   EXPECT_THAT(backups_.Abort(3).error(), HasSubstr("Backup 3 is not running"));
   EXPECT_TRUE(backups_.Abort(1).ok());
   EXPECT_FALSE(backups_.run().has_value());
+}
+
+TEST_F(BackupCoordinatorTest, ShowBackupsListsThePartsAndWhetherEveryNodeGroupHasOne) {
+  EXPECT_EQ(backups_.ShowBackups(), "No backups on the connected data nodes");
+  StartDataNodes();
+  auto held = [](uint32_t id, const std::string& path) {
+    control::BackupPart part;
+    part.set_id(id);
+    part.set_stop_epoch(id * 10);
+    part.set_bytes(1000);
+    part.set_path(path);
+    return part;
+  };
+  control::BackupReport two;
+  *two.add_held() = held(1, "/d2/backups/BACKUP-1");
+  *two.add_held() = held(2, "/d2/backups/BACKUP-2");
+  backups_.OnReport(2, two);
+  control::BackupReport three;
+  *three.add_held() = held(2, "/d3/backups/BACKUP-2");
+  backups_.OnReport(3, three);
+  const std::string text = backups_.ShowBackups();
+  EXPECT_THAT(text, HasSubstr("Backup 2: stop epoch 20"));
+  EXPECT_THAT(text, HasSubstr("  node 2 (node group 0): /d2/backups/BACKUP-2, 1000 bytes\n"
+                              "  node 3 (node group 0): /d3/backups/BACKUP-2, 1000 bytes"));
+  EXPECT_LT(text.find("Backup 2"), text.find("Backup 1"));  // newest first
+  EXPECT_THAT(text, HasSubstr("every node group has a part"));
+  backups_.OnNodeState(2, control::NOT_CONNECTED);
+  EXPECT_THAT(backups_.ShowBackups(), Not(HasSubstr("Backup 1")));
 }
 
 TEST_F(BackupCoordinatorTest, IdsGoOnAboveWhatTheDataNodesHold) {

@@ -1,5 +1,5 @@
 // MgmdServer, console: what SHOW, STATUS, STOP, START, RESTART, SHUTDOWN and CLUSTERLOG do;
-// START BACKUP and ABORT BACKUP go to the BackupCoordinator.
+// START BACKUP, ABORT BACKUP and SHOW BACKUPS go to the BackupCoordinator.
 // STOP, START, RESTART and SHUTDOWN answer once the node(s) got there, so a script that runs
 // `3 STOP` and then `SHOW` sees the node stopped.
 #include <csignal>
@@ -72,6 +72,9 @@ void MgmdServer::HandleConsole(Connection& conn, const ConsoleReq& req) {
       break;
     case ConsoleReq::ABORT_BACKUP:
       rep = backups_.Abort(req.backup_id());
+      break;
+    case ConsoleReq::SHOW_BACKUPS:
+      rep = Ok(backups_.ShowBackups());
       break;
     case ConsoleReq::SHUTDOWN: {
       PendingReply pending;

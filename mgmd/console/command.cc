@@ -39,6 +39,8 @@ const char kHelpText[] =
     "                   (BACKUP-<id>/); shoal-restore loads it. Waits until completed unless\n"
     "                   told otherwise\n"
     "  ABORT BACKUP <id>  give a running backup up; its files are removed\n"
+    "  SHOW BACKUPS     the backups the connected data nodes hold: where, how big, and\n"
+    "                   whether every node group has a part (what shoal-restore needs)\n"
     "  SHUTDOWN         stop every node, then the management daemon\n"
     "  CLUSTERLOG       the most recent cluster events (nodes connecting, failing, restarting)\n"
     "  HELP             this text\n"
@@ -148,6 +150,9 @@ absl::StatusOr<Command> ParseCommand(absl::string_view line) {
   }
   if (words.size() == 3 && words[1] == "REPORT") return ParseReport(words, trimmed);
   if (words.size() >= 2 && words[1] == "BACKUP") return ParseBackup(words, trimmed);
+  if (words.size() == 2 && words[0] == "SHOW" && words[1] == "BACKUPS") {
+    return remote(ConsoleReq::SHOW_BACKUPS, 0);
+  }
   bool force = words.size() == 3 && words[2] == "-F";
   if (force) {
     words.pop_back();

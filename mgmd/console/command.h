@@ -4,6 +4,7 @@
 //   SHOW | ALL STATUS | <id> STATUS | <id> STOP [-f] | <id> START | <id> RESTART [-f]
 //   <ALL|id> REPORT MEMORYUSAGE | <ALL|id> REPORT THREADS | SHUTDOWN | CLUSTERLOG | HELP | QUIT
 //   EXIT | START BACKUP [NOWAIT | WAIT STARTED | WAIT COMPLETED] | ABORT BACKUP <id>
+//   SHOW BACKUPS
 #pragma once
 
 #include <string>

@@ -77,6 +77,7 @@ TEST(CommandTest, BackupsStartWaitingAsAskedAndAbortById) {
   EXPECT_THAT(ErrorOf("abort backup"), HasSubstr("ABORT BACKUP <id>"));
   EXPECT_THAT(ErrorOf("abort backup x"), HasSubstr("ABORT BACKUP <id>"));
   EXPECT_THAT(ErrorOf("show backup"), HasSubstr("Unknown command"));
+  EXPECT_EQ(Parsed("show backups;").verb(), ConsoleReq::SHOW_BACKUPS);
 }
 
 TEST(CommandTest, ExplainsWhatIsWrong) {

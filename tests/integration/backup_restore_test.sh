@@ -213,6 +213,17 @@ grep -q "^Backup $((killed_id + 1)) started from node 1 completed" "$work/after-
   fail "the backup after the restart did not complete: $(cat "$work/after-kill.out")"
 echo "ok: backup $killed_id failed with data node 3 killed; after its restart, backup" \
   "$((killed_id + 1)) completed"
+# Data node 3 restarted: it read its parts back from its manifests.
+for _ in $(seq 30); do
+  mgm "$port_a" "SHOW BACKUPS" >"$work/show.out" 2>&1
+  grep -q "node 3 (node group 0): $work/a/dn3/backups/BACKUP-$backup_id" "$work/show.out" && break
+  sleep 0.2
+done
+grep -q "^Backup $backup_id: stop epoch [0-9]*, .*, every node group has a part" "$work/show.out" &&
+  grep -q "node 3 (node group 0): $work/a/dn3/backups/BACKUP-$backup_id, [0-9]* bytes" \
+    "$work/show.out" && ! grep -q "^Backup $aborted_id:" "$work/show.out" ||
+  fail "SHOW BACKUPS said: $(cat "$work/show.out")"
+echo "ok: SHOW BACKUPS lists backup $backup_id on both data nodes, not the aborted one"
 
 # ---- 3. Restore into a cluster of another shape. --------------------------------------------
 start_cluster b 4

@@ -26,8 +26,27 @@ BackupRole::BackupRole(const DataPlaneOptions* options, EpochClock* clock, Epoch
   if (!backup_dir_.empty()) {
     std::vector<uint32_t> ids = backup::BackupIds(backup_dir_);
     if (!ids.empty()) last_id_ = ids.back();
+    for (uint32_t id : ids) {
+      absl::StatusOr<backup::Manifest> manifest =
+          backup::ReadManifest(absl::StrCat(backup_dir_, "/", backup::BackupDirName(id), "/",
+                                            backup::ManifestFileName(id, options_->node_id)));
+      if (manifest.ok()) Hold(*manifest);  // else not this node's, or incomplete
+    }
   }
-  report_.set_last_id(last_id_);
+  Publish(report_);
+}
+
+// The parts SHOW BACKUPS lists: the latest ones, a heartbeat's worth.
+void BackupRole::Hold(const backup::Manifest& manifest) {
+  constexpr size_t kHeldReported = 20;
+  control::BackupPart part;
+  part.set_id(manifest.backup_id());
+  part.set_stop_epoch(manifest.stop_epoch());
+  part.set_bytes(manifest.data_bytes() + manifest.log_bytes());
+  part.set_finished_unix_ms(manifest.finished_unix_ms());
+  part.set_path(absl::StrCat(backup_dir_, "/", backup::BackupDirName(manifest.backup_id())));
+  held_.push_back(std::move(part));
+  if (held_.size() > kHeldReported) held_.erase(held_.begin());
 }
 
 BackupRole::~BackupRole() {
@@ -153,6 +172,7 @@ void BackupRole::Finish(absl::StatusOr<backup::Manifest> result) {
                    << " rows, " << report.log_records() << " log records, epochs "
                    << report.replay_from() << ".." << stop_epoch_;
   completed_metric_->Increment();
+  Hold(*result);
   Settle(Phase::kDone, std::move(report));
 }
 
@@ -186,6 +206,7 @@ void BackupRole::Publish(const control::BackupReport& report) {
   report_ = report;
   report_.set_id(id_);
   report_.set_last_id(last_id_);
+  for (const control::BackupPart& part : held_) *report_.add_held() = part;
 }
 
 control::BackupReport BackupRole::Report() const {

@@ -74,6 +74,7 @@ class BackupRole {
   void Settle(Phase phase, control::BackupReport report);
   void Abandon(const std::string& why);
   void Publish(const control::BackupReport& report);
+  void Hold(const backup::Manifest& manifest);
 
   const DataPlaneOptions* options_;
   EpochClock* clock_;
@@ -91,6 +92,7 @@ class BackupRole {
   // Parts given up while their thread still ran: their files go once it has returned.
   std::vector<std::unique_ptr<Job>> retiring_;
   uint32_t last_id_ = 0;  // the largest backup id seen in backup_dir_ or taken part in
+  std::vector<control::BackupPart> held_;  // this node's complete parts on disk, by id
 
   mutable std::mutex report_mutex_;
   control::BackupReport report_;  // guarded by report_mutex_
