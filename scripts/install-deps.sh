@@ -18,7 +18,7 @@ packages=(
   # clients used by the integration tests and benchmarks
   sysbench mariadb-client python3 python3-venv
   # tools the tests use
-  procps iproute2 tcpdump
+  procps iproute2 tcpdump curl
 )
 
 # Go, Java and Maven drive the real-client tests; machines of this project's kind ship newer

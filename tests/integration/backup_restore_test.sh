@@ -51,7 +51,7 @@ fail() {
 start_cluster() {
   local name=$1 datanodes=$2 run=$work/$1 base id
   mkdir -p "$run"
-  base=$(free_ports 2)
+  base=$(free_ports $((datanodes + 1)))
   {
     cat <<EOF
 cluster:
@@ -66,8 +66,9 @@ mgmd:
 datanodes:
 EOF
     for ((id = 2; id < 2 + datanodes; id++)); do
-      printf '  - {id: %d, host: 127.0.0.1, data_dir: %s/dn%d, socket: %s/dn%d.sock}\n' \
+      printf '  - {id: %d, host: 127.0.0.1, data_dir: %s/dn%d, socket: %s/dn%d.sock,' \
         "$id" "$run" "$id" "$run" "$id"
+      printf ' metrics_port: %d}\n' $((base + id - 1))
     done
     cat <<EOF
 routers:
@@ -80,6 +81,7 @@ EOF
     >"$run/mgmd.out" 2>&1 &
   mgmd_pids+=($!)
   printf -v "port_$name" '%s' "$base"
+  printf -v "metrics_$name" '%s' "$((base + 1))"  # data node 2's; node N's is + N - 2
   printf -v "socket_$name" '%s' "$run/router.sock"
   for _ in $(seq 300); do
     if [ "$(mgm "$base" SHOW 2>/dev/null | grep -c 'started, pid')" -eq $((datanodes + 2)) ]; then
@@ -90,6 +92,11 @@ EOF
   fail "cluster $name did not start: $(mgm "$base" SHOW 2>&1 | grep id= || tail -5 "$run/mgmd.out")"
 }
 mgm() { "$bin/shoal-mgm" -c "127.0.0.1:$1" --timeout=10s -e "$2"; }
+# The local checkpoints data node 2 (+ N) of cluster A has completed.
+checkpoints() {
+  curl -s "http://127.0.0.1:$((metrics_a + ${1:-0}))/metrics" |
+    awk '$1 == "shoal_datanode_checkpoints_total" {print $2}'
+}
 sql() {
   local socket=$1
   shift
@@ -118,6 +125,7 @@ sql "$a" "INSERT INTO bank.account VALUES $(seq 1 200 | awk '{ printf "%s(%d,'"'
 sysbench oltp_read_write --db-driver=mysql --mysql-socket="$a" --mysql-user=root \
   --mysql-db=bank --tables=1 --table-size=30000 prepare >"$work/prepare.out" 2>&1 ||
   fail "sysbench prepare: $(tail -5 "$work/prepare.out")"
+checkpoints_after_prepare=("$(checkpoints 0)" "$(checkpoints 1)")
 
 # ---- 2. Transfers, and the backup taken while they run. -------------------------------------
 "$python" - "$a" "$work/stop" >"$work/workload.out" 2>&1 <<'PY' &
@@ -151,9 +159,19 @@ for t in threads: t.join()
 print("committed", done[0])
 PY
 workload_pid=$!
-sleep 2
+# The backup is to start from a checkpoint that holds sbtest1 whole: one begun after the
+# prepare (the transfers' redo starts one every 1 MiB) and complete, on both data nodes.
+for node in 0 1; do
+  for _ in $(seq 600); do
+    [ "$(checkpoints "$node")" -ge $((${checkpoints_after_prepare[$node]} + 2)) ] && break
+    sleep 0.1
+  done
+  [ "$(checkpoints "$node")" -ge $((${checkpoints_after_prepare[$node]} + 2)) ] ||
+    fail "data node $((node + 2)) completed no local checkpoint in 60 s"
+done
+sleep 1
 committed_before=$(sql "$a" "SELECT COUNT(*) FROM bank.transfer")
-[ "$committed_before" -gt 0 ] || fail "no transfer committed in 2 s: $(cat "$work/workload.out")"
+[ "$committed_before" -gt 0 ] || fail "no transfer committed: $(cat "$work/workload.out")"
 mgm "$port_a" "START BACKUP" >"$work/backup.out" 2>&1 || fail "START BACKUP: $(cat "$work/backup.out")"
 backup_id=$(sed -n 's/^Backup \([0-9]*\) started from node 1 completed$/\1/p' "$work/backup.out")
 [ -n "$backup_id" ] || fail "START BACKUP did not complete: $(cat "$work/backup.out")"
