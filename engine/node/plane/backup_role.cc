@@ -91,6 +91,8 @@ void BackupRole::Note(const control::BackupRun& run) {
   }
   phase_ = Phase::kNoted;
   dictionary_version_ = dictionary_->version();
+  // Held from now, not only while the part is written: a checkpoint that ends after the stop
+  // epoch must not trim the one before it, which is the one a part of that epoch starts from.
   checkpoint_->HoldTrims();
   holding_trims_ = true;
   control::BackupReport report;

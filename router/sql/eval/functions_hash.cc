@@ -1,6 +1,8 @@
-// Digests and identifiers: MD5(), SHA1(), SHA2() (OpenSSL's libcrypto) and UUID().
+// Digests and identifiers: MD5(), SHA1(), SHA2() (OpenSSL's libcrypto), CRC32() and UUID().
 #include <openssl/evp.h>
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <random>
 
@@ -70,6 +72,33 @@ Value Sha2Value(EvalCall& call) {
   }
 }
 
+// CRC32(str): the CRC-32 of zlib and MySQL (reflected polynomial 0xEDB88320) as INT UNSIGNED,
+// what checksums over rows are built from (SUM(CRC32(CONCAT_WS(…)))). OpenSSL has no CRC-32;
+// a byte table computed once.
+uint32_t Crc32(absl::string_view data) {
+  static const auto table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) != 0 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  uint32_t crc = 0xFFFFFFFFu;
+  for (unsigned char byte : data) crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8);
+  return crc ^ 0xFFFFFFFFu;
+}
+
+ColumnDefinition Crc32Type(const TypingCall& call) {
+  return IntColumn(10, /*is_unsigned=*/true, NullableIfAny(call.args));
+}
+Value Crc32Value(EvalCall& call) {
+  Value v = call.Arg(0);
+  if (IsNull(v)) return v;
+  return Value{static_cast<uint64_t>(Crc32(ValueText(v)))};
+}
+
 ColumnDefinition UuidType(const TypingCall& call) {
   return StringColumn(36, call.state(), Nullability::kNotNull);
 }
@@ -88,9 +117,9 @@ Value UuidValue(EvalCall& call) {
 }
 
 constexpr BuiltinFunction kHashFunctions[] = {
-    {"MD5", 1, 1, Md5Type, Md5Value},    {"SHA", 1, 1, Sha1Type, Sha1Value},
-    {"SHA1", 1, 1, Sha1Type, Sha1Value}, {"SHA2", 2, 2, Sha2Type, Sha2Value},
-    {"UUID", 0, 0, UuidType, UuidValue},
+    {"MD5", 1, 1, Md5Type, Md5Value},       {"SHA", 1, 1, Sha1Type, Sha1Value},
+    {"SHA1", 1, 1, Sha1Type, Sha1Value},    {"SHA2", 2, 2, Sha2Type, Sha2Value},
+    {"CRC32", 1, 1, Crc32Type, Crc32Value}, {"UUID", 0, 0, UuidType, UuidValue},
 };
 
 }  // namespace

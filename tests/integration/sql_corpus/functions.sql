@@ -39,9 +39,11 @@ SELECT DATE_FORMAT('2024-01-02 03:04:05.123456', '%Y-%m-%d %h:%i:%s.%f %p %c %e 
 SELECT DATE_FORMAT('2024-01-02 15:04:05', '%l %p %q');
 SELECT MD5('testing'), MD5(''), LENGTH(UUID()), MD5('a') = MD5('A');
 SELECT LENGTH(MD5(REPEAT('x', 1000)));
+SELECT CRC32('MySQL'), CRC32('mysql'), CRC32(''), CRC32(NULL), CRC32(123), CRC32('héllo');
 SELECT SHA1('abc'), SHA('abc') = SHA1('abc'), SHA1(NULL), SHA2('abc', 224), SHA2('abc', 0);
 SELECT SHA2('abc', 256), SHA2('abc', 384), SHA2('abc', 7), SHA2(NULL, 256);
 SELECT SHA2(name, 512) FROM customer WHERE id = 1;
+SELECT COUNT(*), SUM(CRC32(CONCAT_WS('|', id, name, category))) FROM item;
 SELECT id, CONCAT_WS('/', name, category), LEFT(name, 3), RIGHT(name, 2), LPAD(id, 3, '0') FROM item ORDER BY id;
 SELECT id, SUBSTRING(name, 2, 3), REVERSE(name), CHAR_LENGTH(name), UPPER(REPLACE(name, 'a', 'A')) FROM item ORDER BY id;
 SELECT id, ROUND(price), ROUND(price, 1), TRUNCATE(price, 1), FLOOR(price), CEIL(price), ABS(-price) FROM item ORDER BY id;
