@@ -685,7 +685,9 @@ Value ExprEngine::Eval(const Expr& e) {
       bool saw_null = IsNull(a);
       bool found = false;
       for (size_t i = 1; i < e.args.size() && !found; ++i) {
-        std::optional<int> c = Compare(a, Eval(*e.args[i]));
+        Value b = Eval(*e.args[i]);
+        std::optional<int> c = CompareBinary(a, b, *e.args[0], *e.args[i]);
+        if (!c) c = Compare(a, b);
         if (!c) saw_null = true;
         if (c && *c == 0) found = true;
       }
@@ -699,8 +701,12 @@ Value ExprEngine::Eval(const Expr& e) {
       return SubqueryValue(e);
     case ExprKind::kBetween: {
       Value a = Eval(*e.args[0]);
-      std::optional<int> lo = Compare(a, Eval(*e.args[1]));
-      std::optional<int> hi = Compare(a, Eval(*e.args[2]));
+      Value low = Eval(*e.args[1]);
+      Value high = Eval(*e.args[2]);
+      std::optional<int> lo = CompareBinary(a, low, *e.args[0], *e.args[1]);
+      if (!lo) lo = Compare(a, low);
+      std::optional<int> hi = CompareBinary(a, high, *e.args[0], *e.args[2]);
+      if (!hi) hi = Compare(a, high);
       if ((lo && *lo < 0) || (hi && *hi > 0)) return int64_t{e.negated};
       if (!lo || !hi) return Value{};
       return int64_t{!e.negated};
@@ -802,7 +808,15 @@ bool ExprEngine::BinaryStrings(const Value& a, const Value& b, const Expr& x, co
   if (!std::holds_alternative<std::string>(a) || !std::holds_alternative<std::string>(b)) {
     return false;
   }
-  return Type(x).charset == mysql::charset::kBinary || Type(y).charset == mysql::charset::kBinary;
+  // Either side's binary collation makes the comparison binary, as a column's collation
+  // outweighs a literal's in MySQL.
+  return IsBinaryCollationId(Type(x).charset) || IsBinaryCollationId(Type(y).charset);
+}
+
+std::optional<int> ExprEngine::CompareBinary(const Value& a, const Value& b, const Expr& x,
+                                             const Expr& y) {
+  if (!BinaryStrings(a, b, x, y)) return std::nullopt;
+  return CompareBinaryText(std::get<std::string>(a), std::get<std::string>(b));
 }
 
 Value ExprEngine::BinaryValue(const Expr& e) {
@@ -839,7 +853,9 @@ Value ExprEngine::BinaryValue(const Expr& e) {
       if (std::optional<int> c = CompareStoredNumber(a, b, *e.args[0], *e.args[1])) {
         return int64_t{*c == 0};
       }
-      if (BinaryStrings(a, b, *e.args[0], *e.args[1])) return int64_t{a == b};
+      if (std::optional<int> c = CompareBinary(a, b, *e.args[0], *e.args[1])) {
+        return int64_t{*c == 0};
+      }
       return int64_t{*Compare(a, b) == 0};
     }
     case BinaryOp::kEq:
@@ -855,9 +871,8 @@ Value ExprEngine::BinaryValue(const Expr& e) {
         c = CompareStoredNumber(a, b, *e.args[0], *e.args[1]);
       }
       if (!c && !failed()) {
-        c = BinaryStrings(a, b, *e.args[0], *e.args[1])
-                ? std::optional<int>(std::get<std::string>(a).compare(std::get<std::string>(b)))
-                : Compare(a, b);
+        c = CompareBinary(a, b, *e.args[0], *e.args[1]);
+        if (!c) c = Compare(a, b);
       }
       if (!c) return Value{};
       bool r = op == BinaryOp::kEq   ? *c == 0

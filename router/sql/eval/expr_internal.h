@@ -37,9 +37,14 @@ class ExprEngine {
 
   mysql::ColumnDefinition Type(const Expr& e);
   // Whether `a` and `b` (the values of `x` and `y`) are strings one of which is binary
-  // (BINARY, VARBINARY, BLOB, CAST … AS BINARY, x'…'): they then compare and match byte for
-  // byte, not with the connection's case-insensitive collation.
+  // (BINARY, VARBINARY, BLOB, CAST … AS BINARY, x'…') or of a _bin collation (a column declared
+  // COLLATE utf8mb4_bin): they then compare and match byte for byte, not with the connection's
+  // case-insensitive collation.
   bool BinaryStrings(const mysql::Value& a, const mysql::Value& b, const Expr& x, const Expr& y);
+  // Two strings compared under a binary collation (BinaryStrings): their bytes (NO PAD, as the
+  // keys over such a column compare). nullopt: not so.
+  std::optional<int> CompareBinary(const mysql::Value& a, const mysql::Value& b, const Expr& x,
+                                   const Expr& y);
   mysql::Value Eval(const Expr& e);
 
   mysql::ColumnDefinition FunctionType(const Expr& e);

@@ -24,11 +24,13 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/civil_time.h"
 #include "common/utf8.h"
+#include "engine/schema/collation.h"
 #include "router/sql/eval/member_codec.h"
 #include "router/sql/eval/temporal_text.h"
 #include "router/sql/eval/value_util.h"
 #include "router/sql/json/json_parse.h"
 #include "router/sql/json/json_print.h"
+#include "router/sql/parse/charsets.h"
 
 namespace shoal::sql {
 namespace {
@@ -965,6 +967,21 @@ bool DecodeRow(const schema::TableDef& table, const std::vector<uint16_t>& colum
   return true;
 }
 
+namespace {
+
+// A text column's collation in the result charset (`collation_id`'s): the result's own for a
+// case-insensitive column, its charset's _bin collation for a _bin one (utf8mb4_bin, 46), as
+// MySQL names it — and what tells the expressions over it to compare bytes (expr_eval.cc).
+uint16_t TextCollationId(const ColumnDef& c, uint16_t collation_id) {
+  if (schema::FoldsCase(c)) return collation_id;
+  const CollationInfo* result = FindCollationById(collation_id);
+  if (result == nullptr) return collation_id;
+  const CollationInfo* bin = FindCollation(absl::StrCat(result->charset, "_bin"));
+  return bin != nullptr ? bin->id : collation_id;
+}
+
+}  // namespace
+
 mysql::ColumnDefinition ResultColumn(const schema::TableDef& table, int column,
                                      uint16_t collation_id, int charset_max_len) {
   const ColumnDef& c = table.columns[column];
@@ -1007,12 +1024,12 @@ mysql::ColumnDefinition ResultColumn(const schema::TableDef& table, int column,
       break;
     case ColumnType::kChar:
     case ColumnType::kVarChar:
-      d.charset = collation_id;
+      d.charset = TextCollationId(c, collation_id);
       d.length = c.length * max_len;
       break;
     case ColumnType::kText:
       // The declared type's bytes, each possibly a character in the result charset.
-      d.charset = collation_id;
+      d.charset = TextCollationId(c, collation_id);
       d.length = static_cast<uint32_t>(std::min<uint64_t>(
           uint64_t{schema::DeclaredBlobBytes(c)} * (converted ? max_len : 1), 0xFFFFFFFF));
       d.flags |= flag::kBlob;

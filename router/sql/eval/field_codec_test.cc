@@ -43,6 +43,10 @@ ColumnDef Col(ColumnType type, uint32_t length = 0, uint8_t precision = 0, uint8
   c.length = length;
   c.precision = precision;
   c.scale = scale;
+  // As CREATE TABLE makes text columns unless a _bin collation is named.
+  if (type == ColumnType::kChar || type == ColumnType::kVarChar || type == ColumnType::kText) {
+    c.collation = schema::Collation::kCaseInsensitive;
+  }
   return c;
 }
 
@@ -808,6 +812,15 @@ schema::TableDef SbTest() {
   t.columns = {id, k, c, pad};
   t.indexes = {{"PRIMARY", {0}, true, true}, {"k_1", {1}, false, false}};
   return t;
+}
+
+TEST(FieldCodecResultColumn, ABinColumnIsOfItsCharsetsBinCollation) {
+  schema::TableDef t = SbTest();
+  t.columns[2].collation = schema::Collation::kBinary;  // c CHAR(120) COLLATE utf8mb4_bin
+  EXPECT_EQ(ResultColumn(t, 2, 45, 4).charset, 46);     // utf8mb4_general_ci → utf8mb4_bin
+  EXPECT_EQ(ResultColumn(t, 2, 255, 4).charset, 46);    // utf8mb4_0900_ai_ci → utf8mb4_bin
+  EXPECT_EQ(ResultColumn(t, 2, 8, 1).charset, 47);      // latin1_swedish_ci → latin1_bin
+  EXPECT_EQ(ResultColumn(t, 3, 45, 4).charset, 45);     // pad, case-insensitive
 }
 
 TEST(FieldCodecResultColumn, SysbenchTranscript) {

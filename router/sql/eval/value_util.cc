@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "common/utf8.h"
 #include "protocol/text_format.h"
+#include "router/sql/parse/charsets.h"
 
 namespace shoal::sql {
 
@@ -55,6 +56,18 @@ std::string CollationKeyText(const mysql::Value& v) {
     while (!text.empty() && text.back() == ' ') text.pop_back();
   }
   return text;
+}
+
+std::string CollationKeyText(const mysql::Value& v, uint16_t collation_id) {
+  if (!std::holds_alternative<std::string>(v) || !IsBinaryCollationId(collation_id)) {
+    return CollationKeyText(v);
+  }
+  return std::get<std::string>(v);
+}
+
+int CompareBinaryText(absl::string_view x, absl::string_view y) {
+  const int c = x.compare(y);
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
 }
 
 std::string ValueText(const mysql::Value& v) {

@@ -19,6 +19,12 @@ std::string ValueText(const mysql::Value& v);
 // connection's case-insensitive, PAD SPACE collation compares them (ASCII case, trailing
 // spaces). For grouping, DISTINCT and hash joins.
 std::string CollationKeyText(const mysql::Value& v);
+// The same under collation `collation_id`: for a binary one (IsBinaryCollationId) a string's
+// bytes; else CollationKeyText. Binary collations are NO PAD here ('a' and 'a ' differ), as
+// the data nodes' keys over such columns compare (docs/architecture.md, "Collations and keys").
+std::string CollationKeyText(const mysql::Value& v, uint16_t collation_id);
+// Two strings under a binary collation: their bytes. -1, 0 or 1.
+int CompareBinaryText(absl::string_view x, absl::string_view y);
 // Doubles as MySQL prints them: shortest round-trip digits, plain notation for moderate
 // exponents (1e10 -> "10000000000"), "1e20" style beyond.
 std::string FormatDouble(double d);

@@ -17,6 +17,7 @@
 #include "router/sql/exec/aggregates.h"
 #include "router/sql/exec/fetched_columns.h"
 #include "router/sql/exec/window_functions.h"
+#include "router/sql/parse/charsets.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -26,11 +27,14 @@ using mysql::Value;
 using Row = std::vector<Value>;
 
 // A grouping key: the values' types and texts, unambiguous; strings that compare equal
-// ('Paris', 'paris ') group together, as under MySQL's _ci collations.
-std::string GroupKey(const Row& values) {
+// ('Paris', 'paris ') group together, as under MySQL's _ci collations — unless the value is of
+// a binary collation (`collations[i]`, 0 where not known: a column COLLATE utf8mb4_bin, a
+// VARBINARY), whose strings group byte for byte.
+std::string GroupKey(const Row& values, const std::vector<uint16_t>& collations) {
   std::string key;
-  for (const Value& v : values) {
-    std::string text = CollationKeyText(v);
+  for (size_t i = 0; i < values.size(); ++i) {
+    const Value& v = values[i];
+    std::string text = CollationKeyText(v, i < collations.size() ? collations[i] : 0);
     absl::StrAppend(&key, v.index(), ":", text.size(), ":", text, ";");
   }
   return key;
@@ -200,6 +204,7 @@ class Pipeline {
       }
       member_orders_.push_back(column != nullptr ? MemberOrder::Of(*column, *ctx_.state)
                                                  : MemberOrder());
+      order_collations_.push_back(column != nullptr ? column->charset : 0);
     }
   }
 
@@ -276,6 +281,14 @@ class Pipeline {
   std::optional<mysql::SqlError> EmitGroups() {
     std::vector<Group> groups;
     absl::flat_hash_map<std::string, size_t> by_key;
+    std::vector<uint16_t> collations;  // of the GROUP BY items that are columns
+    for (const ExprPtr& g : select_.group_by) {
+      auto grouped = GroupExpr(*g);
+      const int source = std::holds_alternative<const Expr*>(grouped)
+                             ? SourceColumn(*std::get<const Expr*>(grouped))
+                             : -1;
+      collations.push_back(source >= 0 ? fetched_.columns[source].charset : 0);
+    }
     for (size_t r = 0; r < fetched_.rows.size(); ++r) {
       const Row& row = fetched_.rows[r];
       EvalContext eval = RowContext(&row, "group statement");
@@ -287,7 +300,7 @@ class Pipeline {
         if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
         key_values.push_back(std::get<Value>(std::move(v)));
       }
-      auto [it, inserted] = by_key.try_emplace(GroupKey(key_values), groups.size());
+      auto [it, inserted] = by_key.try_emplace(GroupKey(key_values, collations), groups.size());
       if (inserted) groups.push_back({r, std::vector<Accumulator>(aggregates_.size())});
       Group& group = groups[it->second];
       for (size_t a = 0; a < aggregates_.size(); ++a) {
@@ -452,8 +465,11 @@ class Pipeline {
 
   void Deduplicate() {
     absl::flat_hash_set<std::string> seen;
-    std::erase_if(output_,
-                  [&](const OutputRow& row) { return !seen.insert(GroupKey(row.values)).second; });
+    std::vector<uint16_t> collations;
+    for (const ColumnDefinition& column : result_.columns) collations.push_back(column.charset);
+    std::erase_if(output_, [&](const OutputRow& row) {
+      return !seen.insert(GroupKey(row.values, collations)).second;
+    });
   }
 
   void Sort() {
@@ -464,7 +480,12 @@ class Pipeline {
         const Value& x = output >= 0 ? a.values[output] : a.sort_keys[evaluated];
         const Value& y = output >= 0 ? b.values[output] : b.sort_keys[evaluated];
         if (output < 0) ++evaluated;
-        int c = member_orders_[i].empty() ? CompareValues(x, y) : CompareStored(i, x, y);
+        int c = !member_orders_[i].empty() ? CompareStored(i, x, y)
+                : IsBinaryCollationId(order_collations_[i]) &&
+                        std::holds_alternative<std::string>(x) &&
+                        std::holds_alternative<std::string>(y)
+                    ? CompareBinaryText(std::get<std::string>(x), std::get<std::string>(y))
+                    : CompareValues(x, y);
         if (c != 0) return select_.order_by[i].descending ? c > 0 : c < 0;
       }
       return false;
@@ -507,6 +528,7 @@ class Pipeline {
   std::vector<int> order_outputs_;
   // Per ORDER BY key: how an ENUM or SET column orders; empty for other keys.
   std::vector<MemberOrder> member_orders_;
+  std::vector<uint16_t> order_collations_;  // each ORDER BY key's, when it is a column; else 0
   size_t width_ = 0;
   mysql::ResultSet result_;
   std::vector<const Expr*> aggregates_;

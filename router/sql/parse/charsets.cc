@@ -85,6 +85,12 @@ const CollationInfo* FindCollationById(uint16_t id) {
   return nullptr;
 }
 
+bool IsBinaryCollationId(uint16_t id) {
+  if (id == 63) return true;  // binary
+  const CollationInfo* collation = FindCollationById(id);
+  return collation != nullptr && absl::EndsWith(collation->name, "_bin");
+}
+
 bool IsKnownCharset(absl::string_view name) { return FindCharset(name) != nullptr; }
 
 bool IsUtf8Alias(absl::string_view name) {

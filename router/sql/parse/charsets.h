@@ -31,6 +31,8 @@ struct CollationInfo {
 const CharsetInfo* FindCharset(absl::string_view name);
 const CollationInfo* FindCollation(absl::string_view name);
 const CollationInfo* FindCollationById(uint16_t id);
+// binary (63) or a _bin collation (utf8mb4_bin): strings of it compare byte for byte.
+bool IsBinaryCollationId(uint16_t id);
 bool IsKnownCharset(absl::string_view name);
 // True for the deprecated alias spellings ("utf8", "utf8_general_ci"), which warn.
 bool IsUtf8Alias(absl::string_view name);

@@ -1,0 +1,43 @@
+-- Columns of a binary collation (COLLATE utf8mb4_bin, VARBINARY) in the expressions over them:
+-- = < IN BETWEEN LIKE compare bytes ('abc' is not 'ABC'); ORDER BY sorts by bytes (upper case
+-- first); GROUP BY and DISTINCT keep case variants apart; a _ci column beside it still folds. A
+-- _bin primary key and a secondary index over a _bin column find by bytes. Left out: trailing
+-- spaces (utf8mb4_bin is PAD SPACE in MariaDB and MySQL, 'abc ' = 'abc'; Shoal's binary
+-- collations are NO PAD, like its keys over them and MySQL 8.0's utf8mb4_0900_bin), MIN/MAX,
+-- COUNT(DISTINCT), window partitions, UNION and hash joins over a _bin column (they still
+-- compare case-insensitively in Shoal), and which spelling a _ci group shows (any of its rows'
+-- in both servers). Tables bc_….
+CREATE TABLE bc_token (id INT PRIMARY KEY, tok VARCHAR(20) COLLATE utf8mb4_bin, name VARCHAR(20), raw VARBINARY(20), KEY bc_tok (tok));
+INSERT INTO bc_token VALUES (1, 'abc', 'x', 'abc'), (2, 'ABC', 'X', 'ABC'), (3, 'Abc', 'y', 'Abc'), (4, 'abd', 'Y', 'abd'), (5, 'b', 'z', 'b'), (6, NULL, NULL, NULL);
+SELECT id FROM bc_token WHERE tok = 'abc' ORDER BY id;
+SELECT id FROM bc_token WHERE tok = 'ABC' ORDER BY id;
+SELECT id FROM bc_token WHERE tok <> 'abc' ORDER BY id;
+SELECT id FROM bc_token WHERE tok < 'a' ORDER BY id;
+SELECT id FROM bc_token WHERE tok >= 'abc' ORDER BY id;
+SELECT id FROM bc_token WHERE tok IN ('abc', 'B', 'b') ORDER BY id;
+SELECT id FROM bc_token WHERE tok NOT IN ('abc', 'ABC') ORDER BY id;
+SELECT id FROM bc_token WHERE tok BETWEEN 'A' AND 'Z' ORDER BY id;
+SELECT id FROM bc_token WHERE tok LIKE 'a%' ORDER BY id;
+SELECT id FROM bc_token WHERE tok LIKE 'A%' ORDER BY id;
+SELECT id FROM bc_token WHERE tok = 'abc' OR name = 'Z' ORDER BY id;
+SELECT id FROM bc_token WHERE name = 'x' ORDER BY id;
+SELECT id FROM bc_token WHERE raw = 'abc' ORDER BY id;
+SELECT id FROM bc_token WHERE raw LIKE 'a%' ORDER BY id;
+SELECT id, tok FROM bc_token ORDER BY tok, id;
+SELECT id, tok FROM bc_token ORDER BY tok DESC, id;
+SELECT id, raw FROM bc_token ORDER BY raw, id;
+SELECT id, name FROM bc_token ORDER BY name, id;
+SELECT tok, COUNT(*) FROM bc_token GROUP BY tok ORDER BY tok;
+SELECT LOWER(name), COUNT(*) FROM bc_token GROUP BY name ORDER BY COUNT(*), MIN(id);
+SELECT raw, COUNT(*) FROM bc_token GROUP BY raw ORDER BY raw;
+SELECT DISTINCT tok FROM bc_token ORDER BY tok;
+SELECT DISTINCT raw FROM bc_token ORDER BY raw;
+SELECT COUNT(*) FROM (SELECT DISTINCT name FROM bc_token) d;
+CREATE TABLE bc_key (k VARCHAR(10) COLLATE utf8mb4_bin PRIMARY KEY, v INT);
+INSERT INTO bc_key VALUES ('a', 1), ('A', 2), ('b', 3);
+SELECT v FROM bc_key WHERE k = 'A';
+SELECT v FROM bc_key WHERE k IN ('a', 'B') ORDER BY v;
+SELECT k, v FROM bc_key ORDER BY k;
+UPDATE bc_key SET v = v + 10 WHERE k = 'a';
+DELETE FROM bc_key WHERE k = 'B';
+SELECT k, v FROM bc_key ORDER BY k;
