@@ -122,7 +122,8 @@ std::vector<uint32_t> BackupIds(const std::string& backup_dir) {
   std::vector<uint32_t> ids;
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(backup_dir, error)) {
-    absl::string_view name = entry.path().filename().native();
+    const std::string filename = entry.path().filename().string();
+    absl::string_view name = filename;
     uint32_t id = 0;
     if (entry.is_directory(error) && absl::ConsumePrefix(&name, "BACKUP-") &&
         absl::SimpleAtoi(name, &id)) {

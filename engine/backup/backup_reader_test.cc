@@ -328,6 +328,16 @@ TEST_F(PartTest, CorruptOrMissingDataFile) {
   EXPECT_THAT(check.message(), HasSubstr(data));
 }
 
+TEST(BackupFilesTest, BackupIdsAreTheBackupDirectoriesInOrder) {
+  TempDir dir;
+  for (const char* name : {"BACKUP-12", "BACKUP-3", "BACKUP-x", "other"}) {
+    std::filesystem::create_directories(dir.path() + "/" + name);
+  }
+  WriteFile(dir.path() + "/BACKUP-5", "a file, not a backup");
+  EXPECT_THAT(BackupIds(dir.path()), ElementsAre(3u, 12u));
+  EXPECT_TRUE(BackupIds(dir.path() + "/missing").empty());
+}
+
 TEST_F(PartTest, AManifestNamesFilesOfItsOwnDirectoryOnly) {
   for (const std::string name : {"../../etc/passwd", "/etc/passwd", "..", ""}) {
     Part part = part_;
