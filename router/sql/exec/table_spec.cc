@@ -813,6 +813,15 @@ std::variant<TableDef, SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
     auto column = ColumnFromSpec(spec, InPrimaryKey(stmt, spec));
     if (auto* e = std::get_if<SqlError>(&column)) return *e;
     table.columns.push_back(std::get<ColumnDef>(std::move(column)));
+    // The table's COLLATE is its text columns' unless they name their own: a table made
+    // COLLATE=utf8mb4_bin (a dump's, an application's) keeps case-sensitive keys.
+    ColumnDef& made = table.columns.back();
+    if (spec.type.collation.empty() && spec.type.charset.empty() &&
+        absl::EndsWith(stmt.collation, "_bin") &&
+        (made.type == ColumnType::kChar || made.type == ColumnType::kVarChar ||
+         made.type == ColumnType::kText)) {
+      made.collation = schema::Collation::kBinary;
+    }
   }
   if (MaybeError e = AddIndexes(stmt, &table)) return *e;
   if (MaybeError e = AddForeignKeys(stmt, table.database, &table)) return *e;

@@ -59,6 +59,19 @@ constexpr char kSysbench[] =
     "NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY "
     "(id)\n) /*! ENGINE = ndbcluster */ ";
 
+TEST(TableSpecTest, TheTablesCollateIsItsTextColumnsDefault) {
+  TableDef t = MustBuild(
+      "CREATE TABLE t (a VARCHAR(10) PRIMARY KEY, b TEXT, c CHAR(2) COLLATE utf8mb4_general_ci, "
+      "d INT, e VARCHAR(3) CHARACTER SET utf8mb4) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin");
+  ASSERT_EQ(t.columns.size(), 5u);
+  EXPECT_EQ(t.columns[0].collation, schema::Collation::kBinary);
+  EXPECT_EQ(t.columns[1].collation, schema::Collation::kBinary);
+  EXPECT_EQ(t.columns[2].collation, schema::Collation::kCaseInsensitive);  // its own
+  EXPECT_EQ(t.columns[4].collation, schema::Collation::kCaseInsensitive);  // its charset's
+  TableDef ci = MustBuild("CREATE TABLE t (a VARCHAR(10)) COLLATE utf8mb4_general_ci");
+  EXPECT_EQ(ci.columns[0].collation, schema::Collation::kCaseInsensitive);
+}
+
 TEST(TableSpecTest, Sysbench) {
   TableDef t = MustBuild(kSysbench);
   EXPECT_EQ(t.database, "db");

@@ -390,6 +390,7 @@ struct CreateTableStmt {
   std::optional<uint32_t> partitions;      // PARTITION BY KEY() PARTITIONS n
   std::optional<uint64_t> auto_increment;  // AUTO_INCREMENT = n
   std::string comment;
+  std::string collation;  // [DEFAULT] COLLATE = x, lower-cased: the text columns' default
 };
 
 struct CreateDatabaseStmt {

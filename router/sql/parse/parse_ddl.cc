@@ -183,16 +183,20 @@ bool ParseForeignKey(Parser& p, std::string name, ForeignKeySpec* out) {
 // These are only names to Shoal (data is stored as given and compared as bytes), but they
 // must be names MySQL knows. The parser has no way to raise 1115/1273, so an unknown name
 // answers 1235 naming it.
-bool ParseCharsetName(Parser& p, bool collation) {
+bool ParseCharsetName(Parser& p, bool collation, std::string* collation_out) {
   std::string name;
   if (!p.ParseNameOrString(&name)) return false;
   if (absl::EqualsIgnoreCase(name, "DEFAULT")) return true;
-  if (collation ? FindCollation(name) != nullptr : IsKnownCharset(name)) return true;
+  if (collation ? FindCollation(name) != nullptr : IsKnownCharset(name)) {
+    if (collation && collation_out != nullptr) *collation_out = absl::AsciiStrToLower(name);
+    return true;
+  }
   return p.NotSupported(absl::StrCat(collation ? "COLLATE " : "CHARACTER SET ", name));
 }
 
-// [DEFAULT] {CHARACTER SET | CHARSET} [=] x  |  [DEFAULT] COLLATE [=] x
-Match ParseCharsetOption(Parser& p) {
+// [DEFAULT] {CHARACTER SET | CHARSET} [=] x  |  [DEFAULT] COLLATE [=] x; a collation named
+// goes to `*collation` (when given).
+Match ParseCharsetOption(Parser& p, std::string* collation = nullptr) {
   size_t at = p.PeekKeyword("DEFAULT") ? 1 : 0;
   bool charset = p.PeekKeyword("CHARSET", at) ||
                  (p.PeekKeyword("CHARACTER", at) && p.PeekKeyword("SET", at + 1));
@@ -202,7 +206,7 @@ Match ParseCharsetOption(Parser& p) {
   p.Advance();                 // CHARSET, CHARACTER or COLLATE
   if (two_words) p.Advance();  // SET
   p.Accept(TokenKind::kEq);
-  return Matched(ParseCharsetName(p, !charset));
+  return Matched(ParseCharsetName(p, !charset, collation));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -656,7 +660,7 @@ bool ParseTableElement(Parser& p, CreateTableStmt* out) {
 // Table options and partitioning
 
 Match ParseTableOption(Parser& p, CreateTableStmt* out) {
-  if (Match m = ParseCharsetOption(p); m != Match::kNo) return m;
+  if (Match m = ParseCharsetOption(p, &out->collation); m != Match::kNo) return m;
   if (p.AcceptKeyword("ENGINE")) {
     p.Accept(TokenKind::kEq);
     if (!p.ParseNameOrString(&out->engine)) return Match::kError;

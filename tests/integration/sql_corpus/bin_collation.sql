@@ -6,7 +6,7 @@
 -- collations are NO PAD, like its keys over them and MySQL 8.0's utf8mb4_0900_bin), MIN/MAX,
 -- COUNT(DISTINCT), window partitions, UNION and hash joins over a _bin column (they still
 -- compare case-insensitively in Shoal), and which spelling a _ci group shows (any of its rows'
--- in both servers). Tables bc_….
+-- in both servers). A table's own COLLATE=utf8mb4_bin is its text columns' default. Tables bc_….
 CREATE TABLE bc_token (id INT PRIMARY KEY, tok VARCHAR(20) COLLATE utf8mb4_bin, name VARCHAR(20), raw VARBINARY(20), KEY bc_tok (tok));
 INSERT INTO bc_token VALUES (1, 'abc', 'x', 'abc'), (2, 'ABC', 'X', 'ABC'), (3, 'Abc', 'y', 'Abc'), (4, 'abd', 'Y', 'abd'), (5, 'b', 'z', 'b'), (6, NULL, NULL, NULL);
 SELECT id FROM bc_token WHERE tok = 'abc' ORDER BY id;
@@ -41,3 +41,9 @@ SELECT k, v FROM bc_key ORDER BY k;
 UPDATE bc_key SET v = v + 10 WHERE k = 'a';
 DELETE FROM bc_key WHERE k = 'B';
 SELECT k, v FROM bc_key ORDER BY k;
+CREATE TABLE bc_table (k VARCHAR(10) PRIMARY KEY, note TEXT, ci VARCHAR(10) COLLATE utf8mb4_general_ci) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+INSERT INTO bc_table VALUES ('a', 'x', 'q'), ('A', 'X', 'Q');
+SELECT k FROM bc_table WHERE k = 'A';
+SELECT k FROM bc_table WHERE note = 'x';
+SELECT COUNT(*) FROM bc_table WHERE ci = 'q';
+SELECT k FROM bc_table ORDER BY k;
