@@ -11,6 +11,7 @@
 #include "router/sql/eval/value_util.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/row_pipeline.h"
+#include "router/sql/parse/charsets.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -123,13 +124,17 @@ ColumnDefinition AggregateType(const Expr& e, const ColumnDefinition& arg,
   return DoubleColumn(Nullability::kNullable);
 }
 
-void Accumulator::Add(const Expr& call, const std::vector<Value>& args, std::vector<Value> keys) {
+void Accumulator::Add(const Expr& call, const std::vector<Value>& args, std::vector<Value> keys,
+                      const std::vector<uint16_t>& collations) {
   for (const Value& v : args) {
     if (mysql::IsNull(v)) return;
   }
+  auto collation = [&](size_t i) -> uint16_t { return i < collations.size() ? collations[i] : 0; };
   if (call.distinct) {
     std::string key;
-    for (const Value& v : args) absl::StrAppend(&key, v.index(), ":", CollationKeyText(v), ";");
+    for (size_t i = 0; i < args.size(); ++i) {
+      absl::StrAppend(&key, args[i].index(), ":", CollationKeyText(args[i], collation(i)), ";");
+    }
     if (!seen_.insert(std::move(key)).second) return;
   }
   ++count_;
@@ -139,7 +144,12 @@ void Accumulator::Add(const Expr& call, const std::vector<Value>& args, std::vec
     for (const Value& a : args) text += ValueText(a);
     pieces_.push_back({std::move(keys), std::move(text)});
   } else if (call.name == "MIN" || call.name == "MAX") {
-    int c = mysql::IsNull(best_) ? 0 : CompareValues(v, best_);
+    const bool bytes = IsBinaryCollationId(collation(0)) &&
+                       std::holds_alternative<std::string>(v) &&
+                       std::holds_alternative<std::string>(best_);
+    int c = mysql::IsNull(best_) ? 0
+            : bytes ? CompareBinaryText(std::get<std::string>(v), std::get<std::string>(best_))
+                    : CompareValues(v, best_);
     if (mysql::IsNull(best_) || (call.name == "MIN" ? c < 0 : c > 0)) best_ = v;
   } else if (IsBitAggregate(call.name)) {
     const uint64_t bits = BitsOf(v);

@@ -35,7 +35,10 @@ class Accumulator {
  public:
   // One row: the call's arguments' values (COUNT(*): a single 1) and, for GROUP_CONCAT, its
   // ORDER BY keys. A row with a NULL argument is skipped, as MySQL skips it.
-  void Add(const Expr& call, const std::vector<mysql::Value>& args, std::vector<mysql::Value> keys);
+  // `collations`: each argument's collation where known (a column's; 0 otherwise): MIN, MAX
+  // and DISTINCT compare a binary one's strings (utf8mb4_bin, VARBINARY) byte for byte.
+  void Add(const Expr& call, const std::vector<mysql::Value>& args, std::vector<mysql::Value> keys,
+           const std::vector<uint16_t>& collations = {});
 
   // The group's value, as `type`; GROUP_CONCAT cut at group_concat_max_len bytes with
   // warning 1260 for the `group`th group (1-based) in `state`.

@@ -289,6 +289,14 @@ class Pipeline {
                              : -1;
       collations.push_back(source >= 0 ? fetched_.columns[source].charset : 0);
     }
+    std::vector<std::vector<uint16_t>> arg_collations;  // each aggregate's column arguments'
+    for (const Expr* call : aggregates_) {
+      std::vector<uint16_t>& of_call = arg_collations.emplace_back();
+      for (const ExprPtr& arg : call->args) {
+        const int source = SourceColumn(*arg);
+        of_call.push_back(source >= 0 ? fetched_.columns[source].charset : 0);
+      }
+    }
     for (size_t r = 0; r < fetched_.rows.size(); ++r) {
       const Row& row = fetched_.rows[r];
       EvalContext eval = RowContext(&row, "group statement");
@@ -320,7 +328,7 @@ class Pipeline {
           if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
           keys.push_back(std::get<Value>(std::move(v)));
         }
-        group.accumulators[a].Add(call, args, std::move(keys));
+        group.accumulators[a].Add(call, args, std::move(keys), arg_collations[a]);
       }
     }
     // Aggregates without GROUP BY make one row even over no rows (COUNT(*) = 0).

@@ -3,9 +3,9 @@
 -- first); GROUP BY and DISTINCT keep case variants apart; a _ci column beside it still folds. A
 -- _bin primary key and a secondary index over a _bin column find by bytes. Left out: trailing
 -- spaces (utf8mb4_bin is PAD SPACE in MariaDB and MySQL, 'abc ' = 'abc'; Shoal's binary
--- collations are NO PAD, like its keys over them and MySQL 8.0's utf8mb4_0900_bin), MIN/MAX,
--- COUNT(DISTINCT), window partitions, UNION and hash joins over a _bin column (they still
--- compare case-insensitively in Shoal), and which spelling a _ci group shows (any of its rows'
+-- collations are NO PAD, like its keys over them and MySQL 8.0's utf8mb4_0900_bin), window
+-- partitions, UNION and hash joins over a _bin column (they still compare case-insensitively
+-- in Shoal), and which spelling a _ci group shows (any of its rows'
 -- in both servers). A table's own COLLATE=utf8mb4_bin is its text columns' default. Tables bc_….
 CREATE TABLE bc_token (id INT PRIMARY KEY, tok VARCHAR(20) COLLATE utf8mb4_bin, name VARCHAR(20), raw VARBINARY(20), KEY bc_tok (tok));
 INSERT INTO bc_token VALUES (1, 'abc', 'x', 'abc'), (2, 'ABC', 'X', 'ABC'), (3, 'Abc', 'y', 'Abc'), (4, 'abd', 'Y', 'abd'), (5, 'b', 'z', 'b'), (6, NULL, NULL, NULL);
@@ -31,6 +31,9 @@ SELECT tok, COUNT(*) FROM bc_token GROUP BY tok ORDER BY tok;
 SELECT LOWER(name), COUNT(*) FROM bc_token GROUP BY name ORDER BY COUNT(*), MIN(id);
 SELECT raw, COUNT(*) FROM bc_token GROUP BY raw ORDER BY raw;
 SELECT DISTINCT tok FROM bc_token ORDER BY tok;
+SELECT MIN(tok), MAX(tok), COUNT(DISTINCT tok), MIN(raw), MAX(raw), COUNT(DISTINCT raw) FROM bc_token;
+SELECT COUNT(DISTINCT name), COUNT(DISTINCT tok, name) FROM bc_token;
+SELECT LOWER(name), MIN(tok), MAX(tok) FROM bc_token GROUP BY name ORDER BY 1;
 SELECT DISTINCT raw FROM bc_token ORDER BY raw;
 SELECT COUNT(*) FROM (SELECT DISTINCT name FROM bc_token) d;
 CREATE TABLE bc_key (k VARCHAR(10) COLLATE utf8mb4_bin PRIMARY KEY, v INT);
