@@ -684,9 +684,16 @@ Value ExprEngine::Eval(const Expr& e) {
       Value a = Eval(*e.args[0]);
       bool saw_null = IsNull(a);
       bool found = false;
+      // The left side's collation once per row, not once per listed value.
+      const bool text = std::holds_alternative<std::string>(a);
+      const bool binary = text && IsBinaryCollationId(Type(*e.args[0]).charset);
       for (size_t i = 1; i < e.args.size() && !found; ++i) {
         Value b = Eval(*e.args[i]);
-        std::optional<int> c = CompareBinary(a, b, *e.args[0], *e.args[i]);
+        std::optional<int> c;
+        if (text && std::holds_alternative<std::string>(b) &&
+            (binary || IsBinaryCollationId(Type(*e.args[i]).charset))) {
+          c = CompareBinaryText(std::get<std::string>(a), std::get<std::string>(b));
+        }
         if (!c) c = Compare(a, b);
         if (!c) saw_null = true;
         if (c && *c == 0) found = true;

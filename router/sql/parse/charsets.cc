@@ -2,6 +2,7 @@
 // down to the sets a client of Shoal plausibly names.
 #include "router/sql/parse/charsets.h"
 
+#include <bitset>
 #include <string>
 
 #include "absl/strings/ascii.h"
@@ -85,10 +86,20 @@ const CollationInfo* FindCollationById(uint16_t id) {
   return nullptr;
 }
 
+// Collation ids are below this (MySQL's compiled ones; user-defined ones start at 1024).
+constexpr uint16_t kMaxCollationId = 1023;
+
 bool IsBinaryCollationId(uint16_t id) {
-  if (id == 63) return true;  // binary
-  const CollationInfo* collation = FindCollationById(id);
-  return collation != nullptr && absl::EndsWith(collation->name, "_bin");
+  // Asked for every value grouped, sorted or compared: a table made once, not a search.
+  static const std::bitset<kMaxCollationId + 1> binary = [] {
+    std::bitset<kMaxCollationId + 1> bits;
+    bits.set(63);  // binary
+    for (const CollationInfo& c : kCollations) {
+      if (c.id <= kMaxCollationId && absl::EndsWith(c.name, "_bin")) bits.set(c.id);
+    }
+    return bits;
+  }();
+  return id <= kMaxCollationId && binary.test(id);
 }
 
 bool IsKnownCharset(absl::string_view name) { return FindCharset(name) != nullptr; }
