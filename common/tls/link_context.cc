@@ -66,6 +66,13 @@ absl::Status WriteLocalSet(const std::string& dir, const std::vector<std::string
 
 }  // namespace
 
+absl::StatusOr<std::unique_ptr<LinkContext>> LinkContext::LoadIfPresent(const std::string& dir) {
+  if (dir.empty()) return nullptr;
+  absl::StatusOr<std::unique_ptr<LinkContext>> loaded = Load(dir);
+  if (absl::IsNotFound(loaded.status())) return nullptr;
+  return loaded;
+}
+
 absl::StatusOr<std::unique_ptr<LinkContext>> LinkContext::Load(const std::string& dir) {
   std::error_code error;
   if (!std::filesystem::exists(PathIn(dir, kLinkCertFile), error)) {

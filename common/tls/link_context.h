@@ -31,6 +31,8 @@ class LinkContext {
   // The set in `dir`: NotFound when `dir` holds no node-cert.pem, another error when the set
   // is incomplete or unusable (naming the file).
   static absl::StatusOr<std::unique_ptr<LinkContext>> Load(const std::string& dir);
+  // The same for the tools' --tls-dir: null (clear text) when `dir` is empty or holds no set.
+  static absl::StatusOr<std::unique_ptr<LinkContext>> LoadIfPresent(const std::string& dir);
   // From PEM text (tests).
   static absl::StatusOr<std::unique_ptr<LinkContext>> FromPem(const std::string& ca_pem,
                                                               const std::string& cert_pem,

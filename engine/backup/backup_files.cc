@@ -15,24 +15,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "engine/redo/crc32c.h"
+#include "engine/redo/file_util.h"
 
 namespace shoal::backup {
 namespace {
 
 constexpr uint32_t kManifestMagic = 0x4B424853;  // "SHBK"
 constexpr size_t kManifestHeader = 8;
-
-absl::Status Errno(const std::string& what, const std::string& path) {
-  return absl::UnavailableError(absl::StrCat(what, " ", path, ": ", std::strerror(errno)));
-}
-
-absl::Status SyncPath(const std::string& path, int flags) {
-  int fd = ::open(path.c_str(), flags | O_CLOEXEC);
-  if (fd < 0) return Errno("cannot open", path);
-  int rc = ::fsync(fd);
-  ::close(fd);
-  return rc == 0 ? absl::OkStatus() : Errno("cannot sync", path);
-}
 
 void PutU32(std::string* out, uint32_t v) { out->append(reinterpret_cast<const char*>(&v), 4); }
 
@@ -71,12 +60,14 @@ absl::Status WriteManifest(const std::string& dir, const Manifest& manifest) {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())) ||
         !out.flush()) {
-      return Errno("cannot write", tmp);
+      return redo::internal::ErrnoStatus("write", tmp, errno);
     }
   }
-  if (absl::Status synced = SyncPath(tmp, O_RDONLY); !synced.ok()) return synced;
-  if (::rename(tmp.c_str(), path.c_str()) != 0) return Errno("cannot rename", tmp);
-  return SyncPath(dir, O_RDONLY | O_DIRECTORY);
+  if (absl::Status synced = redo::internal::SyncFile(tmp); !synced.ok()) return synced;
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    return redo::internal::ErrnoStatus("rename", tmp, errno);
+  }
+  return redo::internal::SyncDir(dir);
 }
 
 absl::StatusOr<Manifest> ParseManifest(absl::string_view bytes, const std::string& name) {
@@ -96,7 +87,7 @@ absl::StatusOr<Manifest> ParseManifest(absl::string_view bytes, const std::strin
 
 absl::StatusOr<Manifest> ReadManifest(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Errno("cannot read", path);
+  if (!in) return redo::internal::ErrnoStatus("read", path, errno);
   std::stringstream buffer;
   buffer << in.rdbuf();
   return ParseManifest(buffer.str(), path);

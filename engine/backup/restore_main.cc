@@ -108,16 +108,10 @@ int main(int argc, char** argv) {
       shoal::ParseHostPort(absl::GetFlag(FLAGS_connect_string), 1186);
   if (!mgmd.ok()) return Fail("--connect-string: " + std::string(mgmd.status().message()), 2);
 
-  std::unique_ptr<shoal::tls::LinkContext> tls;
-  if (std::string dir = absl::GetFlag(FLAGS_tls_dir); !dir.empty()) {
-    absl::StatusOr<std::unique_ptr<shoal::tls::LinkContext>> loaded =
-        shoal::tls::LinkContext::Load(dir);
-    if (loaded.ok()) {
-      tls = std::move(*loaded);
-    } else if (!absl::IsNotFound(loaded.status())) {
-      return Fail("--tls-dir: " + std::string(loaded.status().message()), 2);
-    }
-  }
+  absl::StatusOr<std::unique_ptr<shoal::tls::LinkContext>> loaded =
+      shoal::tls::LinkContext::LoadIfPresent(absl::GetFlag(FLAGS_tls_dir));
+  if (!loaded.ok()) return Fail("--tls-dir: " + std::string(loaded.status().message()), 2);
+  std::unique_ptr<shoal::tls::LinkContext> tls = std::move(*loaded);
   absl::StatusOr<shoal::control::ClusterView> view = shoal::api::Cluster::FetchView(
       mgmd->host, mgmd->port, absl::GetFlag(FLAGS_connect_timeout), tls.get());
   if (!view.ok()) return Fail(view.status().message(), 1);

@@ -17,6 +17,7 @@
 #include "engine/node/node_files.h"
 #include "engine/node/restore.h"
 #include "engine/redo/checkpoint.h"
+#include "engine/redo/file_util.h"
 #include "engine/redo/redo_reader.h"
 
 namespace shoal::node {
@@ -24,28 +25,18 @@ namespace {
 
 constexpr size_t kLogFlushBytes = 1 << 20;
 
-absl::Status Errno(const std::string& what, const std::string& path) {
-  return absl::UnavailableError(absl::StrCat(what, " ", path, ": ", std::strerror(errno)));
-}
-
 // The checkpoint file as `to`: a hard link (no copy: the file never changes again), or a copy
 // where the backup directory is on another file system.
 absl::Status LinkOrCopy(const std::string& from, const std::string& to) {
   if (::link(from.c_str(), to.c_str()) == 0) return absl::OkStatus();
-  if (errno != EXDEV && errno != EPERM) return Errno(absl::StrCat("cannot link ", from, " as"), to);
+  if (errno != EXDEV && errno != EPERM) {
+    return redo::internal::ErrnoStatus(absl::StrCat("link ", from, " as"), to, errno);
+  }
   std::error_code error;
   std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing, error);
   if (error)
     return absl::UnavailableError(absl::StrCat("cannot copy ", from, ": ", error.message()));
   return absl::OkStatus();
-}
-
-absl::Status SyncPath(const std::string& path, int flags) {
-  int fd = ::open(path.c_str(), flags | O_CLOEXEC);
-  if (fd < 0) return Errno("cannot open", path);
-  int rc = ::fsync(fd);
-  ::close(fd);
-  return rc == 0 ? absl::OkStatus() : Errno("cannot sync", path);
 }
 
 // Appends the log records to one file, a megabyte at a time.
@@ -57,7 +48,7 @@ class LogFile {
   }
   absl::Status Open() {
     fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    return fd_ < 0 ? Errno("cannot create", path_) : absl::OkStatus();
+    return fd_ < 0 ? redo::internal::ErrnoStatus("create", path_, errno) : absl::OkStatus();
   }
   std::string* buffer() { return &buffer_; }
   absl::Status MaybeFlush() {
@@ -68,7 +59,7 @@ class LogFile {
     while (done < buffer_.size()) {
       ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return Errno("cannot write", path_);
+      if (n < 0) return redo::internal::ErrnoStatus("write", path_, errno);
       done += static_cast<size_t>(n);
     }
     bytes_ += buffer_.size();
@@ -77,10 +68,10 @@ class LogFile {
   }
   absl::Status Close() {
     SHOAL_RETURN_IF_ERROR(Flush());
-    if (::fsync(fd_) != 0) return Errno("cannot sync", path_);
+    if (::fsync(fd_) != 0) return redo::internal::ErrnoStatus("fsync", path_, errno);
     int fd = fd_;
     fd_ = -1;
-    return ::close(fd) == 0 ? absl::OkStatus() : Errno("cannot close", path_);
+    return ::close(fd) == 0 ? absl::OkStatus() : redo::internal::ErrnoStatus("close", path_, errno);
   }
   uint64_t bytes() const { return bytes_; }
 
@@ -176,7 +167,7 @@ absl::Status WritePart(const BackupPartRequest& request, const std::atomic<bool>
   manifest->set_log_file(log_name);
   manifest->set_log_records(records);
   manifest->set_log_bytes(log.bytes());
-  SHOAL_RETURN_IF_ERROR(SyncPath(dir, O_RDONLY | O_DIRECTORY));
+  SHOAL_RETURN_IF_ERROR(redo::internal::SyncDir(dir));
   manifest->set_finished_unix_ms(absl::ToUnixMillis(absl::Now()));
   return backup::WriteManifest(dir, *manifest);
 }

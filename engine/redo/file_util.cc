@@ -85,6 +85,15 @@ absl::Status SyncDir(const std::string& dir) {
   return status;
 }
 
+absl::Status SyncFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus("open", path, errno);
+  absl::Status status;
+  if (::fsync(fd) != 0) status = ErrnoStatus("fsync", path, errno);
+  ::close(fd);
+  return status;
+}
+
 std::string DirName(const std::string& path) {
   size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";

@@ -1,6 +1,7 @@
 // Small POSIX file helpers shared by the redo log, the checkpoint files and the node state
-// file: errno to absl::Status with the path in the message, whole writes over short writes,
-// directory creation and directory fsync. Internal to engine/redo.
+// file, and by the online backup's files (engine/backup, engine/node/backup_part): errno to
+// absl::Status with the path in the message, whole writes over short writes, directory
+// creation and fsync of files and directories. Internal to the engine.
 //
 // Stateless; safe from any thread.
 #pragma once
@@ -32,6 +33,8 @@ absl::Status MakeDirs(const std::string& dir);
 
 // fsync(2) of a directory, so file creations, renames and unlinks in it are durable.
 absl::Status SyncDir(const std::string& dir);
+// fsync(2) of the file at `path`.
+absl::Status SyncFile(const std::string& path);
 
 // The directory part of `path` ("." when there is none).
 std::string DirName(const std::string& path);

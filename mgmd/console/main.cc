@@ -184,18 +184,13 @@ int main(int argc, char** argv) {
     std::cerr << "shoal-mgm: --connect-string: " << mgmd.status().message() << "\n";
     return 2;
   }
-  std::unique_ptr<shoal::tls::LinkContext> tls;
-  if (std::string dir = absl::GetFlag(FLAGS_tls_dir); !dir.empty()) {
-    absl::StatusOr<std::unique_ptr<shoal::tls::LinkContext>> loaded =
-        shoal::tls::LinkContext::Load(dir);
-    if (loaded.ok()) {
-      tls = std::move(*loaded);
-    } else if (!absl::IsNotFound(loaded.status())) {
-      std::cerr << "shoal-mgm: --tls-dir: " << loaded.status().message() << "\n";
-      return 2;
-    }
+  absl::StatusOr<std::unique_ptr<shoal::tls::LinkContext>> loaded =
+      shoal::tls::LinkContext::LoadIfPresent(absl::GetFlag(FLAGS_tls_dir));
+  if (!loaded.ok()) {
+    std::cerr << "shoal-mgm: --tls-dir: " << loaded.status().message() << "\n";
+    return 2;
   }
-  Console console(*mgmd, std::move(tls));
+  Console console(*mgmd, std::move(*loaded));
   bool quit = false;
   std::string script = absl::GetFlag(FLAGS_execute);
   if (!script.empty()) {

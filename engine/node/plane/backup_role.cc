@@ -75,7 +75,19 @@ void BackupRole::OnView(const control::BackupRun& run) {
     }
     return;
   }
-  if (mine && run.id() > id_) Note(run);
+  if (!mine || run.id() == 0 || run.id() == id_) return;
+  if (run.id() <= last_id_) {
+    // A backup of that id is on this disk already (an mgmd that restarted and had not heard
+    // the nodes' ids yet): refused, so the mgmd aborts it and hands out a higher one.
+    id_ = run.id();
+    control::BackupReport report;
+    report.set_state(control::BackupReport::FAILED);
+    report.set_error(absl::StrCat("backup ", id_, " exists in ", backup_dir_,
+                                  " already; the next START BACKUP takes a higher id"));
+    Settle(Phase::kFailed, std::move(report));
+    return;
+  }
+  Note(run);
 }
 
 void BackupRole::Note(const control::BackupRun& run) {
