@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/backup/backup_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -15,25 +16,9 @@ using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
 schema::TableDef Table(uint32_t id, const std::string& name) {
-  schema::TableDef t;
-  t.id = id;
-  t.version = 1;
-  t.database = "db";
-  t.name = name;
-  t.partitions = 2;
-  schema::ColumnDef c;
-  c.name = "id";
-  c.type = schema::ColumnType::kInt;
-  c.nullable = false;
-  t.columns = {c, c};
-  t.columns[1].name = "parent";
-  t.columns[1].nullable = true;
-  schema::IndexDef primary;
-  primary.name = "PRIMARY";
-  primary.columns = {0};
-  primary.primary = primary.unique = true;
-  t.indexes = {primary};
-  return t;
+  schema::ColumnDef parent = testing::Column("parent", schema::ColumnType::kInt);
+  parent.nullable = true;
+  return testing::TwoColumnTable(id, name, testing::Column("id", schema::ColumnType::kInt), parent);
 }
 
 void References(schema::TableDef* child, const std::string& parent) {

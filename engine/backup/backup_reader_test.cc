@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/backup/backup_files.h"
+#include "engine/backup/backup_test_util.h"
 #include "engine/redo/checkpoint.h"
 #include "engine/redo/redo_record.h"
 #include "engine/schema/row.h"
@@ -23,8 +24,10 @@
 namespace shoal::backup {
 namespace {
 
+using testing::Column;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using testing::TempDir;
 using ::testing::UnorderedElementsAre;
 
 constexpr uint32_t kBackupId = 7;
@@ -33,20 +36,6 @@ constexpr uint32_t kPeople = 1;     // id INT, name VARCHAR: rows kept, overwrit
 constexpr uint32_t kNames = 2;      // name VARCHAR _ci primary key, n INT
 constexpr uint32_t kTruncated = 3;  // id INT, n INT: a partition truncated, then written
 constexpr uint32_t kUnknown = 99;   // not in the dictionary
-
-class TempDir {
- public:
-  TempDir() {
-    std::string templ = "/tmp/backup_reader_test.XXXXXX";
-    EXPECT_NE(mkdtemp(templ.data()), nullptr);
-    path_ = templ;
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -58,30 +47,9 @@ void WriteFile(const std::string& path, const std::string& bytes) {
   out << bytes;
 }
 
-schema::ColumnDef Column(const std::string& name, schema::ColumnType type) {
-  schema::ColumnDef c;
-  c.name = name;
-  c.type = type;
-  c.nullable = false;
-  c.length = type == schema::ColumnType::kVarChar ? 20 : 0;
-  return c;
-}
-
 schema::TableDef Table(uint32_t id, const std::string& name, schema::ColumnDef first,
                        schema::ColumnDef second) {
-  schema::TableDef t;
-  t.id = id;
-  t.version = 1;
-  t.database = "db";
-  t.name = name;
-  t.partitions = 2;
-  t.columns = {std::move(first), std::move(second)};
-  schema::IndexDef primary;
-  primary.name = "PRIMARY";
-  primary.columns = {0};
-  primary.primary = primary.unique = true;
-  t.indexes = {primary};
-  return t;
+  return testing::TwoColumnTable(id, name, std::move(first), std::move(second));
 }
 
 schema::TableDef People() {

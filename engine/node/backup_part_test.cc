@@ -3,8 +3,6 @@
 // are those of the stop epoch — no record of a later epoch, none of an earlier one twice.
 #include "engine/node/backup_part.h"
 
-#include <stdlib.h>
-
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -13,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/backup/backup_files.h"
 #include "engine/backup/backup_reader.h"
+#include "engine/backup/backup_test_util.h"
 #include "engine/node/node_files.h"
 #include "engine/redo/checkpoint.h"
 #include "engine/redo/redo_log.h"
@@ -33,25 +32,9 @@ constexpr int kNode = 3;
 
 // id INT PRIMARY KEY, n INT, in 2 partitions.
 schema::TableDef Table() {
-  schema::TableDef t;
-  t.id = kTable;
-  t.version = 1;
-  t.database = "db";
-  t.name = "t";
-  t.partitions = 2;
-  for (const char* name : {"id", "n"}) {
-    schema::ColumnDef c;
-    c.name = name;
-    c.type = schema::ColumnType::kInt;
-    c.nullable = false;
-    t.columns.push_back(c);
-  }
-  schema::IndexDef primary;
-  primary.name = "PRIMARY";
-  primary.columns = {0};
-  primary.primary = primary.unique = true;
-  t.indexes = {primary};
-  return t;
+  return backup::testing::TwoColumnTable(kTable, "t",
+                                         backup::testing::Column("id", schema::ColumnType::kInt),
+                                         backup::testing::Column("n", schema::ColumnType::kInt));
 }
 
 std::string Row(int64_t id, int64_t n) {
@@ -70,15 +53,10 @@ std::string Key(int64_t id) {
 
 class BackupPartTest : public ::testing::Test {
  protected:
-  BackupPartTest() {
-    std::string templ = "/tmp/backup_part_test.XXXXXX";
-    EXPECT_NE(mkdtemp(templ.data()), nullptr);
-    root_ = templ;
-    data_dir_ = root_ + "/data";
+  BackupPartTest() : root_(temp_.path()), data_dir_(root_ + "/data") {
     std::filesystem::create_directories(RedoDir(data_dir_));
     std::filesystem::create_directories(CheckpointDir(data_dir_));
   }
-  ~BackupPartTest() override { std::filesystem::remove_all(root_); }
 
   // Checkpoint 1 of LDM 0: rows 1 → 10 and 2 → 20, taken over epochs 5..7.
   void WriteCheckpoint() {
@@ -151,8 +129,9 @@ class BackupPartTest : public ::testing::Test {
     return rows;
   }
 
-  std::string root_;
-  std::string data_dir_;
+  backup::testing::TempDir temp_{"backup_part_test"};
+  const std::string root_;
+  const std::string data_dir_;
 };
 
 TEST_F(BackupPartTest, HoldsTheCheckpointAndTheRedoUpToTheStopEpoch) {
