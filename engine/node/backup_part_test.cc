@@ -152,6 +152,20 @@ TEST_F(BackupPartTest, HoldsTheCheckpointAndTheRedoUpToTheStopEpoch) {
   EXPECT_THAT(Restored(), ElementsAre(Pair(1, 11), Pair(3, 30)));
 }
 
+TEST_F(BackupPartTest, ACheckpointWrittenAgainUnderItsIdLeavesTheBackupsLinkAlone) {
+  WriteCheckpoint();
+  WriteRedo(/*saved=*/9);
+  std::atomic<bool> cancelled{false};
+  ASSERT_TRUE(WriteBackupPart(Request(9), cancelled).ok());
+  // After a restore the node's checkpoint ids start again at 1.
+  auto writer = redo::CheckpointWriter::Create(CheckpointDir(data_dir_), 1, 0);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  (*writer)->AddRow(kTable, 0, {}, Row(7, 70));
+  ASSERT_TRUE((*writer)->Write((*writer)->TakeBuffered()).ok());
+  ASSERT_TRUE((*writer)->Finish().ok());
+  EXPECT_THAT(Restored(), ElementsAre(Pair(1, 11), Pair(3, 30)));
+}
+
 TEST_F(BackupPartTest, WithoutACheckpointTheLogHoldsEverything) {
   WriteRedo(/*saved=*/9);
   BackupPartRequest request = Request(9);

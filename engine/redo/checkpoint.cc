@@ -81,7 +81,12 @@ absl::StatusOr<std::unique_ptr<CheckpointWriter>> CheckpointWriter::Create(const
                                                                            uint64_t id, int ldm) {
   SHOAL_RETURN_IF_ERROR(internal::MakeDirs(dir));
   std::string path = dir + "/" + CheckpointFileName(id, ldm);
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A file of that name left behind (ids start again after a restore) may be linked into an
+  // online backup (engine/node/backup_part.h): a new file, never the old one truncated.
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+    return internal::ErrnoStatus("unlink", path, errno);
+  }
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return internal::ErrnoStatus("create", path, errno);
   return std::unique_ptr<CheckpointWriter>(new CheckpointWriter(dir, std::move(path), fd, id, ldm));
 }
