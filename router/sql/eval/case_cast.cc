@@ -49,6 +49,14 @@ uint32_t CharsOf(const ColumnDefinition& c, const SessionState& state) {
   return c.length;
 }
 
+ColumnDefinition BinaryColumn(uint32_t bytes, const SessionState& state, Nullability n) {
+  ColumnDefinition c = StringColumn(bytes, state, n);
+  c.charset = mysql::charset::kBinary;
+  c.length = bytes;
+  c.flags |= flag::kBinary;
+  return c;
+}
+
 uint32_t IntegerDigits(const ColumnDefinition& c) {
   if (ClassOf(c) == Cls::kDecimal) return (c.length > 2 ? c.length - 2 : 1) - c.decimals;
   return c.length;
@@ -84,18 +92,21 @@ ColumnDefinition AggregateResultTypes(const std::vector<ColumnDefinition>& types
   if (all_numeric && any_real) return DoubleColumn(n);
   if (all_numeric) return DecimalColumn(std::min<uint32_t>(int_digits + scale, 65), scale, n);
   if (same_temporal) return TemporalColumn(typed[0]->type, scale, n);
-  return StringColumn(chars, state, n);
+  // As MySQL aggregates collations: a binary string makes the result one (VARBINARY); else a
+  // _bin collation outweighs a _ci one of its charset, so the result compares bytes too.
+  bool any_binary = false, any_bin = false;
+  for (const ColumnDefinition* t : typed) {
+    if (ClassOf(*t) != Cls::kString) continue;
+    any_binary = any_binary || t->charset == mysql::charset::kBinary;
+    any_bin = any_bin || IsBinaryCollationId(t->charset);
+  }
+  if (any_binary) return BinaryColumn(length, state, n);
+  ColumnDefinition c = StringColumn(chars, state, n);
+  if (any_bin) c.charset = BinCollationIdOf(c.charset);
+  return c;
 }
 
 namespace {
-
-ColumnDefinition BinaryColumn(uint32_t bytes, const SessionState& state, Nullability n) {
-  ColumnDefinition c = StringColumn(bytes, state, n);
-  c.charset = mysql::charset::kBinary;
-  c.length = bytes;
-  c.flags |= flag::kBinary;
-  return c;
-}
 
 // The integer MySQL reads from the start of `text` (spaces, a sign, digits), clamped to the
 // 64-bit range; `whole` says whether that was all of it.

@@ -799,11 +799,16 @@ Value ExprEngine::SubqueryValue(const Expr& e) {
     default:
       break;
   }
-  // [NOT] IN: as the list form, NULL when no value matched and one comparison was unknown.
+  // [NOT] IN: as the list form, NULL when no value matched and one comparison was unknown;
+  // strings byte for byte when either side is of a binary collation.
   Value a = Eval(*e.args[0]);
   bool saw_null = IsNull(a) && !r->values.empty();
+  const auto* text = std::get_if<std::string>(&a);
+  const bool binary = text != nullptr && (IsBinaryCollationId(r->column.charset) ||
+                                          IsBinaryCollationId(Type(*e.args[0]).charset));
   for (const Value& v : r->values) {
-    std::optional<int> c = Compare(a, v);
+    const auto* other = binary ? std::get_if<std::string>(&v) : nullptr;
+    std::optional<int> c = other != nullptr ? CompareBinaryText(*text, *other) : Compare(a, v);
     if (c && *c == 0) return int64_t{!e.negated};
     if (!c) saw_null = true;
   }

@@ -973,11 +973,7 @@ namespace {
 // case-insensitive column, its charset's _bin collation for a _bin one (utf8mb4_bin, 46), as
 // MySQL names it — and what tells the expressions over it to compare bytes (expr_eval.cc).
 uint16_t TextCollationId(const ColumnDef& c, uint16_t collation_id) {
-  if (schema::FoldsCase(c)) return collation_id;
-  const CollationInfo* result = FindCollationById(collation_id);
-  if (result == nullptr) return collation_id;
-  const CollationInfo* bin = FindCollation(absl::StrCat(result->charset, "_bin"));
-  return bin != nullptr ? bin->id : collation_id;
+  return schema::FoldsCase(c) ? collation_id : BinCollationIdOf(collation_id);
 }
 
 }  // namespace

@@ -30,9 +30,15 @@ constexpr size_t kMaxLookupKeys = 20000;
 constexpr size_t kMaxLookupRanges = 32;
 
 // Appends `v` to a hash key so that values the router compares equal (join_plan.h's hash
-// classes) append alike; false for NULL, which equals nothing.
-bool AppendHashPart(const mysql::Value& v, std::string* key) {
+// classes) append alike — strings as they are when `part` compares them byte for byte, else
+// folded; false for NULL, which equals nothing.
+bool AppendHashPart(const mysql::Value& v, const JoinKeyPart& part, std::string* key) {
   if (mysql::IsNull(v)) return false;
+  const auto* bytes = std::get_if<std::string>(&v);
+  if (part.bytes && bytes != nullptr) {
+    absl::StrAppend(key, bytes->size(), ":", *bytes, ";");
+    return true;
+  }
   std::string text = CollationKeyText(v);
   absl::StrAppend(key, text.size(), ":", text, ";");
   return true;
@@ -242,7 +248,7 @@ class JoinRun : public RowReader {
           std::string key;
           bool keyed = true;
           for (const JoinKeyPart& part : s.match) {
-            keyed = keyed && AppendHashPart(fetched_[i][part.column - from.offset], &key);
+            keyed = keyed && AppendHashPart(fetched_[i][part.column - from.offset], part, &key);
           }
           if (keyed) by_key[key].push_back(i);
         }
@@ -266,7 +272,7 @@ class JoinRun : public RowReader {
           for (const JoinKeyPart& part : s.match) {
             auto v = Evaluate(*part.outer, &eval);
             if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
-            keyed = keyed && AppendHashPart(std::get<mysql::Value>(v), &key);
+            keyed = keyed && AppendHashPart(std::get<mysql::Value>(v), part, &key);
           }
           auto it = keyed ? by_key.find(key) : by_key.end();
           candidates = it == by_key.end() ? &kNone : &it->second;
@@ -321,7 +327,7 @@ class JoinRun : public RowReader {
     for (const JoinKeyPart& part : step().match) {
       auto v = Evaluate(*part.outer, eval);
       if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
-      keyed = keyed && AppendHashPart(std::get<mysql::Value>(v), key);
+      keyed = keyed && AppendHashPart(std::get<mysql::Value>(v), part, key);
     }
     return keyed;
   }

@@ -1,8 +1,8 @@
 // SELECT … UNION [ALL | DISTINCT] SELECT …: each SELECT runs as it would alone (a child
 // statement when it reads tables: async_statement.h), then the router puts the rows together —
 // typed per column as MySQL aggregates a UNION's types, duplicates removed up to the last
-// UNION DISTINCT — and the ORDER BY and LIMIT written after the last SELECT finish the whole
-// in the row pipeline.
+// UNION DISTINCT under each column's collation (bytes for a binary or _bin one) — and the ORDER BY
+// and LIMIT written after the last SELECT finish the whole in the row pipeline.
 #include <algorithm>
 
 #include "absl/container/flat_hash_set.h"
@@ -75,7 +75,7 @@ StatementResult Unite(const SelectStmt& select, std::vector<mysql::ResultSet> re
       for (size_t c = 0; c < row.size(); ++c) {
         row[c] = ConvertToColumn(std::move(row[c]), rows.columns[c]);
         if (i < distinct_upto) {
-          std::string text = CollationKeyText(row[c]);
+          std::string text = CollationKeyText(row[c], rows.columns[c].charset);
           absl::StrAppend(&key, row[c].index(), ":", text.size(), ":", text, ";");
         }
       }

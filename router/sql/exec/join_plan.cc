@@ -15,6 +15,7 @@
 #include "router/sql/exec/information_schema.h"
 #include "router/sql/exec/semi_join.h"
 #include "router/sql/exec/table_access.h"
+#include "router/sql/parse/charsets.h"
 
 namespace shoal::sql::internal {
 namespace {
@@ -120,17 +121,22 @@ struct Conjunct {
   bool used = false;
 };
 
-// Values that compare equal under the router's comparison hash alike in these classes.
-enum class HashClass : uint8_t { kNone, kInteger, kString };
+// Values that compare equal under the router's comparison hash alike in these classes:
+// integers by value, strings of `_ci` collations folded, strings compared byte for byte (a
+// `_bin` collation on either side, which wins as in MySQL) by their bytes.
+enum class HashClass : uint8_t { kNone, kInteger, kString, kBytes };
 
-// Strings of the binary charset (BINARY, BLOB, JSON, BIT…) are not hashed: their compare
-// rules differ from the _ci collations' the hash follows.
+// Strings of the binary charset (BINARY, BLOB, BIT…) and JSON are not hashed: their compare
+// rules (against numbers, JSON's own) differ from what a hash of their text follows.
 HashClass HashClassOf(const mysql::ColumnDefinition& c) {
   switch (ClassOf(c)) {
     case Cls::kInt:
       return HashClass::kInteger;
     case Cls::kString:
-      return c.charset == mysql::charset::kBinary ? HashClass::kNone : HashClass::kString;
+      if (c.charset == mysql::charset::kBinary || c.type == mysql::ColumnType::kJson) {
+        return HashClass::kNone;
+      }
+      return IsBinaryCollationId(c.charset) ? HashClass::kBytes : HashClass::kString;
     default:
       return HashClass::kNone;
   }
@@ -798,7 +804,7 @@ class Planner {
       if (MaskOf(*outer) == 0) continue;  // a constant restricts the table's own rows
       HashClass hashed = HashesAlike(plan_.columns[column], *outer);
       if (hashed == HashClass::kNone) continue;
-      step.match.push_back({column, outer});
+      step.match.push_back({column, outer, hashed == HashClass::kBytes});
       if (hashed == HashClass::kInteger) candidate.guaranteed.push_back(e);
     }
     if (source.table == nullptr) {
@@ -855,7 +861,11 @@ class Planner {
     eval.row_columns = &plan_.columns;
     auto typed = TypeOf(outer, eval);
     auto* type = std::get_if<mysql::ColumnDefinition>(&typed);
-    return type != nullptr && HashClassOf(*type) == c ? c : HashClass::kNone;
+    HashClass o = type != nullptr ? HashClassOf(*type) : HashClass::kNone;
+    if (o == HashClass::kNone || (c == HashClass::kInteger) != (o == HashClass::kInteger)) {
+      return HashClass::kNone;
+    }
+    return c == HashClass::kBytes || o == HashClass::kBytes ? HashClass::kBytes : c;
   }
 
   // Lower is better: what a step of this shape costs, without statistics.

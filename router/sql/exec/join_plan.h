@@ -48,10 +48,12 @@ struct JoinSource {
 };
 
 // An equality a step's rows are matched on by hashing: the step's column `column` (in the
-// joined row) equals `outer`, an expression over the tables joined before it.
+// joined row) equals `outer`, an expression over the tables joined before it; `bytes`: they
+// compare as strings byte for byte (a `_bin` collation), so their strings hash unfolded.
 struct JoinKeyPart {
   int column = 0;
   const Expr* outer = nullptr;
+  bool bytes = false;
 };
 
 struct JoinStep {

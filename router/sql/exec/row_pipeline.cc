@@ -12,6 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "protocol/constants.h"
+#include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/eval/value_util.h"
 #include "router/sql/exec/aggregates.h"
@@ -138,11 +139,30 @@ class Pipeline {
     return IntColumn(21, false, Nullability::kNotNull);
   }
 
+  // The collation `e`'s values compare under, as its type names it (0 when it has none):
+  // a _bin column's, or a CASE's or COALESCE's over one.
+  uint16_t CollationOf(const Expr& e) const {
+    EvalContext eval = RowContext(nullptr, "field list");
+    auto t = TypeOf(e, eval);
+    auto* c = std::get_if<ColumnDefinition>(&t);
+    return c != nullptr && ClassOf(*c) == Cls::kString ? c->charset : 0;
+  }
+
   // Computes every window call for `rows` (each a source row or a group's), into the values
   // their evaluation reads (`values[i]` for `rows[i]`).
   std::optional<mysql::SqlError> ComputeWindows(
       const std::vector<Row*>& rows, std::vector<absl::flat_hash_map<const Expr*, Value>>* values) {
     for (const Expr* call : windows_) {
+      WindowCollations collations;
+      for (const ExprPtr& p : call->window->partition_by) {
+        collations.partition.push_back(CollationOf(*p));
+      }
+      for (const OrderItem& o : call->window->order_by) {
+        collations.order.push_back(CollationOf(*o.expr));
+      }
+      for (const ExprPtr& a : call->args) {
+        if (a->kind != ExprKind::kStar) collations.args.push_back(CollationOf(*a));
+      }
       std::vector<WindowRow> window_rows(rows.size());
       for (size_t i = 0; i < rows.size(); ++i) {
         EvalContext eval = RowContext(rows[i], "window");
@@ -165,7 +185,8 @@ class Pipeline {
           if (auto err = eval_into(*a, &w.args)) return err;
         }
       }
-      auto computed = ComputeWindowCall(*call, aggregate_types_[call], window_rows, ctx_.state);
+      auto computed =
+          ComputeWindowCall(*call, aggregate_types_[call], window_rows, collations, ctx_.state);
       if (auto* err = std::get_if<mysql::SqlError>(&computed)) return *err;
       auto& results = std::get<std::vector<Value>>(computed);
       for (size_t i = 0; i < rows.size(); ++i) (*values)[i][call] = std::move(results[i]);
@@ -204,7 +225,7 @@ class Pipeline {
       }
       member_orders_.push_back(column != nullptr ? MemberOrder::Of(*column, *ctx_.state)
                                                  : MemberOrder());
-      order_collations_.push_back(column != nullptr ? column->charset : 0);
+      order_collations_.push_back(column != nullptr ? column->charset : CollationOf(*o.expr));
     }
   }
 
@@ -281,20 +302,17 @@ class Pipeline {
   std::optional<mysql::SqlError> EmitGroups() {
     std::vector<Group> groups;
     absl::flat_hash_map<std::string, size_t> by_key;
-    std::vector<uint16_t> collations;  // of the GROUP BY items that are columns
+    std::vector<uint16_t> collations;  // of the GROUP BY items
     for (const ExprPtr& g : select_.group_by) {
       auto grouped = GroupExpr(*g);
-      const int source = std::holds_alternative<const Expr*>(grouped)
-                             ? SourceColumn(*std::get<const Expr*>(grouped))
-                             : -1;
-      collations.push_back(source >= 0 ? fetched_.columns[source].charset : 0);
+      auto* expr = std::get_if<const Expr*>(&grouped);
+      collations.push_back(expr != nullptr ? CollationOf(**expr) : 0);
     }
-    std::vector<std::vector<uint16_t>> arg_collations;  // each aggregate's column arguments'
+    std::vector<std::vector<uint16_t>> arg_collations;  // each aggregate's arguments'
     for (const Expr* call : aggregates_) {
       std::vector<uint16_t>& of_call = arg_collations.emplace_back();
       for (const ExprPtr& arg : call->args) {
-        const int source = SourceColumn(*arg);
-        of_call.push_back(source >= 0 ? fetched_.columns[source].charset : 0);
+        of_call.push_back(arg->kind != ExprKind::kStar ? CollationOf(*arg) : 0);
       }
     }
     for (size_t r = 0; r < fetched_.rows.size(); ++r) {
@@ -489,11 +507,7 @@ class Pipeline {
         const Value& y = output >= 0 ? b.values[output] : b.sort_keys[evaluated];
         if (output < 0) ++evaluated;
         int c = !member_orders_[i].empty() ? CompareStored(i, x, y)
-                : IsBinaryCollationId(order_collations_[i]) &&
-                        std::holds_alternative<std::string>(x) &&
-                        std::holds_alternative<std::string>(y)
-                    ? CompareBinaryText(std::get<std::string>(x), std::get<std::string>(y))
-                    : CompareValues(x, y);
+                                           : CompareValues(x, y, order_collations_[i]);
         if (c != 0) return select_.order_by[i].descending ? c > 0 : c < 0;
       }
       return false;
@@ -536,7 +550,7 @@ class Pipeline {
   std::vector<int> order_outputs_;
   // Per ORDER BY key: how an ENUM or SET column orders; empty for other keys.
   std::vector<MemberOrder> member_orders_;
-  std::vector<uint16_t> order_collations_;  // each ORDER BY key's, when it is a column; else 0
+  std::vector<uint16_t> order_collations_;  // each ORDER BY key's (CollationOf)
   size_t width_ = 0;
   mysql::ResultSet result_;
   std::vector<const Expr*> aggregates_;
@@ -693,6 +707,15 @@ int CompareValues(const Value& a, const Value& b) {
   }
   bool ta = false, tb = false;
   return Sign(ToDouble(a, &ta) - ToDouble(b, &tb));
+}
+
+int CompareValues(const Value& a, const Value& b, uint16_t collation_id) {
+  const auto* x = std::get_if<std::string>(&a);
+  const auto* y = std::get_if<std::string>(&b);
+  if (x != nullptr && y != nullptr && IsBinaryCollationId(collation_id)) {
+    return CompareBinaryText(*x, *y);
+  }
+  return CompareValues(a, b);
 }
 
 }  // namespace shoal::sql::internal

@@ -55,5 +55,8 @@ uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx, bool scan_
 // case-insensitive, PAD SPACE connection collations order them (ASCII case folded), temporal
 // values chronologically.
 int CompareValues(const mysql::Value& a, const mysql::Value& b);
+// The same under collation `collation_id` (0 where not known): two strings of a binary or
+// _bin collation (IsBinaryCollationId) by their bytes.
+int CompareValues(const mysql::Value& a, const mysql::Value& b, uint16_t collation_id);
 
 }  // namespace shoal::sql::internal

@@ -46,13 +46,15 @@ bool IsWindowAggregate(const std::string& name) {
 }
 
 // The partitions of `rows`, each its rows' positions in window order.
-std::vector<std::vector<size_t>> Partitions(const Expr& call, const std::vector<WindowRow>& rows) {
+std::vector<std::vector<size_t>> Partitions(const Expr& call, const std::vector<WindowRow>& rows,
+                                            const WindowCollations& collations) {
   std::vector<std::vector<size_t>> parts;
   absl::flat_hash_map<std::string, size_t> by_key;
   for (size_t i = 0; i < rows.size(); ++i) {
     std::string key;
-    for (const Value& v : rows[i].partition) {
-      std::string text = CollationKeyText(v);
+    for (size_t k = 0; k < rows[i].partition.size(); ++k) {
+      const Value& v = rows[i].partition[k];
+      std::string text = CollationKeyText(v, collations.partition[k]);
       absl::StrAppend(&key, v.index(), ":", text.size(), ":", text, ";");
     }
     auto [it, inserted] = by_key.try_emplace(std::move(key), parts.size());
@@ -63,7 +65,7 @@ std::vector<std::vector<size_t>> Partitions(const Expr& call, const std::vector<
   for (std::vector<size_t>& part : parts) {
     std::stable_sort(part.begin(), part.end(), [&](size_t a, size_t b) {
       for (size_t k = 0; k < order.size(); ++k) {
-        int c = CompareValues(rows[a].order[k], rows[b].order[k]);
+        int c = CompareValues(rows[a].order[k], rows[b].order[k], collations.order[k]);
         if (c != 0) return order[k].descending ? c > 0 : c < 0;
       }
       return false;
@@ -72,9 +74,9 @@ std::vector<std::vector<size_t>> Partitions(const Expr& call, const std::vector<
   return parts;
 }
 
-bool Peers(const WindowRow& a, const WindowRow& b) {
+bool Peers(const WindowRow& a, const WindowRow& b, const WindowCollations& collations) {
   for (size_t k = 0; k < a.order.size(); ++k) {
-    if (CompareValues(a.order[k], b.order[k]) != 0) return false;
+    if (CompareValues(a.order[k], b.order[k], collations.order[k]) != 0) return false;
   }
   return true;
 }
@@ -113,8 +115,9 @@ void FrameOf(const WindowFrame& frame, size_t p, size_t n, size_t peers_begin, s
 // summed afresh — frames are a few rows wide — unless it grows from where the last one began
 // (from the partition's start), where the sum carries on.
 void OverFrame(const Expr& call, const WindowFrame& frame, const ColumnDefinition& type,
-               const std::vector<WindowRow>& rows, const std::vector<size_t>& part, int64_t nth,
-               SessionState* state, std::vector<Value>* out) {
+               const std::vector<WindowRow>& rows, const WindowCollations& collations,
+               const std::vector<size_t>& part, int64_t nth, SessionState* state,
+               std::vector<Value>* out) {
   const size_t n = part.size();
   const bool ordered = !call.window->order_by.empty();
   std::optional<Accumulator> acc;
@@ -124,7 +127,8 @@ void OverFrame(const Expr& call, const WindowFrame& frame, const ColumnDefinitio
     if (p >= peers_end) {
       peers_begin = p;
       peers_end = p + 1;
-      while (peers_end < n && (!ordered || Peers(rows[part[p]], rows[part[peers_end]]))) {
+      while (peers_end < n &&
+             (!ordered || Peers(rows[part[p]], rows[part[peers_end]], collations))) {
         ++peers_end;
       }
     }
@@ -140,7 +144,8 @@ void OverFrame(const Expr& call, const WindowFrame& frame, const ColumnDefinitio
       }
       for (; summed_last < last; ++summed_last) {
         const WindowRow& row = rows[part[summed_last]];
-        acc->Add(call, row.args.empty() ? std::vector<Value>{int64_t{1}} : row.args, {});
+        acc->Add(call, row.args.empty() ? std::vector<Value>{int64_t{1}} : row.args, {},
+                 collations.args);
       }
       v = acc->Result(call, type, 1, state);
     }
@@ -209,11 +214,11 @@ std::variant<ColumnDefinition, mysql::SqlError> WindowCallType(const Expr& call,
 
 std::variant<std::vector<Value>, mysql::SqlError> ComputeWindowCall(
     const Expr& call, const ColumnDefinition& type, const std::vector<WindowRow>& rows,
-    SessionState* state) {
+    const WindowCollations& collations, SessionState* state) {
   std::vector<Value> out(rows.size());
   const bool ordered = !call.window->order_by.empty();
   const std::string& name = call.name;
-  for (const std::vector<size_t>& part : Partitions(call, rows)) {
+  for (const std::vector<size_t>& part : Partitions(call, rows, collations)) {
     const size_t n = part.size();
     if (IsRanking(name)) {
       int64_t rank = 0, dense = 0;
@@ -222,7 +227,7 @@ std::variant<std::vector<Value>, mysql::SqlError> ComputeWindowCall(
         return mysql::SqlError{1210, "HY000", "Incorrect arguments to ntile"};
       }
       for (size_t p = 0; p < n; ++p) {
-        bool new_peer = p == 0 || !Peers(rows[part[p - 1]], rows[part[p]]);
+        bool new_peer = p == 0 || !Peers(rows[part[p - 1]], rows[part[p]], collations);
         if (new_peer) {
           rank = static_cast<int64_t>(p) + 1;
           ++dense;
@@ -248,7 +253,7 @@ std::variant<std::vector<Value>, mysql::SqlError> ComputeWindowCall(
       size_t start = 0;
       while (start < n) {
         size_t end = start + 1;
-        while (end < n && ordered && Peers(rows[part[start]], rows[part[end]])) ++end;
+        while (end < n && ordered && Peers(rows[part[start]], rows[part[end]], collations)) ++end;
         if (!ordered) end = n;
         const double v = name == "CUME_DIST" ? static_cast<double>(end) / static_cast<double>(n)
                          : n > 1 ? static_cast<double>(start) / static_cast<double>(n - 1)
@@ -282,7 +287,7 @@ std::variant<std::vector<Value>, mysql::SqlError> ComputeWindowCall(
       continue;
     }
     if (const std::optional<WindowFrame>& frame = call.window->frame) {
-      OverFrame(call, *frame, type, rows, part, nth, state, &out);
+      OverFrame(call, *frame, type, rows, collations, part, nth, state, &out);
       continue;
     }
     // FIRST_VALUE, LAST_VALUE and aggregates over the default frame: the peers group by group
@@ -291,7 +296,9 @@ std::variant<std::vector<Value>, mysql::SqlError> ComputeWindowCall(
     size_t start = 0;
     while (start < n) {
       size_t end = start + 1;
-      while (end < n && (!ordered || Peers(rows[part[start]], rows[part[end]]))) ++end;
+      while (end < n && (!ordered || Peers(rows[part[start]], rows[part[end]], collations))) {
+        ++end;
+      }
       if (!ordered) end = n;
       Value v;
       if (IsValueFunction(name)) {
@@ -299,7 +306,8 @@ std::variant<std::vector<Value>, mysql::SqlError> ComputeWindowCall(
       } else {
         for (size_t p = start; p < end; ++p) {
           const WindowRow& row = rows[part[p]];
-          acc.Add(call, row.args.empty() ? std::vector<Value>{int64_t{1}} : row.args, {});
+          acc.Add(call, row.args.empty() ? std::vector<Value>{int64_t{1}} : row.args, {},
+                  collations.args);
         }
         v = acc.Result(call, type, 1, state);
       }

@@ -41,9 +41,18 @@ struct WindowRow {
   std::vector<mysql::Value> args;
 };
 
+// The collations of a call's PARTITION BY and ORDER BY items and of its arguments, as their
+// result types name them (0 where not known): under a binary or _bin one, strings partition,
+// order and take MIN/MAX by their bytes ('a' and 'A' apart), as MySQL's do.
+struct WindowCollations {
+  std::vector<uint16_t> partition;
+  std::vector<uint16_t> order;
+  std::vector<uint16_t> args;
+};
+
 // The value of `call` (typed `type`) for each of `rows`, in their order.
 std::variant<std::vector<mysql::Value>, mysql::SqlError> ComputeWindowCall(
     const Expr& call, const mysql::ColumnDefinition& type, const std::vector<WindowRow>& rows,
-    SessionState* state);
+    const WindowCollations& collations, SessionState* state);
 
 }  // namespace shoal::sql::internal

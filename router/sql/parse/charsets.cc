@@ -102,6 +102,13 @@ bool IsBinaryCollationId(uint16_t id) {
   return id <= kMaxCollationId && binary.test(id);
 }
 
+uint16_t BinCollationIdOf(uint16_t collation_id) {
+  const CollationInfo* collation = FindCollationById(collation_id);
+  if (collation == nullptr) return collation_id;
+  const CollationInfo* bin = FindCollation(absl::StrCat(collation->charset, "_bin"));
+  return bin != nullptr ? bin->id : collation_id;
+}
+
 bool IsKnownCharset(absl::string_view name) { return FindCharset(name) != nullptr; }
 
 bool IsUtf8Alias(absl::string_view name) {

@@ -33,6 +33,9 @@ const CollationInfo* FindCollation(absl::string_view name);
 const CollationInfo* FindCollationById(uint16_t id);
 // binary (63) or a _bin collation (utf8mb4_bin): strings of it compare byte for byte.
 bool IsBinaryCollationId(uint16_t id);
+// The _bin collation of `collation_id`'s charset (utf8mb4_general_ci → utf8mb4_bin, 46);
+// `collation_id` itself when it is unknown or its charset has none.
+uint16_t BinCollationIdOf(uint16_t collation_id);
 bool IsKnownCharset(absl::string_view name);
 // True for the deprecated alias spellings ("utf8", "utf8_general_ci"), which warn.
 bool IsUtf8Alias(absl::string_view name);
