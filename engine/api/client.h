@@ -90,12 +90,24 @@ struct Transaction {
   std::vector<Touch> touched;
 };
 
+// The most ranges, and bytes of their bounds, one scan request carries (ScanRequest::ranges),
+// so that its operations stay well within a frame (wire::kMaxFrameSize).
+inline constexpr size_t kMaxScanRanges = 1024;
+inline constexpr size_t kMaxScanRangeBytes = 256 * 1024;
+
 struct ScanRequest {
   const schema::TableDef* table = nullptr;
   int index = 0;             // 0: the primary key, i.e. a full-table scan without bounds
   std::string lower, upper;  // packed keys over a prefix of the index's columns; empty: open
   bool lower_exclusive = false;
   bool upper_exclusive = false;
+  // Instead of `lower` and `upper`: many inclusive ranges, read by one scan operation per
+  // partition in the order given (NDB's multi-range read). For an ordered scan, in index
+  // order and disjoint.
+  struct Range {
+    std::string lower, upper;
+  };
+  std::vector<Range> ranges;  // at most kMaxScanRanges, kMaxScanRangeBytes
   bool descending = false;
   std::string filter;  // schema/program.h
   std::vector<uint16_t> columns;

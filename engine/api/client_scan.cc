@@ -48,6 +48,21 @@ void Client::Scan(ScanRequest request, ScanReceiver* receiver) {
       scan->key_positions.push_back(static_cast<int>(it - scan->request.columns.begin()));
     }
   }
+  if (scan->request.ranges.size() > kMaxScanRanges) {
+    receiver->Done(wire::kErInternal, "Internal error: too many ranges in one scan");
+    return;
+  }
+  for (const ScanRequest::Range& range : scan->request.ranges) {
+    if (range.lower.size() > UINT16_MAX || range.upper.size() > UINT16_MAX) {
+      receiver->Done(wire::kErInternal, "Internal error: a scan bound is too long");
+      return;
+    }
+    wire::AppendScanRange(range.lower, range.upper, &scan->range_list);
+  }
+  if (scan->range_list.size() > kMaxScanRangeBytes + 4 * kMaxScanRanges) {
+    receiver->Done(wire::kErInternal, "Internal error: a scan's ranges are too long");
+    return;
+  }
   scan->a.resize(scan->request.columns.size());
   scan->b.resize(scan->request.columns.size());
   scan->parts.resize(table.partitions);
@@ -82,7 +97,7 @@ void Client::SendScanBatch(ScanState* scan, int slot) {
   wire::ScanParams& params = op.params;
   params.flags = (r.lower_exclusive ? wire::kLowerExclusive : 0) |
                  (r.upper_exclusive ? wire::kUpperExclusive : 0) |
-                 (r.descending ? wire::kDescending : 0);
+                 (r.descending ? wire::kDescending : 0) | (r.ranges.empty() ? 0 : wire::kRangeList);
   if (r.ordered) params.max_rows = kOrderedBatchRows;
   if (r.limit > 0) {
     uint64_t left = r.limit - std::min(r.limit, scan->delivered);
@@ -90,8 +105,8 @@ void Client::SendScanBatch(ScanState* scan, int slot) {
         std::min<uint64_t>(std::max<uint64_t>(left, 1), params.max_rows ? params.max_rows : left));
   }
   std::string columns = wire::EncodeColumns(r.columns);
-  op.lower = r.lower;
-  op.upper = r.upper;
+  op.lower = r.ranges.empty() ? absl::string_view(r.lower) : scan->range_list;
+  op.upper = r.ranges.empty() ? absl::string_view(r.upper) : absl::string_view();
   op.resume = part.resume;
   op.filter = r.filter;
   op.columns = columns;

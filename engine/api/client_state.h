@@ -67,6 +67,7 @@ struct Client::ScanState {
     std::deque<std::string> rows;  // ordered scans: rows not yet merged
   };
   ScanRequest request;
+  std::string range_list;  // request.ranges as the wire carries them (wire::kRangeList)
   ScanReceiver* receiver = nullptr;
   std::vector<Part> parts;
   std::vector<int> key_positions;  // ordered: where the index columns are in request.columns

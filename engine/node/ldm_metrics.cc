@@ -13,6 +13,8 @@ LdmMetrics::LdmMetrics(MetricsRegistry* registry, int ldm_index) {
   writes_ = counter("shoal_datanode_ldm_writes_total",
                     "Inserts, writes (upserts), updates and deletes run.");
   scans_ = counter("shoal_datanode_ldm_scan_batches_total", "Scan batches run.");
+  scan_ranges_ = counter("shoal_datanode_ldm_scan_ranges_total",
+                         "Ranges read by range-list scan batches (multi-range reads).");
   errors_ = counter("shoal_datanode_ldm_errors_total",
                     "Operations answered with a MySQL error (duplicate key, full, ...).");
   lock_waits_ =
@@ -42,6 +44,7 @@ void LdmMetrics::Publish(const Ldm& ldm) {
   publish(reads_, now.reads, &published_.reads);
   publish(writes_, now.writes, &published_.writes);
   publish(scans_, now.scans, &published_.scans);
+  publish(scan_ranges_, now.scan_ranges, &published_.scan_ranges);
   publish(errors_, now.errors, &published_.errors);
   publish(lock_waits_, now.lock_waits, &published_.lock_waits);
   publish(lock_timeouts_, now.lock_timeouts, &published_.lock_timeouts);

@@ -21,6 +21,7 @@ class LdmMetrics {
   Counter* reads_;
   Counter* writes_;
   Counter* scans_;
+  Counter* scan_ranges_;
   Counter* errors_;
   Counter* lock_waits_;
   Counter* lock_timeouts_;

@@ -77,6 +77,7 @@ struct ScanSpec {
 
 struct ScanBatch {
   uint32_t rows = 0;         // rows appended to the output
+  uint32_t examined = 0;     // index entries looked at (ScanSpec::max_examined's count)
   bool done = false;         // nothing left in the range
   std::string resume_after;  // when !done: the position to pass as ScanSpec::resume_after
                              // (opaque; format in storage/partition_scan.cc)

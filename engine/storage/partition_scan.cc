@@ -133,6 +133,7 @@ ScanBatch Partition::Impl::Scan(const ScanSpec& spec, schema::RowWriter* out) {
     ++batch.rows;
   }
   batch.done = !more;
+  batch.examined = examined;
   if (more) {
     if (last != nullptr) {
       WriteToken(info, last, &batch.resume_after);

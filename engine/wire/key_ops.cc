@@ -148,6 +148,50 @@ DecodeStatus Scan::Decode(const Op& op, Scan* out) {
   return DecodeStatus::kOk;
 }
 
+void AppendScanRange(absl::string_view lower, absl::string_view upper, std::string* list) {
+  PutU16(list, static_cast<uint16_t>(lower.size()));
+  list->append(lower.data(), lower.size());
+  PutU16(list, static_cast<uint16_t>(upper.size()));
+  list->append(upper.data(), upper.size());
+}
+
+bool DecodeScanRanges(absl::string_view list, std::vector<ScanRange>* out) {
+  out->clear();
+  auto take = [&list](absl::string_view* bound) {
+    if (list.size() < 2) return false;
+    const size_t length = GetU16(list.data());
+    if (list.size() - 2 < length) return false;
+    *bound = list.substr(2, length);
+    list.remove_prefix(2 + length);
+    return true;
+  };
+  while (!list.empty()) {
+    ScanRange range;
+    if (!take(&range.lower) || !take(&range.upper)) return false;
+    out->push_back(range);
+  }
+  return !out->empty();
+}
+
+std::string ScanRangeResume(size_t range, absl::string_view token) {
+  std::string resume;
+  PutU16(&resume, static_cast<uint16_t>(range));
+  resume.append(token.data(), token.size());
+  return resume;
+}
+
+bool DecodeScanRangeResume(absl::string_view resume, size_t* range, absl::string_view* token) {
+  if (resume.empty()) {
+    *range = 0;
+    *token = {};
+    return true;
+  }
+  if (resume.size() < 2) return false;
+  *range = GetU16(resume.data());
+  *token = resume.substr(2);
+  return true;
+}
+
 bool DecodeEpochSection(absl::string_view section, uint64_t* epoch) {
   if (section.empty()) {
     *epoch = 0;

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "engine/wire/frame.h"
@@ -142,6 +143,22 @@ struct Scan : OpTarget {
   static DecodeStatus Decode(const Op& op, Scan* out);
   bool operator==(const Scan&) const = default;
 };
+
+// The range list of a kScan with ScanFlags kRangeList: (int<2> length | lower | int<2>
+// length | upper) per range, each bound a packed key prefix, inclusive, empty for open. The
+// data node scans the ranges in the order given (in descending scans, from the last) and
+// skips none, so ranges in index order, disjoint, give the rows in index order: what the
+// client's ordered merge needs. One scan operation per partition for any number of ranges.
+struct ScanRange {
+  absl::string_view lower;
+  absl::string_view upper;
+};
+void AppendScanRange(absl::string_view lower, absl::string_view upper, std::string* list);
+// False when `list` is not a whole, non-empty range list.
+bool DecodeScanRanges(absl::string_view list, std::vector<ScanRange>* out);
+// A range-list scan's resume token: the range it stopped in and that range's own token.
+std::string ScanRangeResume(size_t range, absl::string_view token);
+bool DecodeScanRangeResume(absl::string_view resume, size_t* range, absl::string_view* token);
 
 // An epoch section: empty for 0, else int<8>. False when it is neither.
 bool DecodeEpochSection(absl::string_view section, uint64_t* epoch);

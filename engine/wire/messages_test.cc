@@ -194,6 +194,39 @@ TEST(KeyOpsTest, ColumnListsAndScanParametersAreChecked) {
   EXPECT_FALSE(DecodesAs<Scan>(Legacy(h, {"", "", "", "", "ab", params.substr(1)})));
 }
 
+TEST(KeyOpsTest, ScanRangeListsRoundTripAndRefuseWhatIsCutShort) {
+  std::string list;
+  AppendScanRange("ab", "", &list);
+  AppendScanRange("", "xyz", &list);
+  EXPECT_EQ(list, std::string("\x02\x00"
+                              "ab"
+                              "\x00\x00"
+                              "\x00\x00"
+                              "\x03\x00"
+                              "xyz",
+                              13));
+  std::vector<ScanRange> ranges;
+  ASSERT_TRUE(DecodeScanRanges(list, &ranges));
+  ASSERT_EQ(ranges.size(), 2u);
+  EXPECT_EQ(ranges[0].lower, "ab");
+  EXPECT_EQ(ranges[0].upper, "");
+  EXPECT_EQ(ranges[1].lower, "");
+  EXPECT_EQ(ranges[1].upper, "xyz");
+  for (size_t cut = 0; cut < list.size(); ++cut) {
+    if (cut == 6) continue;  // the first range alone is a whole list
+    EXPECT_FALSE(DecodeScanRanges(list.substr(0, cut), &ranges)) << cut;
+  }
+  size_t range = 9;
+  absl::string_view token = "x";
+  ASSERT_TRUE(DecodeScanRangeResume("", &range, &token));
+  EXPECT_EQ(range, 0u);
+  EXPECT_EQ(token, "");
+  ASSERT_TRUE(DecodeScanRangeResume(ScanRangeResume(3, "tok"), &range, &token));
+  EXPECT_EQ(range, 3u);
+  EXPECT_EQ(token, "tok");
+  EXPECT_FALSE(DecodeScanRangeResume("\x01", &range, &token));
+}
+
 TEST(KeyOpsTest, OtherFlagBitsAreIgnored) {
   Read read;
   std::string bytes = Legacy(TargetHeader(OpType::kRead, 0xfe), {"k", ""});

@@ -4,6 +4,8 @@
 // also read as a kOpConf body of takeover answers.
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "engine/wire/frame.h"
 #include "engine/wire/messages.h"
@@ -18,6 +20,22 @@ void Touch(const CommitTxn& commit) {
   uint64_t sum = 0;
   for (size_t i = 0; i < commit.participant_count(); ++i) sum += commit.participant(i).partition;
   (void)sum;
+}
+// A scan's range list decodes to ranges that encode back to the same bytes.
+void Touch(const Scan& scan) {
+  if (!(scan.params.flags & kRangeList)) return;
+  std::vector<ScanRange> ranges;
+  if (DecodeScanRanges(scan.lower, &ranges)) {
+    std::string again;
+    for (const ScanRange& range : ranges) AppendScanRange(range.lower, range.upper, &again);
+    if (again != scan.lower) __builtin_trap();
+  }
+  size_t range = 0;
+  absl::string_view token;
+  if (DecodeScanRangeResume(scan.resume, &range, &token) && !scan.resume.empty() &&
+      ScanRangeResume(range, token) != scan.resume) {
+    __builtin_trap();
+  }
 }
 void Touch(const TakeoverConf& conf) {
   uint64_t sum = 0;

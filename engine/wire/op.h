@@ -16,7 +16,10 @@
 //     kInsert, kWrite      row (packed over every column)
 //     kUpdate              key | update program          kUpdateIf  key | filter | program
 //     kDelete              key                           kDeleteIf  key | filter
-//     kScan                lower | upper | resume | filter | columns | ScanParams
+//     kScan                lower | upper | resume | filter | columns | ScanParams; with
+//                          ScanFlags kRangeList, `lower` is a range list (key_ops.h
+//                          ScanRangeList: NDB's multi-range read), `upper` empty, and
+//                          `resume` int<2> the range it stopped in | that range's token
 //     kCommit              epoch | replicas done: ends `txn` in `partition`; `index` the TC that
 //                          sends it, 0 from the client. The epoch (below) is the TC's; empty
 //                          from a client. Replicas done: int<2> data node ids (empty from a
@@ -139,6 +142,7 @@ enum ScanFlags : uint8_t {
   kLowerExclusive = 1,
   kUpperExclusive = 2,
   kDescending = 4,
+  kRangeList = 8,  // `lower` holds many ranges, scanned one after another (key_ops.h)
 };
 enum ResultFlags : uint16_t {
   kMoreRows = 1,

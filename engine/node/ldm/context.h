@@ -69,6 +69,7 @@ struct LdmStats {
   uint64_t reads = 0;
   uint64_t writes = 0;
   uint64_t scans = 0;
+  uint64_t scan_ranges = 0;  // ranges begun or resumed by range-list scan batches
   uint64_t lock_waits = 0;
   uint64_t lock_timeouts = 0;
   uint64_t errors = 0;

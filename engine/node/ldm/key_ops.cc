@@ -326,7 +326,8 @@ void KeyOps::RunScan(const wire::Scan& scan, const schema::TableDef& def,
       std::min(params.max_examined == 0 ? kScanMaxExamined : params.max_examined, kScanMaxExamined);
   spec.lock = scan.lock_exclusive ? storage::LockMode::kExclusive : storage::LockMode::kNone;
   spec.txn = txn;
-  storage::ScanBatch batch = partition->Scan(spec, &row_);
+  storage::ScanBatch batch = params.flags & wire::kRangeList ? ScanRangeList(scan, spec, partition)
+                                                             : partition->Scan(spec, &row_);
   if (batch.result.code != OpCode::kOk && batch.result.code != OpCode::kLocked) {
     row_.Clear();
     Reply(out, batch.result, scan.tag, {}, def);
@@ -338,6 +339,48 @@ void KeyOps::RunScan(const wire::Scan& scan, const schema::TableDef& def,
   wire::AppendResult(out, wire::kResultOk, batch.done ? 0 : wire::kMoreRows, scan.tag,
                      {row_.view(), count, batch.resume_after});
   row_.Clear();
+}
+
+storage::ScanBatch KeyOps::ScanRangeList(const wire::Scan& scan, storage::ScanSpec spec,
+                                         storage::Partition* partition) {
+  storage::ScanBatch out;
+  size_t at = 0;  // ranges done, in scan order
+  absl::string_view token;
+  if (!scan.upper.empty() || !wire::DecodeScanRanges(scan.lower, &ranges_) ||
+      !wire::DecodeScanRangeResume(scan.resume, &at, &token) || at >= ranges_.size()) {
+    out.result.code = OpCode::kBadRequest;
+    out.result.message = "malformed scan range list";
+    return out;
+  }
+  spec.lower_exclusive = spec.upper_exclusive = false;
+  const uint32_t max_rows = spec.max_rows, max_examined = spec.max_examined;
+  while (true) {
+    const wire::ScanRange& range = ranges_[spec.descending ? ranges_.size() - 1 - at : at];
+    spec.lower = range.lower;
+    spec.upper = range.upper;
+    spec.resume_after = token;
+    spec.max_rows = max_rows - out.rows;
+    spec.max_examined = max_examined - out.examined;
+    storage::ScanBatch batch = partition->Scan(spec, &row_);
+    ++context_->stats.scan_ranges;
+    out.rows += batch.rows;
+    out.examined += batch.examined;
+    out.result = std::move(batch.result);
+    if (out.result.code != OpCode::kOk && out.result.code != OpCode::kLocked) return out;
+    if (!batch.done) {
+      out.resume_after = wire::ScanRangeResume(at, batch.resume_after);
+      return out;
+    }
+    if (++at == ranges_.size()) {
+      out.done = true;
+      return out;
+    }
+    token = {};
+    if (out.rows >= max_rows || out.examined >= max_examined) {
+      out.resume_after = wire::ScanRangeResume(at, {});
+      return out;
+    }
+  }
 }
 
 void KeyOps::Reply(wire::FrameBuilder* out, const OpResult& result, uint64_t tag,

@@ -50,6 +50,11 @@ class KeyOps {
                              AppliedWrite* applied);
   void RunScan(const wire::Scan& scan, const schema::TableDef& def, storage::Partition* partition,
                storage::TxnId txn, wire::FrameBuilder* out);
+  // A scan of a range list (wire::kRangeList): its ranges one after another from where the
+  // last batch stopped, sharing `spec`'s row and examined budgets; the batch's resume token
+  // names the range it stopped in.
+  storage::ScanBatch ScanRangeList(const wire::Scan& scan, storage::ScanSpec spec,
+                                   storage::Partition* partition);
   // Answers an outcome other than a read's row; `row`, the row written (inserts and writes),
   // names the duplicate in 1062's message.
   void Reply(wire::FrameBuilder* out, const storage::OpResult& result, uint64_t tag,
@@ -65,6 +70,7 @@ class KeyOps {
   Replicator* replicator_;
   schema::RowWriter row_;
   std::vector<uint16_t> columns_;
+  std::vector<wire::ScanRange> ranges_;  // a range-list scan's, decoded per operation
 };
 
 }  // namespace shoal::node

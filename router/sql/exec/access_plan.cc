@@ -501,11 +501,26 @@ void DefineScans(const AccessPlan& plan, const api::ScanRequest& base, api::Clie
     client->Scan(base, receiver);
     return;
   }
-  for (const AccessPlan::Range& range : plan.ranges) {
+  // One range is a plain scan; more go as range lists, as few as the limits of one allow.
+  if (plan.ranges.size() == 1) {
     api::ScanRequest request = base;
     request.index = plan.index;
-    request.lower = range.lower;
-    request.upper = range.upper;
+    request.lower = plan.ranges[0].lower;
+    request.upper = plan.ranges[0].upper;
+    ++*outstanding;
+    client->Scan(std::move(request), receiver);
+    return;
+  }
+  for (size_t next = 0; next < plan.ranges.size();) {
+    api::ScanRequest request = base;
+    request.index = plan.index;
+    size_t bytes = 0;
+    for (; next < plan.ranges.size() && request.ranges.size() < api::kMaxScanRanges; ++next) {
+      const AccessPlan::Range& range = plan.ranges[next];
+      bytes += range.lower.size() + range.upper.size();
+      if (bytes > api::kMaxScanRangeBytes && !request.ranges.empty()) break;
+      request.ranges.push_back({range.lower, range.upper});
+    }
     ++*outstanding;
     client->Scan(std::move(request), receiver);
   }

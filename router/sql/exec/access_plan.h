@@ -5,8 +5,8 @@
 //                       all in one batch;
 //   index ranges        bounds on the first column of an ordered index (the primary key's
 //                       or a secondary one), from =, IN, BETWEEN, <, > and ORs of them: one
-//                       scan of that index per range (overlapping ranges merged), every
-//                       partition in parallel;
+//                       scan of that index for all the ranges (a range list; overlapping
+//                       ranges merged), every partition in parallel;
 //   full scan           anything else.
 // Every path may return rows the WHERE clause does not want (bounds are kept inclusive, and
 // values that do not convert exactly are not used as bounds): the router checks WHERE again
@@ -43,7 +43,8 @@ struct AccessPlan {
 };
 
 // Defines the scans a kIndexRange or kFullScan plan needs: `base` (table, columns, lock,
-// transaction set) once per range; `*outstanding` grows by the number of scans.
+// transaction set) with the plan's ranges — many as one range list, one scan operation per
+// partition for them all; `*outstanding` grows by the number of scans.
 void DefineScans(const AccessPlan& plan, const api::ScanRequest& base, api::Client* client,
                  api::ScanReceiver* receiver, int* outstanding);
 

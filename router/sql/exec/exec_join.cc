@@ -25,9 +25,10 @@ namespace {
 using Values = std::vector<mysql::Value>;  // one row
 
 // Past these, a lookup step reads its table its own way instead: a key read each for more
-// keys costs more than one scan, and a range scan reaches every partition.
+// keys costs more than one scan; index lookups go as one range list, one scan operation per
+// partition, up to what a range list carries.
 constexpr size_t kMaxLookupKeys = 20000;
-constexpr size_t kMaxLookupRanges = 32;
+constexpr size_t kMaxLookupRanges = api::kMaxScanRanges;
 
 // Appends `v` to a hash key so that values the router compares equal (join_plan.h's hash
 // classes) append alike — strings as they are when `part` compares them byte for byte, else

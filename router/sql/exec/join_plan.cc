@@ -932,8 +932,8 @@ std::string JoinPlan::Describe(const JoinStep& step) const {
       how = "batched key lookups on PRIMARY, one batch for all rows so far";
       break;
     case JoinStep::Access::kIndexLookup:
-      how = absl::StrCat("batched range scans on ", source.table->indexes[step.index].name,
-                         ", one per distinct value");
+      how = absl::StrCat("range list scan on ", source.table->indexes[step.index].name,
+                         ", one range per distinct value");
       break;
     case JoinStep::Access::kViewRows:
       how = "computed in the router";
