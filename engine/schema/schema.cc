@@ -503,12 +503,14 @@ bool StoredAlike(const TableDef& before, const TableDef& after) {
 //   int<1> foreign key count, then per foreign key (format 2 on; format 1 has none):
 //     str name | int<1> part count | part count × int<2> position | str parent database |
 //     str parent table | part count × str parent column | int<1> on delete | int<1> on update
+//   int<1> the table's collation (Collation; format 5 on; before, case-insensitive)
 //
 // where str is int<4> length | bytes.
 
 namespace {
 
-constexpr uint8_t kFormat = 4;
+constexpr uint8_t kFormat = 5;
+constexpr uint8_t kFormatWithoutTableCollation = 4;
 constexpr uint8_t kFormatWithoutCollations = 3;
 constexpr uint8_t kFormatWithoutMembers = 2;
 constexpr uint8_t kFormatWithoutForeignKeys = 1;
@@ -704,6 +706,7 @@ void AppendTableDef(const TableDef& table, std::string* out) {
     out->push_back(static_cast<char>(fk.on_delete));
     out->push_back(static_cast<char>(fk.on_update));
   }
+  out->push_back(static_cast<char>(table.collation));
 }
 
 bool ReadBackup(const TableDef& table) {
@@ -756,6 +759,13 @@ absl::StatusOr<TableDef> ParseTableDef(absl::string_view* in) {
     if (!ParseForeignKey(&r, table.columns.size(), &fk)) {
       return absl::InvalidArgumentError("table definition: malformed foreign key");
     }
+  }
+  if (format > kFormatWithoutTableCollation) {
+    uint8_t collation = 0;
+    if (!r.Int(&collation) || collation > static_cast<uint8_t>(Collation::kCaseInsensitive)) {
+      return absl::InvalidArgumentError("table definition: malformed collation");
+    }
+    table.collation = static_cast<Collation>(collation);
   }
   *in = r.rest();
   return table;

@@ -163,6 +163,9 @@ struct TableDef {
   uint32_t partitions = 0;
   std::string comment;
   std::vector<ForeignKeyDef> foreign_keys;
+  // The table's COLLATE: what its text columns that name neither a collation nor a charset
+  // take, when created and when added by ALTER TABLE later.
+  Collation collation = Collation::kCaseInsensitive;
 
   const IndexDef& primary_key() const { return indexes[0]; }
   bool has_hidden_key() const { return !columns.empty() && columns.back().hidden; }

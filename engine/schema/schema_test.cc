@@ -366,6 +366,7 @@ void ExpectSame(const TableDef& a, const TableDef& b) {
   EXPECT_EQ(a.name, b.name);
   EXPECT_EQ(a.partitions, b.partitions);
   EXPECT_EQ(a.comment, b.comment);
+  EXPECT_EQ(a.collation, b.collation);
   ASSERT_EQ(a.columns.size(), b.columns.size());
   for (size_t i = 0; i < a.columns.size(); ++i) {
     const ColumnDef& x = a.columns[i];
@@ -460,6 +461,7 @@ TEST(SerializeTest, ForeignKeysRoundTripAndTheFirstFormatStillParses) {
   std::string old;
   AppendTableDef(SbtestWithoutText(), &old);
   old[0] = 1;
+  old.pop_back();  // the table's collation (format 5)
   old.pop_back();  // the foreign key count (0)
   absl::string_view old_in = old;
   absl::StatusOr<TableDef> from_old = ParseTableDef(&old_in);
@@ -471,6 +473,7 @@ TEST(SerializeTest, ForeignKeysRoundTripAndTheFirstFormatStillParses) {
   std::string two;
   AppendTableDef(SbtestWithoutText(), &two);
   two[0] = 2;
+  two.pop_back();  // the table's collation
   absl::string_view two_in = two;
   absl::StatusOr<TableDef> from_two = ParseTableDef(&two_in);
   ASSERT_TRUE(from_two.ok()) << from_two.status();
@@ -487,12 +490,27 @@ TEST(SerializeTest, CollationsRoundTripAndOlderFormatsReadAsBinary) {
   t.columns.push_back(Column("v", ColumnType::kVarChar, 10));  // binary, as _bin names it
   t.columns.push_back(Column("txt", ColumnType::kText));
   t.columns.back().collation = Collation::kCaseInsensitive;
+  t.collation = Collation::kBinary;  // COLLATE=utf8mb4_bin
   std::string bytes;
   AppendTableDef(t, &bytes);
   absl::string_view in = bytes;
   absl::StatusOr<TableDef> parsed = ParseTableDef(&in);
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   ExpectSame(t, *parsed);
+
+  // Format 4 had no table collation: its tables read as case-insensitive ones, the default.
+  std::string four = bytes;
+  four[0] = 4;
+  four.pop_back();
+  in = four;
+  parsed = ParseTableDef(&in);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_TRUE(in.empty());
+  EXPECT_EQ(parsed->collation, Collation::kCaseInsensitive);
+  std::string unknown = bytes;
+  unknown.back() = 7;
+  in = unknown;
+  EXPECT_FALSE(ParseTableDef(&in).ok());
 
   // Format 3 had no collation byte: its character columns read as binary, as they compared.
   TableDef three = Sbtest();
@@ -515,6 +533,7 @@ TEST(SerializeTest, CollationsRoundTripAndOlderFormatsReadAsBinary) {
     ASSERT_EQ(without.size(), old.size() - 2);
   }
   without[0] = 3;
+  without.pop_back();  // the table's collation
   in = without;
   parsed = ParseTableDef(&in);
   ASSERT_TRUE(parsed.ok()) << parsed.status();
@@ -576,7 +595,7 @@ TEST(SerializeTest, CorruptionRejected) {
   };
   ASSERT_TRUE(parses(good));
   std::string bad = good;
-  bad[0] = 5;  // unknown format
+  bad[0] = 6;  // unknown format
   EXPECT_FALSE(parses(bad));
   // The first column's type byte follows header (1+12), three strings and the count, and
   // the column name "id".

@@ -116,6 +116,11 @@ class Alteration {
                           absl::StrCat("Unknown storage engine '", a.options.engine, "'")};
         }
         if (!a.options.comment.empty()) plan_.table.comment = a.options.comment;
+        // COLLATE = x: the default of text columns defined from now on; those there keep
+        // theirs, as in MySQL.
+        if (!a.options.collation.empty()) {
+          plan_.table.collation = TableCollation(a.options.collation);
+        }
         if (a.options.auto_increment.has_value()) plan_.auto_increment = a.options.auto_increment;
         return std::nullopt;
       case Kind::kDisableKeys:
@@ -260,6 +265,7 @@ class Alteration {
     if (FindColumn(a.column.name) >= 0) return DuplicateColumn(a.column.name);
     auto def = ColumnDefFromSpec(a.column, a.column.primary_key);
     if (auto* e = std::get_if<SqlError>(&def)) return *e;
+    TakeTableCollation(a.column, plan_.table.collation, &std::get<ColumnDef>(def));
     auto at = Placement(a);
     if (auto* e = std::get_if<SqlError>(&at)) return *e;
     columns_.insert(columns_.begin() + std::get<size_t>(at),
@@ -291,6 +297,7 @@ class Alteration {
     if (other >= 0 && other != c) return DuplicateColumn(a.column.name);
     auto def = ColumnDefFromSpec(a.column, a.column.primary_key || InPrimaryKey(a.name));
     if (auto* e = std::get_if<SqlError>(&def)) return *e;
+    TakeTableCollation(a.column, plan_.table.collation, &std::get<ColumnDef>(def));
     WorkColumn column{std::get<ColumnDef>(std::move(def)), columns_[c].source};
     RenameInKeys(a.name, a.column.name);
     columns_.erase(columns_.begin() + c);

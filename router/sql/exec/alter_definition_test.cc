@@ -94,6 +94,27 @@ TEST(AlterPlanTest, NamesDefaultsKeysAndWiderVarcharsChangeInPlace) {
   EXPECT_EQ(MustPlan(t, "ALTER TABLE t ENGINE=InnoDB, DISABLE KEYS").way, AlterPlan::Way::kNothing);
 }
 
+// As in MySQL: columns added or redefined without a collation of their own take the table's;
+// COLLATE = x changes that default for columns defined later, not the columns there.
+TEST(AlterPlanTest, ATablesCollateIsTheDefaultOfColumnsDefinedLater) {
+  TableDef bin = Table("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(5)) COLLATE=utf8mb4_bin");
+  AlterPlan added = MustPlan(
+      bin,
+      "ALTER TABLE t ADD b VARCHAR(5), ADD c TEXT COLLATE utf8mb4_general_ci, MODIFY a CHAR(5)");
+  ASSERT_EQ(added.table.columns.size(), 4u);
+  EXPECT_EQ(added.table.columns[1].collation, schema::Collation::kBinary);  // a, redefined
+  EXPECT_EQ(added.table.columns[2].collation, schema::Collation::kBinary);  // b
+  EXPECT_EQ(added.table.columns[3].collation, schema::Collation::kCaseInsensitive);
+  EXPECT_EQ(added.table.collation, schema::Collation::kBinary);
+
+  AlterPlan ci = MustPlan(bin, "ALTER TABLE t COLLATE=utf8mb4_0900_ai_ci");
+  EXPECT_EQ(ci.way, AlterPlan::Way::kInPlace);
+  EXPECT_EQ(ci.table.collation, schema::Collation::kCaseInsensitive);
+  EXPECT_EQ(ci.table.columns[1].collation, schema::Collation::kBinary) << "a keeps its own";
+  AlterPlan then_added = MustPlan(bin, "ALTER TABLE t COLLATE=utf8mb4_general_ci, ADD b CHAR(3)");
+  EXPECT_EQ(then_added.table.columns[2].collation, schema::Collation::kCaseInsensitive);
+}
+
 TEST(AlterPlanTest, StoredChangesCopyWithEachColumnsSource) {
   TableDef t = Table(kShop);
   AlterPlan added = MustPlan(t, "ALTER TABLE t ADD COLUMN x INT DEFAULT 5 AFTER id");

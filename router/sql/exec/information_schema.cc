@@ -691,7 +691,8 @@ void TablesRows(const Catalog& c, std::vector<Row>* rows) {
     Row row = {Str("def"),        table->database, table->name,   Str("BASE TABLE"),
                Str("ndbcluster"), uint64_t{10},    Str("Dynamic")};
     row.resize(21, Value{});
-    row[17] = Str(kDefaultCollation);
+    row[17] =
+        Str(table->collation == schema::Collation::kBinary ? "utf8mb4_bin" : kDefaultCollation);
     row[19] = Str("");
     row[20] = table->comment;
     rows->push_back(std::move(row));

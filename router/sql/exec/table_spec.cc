@@ -675,10 +675,15 @@ std::string DefaultText(const ColumnDef& c) {
   return " DEFAULT 0x" + hex;
 }
 
-std::string ColumnLine(const ColumnDef& c) {
+// `table`: the table's collation, which its columns' go unsaid when they are it, as in MySQL.
+std::string ColumnLine(const ColumnDef& c, schema::Collation table) {
   std::string line = absl::StrCat("  ", QuoteIdentifier(c.name), " ", ColumnTypeText(c));
-  // The default collation goes unsaid, as the table's (below); a binary one is kept.
-  if (ColumnCollationName(c) == "utf8mb4_bin") line += " COLLATE utf8mb4_bin";
+  if (!ColumnCollationName(c).empty() && c.collation != table) {
+    // A case-insensitive column of a _bin table is named by the collation MySQL 8.0 and
+    // MariaDB both know, so that a dump loads into either (see the table's line below).
+    line += c.collation == schema::Collation::kBinary ? " COLLATE utf8mb4_bin"
+                                                      : " COLLATE utf8mb4_general_ci";
+  }
   if (!c.nullable) {
     line += " NOT NULL";
   } else if (c.type == ColumnType::kTimestamp) {
@@ -809,19 +814,14 @@ std::variant<TableDef, SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
   table.name = stmt.table.name;
   table.comment = stmt.comment;
   table.partitions = stmt.partitions.value_or(0);
+  // The table's COLLATE is its text columns' unless they name their own: a table made
+  // COLLATE=utf8mb4_bin (a dump's, an application's) keeps case-sensitive keys.
+  table.collation = TableCollation(stmt.collation);
   for (const ColumnSpec& spec : stmt.columns) {
     auto column = ColumnFromSpec(spec, InPrimaryKey(stmt, spec));
     if (auto* e = std::get_if<SqlError>(&column)) return *e;
     table.columns.push_back(std::get<ColumnDef>(std::move(column)));
-    // The table's COLLATE is its text columns' unless they name their own: a table made
-    // COLLATE=utf8mb4_bin (a dump's, an application's) keeps case-sensitive keys.
-    ColumnDef& made = table.columns.back();
-    if (spec.type.collation.empty() && spec.type.charset.empty() &&
-        absl::EndsWith(stmt.collation, "_bin") &&
-        (made.type == ColumnType::kChar || made.type == ColumnType::kVarChar ||
-         made.type == ColumnType::kText)) {
-      made.collation = schema::Collation::kBinary;
-    }
+    TakeTableCollation(spec, table.collation, &table.columns.back());
   }
   if (MaybeError e = AddIndexes(stmt, &table)) return *e;
   if (MaybeError e = AddForeignKeys(stmt, table.database, &table)) return *e;
@@ -832,6 +832,17 @@ std::variant<TableDef, SqlError> TableDefFromSpec(const CreateTableStmt& stmt,
 
 std::variant<ColumnDef, SqlError> ColumnDefFromSpec(const ColumnSpec& spec, bool in_primary_key) {
   return ColumnFromSpec(spec, in_primary_key);
+}
+
+schema::Collation TableCollation(absl::string_view name) {
+  return absl::EndsWith(name, "_bin") ? schema::Collation::kBinary
+                                      : schema::Collation::kCaseInsensitive;
+}
+
+void TakeTableCollation(const ColumnSpec& spec, schema::Collation table, ColumnDef* column) {
+  const bool text = column->type == ColumnType::kChar || column->type == ColumnType::kVarChar ||
+                    column->type == ColumnType::kText;
+  if (text && spec.type.collation.empty() && spec.type.charset.empty()) column->collation = table;
 }
 
 std::optional<SqlError> SetColumnDefault(const Expr& expr, bool in_primary_key, ColumnDef* column) {
@@ -849,7 +860,7 @@ std::string ShowCreateTableText(const TableDef& table) { return ShowCreateTableT
 std::string ShowCreateTableText(const TableDef& table, uint64_t next_auto_increment) {
   std::vector<std::string> lines;
   for (const ColumnDef& c : table.columns) {
-    if (!c.hidden) lines.push_back(ColumnLine(c));
+    if (!c.hidden) lines.push_back(ColumnLine(c, table.collation));
   }
   for (const IndexDef& index : table.indexes) {
     bool hidden = index.columns.size() == 1 && table.columns[index.columns[0]].hidden;
@@ -861,10 +872,12 @@ std::string ShowCreateTableText(const TableDef& table, uint64_t next_auto_increm
   std::string out = absl::StrCat("CREATE TABLE ", QuoteIdentifier(table.name), " (\n",
                                  absl::StrJoin(lines, ",\n"), "\n) ENGINE=ndbcluster");
   if (next_auto_increment > 1) absl::StrAppend(&out, " AUTO_INCREMENT=", next_auto_increment);
-  // The collation is the charset's default, so it is left out, as MySQL 5.7 did: a dump then
-  // loads unchanged into MySQL 8.0 (utf8mb4_0900_ai_ci) and into MariaDB, which has no
-  // utf8mb4_0900_ai_ci and takes its own utf8mb4 default (docs/architecture.md, "Dumps").
+  // A case-insensitive table's collation is the charset's default, so it is left out, as
+  // MySQL 5.7 did: a dump then loads unchanged into MySQL 8.0 (utf8mb4_0900_ai_ci) and into
+  // MariaDB, which has no utf8mb4_0900_ai_ci and takes its own utf8mb4 default
+  // (docs/architecture.md, "Dumps"); a _bin table's is named, as both name it.
   out += " DEFAULT CHARSET=utf8mb4";
+  if (table.collation == schema::Collation::kBinary) out += " COLLATE=utf8mb4_bin";
   if (!table.comment.empty())
     absl::StrAppend(&out, " COMMENT=", mysql::QuoteSqlString(table.comment));
   return out;

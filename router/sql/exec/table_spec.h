@@ -29,6 +29,13 @@ std::variant<schema::TableDef, mysql::SqlError> TableDefFromSpec(const CreateTab
 // `in_primary_key`: it is (or becomes) part of the primary key, so NOT NULL.
 std::variant<schema::ColumnDef, mysql::SqlError> ColumnDefFromSpec(const ColumnSpec& spec,
                                                                    bool in_primary_key);
+// The collation a table's COLLATE = `name` makes its text columns' default: binary for a
+// `_bin` one, else case-insensitive.
+schema::Collation TableCollation(absl::string_view name);
+// Gives `column`, made from `spec`, the table's collation `table` when it is a CHAR, VARCHAR
+// or TEXT column that names neither a collation nor a charset of its own, as MySQL does in
+// CREATE TABLE and in ALTER TABLE's new and redefined columns.
+void TakeTableCollation(const ColumnSpec& spec, schema::Collation table, schema::ColumnDef* column);
 // DEFAULT `expr` for `column` (ALTER TABLE … SET DEFAULT), with the same checks (1067, 1101).
 std::optional<mysql::SqlError> SetColumnDefault(const Expr& expr, bool in_primary_key,
                                                 schema::ColumnDef* column);

@@ -68,8 +68,31 @@ TEST(TableSpecTest, TheTablesCollateIsItsTextColumnsDefault) {
   EXPECT_EQ(t.columns[1].collation, schema::Collation::kBinary);
   EXPECT_EQ(t.columns[2].collation, schema::Collation::kCaseInsensitive);  // its own
   EXPECT_EQ(t.columns[4].collation, schema::Collation::kCaseInsensitive);  // its charset's
+  EXPECT_EQ(t.collation, schema::Collation::kBinary);
   TableDef ci = MustBuild("CREATE TABLE t (a VARCHAR(10)) COLLATE utf8mb4_general_ci");
   EXPECT_EQ(ci.columns[0].collation, schema::Collation::kCaseInsensitive);
+  EXPECT_EQ(ci.collation, schema::Collation::kCaseInsensitive);
+
+  // SHOW CREATE TABLE names the table's collation and only the columns' that differ from it.
+  std::string shown = ShowCreateTableText(t);
+  EXPECT_NE(shown.find("  `a` varchar(10) NOT NULL,\n"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("  `c` char(2) COLLATE utf8mb4_general_ci DEFAULT NULL,\n"),
+            std::string::npos)
+      << shown;
+  EXPECT_NE(shown.find(") ENGINE=ndbcluster DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"),
+            std::string::npos)
+      << shown;
+  TableDef again = MustBuild(shown);
+  for (size_t i = 0; i < t.columns.size(); ++i) {
+    EXPECT_EQ(again.columns[i].collation, t.columns[i].collation) << i;
+  }
+  EXPECT_EQ(again.collation, t.collation);
+  std::string shown_ci =
+      ShowCreateTableText(MustBuild("CREATE TABLE t (a VARCHAR(10), b TEXT COLLATE utf8mb4_bin)"));
+  EXPECT_NE(shown_ci.find("  `a` varchar(10) DEFAULT NULL,\n"), std::string::npos) << shown_ci;
+  EXPECT_NE(shown_ci.find("  `b` text COLLATE utf8mb4_bin"), std::string::npos) << shown_ci;
+  EXPECT_EQ(shown_ci.find("COLLATE="), std::string::npos)
+      << "no COLLATE for a case-insensitive table: " << shown_ci;
 }
 
 TEST(TableSpecTest, Sysbench) {

@@ -7,9 +7,10 @@
 -- (utf8mb4_bin is PAD SPACE in MariaDB and MySQL, 'abc ' = 'abc'; Shoal's binary collations
 -- are NO PAD, like its keys over them and MySQL 8.0's utf8mb4_0900_bin), and which spelling a
 -- _ci group shows (any of its rows' in both servers). A table's own COLLATE=utf8mb4_bin is
--- its text columns' default. MariaDB types a table's columns as nullable in a statement with
--- windows, which widens short columns in the client's table: they are aliased there. Tables
--- bc_….
+-- its text columns' default, also for the columns ALTER TABLE adds later (ALTER TABLE …
+-- COLLATE= changes it for those only). MariaDB types a table's columns as nullable in a
+-- statement with windows, which widens short columns in the client's table: they are aliased
+-- there. Tables bc_….
 CREATE TABLE bc_token (id INT PRIMARY KEY, tok VARCHAR(20) COLLATE utf8mb4_bin, name VARCHAR(20), raw VARBINARY(20), KEY bc_tok (tok));
 INSERT INTO bc_token VALUES (1, 'abc', 'x', 'abc'), (2, 'ABC', 'X', 'ABC'), (3, 'Abc', 'y', 'Abc'), (4, 'abd', 'Y', 'abd'), (5, 'b', 'z', 'b'), (6, NULL, NULL, NULL);
 SELECT id FROM bc_token WHERE tok = 'abc' ORDER BY id;
@@ -87,3 +88,14 @@ SELECT x FROM (SELECT tok AS x FROM bc_token UNION SELECT name FROM bc_other) u 
 SELECT COALESCE(tok, name) AS c, COUNT(*) FROM bc_token GROUP BY c ORDER BY c;
 SELECT DISTINCT IF(id > 2, tok, raw) AS c FROM bc_token ORDER BY c;
 SELECT id FROM bc_token ORDER BY COALESCE(tok, name), id;
+CREATE TABLE bc_alter (k VARCHAR(10) PRIMARY KEY) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+ALTER TABLE bc_alter ADD COLUMN v VARCHAR(10);
+INSERT INTO bc_alter VALUES ('a', 'x'), ('A', 'X');
+SELECT k FROM bc_alter WHERE v = 'x';
+SELECT TABLE_COLLATION FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'bc_alter';
+SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'bc_alter' AND COLLATION_NAME = 'utf8mb4_bin' ORDER BY ORDINAL_POSITION;
+ALTER TABLE bc_alter COLLATE=utf8mb4_general_ci;
+ALTER TABLE bc_alter ADD COLUMN w VARCHAR(10);
+UPDATE bc_alter SET w = v;
+SELECT k FROM bc_alter WHERE w = 'x' ORDER BY k;
+SELECT k FROM bc_alter WHERE v = 'x' ORDER BY k;
