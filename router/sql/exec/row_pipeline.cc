@@ -148,11 +148,56 @@ class Pipeline {
     return c != nullptr && ClassOf(*c) == Cls::kString ? c->charset : 0;
   }
 
+  // A RANGE frame with n PRECEDING/FOLLOWING bounds needs one ORDER BY value, a number for a
+  // number offset or a temporal value for an INTERVAL, as MySQL checks (3587, 3588, 3589).
+  std::optional<mysql::SqlError> RangeFrameError(const Expr& call) const {
+    const std::optional<WindowFrame>& frame = call.window->frame;
+    if (!frame || frame->rows || (!frame->start.value && !frame->end.value)) return std::nullopt;
+    const std::vector<OrderItem>& order = call.window->order_by;
+    Cls cls = Cls::kString;
+    if (order.size() == 1) {
+      EvalContext eval = RowContext(nullptr, "window");
+      auto t = TypeOf(*order[0].expr, eval);
+      if (auto* c = std::get_if<ColumnDefinition>(&t)) cls = ClassOf(*c);
+    }
+    const bool numeric = cls == Cls::kInt || cls == Cls::kDecimal || cls == Cls::kReal;
+    if (!numeric && cls != Cls::kTemporal) {
+      return mysql::SqlError{3587, "HY000",
+                             "Window '<unnamed window>' with RANGE N PRECEDING/FOLLOWING frame "
+                             "requires exactly one ORDER BY expression, of numeric or temporal "
+                             "type"};
+    }
+    const bool interval = frame->start.interval || frame->end.interval;
+    if (cls == Cls::kTemporal && !interval) {
+      return mysql::SqlError{3588, "HY000",
+                             "Window '<unnamed window>' with RANGE frame has ORDER BY expression "
+                             "of datetime type. Only INTERVAL bound value allowed."};
+    }
+    if (numeric && interval) {
+      return mysql::SqlError{3589, "HY000",
+                             "Window '<unnamed window>' with RANGE frame has ORDER BY expression "
+                             "of numeric type, INTERVAL bound value not allowed."};
+    }
+    return std::nullopt;
+  }
+
+  // The value a RANGE bound's offset gives from the row's ORDER BY value (RangeFrameError
+  // made sure there is one); NULL from a NULL.
+  std::variant<Value, mysql::SqlError> RangeBound(const FrameBound& bound, const WindowRow& row) {
+    if (!bound.value || mysql::IsNull(row.order[0])) return Value{};
+    EvalContext eval = ctx_.Eval();
+    eval.params = absl::MakeConstSpan(&row.order[0], 1);
+    eval.params_bound = true;
+    eval.clause = "window";
+    return Evaluate(*bound.value, &eval);
+  }
+
   // Computes every window call for `rows` (each a source row or a group's), into the values
   // their evaluation reads (`values[i]` for `rows[i]`).
   std::optional<mysql::SqlError> ComputeWindows(
       const std::vector<Row*>& rows, std::vector<absl::flat_hash_map<const Expr*, Value>>* values) {
     for (const Expr* call : windows_) {
+      if (auto err = RangeFrameError(*call)) return err;
       WindowCollations collations;
       for (const ExprPtr& p : call->window->partition_by) {
         collations.partition.push_back(CollationOf(*p));
@@ -183,6 +228,14 @@ class Pipeline {
         for (const ExprPtr& a : call->args) {
           if (a->kind == ExprKind::kStar) continue;
           if (auto err = eval_into(*a, &w.args)) return err;
+        }
+        if (const std::optional<WindowFrame>& frame = call->window->frame; frame && !frame->rows) {
+          for (auto [bound, out] :
+               {std::pair{&frame->start, &w.range_start}, std::pair{&frame->end, &w.range_end}}) {
+            auto v = RangeBound(*bound, w);
+            if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+            *out = std::get<Value>(std::move(v));
+          }
         }
       }
       auto computed =

@@ -110,6 +110,33 @@ void FrameOf(const WindowFrame& frame, size_t p, size_t n, size_t peers_begin, s
   *last = static_cast<size_t>(std::max(lo, hi));
 }
 
+// Where a RANGE bound that has a value (FrameBound::value) falls in `part`, which is in the
+// window's order of its one ORDER BY value: for a frame's start the first row not before
+// `reach` in that order, for its end the first row past it. A NULL reach — the current row's
+// value is NULL — reaches the row's peers, the other NULLs, as in MySQL.
+size_t RangeReach(const std::vector<WindowRow>& rows, const std::vector<size_t>& part,
+                  const Value& reach, bool is_start, bool descending, uint16_t collation,
+                  size_t peers_begin, size_t peers_end) {
+  if (mysql::IsNull(reach)) return is_start ? peers_begin : peers_end;
+  // Whether the row at `i` comes before the bound: true for a prefix of the partition (NULLs,
+  // first in an ascending order and last in a descending one, fall on the right side).
+  auto before = [&](size_t i) {
+    int c = CompareValues(rows[part[i]].order[0], reach, collation);
+    if (descending) c = -c;
+    return is_start ? c < 0 : c <= 0;
+  };
+  size_t lo = 0, hi = part.size();
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (before(mid)) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
 // The values of aggregate or value function `call` (typed `type`) over an explicit `frame`,
 // for the rows of partition `part` (in window order), into `out` by row. Each row's frame is
 // summed afresh — frames are a few rows wide — unless it grows from where the last one began
@@ -134,6 +161,20 @@ void OverFrame(const Expr& call, const WindowFrame& frame, const ColumnDefinitio
     }
     size_t first = 0, last = 0;
     FrameOf(frame, p, n, peers_begin, peers_end, &first, &last);
+    if (!frame.rows && (frame.start.value || frame.end.value)) {
+      const WindowRow& row = rows[part[p]];
+      const bool descending = call.window->order_by[0].descending;
+      const uint16_t collation = collations.order[0];
+      if (frame.start.value) {
+        first = RangeReach(rows, part, row.range_start, true, descending, collation, peers_begin,
+                           peers_end);
+      }
+      if (frame.end.value) {
+        last = RangeReach(rows, part, row.range_end, false, descending, collation, peers_begin,
+                          peers_end);
+      }
+      last = std::max(first, last);
+    }
     Value v;
     if (IsValueFunction(call.name)) {
       v = FrameValue(call.name, rows, part, first, last, nth);

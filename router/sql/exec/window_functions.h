@@ -5,9 +5,10 @@
 // aggregates and the value functions (FIRST_VALUE, LAST_VALUE, NTH_VALUE) is
 // MySQL's default — with ORDER BY, the partition's rows up to the current one and its peers;
 // without, the whole partition — or the one written: ROWS with UNBOUNDED, n PRECEDING,
-// CURRENT ROW, n FOLLOWING bounds, RANGE with UNBOUNDED and CURRENT ROW (the current row's
-// peers); an empty frame gives NULL (COUNT 0). RANGE offsets and named windows answer 1235
-// (the parser's).
+// CURRENT ROW, n FOLLOWING bounds, RANGE with UNBOUNDED, CURRENT ROW (the current row's
+// peers) and n or INTERVAL n unit PRECEDING/FOLLOWING (the rows whose one ORDER BY value is
+// within that of the current row's: a number, or a date or time for an INTERVAL); an empty
+// frame gives NULL (COUNT 0). Named windows answer 1235 (the parser's).
 #pragma once
 
 #include <variant>
@@ -34,11 +35,14 @@ std::variant<mysql::ColumnDefinition, mysql::SqlError> WindowCallType(
     const Expr& call, const mysql::ColumnDefinition& arg, const SessionState& state);
 
 // One row as a window function sees it: its PARTITION BY and ORDER BY values and the call's
-// arguments' values (COUNT(*): none).
+// arguments' values (COUNT(*): none); for a RANGE frame's n PRECEDING/FOLLOWING bounds, the
+// ORDER BY value each bound reaches from this row (FrameBound::value; NULL from a NULL).
 struct WindowRow {
   std::vector<mysql::Value> partition;
   std::vector<mysql::Value> order;
   std::vector<mysql::Value> args;
+  mysql::Value range_start;
+  mysql::Value range_end;
 };
 
 // The collations of a call's PARTITION BY and ORDER BY items and of its arguments, as their

@@ -187,11 +187,17 @@ struct FrameBound {
     kUnboundedFollowing
   };
   Kind kind = Kind::kCurrentRow;
-  uint64_t offset = 0;  // kPreceding, kFollowing: rows
+  uint64_t offset = 0;  // ROWS n PRECEDING/FOLLOWING: rows
+  // RANGE n | INTERVAL n unit PRECEDING/FOLLOWING: the bound's value as an expression over
+  // the current row's ORDER BY value, which is parameter 0 (`? - 5`, DATE_ADD(?, INTERVAL 1
+  // DAY); minus for PRECEDING in an ascending order, as MySQL reads it); null otherwise.
+  ExprPtr value;
+  bool interval = false;  // the offset is an INTERVAL (temporal ORDER BY values only)
 };
 
 // `ROWS|RANGE frame_start` or `ROWS|RANGE BETWEEN start AND end` (a lone start ends at the
-// current row). RANGE takes no offsets here (its bounds are the current row's peers).
+// current row). RANGE bounds are values: CURRENT ROW its peers, n PRECEDING/FOLLOWING the rows
+// whose ORDER BY value is within n of the current row's.
 struct WindowFrame {
   bool rows = true;  // ROWS; false: RANGE
   FrameBound start;

@@ -383,7 +383,7 @@ TEST(DmlSelectTest, Aggregates) {
   ASSERT_EQ(rank.order_by.size(), 1u);
   EXPECT_TRUE(rank.order_by[0].descending);
   EXPECT_EQ(MustFail("SELECT SUM(a) OVER w FROM t").message, NotYet("named windows"));
-  // Frames: a lone start ends at the current row; RANGE takes no offsets yet.
+  // Frames: a lone start ends at the current row.
   SelectStmt framed = Get<SelectStmt>(
       "SELECT SUM(a) OVER (ORDER BY a ROWS 2 PRECEDING), SUM(a) OVER (ROWS BETWEEN 1 FOLLOWING "
       "AND UNBOUNDED FOLLOWING), COUNT(*) OVER (ORDER BY a RANGE CURRENT ROW) FROM t");
@@ -401,8 +401,26 @@ TEST(DmlSelectTest, Aggregates) {
   EXPECT_FALSE(peers.rows);
   EXPECT_EQ(peers.start.kind, Kind::kCurrentRow);
   EXPECT_FALSE(windowed.items[0].expr->window->frame.has_value());
-  EXPECT_EQ(MustFail("SELECT SUM(a) OVER (ORDER BY a RANGE 2 PRECEDING) FROM t").message,
-            NotYet("RANGE frames with an offset"));
+  // RANGE offsets become the bound's value over the ORDER BY value (parameter 0): minus for
+  // PRECEDING in an ascending order, plus in a descending one; INTERVAL as DATE_ADD/DATE_SUB.
+  SelectStmt ranged = Get<SelectStmt>(
+      "SELECT SUM(a) OVER (ORDER BY a RANGE BETWEEN 2 PRECEDING AND 1.5 FOLLOWING), "
+      "SUM(a) OVER (ORDER BY d DESC RANGE INTERVAL 1 DAY PRECEDING) FROM t");
+  const WindowFrame& by_value = *ranged.items[0].expr->window->frame;
+  EXPECT_FALSE(by_value.rows);
+  ASSERT_NE(by_value.start.value, nullptr);
+  EXPECT_EQ(by_value.start.value->binary_op, BinaryOp::kSub);
+  EXPECT_EQ(by_value.start.value->args[0]->kind, ExprKind::kParam);
+  EXPECT_EQ(by_value.start.value->args[0]->param_index, 0);
+  EXPECT_EQ(by_value.end.value->binary_op, BinaryOp::kAdd);
+  EXPECT_FALSE(by_value.end.interval);
+  const WindowFrame& by_day = *ranged.items[1].expr->window->frame;
+  ASSERT_NE(by_day.start.value, nullptr);
+  EXPECT_TRUE(by_day.start.interval);
+  EXPECT_EQ(by_day.start.value->name, "DATE_ADD") << "PRECEDING in a descending order adds";
+  EXPECT_EQ(by_day.end.value, nullptr);
+  EXPECT_EQ(MustFail("SELECT SUM(a) OVER (ORDER BY a RANGE 'x' PRECEDING) FROM t").message,
+            Syntax("'x' PRECEDING) FROM t"));
   EXPECT_EQ(MustFail("SELECT SUM(a) OVER (ROWS BETWEEN 1 PRECEDING) FROM t").message,
             Syntax(") FROM t"));
   EXPECT_EQ(MustFail("SELECT SUM(a) OVER (ROWS -1 PRECEDING) FROM t").message,

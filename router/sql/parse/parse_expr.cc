@@ -815,9 +815,10 @@ ExprPtr Parser::ParseFunctionArgs(std::string name) {
   return e;
 }
 
-// A frame's bound after ROWS/RANGE [BETWEEN] or AND. An offset is a non-negative integer
-// literal, and RANGE takes none (1235: interval and value offsets are not done).
-bool Parser::ParseFrameBound(bool rows, FrameBound* out) {
+// A frame's bound after ROWS/RANGE [BETWEEN] or AND. A ROWS offset is a non-negative integer
+// literal; a RANGE one a non-negative number or INTERVAL n unit, made into the bound's value
+// over the ORDER BY value (`descending`: the window's order, in which PRECEDING adds).
+bool Parser::ParseFrameBound(bool rows, bool descending, FrameBound* out) {
   using Kind = FrameBound::Kind;
   if (AcceptKeyword("CURRENT")) {
     out->kind = Kind::kCurrentRow;
@@ -831,17 +832,39 @@ bool Parser::ParseFrameBound(bool rows, FrameBound* out) {
     out->kind = Kind::kUnboundedFollowing;
     return ExpectKeyword("FOLLOWING");
   }
-  if (!rows) return NotSupported("RANGE frames with an offset");
-  if (Peek().kind != TokenKind::kInteger || !absl::SimpleAtoi(Peek().text, &out->offset)) {
-    return Fail();
+  ExprPtr offset;
+  if (rows) {
+    if (Peek().kind != TokenKind::kInteger || !absl::SimpleAtoi(Peek().text, &out->offset)) {
+      return Fail();
+    }
+    Advance();
+  } else if (AcceptKeyword("INTERVAL")) {
+    if (!(offset = ParseIntervalRest(*this))) return false;
+    out->interval = true;
+  } else {
+    const TokenKind k = Peek().kind;
+    if (k != TokenKind::kInteger && k != TokenKind::kDecimal && k != TokenKind::kFloat) {
+      return Fail();
+    }
+    offset = ParseLiteral();
   }
-  Advance();
   if (AcceptKeyword("PRECEDING")) {
     out->kind = Kind::kPreceding;
-    return true;
+  } else if (ExpectKeyword("FOLLOWING")) {
+    out->kind = Kind::kFollowing;
+  } else {
+    return false;
   }
-  out->kind = Kind::kFollowing;
-  return ExpectKeyword("FOLLOWING");
+  if (offset != nullptr) {
+    ExprPtr current = MakeExpr(ExprKind::kParam);
+    current->param_index = 0;
+    const bool add = (out->kind == Kind::kFollowing) != descending;
+    out->value =
+        out->interval
+            ? DateArithCall(add ? "DATE_ADD" : "DATE_SUB", std::move(current), std::move(offset))
+            : Binary(add ? BinaryOp::kAdd : BinaryOp::kSub, std::move(current), std::move(offset));
+  }
+  return true;
 }
 
 // After OVER: ([PARTITION BY expr, …] [ORDER BY …] [frame]). Named windows answer 1235.
@@ -864,12 +887,13 @@ bool Parser::ParseWindowSpec(Expr* fn) {
     WindowFrame& frame = window->frame.emplace();
     frame.rows = AcceptKeyword("ROWS");
     if (!frame.rows) Advance();  // RANGE
+    const bool descending = !window->order_by.empty() && window->order_by[0].descending;
     if (AcceptKeyword("BETWEEN")) {
-      if (!ParseFrameBound(frame.rows, &frame.start) || !ExpectKeyword("AND") ||
-          !ParseFrameBound(frame.rows, &frame.end)) {
+      if (!ParseFrameBound(frame.rows, descending, &frame.start) || !ExpectKeyword("AND") ||
+          !ParseFrameBound(frame.rows, descending, &frame.end)) {
         return false;
       }
-    } else if (!ParseFrameBound(frame.rows, &frame.start)) {
+    } else if (!ParseFrameBound(frame.rows, descending, &frame.start)) {
       return false;
     }
   }

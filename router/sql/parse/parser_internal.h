@@ -86,7 +86,7 @@ class Parser {
   bool ParseSelect(SelectStmt* out);
   bool ParseUnion(SelectStmt* first);
   bool ParseWindowSpec(Expr* fn);
-  bool ParseFrameBound(bool rows, FrameBound* out);
+  bool ParseFrameBound(bool rows, bool descending, FrameBound* out);
   // Joins after a first table (parse_select.cc): `, t`, `JOIN t ON …`, … while they come.
   bool ParseJoins(std::vector<JoinClause>* joins);
   // The statement holds something computed before it runs (a derived table a join reads).
