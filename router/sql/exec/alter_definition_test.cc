@@ -113,6 +113,11 @@ TEST(AlterPlanTest, ATablesCollateIsTheDefaultOfColumnsDefinedLater) {
   EXPECT_EQ(ci.table.columns[1].collation, schema::Collation::kBinary) << "a keeps its own";
   AlterPlan then_added = MustPlan(bin, "ALTER TABLE t COLLATE=utf8mb4_general_ci, ADD b CHAR(3)");
   EXPECT_EQ(then_added.table.columns[2].collation, schema::Collation::kCaseInsensitive);
+  // A charset alone means its default collation, as in MySQL.
+  EXPECT_EQ(MustPlan(bin, "ALTER TABLE t DEFAULT CHARSET=utf8mb4").table.collation,
+            schema::Collation::kCaseInsensitive);
+  EXPECT_EQ(MustPlan(bin, "ALTER TABLE t ENGINE=ndbcluster").table.collation,
+            schema::Collation::kBinary);
 }
 
 TEST(AlterPlanTest, StoredChangesCopyWithEachColumnsSource) {

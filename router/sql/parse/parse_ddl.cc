@@ -189,13 +189,19 @@ bool ParseCharsetName(Parser& p, bool collation, std::string* collation_out) {
   if (absl::EqualsIgnoreCase(name, "DEFAULT")) return true;
   if (collation ? FindCollation(name) != nullptr : IsKnownCharset(name)) {
     if (collation && collation_out != nullptr) *collation_out = absl::AsciiStrToLower(name);
+    // A charset without a COLLATE before it means its default collation, as in MySQL: so
+    // ALTER TABLE t DEFAULT CHARSET=utf8mb4 makes a _bin table's default case-insensitive
+    // again. A COLLATE after it still decides.
+    if (!collation && collation_out != nullptr && collation_out->empty()) {
+      *collation_out = std::string(FindCharset(name)->default_collation);
+    }
     return true;
   }
   return p.NotSupported(absl::StrCat(collation ? "COLLATE " : "CHARACTER SET ", name));
 }
 
 // [DEFAULT] {CHARACTER SET | CHARSET} [=] x  |  [DEFAULT] COLLATE [=] x; a collation named
-// goes to `*collation` (when given).
+// goes to `*collation` (when given), or a charset's default one when none was named yet.
 Match ParseCharsetOption(Parser& p, std::string* collation = nullptr) {
   size_t at = p.PeekKeyword("DEFAULT") ? 1 : 0;
   bool charset = p.PeekKeyword("CHARSET", at) ||

@@ -182,6 +182,15 @@ TEST(ParseDdlTest, ColumnAttributesInAnyOrder) {
   EXPECT_EQ(a.default_value->args[0]->text, "5");
   const auto& b = t.columns[1];
   EXPECT_EQ(b.type.collation, "utf8mb4_bin");
+  // A table's charset alone names its default collation; a COLLATE, before or after, wins.
+  EXPECT_EQ(Must<CreateTableStmt>("CREATE TABLE t (a INT) DEFAULT CHARSET=latin1").collation,
+            "latin1_swedish_ci");
+  EXPECT_EQ(
+      Must<CreateTableStmt>("CREATE TABLE t (a INT) CHARSET utf8mb4 COLLATE utf8mb4_bin").collation,
+      "utf8mb4_bin");
+  EXPECT_EQ(
+      Must<CreateTableStmt>("CREATE TABLE t (a INT) COLLATE utf8mb4_bin CHARSET utf8mb4").collation,
+      "utf8mb4_bin");
   EXPECT_TRUE(b.unique);
   EXPECT_EQ(b.nullable, true);
   EXPECT_EQ(b.default_value->text, "xy");
