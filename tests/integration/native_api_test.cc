@@ -295,6 +295,39 @@ TEST_P(NativeApiTest, ScansFullOrderedAndFiltered) {
     last_k = k;
   }
 
+  // A range list (k in [0, 40] or [60, 99]): one scan operation per partition, merged in
+  // index order across the partitions' batches (each partition holds more rows than one
+  // ordered batch), and the same unordered.
+  auto k_key = [&](int k) {
+    RowWriter kw;
+    kw.BeginKey();
+    kw.Int(t->columns[1], k);
+    return std::string(kw.view());
+  };
+  api::ScanRequest listed;
+  listed.table = t.get();
+  listed.index = 2;
+  listed.columns = {0, 1};
+  listed.ordered = true;
+  listed.ranges = {{k_key(0), k_key(40)}, {k_key(60), k_key(99)}};
+  rows = sync_->Scan(listed);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 30u * 81);
+  int64_t previous_k = -1;
+  for (const std::string& row : *rows) {
+    schema::Field f[2];
+    size_t consumed;
+    ASSERT_TRUE(schema::SplitRow(*t, kIdK, row, f, &consumed));
+    int64_t k = schema::FieldInt(t->columns[1], f[1].bytes);
+    EXPECT_GE(k, previous_k);
+    EXPECT_TRUE(k <= 40 || k >= 60) << k;
+    previous_k = k;
+  }
+  listed.ordered = false;
+  rows = sync_->Scan(listed);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(rows->size(), 30u * 81);
+
   // A pushed-down filter (id < 100 AND k = 7) and a limit.
   api::ScanRequest filtered;
   filtered.table = t.get();
