@@ -49,7 +49,11 @@ std::vector<LockWaits::Parked> LockWaits::Ready(storage::TxnId txn) {
 std::vector<LockWaits::Parked> LockWaits::Expired(
     absl::Time now, absl::FunctionRef<bool(storage::TxnId holder)> holder_heard) {
   std::vector<Parked> expired;
-  for (Parked& parked : parked_) parked.counting = holder_heard(parked.waiting_for);
+  for (Parked& parked : parked_) {
+    parked.counting = holder_heard(parked.waiting_for);
+    // kMaxPause bounds one silence: a busy host's many stalls, each shorter, add up to more.
+    if (parked.counting) parked.paused = absl::ZeroDuration();
+  }
   absl::Time lock_now = LockNow(now);
   for (auto it = parked_.begin(); it != parked_.end();) {
     if (it->deadline > lock_now) {

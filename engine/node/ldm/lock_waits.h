@@ -12,9 +12,10 @@
 // 1205 the moment the thread runs again, though the holders were stalled just as long. Nor
 // does a wait count time in which its holder could not move (Expired's `holder_heard` says
 // so, docs/architecture.md "Lock waits"): its deadline moves out by that much, for at most
-// kMaxPause. A holder whose client or replicas are starved by a busy neighbour is not
-// deadlocked, and its waiters would otherwise get 1205 for another process's stall; one whose
-// client stays silent for good (stopped, not gone) does not hold its waiters forever.
+// kMaxPause in one unbroken silence. A holder whose client or replicas are starved by a busy
+// neighbour is not deadlocked, and its waiters would otherwise get 1205 for another process's
+// stalls, however many; one whose client stays silent for good (stopped, not gone) does not
+// hold its waiters forever.
 #pragma once
 
 #include <cstdint>
@@ -38,14 +39,14 @@ class LockWaits {
     storage::TxnId waiting_for;
     absl::Time deadline;    // in lock time
     bool counting = true;   // as Expired last found its holder: false moves the deadline out
-    absl::Duration paused;  // how far the deadline has moved out so far
+    absl::Duration paused;  // how far the deadline has moved out in the holder's current silence
   };
 
   // Peers and keep-alive clients are heard from every 100 ms at least: one silent for longer
   // than this is stalled or gone.
   static constexpr absl::Duration kSilence = absl::Milliseconds(300);
-  // The most a wait is paused for its holder's silence: longer than any stall a busy host
-  // imposes (seconds), short enough that a waiter is answered.
+  // The most a wait is paused for one unbroken silence of its holder: longer than any stall a
+  // busy host imposes (seconds), short enough that a waiter is answered.
   static constexpr absl::Duration kMaxPause = absl::Seconds(30);
 
   LockWaits(absl::Duration timeout, absl::Time now);

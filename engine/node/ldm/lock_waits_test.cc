@@ -101,6 +101,39 @@ TEST(LockWaitsTest, AHolderSilentForGoodPausesAWaitForAtMostMaxPause) {
   EXPECT_LE(waited, LockWaits::kMaxPause + absl::Seconds(1) + absl::Milliseconds(200));
 }
 
+TEST(LockWaitsTest, MaxPauseBoundsEachSilenceNotTheirSum) {
+  const absl::Time start = absl::FromUnixSeconds(1000);
+  LockWaits waits(absl::Seconds(1), start);
+  std::string bytes;
+  absl::Time now = start;
+  waits.Park(OpWithTag(&bytes, 1), 7, 50, waits.LockNow(now) + absl::Seconds(1));
+  bool heard = false;
+  auto step = [&](absl::Duration d) {
+    now += d;
+    return waits.Expired(now, [&](storage::TxnId) { return heard; });
+  };
+  // A holder starved in bursts (as a busy neighbour does it): three silences of 25 s, heard
+  // for 100 ms between them, 75 s of pause in all; the wait counts only the 200 ms heard.
+  for (int burst = 0; burst < 3; ++burst) {
+    heard = false;
+    for (int i = 0; i < 250; ++i) ASSERT_TRUE(step(absl::Milliseconds(100)).empty());
+    heard = true;
+    if (burst < 2) {
+      ASSERT_TRUE(step(absl::Milliseconds(100)).empty());
+    }
+  }
+  // Then heard throughout: the rest of its second runs out.
+  std::vector<LockWaits::Parked> expired;
+  absl::Duration heard_for;
+  while (expired.empty() && heard_for < absl::Seconds(5)) {
+    heard_for += absl::Milliseconds(100);
+    expired = step(absl::Milliseconds(100));
+  }
+  ASSERT_EQ(expired.size(), 1u);
+  EXPECT_GE(heard_for, absl::Milliseconds(700));
+  EXPECT_LE(heard_for, absl::Milliseconds(900));
+}
+
 TEST(LockWaitsTest, ARetriedOperationKeepsItsDeadline) {
   const absl::Time start = absl::FromUnixSeconds(1000);
   LockWaits waits(absl::Seconds(1), start);
