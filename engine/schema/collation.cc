@@ -2,31 +2,9 @@
 
 #include <algorithm>
 
-#include "absl/strings/ascii.h"
 #include "engine/schema/row.h"
 
 namespace shoal::schema {
-namespace {
-
-unsigned char Lower(char c) { return absl::ascii_tolower(static_cast<unsigned char>(c)); }
-
-}  // namespace
-
-int CompareFoldedText(absl::string_view a, absl::string_view b) {
-  const size_t n = std::min(a.size(), b.size());
-  for (size_t i = 0; i < n; ++i) {
-    const unsigned char x = Lower(a[i]), y = Lower(b[i]);
-    if (x != y) return x < y ? -1 : 1;
-  }
-  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
-}
-
-void AppendFoldedText(absl::string_view text, std::string* out) {
-  const size_t at = out->size();
-  out->resize(at + text.size());
-  std::transform(text.begin(), text.end(), out->begin() + at,
-                 [](char c) { return static_cast<char>(Lower(c)); });
-}
 
 bool AnyFoldsCase(absl::Span<const ColumnDef> columns, absl::Span<const uint16_t> key_columns) {
   return std::any_of(key_columns.begin(), key_columns.end(),

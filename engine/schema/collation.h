@@ -1,5 +1,6 @@
-// How text compares: MySQL 8.0's default utf8mb4_0900_ai_ci as Shoal models it — ASCII case
-// folded, trailing spaces significant (NO PAD) — or binary (_bin) byte order.
+// How text compares: MySQL 8.0's default utf8mb4_0900_ai_ci as Shoal models it — case and
+// accents folded in every script (text_fold.h), trailing spaces significant (NO PAD) — or
+// binary (_bin) byte order.
 //
 // Keys follow their columns' collations (docs/architecture.md, "Collations and keys"): a key
 // column that folds case makes 'Ada', 'ADA' and 'ada' one key, found by any of them and
@@ -20,6 +21,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "engine/schema/schema.h"
+#include "engine/schema/text_fold.h"
 
 namespace shoal::schema {
 
@@ -30,13 +32,6 @@ inline bool FoldsCase(const ColumnDef& column) {
          (column.type == ColumnType::kChar || column.type == ColumnType::kVarChar ||
           column.type == ColumnType::kText);
 }
-
-// Three-way comparison as the _ci collation compares: ASCII letters as lower case, byte by
-// byte, a prefix first.
-int CompareFoldedText(absl::string_view a, absl::string_view b);
-// The text every text CompareFoldedText holds equal to `text` shares: lower-case ASCII.
-// Appended to *out.
-void AppendFoldedText(absl::string_view text, std::string* out);
 
 // Whether index `index` of `table` (0: the primary key) has a column that folds case, so
 // that its keys have a collation form different from their bytes.

@@ -72,7 +72,7 @@ DateTimeParts UnpackDateTime(int64_t packed);
 // Numbers are stable: they are stored in table definitions.
 enum class Collation : uint8_t {
   kBinary = 0,           // byte for byte: MySQL's _bin collations, and definitions before format 4
-  kCaseInsensitive = 1,  // the _ci collations: ASCII case folded (collation.h)
+  kCaseInsensitive = 1,  // the _ci collations: case and accents folded (text_fold.h)
 };
 
 struct ColumnDef {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "absl/strings/ascii.h"
 #include "engine/schema/row.h"
 
 namespace shoal::storage {
@@ -57,12 +56,8 @@ IndexEntry EntryOf(const IndexInfo& info, Row* row) {
     case PrefixKind::kFolded: {
       // CompareFoldedText orders folded texts by their bytes, shorter first.
       char folded[8];
-      size_t n = 0;
-      const absl::string_view text = f.bytes;
-      for (; n < text.size() && n < sizeof(folded); ++n) {
-        folded[n] = static_cast<char>(absl::ascii_tolower(static_cast<unsigned char>(text[n])));
-      }
-      entry.prefix = BytesPrefix(absl::string_view(folded, n));
+      entry.prefix =
+          BytesPrefix(absl::string_view(folded, schema::FoldedPrefix(f.bytes, folded, 8)));
       break;
     }
     case PrefixKind::kNone:

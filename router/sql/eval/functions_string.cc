@@ -1,6 +1,6 @@
 // Building and measuring strings: CONCAT, CONCAT_WS, UPPER, LOWER, LPAD, RPAD, REPEAT,
 // REVERSE, TRIM, LTRIM, RTRIM, CHAR_LENGTH and LENGTH. Lengths and padding count UTF-8
-// characters; case changes follow Unicode (comparisons still fold ASCII letters only).
+// characters; case changes follow Unicode.
 #include <locale.h>
 #include <wctype.h>
 

@@ -1,12 +1,13 @@
 // Parts of strings: LOCATE, INSTR, SUBSTRING (SUBSTR, MID), LEFT, RIGHT and REPLACE; and
 // positions in lists: FIND_IN_SET, FIELD, ELT. Positions count UTF-8 characters (or list
-// items) from 1. LOCATE, INSTR, FIND_IN_SET and FIELD match case-insensitively, as the
-// connection's collations compare (ASCII letters); REPLACE matches bytes, as MySQL's does.
+// items) from 1. LOCATE, INSTR, FIND_IN_SET and FIELD match as the connection's collations
+// compare (case and accents folded: engine/schema/text_fold.h; LOCATE and INSTR only between
+// spellings of one length in bytes, as MySQL's); REPLACE matches bytes, as MySQL's does.
 #include <algorithm>
 #include <cmath>
 
-#include "absl/strings/ascii.h"
 #include "common/utf8.h"
+#include "engine/schema/text_fold.h"
 #include "router/sql/eval/function_registry.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/eval/value_util.h"
@@ -25,19 +26,20 @@ ColumnDefinition PositionType(const TypingCall& call) {
 }
 
 // The 1-based character position of `needle` in `haystack` from character `from`, 0 when it
-// is not there.
+// is not there. As MySQL's and MariaDB's (my_instr_mb), the needle is compared, under the
+// collation, with the haystack's bytes of its own length from each character on: 'É' finds
+// 'é' (two bytes each) but 'e' does not.
 int64_t Position(absl::string_view needle, absl::string_view haystack, int64_t from) {
   if (from < 1) return 0;
-  const std::string hay = absl::AsciiStrToLower(haystack);
-  const std::string pin = absl::AsciiStrToLower(needle);
   size_t byte = 0;
-  for (int64_t c = 1; c < from; ++c) {
-    if (byte >= hay.size()) return 0;
-    byte += Utf8StepLength(absl::string_view(hay).substr(byte));
+  for (int64_t c = 1;; ++c) {
+    if (c >= from && haystack.size() - byte >= needle.size() &&
+        schema::CompareFoldedText(haystack.substr(byte, needle.size()), needle) == 0) {
+      return c;
+    }
+    if (byte >= haystack.size()) return 0;
+    byte += Utf8StepLength(haystack.substr(byte));
   }
-  const size_t at = hay.find(pin, byte);
-  if (at == std::string::npos) return 0;
-  return static_cast<int64_t>(CharLength(absl::string_view(hay).substr(0, at))) + 1;
 }
 
 // LOCATE(needle, haystack[, from]).

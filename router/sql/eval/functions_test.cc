@@ -199,6 +199,19 @@ TEST_F(FunctionsTest, PaddingAndRepetition) {
 TEST_F(FunctionsTest, OtherStringFunctions) {
   EXPECT_EQ(Value("REPLACE('aAa', 'a', 'b')"), "bAb");  // case-sensitive
   EXPECT_EQ(Value("INSTR('FOOBAR', 'bar')"), "4");      // case-insensitive
+  // Accents too, between spellings of one length in bytes, as MySQL's my_instr_mb compares.
+  EXPECT_EQ(Value("LOCATE('É', 'José')"), "4");
+  EXPECT_EQ(Value("LOCATE('è', 'José')"), "4");
+  EXPECT_EQ(Value("LOCATE('e', 'José')"), "0");
+  EXPECT_EQ(Value("LOCATE('', 'abc', 4)"), "4");
+  EXPECT_EQ(Value("LOCATE('', 'abc', 5)"), "0");
+  EXPECT_EQ(Value("LOCATE('b', 'abcb', 3)"), "4");
+  EXPECT_EQ(Value("'Crème Brûlée' LIKE '%BRULEE'"), "1");
+  EXPECT_EQ(Value("'Σοφία' LIKE 'σοφια'"), "1");
+  EXPECT_EQ(Value("'naïve' LIKE 'na_ve'"), "1");
+  EXPECT_EQ(Value("'naïve' LIKE BINARY 'naive'"), "0");
+  EXPECT_EQ(Value("'Ärger' = 'ARGER'"), "1");
+  EXPECT_EQ(Value("'Ärger' < 'b'"), "1");
   EXPECT_EQ(Value("TRIM('  a b  ')"), "a b");
   EXPECT_EQ(Value("LTRIM('  a ')"), "a ");
   EXPECT_EQ(Value("RTRIM(' a  ')"), " a");

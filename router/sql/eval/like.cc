@@ -1,33 +1,57 @@
 // See like.h. The pattern becomes an anchored regular expression: `%` -> `.*`, `_` -> `.`,
-// everything else quoted. UTF-8 mode, so `_` is one character, as in MySQL.
+// everything else quoted. UTF-8 mode, so `_` is one character, as in MySQL. Case-insensitive
+// matching is of forms (engine/schema/text_fold.h): each literal character of the pattern
+// as its form, against the value's form, so that accents do not count either.
 #include "router/sql/eval/like.h"
 
 #include <re2/re2.h>
 
+#include <algorithm>
+
 #include "common/utf8.h"
+#include "engine/schema/text_fold.h"
 
 namespace shoal::sql {
+namespace {
 
-LikeMatcher::LikeMatcher(absl::string_view pattern, char escape, Case c) {
+// Whether `text` is its own form: printable ASCII without capitals (most values).
+bool IsOwnForm(absl::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return c >= 0x20 && c < 0x7F && !(c >= 'A' && c <= 'Z'); });
+}
+
+}  // namespace
+
+LikeMatcher::LikeMatcher(absl::string_view pattern, char escape, Case c)
+    : fold_(c == Case::kInsensitive) {
   std::string re = "(?s)";
+  auto literal = [&](absl::string_view ch) {
+    if (!fold_) {
+      re += RE2::QuoteMeta(re2::StringPiece(ch.data(), ch.size()));
+      return;
+    }
+    std::string form;
+    schema::AppendFoldedText(ch, &form);
+    re += RE2::QuoteMeta(re2::StringPiece(form.data(), form.size()));
+  };
   for (size_t i = 0; i < pattern.size(); ++i) {
     char ch = pattern[i];
     if (ch == escape && i + 1 < pattern.size()) {
-      re += RE2::QuoteMeta(re2::StringPiece(&pattern[i + 1], 1));
-      ++i;
+      const size_t len = Utf8StepLength(pattern.substr(i + 1));
+      literal(pattern.substr(i + 1, len));
+      i += len;
     } else if (ch == '%') {
       re += ".*";
     } else if (ch == '_') {
       re += ".";
     } else {
-      // Quote whole UTF-8 characters so RE2 sees valid text.
+      // Whole UTF-8 characters, so RE2 sees valid text.
       const size_t len = Utf8StepLength(pattern.substr(i));
-      re += RE2::QuoteMeta(re2::StringPiece(&pattern[i], len));
+      literal(pattern.substr(i, len));
       i += len - 1;
     }
   }
   RE2::Options options;
-  options.set_case_sensitive(c == Case::kSensitive);
   options.set_log_errors(false);
   re_ = std::make_unique<re2::RE2>(re, options);
 }
@@ -36,7 +60,12 @@ LikeMatcher::~LikeMatcher() = default;
 
 bool LikeMatcher::Matches(absl::string_view value) const {
   if (!re_->ok()) return false;
-  return RE2::FullMatch(re2::StringPiece(value.data(), value.size()), *re_);
+  if (!fold_ || IsOwnForm(value)) {
+    return RE2::FullMatch(re2::StringPiece(value.data(), value.size()), *re_);
+  }
+  std::string form;
+  schema::AppendFoldedText(value, &form);
+  return RE2::FullMatch(re2::StringPiece(form.data(), form.size()), *re_);
 }
 
 }  // namespace shoal::sql

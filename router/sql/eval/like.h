@@ -1,4 +1,5 @@
-// SQL LIKE patterns (`%`, `_`, an escape character), matched with RE2.
+// SQL LIKE patterns (`%`, `_`, an escape character), matched with RE2; case-insensitive
+// matching also ignores accents, as the _ci collations compare (engine/schema/text_fold.h).
 #pragma once
 
 #include <memory>
@@ -25,6 +26,7 @@ class LikeMatcher {
   bool Matches(absl::string_view value) const;
 
  private:
+  bool fold_;  // Case::kInsensitive: patterns and values are matched as their forms
   std::unique_ptr<re2::RE2> re_;
 };
 

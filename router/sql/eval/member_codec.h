@@ -13,9 +13,9 @@
 namespace shoal::sql::internal {
 
 // `value` as `column` (an ENUM or a SET) stores it: an ENUM's 1-based position, a SET's
-// member bits. A member matches as the connection's collation compares (ASCII case, trailing
-// spaces); text that names no member is read as a number, the position or the bits, as MySQL
-// reads LOAD DATA's numbers. Anything else is 1265 "Data truncated for column 'c' at row N".
+// member bits. A member matches as the connection's collation compares (case, accents,
+// trailing spaces); text that names no member is read as a number, the position or the bits, as
+// MySQL reads LOAD DATA's numbers. Anything else is 1265 "Data truncated for column 'c' at row N".
 std::optional<mysql::SqlError> MemberPosition(const schema::ColumnDef& column,
                                               const mysql::Value& value, int row, int64_t* out);
 

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/utf8.h"
+#include "engine/schema/text_fold.h"
 #include "protocol/text_format.h"
 #include "router/sql/parse/charsets.h"
 
@@ -50,12 +51,13 @@ int FractionDigits(uint32_t microsecond) { return microsecond != 0 ? 6 : 0; }
 }  // namespace
 
 std::string CollationKeyText(const mysql::Value& v) {
-  std::string text = ValueText(v);
-  if (std::holds_alternative<std::string>(v)) {
-    absl::AsciiStrToLower(&text);
-    while (!text.empty() && text.back() == ' ') text.pop_back();
-  }
-  return text;
+  const auto* text = std::get_if<std::string>(&v);
+  if (text == nullptr) return ValueText(v);
+  absl::string_view unpadded = *text;
+  while (!unpadded.empty() && unpadded.back() == ' ') unpadded.remove_suffix(1);
+  std::string key;
+  schema::AppendFoldedText(unpadded, &key);
+  return key;
 }
 
 std::string CollationKeyText(const mysql::Value& v, uint16_t collation_id) {

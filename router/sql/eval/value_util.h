@@ -16,8 +16,9 @@ inline constexpr uint8_t kNotFixedDec = 31;
 // The text form MySQL gives a value (CONCAT, SHOW, error messages). NULL -> "NULL".
 std::string ValueText(const mysql::Value& v);
 // The text two values that compare equal share: ValueText, with strings folded as the
-// connection's case-insensitive, PAD SPACE collation compares them (ASCII case, trailing
-// spaces). For grouping, DISTINCT and hash joins.
+// connection's case-insensitive, PAD SPACE collation compares them (trailing spaces dropped,
+// then case and accents folded: engine/schema/text_fold.h). For grouping, DISTINCT and hash
+// joins.
 std::string CollationKeyText(const mysql::Value& v);
 // The same under collation `collation_id`: for a binary one (IsBinaryCollationId) a string's
 // bytes; else CollationKeyText. Binary collations are NO PAD here ('a' and 'a ' differ), as

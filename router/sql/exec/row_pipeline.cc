@@ -7,10 +7,10 @@
 #include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "engine/schema/text_fold.h"
 #include "protocol/constants.h"
 #include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/result_columns.h"
@@ -614,18 +614,12 @@ class Pipeline {
 
 int Sign(double d) { return d < 0 ? -1 : d > 0 ? 1 : 0; }
 
-// Strings as the connection's case-insensitive, PAD SPACE collations order them: ASCII case
-// folded, trailing spaces ignored (CollationKeyText's equality, without a copy).
+// Strings as the connection's case-insensitive, PAD SPACE collations order them: trailing
+// spaces ignored, case and accents folded (CollationKeyText's equality, without a copy).
 int CompareFolded(absl::string_view x, absl::string_view y) {
   while (!x.empty() && x.back() == ' ') x.remove_suffix(1);
   while (!y.empty() && y.back() == ' ') y.remove_suffix(1);
-  size_t n = std::min(x.size(), y.size());
-  for (size_t i = 0; i < n; ++i) {
-    unsigned char a = absl::ascii_tolower(static_cast<unsigned char>(x[i]));
-    unsigned char b = absl::ascii_tolower(static_cast<unsigned char>(y[i]));
-    if (a != b) return a < b ? -1 : 1;
-  }
-  return x.size() < y.size() ? -1 : x.size() > y.size();
+  return schema::CompareFoldedText(x, y);
 }
 
 }  // namespace

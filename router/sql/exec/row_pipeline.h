@@ -52,7 +52,7 @@ StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched, cons
 uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx, bool scan_ordered = false);
 
 // MySQL's ordering of two values of one column: NULL first, numbers by value, strings as the
-// case-insensitive, PAD SPACE connection collations order them (ASCII case folded), temporal
+// case-insensitive, PAD SPACE connection collations order them (case and accents folded), temporal
 // values chronologically.
 int CompareValues(const mysql::Value& a, const mysql::Value& b);
 // The same under collation `collation_id` (0 where not known): two strings of a binary or

@@ -5,8 +5,7 @@
 -- statement; IN lists and joins reach each row once; ranges and ORDER BY over a key follow the
 -- collation; a _bin column keeps byte keys. Left out: trailing spaces (MySQL 8.0's
 -- utf8mb4_0900_ai_ci and Shoal are NO PAD: 'a' and 'a ' are two keys; MariaDB's
--- utf8mb4_general_ci is PAD SPACE: one), accents ('é' = 'e' in both servers' collations;
--- Shoal folds ASCII only) and punctuation against letters in ORDER BY ('_' sorts before 'a' in
+-- utf8mb4_general_ci is PAD SPACE: one), accents (accents.sql) and punctuation against letters in ORDER BY ('_' sorts before 'a' in
 -- MySQL 8.0 and Shoal, after 'Z' in MariaDB). Tables ck_….
 CREATE TABLE ck_user (name VARCHAR(30) NOT NULL PRIMARY KEY, email VARCHAR(40), n INT, UNIQUE KEY ck_email (email), KEY ck_n (n)) DEFAULT CHARSET = utf8mb4;
 INSERT INTO ck_user VALUES ('Ada Lovelace', 'ada@example.org', 1), ('Alan Turing', 'alan@example.org', 2), ('bob', 'Bob@Example.org', 3), ('Zed', NULL, 4), ('carol', NULL, 5);

@@ -1,5 +1,5 @@
 -- IF, NULLIF, UPPER/UCASE, LOWER/LCASE and LOCATE (what Connector/J's DatabaseMetaData sends,
--- among others), over literals and columns. ASCII text only: Shoal cases ASCII letters alone.
+-- among others), over literals and columns (other scripts: accents.sql).
 SELECT IF(1 > 0, 'yes', 'no'), IF(NULL, 1, 2), IF(0, 1, 2.5), IF('1', 'a', 7);
 SELECT NULLIF(1, 1), NULLIF(1, 2), NULLIF('a', 'A'), NULLIF(NULL, 1);
 SELECT UPPER('MixedCase 123'), UCASE('abc'), LOWER('MixedCase'), LCASE('ABC'), UPPER(NULL);
