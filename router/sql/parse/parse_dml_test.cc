@@ -382,7 +382,6 @@ TEST(DmlSelectTest, Aggregates) {
   EXPECT_EQ(rank.partition_by.size(), 2u);
   ASSERT_EQ(rank.order_by.size(), 1u);
   EXPECT_TRUE(rank.order_by[0].descending);
-  EXPECT_EQ(MustFail("SELECT SUM(a) OVER w FROM t").message, NotYet("named windows"));
   // Frames: a lone start ends at the current row.
   SelectStmt framed = Get<SelectStmt>(
       "SELECT SUM(a) OVER (ORDER BY a ROWS 2 PRECEDING), SUM(a) OVER (ROWS BETWEEN 1 FOLLOWING "
@@ -434,6 +433,76 @@ TEST(DmlSelectTest, Aggregates) {
   EXPECT_EQ(concat.concat_descending, (std::vector<bool>{true, false}));
   EXPECT_EQ(concat.separator, "; ");
   EXPECT_EQ(MustFail("SELECT GROUP_CONCAT(c SEPARATOR 1) FROM t").code, 1064);
+}
+
+TEST(DmlSelectTest, NamedWindows) {
+  // OVER w takes the named window whole; OVER (w …) and WINDOW v AS (w …) inherit its
+  // partitioning and order and add an order or a frame; each use owns its expressions.
+  SelectStmt s = Get<SelectStmt>(
+      "SELECT SUM(a) OVER w, RANK() OVER (w ORDER BY b DESC), COUNT(*) OVER v, "
+      "SUM(a) OVER (v RANGE 2 PRECEDING) FROM t WINDOW w AS (PARTITION BY c), "
+      "v AS (W ORDER BY d DESC) ORDER BY ROW_NUMBER() OVER v");
+  const WindowSpec& whole = *s.items[0].expr->window;
+  ASSERT_EQ(whole.partition_by.size(), 1u);
+  EXPECT_EQ(whole.partition_by[0]->name, "c");
+  EXPECT_TRUE(whole.order_by.empty());
+  const WindowSpec& ordered = *s.items[1].expr->window;
+  ASSERT_EQ(ordered.partition_by.size(), 1u);
+  EXPECT_NE(ordered.partition_by[0].get(), whole.partition_by[0].get());
+  ASSERT_EQ(ordered.order_by.size(), 1u);
+  EXPECT_EQ(ordered.order_by[0].expr->name, "b");
+  const WindowSpec& chained = *s.items[2].expr->window;
+  EXPECT_EQ(chained.partition_by.size(), 1u);
+  ASSERT_EQ(chained.order_by.size(), 1u);
+  EXPECT_TRUE(chained.order_by[0].descending);
+  // A RANGE frame's offset follows the inherited descending order: PRECEDING adds.
+  const WindowSpec& ranged = *s.items[3].expr->window;
+  ASSERT_TRUE(ranged.frame.has_value());
+  ASSERT_NE(ranged.frame->start.value, nullptr);
+  EXPECT_EQ(ranged.frame->start.value->binary_op, BinaryOp::kAdd);
+  ASSERT_EQ(s.order_by.size(), 1u);
+  ASSERT_NE(s.order_by[0].expr->window, nullptr);
+  EXPECT_EQ(s.order_by[0].expr->window->order_by.size(), 1u);
+  // Windows belong to their SELECT: a subquery has its own, and a UNION's next SELECT too.
+  Get<SelectStmt>(
+      "SELECT (SELECT MAX(a) OVER w FROM u WINDOW w AS (ORDER BY a) LIMIT 1) FROM t "
+      "WINDOW w AS (PARTITION BY b)");
+  EXPECT_EQ(MustFail("SELECT (SELECT MAX(a) OVER w FROM u) FROM t WINDOW w AS ()").code, 3579);
+  EXPECT_EQ(MustFail("SELECT a FROM t WINDOW w AS () UNION SELECT SUM(a) OVER w FROM u").code,
+            3579);
+  // Parameters in a window used twice keep their numbers.
+  Statement params =
+      MustParse("SELECT SUM(a) OVER (w), SUM(a) OVER w, ? FROM t WINDOW w AS (PARTITION BY a + ?)",
+                ParamMode::kAllowed);
+  EXPECT_EQ(params.param_count, 2);
+  // MySQL's errors.
+  auto fails = [](absl::string_view sql, uint16_t code, absl::string_view message) {
+    mysql::SqlError e = MustFail(sql);
+    EXPECT_EQ(e.code, code) << sql;
+    EXPECT_EQ(e.sqlstate, "HY000") << sql;
+    EXPECT_EQ(e.message, message) << sql;
+  };
+  fails("SELECT SUM(a) OVER w FROM t", 3579, "Window name 'w' is not defined.");
+  fails("SELECT SUM(a) OVER (x ORDER BY a) FROM t WINDOW w AS ()", 3579,
+        "Window name 'x' is not defined.");
+  fails("SELECT a FROM t WINDOW w AS (x)", 3579, "Window name 'x' is not defined.");
+  fails("SELECT a FROM t WINDOW w AS (v), v AS (w)", 3580,
+        "There is a circularity in the window dependency graph.");
+  fails("SELECT a FROM t WINDOW w AS (w)", 3580,
+        "There is a circularity in the window dependency graph.");
+  fails("SELECT SUM(a) OVER (w PARTITION BY b) FROM t WINDOW w AS ()", 3581,
+        "A window which depends on another cannot define partitioning.");
+  fails("SELECT SUM(a) OVER (w) FROM t WINDOW w AS (ROWS 1 PRECEDING)", 3582,
+        "Window 'w' has a frame definition, so cannot be referenced by another window.");
+  fails("SELECT SUM(a) OVER (w ORDER BY b) FROM t WINDOW w AS (ORDER BY a)", 3583,
+        "Window '<unnamed window>' cannot inherit 'w' since both contain an ORDER BY clause.");
+  fails("SELECT a FROM t WINDOW w AS (ORDER BY a), v AS (w ORDER BY b)", 3583,
+        "Window 'v' cannot inherit 'w' since both contain an ORDER BY clause.");
+  fails("SELECT a FROM t WINDOW w AS (), W AS ()", 3591, "Window 'W' is defined twice.");
+  // OVER w with a frame of its own is the window itself, not another built on it.
+  Get<SelectStmt>("SELECT SUM(a) OVER w FROM t WINDOW w AS (ORDER BY a ROWS 1 PRECEDING)");
+  EXPECT_EQ(MustFail("SELECT a FROM t WINDOW w").code, 1064);
+  EXPECT_EQ(MustFail("SELECT a FROM t WINDOW w AS (ORDER BY a").code, 1064);
 }
 
 TEST(DmlSelectTest, QualifiedNamesAndStars) {
@@ -607,7 +676,6 @@ TEST(DmlSelectTest, NotSupportedYet) {
   EXPECT_EQ(MustFail("SELECT c FROM t EXCEPT SELECT c FROM u").message, NotYet("EXCEPT"));
   EXPECT_EQ(MustFail("SELECT c FROM t INTO @x").message, NotYet("SELECT INTO"));
   EXPECT_EQ(MustFail("SELECT c FROM t PARTITION (p0)").message, NotYet("PARTITION"));
-  EXPECT_EQ(MustFail("SELECT c FROM t WINDOW w AS ()").message, NotYet("WINDOW"));
   // Without a table these stay unsupported: the executor runs no grouping or sorting there.
   EXPECT_EQ(MustFail("SELECT 1 ORDER BY 1").message, NotYet("ORDER without tables"));
   EXPECT_EQ(MustFail("SELECT 1 FROM DUAL GROUP BY 1").message, NotYet("GROUP without tables"));

@@ -811,7 +811,7 @@ ExprPtr Parser::ParseFunctionArgs(std::string name) {
   bool ok = IsAggregate(e->name) ? ParseAggregateArgs(*this, e.get())
                                  : Accept(TokenKind::kRParen) || ParseArgList(*this, e.get());
   if (!ok) return nullptr;
-  if (AcceptKeyword("OVER") && !ParseWindowSpec(e.get())) return nullptr;
+  if (AcceptKeyword("OVER") && !ParseOver(e.get())) return nullptr;
   return e;
 }
 
@@ -864,41 +864,6 @@ bool Parser::ParseFrameBound(bool rows, bool descending, FrameBound* out) {
             ? DateArithCall(add ? "DATE_ADD" : "DATE_SUB", std::move(current), std::move(offset))
             : Binary(add ? BinaryOp::kAdd : BinaryOp::kSub, std::move(current), std::move(offset));
   }
-  return true;
-}
-
-// After OVER: ([PARTITION BY expr, …] [ORDER BY …] [frame]). Named windows answer 1235.
-bool Parser::ParseWindowSpec(Expr* fn) {
-  if (Peek().kind != TokenKind::kLParen) return NotSupported("named windows");
-  Advance();
-  auto window = std::make_unique<WindowSpec>();
-  if (AcceptKeyword("PARTITION")) {
-    if (!ExpectKeyword("BY")) return false;
-    do {
-      ExprPtr key = ParseExpr();
-      if (!key) return false;
-      window->partition_by.push_back(std::move(key));
-    } while (Accept(TokenKind::kComma));
-  }
-  if (AcceptKeyword("ORDER") && !(ExpectKeyword("BY") && ParseOrderBy(&window->order_by))) {
-    return false;
-  }
-  if (PeekKeyword("ROWS") || PeekKeyword("RANGE")) {
-    WindowFrame& frame = window->frame.emplace();
-    frame.rows = AcceptKeyword("ROWS");
-    if (!frame.rows) Advance();  // RANGE
-    const bool descending = !window->order_by.empty() && window->order_by[0].descending;
-    if (AcceptKeyword("BETWEEN")) {
-      if (!ParseFrameBound(frame.rows, descending, &frame.start) || !ExpectKeyword("AND") ||
-          !ParseFrameBound(frame.rows, descending, &frame.end)) {
-        return false;
-      }
-    } else if (!ParseFrameBound(frame.rows, descending, &frame.start)) {
-      return false;
-    }
-  }
-  if (!Expect(TokenKind::kRParen)) return false;
-  fn->window = std::move(window);
   return true;
 }
 

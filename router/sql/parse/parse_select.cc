@@ -302,6 +302,7 @@ bool Parser::ParseSelect(SelectStmt* out) {
   DepthGuard depth(this);
   if (!depth.ok()) return false;
   Advance();  // SELECT
+  const WindowMarks windows = window_marks();
   ParseSelectOptions(*this, &out->distinct);
   do {
     bool first = out->items.empty();
@@ -328,8 +329,9 @@ bool Parser::ParseSelect(SelectStmt* out) {
   }
   if (AcceptKeyword("GROUP") && !ParseGroupBy(*this, &out->group_by)) return false;
   if (AcceptKeyword("HAVING") && !(out->having = ParseExpr())) return false;
-  if (PeekKeyword("WINDOW")) return NotSupported("WINDOW");
-  if (PeekKeyword("UNION")) return ParseUnion(out);
+  if (AcceptKeyword("WINDOW") && !ParseWindowClause()) return false;
+  // A UNION's ORDER BY is the whole union's: it has no windows of this SELECT's.
+  if (PeekKeyword("UNION")) return ResolveWindows(windows) && ParseUnion(out);
   if (StartsSetOperation(*this)) return NotSupported(absl::AsciiStrToUpper(Peek().text));
   if (AcceptKeyword("ORDER") && !(ExpectKeyword("BY") && ParseOrderBy(&out->order_by))) {
     return false;
@@ -338,7 +340,7 @@ bool Parser::ParseSelect(SelectStmt* out) {
   if (PeekKeyword("INTO")) return NotSupported("SELECT INTO");
   if (!ParseLockingClause(*this, &out->lock)) return false;
   if (PeekKeyword("INTO")) return NotSupported("SELECT INTO");
-  return true;
+  return ResolveWindows(windows);
 }
 
 // At UNION after a SELECT's HAVING: the SELECTs after it, and the ORDER BY and LIMIT after the

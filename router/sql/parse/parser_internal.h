@@ -85,7 +85,21 @@ class Parser {
   // --- statements (parse_select.cc, parse_set.cc, parse_show.cc, parse_misc.cc)
   bool ParseSelect(SelectStmt* out);
   bool ParseUnion(SelectStmt* first);
-  bool ParseWindowSpec(Expr* fn);
+  // Windows (parse_window.cc). After OVER: a window's name, or a specification in
+  // parentheses, which may build on a named window. Names are resolved when the SELECT ends
+  // (ResolveWindows), since its WINDOW clause comes after the select list.
+  bool ParseOver(Expr* fn);
+  // After WINDOW: `name AS (specification)`, ….
+  bool ParseWindowClause();
+  // At the end of a SELECT: gives every OVER of it that names a window (those recorded since
+  // WindowMarks()) its whole specification, checking the WINDOW clause as MySQL does (3579,
+  // 3580, 3581, 3582, 3583, 3591). A SELECT nested in it has resolved its own.
+  struct WindowMarks {
+    size_t named = 0;
+    size_t uses = 0;
+  };
+  WindowMarks window_marks() const { return {named_windows_.size(), window_uses_.size()}; }
+  bool ResolveWindows(WindowMarks marks);
   bool ParseFrameBound(bool rows, bool descending, FrameBound* out);
   // Joins after a first table (parse_select.cc): `, t`, `JOIN t ON …`, … while they come.
   bool ParseJoins(std::vector<JoinClause>* joins);
@@ -182,6 +196,35 @@ class Parser {
   bool has_subqueries_ = false;
   int depth_ = 0;
   bool in_union_ = false;  // parsing a SELECT after UNION (ParseUnion)
+
+  // A window specification as written: where its `(` is and how many `?` came before, so
+  // that it can be parsed again for each window built on it, its parameters numbered as
+  // the first time.
+  struct WindowSource {
+    size_t pos = 0;
+    int params = 0;
+  };
+  struct NamedWindow {  // one of a WINDOW clause's
+    std::string name;
+    WindowSource source;
+    std::string base;  // the window it builds on, if any
+    bool partitioned = false, ordered = false, framed = false;
+  };
+  struct WindowUse {  // an OVER that names a window
+    Expr* fn;
+    std::string name;
+    std::optional<WindowSource> source;  // OVER (name …): its own specification
+  };
+  // `(` [base] [PARTITION BY …] [ORDER BY …] [frame] `)`; a RANGE frame's offsets follow the
+  // window's order, which may be the one it inherits (`inherited_descending`).
+  bool ParseWindowSpec(bool inherited_descending, std::string* base, WindowSpec* out);
+  bool ParseWindowSpecAt(const WindowSource& source, bool inherited_descending, std::string* base,
+                         WindowSpec* out);
+  // Named window `index` (of those from `first` on) as a whole specification.
+  bool NamedWindowSpec(size_t first, size_t index, WindowSpec* out);
+  bool WindowError(uint16_t code, std::string message);
+  std::vector<NamedWindow> named_windows_;  // of the SELECTs being parsed, innermost last
+  std::vector<WindowUse> window_uses_;
   std::optional<mysql::SqlError> error_;
 };
 
