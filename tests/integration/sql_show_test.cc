@@ -263,6 +263,15 @@ TEST_F(SqlShowTest, ErrorsAsMySqlGivesThem) {
       Error("SELECT SUM(qty) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED PRECEDING) FROM kinds"),
       HasSubstr("ERROR 3585 (HY000) at line 1: Window '<unnamed window>': frame end cannot be "
                 "UNBOUNDED PRECEDING."));
+  // Named windows and HAVING beside windows: MySQL 8.0's errors (MariaDB's codes differ).
+  EXPECT_THAT(Error("SELECT SUM(qty) OVER w FROM kinds"),
+              HasSubstr("ERROR 3579 (HY000) at line 1: Window name 'w' is not defined."));
+  EXPECT_THAT(Error("SELECT SUM(qty) OVER (w ORDER BY qty) FROM kinds WINDOW w AS (ORDER BY qty)"),
+              HasSubstr("ERROR 3583 (HY000) at line 1: Window '<unnamed window>' cannot inherit "
+                        "'w' since both contain an ORDER BY clause."));
+  EXPECT_THAT(Error("SELECT qty, ROW_NUMBER() OVER () AS rn FROM kinds HAVING rn > 1"),
+              HasSubstr("ERROR 3594 (HY000) at line 1: You cannot use the alias 'rn' of an "
+                        "expression containing a window function in this context.'"));
 }
 
 // RANGE frames with INTERVAL offsets over dates and times, which MariaDB 10.11 refuses (so not

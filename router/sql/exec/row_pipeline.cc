@@ -64,9 +64,6 @@ class Pipeline {
     result_.columns = std::get<std::vector<ColumnDefinition>>(std::move(cols));
     if (auto err = Filter()) return *err;
     CollectAllAggregates();
-    if (!windows_.empty() && select_.having != nullptr) {
-      return mysql::errors::NotSupportedYet("window functions with HAVING");
-    }
     PlanOutput();
     bool grouped = !aggregates_.empty() || !select_.group_by.empty();
     if (auto err = grouped ? EmitGroups() : EmitRows()) return *err;
@@ -119,7 +116,9 @@ class Pipeline {
     }
     // Window calls after: their arguments may hold aggregates (SUM(SUM(x)) OVER ()).
     for (const SelectItem& item : select_.items) {
+      const size_t before = windows_.size();
       if (item.expr != nullptr) CollectWindowCalls(*item.expr, &windows_);
+      item_windowed_.push_back(windows_.size() > before);
     }
     for (const OrderItem& o : select_.order_by) CollectWindowCalls(*o.expr, &windows_);
     for (const Expr* call : windows_) {
@@ -340,6 +339,7 @@ class Pipeline {
       std::vector<Row*> rows;
       for (Row& row : fetched_.rows) rows.push_back(&row);
       std::vector<absl::flat_hash_map<const Expr*, Value>> values(rows.size());
+      if (auto err = HavingBeforeWindows(&rows, &values)) return err;
       if (auto err = ComputeWindows(rows, &values)) return err;
       for (size_t i = 0; i < rows.size(); ++i) {
         if (auto err = Emit(rows[i], &values[i], /*consume=*/false)) return err;
@@ -418,8 +418,9 @@ class Pipeline {
       }
       rows.push_back(group.first_row == SIZE_MAX ? &nulls : &fetched_.rows[group.first_row]);
     }
+    if (auto err = HavingBeforeWindows(&rows, &values)) return err;
     if (auto err = ComputeWindows(rows, &values)) return err;
-    for (size_t g = 0; g < groups.size(); ++g) {
+    for (size_t g = 0; g < rows.size(); ++g) {
       if (auto err = Emit(rows[g], &values[g], /*consume=*/false)) return err;
     }
     return std::nullopt;
@@ -451,7 +452,7 @@ class Pipeline {
     // A group HAVING drops needs no sort keys (and its errors never surface); the copies it
     // reads are taken first. A consumed row moves its values only after the keys are read.
     if (!consume) TakeSourceValues(row, /*consume=*/false, &out.values);
-    if (aggregates != nullptr && select_.having != nullptr) {
+    if (aggregates != nullptr && select_.having != nullptr && !having_before_windows_) {
       bool keep = false;
       if (auto err = Having(*row, out.values, aggregates, &keep)) return err;
       if (!keep) return std::nullopt;
@@ -489,7 +490,70 @@ class Pipeline {
     }
   }
 
-  // HAVING sees the group's columns and, as in MySQL, the select list's aliases.
+  // MySQL computes windows over the rows (or groups) HAVING keeps: with windows, HAVING runs
+  // first and drops from `rows` and `values` what it rejects. It sees the aliases of the
+  // select list's items that hold no window; naming one that does is 3594, as in MySQL.
+  std::optional<mysql::SqlError> HavingBeforeWindows(
+      std::vector<Row*>* rows, std::vector<absl::flat_hash_map<const Expr*, Value>>* values) {
+    if (windows_.empty() || select_.having == nullptr) return std::nullopt;
+    having_before_windows_ = true;
+    if (auto err = WindowAliasInHaving(*select_.having)) return err;
+    size_t kept = 0;
+    for (size_t r = 0; r < rows->size(); ++r) {
+      Row* row = (*rows)[r];
+      EvalContext eval = RowContext(row, "field list");
+      eval.aggregate_values = &(*values)[r];
+      Row output;
+      for (size_t i = 0; i < select_.items.size(); ++i) {
+        const SelectItem& item = select_.items[i];
+        if (item.expr == nullptr) {
+          for (int c : stars_[i]) output.push_back((*row)[c]);
+        } else if (item_windowed_[i]) {
+          output.emplace_back();  // not computed yet, and not seen by HAVING
+        } else if (item_sources_[i] >= 0) {
+          output.push_back((*row)[item_sources_[i]]);
+        } else {
+          auto v = Evaluate(*item.expr, &eval);
+          if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+          output.push_back(std::get<Value>(std::move(v)));
+        }
+      }
+      bool keep = false;
+      if (auto err = Having(*row, output, &(*values)[r], &keep)) return err;
+      if (!keep) continue;
+      (*rows)[kept] = row;
+      (*values)[kept] = std::move((*values)[r]);
+      ++kept;
+    }
+    rows->resize(kept);
+    values->resize(kept);
+    return std::nullopt;
+  }
+
+  // 3594 when `e` names (bare) the alias of an item holding a window and no fetched column.
+  std::optional<mysql::SqlError> WindowAliasInHaving(const Expr& e) const {
+    if (e.kind == ExprKind::kColumn && e.qualifier.empty()) {
+      const bool fetched = absl::c_any_of(fetched_.columns, [&](const ColumnDefinition& c) {
+        return absl::EqualsIgnoreCase(c.name, e.name);
+      });
+      for (size_t i = 0; i < select_.items.size() && !fetched; ++i) {
+        const SelectItem& item = select_.items[i];
+        if (item_windowed_[i] && item.has_alias && absl::EqualsIgnoreCase(item.name, e.name)) {
+          return mysql::SqlError{3594, "HY000",
+                                 absl::StrCat("You cannot use the alias '", item.name,
+                                              "' of an expression containing a window function "
+                                              "in this context.'")};
+        }
+      }
+    }
+    for (const ExprPtr& a : e.args) {
+      if (auto err = WindowAliasInHaving(*a)) return err;
+    }
+    return std::nullopt;
+  }
+
+  // HAVING sees the group's columns and, as in MySQL, the select list's aliases (those of
+  // items without windows once windows are in the statement: HavingBeforeWindows).
   std::optional<mysql::SqlError> Having(const Row& row, const Row& output,
                                         const absl::flat_hash_map<const Expr*, Value>* aggregates,
                                         bool* keep) {
@@ -502,7 +566,7 @@ class Pipeline {
         out += stars_[i].size();
         continue;
       }
-      if (item.has_alias && out < output.size()) {
+      if (item.has_alias && out < output.size() && !item_windowed_[i]) {
         ColumnDefinition c = result_.columns[out];
         c.name = item.name;
         columns.push_back(std::move(c));
@@ -600,6 +664,8 @@ class Pipeline {
   std::vector<int> item_sources_;
   std::vector<std::vector<int>> stars_;  // per `*` or `t.*` item: the source columns it shows
   std::vector<size_t> item_outputs_;
+  std::vector<bool> item_windowed_;  // per select item: it holds a window call
+  bool having_before_windows_ = false;
   std::vector<int> order_outputs_;
   // Per ORDER BY key: how an ENUM or SET column orders; empty for other keys.
   std::vector<MemberOrder> member_orders_;

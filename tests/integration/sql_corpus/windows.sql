@@ -1,8 +1,8 @@
 -- Window functions (issue 18): ROW_NUMBER, RANK, DENSE_RANK, NTILE, LAG, LEAD, FIRST_VALUE,
 -- LAST_VALUE and COUNT/SUM/AVG/MAX OVER a window; PARTITION BY, ORDER BY (running totals over
 -- the default frame, peers included) or neither (the whole partition); over a join, over
--- groups (RANK by an aggregate), in a derived table filtered outside, with the statement's
--- own ORDER BY and LIMIT. Left out: windows ordered by strings that differ only in case (the
+-- groups (RANK by an aggregate), over the groups or rows HAVING keeps (windows come after
+-- HAVING), in a derived table filtered outside, with the statement's own ORDER BY and LIMIT. Left out: windows ordered by strings that differ only in case (the
 -- router still orders strings by bytes, MariaDB by collation), LAG/LEAD with a default
 -- (MariaDB 10.11 has no third argument), explicit frames (1235). MariaDB types a table's
 -- columns as nullable in a statement with windows (MySQL 8.0 does not), which widens short
@@ -21,3 +21,6 @@ SELECT c.name, o.id AS ident, ROW_NUMBER() OVER (PARTITION BY c.id ORDER BY o.pl
 SELECT * FROM (SELECT id AS ident, ROW_NUMBER() OVER (ORDER BY id DESC) AS rn FROM orders) t WHERE rn <= 3 ORDER BY rn;
 SELECT id AS ident, ROW_NUMBER() OVER (ORDER BY id) AS rn FROM orders ORDER BY rn DESC LIMIT 2;
 SELECT order_id, SUM(qty) OVER (PARTITION BY order_id ORDER BY line) AS running FROM order_line WHERE order_id IN (10, 12, 16) ORDER BY order_id, line;
+SELECT status, COUNT(*) AS n, RANK() OVER (ORDER BY COUNT(*) DESC) AS r, SUM(COUNT(*)) OVER () AS total FROM orders GROUP BY status HAVING COUNT(*) > 1 ORDER BY r, status;
+SELECT customer_id, COUNT(*) AS n, ROW_NUMBER() OVER (ORDER BY customer_id) AS pos FROM orders GROUP BY customer_id HAVING n >= 2 ORDER BY customer_id;
+SELECT id AS ident, qty AS quantity, ROW_NUMBER() OVER (ORDER BY qty, id) AS pos FROM item HAVING quantity > 1 ORDER BY id;
