@@ -81,8 +81,10 @@ def folds(primaries, plain):
     return out
 
 
-def c_string(data):
-    return "".join("\\x%02x" % b for b in data)
+def number_rows(values, per_row, indent="  "):
+    """C initializer lines for `values`, `per_row` numbers a line."""
+    return [indent + ", ".join("%d" % v for v in values[i:i + per_row]) + ","
+            for i in range(0, len(values), per_row)]
 
 
 def write_fold_table(version, fold):
@@ -125,16 +127,14 @@ def write_fold_table(version, fold):
         "// Each ASCII character's form: a byte, or -1 for none (an ignorable control).",
         "inline constexpr int8_t kAscii[128] = {",
     ]
-    for i in range(0, 128, 16):
-        lines.append("  " + ", ".join("%d" % v for v in ascii_fold[i:i + 16]) + ",")
+    lines += number_rows(ascii_fold, 16)
     lines += [
         "};",
         "",
         "// Forms: a length byte, then the form's UTF-8. Offset 0 is the character itself, 1 none.",
         "inline constexpr unsigned char kPool[] = {",
     ]
-    for i in range(0, len(pool), 24):
-        lines.append("  " + ", ".join("%d" % b for b in pool[i:i + 24]) + ",")
+    lines += number_rows(pool, 24)
     lines += [
         "};",
         "",
@@ -142,13 +142,11 @@ def write_fold_table(version, fold):
         "// kBlocks[block][cp & 0xFF] the form's offset in kPool.",
         "inline constexpr uint16_t kBlockOf[256] = {",
     ]
-    for i in range(0, 256, 16):
-        lines.append("  " + ", ".join("%d" % v for v in block_index[i:i + 16]) + ",")
+    lines += number_rows(block_index, 16)
     lines += ["};", "", "inline constexpr uint16_t kBlocks[%d][256] = {" % len(blocks)]
     for block in blocks:
         lines.append("  {")
-        for i in range(0, 256, 16):
-            lines.append("    " + ", ".join("%d" % v for v in block[i:i + 16]) + ",")
+        lines += number_rows(block, 16, indent="    ")
         lines.append("  },")
     lines += [
         "};",
