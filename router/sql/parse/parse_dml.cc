@@ -114,7 +114,7 @@ bool ParseInsertSource(Parser& p, InsertStmt* out) {
     }
   }
   if (p.AcceptKeyword("VALUES") || p.AcceptKeyword("VALUE")) return ParseRows(p, &out->rows);
-  if (p.PeekKeyword("SELECT")) {
+  if (p.PeekKeyword("SELECT") || p.PeekKeyword("WITH")) {
     out->select = std::make_unique<SelectStmt>();
     return p.ParseSelect(out->select.get());
   }

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "router/sql/parse/parser.h"
 #include "router/sql/parse/parser_test_util.h"
@@ -584,11 +585,73 @@ TEST(DmlSelectTest, DerivedTables) {
   EXPECT_EQ(e.sqlstate, "42000");
   EXPECT_EQ(e.message, "Every derived table must have its own alias");
   EXPECT_EQ(MustFail("SELECT * FROM (SELECT 1) WHERE 1").code, 1248);
-  EXPECT_EQ(MustFail("SELECT * FROM (SELECT 1) AS d (a)").message,
-            NotYet("derived table column lists"));
-  EXPECT_EQ(MustFail("SELECT * FROM (WITH x AS (SELECT 1) SELECT * FROM x) d").code, 1235);
+  // A derived table's column list names its query's columns.
+  SelectStmt named = Get<SelectStmt>("SELECT * FROM (SELECT 1, 2) AS d (a, b)");
+  EXPECT_EQ(named.from->derived->items[1].name, "b");
+  EXPECT_TRUE(named.from->derived->items[1].has_alias);
+  EXPECT_EQ(MustFail("SELECT * FROM (SELECT 1) AS d (a, b)").code, 1353);
+  EXPECT_EQ(MustFail("SELECT * FROM (SELECT 1, 2) AS d (a, A)").code, 1060);
+  EXPECT_EQ(MustFail("SELECT * FROM (SELECT * FROM t) AS d (a)").message,
+            NotYet("a column list over *"));
   // A subquery parses; whether it can run is the executor's to say (exec/subqueries.h).
   EXPECT_TRUE(MustParse("SELECT * FROM t WHERE id IN (SELECT id FROM u)").has_subqueries);
+}
+
+TEST(DmlSelectTest, CommonTableExpressions) {
+  // Each reference is a derived table of the common table's query, named as written or by
+  // the common table; a later one sees an earlier one; each owns its expressions.
+  Statement s = MustParse(
+      "WITH a (x) AS (SELECT k FROM t WHERE k > ?), b AS (SELECT x FROM a) "
+      "SELECT * FROM a JOIN b ON b.x = a.x JOIN a AS a2 WHERE ? IN (SELECT x FROM b)",
+      ParamMode::kAllowed);
+  EXPECT_EQ(s.param_count, 2);
+  const auto& select = std::get<SelectStmt>(s.node);
+  ASSERT_NE(select.from->derived, nullptr);
+  EXPECT_EQ(select.from->alias, "a");
+  EXPECT_TRUE(select.from->table.name.empty());
+  EXPECT_EQ(select.from->derived->items[0].name, "x");
+  EXPECT_TRUE(IsParam(select.from->derived->where->args[1], 0));
+  ASSERT_EQ(select.joins.size(), 2u);
+  const SelectStmt& b = *select.joins[0].table.derived;
+  ASSERT_NE(b.from->derived, nullptr) << "b reads a, which is a derived table in b too";
+  EXPECT_EQ(b.from->alias, "a");
+  EXPECT_EQ(select.joins[1].table.alias, "a2");
+  EXPECT_NE(select.joins[1].table.derived->where.get(), select.from->derived->where.get());
+  EXPECT_TRUE(IsParam(select.joins[1].table.derived->where->args[1], 0));
+  EXPECT_TRUE(IsParam(select.where->args[0], 1));
+  EXPECT_NE(select.where->subquery->from->derived, nullptr);
+  // A common table hides a table of its name, but not db.name, nor itself in its query.
+  SelectStmt hidden = Get<SelectStmt>("WITH t AS (SELECT * FROM t) SELECT * FROM t, db.t");
+  ASSERT_NE(hidden.from->derived, nullptr);
+  EXPECT_EQ(hidden.from->derived->from->table.name, "t");
+  EXPECT_EQ(hidden.from->derived->from->derived, nullptr);
+  EXPECT_EQ(hidden.joins[0].table.derived, nullptr);
+  // In scope for the UNION after it, subqueries and derived tables, and no further.
+  Get<SelectStmt>("WITH c AS (SELECT 1 AS x) SELECT x FROM c UNION SELECT x FROM c");
+  Get<SelectStmt>("SELECT * FROM (WITH c AS (SELECT 1 AS x) SELECT x FROM c) d");
+  Get<SelectStmt>("SELECT EXISTS (WITH c AS (SELECT 1) SELECT * FROM c)");
+  SelectStmt outside = Get<SelectStmt>("SELECT * FROM (WITH c AS (SELECT 1) SELECT 1) d, c");
+  EXPECT_EQ(outside.joins[0].table.table.name, "c");
+  EXPECT_EQ(outside.joins[0].table.derived, nullptr);
+  Get<InsertStmt>("INSERT INTO t WITH c AS (SELECT 1) SELECT * FROM c");
+  Get<CreateViewStmt>("CREATE VIEW v AS WITH c AS (SELECT 1 AS x) SELECT x FROM c");
+  // MySQL's errors, and what is not built.
+  EXPECT_EQ(MustFail("WITH c AS (SELECT 1), c AS (SELECT 2) SELECT * FROM c").code, 1066);
+  EXPECT_EQ(MustFail("WITH c (a, b) AS (SELECT 1) SELECT * FROM c").code, 1353);
+  EXPECT_EQ(MustFail("WITH RECURSIVE c AS (SELECT 1) SELECT * FROM c").message,
+            NotYet("WITH RECURSIVE"));
+  EXPECT_EQ(MustFail("WITH c AS (SELECT 1) DELETE FROM t").message, NotYet("WITH … DELETE"));
+  EXPECT_EQ(MustFail("WITH c AS SELECT 1 SELECT 2").code, 1064);
+  EXPECT_EQ(MustFail("WITH c AS (SELECT 1)").code, 1064);
+  // Each common table read twice by the next: 2^20 reads, refused as too big to parse.
+  std::string doubling = "WITH c0 AS (SELECT 1 AS x)";
+  for (int i = 1; i <= 20; ++i) {
+    absl::StrAppend(&doubling, ", c", i, " AS (SELECT a.x FROM c", i - 1, " a, c", i - 1, " b)");
+  }
+  absl::StrAppend(&doubling, " SELECT * FROM c20");
+  mysql::SqlError big = MustFail(doubling);
+  EXPECT_EQ(big.code, 1064);
+  EXPECT_TRUE(absl::StartsWith(big.message, "memory exhausted")) << big.message;
 }
 
 TEST(DmlSelectTest, Joins) {

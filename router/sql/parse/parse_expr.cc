@@ -402,7 +402,7 @@ ExprPtr Parser::ParsePredicate() {
     }
     if (AcceptKeyword("IN")) {
       if (!Expect(TokenKind::kLParen)) return nullptr;
-      if (PeekKeyword("SELECT")) {
+      if (PeekKeyword("SELECT") || PeekKeyword("WITH")) {
         ExprPtr e = ParseSubqueryRest(ExprKind::kInSubquery);
         if (!e) return nullptr;
         e->negated = negated;
@@ -592,8 +592,9 @@ ExprPtr Parser::ParsePrimary() {
     }
     case TokenKind::kLParen: {
       Advance();
-      if (PeekKeyword("WITH")) return NotSupported("WITH"), nullptr;
-      if (PeekKeyword("SELECT")) return ParseSubqueryRest(ExprKind::kSubquery);
+      if (PeekKeyword("SELECT") || PeekKeyword("WITH")) {
+        return ParseSubqueryRest(ExprKind::kSubquery);
+      }
       ExprPtr inner = ParseExpr();
       if (!inner) return nullptr;
       if (Peek().kind == TokenKind::kComma) return ParseRowRest(std::move(inner));
@@ -719,7 +720,8 @@ ExprPtr Parser::ParseIdentExpr() {
       if (Peek().kind != TokenKind::kComma) return Fail(), nullptr;
       return ParseRowRest(std::move(first));
     }
-    if (PeekKeyword("EXISTS") && next == TokenKind::kLParen && PeekKeyword("SELECT", 2)) {
+    if (PeekKeyword("EXISTS") && next == TokenKind::kLParen &&
+        (PeekKeyword("SELECT", 2) || PeekKeyword("WITH", 2))) {
       Advance();
       Advance();
       return ParseSubqueryRest(ExprKind::kExists);

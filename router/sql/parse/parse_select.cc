@@ -168,22 +168,26 @@ bool ParseBaseTable(Parser& p, TableRef* ref) {
   }
   if (!p.ParseTableName(&ref->table)) return false;
   if (p.PeekKeyword("PARTITION")) return p.NotSupported("PARTITION");
+  if (ref->table.database.empty() && p.IsCommonTable(ref->table.name)) {
+    return ParseTableAlias(p, &ref->alias) && p.ExpandCommonTable(ref);
+  }
   return ParseTableAlias(p, &ref->alias) && ParseIndexHints(p, &ref->index_hint);
 }
 
-// (SELECT …) [AS] alias. A missing alias is left for ParseSelect to answer 1248.
+// (SELECT …) [AS] alias [(column, …)]. A missing alias is left for ParseSelect to answer 1248.
 bool ParseDerivedTable(Parser& p, TableRef* ref) {
   p.Advance();  // (
-  if (!p.PeekKeyword("SELECT")) {
-    bool query = p.PeekKeyword("WITH") || p.PeekKeyword("VALUES") || p.PeekKeyword("TABLE");
+  if (!p.PeekKeyword("SELECT") && !p.PeekKeyword("WITH")) {
+    bool query = p.PeekKeyword("VALUES") || p.PeekKeyword("TABLE");
     return p.NotSupported(query ? absl::AsciiStrToUpper(p.Peek().text) + " in a derived table"
                                 : "parenthesized table references");
   }
   ref->derived = std::make_unique<SelectStmt>();
   if (!p.ParseSelect(ref->derived.get()) || !p.Expect(TokenKind::kRParen)) return false;
   if (!ParseTableAlias(p, &ref->alias)) return false;
-  if (p.Peek().kind == TokenKind::kLParen) return p.NotSupported("derived table column lists");
-  return true;
+  if (p.Peek().kind != TokenKind::kLParen) return true;
+  std::vector<std::string> columns;
+  return ParseColumnList(p, &columns) && NameQueryColumns(p, columns, ref->derived.get());
 }
 
 bool ParseTableRef(Parser& p, TableRef* ref) {
@@ -301,6 +305,13 @@ bool ParseLockingClause(Parser& p, LockMode* lock) {
 bool Parser::ParseSelect(SelectStmt* out) {
   DepthGuard depth(this);
   if (!depth.ok()) return false;
+  const size_t scope = common_tables_.size();
+  const bool ok = (!PeekKeyword("WITH") || ParseWith()) && ParseSelectBody(out);
+  common_tables_.resize(scope);
+  return ok;
+}
+
+bool Parser::ParseSelectBody(SelectStmt* out) {
   Advance();  // SELECT
   const WindowMarks windows = window_marks();
   ParseSelectOptions(*this, &out->distinct);

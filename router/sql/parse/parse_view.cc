@@ -57,7 +57,7 @@ bool ParseViewBody(Parser& p, CreateViewStmt* out) {
   if (p.Peek().kind == TokenKind::kLParen && p.PeekKeyword("SELECT", 1)) {
     return p.NotSupported("parenthesized SELECT");
   }
-  if (!p.PeekKeyword("SELECT")) return p.Fail();
+  if (!p.PeekKeyword("SELECT") && !p.PeekKeyword("WITH")) return p.Fail();
   size_t first = p.pos();
   SelectStmt select;  // parsed here for its syntax only
   if (!p.ParseSelect(&select)) return false;

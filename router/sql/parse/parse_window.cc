@@ -25,11 +25,6 @@ bool NamesBase(const Parser& p) {
 
 }  // namespace
 
-bool Parser::WindowError(uint16_t code, std::string message) {
-  if (!error_) error_ = mysql::SqlError{code, "HY000", std::move(message)};
-  return false;
-}
-
 bool Parser::ParseWindowSpec(bool inherited_descending, std::string* base, WindowSpec* out) {
   if (!Expect(TokenKind::kLParen)) return false;
   if (NamesBase(*this) && !ParseIdentifier(base)) return false;
@@ -127,6 +122,9 @@ bool Parser::NamedWindowSpec(size_t first, size_t index, WindowSpec* out) {
 
 bool Parser::ResolveWindows(WindowMarks marks) {
   const size_t first = marks.named;
+  auto window_error = [this](uint16_t code, std::string message) {
+    return FailWith(mysql::SqlError{code, "HY000", std::move(message)});
+  };
   auto find = [&](absl::string_view name) -> std::optional<size_t> {
     for (size_t i = first; i < named_windows_.size(); ++i) {
       if (absl::EqualsIgnoreCase(named_windows_[i].name, name)) return i;
@@ -134,22 +132,22 @@ bool Parser::ResolveWindows(WindowMarks marks) {
     return std::nullopt;
   };
   auto not_defined = [&](absl::string_view name) {
-    return WindowError(3579, absl::StrCat("Window name '", name, "' is not defined."));
+    return window_error(3579, absl::StrCat("Window name '", name, "' is not defined."));
   };
   // What building `child` (named, or kUnnamed) on window `base` may not do.
   auto check_base = [&](absl::string_view child, bool partitioned, bool ordered,
                         const NamedWindow& base) {
     if (partitioned) {
-      return WindowError(3581, "A window which depends on another cannot define partitioning.");
+      return window_error(3581, "A window which depends on another cannot define partitioning.");
     }
     if (base.framed) {
-      return WindowError(3582, absl::StrCat("Window '", base.name,
-                                            "' has a frame definition, so cannot be referenced "
-                                            "by another window."));
+      return window_error(3582, absl::StrCat("Window '", base.name,
+                                             "' has a frame definition, so cannot be referenced "
+                                             "by another window."));
     }
     if (ordered && base.ordered) {
-      return WindowError(3583, absl::StrCat("Window '", child, "' cannot inherit '", base.name,
-                                            "' since both contain an ORDER BY clause."));
+      return window_error(3583, absl::StrCat("Window '", child, "' cannot inherit '", base.name,
+                                             "' since both contain an ORDER BY clause."));
     }
     return true;
   };
@@ -157,7 +155,7 @@ bool Parser::ResolveWindows(WindowMarks marks) {
   for (size_t i = first; i < named_windows_.size(); ++i) {
     const NamedWindow& window = named_windows_[i];
     if (find(window.name) != i) {
-      return WindowError(3591, absl::StrCat("Window '", window.name, "' is defined twice."));
+      return window_error(3591, absl::StrCat("Window '", window.name, "' is defined twice."));
     }
   }
   for (size_t i = first; i < named_windows_.size(); ++i) {
@@ -173,7 +171,7 @@ bool Parser::ResolveWindows(WindowMarks marks) {
     for (std::optional<size_t> at = base; at && !named_windows_[*at].base.empty();
          at = find(named_windows_[*at].base)) {
       if (++steps > named_windows_.size() - first) {
-        return WindowError(3580, "There is a circularity in the window dependency graph.");
+        return window_error(3580, "There is a circularity in the window dependency graph.");
       }
     }
   }

@@ -65,18 +65,27 @@ Parser::DepthGuard::DepthGuard(Parser* parser) : parser_(parser) {
   // Deep enough for any real statement; shallow enough for a worker's stack under ASan.
   constexpr int kMaxDepth = 200;
   ok_ = ++parser_->depth_ <= kMaxDepth;
-  if (!ok_ && !parser_->error_) {
-    const Token& tok = parser_->Peek();
-    size_t offset = tok.kind == TokenKind::kEnd ? parser_->sql_.size() : tok.offset;
-    parser_->error_ =
-        mysql::SqlError{1064, "42000",
-                        absl::StrCat("memory exhausted near '", NearText(parser_->sql_, offset),
-                                     "' at line ", tok.line)};
+  if (!ok_) parser_->Exhausted();
+}
+
+bool Parser::Exhausted() {
+  if (!error_) {
+    const Token& tok = Peek();
+    size_t offset = tok.kind == TokenKind::kEnd ? sql_.size() : tok.offset;
+    error_ = mysql::SqlError{
+        1064, "42000",
+        absl::StrCat("memory exhausted near '", NearText(sql_, offset), "' at line ", tok.line)};
   }
+  return false;
 }
 
 bool Parser::NotSupported(absl::string_view what) {
   if (!error_) error_ = mysql::errors::NotSupportedYet(what);
+  return false;
+}
+
+bool Parser::FailWith(mysql::SqlError error) {
+  if (!error_) error_ = std::move(error);
   return false;
 }
 
@@ -137,7 +146,7 @@ bool Parser::ParseStatement(StatementNode* out) {
     *out = T{};
     return (this->*parse)(&std::get<T>(*out));
   };
-  if (PeekKeyword("SELECT")) return as(&Parser::ParseSelect);
+  if (PeekKeyword("SELECT") || PeekKeyword("WITH")) return as(&Parser::ParseSelect);
   if (PeekKeyword("SET") && PeekKeyword("PASSWORD", 1)) return as(&Parser::ParseAccountStatement);
   if (PeekKeyword("SET") &&
       (PeekKeyword("ROLE", 1) || (PeekKeyword("DEFAULT", 1) && PeekKeyword("ROLE", 2)))) {
@@ -199,12 +208,11 @@ bool Parser::UnsupportedStatement() {
   static constexpr absl::string_view kTwoWord[] = {"CREATE", "DROP", "ALTER",  "LOCK", "UNLOCK",
                                                    "FLUSH",  "LOAD", "RENAME", "CHECK"};
   static constexpr absl::string_view kOneWord[] = {
-      "INSERT", "REPLACE", "UPDATE",    "DELETE",   "TRUNCATE", "EXPLAIN",  "DESCRIBE",
-      "DESC",   "ANALYZE", "OPTIMIZE",  "REPAIR",   "CHECKSUM", "GRANT",    "REVOKE",
-      "CALL",   "HANDLER", "SAVEPOINT", "RELEASE",  "XA",       "WITH",     "TABLE",
-      "VALUES", "INSTALL", "UNINSTALL", "RESET",    "PURGE",    "CHANGE",   "IMPORT",
-      "CLONE",  "HELP",    "SIGNAL",    "RESIGNAL", "GET",      "SHUTDOWN", "RESTART",
-      "BINLOG", "CACHE"};
+      "INSERT",    "REPLACE",  "UPDATE", "DELETE",   "TRUNCATE", "EXPLAIN", "DESCRIBE",  "DESC",
+      "ANALYZE",   "OPTIMIZE", "REPAIR", "CHECKSUM", "GRANT",    "REVOKE",  "CALL",      "HANDLER",
+      "SAVEPOINT", "RELEASE",  "XA",     "TABLE",    "VALUES",   "INSTALL", "UNINSTALL", "RESET",
+      "PURGE",     "CHANGE",   "IMPORT", "CLONE",    "HELP",     "SIGNAL",  "RESIGNAL",  "GET",
+      "SHUTDOWN",  "RESTART",  "BINLOG", "CACHE"};
   for (absl::string_view kw : kTwoWord) {
     if (PeekKeyword(kw)) {
       const Token& next = Peek(1);

@@ -57,6 +57,10 @@ class Parser {
   bool Fail(const Token& tok);
   // 1235 naming `what`. Always returns false.
   bool NotSupported(absl::string_view what);
+  // `error` (a semantic one the parser finds, as MySQL's does). Always returns false.
+  bool FailWith(mysql::SqlError error);
+  // MySQL's parse error for a statement too big to parse ("memory exhausted"). Always false.
+  bool Exhausted();
 
   // Bounds the recursion of nested expressions and subqueries, so that a statement of
   // thousands of `(` gets MySQL's "memory exhausted" parse error instead of overflowing the
@@ -83,8 +87,18 @@ class Parser {
   size_t pos() const { return pos_; }
 
   // --- statements (parse_select.cc, parse_set.cc, parse_show.cc, parse_misc.cc)
+  // A query at SELECT or at WITH (common table expressions, parse_with.cc, in scope for it,
+  // its UNION parts and its subqueries).
   bool ParseSelect(SelectStmt* out);
   bool ParseUnion(SelectStmt* first);
+  // Common table expressions (parse_with.cc). At WITH: its tables, in scope until the query
+  // they belong to ends (ParseSelect).
+  bool ParseWith();
+  // Whether `name` (unqualified) names a common table in scope.
+  bool IsCommonTable(absl::string_view name) const;
+  // `ref`, which names a common table, as a derived table of its query (parsed again for this
+  // reference), named by the alias written or else the table's name.
+  bool ExpandCommonTable(TableRef* ref);
   // Windows (parse_window.cc). After OVER: a window's name, or a specification in
   // parentheses, which may build on a named window. Names are resolved when the SELECT ends
   // (ResolveWindows), since its WINDOW clause comes after the select list.
@@ -222,14 +236,30 @@ class Parser {
                          WindowSpec* out);
   // Named window `index` (of those from `first` on) as a whole specification.
   bool NamedWindowSpec(size_t first, size_t index, WindowSpec* out);
-  bool WindowError(uint16_t code, std::string message);
   std::vector<NamedWindow> named_windows_;  // of the SELECTs being parsed, innermost last
   std::vector<WindowUse> window_uses_;
+
+  bool ParseSelectBody(SelectStmt* out);
+  struct CommonTable {
+    std::string name;
+    std::vector<std::string> columns;  // WITH name (a, b) AS …; empty: the query's names
+    WindowSource query;                // its `(`
+    size_t visible = 0;                // the common tables its query sees: those before it
+  };
+  std::vector<CommonTable> common_tables_;  // in scope, outermost first
+  int common_table_reads_ = 0;              // references expanded in this statement
+  // `(` query `)`, the query's result columns renamed by `columns` when there are some.
+  bool ParseParenthesizedQuery(const std::vector<std::string>& columns, SelectStmt* out);
   std::optional<mysql::SqlError> error_;
 };
 
 bool IsViewDefinition(const Parser& p);
 ExprPtr MakeExpr(ExprKind kind);
+// `(` name, … `)`: a derived table's or a common table's column names (parse_with.cc).
+bool ParseColumnList(Parser& p, std::vector<std::string>* out);
+// Names the result columns of `query` (its select list, the first SELECT's in a UNION) by
+// `columns`, as MySQL does: 1353 for another count, 1060 for a name twice.
+bool NameQueryColumns(Parser& p, const std::vector<std::string>& columns, SelectStmt* query);
 // column = value, … (`:=` works too, as in MySQL): INSERT … SET, UPDATE, LOAD DATA … SET.
 bool ParseAssignments(Parser& p, std::vector<Assignment>* out);
 
