@@ -32,10 +32,10 @@ using Registry = absl::flat_hash_map<absl::string_view, const BuiltinFunction*>;
 
 Registry BuildRegistry() {
   Registry registry;
-  for (auto family :
-       {SessionFunctions(), ClockFunctions(), ControlFunctions(), StringFunctions(),
-        SubstringFunctions(), NumericFunctions(), TemporalFunctions(), HashFunctions(),
-        DateArithFunctions(), CalendarFunctions(), StrToDateFunctions(), JsonFunctions()}) {
+  for (auto family : {SessionFunctions(), ClockFunctions(), ControlFunctions(), StringFunctions(),
+                      SubstringFunctions(), NumericFunctions(), TemporalFunctions(),
+                      HashFunctions(), DateArithFunctions(), CalendarFunctions(),
+                      StrToDateFunctions(), JsonFunctions(), RegexpFunctions()}) {
     for (const BuiltinFunction& f : family) registry.emplace(f.name, &f);
   }
   return registry;

@@ -76,6 +76,7 @@ absl::Span<const BuiltinFunction> DateArithFunctions();  // functions_date_arith
 absl::Span<const BuiltinFunction> CalendarFunctions();   // functions_calendar.cc
 absl::Span<const BuiltinFunction> StrToDateFunctions();  // functions_str_to_date.cc
 absl::Span<const BuiltinFunction> JsonFunctions();       // functions_json.cc
+absl::Span<const BuiltinFunction> RegexpFunctions();     // functions_regexp.cc
 
 // The function called `name` (upper case); null when there is none.
 const BuiltinFunction* FindBuiltinFunction(absl::string_view name);

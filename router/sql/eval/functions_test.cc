@@ -225,6 +225,38 @@ TEST_F(FunctionsTest, OtherStringFunctions) {
   EXPECT_NE(uuid, Value("UUID()"));
 }
 
+TEST_F(FunctionsTest, RegularExpressions) {
+  EXPECT_EQ(Value("'Shoal' REGEXP '^sh'"), "1");  // the connection's collation: case-insensitive
+  EXPECT_EQ(Value("'Shoal' NOT REGEXP '^sh'"), "0");
+  EXPECT_EQ(Value("'Shoal' RLIKE 'x|a'"), "1");
+  EXPECT_EQ(Value("BINARY 'Shoal' REGEXP '^sh'"), "0");
+  EXPECT_EQ(Value("REGEXP_LIKE('Shoal', '^sh', 'c')"), "0");
+  EXPECT_EQ(Value("REGEXP_LIKE('Shoal', '^sh', 'ci')"), "1");
+  EXPECT_EQ(Value("REGEXP_LIKE('a\nb', 'a.b')"), "0");
+  EXPECT_EQ(Value("REGEXP_LIKE('a\nb', 'a.b', 'n')"), "1");
+  EXPECT_EQ(Value("REGEXP_LIKE('a\nb', '^b$', 'm')"), "1");
+  EXPECT_EQ(Value("'Ωμέγα' REGEXP '^ω.{4}$'"), "1");  // characters, not bytes
+  EXPECT_EQ(Value("NULL REGEXP 'a'"), "NULL");
+  EXPECT_EQ(Value("REGEXP_INSTR('dog cat dog', 'dog')"), "1");
+  EXPECT_EQ(Value("REGEXP_INSTR('dog cat dog', 'dog', 2)"), "9");
+  EXPECT_EQ(Value("REGEXP_INSTR('dog cat dog', 'dog', 1, 2)"), "9");
+  EXPECT_EQ(Value("REGEXP_INSTR('dog cat dog', 'dog', 1, 3)"), "0");
+  EXPECT_EQ(Value("REGEXP_INSTR('dog cat dog', 'dog', 1, 1, 1)"), "4");
+  EXPECT_EQ(Value("REGEXP_INSTR('añob', 'o')"), "3");
+  EXPECT_EQ(Value("REGEXP_SUBSTR('abc def ghi', '[a-z]+', 1, 3)"), "ghi");
+  EXPECT_EQ(Value("REGEXP_SUBSTR('abc def', '[0-9]+')"), "NULL");
+  EXPECT_EQ(Value("REGEXP_REPLACE('a b c', ' ', '-')"), "a-b-c");
+  EXPECT_EQ(Value("REGEXP_REPLACE('a b c', ' ', '-', 1, 2)"), "a b-c");
+  EXPECT_EQ(Value("REGEXP_REPLACE('a b c', ' ', '-', 3)"), "a b-c");
+  EXPECT_EQ(Value("REGEXP_REPLACE('John Smith', '(\\\\w+) (\\\\w+)', '$2, $1')"), "Smith, John");
+  EXPECT_EQ(Value("REGEXP_REPLACE('abc', 'x*', '-')"), "-a-b-c-");
+  EXPECT_EQ(Value("REGEXP_REPLACE('ABC', 'b', 'x')"), "AxC");
+  EXPECT_EQ(ErrorCode("'a' REGEXP '(a'"), 3691);
+  EXPECT_EQ(ErrorCode("'a' REGEXP '[a'"), 3696);
+  EXPECT_EQ(ErrorCode("REGEXP_INSTR('abc', 'b', 5)"), 3686);
+  EXPECT_EQ(ErrorCode("REGEXP_LIKE('a', 'a', 'z')"), 1210);
+}
+
 TEST_F(FunctionsTest, ComparisonsPickTheAggregatedType) {
   EXPECT_EQ(Value("GREATEST(1, 2.5)"), "2.5");
   EXPECT_EQ(Value("LEAST(1, 2.5)"), "1.0");

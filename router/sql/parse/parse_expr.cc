@@ -444,8 +444,22 @@ ExprPtr Parser::ParsePredicate() {
         e->args.push_back(std::move(escape));
       }
       left = std::move(e);
-    } else if (PeekKeyword("REGEXP") || PeekKeyword("RLIKE")) {
-      return NotSupported("REGEXP"), nullptr;
+    } else if (AcceptKeyword("REGEXP") || AcceptKeyword("RLIKE")) {
+      // REGEXP_LIKE(left, pattern), under NOT when negated.
+      ExprPtr pattern = ParseBitOr();
+      if (!pattern) return nullptr;
+      ExprPtr e = MakeExpr(ExprKind::kFunction);
+      e->name = "REGEXP_LIKE";
+      e->has_parens = true;
+      e->args.push_back(std::move(left));
+      e->args.push_back(std::move(pattern));
+      if (negated) {
+        ExprPtr n = MakeExpr(ExprKind::kUnary);
+        n->unary_op = UnaryOp::kNot;
+        n->args.push_back(std::move(e));
+        e = std::move(n);
+      }
+      left = std::move(e);
     } else if (PeekKeyword("SOUNDS") || PeekKeyword("MEMBER")) {
       return NotSupported(absl::AsciiStrToUpper(Peek().text)), nullptr;
     } else {
