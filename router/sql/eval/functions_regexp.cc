@@ -54,6 +54,10 @@ mysql::SqlError RegexpError(const re2::RE2& re) {
   }
 }
 
+// Patterns a thread keeps compiled: enough for the statements of a busy session, few enough
+// that their memory stays small.
+constexpr size_t kCachedPatterns = 32;
+
 // The pattern compiled with the call's flags, from this thread's cache; null with the error
 // set when it does not compile.
 const re2::RE2* Compile(const std::string& pattern, bool case_sensitive, bool multi_line,
@@ -63,13 +67,13 @@ const re2::RE2* Compile(const std::string& pattern, bool case_sensitive, bool mu
                                  dot_all ? "n" : "-", pattern);
   auto it = cache.find(key);
   if (it == cache.end()) {
-    if (cache.size() >= 256) cache.clear();
+    if (cache.size() >= kCachedPatterns) cache.clear();
     re2::RE2::Options options;
     options.set_case_sensitive(case_sensitive);
     options.set_dot_nl(dot_all);
     options.set_never_nl(false);
     options.set_log_errors(false);
-    options.set_max_mem(8 << 20);
+    options.set_max_mem(1 << 20);  // with kCachedPatterns, at most 32 MiB a thread
     const std::string text = multi_line ? "(?m)" + pattern : pattern;
     it = cache.emplace(std::move(key), std::make_unique<re2::RE2>(text, options)).first;
   }
