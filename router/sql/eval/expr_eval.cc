@@ -731,9 +731,10 @@ Value ExprEngine::Eval(const Expr& e) {
         escape = esc.empty() ? '\\' : esc[0];
       }
       if (IsNull(a) || IsNull(p)) return Value{};
-      LikeMatcher m(ValueText(p), escape,
-                    BinaryStrings(a, p, *e.args[0], *e.args[1]) ? LikeMatcher::Case::kSensitive
-                                                                : LikeMatcher::Case::kInsensitive);
+      const LikeMatcher& m = LikeMatcher::Cached(ValueText(p), escape,
+                                                 BinaryStrings(a, p, *e.args[0], *e.args[1])
+                                                     ? LikeMatcher::Case::kSensitive
+                                                     : LikeMatcher::Case::kInsensitive);
       return int64_t{m.Matches(ValueText(a)) != e.negated};
     }
     case ExprKind::kCase:

@@ -7,7 +7,10 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <string>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
 #include "common/utf8.h"
 #include "engine/schema/text_fold.h"
 
@@ -57,6 +60,21 @@ LikeMatcher::LikeMatcher(absl::string_view pattern, char escape, Case c)
 }
 
 LikeMatcher::~LikeMatcher() = default;
+
+const LikeMatcher& LikeMatcher::Cached(absl::string_view pattern, char escape, Case c) {
+  // Enough for the statements of a busy session; cleared whole when full.
+  constexpr size_t kCachedPatterns = 32;
+  thread_local absl::flat_hash_map<std::string, std::unique_ptr<LikeMatcher>> cache;
+  std::string key =
+      absl::StrCat(c == Case::kSensitive ? "s" : "i", std::string(1, escape), pattern);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    if (cache.size() >= kCachedPatterns) cache.clear();
+    auto matcher = std::make_unique<LikeMatcher>(pattern, escape, c);
+    it = cache.emplace(std::move(key), std::move(matcher)).first;
+  }
+  return *it->second;
+}
 
 bool LikeMatcher::Matches(absl::string_view value) const {
   if (!re_->ok()) return false;

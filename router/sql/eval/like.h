@@ -19,6 +19,9 @@ class LikeMatcher {
  public:
   enum class Case : uint8_t { kSensitive, kInsensitive };
   LikeMatcher(absl::string_view pattern, char escape, Case c);
+  // The matcher for these arguments from this thread's cache, compiled on first use: a
+  // pattern over many rows is compiled once. Valid until the thread's next call.
+  static const LikeMatcher& Cached(absl::string_view pattern, char escape, Case c);
   ~LikeMatcher();
   LikeMatcher(const LikeMatcher&) = delete;
   LikeMatcher& operator=(const LikeMatcher&) = delete;
