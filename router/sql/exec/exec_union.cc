@@ -1,10 +1,14 @@
-// SELECT … UNION [ALL | DISTINCT] SELECT …: each SELECT runs as it would alone (a child
-// statement when it reads tables: async_statement.h), then the router puts the rows together —
-// typed per column as MySQL aggregates a UNION's types, duplicates removed up to the last
-// UNION DISTINCT under each column's collation (bytes for a binary or _bin one) — and the ORDER BY
-// and LIMIT written after the last SELECT finish the whole in the row pipeline.
+// SELECT … {UNION | INTERSECT | EXCEPT} [ALL | DISTINCT] SELECT …: each SELECT runs as it would
+// alone (a child statement when it reads tables: async_statement.h), then the router puts the
+// rows together — typed per column as MySQL aggregates a UNION's types, rows compared under each
+// column's collation (bytes for a binary or _bin one) — and the ORDER BY and LIMIT written after
+// the last SELECT finish the whole in the row pipeline. INTERSECT binds tighter than UNION and
+// EXCEPT, which go left to right: a DISTINCT one removes the duplicates of all before it.
 #include <algorithm>
+#include <iterator>
+#include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "router/sql/eval/expr_internal.h"
@@ -54,8 +58,57 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> Combine(
   return out;
 }
 
-// The union of `results` (one per SELECT): converted to the union's columns, duplicates
-// removed from every SELECT up to the last UNION DISTINCT, then its tail.
+// An operand's rows, converted to the result's columns, with each row's key (its values as
+// the columns' collations compare them) when some operation compares rows.
+struct Operand {
+  std::vector<Values> rows;
+  std::vector<std::string> keys;
+};
+
+// Moves row `from` to place `to` (at or before it), as filters keep rows in place.
+void Keep(Operand* rows, size_t from, size_t to) {
+  if (from == to) return;  // a vector moved onto itself would be left empty
+  rows->rows[to] = std::move(rows->rows[from]);
+  rows->keys[to] = std::move(rows->keys[from]);
+}
+
+void Deduplicate(Operand* rows) {
+  absl::flat_hash_set<std::string> seen;
+  size_t kept = 0;
+  for (size_t r = 0; r < rows->rows.size(); ++r) {
+    if (!seen.insert(rows->keys[r]).second) continue;
+    Keep(rows, r, kept++);
+  }
+  rows->rows.resize(kept);
+  rows->keys.resize(kept);
+}
+
+// `left` OP `right`, into `left`. INTERSECT ALL keeps a row as often as both have it, EXCEPT
+// ALL as often as `left` has it more than `right`; DISTINCT makes each row once.
+void Apply(SelectStmt::SetOp op, bool distinct, Operand* left, Operand right) {
+  using SetOp = SelectStmt::SetOp;
+  if (op == SetOp::kUnion) {
+    std::move(right.rows.begin(), right.rows.end(), std::back_inserter(left->rows));
+    std::move(right.keys.begin(), right.keys.end(), std::back_inserter(left->keys));
+  } else {
+    absl::flat_hash_map<std::string, size_t> counts;
+    for (std::string& key : right.keys) ++counts[std::move(key)];
+    size_t kept = 0;
+    for (size_t r = 0; r < left->rows.size(); ++r) {
+      auto it = counts.find(left->keys[r]);
+      const bool in_right = it != counts.end() && it->second > 0;
+      if (in_right && !distinct) --it->second;
+      if (in_right != (op == SetOp::kIntersect)) continue;
+      Keep(left, r, kept++);
+    }
+    left->rows.resize(kept);
+    left->keys.resize(kept);
+  }
+  if (distinct) Deduplicate(left);
+}
+
+// The result of `results` (one per SELECT): converted to the result's columns and combined,
+// then its tail.
 StatementResult Unite(const SelectStmt& select, std::vector<mysql::ResultSet> results,
                       const ExecContext& ctx) {
   std::vector<std::vector<mysql::ColumnDefinition>> parts;
@@ -64,25 +117,43 @@ StatementResult Unite(const SelectStmt& select, std::vector<mysql::ResultSet> re
   if (auto* err = std::get_if<mysql::SqlError>(&combined)) return *err;
   FetchedRows rows;
   rows.columns = std::get<std::vector<mysql::ColumnDefinition>>(std::move(combined));
-  size_t distinct_upto = 0;  // the SELECTs before it are deduplicated together
-  for (size_t i = 0; i < select.unions.size(); ++i) {
-    if (!select.unions[i].all) distinct_upto = i + 2;
-  }
-  absl::flat_hash_set<std::string> seen;
+  const bool keyed = std::any_of(select.unions.begin(), select.unions.end(),
+                                 [](const SelectStmt::UnionPart& part) {
+                                   return !part.all || part.op != SelectStmt::SetOp::kUnion;
+                                 });
+  std::vector<Operand> operands(results.size());
   for (size_t i = 0; i < results.size(); ++i) {
     for (Values& row : results[i].rows) {
       std::string key;
       for (size_t c = 0; c < row.size(); ++c) {
         row[c] = ConvertToColumn(std::move(row[c]), rows.columns[c]);
-        if (i < distinct_upto) {
+        if (keyed) {
           std::string text = CollationKeyText(row[c], rows.columns[c].charset);
           absl::StrAppend(&key, row[c].index(), ":", text.size(), ":", text, ";");
         }
       }
-      if (i < distinct_upto && !seen.insert(std::move(key)).second) continue;
-      rows.rows.push_back(std::move(row));
+      operands[i].rows.push_back(std::move(row));
+      if (keyed) operands[i].keys.push_back(std::move(key));
     }
   }
+  // Each run of INTERSECTs first, into the operand it starts from; then the rest in order.
+  std::vector<Operand> terms;
+  std::vector<const SelectStmt::UnionPart*> joins;  // joins[k]: terms[k] and terms[k + 1]
+  terms.push_back(std::move(operands[0]));
+  for (size_t i = 0; i < select.unions.size(); ++i) {
+    const SelectStmt::UnionPart& part = select.unions[i];
+    if (part.op == SelectStmt::SetOp::kIntersect) {
+      Apply(part.op, !part.all, &terms.back(), std::move(operands[i + 1]));
+    } else {
+      joins.push_back(&part);
+      terms.push_back(std::move(operands[i + 1]));
+    }
+  }
+  Operand& result = terms[0];
+  for (size_t k = 0; k < joins.size(); ++k) {
+    Apply(joins[k]->op, !joins[k]->all, &result, std::move(terms[k + 1]));
+  }
+  rows.rows = std::move(result.rows);
   if (select.union_tail == nullptr) {
     return mysql::ResultSet{std::move(rows.columns), std::move(rows.rows)};
   }

@@ -521,8 +521,10 @@ class Pipeline {
       bool keep = false;
       if (auto err = Having(*row, output, &(*values)[r], &keep)) return err;
       if (!keep) continue;
-      (*rows)[kept] = row;
-      (*values)[kept] = std::move((*values)[r]);
+      if (kept != r) {  // a map moved onto itself would be left empty
+        (*rows)[kept] = row;
+        (*values)[kept] = std::move((*values)[r]);
+      }
       ++kept;
     }
     rows->resize(kept);

@@ -238,12 +238,16 @@ struct SelectStmt {
   std::optional<Limit> limit;
   LockMode lock = LockMode::kNone;
 
-  // SELECT … UNION [ALL | DISTINCT] SELECT …: the SELECTs after this one, in order. ORDER BY
-  // and LIMIT written after the last one order and limit the whole: they are `union_tail`'s, a
-  // `SELECT *` over the union's rows (null when none were written).
+  // SELECT … {UNION | INTERSECT | EXCEPT} [ALL | DISTINCT] SELECT …: the SELECTs after this
+  // one, each with the operation that joins it to those before, in order (INTERSECT binds
+  // tighter than the others). ORDER BY and LIMIT written after the last one order and limit the
+  // whole: they are `union_tail`'s, a `SELECT *` over the result's rows (null when none were
+  // written).
+  enum class SetOp : uint8_t { kUnion, kIntersect, kExcept };
   struct UnionPart {
     std::unique_ptr<SelectStmt> select;
-    bool all = false;  // UNION ALL: duplicates kept
+    SetOp op = SetOp::kUnion;
+    bool all = false;  // ALL: duplicates kept (counted, for INTERSECT and EXCEPT)
   };
   std::vector<UnionPart> unions;
   std::unique_ptr<SelectStmt> union_tail;

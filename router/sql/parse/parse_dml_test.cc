@@ -597,6 +597,26 @@ TEST(DmlSelectTest, DerivedTables) {
   EXPECT_TRUE(MustParse("SELECT * FROM t WHERE id IN (SELECT id FROM u)").has_subqueries);
 }
 
+TEST(DmlSelectTest, SetOperations) {
+  // Each part keeps the operation that joins it and its ALL; ORDER BY and LIMIT after the last
+  // are the whole's.
+  SelectStmt s = Get<SelectStmt>(
+      "SELECT a FROM t UNION SELECT b FROM u INTERSECT ALL SELECT c FROM v EXCEPT DISTINCT "
+      "SELECT d FROM w ORDER BY 1 LIMIT 2");
+  using SetOp = SelectStmt::SetOp;
+  ASSERT_EQ(s.unions.size(), 3u);
+  EXPECT_EQ(s.unions[0].op, SetOp::kUnion);
+  EXPECT_FALSE(s.unions[0].all);
+  EXPECT_EQ(s.unions[1].op, SetOp::kIntersect);
+  EXPECT_TRUE(s.unions[1].all);
+  EXPECT_EQ(s.unions[2].op, SetOp::kExcept);
+  EXPECT_FALSE(s.unions[2].all);
+  ASSERT_NE(s.union_tail, nullptr);
+  EXPECT_EQ(s.union_tail->order_by.size(), 1u);
+  EXPECT_TRUE(s.unions[2].select->order_by.empty());
+  EXPECT_EQ(MustFail("SELECT a FROM t INTERSECT").code, 1064);
+}
+
 TEST(DmlSelectTest, CommonTableExpressions) {
   // Each reference is a derived table of the common table's query, named as written or by
   // the common table; a later one sees an earlier one; each owns its expressions.
@@ -736,7 +756,6 @@ TEST(DmlSelectTest, NotSupportedYet) {
   EXPECT_EQ(MustFail("SELECT k FROM t GROUP BY k WITH ROLLUP").message, NotYet("WITH ROLLUP"));
   EXPECT_EQ(MustFail("SELECT c FROM t FOR UPDATE NOWAIT").code, 1235);
   EXPECT_EQ(MustFail("SELECT c FROM t FOR SHARE SKIP LOCKED").message, NotYet("SKIP LOCKED"));
-  EXPECT_EQ(MustFail("SELECT c FROM t EXCEPT SELECT c FROM u").message, NotYet("EXCEPT"));
   EXPECT_EQ(MustFail("SELECT c FROM t INTO @x").message, NotYet("SELECT INTO"));
   EXPECT_EQ(MustFail("SELECT c FROM t PARTITION (p0)").message, NotYet("PARTITION"));
   // Without a table these stay unsupported: the executor runs no grouping or sorting there.

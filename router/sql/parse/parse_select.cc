@@ -342,8 +342,7 @@ bool Parser::ParseSelectBody(SelectStmt* out) {
   if (AcceptKeyword("HAVING") && !(out->having = ParseExpr())) return false;
   if (AcceptKeyword("WINDOW") && !ParseWindowClause()) return false;
   // A UNION's ORDER BY is the whole union's: it has no windows of this SELECT's.
-  if (PeekKeyword("UNION")) return ResolveWindows(windows) && ParseUnion(out);
-  if (StartsSetOperation(*this)) return NotSupported(absl::AsciiStrToUpper(Peek().text));
+  if (StartsSetOperation(*this)) return ResolveWindows(windows) && ParseUnion(out);
   if (AcceptKeyword("ORDER") && !(ExpectKeyword("BY") && ParseOrderBy(&out->order_by))) {
     return false;
   }
@@ -365,8 +364,13 @@ bool Parser::ParseJoins(std::vector<JoinClause>* joins) {
 }
 
 bool Parser::ParseUnion(SelectStmt* first) {
-  while (AcceptKeyword("UNION")) {
+  while (StartsSetOperation(*this)) {
     SelectStmt::UnionPart& part = first->unions.emplace_back();
+    using SetOp = SelectStmt::SetOp;
+    part.op = PeekKeyword("INTERSECT") ? SetOp::kIntersect
+              : PeekKeyword("EXCEPT")  ? SetOp::kExcept
+                                       : SetOp::kUnion;
+    Advance();
     part.all = AcceptKeyword("ALL");
     if (!part.all) AcceptKeyword("DISTINCT");
     if (Peek().kind == TokenKind::kLParen) return NotSupported("parenthesized SELECT in UNION");
