@@ -85,28 +85,21 @@ const re2::RE2* Compile(const std::string& pattern, bool case_sensitive, bool mu
 }
 
 // A call's subject, pattern and compiled expression; `match_type` the argument holding it
-// (or -1). False when the value is NULL (*null set) or an error was set.
+// (or -1). False when an argument is NULL (the result is then NULL) or an error was set.
 struct Regexp {
   std::string subject;
   const re2::RE2* re = nullptr;
 };
-bool Prepare(EvalCall& call, int match_type, Regexp* out, bool* null) {
-  *null = false;
+bool Prepare(EvalCall& call, int match_type, Regexp* out) {
   Value subject = call.Arg(0);
   Value pattern = call.Arg(1);
-  if (IsNull(subject) || IsNull(pattern)) {
-    *null = true;
-    return false;
-  }
+  if (IsNull(subject) || IsNull(pattern)) return false;
   bool case_sensitive =
       call.engine().BinaryStrings(subject, pattern, *call.expr().args[0], *call.expr().args[1]);
   bool multi_line = false, dot_all = false;
   if (match_type >= 0 && static_cast<size_t>(match_type) < call.arg_count()) {
     Value type = call.Arg(match_type);
-    if (IsNull(type)) {
-      *null = true;
-      return false;
-    }
+    if (IsNull(type)) return false;
     for (char c : ValueText(type)) {
       switch (c) {
         case 'c':
@@ -188,6 +181,25 @@ class Matches {
   std::vector<re2::StringPiece> groups_;
 };
 
+// The `occurrence`-th match from character `position` (arguments 2 and 3, 1 and 1 unless
+// given; an occurrence below 1 is the first) into *found, or nullopt when there is none.
+// False when an argument is NULL or an error was set.
+bool FindOccurrence(EvalCall& call, const Regexp& r, std::optional<Matches>* found) {
+  const auto position = IntArgOr(call, 2, 1);
+  const auto occurrence = IntArgOr(call, 3, 1);
+  if (!position || !occurrence) return false;
+  size_t from;
+  if (!StartByte(call, r.subject, *position, &from)) return false;
+  found->emplace(*r.re, r.subject, from);
+  for (int64_t n = 0; n < std::max<int64_t>(*occurrence, 1); ++n) {
+    if (!(*found)->Next()) {
+      found->reset();
+      break;
+    }
+  }
+  return true;
+}
+
 ColumnDefinition LikeType(const TypingCall& call) {
   return IntColumn(1, false, NullableIfAny(call.args));
 }
@@ -207,8 +219,7 @@ ColumnDefinition ReplaceType(const TypingCall& call) {
 // REGEXP_LIKE(subject, pattern[, match_type]); `x REGEXP p` is REGEXP_LIKE(x, p).
 Value LikeValue(EvalCall& call) {
   Regexp r;
-  bool null;
-  if (!Prepare(call, 2, &r, &null)) return Value{};
+  if (!Prepare(call, 2, &r)) return Value{};
   return int64_t{re2::RE2::PartialMatch(r.subject, *r.re)};
 }
 
@@ -216,23 +227,17 @@ Value LikeValue(EvalCall& call) {
 // where the occurrence starts (return_option 0) or the character after it ends (1); 0 if none.
 Value InstrValue(EvalCall& call) {
   Regexp r;
-  bool null;
-  if (!Prepare(call, 5, &r, &null)) return Value{};
-  const auto position = IntArgOr(call, 2, 1);
-  const auto occurrence = IntArgOr(call, 3, 1);
+  if (!Prepare(call, 5, &r)) return Value{};
   const auto option = IntArgOr(call, 4, 0);
-  if (!position || !occurrence || !option) return Value{};
+  if (!option) return Value{};
   if (*option != 0 && *option != 1) {
     call.engine().SetError(mysql::errors::WrongArguments("regexp_instr"));
     return Value{};
   }
-  size_t from;
-  if (!StartByte(call, r.subject, *position, &from)) return Value{};
-  Matches matches(*r.re, r.subject, from);
-  for (int64_t n = 0; n < std::max<int64_t>(*occurrence, 1); ++n) {
-    if (!matches.Next()) return int64_t{0};
-  }
-  const size_t byte = *option == 0 ? matches.start() : matches.end();
+  std::optional<Matches> found;
+  if (!FindOccurrence(call, r, &found)) return Value{};
+  if (!found) return int64_t{0};
+  const size_t byte = *option == 0 ? found->start() : found->end();
   return static_cast<int64_t>(CharLength(absl::string_view(r.subject).substr(0, byte))) + 1;
 }
 
@@ -240,18 +245,10 @@ Value InstrValue(EvalCall& call) {
 // text; NULL if none.
 Value SubstrValue(EvalCall& call) {
   Regexp r;
-  bool null;
-  if (!Prepare(call, 4, &r, &null)) return Value{};
-  const auto position = IntArgOr(call, 2, 1);
-  const auto occurrence = IntArgOr(call, 3, 1);
-  if (!position || !occurrence) return Value{};
-  size_t from;
-  if (!StartByte(call, r.subject, *position, &from)) return Value{};
-  Matches matches(*r.re, r.subject, from);
-  for (int64_t n = 0; n < std::max<int64_t>(*occurrence, 1); ++n) {
-    if (!matches.Next()) return Value{};
-  }
-  return r.subject.substr(matches.start(), matches.end() - matches.start());
+  if (!Prepare(call, 4, &r)) return Value{};
+  std::optional<Matches> found;
+  if (!FindOccurrence(call, r, &found) || !found) return Value{};
+  return r.subject.substr(found->start(), found->end() - found->start());
 }
 
 // `replacement` for one match: `$n` is group n, `\c` is c.
@@ -275,8 +272,7 @@ void AppendReplacement(absl::string_view replacement, const std::vector<re2::Str
 // occurrence 0 (the default) replaces every match from position on.
 Value ReplaceValue(EvalCall& call) {
   Regexp r;
-  bool null;
-  if (!Prepare(call, 5, &r, &null)) return Value{};
+  if (!Prepare(call, 5, &r)) return Value{};
   Value replacement = call.Arg(2);
   if (IsNull(replacement)) return Value{};
   const std::string with = ValueText(replacement);

@@ -194,15 +194,6 @@ bool ParseTableRef(Parser& p, TableRef* ref) {
   return p.Peek().kind == TokenKind::kLParen ? ParseDerivedTable(p, ref) : ParseBaseTable(p, ref);
 }
 
-// USING (a, b, …)
-bool ParseUsing(Parser& p, std::vector<std::string>* columns) {
-  if (!p.Expect(TokenKind::kLParen)) return false;
-  do {
-    if (!p.ParseIdentifier(&columns->emplace_back())) return false;
-  } while (p.Accept(TokenKind::kComma));
-  return p.Expect(TokenKind::kRParen);
-}
-
 // One join after the tables before it (StartsJoin is true).
 bool ParseJoin(Parser& p, JoinClause* join) {
   if (p.Accept(TokenKind::kComma)) return ParseTableRef(p, &join->table);
@@ -225,7 +216,7 @@ bool ParseJoin(Parser& p, JoinClause* join) {
   }
   if (!ParseTableRef(p, &join->table)) return false;
   if (p.AcceptKeyword("ON")) return (join->on = p.ParseExpr()) != nullptr;
-  if (!join->straight && p.AcceptKeyword("USING")) return ParseUsing(p, &join->using_columns);
+  if (!join->straight && p.AcceptKeyword("USING")) return ParseColumnList(p, &join->using_columns);
   return !outer || p.Fail();  // an outer join needs its condition
 }
 
