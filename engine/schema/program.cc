@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/utf8.h"
 #include "engine/schema/bytes.h"
+#include "engine/schema/collation.h"
 
 namespace shoal::schema {
 namespace {
@@ -222,7 +223,14 @@ class Evaluator {
     absl::string_view operand = fixed > 0 && !like ? Take(fixed) : Variable();
     if (!live || field.null) return Truth::kUnknown;
     if (like) {
-      return FromBool(Like(field.bytes, operand, IsText(def.type)) == (op == CompareOp::kLike));
+      absl::string_view text = field.bytes;
+      if (FoldsCase(def) && !IsOwnForm(text)) {
+        thread_local std::string form;
+        form.clear();
+        AppendFoldedText(text, &form);
+        text = form;
+      }
+      return FromBool(Like(text, operand, IsText(def.type)) == (op == CompareOp::kLike));
     }
     int c = CompareField(def, field.bytes, operand);
     switch (op) {
@@ -613,6 +621,18 @@ FilterBuilder& FilterBuilder::CompareBytes(const ColumnDef& column, int column_i
   AppendCompareHead(column_id, op, &bytes_);
   if (op != CompareOp::kIsNull && op != CompareOp::kIsNotNull)
     bytes_.append(packed_field.data(), packed_field.size());
+  return *this;
+}
+
+FilterBuilder& FilterBuilder::Like(const ColumnDef& column, int column_id, bool negated,
+                                   absl::string_view pattern) {
+  AppendCompareHead(column_id, negated ? CompareOp::kNotLike : CompareOp::kLike, &bytes_);
+  std::string form;
+  // `%`, `_` and `\` are their own forms: folding the whole pattern keeps its wildcards.
+  if (FoldsCase(column)) AppendFoldedText(pattern, &form);
+  const absl::string_view operand = FoldsCase(column) ? absl::string_view(form) : pattern;
+  AppendLe(static_cast<uint16_t>(operand.size()), 2, &bytes_);
+  bytes_.append(operand.data(), operand.size());
   return *this;
 }
 

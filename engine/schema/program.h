@@ -10,7 +10,9 @@
 //   int<1> 4 (CMP) | int<2> column | int<1> op | operand
 //       op: 1 =, 2 <>, 3 <, 4 <=, 5 >, 6 >=, 7 IS NULL, 8 IS NOT NULL, 9 LIKE, 10 NOT LIKE
 //       operand (absent for 7 and 8): the value packed as the column's field (row.h): fixed
-//       bytes, or int<2> length | bytes; for LIKE the pattern (% _ and \ escapes, binary).
+//       bytes, or int<2> length | bytes; for LIKE the pattern (% _ and \ escapes): byte for
+//       byte, but on a column that folds case (collation.h) against the text's form, so the
+//       pattern must be a form too (FilterBuilder::Like makes it one).
 //   SQL's three-valued logic: a comparison with a NULL column is UNKNOWN; a row passes only
 //   when the whole filter is TRUE. The empty filter passes every row.
 //
@@ -82,6 +84,10 @@ class FilterBuilder {
   FilterBuilder& CompareBytes(const ColumnDef& column, int column_id, CompareOp op,
                               absl::string_view packed_field);
   FilterBuilder& IsNull(int column_id, bool is_null);
+  // `column` [NOT] LIKE `pattern` (`\` escapes), the pattern folded when the column folds case.
+  // REQUIRES: pattern.size() <= 65535.
+  FilterBuilder& Like(const ColumnDef& column, int column_id, bool negated,
+                      absl::string_view pattern);
   const std::string& bytes() const { return bytes_; }
 
  private:

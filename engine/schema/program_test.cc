@@ -268,6 +268,29 @@ TEST(FilterTest, Like) {
   EXPECT_FALSE(Passes(t, like(kC, "%", CompareOp::kNotLike), row));
 }
 
+TEST(FilterTest, LikeOnAColumnThatFoldsCaseMatchesForms) {
+  TableDef t = Table();
+  t.columns[kC].collation = Collation::kCaseInsensitive;
+  Row row = MakeRow(t,
+                    {Int(t.columns[kId], 1), "", "Jos\xC3\xA9 \xC3\x81lvarez", "", "0.00", Dbl(0),
+                     Int(t.columns[kNn], 0), Int(t.columns[kHidden], 1)},
+                    {false, true, false, true, false, false, false, false});
+  auto like = [&](const char* pattern, bool negated = false) {
+    return FilterBuilder().Like(t.columns[kC], kC, negated, pattern).bytes();
+  };
+  EXPECT_TRUE(Passes(t, like("jose%"), row));
+  EXPECT_TRUE(Passes(t, like("JOS\xC3\x89 _LVAREZ"), row));  // JOSÉ _LVAREZ
+  EXPECT_TRUE(Passes(t, like("%alv%"), row));
+  EXPECT_FALSE(Passes(t, like("%alv%", /*negated=*/true), row));
+  EXPECT_FALSE(Passes(t, like("josx%"), row));
+  EXPECT_TRUE(Passes(t, like("jos\\e%"), row));  // an escaped letter is still folded
+  // NULL LIKE anything is UNKNOWN.
+  EXPECT_FALSE(Passes(t, FilterBuilder().Like(t.columns[kB], kB, false, "%").bytes(), row));
+  t.columns[kC].collation = Collation::kBinary;
+  EXPECT_FALSE(Passes(t, like("jose%"), row));
+  EXPECT_TRUE(Passes(t, like("Jos\xC3\xA9%"), row));
+}
+
 TEST(FilterTest, LikeBacktrackingStaysFast) {
   TableDef t = Table();
   std::string text(20, 'a');

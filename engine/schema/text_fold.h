@@ -50,6 +50,15 @@ class FoldedText {
   const unsigned char* pending_end_ = nullptr;
 };
 
+// Whether `text` is certainly its own form: printable ASCII without capitals (most values),
+// which a caller may then use as it is instead of folding a copy.
+inline bool IsOwnForm(absl::string_view text) {
+  for (char c : text) {
+    if (c < 0x20 || c >= 0x7F || (c >= 'A' && c <= 'Z')) return false;
+  }
+  return true;
+}
+
 // Three-way comparison of two texts' forms.
 int CompareFoldedText(absl::string_view a, absl::string_view b);
 // Appends the form of `text` to *out (at most text.size() bytes).

@@ -15,15 +15,6 @@
 #include "engine/schema/text_fold.h"
 
 namespace shoal::sql {
-namespace {
-
-// Whether `text` is its own form: printable ASCII without capitals (most values).
-bool IsOwnForm(absl::string_view text) {
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return c >= 0x20 && c < 0x7F && !(c >= 'A' && c <= 'Z'); });
-}
-
-}  // namespace
 
 LikeMatcher::LikeMatcher(absl::string_view pattern, char escape, Case c)
     : fold_(c == Case::kInsensitive) {
@@ -78,7 +69,7 @@ const LikeMatcher& LikeMatcher::Cached(absl::string_view pattern, char escape, C
 
 bool LikeMatcher::Matches(absl::string_view value) const {
   if (!re_->ok()) return false;
-  if (!fold_ || IsOwnForm(value)) {
+  if (!fold_ || schema::IsOwnForm(value)) {
     return RE2::FullMatch(re2::StringPiece(value.data(), value.size()), *re_);
   }
   std::string form;

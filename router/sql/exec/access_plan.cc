@@ -607,7 +607,7 @@ namespace {
 struct PushedCompare {
   int column;
   schema::CompareOp op;
-  std::string field;
+  std::string field;  // the packed operand; for kLike and kNotLike the pattern itself
 };
 
 std::optional<schema::CompareOp> CompareOpOf(BinaryOp op) {
@@ -663,9 +663,35 @@ std::optional<PushedCompare> PushableCompare(const schema::TableDef& table, cons
   return PushedCompare{column, op, std::move(*field)};
 }
 
+// `text_column [NOT] LIKE 'pattern'`, which the data node matches as the router would: a
+// CHAR, VARCHAR or TEXT column, a string literal under the column's collation (not a binary
+// one, which would make the match byte for byte), the default `\` escape.
+std::optional<PushedCompare> PushableLike(const schema::TableDef& table, const Expr& e) {
+  if (e.args.size() != 2) return std::nullopt;  // ESCAPE
+  const int column = ColumnOf(table, *e.args[0]);
+  if (column < 0) return std::nullopt;
+  const schema::ColumnType type = table.columns[column].type;
+  if (type != schema::ColumnType::kChar && type != schema::ColumnType::kVarChar &&
+      type != schema::ColumnType::kText) {
+    return std::nullopt;
+  }
+  const Expr& pattern = *e.args[1];
+  if (pattern.kind != ExprKind::kLiteral || pattern.literal != LiteralKind::kString ||
+      !pattern.charset.empty() || pattern.text.size() > 65535) {
+    return std::nullopt;
+  }
+  return PushedCompare{column, e.negated ? schema::CompareOp::kNotLike : schema::CompareOp::kLike,
+                       pattern.text};
+}
+
 // The comparisons `e` is made of, when the data node can check all of it; empty when not.
 std::vector<PushedCompare> PushableConjunct(const schema::TableDef& table, const Expr& e,
                                             const ExecContext& ctx) {
+  if (e.kind == ExprKind::kLike) {
+    auto like = PushableLike(table, e);
+    if (!like) return {};
+    return {std::move(*like)};
+  }
   if (e.kind == ExprKind::kBetween && !e.negated) {
     auto low = PushableCompare(table, *e.args[0], schema::CompareOp::kGe, *e.args[1], ctx);
     auto high = PushableCompare(table, *e.args[0], schema::CompareOp::kLe, *e.args[2], ctx);
@@ -709,7 +735,12 @@ std::string PushedFilter(const schema::TableDef& table, const std::vector<const 
       continue;
     }
     for (const PushedCompare& c : compares) {
-      parts.CompareBytes(table.columns[c.column], c.column, c.op, c.field);
+      const schema::ColumnDef& column = table.columns[c.column];
+      if (c.op == schema::CompareOp::kLike || c.op == schema::CompareOp::kNotLike) {
+        parts.Like(column, c.column, c.op == schema::CompareOp::kNotLike, c.field);
+      } else {
+        parts.CompareBytes(column, c.column, c.op, c.field);
+      }
       ++count;
     }
   }

@@ -145,6 +145,27 @@ TEST_F(AccessPlanTest, PushedFilterKeepsWhatTheDataNodeComparesExactly) {
   EXPECT_EQ(filter("k > 5 OR id = 1"), "");  // only whole conjuncts
   EXPECT_EQ(filter("k = 99999999999"), "");  // not a value k can hold: the router decides
   EXPECT_EQ(filter("k = 1.5"), "");
+  // [NOT] LIKE on a text column with a plain string pattern goes down as the pattern's form
+  // (the data node matches the column's form: engine/schema/program.h).
+  table_.columns[2].collation = schema::Collation::kCaseInsensitive;
+  schema::FilterBuilder like;
+  like.And(2)
+      .Like(table_.columns[2], 2, false, "Jos\xC3\xA9%")
+      .Like(table_.columns[2], 2, true, "%x");
+  bool whole = false;
+  ParseOptions options;
+  stmt_ = std::get<Statement>(
+      Parse("SELECT * FROM t WHERE c LIKE 'Jos\xC3\xA9%' AND c NOT LIKE '%x'", options));
+  ExecContext ctx{&state_, {}, absl::Now(), nullptr};
+  EXPECT_EQ(PushedFilter(table_, std::get<SelectStmt>(stmt_.node).where.get(), ctx, &whole),
+            like.bytes());
+  EXPECT_TRUE(whole);
+  EXPECT_NE(like.bytes().find("jose%"), std::string::npos);
+  // Not: another escape, a binary pattern, a pattern computed, a column that is not text.
+  EXPECT_EQ(filter("c LIKE 'a|%' ESCAPE '|'"), "");
+  EXPECT_EQ(filter("c LIKE _binary 'a%'"), "");
+  EXPECT_EQ(filter("c LIKE CONCAT('a', '%')"), "");
+  EXPECT_EQ(filter("k LIKE '1%'"), "");
 }
 
 }  // namespace
