@@ -100,9 +100,9 @@ bool Parser::ExpandCommonTable(TableRef* ref) {
   // that would expand into more than this many is refused as too big.
   constexpr int kMaxReads = 4096;
   if (++common_table_reads_ > kMaxReads) return Exhausted();
-  size_t index = common_tables_.size();
-  while (common_tables_[--index].name != ref->table.name) {
-  }
+  // The innermost of that name (IsCommonTable found one).
+  size_t index = common_tables_.size() - 1;
+  while (common_tables_[index].name != ref->table.name) --index;
   // Its query sees the common tables before it, as where it was written.
   std::vector<CommonTable> scope = common_tables_;
   const CommonTable table = scope[index];
