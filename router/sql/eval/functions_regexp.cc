@@ -84,12 +84,14 @@ const re2::RE2* Compile(const std::string& pattern, bool case_sensitive, bool mu
   return it->second.get();
 }
 
-// A call's subject, pattern and compiled expression; `match_type` the argument holding it
-// (or -1). False when an argument is NULL (the result is then NULL) or an error was set.
+// A call's subject and its compiled pattern.
 struct Regexp {
   std::string subject;
   const re2::RE2* re = nullptr;
 };
+
+// Reads the subject, the pattern and, from argument `match_type` when the call has it, the
+// match type. False when one is NULL (the result is then NULL) or an error was set.
 bool Prepare(EvalCall& call, int match_type, Regexp* out) {
   Value subject = call.Arg(0);
   Value pattern = call.Arg(1);
