@@ -30,6 +30,7 @@ class LdmMetrics {
   Counter* copied_rows_;
   Counter* copy_kept_rows_;
   Counter* copy_dropped_rows_;
+  Counter* misplaced_restored_rows_;
   Gauge* rows_;
 };
 

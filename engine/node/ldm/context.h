@@ -78,6 +78,9 @@ struct LdmStats {
   uint64_t copied_rows = 0;        // row versions sent to a node being restarted
   uint64_t copy_kept_rows = 0;     // rows it had already (named by key only: a copy since)
   uint64_t copy_dropped_rows = 0;  // rows a copy since an epoch found deleted meanwhile
+  // Rows a restart restored into a partition their key no longer hashes to: placed under an
+  // older folding of text (docs/architecture.md, "Collations and keys"); key lookups miss them.
+  uint64_t misplaced_restored_rows = 0;
 };
 
 // A partition a transaction has touched: the partition itself (null once its table is

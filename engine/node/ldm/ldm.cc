@@ -8,6 +8,8 @@
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
+#include "engine/schema/collation.h"
+#include "engine/schema/row.h"
 #include "engine/wire/errors.h"
 
 namespace shoal::node {
@@ -51,6 +53,18 @@ bool Ldm::RestoreWrite(uint32_t table_id, uint32_t partition, absl::string_view 
                        uint64_t epoch) {
   storage::Partition* p = tables_.Find(table_id, partition);
   if (p == nullptr) return false;
+  const schema::TableDef& def = *tables_.Table(table_id)->def;
+  std::string key;
+  if (schema::IndexFoldsCase(def, 0) && schema::KeyOfRow(def, 0, row, &key) &&
+      schema::KeyHash(def, key) % std::max<uint32_t>(1, def.partitions) != partition) {
+    ++context_.stats.misplaced_restored_rows;
+    if (misplaced_tables_.insert(table_id).second) {
+      SHOAL_LOG(kError) << "table " << def.name << ": partition " << partition
+                        << " holds rows whose keys now belong in other partitions (written "
+                           "before text folding covered accents and case beyond ASCII): scans "
+                           "find them, key lookups do not; dump and restore the table";
+    }
+  }
   RedoTap::EpochScope logged_in(&context_.redo, epoch);
   return p->Write(storage::kAutocommit, row).code == storage::OpCode::kOk;
 }
