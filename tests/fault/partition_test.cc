@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -206,7 +207,8 @@ datanodes:
   void TearDown() override {
     nodes_.clear();
     mgmd_.reset();
-    if (!run_dir_.empty()) RunCommand({"rm", "-rf", run_dir_});
+    std::error_code ignored;
+    if (!run_dir_.empty()) std::filesystem::remove_all(run_dir_, ignored);
   }
 
   // The cluster's certificates, and the set of the host with address `host`.
