@@ -500,6 +500,22 @@ TEST(DmlSelectTest, NamedWindows) {
   fails("SELECT a FROM t WINDOW w AS (ORDER BY a), v AS (w ORDER BY b)", 3583,
         "Window 'v' cannot inherit 'w' since both contain an ORDER BY clause.");
   fails("SELECT a FROM t WINDOW w AS (), W AS ()", 3591, "Window 'W' is defined twice.");
+  fails("SELECT a FROM t WINDOW a AS (c), b AS (a), c AS (b)", 3580,
+        "There is a circularity in the window dependency graph.");
+  // Chains: 60 windows deep is fine; one too deep to parse again is refused, as MySQL refuses
+  // a statement too big, and a long WINDOW clause is checked in one pass.
+  auto chain = [](int n) {
+    std::string sql = "SELECT SUM(a) OVER w0 FROM t WINDOW w" + std::to_string(n) + " AS ()";
+    for (int i = n - 1; i >= 0; --i) absl::StrAppend(&sql, ", w", i, " AS (w", i + 1, ")");
+    return sql;
+  };
+  Get<SelectStmt>(chain(60));
+  mysql::SqlError deep = MustFail(chain(200));
+  EXPECT_EQ(deep.code, 1064);
+  EXPECT_TRUE(absl::StartsWith(deep.message, "memory exhausted")) << deep.message;
+  std::string wide = "SELECT a FROM t WINDOW w0 AS ()";
+  for (int i = 1; i < 20000; ++i) absl::StrAppend(&wide, ", w", i, " AS (w", i / 2, ")");
+  Get<SelectStmt>(wide);
   // OVER w with a frame of its own is the window itself, not another built on it.
   Get<SelectStmt>("SELECT SUM(a) OVER w FROM t WINDOW w AS (ORDER BY a ROWS 1 PRECEDING)");
   EXPECT_EQ(MustFail("SELECT a FROM t WINDOW w").code, 1064);

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "router/sql/parse/parser_internal.h"
@@ -105,10 +107,8 @@ bool Parser::ParseWindowClause() {
 bool Parser::NamedWindowSpec(size_t first, size_t index, WindowSpec* out) {
   const NamedWindow& window = named_windows_[index];
   WindowSpec inherited;
-  if (!window.base.empty()) {
-    size_t base = first;
-    while (!absl::EqualsIgnoreCase(named_windows_[base].name, window.base)) ++base;
-    if (!NamedWindowSpec(first, base, &inherited)) return false;
+  if (!window.base.empty() && !NamedWindowSpec(first, window.base_index, &inherited)) {
+    return false;
   }
   const bool descending = !inherited.order_by.empty() && inherited.order_by[0].descending;
   std::string unused;
@@ -125,11 +125,12 @@ bool Parser::ResolveWindows(WindowMarks marks) {
   auto window_error = [this](uint16_t code, std::string message) {
     return FailWith(mysql::SqlError{code, "HY000", std::move(message)});
   };
+  // Names compare without case, as MySQL's window names do.
+  absl::flat_hash_map<std::string, size_t> by_name;
   auto find = [&](absl::string_view name) -> std::optional<size_t> {
-    for (size_t i = first; i < named_windows_.size(); ++i) {
-      if (absl::EqualsIgnoreCase(named_windows_[i].name, name)) return i;
-    }
-    return std::nullopt;
+    auto it = by_name.find(absl::AsciiStrToLower(name));
+    if (it == by_name.end()) return std::nullopt;
+    return it->second;
   };
   auto not_defined = [&](absl::string_view name) {
     return window_error(3579, absl::StrCat("Window name '", name, "' is not defined."));
@@ -154,25 +155,46 @@ bool Parser::ResolveWindows(WindowMarks marks) {
   // The WINDOW clause itself, used or not, as MySQL checks it.
   for (size_t i = first; i < named_windows_.size(); ++i) {
     const NamedWindow& window = named_windows_[i];
-    if (find(window.name) != i) {
+    if (!by_name.emplace(absl::AsciiStrToLower(window.name), i).second) {
       return window_error(3591, absl::StrCat("Window '", window.name, "' is defined twice."));
     }
   }
   for (size_t i = first; i < named_windows_.size(); ++i) {
-    const NamedWindow& window = named_windows_[i];
+    NamedWindow& window = named_windows_[i];
     if (window.base.empty()) continue;
     const std::optional<size_t> base = find(window.base);
     if (!base) return not_defined(window.base);
+    window.base_index = *base;
     if (!check_base(window.name, window.partitioned, window.ordered, named_windows_[*base])) {
       return false;
     }
-    // A chain longer than the clause goes round.
-    size_t steps = 0;
-    for (std::optional<size_t> at = base; at && !named_windows_[*at].base.empty();
-         at = find(named_windows_[*at].base)) {
-      if (++steps > named_windows_.size() - first) {
-        return window_error(3580, "There is a circularity in the window dependency graph.");
-      }
+  }
+  // Each window's chain of bases, walked once (each window is built by parsing its chain
+  // again, so a chain deeper than kMaxChain is refused as too big to parse).
+  constexpr int kMaxChain = 64;
+  enum class Walk : uint8_t { kNew, kOnPath, kDone };
+  std::vector<Walk> walked(named_windows_.size() - first, Walk::kNew);
+  std::vector<int> depth(named_windows_.size() - first, 0);
+  for (size_t i = first; i < named_windows_.size(); ++i) {
+    std::vector<size_t> path;
+    size_t at = i;
+    while (walked[at - first] == Walk::kNew) {
+      walked[at - first] = Walk::kOnPath;
+      path.push_back(at);
+      if (named_windows_[at].base.empty()) break;
+      at = named_windows_[at].base_index;
+    }
+    // Back on the path only by following a base: the chain goes round.
+    if (walked[at - first] == Walk::kOnPath && !named_windows_[at].base.empty()) {
+      return window_error(3580, "There is a circularity in the window dependency graph.");
+    }
+    // Depths from the end of the path: a window without a base is 0, one on a window walked
+    // before is one more than that.
+    int d = walked[at - first] == Walk::kDone ? depth[at - first] : -1;
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      depth[*it - first] = ++d;
+      walked[*it - first] = Walk::kDone;
+      if (d > kMaxChain) return Exhausted();
     }
   }
   for (size_t u = marks.uses; u < window_uses_.size(); ++u) {

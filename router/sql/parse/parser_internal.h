@@ -221,7 +221,8 @@ class Parser {
   struct NamedWindow {  // one of a WINDOW clause's
     std::string name;
     WindowSource source;
-    std::string base;  // the window it builds on, if any
+    std::string base;       // the window it builds on, if any
+    size_t base_index = 0;  // where that is in named_windows_ (set by ResolveWindows)
     bool partitioned = false, ordered = false, framed = false;
   };
   struct WindowUse {  // an OVER that names a window
