@@ -688,6 +688,14 @@ TEST(DmlSelectTest, CommonTableExpressions) {
   mysql::SqlError big = MustFail(doubling);
   EXPECT_EQ(big.code, 1064);
   EXPECT_TRUE(absl::StartsWith(big.message, "memory exhausted")) << big.message;
+  // So is a WITH of more common tables than the parser looks through by name.
+  std::string many = "WITH c0 AS (SELECT 1)";
+  for (int i = 1; i < 2000; ++i) absl::StrAppend(&many, ", c", i, " AS (SELECT 1)");
+  absl::StrAppend(&many, " SELECT * FROM c0");
+  EXPECT_EQ(MustFail(many).code, 1064);
+  std::string enough = "WITH c0 AS (SELECT 1)";
+  for (int i = 1; i < 500; ++i) absl::StrAppend(&enough, ", c", i, " AS (SELECT 1)");
+  Get<SelectStmt>(enough + " SELECT * FROM c499");
 }
 
 TEST(DmlSelectTest, Joins) {

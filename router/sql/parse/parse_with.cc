@@ -63,8 +63,12 @@ bool Parser::ParseParenthesizedQuery(const std::vector<std::string>& columns, Se
 bool Parser::ParseWith() {
   Advance();  // WITH
   if (PeekKeyword("RECURSIVE")) return NotSupported("WITH RECURSIVE");
+  // Names are looked up by walking the scope: more common tables than this in scope at once
+  // would make a statement's parse quadratic in its length, and are refused as too big.
+  constexpr size_t kMaxInScope = 1024;
   const size_t first = common_tables_.size();
   do {
+    if (common_tables_.size() >= kMaxInScope) return Exhausted();
     CommonTable table;
     if (!ParseIdentifier(&table.name)) return false;
     for (size_t i = first; i < common_tables_.size(); ++i) {
