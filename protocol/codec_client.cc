@@ -10,10 +10,6 @@ namespace {
 constexpr size_t kHandshakeFillerBytes = 23;
 constexpr size_t kSslRequestSize = 32;
 
-DecodeStatus Done(const Reader& in) {
-  return in.empty() ? DecodeStatus::kOk : DecodeStatus::kMalformed;
-}
-
 bool ReadCommand(Reader* in, Command command) {
   uint8_t byte;
   return in->ReadInt1(&byte) && byte == static_cast<uint8_t>(command);
@@ -106,7 +102,7 @@ DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t /*caps*/,
   if ((flags & capability::kZstdCompression) && !in.empty() && !in.ReadInt1(&out->zstd_level)) {
     return DecodeStatus::kMalformed;
   }
-  return Done(in);
+  return in.Finish();
 }
 
 void Encode(const client::HandshakeResponse41& msg, uint32_t /*caps*/, Writer* out) {
@@ -185,7 +181,7 @@ DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t /*caps*/, client
   if (!ReadCommand(&in, Command::kSetOption) || !in.ReadInt2(&out->option)) {
     return DecodeStatus::kMalformed;
   }
-  return Done(in);
+  return in.Finish();
 }
 
 void Encode(const client::SetOption& msg, uint32_t /*caps*/, Writer* out) {
@@ -218,7 +214,7 @@ DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t caps, client::Ch
       !ReadConnectAttrs(&in, &out->connect_attrs)) {
     return DecodeStatus::kMalformed;
   }
-  return Done(in);
+  return in.Finish();
 }
 
 void Encode(const client::ChangeUser& msg, uint32_t caps, Writer* out) {
@@ -291,7 +287,7 @@ DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t /*caps*/, uint16
       return DecodeStatus::kMalformed;
     }
   }
-  return Done(in);
+  return in.Finish();
 }
 
 void Encode(const client::StmtExecute& msg, uint32_t /*caps*/, Writer* out) {
@@ -343,7 +339,7 @@ DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t /*caps*/, client
   if (!ReadStatementId(&in, Command::kStmtClose, &out->statement_id)) {
     return DecodeStatus::kMalformed;
   }
-  return Done(in);
+  return in.Finish();
 }
 
 void Encode(const client::StmtClose& msg, uint32_t /*caps*/, Writer* out) {
@@ -356,7 +352,7 @@ DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t /*caps*/, client
   if (!ReadStatementId(&in, Command::kStmtReset, &out->statement_id)) {
     return DecodeStatus::kMalformed;
   }
-  return Done(in);
+  return in.Finish();
 }
 
 void Encode(const client::StmtReset& msg, uint32_t /*caps*/, Writer* out) {
@@ -370,7 +366,7 @@ DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t /*caps*/, client
       !in.ReadInt4(&out->num_rows)) {
     return DecodeStatus::kMalformed;
   }
-  return Done(in);
+  return in.Finish();
 }
 
 void Encode(const client::StmtFetch& msg, uint32_t /*caps*/, Writer* out) {

@@ -14,10 +14,6 @@ constexpr uint8_t kAuthMoreDataHeader = 0x01;
 constexpr uint8_t kLocalInfileHeader = 0xFB;
 constexpr size_t kGreetingReservedBytes = 10;
 
-DecodeStatus Done(const Reader& in) {
-  return in.empty() ? DecodeStatus::kOk : DecodeStatus::kMalformed;
-}
-
 }  // namespace
 
 bool PeekCommand(absl::Span<const uint8_t> payload, Command* out) {
@@ -67,7 +63,7 @@ DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t /*caps*/, server
     // Some servers omit the final NUL.
     if (!in.ReadNulString(&out->auth_plugin_name)) out->auth_plugin_name = in.ReadRest();
   }
-  return Done(in);
+  return in.Finish();
 }
 
 void Encode(const server::Greeting& msg, uint32_t /*caps*/, Writer* out) {
@@ -118,7 +114,7 @@ DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t caps, server::Ok
       !in.empty()) {
     if (!in.ReadLenencString(&out->session_state_info)) return DecodeStatus::kMalformed;
   }
-  return Done(in);
+  return in.Finish();
 }
 
 void Encode(const server::Ok& msg, uint32_t caps, Writer* out) {
@@ -169,7 +165,7 @@ DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t /*caps*/, server
       !in.ReadInt2(&out->status_flags)) {
     return DecodeStatus::kMalformed;
   }
-  return Done(in);
+  return in.Finish();
 }
 
 void Encode(const server::Eof& msg, uint32_t /*caps*/, Writer* out) {
@@ -234,7 +230,7 @@ DecodeStatus Decode(absl::Span<const uint8_t> payload, uint32_t /*caps*/, server
       !in.ReadInt2(&out->warnings)) {
     return DecodeStatus::kMalformed;
   }
-  return Done(in);
+  return in.Finish();
 }
 
 void Encode(const server::PrepareOk& msg, uint32_t /*caps*/, Writer* out) {

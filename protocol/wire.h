@@ -52,6 +52,8 @@ class Reader {
   size_t remaining() const { return in_.size() - pos_; }
   size_t position() const { return pos_; }
   bool empty() const { return remaining() == 0; }
+  // How a whole message ends: every byte read, or the message is malformed.
+  DecodeStatus Finish() const { return empty() ? DecodeStatus::kOk : DecodeStatus::kMalformed; }
   // The unread bytes.
   absl::Span<const uint8_t> rest() const { return in_.subspan(pos_); }
 

@@ -12,19 +12,19 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-constexpr absl::Duration kInterval = absl::Milliseconds(500);
+constexpr absl::Duration kSilenceInterval = absl::Milliseconds(500);
 constexpr absl::Duration kLimit = absl::Seconds(2);  // four intervals
 
 // Drives a detector on a clock the test owns.
 class SilenceDetectorTest : public ::testing::Test {
  protected:
-  SilenceDetectorTest() : detector_(kInterval, now_) {}
+  SilenceDetectorTest() : detector_(kSilenceInterval, now_) {}
 
   // Runs the check `n` times, on time; returns the last report.
   SilenceDetector::Report Run(int n = 1) {
     SilenceDetector::Report report;
     for (int i = 0; i < n; ++i) {
-      now_ += kInterval;
+      now_ += kSilenceInterval;
       report = detector_.Check(now_, probe_);
     }
     return report;
@@ -56,7 +56,7 @@ TEST_F(SilenceDetectorTest, ASilentPeerFailsOnceItsLimitIsCountedAndUntilHeard) 
   EXPECT_THAT(Run().failed, ElementsAre(2));  // reported again until its owner acts
   detector_.Heard(2, now_);
   EXPECT_THAT(Run().failed, IsEmpty());
-  EXPECT_EQ(detector_.counted(2), kInterval);
+  EXPECT_EQ(detector_.counted(2), kSilenceInterval);
 }
 
 TEST_F(SilenceDetectorTest, EachPeerHasItsOwnLimit) {
@@ -73,11 +73,11 @@ TEST_F(SilenceDetectorTest, TheObserversOwnStallIsNotHeldAgainstThePeers) {
   SilenceDetector::Report report = StallThenRun(absl::Seconds(5));
   EXPECT_TRUE(report.tick.stalled);
   EXPECT_THAT(report.failed, IsEmpty());
-  EXPECT_EQ(detector_.counted(2), 3 * kInterval);
+  EXPECT_EQ(detector_.counted(2), 3 * kSilenceInterval);
   ASSERT_EQ(report.notes.size(), 1u);
   EXPECT_EQ(report.notes[0].peer, 2);
   EXPECT_EQ(report.notes[0].excuse, SilenceDetector::Excuse::kObserverStalled);
-  EXPECT_EQ(report.notes[0].by_clock, absl::Seconds(5) + kInterval);
+  EXPECT_EQ(report.notes[0].by_clock, absl::Seconds(5) + kSilenceInterval);
   EXPECT_THAT(SilenceDetector::Describe(report.notes[0]), ::testing::HasSubstr("stalled"));
   // The peer's messages, waiting since the stall, arrive: it was never failed.
   detector_.Heard(2, now_);
@@ -121,7 +121,7 @@ TEST_F(SilenceDetectorTest, AStarvedPeerOnThisHostIsNotCountedSilent) {
   // Runnable throughout, never given the CPU: the first look only sets a baseline.
   SilenceDetector::Report report = Run(12);
   EXPECT_THAT(report.failed, IsEmpty());
-  EXPECT_EQ(detector_.counted(3), kInterval);
+  EXPECT_EQ(detector_.counted(3), kSilenceInterval);
   // Noted once, when its silence by the clock passed the limit.
   detector_.Heard(3, now_);
   proc.Thread(3, 3, 'S', 100);

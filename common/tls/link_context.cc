@@ -14,7 +14,7 @@ namespace {
 
 // Links between processes of one cluster resume nothing across processes; the context only
 // needs one name for its sessions.
-constexpr unsigned char kSessionIdContext[] = "shoal-link";
+constexpr unsigned char kLinkSessionIdContext[] = "shoal-link";
 
 // Every node certificate names these too: a process reaches the mgmd that launched it, and
 // its peers on the same host, over loopback.
@@ -125,7 +125,7 @@ absl::StatusOr<std::unique_ptr<LinkContext>> LinkContext::FromPem(const std::str
   }
   // Both ends prove they belong to the cluster.
   SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nullptr);
-  SSL_CTX_set_session_id_context(ctx, kSessionIdContext, sizeof(kSessionIdContext) - 1);
+  SSL_CTX_set_session_id_context(ctx, kLinkSessionIdContext, sizeof(kLinkSessionIdContext) - 1);
   SSL_CTX_set_mode(ctx, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
   return context;
 }

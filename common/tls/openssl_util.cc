@@ -14,19 +14,8 @@
 namespace shoal::tls {
 namespace {
 
-struct BioFree {
-  void operator()(BIO* bio) const { BIO_free(bio); }
-};
-using UniqueBio = std::unique_ptr<BIO, BioFree>;
-
 UniqueBio ReadBio(absl::string_view pem) {
   return UniqueBio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-}
-
-std::string BioText(BIO* bio) {
-  char* data = nullptr;
-  long size = BIO_get_mem_data(bio, &data);
-  return std::string(data, static_cast<size_t>(size));
 }
 
 }  // namespace
@@ -59,7 +48,7 @@ absl::StatusOr<std::string> CertificatePem(X509* cert) {
   if (bio == nullptr || PEM_write_bio_X509(bio.get(), cert) != 1) {
     return OpenSslError("writing a certificate");
   }
-  return BioText(bio.get());
+  return MemoryBioText(bio.get());
 }
 
 absl::StatusOr<std::string> PrivateKeyPem(EVP_PKEY* key) {
@@ -68,7 +57,7 @@ absl::StatusOr<std::string> PrivateKeyPem(EVP_PKEY* key) {
       PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr) != 1) {
     return OpenSslError("writing a key");
   }
-  return BioText(bio.get());
+  return MemoryBioText(bio.get());
 }
 
 absl::StatusOr<std::vector<UniqueX509>> ParseCertificates(absl::string_view pem) {
@@ -96,6 +85,12 @@ std::string OneLineName(const X509_NAME* name) {
   std::string line(text);
   OPENSSL_free(text);
   return line;
+}
+
+std::string MemoryBioText(BIO* bio) {
+  char* data = nullptr;
+  long size = BIO_get_mem_data(bio, &data);
+  return std::string(data, static_cast<size_t>(size));
 }
 
 }  // namespace shoal::tls

@@ -25,9 +25,16 @@ struct X509Free {
 struct SslCtxFree {
   void operator()(SSL_CTX* ctx) const { SSL_CTX_free(ctx); }
 };
+struct BioFree {
+  void operator()(BIO* bio) const { BIO_free(bio); }
+};
 using UniquePkey = std::unique_ptr<EVP_PKEY, PkeyFree>;
 using UniqueX509 = std::unique_ptr<X509, X509Free>;
 using UniqueSslCtx = std::unique_ptr<SSL_CTX, SslCtxFree>;
+using UniqueBio = std::unique_ptr<BIO, BioFree>;
+
+// The bytes a memory BIO holds.
+std::string MemoryBioText(BIO* bio);
 
 // `what` failed, with the reasons OpenSSL queued (the queue is emptied).
 absl::Status OpenSslError(absl::string_view what);

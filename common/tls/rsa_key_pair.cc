@@ -18,21 +18,16 @@ namespace {
 
 constexpr int kRsaBits = 2048;  // mysqld's
 
-struct BioFree {
-  void operator()(BIO* bio) const { BIO_free(bio); }
-};
 struct PkeyCtxFree {
   void operator()(EVP_PKEY_CTX* ctx) const { EVP_PKEY_CTX_free(ctx); }
 };
 
 absl::StatusOr<std::string> PublicKeyPem(EVP_PKEY* key) {
-  std::unique_ptr<BIO, BioFree> bio(BIO_new(BIO_s_mem()));
+  UniqueBio bio(BIO_new(BIO_s_mem()));
   if (bio == nullptr || PEM_write_bio_PUBKEY(bio.get(), key) != 1) {
     return OpenSslError("writing a public key");
   }
-  char* data = nullptr;
-  long size = BIO_get_mem_data(bio.get(), &data);
-  return std::string(data, static_cast<size_t>(size));
+  return MemoryBioText(bio.get());
 }
 
 // Writes `text` to `path` (mode 0600) only if no file is there: written to a file of its own,

@@ -6,7 +6,7 @@ namespace shoal::tls {
 namespace {
 
 // Every session of a router shares one context: resumed TLS sessions are tied to it.
-constexpr unsigned char kSessionIdContext[] = "shoal-router";
+constexpr unsigned char kRouterSessionIdContext[] = "shoal-router";
 
 }  // namespace
 
@@ -53,7 +53,7 @@ absl::StatusOr<std::unique_ptr<ServerContext>> ServerContext::Create(
     }
     SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
   }
-  SSL_CTX_set_session_id_context(ctx, kSessionIdContext, sizeof(kSessionIdContext) - 1);
+  SSL_CTX_set_session_id_context(ctx, kRouterSessionIdContext, sizeof(kRouterSessionIdContext) - 1);
   // Records are written to memory and sent by the connection: a partial write never happens,
   // and a buffer that moves between SSL_write calls is fine.
   SSL_CTX_set_mode(ctx, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);

@@ -17,6 +17,7 @@
 #include "common/status_macros.h"
 #include "engine/redo/crc32c.h"
 #include "engine/redo/file_util.h"
+#include "engine/redo/fixed_bytes.h"
 
 namespace shoal::redo {
 namespace {
@@ -24,25 +25,13 @@ namespace {
 enum BlockKind : uint8_t { kHeader = 0, kRows = 1, kFooter = 2 };
 constexpr uint64_t kFileMagic = 0x50434C4C414F4853;    // "SHOALLCP"
 constexpr uint64_t kFooterMagic = 0x4554454C504D4F43;  // "COMPLETE"
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kCheckpointVersion = 1;
 constexpr size_t kBlockHeader = 8;
-
-template <typename T>
-void Put(std::string* out, T v) {
-  out->append(reinterpret_cast<const char*>(&v), sizeof(v));
-}
-template <typename T>
-bool Get(absl::string_view* in, T* v) {
-  if (in->size() < sizeof(T)) return false;
-  std::memcpy(v, in->data(), sizeof(T));
-  in->remove_prefix(sizeof(T));
-  return true;
-}
 
 // Appends a whole block with `payload` (its kind byte first).
 void AppendBlock(std::string* out, absl::string_view payload) {
-  Put(out, static_cast<uint32_t>(payload.size()));
-  Put(out, Crc32c(payload));
+  internal::AppendFixed(out, static_cast<uint32_t>(payload.size()));
+  internal::AppendFixed(out, Crc32c(payload));
   out->append(payload.data(), payload.size());
 }
 
@@ -57,13 +46,13 @@ bool ParseRows(
     absl::FunctionRef<void(uint32_t, uint32_t, absl::string_view, absl::string_view)> row) {
   while (!in.empty()) {
     uint32_t table_id, partition, key_length, row_length;
-    if (!Get(&in, &table_id) || !Get(&in, &partition) || !Get(&in, &key_length) ||
-        key_length > in.size()) {
+    if (!internal::ReadFixed(&in, &table_id) || !internal::ReadFixed(&in, &partition) ||
+        !internal::ReadFixed(&in, &key_length) || key_length > in.size()) {
       return false;
     }
     absl::string_view key = in.substr(0, key_length);
     in.remove_prefix(key_length);
-    if (!Get(&in, &row_length) || row_length > in.size()) return false;
+    if (!internal::ReadFixed(&in, &row_length) || row_length > in.size()) return false;
     row(table_id, partition, key, in.substr(0, row_length));
     in.remove_prefix(row_length);
     ++*count;
@@ -94,11 +83,11 @@ absl::StatusOr<std::unique_ptr<CheckpointWriter>> CheckpointWriter::Create(const
 CheckpointWriter::CheckpointWriter(std::string dir, std::string path, int fd, uint64_t id, int ldm)
     : dir_(std::move(dir)), path_(std::move(path)), fd_(fd) {
   std::string header;
-  Put(&header, kHeader);
-  Put(&header, kFileMagic);
-  Put(&header, kVersion);
-  Put(&header, id);
-  Put(&header, static_cast<uint32_t>(ldm));
+  internal::AppendFixed(&header, kHeader);
+  internal::AppendFixed(&header, kFileMagic);
+  internal::AppendFixed(&header, kCheckpointVersion);
+  internal::AppendFixed(&header, id);
+  internal::AppendFixed(&header, static_cast<uint32_t>(ldm));
   AppendBlock(&buffered_, header);
 }
 
@@ -119,13 +108,13 @@ void CheckpointWriter::AddRow(uint32_t table_id, uint32_t partition, absl::strin
   if (open_block_ == std::string::npos) {
     open_block_ = buffered_.size();
     buffered_.append(kBlockHeader, '\0');  // filled in by SealBlock
-    Put(&buffered_, kRows);
+    internal::AppendFixed(&buffered_, kRows);
   }
-  Put(&buffered_, table_id);
-  Put(&buffered_, partition);
-  Put(&buffered_, static_cast<uint32_t>(key.size()));
+  internal::AppendFixed(&buffered_, table_id);
+  internal::AppendFixed(&buffered_, partition);
+  internal::AppendFixed(&buffered_, static_cast<uint32_t>(key.size()));
   buffered_.append(key.data(), key.size());
-  Put(&buffered_, static_cast<uint32_t>(row.size()));
+  internal::AppendFixed(&buffered_, static_cast<uint32_t>(row.size()));
   buffered_.append(row.data(), row.size());
   ++rows_;
   if (buffered_.size() - open_block_ >= kCheckpointBlockBytes) SealBlock();
@@ -156,9 +145,9 @@ absl::Status CheckpointWriter::Write(absl::string_view bytes) {
 absl::Status CheckpointWriter::Finish() {
   SHOAL_RETURN_IF_ERROR(Write(TakeBuffered()));
   std::string footer;
-  Put(&footer, kFooter);
-  Put(&footer, rows_);
-  Put(&footer, kFooterMagic);
+  internal::AppendFixed(&footer, kFooter);
+  internal::AppendFixed(&footer, rows_);
+  internal::AppendFixed(&footer, kFooterMagic);
   std::string block;
   AppendBlock(&block, footer);
   SHOAL_RETURN_IF_ERROR(Write(block));
@@ -228,7 +217,8 @@ absl::Status ReadCheckpoint(
     if (kind == kHeader) {
       uint64_t magic = 0;
       uint32_t version = 0;
-      if (!Get(&in, &magic) || magic != kFileMagic || !Get(&in, &version) || version != kVersion) {
+      if (!internal::ReadFixed(&in, &magic) || magic != kFileMagic ||
+          !internal::ReadFixed(&in, &version) || version != kCheckpointVersion) {
         status = Damaged(path, 0, "not a checkpoint file of version 1");
         break;
       }
@@ -239,7 +229,8 @@ absl::Status ReadCheckpoint(
       }
     } else if (kind == kFooter) {
       uint64_t count = 0, magic = 0;
-      if (!Get(&in, &count) || !Get(&in, &magic) || magic != kFooterMagic) {
+      if (!internal::ReadFixed(&in, &count) || !internal::ReadFixed(&in, &magic) ||
+          magic != kFooterMagic) {
         status = Damaged(path, offset, "malformed footer");
       } else if (count != rows) {
         status = Damaged(path, offset, absl::StrCat("footer says ", count, " rows, read ", rows));

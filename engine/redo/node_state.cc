@@ -11,49 +11,38 @@
 #include "common/status_macros.h"
 #include "engine/redo/crc32c.h"
 #include "engine/redo/file_util.h"
+#include "engine/redo/fixed_bytes.h"
 
 namespace shoal::redo {
 namespace {
 
 constexpr uint32_t kMagic = 0x54534E53;  // "SNST"
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kNodeStateVersion = 1;
 constexpr size_t kHeaderSize = 16;
 constexpr size_t kBodySizeV1 = 4 + 8 * 8 + 4 + 4;
 // A node.state is tiny; anything bigger is not one (and is not read into memory whole).
 constexpr size_t kMaxFileSize = 4096;
 
-template <typename T>
-void Put(std::string* out, T v) {
-  out->append(reinterpret_cast<const char*>(&v), sizeof(v));
-}
-template <typename T>
-T Get(absl::string_view* in) {
-  T v;
-  std::memcpy(&v, in->data(), sizeof(v));
-  in->remove_prefix(sizeof(v));
-  return v;
-}
-
 }  // namespace
 
 std::string SerializeNodeState(const NodeState& s) {
   std::string body;
-  Put(&body, s.run);
-  Put(&body, s.complete_epoch);
-  Put(&body, s.restorable_from);
-  Put(&body, s.checkpoint_id);
-  Put(&body, s.checkpoint_start_epoch);
-  Put(&body, s.checkpoint_end_epoch);
-  Put(&body, s.prev_checkpoint_id);
-  Put(&body, s.prev_checkpoint_start_epoch);
-  Put(&body, s.prev_checkpoint_end_epoch);
-  Put(&body, s.ldm_count);
-  Put(&body, s.first_run);
+  internal::AppendFixed(&body, s.run);
+  internal::AppendFixed(&body, s.complete_epoch);
+  internal::AppendFixed(&body, s.restorable_from);
+  internal::AppendFixed(&body, s.checkpoint_id);
+  internal::AppendFixed(&body, s.checkpoint_start_epoch);
+  internal::AppendFixed(&body, s.checkpoint_end_epoch);
+  internal::AppendFixed(&body, s.prev_checkpoint_id);
+  internal::AppendFixed(&body, s.prev_checkpoint_start_epoch);
+  internal::AppendFixed(&body, s.prev_checkpoint_end_epoch);
+  internal::AppendFixed(&body, s.ldm_count);
+  internal::AppendFixed(&body, s.first_run);
   std::string out;
-  Put(&out, kMagic);
-  Put(&out, kVersion);
-  Put(&out, static_cast<uint32_t>(body.size()));
-  Put(&out, Crc32c(body));
+  internal::AppendFixed(&out, kMagic);
+  internal::AppendFixed(&out, kNodeStateVersion);
+  internal::AppendFixed(&out, static_cast<uint32_t>(body.size()));
+  internal::AppendFixed(&out, Crc32c(body));
   out += body;
   return out;
 }
@@ -62,12 +51,12 @@ absl::StatusOr<NodeState> ParseNodeState(absl::string_view in) {
   if (in.size() < kHeaderSize) {
     return absl::DataLossError(absl::StrCat("truncated (", in.size(), " bytes)"));
   }
-  uint32_t magic = Get<uint32_t>(&in);
-  uint32_t version = Get<uint32_t>(&in);
-  uint32_t length = Get<uint32_t>(&in);
-  uint32_t crc = Get<uint32_t>(&in);
+  uint32_t magic = internal::TakeFixed<uint32_t>(&in);
+  uint32_t version = internal::TakeFixed<uint32_t>(&in);
+  uint32_t length = internal::TakeFixed<uint32_t>(&in);
+  uint32_t crc = internal::TakeFixed<uint32_t>(&in);
   if (magic != kMagic) return absl::DataLossError("not a node state file (bad magic)");
-  if (version != kVersion) {
+  if (version != kNodeStateVersion) {
     return absl::DataLossError(absl::StrCat("unsupported version ", version));
   }
   if (length != in.size()) {
@@ -79,17 +68,17 @@ absl::StatusOr<NodeState> ParseNodeState(absl::string_view in) {
     return absl::DataLossError(absl::StrCat("body of ", length, " bytes, want ", kBodySizeV1));
   }
   NodeState s;
-  s.run = Get<uint32_t>(&in);
-  s.complete_epoch = Get<uint64_t>(&in);
-  s.restorable_from = Get<uint64_t>(&in);
-  s.checkpoint_id = Get<uint64_t>(&in);
-  s.checkpoint_start_epoch = Get<uint64_t>(&in);
-  s.checkpoint_end_epoch = Get<uint64_t>(&in);
-  s.prev_checkpoint_id = Get<uint64_t>(&in);
-  s.prev_checkpoint_start_epoch = Get<uint64_t>(&in);
-  s.prev_checkpoint_end_epoch = Get<uint64_t>(&in);
-  s.ldm_count = Get<uint32_t>(&in);
-  s.first_run = Get<uint32_t>(&in);
+  s.run = internal::TakeFixed<uint32_t>(&in);
+  s.complete_epoch = internal::TakeFixed<uint64_t>(&in);
+  s.restorable_from = internal::TakeFixed<uint64_t>(&in);
+  s.checkpoint_id = internal::TakeFixed<uint64_t>(&in);
+  s.checkpoint_start_epoch = internal::TakeFixed<uint64_t>(&in);
+  s.checkpoint_end_epoch = internal::TakeFixed<uint64_t>(&in);
+  s.prev_checkpoint_id = internal::TakeFixed<uint64_t>(&in);
+  s.prev_checkpoint_start_epoch = internal::TakeFixed<uint64_t>(&in);
+  s.prev_checkpoint_end_epoch = internal::TakeFixed<uint64_t>(&in);
+  s.ldm_count = internal::TakeFixed<uint32_t>(&in);
+  s.first_run = internal::TakeFixed<uint32_t>(&in);
   return s;
 }
 

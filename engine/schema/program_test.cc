@@ -10,18 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "engine/schema/schema_test_util.h"
 #include "gtest/gtest.h"
 
 namespace shoal::schema {
 namespace {
 
-ColumnDef Column(std::string name, ColumnType type, uint32_t length = 0) {
-  ColumnDef c;
-  c.name = std::move(name);
-  c.type = type;
-  c.length = length;
-  return c;
-}
+using testutil::Column;
 
 enum Col { kId, kK, kC, kB, kD, kF, kNn, kHidden, kColumns };
 

@@ -7,6 +7,7 @@
 #include "engine/schema/bytes.h"
 #include "engine/schema/collation.h"
 #include "engine/schema/row.h"
+#include "engine/schema/schema_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -15,13 +16,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-ColumnDef Column(std::string name, ColumnType type, uint32_t length = 0) {
-  ColumnDef c;
-  c.name = std::move(name);
-  c.type = type;
-  c.length = length;
-  return c;
-}
+using testutil::Column;
 
 IndexDef Index(std::string name, std::vector<int> columns, bool primary = false,
                bool unique = false) {

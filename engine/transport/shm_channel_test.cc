@@ -11,6 +11,7 @@
 #include <thread>
 #include <utility>
 
+#include "engine/transport/channel_test_helpers.h"
 #include "engine/transport/transport_test_util.h"
 #include "gtest/gtest.h"
 
@@ -22,6 +23,7 @@ using testing::FrameSize;
 using testing::kLoadDivisor;
 using testing::MakeFrame;
 using testing::PollFd;
+using testing::ReadFrame;
 using testing::TempDir;
 
 struct Pair {
@@ -48,23 +50,6 @@ Pair Connect(ShmListener* listener, const std::string& path) {
   client.join();
   EXPECT_TRUE(client_status.ok()) << client_status;
   return pair;
-}
-
-// Reads the next frame, sleeping on wait_fd() while there is none.
-std::string ReadFrame(Channel* channel) {
-  for (;;) {
-    EXPECT_TRUE(channel->Receive().ok());
-    absl::string_view frame = channel->Peek();
-    if (!frame.empty()) {
-      std::string copy(frame);
-      channel->Consume();
-      return copy;
-    }
-    if (channel->PrepareToSleep()) {
-      EXPECT_TRUE(PollFd(channel->wait_fd(), 10000)) << "not woken";
-      channel->WokeUp();
-    }
-  }
 }
 
 class ShmChannelTest : public ::testing::Test {

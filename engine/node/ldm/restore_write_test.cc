@@ -12,7 +12,7 @@
 namespace shoal::node {
 namespace {
 
-constexpr uint32_t kPartitions = 4;
+constexpr uint32_t kTablePartitions = 4;
 
 class RestoreWriteTest : public ::testing::Test {
  protected:
@@ -34,7 +34,7 @@ class RestoreWriteTest : public ::testing::Test {
     primary.columns = {0};
     primary.primary = primary.unique = true;
     table_->indexes = {primary};
-    table_->partitions = kPartitions;
+    table_->partitions = kTablePartitions;
     ASSERT_TRUE(schema::ValidateAndComplete(table_.get()).ok());
     table_->id = 1;
     table_->version = 1;
@@ -54,7 +54,7 @@ class RestoreWriteTest : public ::testing::Test {
     schema::RowWriter w;
     w.BeginKey();
     w.Bytes(name);
-    return schema::KeyHash(*table_, w.view()) % kPartitions;
+    return schema::KeyHash(*table_, w.view()) % kTablePartitions;
   }
 
   std::shared_ptr<schema::TableDef> table_;
@@ -69,7 +69,7 @@ TEST_F(RestoreWriteTest, ARowOutsideItsKeysPartitionIsRestoredAndCounted) {
   ASSERT_TRUE(ldm_.RestoreWrite(table_->id, home, Row("Jos\xC3\xA9", 1), 1));
   EXPECT_EQ(ldm_.stats().misplaced_restored_rows, 0u);
   // A row an older folding placed elsewhere: kept, counted.
-  const uint32_t elsewhere = (PartitionOf("M\xC3\xBCller") + 1) % kPartitions;
+  const uint32_t elsewhere = (PartitionOf("M\xC3\xBCller") + 1) % kTablePartitions;
   ASSERT_TRUE(ldm_.RestoreWrite(table_->id, elsewhere, Row("M\xC3\xBCller", 2), 1));
   EXPECT_EQ(ldm_.stats().misplaced_restored_rows, 1u);
   EXPECT_EQ(ldm_.row_count(), 2u);

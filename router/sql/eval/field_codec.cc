@@ -37,7 +37,6 @@ namespace {
 
 using mysql::SqlError;
 using schema::ColumnDef;
-using schema::ColumnType;
 using Error = std::optional<SqlError>;
 using Wide = __int128;  // any value of any integer column, with room to tell out-of-range apart
 
@@ -352,7 +351,7 @@ Error ToReal(const ColumnDef& column, const mysql::Value& v, int row, double* ou
     if (n.negative) d = -d;
   }
   if (!std::isfinite(d) || (column.is_unsigned && d < 0) ||
-      (column.type == ColumnType::kFloat && std::fabs(d) > FLT_MAX)) {
+      (column.type == schema::ColumnType::kFloat && std::fabs(d) > FLT_MAX)) {
     return errors::OutOfRangeValue(column.name, row);
   }
   *out = d;
@@ -459,18 +458,18 @@ Error ToBytes(const ColumnDef& column, const mysql::Value& v, int row, Scratch* 
   }
   const size_t max_bytes = schema::MaxValueBytes(column);
   switch (column.type) {
-    case ColumnType::kChar:
-    case ColumnType::kVarChar:
-    case ColumnType::kText: {
-      const size_t max_chars = column.type == ColumnType::kText ? max_bytes : column.length;
+    case schema::ColumnType::kChar:
+    case schema::ColumnType::kVarChar:
+    case schema::ColumnType::kText: {
+      const size_t max_chars = column.type == schema::ColumnType::kText ? max_bytes : column.length;
       if (Error e = FitText(column, &s, max_chars, max_bytes, row)) return e;
       // CHAR drops trailing spaces on the way in, as MySQL does (PAD_CHAR_TO_FULL_LENGTH off).
-      if (column.type == ColumnType::kChar) s = s.substr(0, s.find_last_not_of(' ') + 1);
+      if (column.type == schema::ColumnType::kChar) s = s.substr(0, s.find_last_not_of(' ') + 1);
       break;
     }
     default:
       if (s.size() > max_bytes) return errors::DataTooLong(column.name, row);
-      if (column.type == ColumnType::kBinary && s.size() < column.length) {
+      if (column.type == schema::ColumnType::kBinary && s.size() < column.length) {
         if (s.data() != scratch->text.data()) scratch->text.assign(s.data(), s.size());
         scratch->text.resize(column.length, '\0');
         s = scratch->text;
@@ -598,7 +597,7 @@ int64_t ShiftPackedDateTime(int64_t packed, int seconds) {
 // stored in UTC, where its range is checked, as MySQL does.
 Error ToDateLike(const ColumnDef& column, const mysql::Value& v, int row, int utc_offset,
                  int64_t* out) {
-  const bool date = column.type == ColumnType::kDate;
+  const bool date = column.type == schema::ColumnType::kDate;
   Moment m;
   bool ok = MomentOf(v, &m) && ValidMoment(m);
   if (ok && date) {
@@ -610,8 +609,9 @@ Error ToDateLike(const ColumnDef& column, const mysql::Value& v, int row, int ut
   int64_t packed = 0;
   if (ok) {
     packed = schema::PackDateTime(m.year, m.month, m.day, m.hour, m.minute, m.second, m.micro);
-    if (column.type == ColumnType::kTimestamp) packed = ShiftPackedDateTime(packed, -utc_offset);
-    ok = column.type != ColumnType::kTimestamp ||
+    if (column.type == schema::ColumnType::kTimestamp)
+      packed = ShiftPackedDateTime(packed, -utc_offset);
+    ok = column.type != schema::ColumnType::kTimestamp ||
          (packed >= schema::PackDateTime(1970, 1, 1, 0, 0, 1, 0) &&
           packed <= schema::PackDateTime(2038, 1, 19, 3, 14, 7, 999999));
   }
@@ -660,36 +660,37 @@ Error ToTime(const ColumnDef& column, const mysql::Value& v, int row, int64_t* o
 Error Convert(const ColumnDef& column, const mysql::Value& v, int row, Scratch* scratch,
               Stored* out) {
   switch (column.type) {
-    case ColumnType::kTinyInt:
-    case ColumnType::kSmallInt:
-    case ColumnType::kMediumInt:
-    case ColumnType::kInt:
-    case ColumnType::kBigInt:
+    case schema::ColumnType::kTinyInt:
+    case schema::ColumnType::kSmallInt:
+    case schema::ColumnType::kMediumInt:
+    case schema::ColumnType::kInt:
+    case schema::ColumnType::kBigInt:
       out->kind = Stored::Kind::kInt;
       return ToInteger(column, v, row, &out->i);
-    case ColumnType::kFloat:
-    case ColumnType::kDouble:
-      out->kind = column.type == ColumnType::kFloat ? Stored::Kind::kFloat : Stored::Kind::kDouble;
+    case schema::ColumnType::kFloat:
+    case schema::ColumnType::kDouble:
+      out->kind =
+          column.type == schema::ColumnType::kFloat ? Stored::Kind::kFloat : Stored::Kind::kDouble;
       return ToReal(column, v, row, &out->d);
-    case ColumnType::kDecimal:
+    case schema::ColumnType::kDecimal:
       out->kind = Stored::Kind::kBytes;
       return ToDecimal(column, v, row, scratch, &out->bytes);
-    case ColumnType::kDate:
-    case ColumnType::kDateTime:
-    case ColumnType::kTimestamp:
+    case schema::ColumnType::kDate:
+    case schema::ColumnType::kDateTime:
+    case schema::ColumnType::kTimestamp:
       out->kind = Stored::Kind::kInt;
       return ToDateLike(column, v, row, scratch->utc_offset, &out->i);
-    case ColumnType::kTime:
+    case schema::ColumnType::kTime:
       out->kind = Stored::Kind::kInt;
       return ToTime(column, v, row, &out->i);
-    case ColumnType::kEnum:
-    case ColumnType::kSet:
+    case schema::ColumnType::kEnum:
+    case schema::ColumnType::kSet:
       out->kind = Stored::Kind::kInt;
       return internal::MemberPosition(column, v, row, &out->i);
-    case ColumnType::kJson:
+    case schema::ColumnType::kJson:
       out->kind = Stored::Kind::kBytes;
       return ToJson(column, v, row, scratch, &out->bytes);
-    case ColumnType::kBit:
+    case schema::ColumnType::kBit:
       out->kind = Stored::Kind::kInt;
       return ToBit(column, v, row, &out->i);
     default:
@@ -752,15 +753,15 @@ namespace flag = mysql::column_flag;
 constexpr uint16_t kPartKeyFlag = 0x4000;
 
 // Display widths of integers (Field_*::max_display_length): [signed, unsigned].
-uint32_t IntegerWidth(ColumnType type, bool is_unsigned) {
+uint32_t IntegerWidth(schema::ColumnType type, bool is_unsigned) {
   switch (type) {
-    case ColumnType::kTinyInt:
+    case schema::ColumnType::kTinyInt:
       return is_unsigned ? 3 : 4;
-    case ColumnType::kSmallInt:
+    case schema::ColumnType::kSmallInt:
       return is_unsigned ? 5 : 6;
-    case ColumnType::kMediumInt:
+    case schema::ColumnType::kMediumInt:
       return is_unsigned ? 8 : 9;
-    case ColumnType::kInt:
+    case schema::ColumnType::kInt:
       return is_unsigned ? 10 : 11;
     default:
       return 20;
@@ -776,13 +777,13 @@ uint32_t MemberTextChars(const ColumnDef& c) {
     longest = std::max(longest, chars);
     all += chars;
   }
-  if (c.type == ColumnType::kEnum) return longest;
+  if (c.type == schema::ColumnType::kEnum) return longest;
   return c.elements.empty() ? 0 : all + static_cast<uint32_t>(c.elements.size()) - 1;
 }
 
-bool IsNumeric(ColumnType type) {
-  return schema::IsInteger(type) || type == ColumnType::kFloat || type == ColumnType::kDouble ||
-         type == ColumnType::kDecimal;
+bool IsNumeric(schema::ColumnType type) {
+  return schema::IsInteger(type) || type == schema::ColumnType::kFloat ||
+         type == schema::ColumnType::kDouble || type == schema::ColumnType::kDecimal;
 }
 
 // The protocol type of each schema::ColumnType, indexed by its number.
@@ -889,21 +890,21 @@ std::variant<std::string, SqlError> EncodeField(const ColumnDef& column, const m
 
 mysql::Value ZeroValue(const ColumnDef& column) {
   switch (column.type) {
-    case ColumnType::kFloat:
-    case ColumnType::kDouble:
+    case schema::ColumnType::kFloat:
+    case schema::ColumnType::kDouble:
       return 0.0;
-    case ColumnType::kDecimal:
+    case schema::ColumnType::kDecimal:
       return mysql::Decimal{column.scale > 0 ? "0." + std::string(column.scale, '0') : "0"};
-    case ColumnType::kDate:
-    case ColumnType::kDateTime:
-    case ColumnType::kTimestamp:
+    case schema::ColumnType::kDate:
+    case schema::ColumnType::kDateTime:
+    case schema::ColumnType::kTimestamp:
       return mysql::DateTime{};
-    case ColumnType::kTime:
+    case schema::ColumnType::kTime:
       return mysql::Time{};
-    case ColumnType::kEnum:
-    case ColumnType::kSet:
+    case schema::ColumnType::kEnum:
+    case schema::ColumnType::kSet:
       return std::string("0");  // position 0 (MySQL's ''), as text the column reads it from
-    case ColumnType::kBit:
+    case schema::ColumnType::kBit:
       return uint64_t{0};
     default:
       break;
@@ -916,20 +917,20 @@ mysql::Value DecodeField(const ColumnDef& column, const schema::Field& field, in
   const int fixed = schema::FixedSize(column.type);
   if (fixed > 0 && field.bytes.size() != static_cast<size_t>(fixed)) return mysql::Null{};
   switch (column.type) {
-    case ColumnType::kTinyInt:
-    case ColumnType::kSmallInt:
-    case ColumnType::kMediumInt:
-    case ColumnType::kInt:
-    case ColumnType::kBigInt:
+    case schema::ColumnType::kTinyInt:
+    case schema::ColumnType::kSmallInt:
+    case schema::ColumnType::kMediumInt:
+    case schema::ColumnType::kInt:
+    case schema::ColumnType::kBigInt:
       if (column.is_unsigned) return schema::FieldUint(column, field.bytes);
       return schema::FieldInt(column, field.bytes);
-    case ColumnType::kFloat:
+    case schema::ColumnType::kFloat:
       return FloatValue(static_cast<float>(schema::FieldDouble(column, field.bytes)));
-    case ColumnType::kDouble:
+    case schema::ColumnType::kDouble:
       return schema::FieldDouble(column, field.bytes);
-    case ColumnType::kDecimal:
+    case schema::ColumnType::kDecimal:
       return mysql::Decimal{std::string(field.bytes)};
-    case ColumnType::kDate: {
+    case schema::ColumnType::kDate: {
       const int64_t v = schema::FieldInt(column, field.bytes);
       mysql::DateTime d;
       d.year = static_cast<uint16_t>(v / 512);
@@ -937,16 +938,16 @@ mysql::Value DecodeField(const ColumnDef& column, const schema::Field& field, in
       d.day = static_cast<uint8_t>(v % 32);
       return d;
     }
-    case ColumnType::kTime:
+    case schema::ColumnType::kTime:
       return DecodeTime(schema::FieldInt(column, field.bytes));
-    case ColumnType::kDateTime:
+    case schema::ColumnType::kDateTime:
       return DecodeDateTime(schema::FieldInt(column, field.bytes));
-    case ColumnType::kTimestamp:
+    case schema::ColumnType::kTimestamp:
       return DecodeDateTime(ShiftPackedDateTime(schema::FieldInt(column, field.bytes), utc_offset));
-    case ColumnType::kEnum:
-    case ColumnType::kSet:
+    case schema::ColumnType::kEnum:
+    case schema::ColumnType::kSet:
       return schema::MemberText(column, schema::FieldUint(column, field.bytes));
-    case ColumnType::kBit:
+    case schema::ColumnType::kBit:
       return schema::FieldUint(column, field.bytes);
     default:
       return std::string(field.bytes);
@@ -1000,68 +1001,68 @@ mysql::ColumnDefinition ResultColumn(const schema::TableDef& table, int column,
   }
   const uint8_t fsp = std::min<uint8_t>(c.precision, 6);
   switch (c.type) {
-    case ColumnType::kTinyInt:
-    case ColumnType::kSmallInt:
-    case ColumnType::kMediumInt:
-    case ColumnType::kInt:
-    case ColumnType::kBigInt:
+    case schema::ColumnType::kTinyInt:
+    case schema::ColumnType::kSmallInt:
+    case schema::ColumnType::kMediumInt:
+    case schema::ColumnType::kInt:
+    case schema::ColumnType::kBigInt:
       // A declared display width (TINYINT(1)) is what MySQL reports; numbers carry no BINARY.
       d.length = c.length > 0 ? c.length : IntegerWidth(c.type, c.is_unsigned);
       break;
-    case ColumnType::kFloat:
-    case ColumnType::kDouble:
-      d.length = c.type == ColumnType::kFloat ? 12 : 22;
+    case schema::ColumnType::kFloat:
+    case schema::ColumnType::kDouble:
+      d.length = c.type == schema::ColumnType::kFloat ? 12 : 22;
       d.decimals = kNotFixedDec;
       break;
-    case ColumnType::kDecimal:
+    case schema::ColumnType::kDecimal:
       // my_decimal_precision_to_length: digits, the point, the sign.
       d.length = c.precision + (c.scale > 0 ? 1 : 0) + (c.is_unsigned ? 0 : 1);
       d.decimals = c.scale;
       break;
-    case ColumnType::kChar:
-    case ColumnType::kVarChar:
+    case schema::ColumnType::kChar:
+    case schema::ColumnType::kVarChar:
       d.charset = TextCollationId(c, collation_id);
       d.length = c.length * max_len;
       break;
-    case ColumnType::kText:
+    case schema::ColumnType::kText:
       // The declared type's bytes, each possibly a character in the result charset.
       d.charset = TextCollationId(c, collation_id);
       d.length = static_cast<uint32_t>(std::min<uint64_t>(
           uint64_t{schema::DeclaredBlobBytes(c)} * (converted ? max_len : 1), 0xFFFFFFFF));
       d.flags |= flag::kBlob;
       break;
-    case ColumnType::kBinary:
-    case ColumnType::kVarBinary:
+    case schema::ColumnType::kBinary:
+    case schema::ColumnType::kVarBinary:
       d.length = c.length;
       d.flags |= flag::kBinary;
       break;
-    case ColumnType::kBlob:
+    case schema::ColumnType::kBlob:
       d.length = schema::DeclaredBlobBytes(c);
       d.flags |= flag::kBlob | flag::kBinary;
       break;
-    case ColumnType::kDate:
+    case schema::ColumnType::kDate:
       d.length = 10;
       d.flags |= flag::kBinary;
       break;
-    case ColumnType::kTime:
-    case ColumnType::kDateTime:
-    case ColumnType::kTimestamp:
-      d.length = (c.type == ColumnType::kTime ? 10 : 19) + (fsp > 0 ? fsp + 1 : 0);
+    case schema::ColumnType::kTime:
+    case schema::ColumnType::kDateTime:
+    case schema::ColumnType::kTimestamp:
+      d.length = (c.type == schema::ColumnType::kTime ? 10 : 19) + (fsp > 0 ? fsp + 1 : 0);
       d.decimals = fsp;
       d.flags |= flag::kBinary;
       break;
-    case ColumnType::kEnum:
-    case ColumnType::kSet:
+    case schema::ColumnType::kEnum:
+    case schema::ColumnType::kSet:
       d.charset = collation_id;
       d.length = MemberTextChars(c) * max_len;
-      d.flags |= c.type == ColumnType::kEnum ? flag::kEnum : flag::kSet;
+      d.flags |= c.type == schema::ColumnType::kEnum ? flag::kEnum : flag::kSet;
       break;
-    case ColumnType::kJson:
+    case schema::ColumnType::kJson:
       // MySQL 8.0 sends a JSON column as binary text of up to 4 GiB.
       d.length = 0xFFFFFFFF;
       d.flags |= flag::kBlob | flag::kBinary;
       break;
-    case ColumnType::kBit:
+    case schema::ColumnType::kBit:
       // A number inside, its (length + 7) / 8 bytes on the wire (mysql::BitBytes).
       d.length = c.length;
       d.flags |= flag::kUnsigned;

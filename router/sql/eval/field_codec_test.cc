@@ -34,9 +34,9 @@ using mysql::SqlError;
 using mysql::Time;
 using mysql::Value;
 using schema::ColumnDef;
-using schema::ColumnType;
 
-ColumnDef Col(ColumnType type, uint32_t length = 0, uint8_t precision = 0, uint8_t scale = 0) {
+ColumnDef Col(schema::ColumnType type, uint32_t length = 0, uint8_t precision = 0,
+              uint8_t scale = 0) {
   ColumnDef c;
   c.name = "c";
   c.type = type;
@@ -44,13 +44,14 @@ ColumnDef Col(ColumnType type, uint32_t length = 0, uint8_t precision = 0, uint8
   c.precision = precision;
   c.scale = scale;
   // As CREATE TABLE makes text columns unless a _bin collation is named.
-  if (type == ColumnType::kChar || type == ColumnType::kVarChar || type == ColumnType::kText) {
+  if (type == schema::ColumnType::kChar || type == schema::ColumnType::kVarChar ||
+      type == schema::ColumnType::kText) {
     c.collation = schema::Collation::kCaseInsensitive;
   }
   return c;
 }
 
-ColumnDef Members(ColumnType type, std::vector<std::string> members) {
+ColumnDef Members(schema::ColumnType type, std::vector<std::string> members) {
   ColumnDef c = Col(type);
   c.elements = std::move(members);
   return c;
@@ -120,18 +121,18 @@ Value Span(bool negative, uint32_t days, int h, int m, int s, uint32_t us = 0) {
 // Integers
 
 struct IntegerLimits {
-  ColumnType type;
+  schema::ColumnType type;
   int64_t min, max;
   uint64_t umax;
 };
 
 TEST(FieldCodecInteger, LimitsOfEveryType) {
   const IntegerLimits limits[] = {
-      {ColumnType::kTinyInt, -128, 127, 255},
-      {ColumnType::kSmallInt, -32768, 32767, 65535},
-      {ColumnType::kMediumInt, -8388608, 8388607, 16777215},
-      {ColumnType::kInt, INT32_MIN, INT32_MAX, UINT32_MAX},
-      {ColumnType::kBigInt, INT64_MIN, INT64_MAX, UINT64_MAX},
+      {schema::ColumnType::kTinyInt, -128, 127, 255},
+      {schema::ColumnType::kSmallInt, -32768, 32767, 65535},
+      {schema::ColumnType::kMediumInt, -8388608, 8388607, 16777215},
+      {schema::ColumnType::kInt, INT32_MIN, INT32_MAX, UINT32_MAX},
+      {schema::ColumnType::kBigInt, INT64_MIN, INT64_MAX, UINT64_MAX},
   };
   for (const IntegerLimits& l : limits) {
     SCOPED_TRACE(static_cast<int>(l.type));
@@ -144,7 +145,7 @@ TEST(FieldCodecInteger, LimitsOfEveryType) {
     EXPECT_EQ(RoundTrip(u, Uint(l.umax)), Uint(l.umax));
     EXPECT_EQ(RoundTrip(u, Int(0)), Uint(0));
     ExpectOutOfRange(u, Int(-1));
-    if (l.type != ColumnType::kBigInt) {
+    if (l.type != schema::ColumnType::kBigInt) {
       ExpectOutOfRange(s, Int(l.min - 1));
       ExpectOutOfRange(s, Int(l.max + 1));
       ExpectOutOfRange(u, Uint(l.umax + 1));
@@ -158,7 +159,7 @@ TEST(FieldCodecInteger, LimitsOfEveryType) {
 }
 
 TEST(FieldCodecInteger, FromDoubleRoundsLikeRint) {
-  ColumnDef c = Col(ColumnType::kInt);
+  ColumnDef c = Col(schema::ColumnType::kInt);
   EXPECT_EQ(RoundTrip(c, Value{3.5}), Int(4));
   EXPECT_EQ(RoundTrip(c, Value{3.4}), Int(3));
   EXPECT_EQ(RoundTrip(c, Value{-3.6}), Int(-4));
@@ -171,16 +172,16 @@ TEST(FieldCodecInteger, FromDoubleRoundsLikeRint) {
 }
 
 TEST(FieldCodecInteger, FromDecimalRoundsHalfAwayFromZero) {
-  ColumnDef c = Col(ColumnType::kInt);
+  ColumnDef c = Col(schema::ColumnType::kInt);
   EXPECT_EQ(RoundTrip(c, Dec("2.5")), Int(3));
   EXPECT_EQ(RoundTrip(c, Dec("-2.5")), Int(-3));
   EXPECT_EQ(RoundTrip(c, Dec("3.49999999999999999999")), Int(3));
-  EXPECT_EQ(RoundTrip(Col(ColumnType::kTinyInt), Dec("127.4")), Int(127));
-  ExpectOutOfRange(Col(ColumnType::kTinyInt), Dec("127.5"));
+  EXPECT_EQ(RoundTrip(Col(schema::ColumnType::kTinyInt), Dec("127.4")), Int(127));
+  ExpectOutOfRange(Col(schema::ColumnType::kTinyInt), Dec("127.5"));
 }
 
 TEST(FieldCodecInteger, FromText) {
-  ColumnDef c = Col(ColumnType::kInt);
+  ColumnDef c = Col(schema::ColumnType::kInt);
   EXPECT_EQ(RoundTrip(c, Str("42")), Int(42));
   EXPECT_EQ(RoundTrip(c, Str("  -42  ")), Int(-42));
   EXPECT_EQ(RoundTrip(c, Str("+7")), Int(7));
@@ -200,7 +201,7 @@ TEST(FieldCodecInteger, FromText) {
 }
 
 TEST(FieldCodecInteger, BadText) {
-  ColumnDef c = Col(ColumnType::kInt);
+  ColumnDef c = Col(schema::ColumnType::kInt);
   ExpectError(c, Str("12abc"), 1265, "01000", "Data truncated for column 'c' at row 1");
   ExpectError(c, Str("1.5.5"), 1265, "01000", "Data truncated for column 'c' at row 1");
   ExpectError(c, Str("abc"), 1366, "HY000",
@@ -218,17 +219,19 @@ TEST(FieldCodecInteger, BadText) {
 }
 
 TEST(FieldCodecInteger, FromTemporal) {
-  EXPECT_EQ(RoundTrip(Col(ColumnType::kBigInt), Date(2024, 1, 31, 12, 30, 0)), Int(20240131123000));
-  EXPECT_EQ(RoundTrip(Col(ColumnType::kInt), Date(2024, 1, 31)), Int(20240131));
-  EXPECT_EQ(RoundTrip(Col(ColumnType::kInt), Span(true, 0, 12, 30, 45, 600000)), Int(-123046));
-  ExpectOutOfRange(Col(ColumnType::kInt), Date(2024, 1, 31, 12, 30, 0));
+  EXPECT_EQ(RoundTrip(Col(schema::ColumnType::kBigInt), Date(2024, 1, 31, 12, 30, 0)),
+            Int(20240131123000));
+  EXPECT_EQ(RoundTrip(Col(schema::ColumnType::kInt), Date(2024, 1, 31)), Int(20240131));
+  EXPECT_EQ(RoundTrip(Col(schema::ColumnType::kInt), Span(true, 0, 12, 30, 45, 600000)),
+            Int(-123046));
+  ExpectOutOfRange(Col(schema::ColumnType::kInt), Date(2024, 1, 31, 12, 30, 0));
 }
 
 // ---------------------------------------------------------------------------------------------
 // FLOAT and DOUBLE
 
 TEST(FieldCodecReal, RoundTrips) {
-  ColumnDef d = Col(ColumnType::kDouble);
+  ColumnDef d = Col(schema::ColumnType::kDouble);
   EXPECT_EQ(RoundTrip(d, Value{1.5}), Value{1.5});
   EXPECT_EQ(RoundTrip(d, Value{-1e300}), Value{-1e300});
   EXPECT_EQ(RoundTrip(d, Int(7)), Value{7.0});
@@ -237,7 +240,7 @@ TEST(FieldCodecReal, RoundTrips) {
   EXPECT_EQ(RoundTrip(d, Str("1e-400")), Value{0.0});
   EXPECT_EQ(RoundTrip(d, Dec("0.1")), Value{0.1});
   EXPECT_EQ(RoundTrip(d, Date(2024, 1, 31, 12, 0, 0, 500000)), Value{20240131120000.5});
-  ColumnDef f = Col(ColumnType::kFloat);
+  ColumnDef f = Col(schema::ColumnType::kFloat);
   // A FLOAT reads back as the float's exact value, as MySQL computes with it (1.1f + 0 is
   // 1.100000023841858); the protocols print and send it as a float.
   EXPECT_EQ(RoundTrip(f, Value{1.1}), Value{static_cast<double>(1.1f)});
@@ -246,8 +249,8 @@ TEST(FieldCodecReal, RoundTrips) {
 }
 
 TEST(FieldCodecReal, Errors) {
-  ColumnDef d = Col(ColumnType::kDouble);
-  ColumnDef f = Col(ColumnType::kFloat);
+  ColumnDef d = Col(schema::ColumnType::kDouble);
+  ColumnDef f = Col(schema::ColumnType::kFloat);
   ExpectOutOfRange(f, Value{3.5e38});
   ExpectOutOfRange(f, Str("-1e39"));
   ExpectOutOfRange(d, Str("1e309"));
@@ -263,7 +266,7 @@ TEST(FieldCodecReal, Errors) {
 // DECIMAL
 
 TEST(FieldCodecDecimal, CanonicalText) {
-  ColumnDef c = Col(ColumnType::kDecimal, 0, 5, 2);
+  ColumnDef c = Col(schema::ColumnType::kDecimal, 0, 5, 2);
   EXPECT_EQ(RoundTrip(c, Dec("1.5")), Dec("1.50"));
   EXPECT_EQ(RoundTrip(c, Dec("-0.5")), Dec("-0.50"));
   EXPECT_EQ(RoundTrip(c, Dec("0")), Dec("0.00"));
@@ -275,12 +278,12 @@ TEST(FieldCodecDecimal, CanonicalText) {
   EXPECT_EQ(RoundTrip(c, Int(-999)), Dec("-999.00"));
   EXPECT_EQ(RoundTrip(c, Str(" 1.5e2 ")), Dec("150.00"));
   EXPECT_EQ(RoundTrip(c, Str("1234500e-4")), Dec("123.45"));
-  EXPECT_EQ(RoundTrip(Col(ColumnType::kDecimal, 0, 10, 0), Dec("-42")), Dec("-42"));
-  EXPECT_EQ(RoundTrip(Col(ColumnType::kDecimal, 0, 2, 2), Dec("0.99")), Dec("0.99"));
+  EXPECT_EQ(RoundTrip(Col(schema::ColumnType::kDecimal, 0, 10, 0), Dec("-42")), Dec("-42"));
+  EXPECT_EQ(RoundTrip(Col(schema::ColumnType::kDecimal, 0, 2, 2), Dec("0.99")), Dec("0.99"));
 }
 
 TEST(FieldCodecDecimal, RoundsHalfAwayFromZero) {
-  ColumnDef c = Col(ColumnType::kDecimal, 0, 5, 2);
+  ColumnDef c = Col(schema::ColumnType::kDecimal, 0, 5, 2);
   EXPECT_EQ(RoundTrip(c, Dec("1.005")), Dec("1.01"));
   EXPECT_EQ(RoundTrip(c, Dec("-1.005")), Dec("-1.01"));
   EXPECT_EQ(RoundTrip(c, Dec("1.00499999")), Dec("1.00"));
@@ -290,32 +293,32 @@ TEST(FieldCodecDecimal, RoundsHalfAwayFromZero) {
   // A double goes through its shortest text: 2.675 is "2.675", so it rounds up.
   EXPECT_EQ(RoundTrip(c, Value{2.675}), Dec("2.68"));
   EXPECT_EQ(RoundTrip(c, Value{1e-20}), Dec("0.00"));
-  EXPECT_EQ(RoundTrip(Col(ColumnType::kDecimal, 0, 3, 0), Dec("99.5")), Dec("100"));
+  EXPECT_EQ(RoundTrip(Col(schema::ColumnType::kDecimal, 0, 3, 0), Dec("99.5")), Dec("100"));
 }
 
 TEST(FieldCodecDecimal, ExactBeyondDouble) {
-  ColumnDef c = Col(ColumnType::kDecimal, 0, 65, 30);
+  ColumnDef c = Col(schema::ColumnType::kDecimal, 0, 65, 30);
   const std::string v = "12345678901234567890123456789012345.123456789012345678901234567891";
   EXPECT_EQ(RoundTrip(c, Str(v)), Dec(v));
   const std::string up = "12345678901234567890123456789012345.123456789012345678901234567892";
   EXPECT_EQ(RoundTrip(c, Str(v + "5")), Dec(up));
   EXPECT_EQ(RoundTrip(c, Str("-" + v + "4999")), Dec("-" + v));
   EXPECT_EQ(RoundTrip(c, Str("-" + v + "5")), Dec("-" + up));
-  EXPECT_EQ(RoundTrip(Col(ColumnType::kDecimal, 0, 20, 0), Uint(UINT64_MAX)),
+  EXPECT_EQ(RoundTrip(Col(schema::ColumnType::kDecimal, 0, 20, 0), Uint(UINT64_MAX)),
             Dec("18446744073709551615"));
-  EXPECT_EQ(RoundTrip(Col(ColumnType::kDecimal, 0, 20, 0), Int(INT64_MIN)),
+  EXPECT_EQ(RoundTrip(Col(schema::ColumnType::kDecimal, 0, 20, 0), Int(INT64_MIN)),
             Dec("-9223372036854775808"));
 }
 
 TEST(FieldCodecDecimal, Errors) {
-  ColumnDef c = Col(ColumnType::kDecimal, 0, 5, 2);
+  ColumnDef c = Col(schema::ColumnType::kDecimal, 0, 5, 2);
   ExpectOutOfRange(c, Dec("1000"));
   ExpectOutOfRange(c, Dec("-1000.00"));
   ExpectOutOfRange(c, Dec("999.995"));
   ExpectOutOfRange(c, Value{1e10});
   ExpectOutOfRange(c, Value{std::numeric_limits<double>::quiet_NaN()});
-  ExpectOutOfRange(Col(ColumnType::kDecimal, 0, 2, 2), Dec("0.995"));
-  ExpectOutOfRange(Col(ColumnType::kDecimal, 0, 2, 2), Dec("1"));
+  ExpectOutOfRange(Col(schema::ColumnType::kDecimal, 0, 2, 2), Dec("0.995"));
+  ExpectOutOfRange(Col(schema::ColumnType::kDecimal, 0, 2, 2), Dec("1"));
   ExpectOutOfRange(Unsigned(c), Dec("-1"));
   ExpectOutOfRange(Unsigned(c), Dec("-0.001"));
   EXPECT_EQ(RoundTrip(Unsigned(c), Dec("-0.00")), Dec("0.00"));
@@ -330,7 +333,7 @@ TEST(FieldCodecDecimal, Errors) {
 // Strings
 
 TEST(FieldCodecString, VarChar) {
-  ColumnDef c = Col(ColumnType::kVarChar, 5);
+  ColumnDef c = Col(schema::ColumnType::kVarChar, 5);
   EXPECT_EQ(RoundTrip(c, Str("hello")), Str("hello"));
   EXPECT_EQ(RoundTrip(c, Str("")), Str(""));
   EXPECT_EQ(RoundTrip(c, Str("h\xC3\xA9llo")), Str("h\xC3\xA9llo"));  // 5 characters, 6 bytes
@@ -342,7 +345,7 @@ TEST(FieldCodecString, VarChar) {
   EXPECT_EQ(RoundTrip(c, Int(-42)), Str("-42"));
   EXPECT_EQ(RoundTrip(c, Value{1.5}), Str("1.5"));
   EXPECT_EQ(RoundTrip(c, Dec("1.50")), Str("1.50"));
-  EXPECT_EQ(RoundTrip(Col(ColumnType::kVarChar, 10), Date(2024, 1, 31)), Str("2024-01-31"));
+  EXPECT_EQ(RoundTrip(Col(schema::ColumnType::kVarChar, 10), Date(2024, 1, 31)), Str("2024-01-31"));
   ExpectError(c, Str("hello!"), 1406, "22001", "Data too long for column 'c' at row 1");
   ExpectError(c, Str(emoji + emoji + emoji + emoji + emoji + emoji), 1406, "22001",
               "Data too long for column 'c' at row 1");
@@ -351,7 +354,7 @@ TEST(FieldCodecString, VarChar) {
 }
 
 TEST(FieldCodecString, CharDropsTrailingSpaces) {
-  ColumnDef c = Col(ColumnType::kChar, 4);
+  ColumnDef c = Col(schema::ColumnType::kChar, 4);
   EXPECT_EQ(RoundTrip(c, Str("ab  ")), Str("ab"));
   EXPECT_EQ(RoundTrip(c, Str("  ab")), Str("  ab"));
   EXPECT_EQ(RoundTrip(c, Str("    ")), Str(""));
@@ -360,7 +363,7 @@ TEST(FieldCodecString, CharDropsTrailingSpaces) {
 }
 
 TEST(FieldCodecString, InvalidUtf8) {
-  ColumnDef c = Col(ColumnType::kVarChar, 20);
+  ColumnDef c = Col(schema::ColumnType::kVarChar, 20);
   ExpectError(c, Str("ab\xC3("), 1366, "HY000",
               "Incorrect string value: '\\xC3(' for column 'c' at row 1");
   ExpectError(c, Str("\xF0\x9F\x98"), 1366, "HY000",
@@ -381,7 +384,7 @@ TEST(FieldCodecString, InvalidUtf8) {
 }
 
 TEST(FieldCodecString, TextCountsBytes) {
-  ColumnDef c = Col(ColumnType::kText);
+  ColumnDef c = Col(schema::ColumnType::kText);
   const std::string full(65535, 'a');
   EXPECT_EQ(RoundTrip(c, Str(full)), Str(full));
   EXPECT_EQ(RoundTrip(c, Str(full + "   ")), Str(full));
@@ -393,17 +396,17 @@ TEST(FieldCodecString, TextCountsBytes) {
 }
 
 TEST(FieldCodecString, BinaryTypes) {
-  ColumnDef b = Col(ColumnType::kBinary, 4);
+  ColumnDef b = Col(schema::ColumnType::kBinary, 4);
   EXPECT_EQ(RoundTrip(b, Str("ab")), Str(std::string("ab\0\0", 4)));
   EXPECT_EQ(RoundTrip(b, Str("")), Str(std::string(4, '\0')));
   EXPECT_EQ(RoundTrip(b, Int(7)), Str(std::string("7\0\0\0", 4)));
   ExpectError(b, Str("abcde"), 1406, "22001", "Data too long for column 'c' at row 1");
   ExpectError(b, Str("abcd "), 1406, "22001", "Data too long for column 'c' at row 1");
-  ColumnDef vb = Col(ColumnType::kVarBinary, 3);
+  ColumnDef vb = Col(schema::ColumnType::kVarBinary, 3);
   EXPECT_EQ(RoundTrip(vb, Str(std::string("\xFF\0\x01", 3))), Str(std::string("\xFF\0\x01", 3)));
   EXPECT_EQ(RoundTrip(vb, Str("a ")), Str("a "));
   ExpectError(vb, Str("abcd"), 1406, "22001", "Data too long for column 'c' at row 1");
-  ColumnDef blob = Col(ColumnType::kBlob);
+  ColumnDef blob = Col(schema::ColumnType::kBlob);
   EXPECT_EQ(RoundTrip(blob, Str(std::string(65535, '\xFF'))), Str(std::string(65535, '\xFF')));
   ExpectError(blob, Str(std::string(65536, 'x')), 1406, "22001",
               "Data too long for column 'c' at row 1");
@@ -413,7 +416,7 @@ TEST(FieldCodecString, BinaryTypes) {
 // Dates and times
 
 TEST(FieldCodecDate, Forms) {
-  ColumnDef c = Col(ColumnType::kDate);
+  ColumnDef c = Col(schema::ColumnType::kDate);
   const Value want = Date(2024, 1, 31);
   EXPECT_EQ(RoundTrip(c, Str("2024-01-31")), want);
   EXPECT_EQ(RoundTrip(c, Str(" 2024-1-31 ")), want);
@@ -432,7 +435,7 @@ TEST(FieldCodecDate, Forms) {
 }
 
 TEST(FieldCodecDate, LeapDays) {
-  ColumnDef c = Col(ColumnType::kDate);
+  ColumnDef c = Col(schema::ColumnType::kDate);
   EXPECT_EQ(RoundTrip(c, Str("2024-02-29")), Date(2024, 2, 29));
   EXPECT_EQ(RoundTrip(c, Str("2000-02-29")), Date(2000, 2, 29));
   ExpectError(c, Str("2023-02-29"), 1292, "22007",
@@ -442,7 +445,7 @@ TEST(FieldCodecDate, LeapDays) {
 }
 
 TEST(FieldCodecDate, Invalid) {
-  ColumnDef c = Col(ColumnType::kDate);
+  ColumnDef c = Col(schema::ColumnType::kDate);
   for (const char* bad : {"0000-00-00", "2024-00-10", "2024-01-00", "2024-13-01", "2024-04-31", "",
                           "abc", "2024-01", "2024-01-31x", "2024-01-31 25:00:00", "12345"}) {
     ExpectError(c, Str(bad), 1292, "22007",
@@ -458,7 +461,7 @@ TEST(FieldCodecDate, Invalid) {
 }
 
 TEST(FieldCodecDateTime, Forms) {
-  ColumnDef c = Col(ColumnType::kDateTime);
+  ColumnDef c = Col(schema::ColumnType::kDateTime);
   const Value want = Date(2024, 1, 31, 12, 30, 45);
   EXPECT_EQ(RoundTrip(c, Str("2024-01-31 12:30:45")), want);
   EXPECT_EQ(RoundTrip(c, Str("2024-01-31T12:30:45")), want);
@@ -474,16 +477,16 @@ TEST(FieldCodecDateTime, Forms) {
 }
 
 TEST(FieldCodecDateTime, FractionsRoundToPrecision) {
-  ColumnDef c0 = Col(ColumnType::kDateTime);
+  ColumnDef c0 = Col(schema::ColumnType::kDateTime);
   EXPECT_EQ(RoundTrip(c0, Str("2024-01-31 12:30:45.4")), Date(2024, 1, 31, 12, 30, 45));
   EXPECT_EQ(RoundTrip(c0, Str("2024-01-31 12:30:45.5")), Date(2024, 1, 31, 12, 30, 46));
   EXPECT_EQ(RoundTrip(c0, Str("2024-12-31 23:59:59.5")), Date(2025, 1, 1));
   EXPECT_EQ(RoundTrip(c0, Str("2024-02-28 23:59:59.7")), Date(2024, 2, 29));
   EXPECT_EQ(RoundTrip(c0, Date(2024, 1, 31, 0, 0, 0, 999999)), Date(2024, 1, 31, 0, 0, 1));
-  ColumnDef c3 = Col(ColumnType::kDateTime, 0, 3);
+  ColumnDef c3 = Col(schema::ColumnType::kDateTime, 0, 3);
   EXPECT_EQ(RoundTrip(c3, Str("2024-01-31 12:30:45.1234")), Date(2024, 1, 31, 12, 30, 45, 123000));
   EXPECT_EQ(RoundTrip(c3, Str("2024-01-31 12:30:45.1235")), Date(2024, 1, 31, 12, 30, 45, 124000));
-  ColumnDef c6 = Col(ColumnType::kDateTime, 0, 6);
+  ColumnDef c6 = Col(schema::ColumnType::kDateTime, 0, 6);
   EXPECT_EQ(RoundTrip(c6, Str("2024-01-31 12:30:45.123456")),
             Date(2024, 1, 31, 12, 30, 45, 123456));
   EXPECT_EQ(RoundTrip(c6, Str("2024-01-31 12:30:45.1234565")),
@@ -492,7 +495,7 @@ TEST(FieldCodecDateTime, FractionsRoundToPrecision) {
 }
 
 TEST(FieldCodecDateTime, Invalid) {
-  ColumnDef c = Col(ColumnType::kDateTime);
+  ColumnDef c = Col(schema::ColumnType::kDateTime);
   for (const char* bad :
        {"0000-00-00 00:00:00", "2024-01-31 24:00:00", "2024-01-31 12:60:00", "2024-02-30 00:00:00",
         "9999-12-31 23:59:59.5", "2024-01-31 12:30:45x", "20240131.5"}) {
@@ -506,7 +509,7 @@ TEST(FieldCodecDateTime, Invalid) {
 }
 
 TEST(FieldCodecTimestamp, Range) {
-  ColumnDef c = Col(ColumnType::kTimestamp);
+  ColumnDef c = Col(schema::ColumnType::kTimestamp);
   EXPECT_EQ(RoundTrip(c, Str("1970-01-01 00:00:01")), Date(1970, 1, 1, 0, 0, 1));
   EXPECT_EQ(RoundTrip(c, Str("2038-01-19 03:14:07")), Date(2038, 1, 19, 3, 14, 7));
   EXPECT_EQ(RoundTrip(c, Str("2024-02-29 12:00:00")), Date(2024, 2, 29, 12, 0, 0));
@@ -515,14 +518,14 @@ TEST(FieldCodecTimestamp, Range) {
     ExpectError(c, Str(bad), 1292, "22007",
                 std::string("Incorrect datetime value: '") + bad + "' for column 'c' at row 1");
   }
-  ColumnDef c6 = Col(ColumnType::kTimestamp, 0, 6);
+  ColumnDef c6 = Col(schema::ColumnType::kTimestamp, 0, 6);
   EXPECT_EQ(RoundTrip(c6, Str("2038-01-19 03:14:07.999999")), Date(2038, 1, 19, 3, 14, 7, 999999));
 }
 
 // Given in a session's time zone, stored in UTC: the range is UTC's, and reading in another
 // zone moves the value by the difference; a DATETIME never moves; the zero date stays zero.
 TEST(FieldCodecTimestamp, SessionTimeZones) {
-  ColumnDef c = Col(ColumnType::kTimestamp, 0, 3);
+  ColumnDef c = Col(schema::ColumnType::kTimestamp, 0, 3);
   constexpr int kPlus2 = 2 * 3600, kMinus530 = -(5 * 3600 + 1800);
   auto encoded = EncodeField(c, Str("2024-03-01 01:00:00.250"), 1, kPlus2);
   ASSERT_TRUE(std::holds_alternative<std::string>(encoded));
@@ -541,7 +544,7 @@ TEST(FieldCodecTimestamp, SessionTimeZones) {
     ASSERT_TRUE(std::holds_alternative<SqlError>(refused)) << bad;
     EXPECT_EQ(std::get<SqlError>(refused).code, 1292);
   }
-  ColumnDef dt = Col(ColumnType::kDateTime);
+  ColumnDef dt = Col(schema::ColumnType::kDateTime);
   auto same = EncodeField(dt, Str("2024-03-01 01:00:00"), 1, kPlus2);
   schema::Field dt_field{std::get<std::string>(same), false};
   EXPECT_EQ(DecodeField(dt, dt_field, kMinus530), Date(2024, 3, 1, 1, 0, 0));
@@ -550,7 +553,7 @@ TEST(FieldCodecTimestamp, SessionTimeZones) {
 }
 
 TEST(FieldCodecTime, Forms) {
-  ColumnDef c = Col(ColumnType::kTime);
+  ColumnDef c = Col(schema::ColumnType::kTime);
   EXPECT_EQ(RoundTrip(c, Str("12:30:45")), Span(false, 0, 12, 30, 45));
   EXPECT_EQ(RoundTrip(c, Str("-12:30:45")), Span(true, 0, 12, 30, 45));
   EXPECT_EQ(RoundTrip(c, Str("12:30")), Span(false, 0, 12, 30, 0));
@@ -572,13 +575,13 @@ TEST(FieldCodecTime, Forms) {
 }
 
 TEST(FieldCodecTime, Fractions) {
-  ColumnDef c0 = Col(ColumnType::kTime);
+  ColumnDef c0 = Col(schema::ColumnType::kTime);
   EXPECT_EQ(RoundTrip(c0, Str("10:00:00.5")), Span(false, 0, 10, 0, 1));
   EXPECT_EQ(RoundTrip(c0, Str("-10:00:00.5")), Span(true, 0, 10, 0, 1));
   EXPECT_EQ(RoundTrip(c0, Str("10:00:00.4")), Span(false, 0, 10, 0, 0));
-  ColumnDef c1 = Col(ColumnType::kTime, 0, 1);
+  ColumnDef c1 = Col(schema::ColumnType::kTime, 0, 1);
   EXPECT_EQ(RoundTrip(c1, Str("-12:30:45.55")), Span(true, 0, 12, 30, 45, 600000));
-  ColumnDef c6 = Col(ColumnType::kTime, 0, 6);
+  ColumnDef c6 = Col(schema::ColumnType::kTime, 0, 6);
   EXPECT_EQ(RoundTrip(c6, Str("-00:00:00.000001")), Span(true, 0, 0, 0, 0, 1));
   EXPECT_EQ(RoundTrip(c6, Str("123045.25")), Span(false, 0, 12, 30, 45, 250000));
   EXPECT_EQ(RoundTrip(c6, Value{-123045.5}), Span(true, 0, 12, 30, 45, 500000));
@@ -586,7 +589,7 @@ TEST(FieldCodecTime, Fractions) {
 }
 
 TEST(FieldCodecTime, Invalid) {
-  ColumnDef c = Col(ColumnType::kTime);
+  ColumnDef c = Col(schema::ColumnType::kTime);
   for (const char* bad : {"839:00:00", "-839:00:00", "838:59:59.5", "12:60:00", "12:00:60", "abc",
                           "", "12:30:45x", "8385960", "35 00:00:00"}) {
     ExpectError(c, Str(bad), 1292, "22007",
@@ -606,7 +609,7 @@ TEST(FieldCodecTime, Invalid) {
 // ENUM and SET (Field_enum::store, Field_set::store in strict mode)
 
 TEST(FieldCodecEnum, MembersPositionsAndTruncation) {
-  const ColumnDef e = Members(ColumnType::kEnum, {"small", "Medium", "large"});
+  const ColumnDef e = Members(schema::ColumnType::kEnum, {"small", "Medium", "large"});
   EXPECT_EQ(RoundTrip(e, Str("small")), Str("small"));
   EXPECT_EQ(RoundTrip(e, Str("MEDIUM  ")), Str("Medium"));  // collation: case, trailing spaces
   EXPECT_EQ(RoundTrip(e, Int(3)), Str("large"));
@@ -619,7 +622,7 @@ TEST(FieldCodecEnum, MembersPositionsAndTruncation) {
 }
 
 TEST(FieldCodecSet, MembersBitsAndTruncation) {
-  const ColumnDef s = Members(ColumnType::kSet, {"red", "green", "blue"});
+  const ColumnDef s = Members(schema::ColumnType::kSet, {"red", "green", "blue"});
   EXPECT_EQ(RoundTrip(s, Str("blue,RED")), Str("red,blue"));  // declared order
   EXPECT_EQ(RoundTrip(s, Str("red,red")), Str("red"));
   EXPECT_EQ(RoundTrip(s, Str("")), Str(""));
@@ -633,7 +636,7 @@ TEST(FieldCodecSet, MembersBitsAndTruncation) {
 
 // JSON (Field_json::store): text that parses, kept in MySQL's canonical form.
 TEST(FieldCodecJson, CanonicalTextAndErrors) {
-  const ColumnDef j = Col(ColumnType::kJson);
+  const ColumnDef j = Col(schema::ColumnType::kJson);
   EXPECT_EQ(RoundTrip(j, Str("{\"b\":[1,2.50],\"a\":null}")),
             Str("{\"a\": null, \"b\": [1, 2.5]}"));
   EXPECT_EQ(RoundTrip(j, Str(" \"x\" ")), Str("\"x\""));
@@ -655,7 +658,7 @@ TEST(FieldCodecJson, CanonicalTextAndErrors) {
 
 TEST(FieldCodecNull, NullableAndNotNull) {
   schema::TableDef table;
-  table.columns = {Col(ColumnType::kInt), Col(ColumnType::kVarChar, 10)};
+  table.columns = {Col(schema::ColumnType::kInt), Col(schema::ColumnType::kVarChar, 10)};
   table.columns[1].name = "v";
   table.columns[1].nullable = false;
   schema::RowWriter writer;
@@ -682,11 +685,11 @@ TEST(FieldCodecNull, NullableAndNotNull) {
 
 TEST(FieldCodecNull, AppendFieldWritesEveryType) {
   schema::TableDef table;
-  table.columns = {Col(ColumnType::kTinyInt),   Col(ColumnType::kFloat),
-                   Col(ColumnType::kDouble),    Col(ColumnType::kDecimal, 0, 6, 3),
-                   Col(ColumnType::kChar, 3),   Col(ColumnType::kBinary, 2),
-                   Col(ColumnType::kDate),      Col(ColumnType::kTime, 0, 2),
-                   Col(ColumnType::kTimestamp), Col(ColumnType::kBigInt)};
+  table.columns = {Col(schema::ColumnType::kTinyInt),   Col(schema::ColumnType::kFloat),
+                   Col(schema::ColumnType::kDouble),    Col(schema::ColumnType::kDecimal, 0, 6, 3),
+                   Col(schema::ColumnType::kChar, 3),   Col(schema::ColumnType::kBinary, 2),
+                   Col(schema::ColumnType::kDate),      Col(schema::ColumnType::kTime, 0, 2),
+                   Col(schema::ColumnType::kTimestamp), Col(schema::ColumnType::kBigInt)};
   const Value values[] = {Int(-5),          Value{0.5},   Str("2.5"),        Str("-1.2345"),
                           Str("ab "),       Str("x"),     Str("2024-02-29"), Str("-1:02:03.456"),
                           Date(2024, 1, 1), mysql::Null{}};
@@ -710,22 +713,22 @@ TEST(FieldCodecNull, AppendFieldWritesEveryType) {
 
 // Whatever arrives, a conversion either fails with a MySQL error or gives a well-formed field.
 TEST(FieldCodecNull, OddInputsNeverBreakAField) {
-  const ColumnDef columns[] = {Col(ColumnType::kTinyInt),
-                               Unsigned(Col(ColumnType::kBigInt)),
-                               Col(ColumnType::kFloat),
-                               Col(ColumnType::kDouble),
-                               Col(ColumnType::kDecimal, 0, 65, 30),
-                               Col(ColumnType::kDecimal, 0, 1, 0),
-                               Col(ColumnType::kChar, 1),
-                               Col(ColumnType::kVarChar, 3),
-                               Col(ColumnType::kBinary, 1),
-                               Col(ColumnType::kVarBinary, 2),
-                               Col(ColumnType::kText),
-                               Col(ColumnType::kBlob),
-                               Col(ColumnType::kDate),
-                               Col(ColumnType::kTime, 0, 6),
-                               Col(ColumnType::kDateTime, 0, 6),
-                               Col(ColumnType::kTimestamp, 0, 6)};
+  const ColumnDef columns[] = {Col(schema::ColumnType::kTinyInt),
+                               Unsigned(Col(schema::ColumnType::kBigInt)),
+                               Col(schema::ColumnType::kFloat),
+                               Col(schema::ColumnType::kDouble),
+                               Col(schema::ColumnType::kDecimal, 0, 65, 30),
+                               Col(schema::ColumnType::kDecimal, 0, 1, 0),
+                               Col(schema::ColumnType::kChar, 1),
+                               Col(schema::ColumnType::kVarChar, 3),
+                               Col(schema::ColumnType::kBinary, 1),
+                               Col(schema::ColumnType::kVarBinary, 2),
+                               Col(schema::ColumnType::kText),
+                               Col(schema::ColumnType::kBlob),
+                               Col(schema::ColumnType::kDate),
+                               Col(schema::ColumnType::kTime, 0, 6),
+                               Col(schema::ColumnType::kDateTime, 0, 6),
+                               Col(schema::ColumnType::kTimestamp, 0, 6)};
   const Value values[] = {Str(""),
                           Str("-"),
                           Str("+"),
@@ -795,18 +798,18 @@ schema::TableDef SbTest() {
   schema::TableDef t;
   t.database = "sbtest";
   t.name = "sbtest1";
-  ColumnDef id = Col(ColumnType::kInt);
+  ColumnDef id = Col(schema::ColumnType::kInt);
   id.name = "id";
   id.nullable = false;
   id.auto_increment = true;
-  ColumnDef k = Col(ColumnType::kInt);
+  ColumnDef k = Col(schema::ColumnType::kInt);
   k.name = "k";
   k.nullable = false;
   k.default_value = std::string(4, '\0');
-  ColumnDef c = Col(ColumnType::kChar, 120);
+  ColumnDef c = Col(schema::ColumnType::kChar, 120);
   c.nullable = false;
   c.default_value = std::string(2, '\0');
-  ColumnDef pad = Col(ColumnType::kChar, 60);
+  ColumnDef pad = Col(schema::ColumnType::kChar, 60);
   pad.name = "pad";
   pad.nullable = false;
   t.columns = {id, k, c, pad};
@@ -853,33 +856,33 @@ TEST(FieldCodecResultColumn, EveryType) {
   schema::TableDef t;
   t.database = "db";
   t.name = "t";
-  t.columns = {Col(ColumnType::kTinyInt),
-               Unsigned(Col(ColumnType::kTinyInt)),
-               Col(ColumnType::kSmallInt),
-               Unsigned(Col(ColumnType::kSmallInt)),
-               Col(ColumnType::kMediumInt),
-               Unsigned(Col(ColumnType::kMediumInt)),
-               Unsigned(Col(ColumnType::kInt)),
-               Col(ColumnType::kBigInt),
-               Unsigned(Col(ColumnType::kBigInt)),
-               Col(ColumnType::kFloat),
-               Col(ColumnType::kDouble),
-               Col(ColumnType::kDecimal, 0, 10, 2),
-               Unsigned(Col(ColumnType::kDecimal, 0, 10, 0)),
-               Col(ColumnType::kVarChar, 20),
-               Col(ColumnType::kText),
-               Col(ColumnType::kBinary, 16),
-               Col(ColumnType::kVarBinary, 100),
-               Col(ColumnType::kBlob),
-               Col(ColumnType::kDate),
-               Col(ColumnType::kTime),
-               Col(ColumnType::kTime, 0, 3),
-               Col(ColumnType::kDateTime),
-               Col(ColumnType::kDateTime, 0, 6),
-               Col(ColumnType::kTimestamp),
-               Col(ColumnType::kTimestamp, 0, 2),
-               Members(ColumnType::kEnum, {"a", "bcd"}),
-               Members(ColumnType::kSet, {"a", "bcd"})};
+  t.columns = {Col(schema::ColumnType::kTinyInt),
+               Unsigned(Col(schema::ColumnType::kTinyInt)),
+               Col(schema::ColumnType::kSmallInt),
+               Unsigned(Col(schema::ColumnType::kSmallInt)),
+               Col(schema::ColumnType::kMediumInt),
+               Unsigned(Col(schema::ColumnType::kMediumInt)),
+               Unsigned(Col(schema::ColumnType::kInt)),
+               Col(schema::ColumnType::kBigInt),
+               Unsigned(Col(schema::ColumnType::kBigInt)),
+               Col(schema::ColumnType::kFloat),
+               Col(schema::ColumnType::kDouble),
+               Col(schema::ColumnType::kDecimal, 0, 10, 2),
+               Unsigned(Col(schema::ColumnType::kDecimal, 0, 10, 0)),
+               Col(schema::ColumnType::kVarChar, 20),
+               Col(schema::ColumnType::kText),
+               Col(schema::ColumnType::kBinary, 16),
+               Col(schema::ColumnType::kVarBinary, 100),
+               Col(schema::ColumnType::kBlob),
+               Col(schema::ColumnType::kDate),
+               Col(schema::ColumnType::kTime),
+               Col(schema::ColumnType::kTime, 0, 3),
+               Col(schema::ColumnType::kDateTime),
+               Col(schema::ColumnType::kDateTime, 0, 6),
+               Col(schema::ColumnType::kTimestamp),
+               Col(schema::ColumnType::kTimestamp, 0, 2),
+               Members(schema::ColumnType::kEnum, {"a", "bcd"}),
+               Members(schema::ColumnType::kSet, {"a", "bcd"})};
   struct Want {
     mysql::ColumnType type;
     uint16_t charset;
@@ -934,7 +937,7 @@ TEST(FieldCodecResultColumn, KeyFlags) {
   t.database = "db";
   t.name = "t";
   for (const char* name : {"a", "b", "u", "m1", "m2"}) {
-    ColumnDef c = Col(ColumnType::kInt);
+    ColumnDef c = Col(schema::ColumnType::kInt);
     c.name = name;
     t.columns.push_back(c);
   }
@@ -958,12 +961,12 @@ TEST(FieldCodecResultColumn, UniqueNotNullKeyStandsInForHiddenPrimary) {
   schema::TableDef t;
   t.database = "db";
   t.name = "t";
-  ColumnDef a = Col(ColumnType::kInt);
+  ColumnDef a = Col(schema::ColumnType::kInt);
   a.name = "a";
-  ColumnDef u = Col(ColumnType::kInt);
+  ColumnDef u = Col(schema::ColumnType::kInt);
   u.name = "u";
   u.nullable = false;
-  ColumnDef hidden = Unsigned(Col(ColumnType::kBigInt));
+  ColumnDef hidden = Unsigned(Col(schema::ColumnType::kBigInt));
   hidden.name = schema::kHiddenKeyColumn;
   hidden.nullable = false;
   hidden.hidden = true;

@@ -18,8 +18,6 @@ using mysql::ColumnDefinition;
 using mysql::ColumnType;
 using mysql::Value;
 
-constexpr Nullability kNullable = Nullability::kNullable;
-
 int WeekdayOf(const mysql::DateTime& d) {  // Monday = 0
   return static_cast<int>(absl::GetWeekday(absl::CivilDay(d.year, d.month, d.day)));
 }
@@ -27,7 +25,7 @@ int WeekdayOf(const mysql::DateTime& d) {  // Monday = 0
 // An integer computed from a date: `kChars` digits at most.
 template <uint32_t kChars>
 ColumnDefinition IntType(const TypingCall&) {
-  return IntColumn(kChars, false, kNullable);
+  return IntColumn(kChars, false, Nullability::kNullable);
 }
 template <int64_t (*kOf)(const mysql::DateTime&)>
 Value FromDateValue(EvalCall& call) {
@@ -46,7 +44,7 @@ int64_t ToDays(const mysql::DateTime& d) { return DayNumber(d); }
 
 // DAYNAME and MONTHNAME: the longest English names have nine letters.
 ColumnDefinition NameType(const TypingCall& call) {
-  return StringResult(9, call.state(), kNullable);
+  return StringResult(9, call.state(), Nullability::kNullable);
 }
 template <bool kMonth>
 Value NameValue(EvalCall& call) {
@@ -56,8 +54,8 @@ Value NameValue(EvalCall& call) {
   return std::string(kMonth ? MonthName(d.month) : DayName(WeekdayOf(d)));
 }
 
-ColumnDefinition DateType(const TypingCall&) {
-  return TemporalColumn(ColumnType::kDate, 0, kNullable);
+ColumnDefinition CalendarDateType(const TypingCall&) {
+  return TemporalColumn(ColumnType::kDate, 0, Nullability::kNullable);
 }
 
 Value LastDayValue(EvalCall& call) {
@@ -91,7 +89,9 @@ Value MakeDateValue(EvalCall& call) {
   return d;
 }
 
-ColumnDefinition TimeToSecType(const TypingCall&) { return IntColumn(10, false, kNullable); }
+ColumnDefinition TimeToSecType(const TypingCall&) {
+  return IntColumn(10, false, Nullability::kNullable);
+}
 Value TimeToSecValue(EvalCall& call) {
   const Value v = call.Arg(0);
   int64_t micros = 0;
@@ -103,7 +103,7 @@ Value TimeToSecValue(EvalCall& call) {
 ColumnDefinition SecToTimeType(const TypingCall& call) {
   const uint8_t fsp =
       ClassOf(call.args[0]) == Cls::kInt ? 0 : std::min<uint8_t>(call.args[0].decimals, 6);
-  return TemporalColumn(ColumnType::kTime, fsp, kNullable);
+  return TemporalColumn(ColumnType::kTime, fsp, Nullability::kNullable);
 }
 Value SecToTimeValue(EvalCall& call) {
   const Value v = call.Arg(0);
@@ -127,9 +127,9 @@ constexpr BuiltinFunction kCalendarFunctions[] = {
     {"DAYNAME", 1, 1, NameType, NameValue<false>},
     {"DAYOFWEEK", 1, 1, IntType<1>, FromDateValue<DayOfWeek>},
     {"DAYOFYEAR", 1, 1, IntType<3>, FromDateValue<DayOfYear>},
-    {"FROM_DAYS", 1, 1, DateType, FromDaysValue},
-    {"LAST_DAY", 1, 1, DateType, LastDayValue},
-    {"MAKEDATE", 2, 2, DateType, MakeDateValue},
+    {"FROM_DAYS", 1, 1, CalendarDateType, FromDaysValue},
+    {"LAST_DAY", 1, 1, CalendarDateType, LastDayValue},
+    {"MAKEDATE", 2, 2, CalendarDateType, MakeDateValue},
     {"MONTHNAME", 1, 1, NameType, NameValue<true>},
     {"QUARTER", 1, 1, IntType<1>, FromDateValue<Quarter>},
     {"SEC_TO_TIME", 1, 1, SecToTimeType, SecToTimeValue},

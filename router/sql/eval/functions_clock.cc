@@ -24,8 +24,6 @@ using mysql::ColumnDefinition;
 using mysql::ColumnType;
 using mysql::Value;
 
-constexpr Nullability kNotNull = Nullability::kNotNull;
-
 // The fractional-seconds precision argument of NOW(n) and friends: a literal 0..6.
 bool Precision(const Expr& e, ExprEngine& engine, uint8_t* fsp) {
   *fsp = 0;
@@ -93,15 +91,15 @@ mysql::Time TimeOfDay(const mysql::DateTime& d) {
 ColumnDefinition DateTimeType(const TypingCall& call) {
   uint8_t fsp = 0;
   if (!Precision(call.expr, call.engine, &fsp)) return NullColumn();
-  return TemporalColumn(ColumnType::kDateTime, fsp, kNotNull);
+  return TemporalColumn(ColumnType::kDateTime, fsp, Nullability::kNotNull);
 }
-ColumnDefinition DateType(const TypingCall&) {
-  return TemporalColumn(ColumnType::kDate, 0, kNotNull);
+ColumnDefinition CurrentDateType(const TypingCall&) {
+  return TemporalColumn(ColumnType::kDate, 0, Nullability::kNotNull);
 }
 ColumnDefinition TimeType(const TypingCall& call) {
   uint8_t fsp = 0;
   if (!Precision(call.expr, call.engine, &fsp)) return NullColumn();
-  return TemporalColumn(ColumnType::kTime, fsp, kNotNull);
+  return TemporalColumn(ColumnType::kTime, fsp, Nullability::kNotNull);
 }
 
 template <bool kUtc>
@@ -147,7 +145,7 @@ uint8_t DateTimePrecision(const Expr& e, const ColumnDefinition& c) {
 
 // UNIX_TIMESTAMP(date) is a DECIMAL when the date has a fraction, else an integer.
 ColumnDefinition UnixTimestampType(const TypingCall& call) {
-  if (call.args.empty()) return IntColumn(11, false, kNotNull);
+  if (call.args.empty()) return IntColumn(11, false, Nullability::kNotNull);
   const uint8_t fsp = DateTimePrecision(*call.expr.args[0], call.args[0]);
   const Nullability n = NullableIfAny(call.args);
   return fsp == 0 ? IntColumn(11, false, n) : DecimalColumn(11 + fsp, fsp, n);
@@ -238,8 +236,8 @@ Value ConvertTzValue(EvalCall& call) {
 
 constexpr BuiltinFunction kClockFunctions[] = {
     {"CONVERT_TZ", 3, 3, ConvertTzType, ConvertTzValue},
-    {"CURDATE", 0, 0, DateType, CurDateValue<false>},
-    {"CURRENT_DATE", 0, 0, DateType, CurDateValue<false>},
+    {"CURDATE", 0, 0, CurrentDateType, CurDateValue<false>},
+    {"CURRENT_DATE", 0, 0, CurrentDateType, CurDateValue<false>},
     {"CURRENT_TIME", 0, 1, TimeType, CurTimeValue<false>},
     {"CURRENT_TIMESTAMP", 0, 1, DateTimeType, NowValue<false>},
     {"CURTIME", 0, 1, TimeType, CurTimeValue<false>},
@@ -249,7 +247,7 @@ constexpr BuiltinFunction kClockFunctions[] = {
     {"SYSDATE", 0, 1, DateTimeType, NowValue<false>},
     {"FROM_UNIXTIME", 1, 2, FromUnixTimeType, FromUnixTimeValue},
     {"UNIX_TIMESTAMP", 0, 1, UnixTimestampType, UnixTimestampValue},
-    {"UTC_DATE", 0, 0, DateType, CurDateValue<true>},
+    {"UTC_DATE", 0, 0, CurrentDateType, CurDateValue<true>},
     {"UTC_TIME", 0, 1, TimeType, CurTimeValue<true>},
     {"UTC_TIMESTAMP", 0, 1, DateTimeType, NowValue<true>},
 };

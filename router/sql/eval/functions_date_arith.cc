@@ -25,7 +25,6 @@ using mysql::ColumnDefinition;
 using mysql::ColumnType;
 using mysql::Value;
 
-constexpr Nullability kNullable = Nullability::kNullable;
 constexpr int64_t kMicrosPerDay = 86400 * kMicrosPerSecond;
 
 // MySQL's interval_type, in its order (the type rules compare ranges of it).
@@ -271,15 +270,15 @@ ColumnDefinition DateAddType(const TypingCall& call) {
   switch (date.type) {
     case ColumnType::kDateTime:
     case ColumnType::kTimestamp:
-      return TemporalColumn(ColumnType::kDateTime, fsp, kNullable);
+      return TemporalColumn(ColumnType::kDateTime, fsp, Nullability::kNullable);
     case ColumnType::kDate:
-      return WholeDays(unit) ? TemporalColumn(ColumnType::kDate, 0, kNullable)
-                             : TemporalColumn(ColumnType::kDateTime, fsp, kNullable);
+      return WholeDays(unit) ? TemporalColumn(ColumnType::kDate, 0, Nullability::kNullable)
+                             : TemporalColumn(ColumnType::kDateTime, fsp, Nullability::kNullable);
     case ColumnType::kTime:
       return TemporalColumn(WithinADay(unit) ? ColumnType::kTime : ColumnType::kDateTime, fsp,
-                            kNullable);
+                            Nullability::kNullable);
     default:
-      return StringResult(29, call.state(), kNullable);  // MAX_DATETIME_FULL_WIDTH
+      return StringResult(29, call.state(), Nullability::kNullable);  // MAX_DATETIME_FULL_WIDTH
   }
 }
 
@@ -355,7 +354,9 @@ int64_t WholeMonths(const mysql::DateTime& beg, const mysql::DateTime& end) {
   return months;
 }
 
-ColumnDefinition TimestampDiffType(const TypingCall&) { return IntColumn(21, false, kNullable); }
+ColumnDefinition TimestampDiffType(const TypingCall&) {
+  return IntColumn(21, false, Nullability::kNullable);
+}
 
 // `b` - `a` in whole units, truncated toward zero.
 Value TimestampDiffValue(EvalCall& call) {

@@ -15,8 +15,6 @@ namespace {
 using mysql::ColumnDefinition;
 using mysql::Value;
 
-constexpr Nullability kNotNull = Nullability::kNotNull;
-
 ColumnDefinition DatabaseType(const TypingCall& call) {
   return StringColumn(34, call.state(), Nullability::kNullable);
 }
@@ -26,7 +24,7 @@ Value DatabaseValue(EvalCall& call) {
 }
 
 ColumnDefinition UserType(const TypingCall& call) {
-  return StringColumn(288, call.state(), kNotNull);
+  return StringColumn(288, call.state(), Nullability::kNotNull);
 }
 // USER() is the client's host; CURRENT_USER() the account it matched.
 Value UserValue(EvalCall& call) { return absl::StrCat(call.state().user, "@", call.state().host); }
@@ -46,10 +44,14 @@ Value CurrentUserValue(EvalCall& call) {
   return absl::StrCat(call.state().user, "@", host.empty() ? "%" : host);
 }
 
-ColumnDefinition ConnectionIdType(const TypingCall&) { return IntColumn(10, true, kNotNull); }
+ColumnDefinition ConnectionIdType(const TypingCall&) {
+  return IntColumn(10, true, Nullability::kNotNull);
+}
 Value ConnectionIdValue(EvalCall& call) { return uint64_t{call.state().connection_id}; }
 
-ColumnDefinition LastInsertIdType(const TypingCall&) { return IntColumn(21, true, kNotNull); }
+ColumnDefinition LastInsertIdType(const TypingCall&) {
+  return IntColumn(21, true, Nullability::kNotNull);
+}
 // LAST_INSERT_ID(x) returns x and makes it the session's value.
 Value LastInsertIdValue(EvalCall& call) {
   if (call.arg_count() == 0) return call.state().last_insert_id;
@@ -62,11 +64,13 @@ Value LastInsertIdValue(EvalCall& call) {
   return id;
 }
 
-ColumnDefinition RowCountType(const TypingCall&) { return IntColumn(21, false, kNotNull); }
+ColumnDefinition RowCountType(const TypingCall&) {
+  return IntColumn(21, false, Nullability::kNotNull);
+}
 Value RowCountValue(EvalCall& call) { return call.state().row_count; }
 
 ColumnDefinition VersionType(const TypingCall& call) {
-  return StringColumn(60, call.state(), kNotNull);
+  return StringColumn(60, call.state(), Nullability::kNotNull);
 }
 Value VersionValue(EvalCall& call) {
   const ServerInfo* server = call.state().server;

@@ -18,13 +18,11 @@
 namespace shoal::sql {
 namespace {
 
-using schema::ColumnType;
-
 int RowForMessage(uint64_t row) { return static_cast<int>(std::min<uint64_t>(row, INT_MAX)); }
 
-bool IsNumeric(ColumnType type) {
-  return schema::IsInteger(type) || type == ColumnType::kFloat || type == ColumnType::kDouble ||
-         type == ColumnType::kDecimal;
+bool IsNumeric(schema::ColumnType type) {
+  return schema::IsInteger(type) || type == schema::ColumnType::kFloat ||
+         type == schema::ColumnType::kDouble || type == schema::ColumnType::kDecimal;
 }
 
 // The number text starts with ("  -12.5e3xyz" → "-12.5e3"); "0" when there is none, as
@@ -57,9 +55,10 @@ std::string NumberPrefix(absl::string_view text) {
 
 // The end of the column's range the value lies beyond.
 mysql::Value RangeEnd(const schema::ColumnDef& column, bool negative) {
-  if (column.type == ColumnType::kFloat) return negative ? -double{FLT_MAX} : double{FLT_MAX};
-  if (column.type == ColumnType::kDouble) return negative ? -DBL_MAX : DBL_MAX;
-  if (column.type == ColumnType::kDecimal) {
+  if (column.type == schema::ColumnType::kFloat)
+    return negative ? -double{FLT_MAX} : double{FLT_MAX};
+  if (column.type == schema::ColumnType::kDouble) return negative ? -DBL_MAX : DBL_MAX;
+  if (column.type == schema::ColumnType::kDecimal) {
     std::string nines(std::max(column.precision - column.scale, 0), '9');
     if (nines.empty()) nines = "0";
     if (column.scale > 0) absl::StrAppend(&nines, ".", std::string(column.scale, '9'));
@@ -87,10 +86,11 @@ bool LooksNegative(const mysql::Value& value) {
 // the binary ones.
 std::string CutToFit(const schema::ColumnDef& column, absl::string_view text) {
   const size_t max_bytes = schema::MaxValueBytes(column);
-  const bool characters = column.type == ColumnType::kChar || column.type == ColumnType::kVarChar ||
-                          column.type == ColumnType::kText;
+  const bool characters = column.type == schema::ColumnType::kChar ||
+                          column.type == schema::ColumnType::kVarChar ||
+                          column.type == schema::ColumnType::kText;
   if (!characters) return std::string(text.substr(0, max_bytes));
-  const size_t max_chars = column.type == ColumnType::kText ? max_bytes : column.length;
+  const size_t max_chars = column.type == schema::ColumnType::kText ? max_bytes : column.length;
   size_t pos = 0, chars = 0;
   while (pos < text.size() && chars < max_chars) {
     size_t len = std::max<size_t>(DecodeUtf8(text.substr(pos), Utf8Check::kUtf8mb4).length, 1);
@@ -111,7 +111,7 @@ std::optional<mysql::Value> Replacement(const schema::ColumnDef& column, const m
     case 1366:
     case 1265:
       if (IsNumeric(column.type)) return mysql::Value{NumberPrefix(ValueText(value))};
-      if (column.type == ColumnType::kSet) return internal::KnownMembers(column, value);
+      if (column.type == schema::ColumnType::kSet) return internal::KnownMembers(column, value);
       return ZeroValue(column);
     case 1264:
       return RangeEnd(column, LooksNegative(value));
@@ -127,8 +127,9 @@ std::optional<mysql::Value> Replacement(const schema::ColumnDef& column, const m
 bool IsZeroDate(const schema::ColumnDef& column, const mysql::Value& value) {
   const auto* d = std::get_if<mysql::DateTime>(&value);
   return d != nullptr && *d == mysql::DateTime{} &&
-         (column.type == ColumnType::kDate || column.type == ColumnType::kDateTime ||
-          column.type == ColumnType::kTimestamp);
+         (column.type == schema::ColumnType::kDate ||
+          column.type == schema::ColumnType::kDateTime ||
+          column.type == schema::ColumnType::kTimestamp);
 }
 
 }  // namespace

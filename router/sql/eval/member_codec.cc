@@ -10,7 +10,6 @@ namespace shoal::sql::internal {
 namespace {
 
 using schema::ColumnDef;
-using schema::ColumnType;
 
 // The 1-based position of the member `text` names, 0 when none does.
 uint64_t FindMember(const ColumnDef& column, absl::string_view text) {
@@ -78,7 +77,7 @@ mysql::Value KnownMembers(const ColumnDef& column, const mysql::Value& value) {
 
 std::optional<mysql::SqlError> MemberPosition(const ColumnDef& column, const mysql::Value& value,
                                               int row, int64_t* out) {
-  const bool is_enum = column.type == ColumnType::kEnum;
+  const bool is_enum = column.type == schema::ColumnType::kEnum;
   uint64_t stored = 0;
   bool ok;
   if (const auto* i = std::get_if<int64_t>(&value)) {

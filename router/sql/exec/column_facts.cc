@@ -13,14 +13,10 @@ std::string ColumnValueText(const mysql::Value& v, const mysql::ColumnDefinition
   return text;
 }
 
-namespace {
-
 std::string CurrentTimestampText(const schema::ColumnDef& c) {
   return c.precision > 0 ? absl::StrCat("CURRENT_TIMESTAMP(", c.precision, ")")
                          : "CURRENT_TIMESTAMP";
 }
-
-}  // namespace
 
 std::optional<std::string> DeclaredDefault(const schema::ColumnDef& c,
                                            const mysql::ColumnDefinition& result_column) {

@@ -15,6 +15,9 @@ namespace shoal::sql {
 // A value as a SELECT of the column would print it (DATETIME(3) with three fraction digits).
 std::string ColumnValueText(const mysql::Value& v, const mysql::ColumnDefinition& result_column);
 
+// CURRENT_TIMESTAMP as MySQL 8.0 shows it: with the column's fractional digits, if any.
+std::string CurrentTimestampText(const schema::ColumnDef& c);
+
 // The column's declared default as text (CURRENT_TIMESTAMP, with the column's precision, for
 // DEFAULT CURRENT_TIMESTAMP); nullopt when it has none (shown as NULL).
 std::optional<std::string> DeclaredDefault(const schema::ColumnDef& c,

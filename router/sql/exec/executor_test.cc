@@ -10,7 +10,6 @@
 namespace shoal::sql {
 namespace {
 
-using mysql::ColumnType;
 using mysql::Value;
 namespace flag = mysql::column_flag;
 using ::testing::ElementsAre;
@@ -106,7 +105,7 @@ TEST_F(ExecutorTest, SelectOneMetadata) {
   ASSERT_EQ(rs.columns.size(), 1u);
   const mysql::ColumnDefinition& c = rs.columns[0];
   EXPECT_EQ(c.name, "1");
-  EXPECT_EQ(c.type, ColumnType::kLongLong);
+  EXPECT_EQ(c.type, mysql::ColumnType::kLongLong);
   EXPECT_EQ(c.charset, mysql::charset::kBinary);
   EXPECT_EQ(c.length, 1u);
   EXPECT_EQ(c.flags, flag::kNotNull | flag::kBinary);
@@ -118,14 +117,14 @@ TEST_F(ExecutorTest, SelectOneMetadata) {
 TEST_F(ExecutorTest, LiteralKinds) {
   mysql::ResultSet rs = Rows("SELECT 'a', 2, NULL, 1.5, 1e3, 18446744073709551615, -3, X'41'");
   ASSERT_EQ(rs.columns.size(), 8u);
-  EXPECT_EQ(rs.columns[0].type, ColumnType::kVarString);
+  EXPECT_EQ(rs.columns[0].type, mysql::ColumnType::kVarString);
   EXPECT_EQ(rs.columns[0].charset, mysql::charset::kUtf8mb4GeneralCi);
   EXPECT_EQ(rs.columns[0].length, 4u);
   EXPECT_EQ(rs.columns[0].name, "a");
-  EXPECT_EQ(rs.columns[2].type, ColumnType::kNull);
-  EXPECT_EQ(rs.columns[3].type, ColumnType::kNewDecimal);
+  EXPECT_EQ(rs.columns[2].type, mysql::ColumnType::kNull);
+  EXPECT_EQ(rs.columns[3].type, mysql::ColumnType::kNewDecimal);
   EXPECT_EQ(rs.columns[3].decimals, 1);
-  EXPECT_EQ(rs.columns[4].type, ColumnType::kDouble);
+  EXPECT_EQ(rs.columns[4].type, mysql::ColumnType::kDouble);
   EXPECT_EQ(rs.columns[5].flags & flag::kUnsigned, flag::kUnsigned);
   EXPECT_EQ(rs.columns[7].charset, mysql::charset::kBinary);
   EXPECT_THAT(rs.rows[0], ElementsAre(Value{std::string("a")}, Value{int64_t{2}}, Value{},
@@ -162,7 +161,7 @@ TEST_F(ExecutorTest, VersionCommentLimit) {
   mysql::ResultSet rs = Rows("select @@version_comment limit 1");
   ASSERT_EQ(rs.columns.size(), 1u);
   EXPECT_EQ(rs.columns[0].name, "@@version_comment");
-  EXPECT_EQ(rs.columns[0].type, ColumnType::kVarString);
+  EXPECT_EQ(rs.columns[0].type, mysql::ColumnType::kVarString);
   EXPECT_EQ(rs.rows[0][0],
             Value{std::string("Shoal (MySQL-compatible, NDB-style in-memory cluster)")});
   EXPECT_TRUE(Rows("SELECT 1 LIMIT 0").rows.empty());
@@ -176,11 +175,11 @@ TEST_F(ExecutorTest, ConnectorJInitQuery) {
   ASSERT_EQ(rs.rows.size(), 1u);
   const auto& row = rs.rows[0];
   EXPECT_EQ(rs.columns[0].name, "auto_increment_increment");
-  EXPECT_EQ(rs.columns[0].type, ColumnType::kLongLong);
+  EXPECT_EQ(rs.columns[0].type, mysql::ColumnType::kLongLong);
   EXPECT_EQ(rs.columns[0].flags, flag::kUnsigned | flag::kBinary);
   EXPECT_EQ(rs.columns[0].length, 21u);
   EXPECT_EQ(row[0], Value{uint64_t{1}});
-  EXPECT_EQ(rs.columns[1].type, ColumnType::kVarString);
+  EXPECT_EQ(rs.columns[1].type, mysql::ColumnType::kVarString);
   EXPECT_EQ(rs.columns[1].charset, mysql::charset::kUtf8mb4GeneralCi);
   EXPECT_EQ(rs.columns[1].length, 28u);
   EXPECT_EQ(row[1], Value{std::string("utf8mb4")});
@@ -355,9 +354,9 @@ TEST_F(ExecutorTest, Functions) {
   EXPECT_EQ(state_.last_insert_id, 9u);
   mysql::ResultSet now =
       Rows("SELECT NOW(), CURRENT_TIMESTAMP, UTC_TIMESTAMP(), CURDATE(), NOW(3)");
-  EXPECT_EQ(now.columns[0].type, ColumnType::kDateTime);
+  EXPECT_EQ(now.columns[0].type, mysql::ColumnType::kDateTime);
   EXPECT_EQ(now.columns[0].length, 19u);
-  EXPECT_EQ(now.columns[3].type, ColumnType::kDate);
+  EXPECT_EQ(now.columns[3].type, mysql::ColumnType::kDate);
   EXPECT_EQ(now.columns[4].length, 23u);
   EXPECT_EQ(now.rows[0][0], DT(2023, 11, 14, 22, 13, 20, 0));
   EXPECT_EQ(now.rows[0][3], DT(2023, 11, 14, 0, 0, 0, 0));
@@ -514,14 +513,14 @@ TEST_F(ExecutorTest, BinaryPrepare) {
   StatementResult r = Execute(ps, params, &state_);
   ASSERT_TRUE(std::holds_alternative<mysql::ResultSet>(r));
   const auto& rs = std::get<mysql::ResultSet>(r);
-  EXPECT_EQ(rs.columns[0].type, ColumnType::kLongLong);
+  EXPECT_EQ(rs.columns[0].type, mysql::ColumnType::kLongLong);
   EXPECT_EQ(rs.rows[0][0], Value{int64_t{42}});
   Value strings[] = {std::string("abc")};
   auto p2 = Prepare("SELECT ?", state_);
   std::shared_ptr<const PreparedStatement> select_param =
       std::move(std::get<std::unique_ptr<PreparedStatement>>(p2));
   StatementResult r2 = Execute(select_param, strings, &state_);
-  EXPECT_EQ(std::get<mysql::ResultSet>(r2).columns[0].type, ColumnType::kVarString);
+  EXPECT_EQ(std::get<mysql::ResultSet>(r2).columns[0].type, mysql::ColumnType::kVarString);
   EXPECT_EQ(std::get<mysql::ResultSet>(r2).rows[0][0], Value{std::string("abc")});
   EXPECT_EQ(std::get<mysql::SqlError>(Execute(select_param, {}, &state_)).code, 1210);
 
@@ -671,7 +670,7 @@ TEST_F(ExecutorTest, InformationSchemaWithoutTables) {
   ASSERT_TRUE(std::holds_alternative<std::unique_ptr<PreparedStatement>>(prepared));
   const auto& columns = std::get<std::unique_ptr<PreparedStatement>>(prepared)->columns();
   ASSERT_EQ(columns.size(), 2u);
-  EXPECT_EQ(columns[1].type, ColumnType::kLongLong);
+  EXPECT_EQ(columns[1].type, mysql::ColumnType::kLongLong);
 }
 
 TEST_F(ExecutorTest, StoredProgramListingsAreEmpty) {

@@ -29,6 +29,7 @@
 #include "protocol/text_format.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/value_util.h"
+#include "router/sql/exec/column_facts.h"
 #include "router/sql/parse/charsets.h"
 
 namespace shoal::sql {
@@ -644,12 +645,6 @@ std::string TemporalText(const ColumnDef& c, const mysql::Value& v) {
     out = ValueText(v);
   }
   return out;
-}
-
-// CURRENT_TIMESTAMP as MySQL 8.0 shows it: with the column's fractional digits, if any.
-std::string CurrentTimestampText(const ColumnDef& c) {
-  return c.precision > 0 ? absl::StrCat("CURRENT_TIMESTAMP(", c.precision, ")")
-                         : "CURRENT_TIMESTAMP";
 }
 
 std::string DefaultText(const ColumnDef& c) {

@@ -9,14 +9,10 @@ namespace shoal::sql {
 namespace {
 
 using testing::MustFail;
-
-template <typename T>
-T Must(absl::string_view sql) {
-  return testing::MustParseAs<T>(sql);
-}
+using testing::MustParseAs;
 
 TEST(ParseAccountTest, CreateUserWithEveryClause) {
-  auto s = Must<AccountStmt>(
+  auto s = MustParseAs<AccountStmt>(
       "CREATE USER IF NOT EXISTS 'app'@'10.0.%' IDENTIFIED BY 'pw', bob IDENTIFIED WITH "
       "mysql_native_password AS '*14E65567ABDB5135D0CFD9A70B3032C179A49EE7', carol@localhost "
       "REQUIRE NONE WITH MAX_USER_CONNECTIONS 5 PASSWORD EXPIRE ACCOUNT LOCK");
@@ -35,11 +31,11 @@ TEST(ParseAccountTest, CreateUserWithEveryClause) {
   EXPECT_EQ(s.password_expire, true);
   EXPECT_EQ(s.lock, true);
   auto tracked =
-      Must<AccountStmt>("ALTER USER u FAILED_LOGIN_ATTEMPTS 3 PASSWORD_LOCK_TIME UNBOUNDED");
+      MustParseAs<AccountStmt>("ALTER USER u FAILED_LOGIN_ATTEMPTS 3 PASSWORD_LOCK_TIME UNBOUNDED");
   EXPECT_EQ(tracked.failed_login_attempts, 3u);
   EXPECT_EQ(tracked.password_lock_days, -1);
-  EXPECT_EQ(Must<AccountStmt>("CREATE USER u PASSWORD_LOCK_TIME 2").password_lock_days, 2);
-  auto limited = Must<AccountStmt>(
+  EXPECT_EQ(MustParseAs<AccountStmt>("CREATE USER u PASSWORD_LOCK_TIME 2").password_lock_days, 2);
+  auto limited = MustParseAs<AccountStmt>(
       "ALTER USER u WITH MAX_QUERIES_PER_HOUR 3 MAX_UPDATES_PER_HOUR 2 MAX_CONNECTIONS_PER_HOUR 1 "
       "MAX_USER_CONNECTIONS 4");
   EXPECT_EQ(limited.max_questions, 3u);
@@ -49,11 +45,12 @@ TEST(ParseAccountTest, CreateUserWithEveryClause) {
 }
 
 TEST(ParseAccountTest, RequireTls) {
-  EXPECT_EQ(Must<AccountStmt>("CREATE USER u REQUIRE NONE").require->type, "");
-  EXPECT_EQ(Must<AccountStmt>("CREATE USER u REQUIRE SSL").require->type, "ANY");
-  EXPECT_EQ(Must<AccountStmt>("ALTER USER u REQUIRE X509 ACCOUNT LOCK").require->type, "X509");
-  EXPECT_FALSE(Must<AccountStmt>("ALTER USER u ACCOUNT LOCK").require.has_value());
-  auto specified = Must<AccountStmt>(
+  EXPECT_EQ(MustParseAs<AccountStmt>("CREATE USER u REQUIRE NONE").require->type, "");
+  EXPECT_EQ(MustParseAs<AccountStmt>("CREATE USER u REQUIRE SSL").require->type, "ANY");
+  EXPECT_EQ(MustParseAs<AccountStmt>("ALTER USER u REQUIRE X509 ACCOUNT LOCK").require->type,
+            "X509");
+  EXPECT_FALSE(MustParseAs<AccountStmt>("ALTER USER u ACCOUNT LOCK").require.has_value());
+  auto specified = MustParseAs<AccountStmt>(
       "CREATE USER u REQUIRE SUBJECT '/CN=c' AND CIPHER 'TLS_AES_256_GCM_SHA384' ISSUER '/CN=ca' "
       "WITH MAX_USER_CONNECTIONS 2");
   EXPECT_EQ(specified.require->type, "SPECIFIED");
@@ -67,84 +64,87 @@ TEST(ParseAccountTest, RequireTls) {
 }
 
 TEST(ParseAccountTest, AlterDropRenameSetPassword) {
-  auto alter = Must<AccountStmt>("ALTER USER USER() IDENTIFIED BY 'new'");
+  auto alter = MustParseAs<AccountStmt>("ALTER USER USER() IDENTIFIED BY 'new'");
   EXPECT_EQ(alter.kind, AccountStmt::Kind::kAlter);
   EXPECT_TRUE(alter.accounts[0].name.current_user);
-  EXPECT_EQ(Must<AccountStmt>("ALTER USER IF EXISTS u ACCOUNT UNLOCK").lock, false);
-  auto drop = Must<AccountStmt>("DROP USER IF EXISTS a, 'b'@'h'");
+  EXPECT_EQ(MustParseAs<AccountStmt>("ALTER USER IF EXISTS u ACCOUNT UNLOCK").lock, false);
+  auto drop = MustParseAs<AccountStmt>("DROP USER IF EXISTS a, 'b'@'h'");
   EXPECT_EQ(drop.kind, AccountStmt::Kind::kDrop);
   EXPECT_EQ(drop.accounts.size(), 2u);
-  auto rename = Must<AccountStmt>("RENAME USER a TO b, 'c'@'%' TO 'd'@'localhost'");
+  auto rename = MustParseAs<AccountStmt>("RENAME USER a TO b, 'c'@'%' TO 'd'@'localhost'");
   ASSERT_EQ(rename.renamed_to.size(), 2u);
   EXPECT_EQ(rename.renamed_to[1].host, "localhost");
-  auto set = Must<AccountStmt>("SET PASSWORD FOR 'app'@'%' = 'x'");
+  auto set = MustParseAs<AccountStmt>("SET PASSWORD FOR 'app'@'%' = 'x'");
   EXPECT_EQ(set.kind, AccountStmt::Kind::kSetPassword);
   EXPECT_EQ(set.accounts[0].name.user, "app");
   EXPECT_FALSE(set.accounts[0].name.current_user);
-  auto own = Must<AccountStmt>("SET PASSWORD = PASSWORD('y')");
+  auto own = MustParseAs<AccountStmt>("SET PASSWORD = PASSWORD('y')");
   EXPECT_EQ(own.accounts[0].password, "y");
   EXPECT_TRUE(own.accounts[0].name.current_user);
 }
 
 TEST(ParseAccountTest, GrantAndRevokeLevels) {
-  auto global = Must<GrantStmt>("GRANT ALL PRIVILEGES ON *.* TO 'a'@'%' WITH GRANT OPTION");
+  auto global = MustParseAs<GrantStmt>("GRANT ALL PRIVILEGES ON *.* TO 'a'@'%' WITH GRANT OPTION");
   EXPECT_TRUE(global.global);
   EXPECT_EQ(global.privileges, std::vector<std::string>{"ALL"});
   EXPECT_TRUE(global.with_grant_option);
-  auto db = Must<GrantStmt>("GRANT SELECT, SHOW VIEW, CREATE TEMPORARY TABLES ON shop.* TO a, b");
+  auto db =
+      MustParseAs<GrantStmt>("GRANT SELECT, SHOW VIEW, CREATE TEMPORARY TABLES ON shop.* TO a, b");
   EXPECT_EQ(db.database, "shop");
   EXPECT_TRUE(db.table.empty());
   EXPECT_EQ(db.privileges,
             (std::vector<std::string>{"SELECT", "SHOW VIEW", "CREATE TEMPORARY TABLES"}));
   EXPECT_EQ(db.accounts.size(), 2u);
-  auto table = Must<GrantStmt>("REVOKE INSERT ON TABLE `shop`.`orders` FROM a");
+  auto table = MustParseAs<GrantStmt>("REVOKE INSERT ON TABLE `shop`.`orders` FROM a");
   EXPECT_TRUE(table.revoke);
   EXPECT_EQ(table.table, "orders");
-  auto here = Must<GrantStmt>("GRANT UPDATE ON orders TO a");
+  auto here = MustParseAs<GrantStmt>("GRANT UPDATE ON orders TO a");
   EXPECT_TRUE(here.current_database);
   EXPECT_EQ(here.table, "orders");
-  EXPECT_TRUE(Must<GrantStmt>("GRANT USAGE ON * TO a").current_database);
-  EXPECT_TRUE(Must<GrantStmt>("REVOKE ALL PRIVILEGES, GRANT OPTION FROM a, b").revoke_everything);
+  EXPECT_TRUE(MustParseAs<GrantStmt>("GRANT USAGE ON * TO a").current_database);
+  EXPECT_TRUE(
+      MustParseAs<GrantStmt>("REVOKE ALL PRIVILEGES, GRANT OPTION FROM a, b").revoke_everything);
 }
 
 TEST(ParseAccountTest, ShowGrantsAndCreateUser) {
-  auto mine = Must<ShowStmt>("SHOW GRANTS");
+  auto mine = MustParseAs<ShowStmt>("SHOW GRANTS");
   EXPECT_EQ(mine.kind, ShowKind::kGrants);
   EXPECT_TRUE(mine.account.current_user);
-  auto theirs = Must<ShowStmt>("SHOW GRANTS FOR 'app'@'localhost'");
+  auto theirs = MustParseAs<ShowStmt>("SHOW GRANTS FOR 'app'@'localhost'");
   EXPECT_FALSE(theirs.account.current_user);
   EXPECT_EQ(theirs.account.host, "localhost");
-  auto create = Must<ShowStmt>("SHOW CREATE USER app");
+  auto create = MustParseAs<ShowStmt>("SHOW CREATE USER app");
   EXPECT_EQ(create.kind, ShowKind::kCreateUser);
   EXPECT_EQ(create.account.user, "app");
-  EXPECT_EQ(Must<FlushStmt>("FLUSH PRIVILEGES").what, "PRIVILEGES");
+  EXPECT_EQ(MustParseAs<FlushStmt>("FLUSH PRIVILEGES").what, "PRIVILEGES");
 }
 
 TEST(ParseAccountTest, Roles) {
-  auto create = Must<RoleStmt>("CREATE ROLE IF NOT EXISTS reader, 'writer'@'localhost'");
+  auto create = MustParseAs<RoleStmt>("CREATE ROLE IF NOT EXISTS reader, 'writer'@'localhost'");
   EXPECT_EQ(create.kind, RoleStmt::Kind::kCreate);
   EXPECT_TRUE(create.if_flag);
   ASSERT_EQ(create.roles.size(), 2u);
   EXPECT_EQ(create.roles[0].host, "%");
   EXPECT_EQ(create.roles[1].host, "localhost");
-  EXPECT_EQ(Must<RoleStmt>("DROP ROLE IF EXISTS reader").kind, RoleStmt::Kind::kDrop);
-  auto grant = Must<RoleStmt>("GRANT reader, writer TO app, 'bob'@'%' WITH ADMIN OPTION");
+  EXPECT_EQ(MustParseAs<RoleStmt>("DROP ROLE IF EXISTS reader").kind, RoleStmt::Kind::kDrop);
+  auto grant = MustParseAs<RoleStmt>("GRANT reader, writer TO app, 'bob'@'%' WITH ADMIN OPTION");
   EXPECT_EQ(grant.kind, RoleStmt::Kind::kGrant);
   EXPECT_EQ(grant.roles.size(), 2u);
   EXPECT_EQ(grant.accounts.size(), 2u);
   EXPECT_TRUE(grant.with_admin_option);
-  EXPECT_EQ(Must<RoleStmt>("REVOKE reader FROM app").kind, RoleStmt::Kind::kRevoke);
+  EXPECT_EQ(MustParseAs<RoleStmt>("REVOKE reader FROM app").kind, RoleStmt::Kind::kRevoke);
   // REVOKE ALL … FROM and GRANT … ON are about privileges.
-  EXPECT_TRUE(Must<GrantStmt>("REVOKE ALL PRIVILEGES, GRANT OPTION FROM app").revoke_everything);
-  auto set = Must<RoleStmt>("SET ROLE ALL EXCEPT writer");
+  EXPECT_TRUE(
+      MustParseAs<GrantStmt>("REVOKE ALL PRIVILEGES, GRANT OPTION FROM app").revoke_everything);
+  auto set = MustParseAs<RoleStmt>("SET ROLE ALL EXCEPT writer");
   EXPECT_EQ(set.which, RoleStmt::Which::kAllExcept);
   EXPECT_EQ(set.roles.size(), 1u);
-  EXPECT_EQ(Must<RoleStmt>("SET ROLE DEFAULT").which, RoleStmt::Which::kDefault);
-  EXPECT_EQ(Must<RoleStmt>("SET ROLE NONE").which, RoleStmt::Which::kNone);
-  auto set_default = Must<RoleStmt>("SET DEFAULT ROLE reader TO app, bob");
+  EXPECT_EQ(MustParseAs<RoleStmt>("SET ROLE DEFAULT").which, RoleStmt::Which::kDefault);
+  EXPECT_EQ(MustParseAs<RoleStmt>("SET ROLE NONE").which, RoleStmt::Which::kNone);
+  auto set_default = MustParseAs<RoleStmt>("SET DEFAULT ROLE reader TO app, bob");
   EXPECT_EQ(set_default.kind, RoleStmt::Kind::kSetDefault);
   EXPECT_EQ(set_default.accounts.size(), 2u);
-  auto user = Must<AccountStmt>("CREATE USER u DEFAULT ROLE reader, writer");
+  auto user = MustParseAs<AccountStmt>("CREATE USER u DEFAULT ROLE reader, writer");
   ASSERT_TRUE(user.default_roles.has_value());
   EXPECT_EQ(user.default_roles->size(), 2u);
 }

@@ -763,7 +763,7 @@ bool ParsePartitioning(Parser& p, CreateTableStmt* out) {
 // ---------------------------------------------------------------------------------------
 // Statements
 
-bool StartsQuery(const Parser& p, size_t ahead) {
+bool StartsCreateQuery(const Parser& p, size_t ahead) {
   return PeekAny(p, {"SELECT", "WITH", "TABLE", "VALUES"}, ahead);
 }
 
@@ -777,7 +777,7 @@ bool ParseCreateTable(Parser& p, CreateTableStmt* out) {
   if (p.PeekKeyword("LIKE") || (paren && p.PeekKeyword("LIKE", 1))) {
     return p.NotSupported("CREATE TABLE ... LIKE");
   }
-  if (paren && !StartsQuery(p, 1)) {
+  if (paren && !StartsCreateQuery(p, 1)) {
     p.Advance();
     do {
       if (!ParseTableElement(p, out)) return false;
@@ -786,7 +786,7 @@ bool ParseCreateTable(Parser& p, CreateTableStmt* out) {
   }
   if (!ParseTableOptions(p, out)) return false;
   if (p.PeekKeyword("PARTITION") && !ParsePartitioning(p, out)) return false;
-  if (PeekAny(p, {"IGNORE", "REPLACE", "AS"}) || StartsQuery(p, 0) ||
+  if (PeekAny(p, {"IGNORE", "REPLACE", "AS"}) || StartsCreateQuery(p, 0) ||
       p.Peek().kind == TokenKind::kLParen) {
     return p.NotSupported("CREATE TABLE ... SELECT");
   }
@@ -921,7 +921,7 @@ bool Parser::ParseAnalyze(AnalyzeStmt* out) {
 // (`DESCRIBE t [column | 'pattern']`); given a statement they explain it.
 bool Parser::ParseExplain(StatementNode* out) {
   Advance();  // EXPLAIN, DESCRIBE or DESC
-  bool statement = StartsQuery(*this, 0) || Peek().kind == TokenKind::kLParen ||
+  bool statement = StartsCreateQuery(*this, 0) || Peek().kind == TokenKind::kLParen ||
                    PeekAny(*this, {"INSERT", "REPLACE", "UPDATE", "DELETE", "ANALYZE", "FOR"}) ||
                    (PeekKeyword("FORMAT") && Peek(1).kind == TokenKind::kEq);
   if (!statement) {
@@ -939,7 +939,7 @@ bool Parser::ParseExplain(StatementNode* out) {
   if (!ParseExplainFormat(*this)) return false;
   if (PeekKeyword("ANALYZE")) return NotSupported("EXPLAIN ANALYZE");
   if (PeekKeyword("FOR")) return NotSupported("EXPLAIN FOR CONNECTION");
-  if (!StartsQuery(*this, 0) && Peek().kind != TokenKind::kLParen &&
+  if (!StartsCreateQuery(*this, 0) && Peek().kind != TokenKind::kLParen &&
       !PeekAny(*this, {"INSERT", "REPLACE", "UPDATE", "DELETE"})) {
     return Fail();
   }

@@ -14,12 +14,8 @@ namespace {
 
 using testing::MustFail;
 using testing::MustParse;
+using testing::MustParseAs;
 using testing::Syntax;
-
-template <typename T>
-T Must(absl::string_view sql) {
-  return testing::MustParseAs<T>(sql);
-}
 
 std::string NotSupported(absl::string_view what) { return testing::NotYet(what); }
 
@@ -29,7 +25,7 @@ constexpr char kSysbench[] =
     "(id)\n) /*! ENGINE = ndbcluster */ ";
 
 TEST(ParseDdlTest, SysbenchCreateTable) {
-  auto t = Must<CreateTableStmt>(kSysbench);
+  auto t = MustParseAs<CreateTableStmt>(kSysbench);
   EXPECT_EQ(t.table.name, "sbtest1");
   EXPECT_EQ(t.table.database, "");
   EXPECT_FALSE(t.if_not_exists);
@@ -55,7 +51,7 @@ TEST(ParseDdlTest, SysbenchCreateTable) {
 
 TEST(ParseDdlTest, SysbenchSecondaryWithoutAutoIncrement) {
   // --auto_inc=off --secondary --mysql_storage_engine=innodb, and the index sysbench adds.
-  auto t = Must<CreateTableStmt>(
+  auto t = MustParseAs<CreateTableStmt>(
       "CREATE TABLE sbtest7(\n  id INTEGER NOT NULL,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c "
       "CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  KEY xid (id)\n) /*! "
       "ENGINE = innodb */ ");
@@ -65,7 +61,7 @@ TEST(ParseDdlTest, SysbenchSecondaryWithoutAutoIncrement) {
   EXPECT_EQ(t.indexes[0].kind, IndexSpec::Kind::kIndex);
   EXPECT_EQ(t.indexes[0].name, "xid");
 
-  auto index = Must<CreateIndexStmt>("CREATE INDEX k_7 ON sbtest7(k)");
+  auto index = MustParseAs<CreateIndexStmt>("CREATE INDEX k_7 ON sbtest7(k)");
   EXPECT_EQ(index.table.name, "sbtest7");
   EXPECT_EQ(index.index.name, "k_7");
   EXPECT_EQ(index.index.kind, IndexSpec::Kind::kIndex);
@@ -73,12 +69,12 @@ TEST(ParseDdlTest, SysbenchSecondaryWithoutAutoIncrement) {
 }
 
 TEST(ParseDdlTest, DropTable) {
-  auto d = Must<DropTableStmt>("DROP TABLE IF EXISTS sbtest1");
+  auto d = MustParseAs<DropTableStmt>("DROP TABLE IF EXISTS sbtest1");
   EXPECT_TRUE(d.if_exists);
   ASSERT_EQ(d.tables.size(), 1u);
   EXPECT_EQ(d.tables[0].name, "sbtest1");
 
-  d = Must<DropTableStmt>("drop tables a, `db`.`b` cascade");
+  d = MustParseAs<DropTableStmt>("drop tables a, `db`.`b` cascade");
   EXPECT_FALSE(d.if_exists);
   ASSERT_EQ(d.tables.size(), 2u);
   EXPECT_EQ(d.tables[1].database, "db");
@@ -88,25 +84,26 @@ TEST(ParseDdlTest, DropTable) {
 }
 
 TEST(ParseDdlTest, Databases) {
-  auto c = Must<CreateDatabaseStmt>(
+  auto c = MustParseAs<CreateDatabaseStmt>(
       "CREATE DATABASE IF NOT EXISTS sbtest DEFAULT CHARACTER SET utf8mb4 COLLATE "
       "utf8mb4_0900_ai_ci DEFAULT ENCRYPTION='N'");
   EXPECT_EQ(c.name, "sbtest");
   EXPECT_TRUE(c.if_not_exists);
-  c = Must<CreateDatabaseStmt>("create schema `my db` charset = latin1 default collate = utf8_bin");
+  c = MustParseAs<CreateDatabaseStmt>(
+      "create schema `my db` charset = latin1 default collate = utf8_bin");
   EXPECT_EQ(c.name, "my db");
   EXPECT_FALSE(c.if_not_exists);
   EXPECT_EQ(MustFail("CREATE DATABASE d CHARACTER SET klingon").message,
             NotSupported("CHARACTER SET klingon"));
 
-  auto d = Must<DropDatabaseStmt>("DROP DATABASE IF EXISTS sbtest");
+  auto d = MustParseAs<DropDatabaseStmt>("DROP DATABASE IF EXISTS sbtest");
   EXPECT_EQ(d.name, "sbtest");
   EXPECT_TRUE(d.if_exists);
-  EXPECT_FALSE(Must<DropDatabaseStmt>("DROP SCHEMA x").if_exists);
+  EXPECT_FALSE(MustParseAs<DropDatabaseStmt>("DROP SCHEMA x").if_exists);
 }
 
 TEST(ParseDdlTest, TypesAreCanonical) {
-  auto t = Must<CreateTableStmt>(
+  auto t = MustParseAs<CreateTableStmt>(
       "CREATE TABLE t (a TINYINT(3) UNSIGNED, b INT1, c MIDDLEINT SIGNED, d BIGINT(20) unsigned "
       "zerofill, e BOOL, f BOOLEAN, g FLOAT(7,2), h DOUBLE PRECISION, i REAL, j DEC(10,2), "
       "k NUMERIC(5), l FIXED, m CHARACTER(10), n CHARACTER VARYING(20), o NATIONAL CHAR(3), "
@@ -151,7 +148,7 @@ TEST(ParseDdlTest, TypesAreCanonical) {
 }
 
 TEST(ParseDdlTest, SerialIsBigintUnsignedNotNullAutoIncrementUnique) {
-  auto t = Must<CreateTableStmt>("CREATE TABLE t (id SERIAL, n INT SERIAL DEFAULT VALUE)");
+  auto t = MustParseAs<CreateTableStmt>("CREATE TABLE t (id SERIAL, n INT SERIAL DEFAULT VALUE)");
   for (const ColumnSpec& c : t.columns) {
     SCOPED_TRACE(c.name);
     EXPECT_EQ(c.nullable, false);
@@ -164,7 +161,7 @@ TEST(ParseDdlTest, SerialIsBigintUnsignedNotNullAutoIncrementUnique) {
 }
 
 TEST(ParseDdlTest, ColumnAttributesInAnyOrder) {
-  auto t = Must<CreateTableStmt>(
+  auto t = MustParseAs<CreateTableStmt>(
       "CREATE TABLE t (a INT NOT NULL DEFAULT -5 COMMENT 'the a' PRIMARY KEY, "
       "b VARCHAR(10) COLLATE UTF8MB4_BIN UNIQUE KEY NULL DEFAULT 'x' 'y' VISIBLE, "
       "c DECIMAL(5,2) DEFAULT +1.5 COLUMN_FORMAT FIXED STORAGE MEMORY KEY, "
@@ -183,13 +180,15 @@ TEST(ParseDdlTest, ColumnAttributesInAnyOrder) {
   const auto& b = t.columns[1];
   EXPECT_EQ(b.type.collation, "utf8mb4_bin");
   // A table's charset alone names its default collation; a COLLATE, before or after, wins.
-  EXPECT_EQ(Must<CreateTableStmt>("CREATE TABLE t (a INT) DEFAULT CHARSET=latin1").collation,
+  EXPECT_EQ(MustParseAs<CreateTableStmt>("CREATE TABLE t (a INT) DEFAULT CHARSET=latin1").collation,
             "latin1_swedish_ci");
   EXPECT_EQ(
-      Must<CreateTableStmt>("CREATE TABLE t (a INT) CHARSET utf8mb4 COLLATE utf8mb4_bin").collation,
+      MustParseAs<CreateTableStmt>("CREATE TABLE t (a INT) CHARSET utf8mb4 COLLATE utf8mb4_bin")
+          .collation,
       "utf8mb4_bin");
   EXPECT_EQ(
-      Must<CreateTableStmt>("CREATE TABLE t (a INT) COLLATE utf8mb4_bin CHARSET utf8mb4").collation,
+      MustParseAs<CreateTableStmt>("CREATE TABLE t (a INT) COLLATE utf8mb4_bin CHARSET utf8mb4")
+          .collation,
       "utf8mb4_bin");
   EXPECT_TRUE(b.unique);
   EXPECT_EQ(b.nullable, true);
@@ -211,7 +210,7 @@ TEST(ParseDdlTest, ColumnAttributesInAnyOrder) {
 // What frameworks create: DEFAULT and ON UPDATE CURRENT_TIMESTAMP in every spelling, the
 // precision kept for CREATE TABLE to check against the column's.
 TEST(ParseDdlTest, OnUpdateCurrentTimestamp) {
-  auto t = Must<CreateTableStmt>(
+  auto t = MustParseAs<CreateTableStmt>(
       "CREATE TABLE t (a TIMESTAMP DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, "
       "b datetime(6) NOT NULL on update now(6) default now(6), "
       "c DATETIME ON UPDATE LOCALTIMESTAMP, d DATETIME DEFAULT LOCALTIME ON UPDATE LOCALTIME(), "
@@ -238,7 +237,7 @@ TEST(ParseDdlTest, OnUpdateCurrentTimestamp) {
 }
 
 TEST(ParseDdlTest, TableConstraintsAndIndexes) {
-  auto t = Must<CreateTableStmt>(
+  auto t = MustParseAs<CreateTableStmt>(
       "CREATE TABLE IF NOT EXISTS db.t (a INT, b INT, c INT, d INT, e INT, "
       "CONSTRAINT pk PRIMARY KEY USING HASH (a, b), CONSTRAINT uq UNIQUE (c), "
       "UNIQUE INDEX u2 USING BTREE (d DESC) COMMENT 'x' INVISIBLE, INDEX (e) USING HASH, "
@@ -261,7 +260,7 @@ TEST(ParseDdlTest, TableConstraintsAndIndexes) {
 }
 
 TEST(ParseDdlTest, TableOptions) {
-  auto t = Must<CreateTableStmt>(
+  auto t = MustParseAs<CreateTableStmt>(
       "CREATE TABLE t (a INT) ENGINE=InnoDB AUTO_INCREMENT=5 DEFAULT CHARSET=utf8mb4 "
       "COLLATE=utf8mb4_0900_ai_ci COMMENT='hello', ROW_FORMAT=DYNAMIC STATS_PERSISTENT=0 "
       "MAX_ROWS 100 TABLESPACE ts STORAGE DISK, KEY_BLOCK_SIZE=8 PACK_KEYS=DEFAULT CHECKSUM=1 "
@@ -276,18 +275,18 @@ TEST(ParseDdlTest, TableOptions) {
 }
 
 TEST(ParseDdlTest, PartitionByKey) {
-  EXPECT_EQ(Must<CreateTableStmt>("CREATE TABLE t (a INT PRIMARY KEY) PARTITION BY KEY() "
-                                  "PARTITIONS 8")
+  EXPECT_EQ(MustParseAs<CreateTableStmt>("CREATE TABLE t (a INT PRIMARY KEY) PARTITION BY KEY() "
+                                         "PARTITIONS 8")
                 .partitions,
             8u);
-  EXPECT_EQ(Must<CreateTableStmt>("CREATE TABLE t (a INT PRIMARY KEY) ENGINE=ndbcluster "
-                                  "/*!50100 PARTITION BY LINEAR KEY ALGORITHM = 2 (a) "
-                                  "PARTITIONS 4 */")
+  EXPECT_EQ(MustParseAs<CreateTableStmt>("CREATE TABLE t (a INT PRIMARY KEY) ENGINE=ndbcluster "
+                                         "/*!50100 PARTITION BY LINEAR KEY ALGORITHM = 2 (a) "
+                                         "PARTITIONS 4 */")
                 .partitions,
             4u);
-  EXPECT_EQ(
-      Must<CreateTableStmt>("CREATE TABLE t (a INT PRIMARY KEY) PARTITION BY KEY (a)").partitions,
-      std::nullopt);
+  EXPECT_EQ(MustParseAs<CreateTableStmt>("CREATE TABLE t (a INT PRIMARY KEY) PARTITION BY KEY (a)")
+                .partitions,
+            std::nullopt);
   EXPECT_EQ(MustFail("CREATE TABLE t (a INT) PARTITION BY HASH (a) PARTITIONS 2").message,
             NotSupported("PARTITION BY HASH"));
   EXPECT_EQ(MustFail("CREATE TABLE t (a INT) PARTITION BY RANGE (a) (PARTITION p0 VALUES LESS "
@@ -334,7 +333,7 @@ TEST(ParseDdlTest, OrmDdl) {
   };
   for (const char* sql : kStatements) {
     SCOPED_TRACE(sql);
-    Must<CreateTableStmt>(sql);
+    MustParseAs<CreateTableStmt>(sql);
   }
 }
 
@@ -401,7 +400,7 @@ TEST(ParseDdlTest, SyntaxErrors) {
 }
 
 TEST(ParseDdlTest, IndexStatements) {
-  auto c = Must<CreateIndexStmt>(
+  auto c = MustParseAs<CreateIndexStmt>(
       "CREATE UNIQUE INDEX `u` USING BTREE ON db.t (a, b DESC) COMMENT 'x' ALGORITHM = INPLACE "
       "LOCK=NONE");
   EXPECT_EQ(c.index.kind, IndexSpec::Kind::kUnique);
@@ -410,41 +409,41 @@ TEST(ParseDdlTest, IndexStatements) {
   EXPECT_EQ(c.table.name, "t");
   EXPECT_EQ(c.index.columns, (std::vector<std::string>{"a", "b"}));
 
-  auto d = Must<DropIndexStmt>("DROP INDEX k_1 ON sbtest1 ALGORITHM=DEFAULT LOCK DEFAULT");
+  auto d = MustParseAs<DropIndexStmt>("DROP INDEX k_1 ON sbtest1 ALGORITHM=DEFAULT LOCK DEFAULT");
   EXPECT_EQ(d.name, "k_1");
   EXPECT_EQ(d.table.name, "sbtest1");
-  EXPECT_EQ(Must<DropIndexStmt>("DROP INDEX `primary` ON t").name, "PRIMARY");
+  EXPECT_EQ(MustParseAs<DropIndexStmt>("DROP INDEX `primary` ON t").name, "PRIMARY");
 }
 
 TEST(ParseDdlTest, TruncateAndAnalyze) {
-  EXPECT_EQ(Must<TruncateStmt>("TRUNCATE TABLE db.sbtest1").table.database, "db");
-  EXPECT_EQ(Must<TruncateStmt>("truncate sbtest1").table.name, "sbtest1");
-  auto a = Must<AnalyzeStmt>("ANALYZE TABLE sbtest1, db.sbtest2");
+  EXPECT_EQ(MustParseAs<TruncateStmt>("TRUNCATE TABLE db.sbtest1").table.database, "db");
+  EXPECT_EQ(MustParseAs<TruncateStmt>("truncate sbtest1").table.name, "sbtest1");
+  auto a = MustParseAs<AnalyzeStmt>("ANALYZE TABLE sbtest1, db.sbtest2");
   ASSERT_EQ(a.tables.size(), 2u);
   EXPECT_EQ(a.tables[1].database, "db");
-  EXPECT_EQ(Must<AnalyzeStmt>("ANALYZE NO_WRITE_TO_BINLOG TABLE t").tables.size(), 1u);
-  EXPECT_EQ(Must<AnalyzeStmt>("analyze local tables t").tables.size(), 1u);
+  EXPECT_EQ(MustParseAs<AnalyzeStmt>("ANALYZE NO_WRITE_TO_BINLOG TABLE t").tables.size(), 1u);
+  EXPECT_EQ(MustParseAs<AnalyzeStmt>("analyze local tables t").tables.size(), 1u);
   EXPECT_EQ(MustFail("ANALYZE t").code, 1064);
 }
 
 TEST(ParseDdlTest, DescribeIsShowColumns) {
-  auto s = Must<ShowStmt>("DESCRIBE sbtest1");
+  auto s = MustParseAs<ShowStmt>("DESCRIBE sbtest1");
   EXPECT_EQ(s.kind, ShowKind::kColumns);
   EXPECT_EQ(s.table.name, "sbtest1");
   EXPECT_FALSE(s.like.has_value());
-  s = Must<ShowStmt>("desc db.t");
+  s = MustParseAs<ShowStmt>("desc db.t");
   EXPECT_EQ(s.table.database, "db");
-  EXPECT_EQ(Must<ShowStmt>("EXPLAIN t").kind, ShowKind::kColumns);
-  EXPECT_EQ(Must<ShowStmt>("DESCRIBE t id").like, "id");
-  EXPECT_EQ(Must<ShowStmt>("DESCRIBE t 'c%'").like, "c%");
-  EXPECT_EQ(Must<ShowStmt>("DESCRIBE format").table.name, "format");
+  EXPECT_EQ(MustParseAs<ShowStmt>("EXPLAIN t").kind, ShowKind::kColumns);
+  EXPECT_EQ(MustParseAs<ShowStmt>("DESCRIBE t id").like, "id");
+  EXPECT_EQ(MustParseAs<ShowStmt>("DESCRIBE t 'c%'").like, "c%");
+  EXPECT_EQ(MustParseAs<ShowStmt>("DESCRIBE format").table.name, "format");
 }
 
 TEST(ParseDdlTest, ExplainStatement) {
-  auto e = Must<ExplainStmt>("EXPLAIN SELECT 1");
+  auto e = MustParseAs<ExplainStmt>("EXPLAIN SELECT 1");
   ASSERT_NE(e.statement, nullptr);
   EXPECT_TRUE(std::holds_alternative<SelectStmt>(e.statement->node));
-  e = Must<ExplainStmt>("DESCRIBE FORMAT=TRADITIONAL SELECT 1");
+  e = MustParseAs<ExplainStmt>("DESCRIBE FORMAT=TRADITIONAL SELECT 1");
   EXPECT_TRUE(std::holds_alternative<SelectStmt>(e.statement->node));
 
   Statement s = MustParse("EXPLAIN SELECT ?, ?", ParamMode::kAllowed);
@@ -461,45 +460,45 @@ TEST(ParseDdlTest, ExplainStatement) {
 }
 
 TEST(ParseDdlTest, ShowColumnsAndIndex) {
-  auto s = Must<ShowStmt>("SHOW COLUMNS FROM sbtest1");
+  auto s = MustParseAs<ShowStmt>("SHOW COLUMNS FROM sbtest1");
   EXPECT_EQ(s.kind, ShowKind::kColumns);
   EXPECT_EQ(s.table.name, "sbtest1");
   EXPECT_FALSE(s.full);
 
-  s = Must<ShowStmt>("SHOW FULL FIELDS IN t FROM db LIKE 'a%'");
+  s = MustParseAs<ShowStmt>("SHOW FULL FIELDS IN t FROM db LIKE 'a%'");
   EXPECT_EQ(s.kind, ShowKind::kColumns);
   EXPECT_TRUE(s.full);
   EXPECT_EQ(s.from_database, "db");
   EXPECT_EQ(s.table.database, "db");
   EXPECT_EQ(s.like, "a%");
 
-  s = Must<ShowStmt>("show columns from db.t where Field = 'id'");
+  s = MustParseAs<ShowStmt>("show columns from db.t where Field = 'id'");
   EXPECT_EQ(s.table.database, "db");
   EXPECT_NE(s.where, nullptr);
 
-  s = Must<ShowStmt>("SHOW INDEX FROM sbtest1");
+  s = MustParseAs<ShowStmt>("SHOW INDEX FROM sbtest1");
   EXPECT_EQ(s.kind, ShowKind::kIndex);
   EXPECT_EQ(s.table.name, "sbtest1");
-  s = Must<ShowStmt>("SHOW KEYS IN t FROM db WHERE Key_name = 'PRIMARY'");
+  s = MustParseAs<ShowStmt>("SHOW KEYS IN t FROM db WHERE Key_name = 'PRIMARY'");
   EXPECT_EQ(s.kind, ShowKind::kIndex);
   EXPECT_EQ(s.table.database, "db");
   EXPECT_NE(s.where, nullptr);
-  EXPECT_EQ(Must<ShowStmt>("SHOW INDEXES IN t").kind, ShowKind::kIndex);
+  EXPECT_EQ(MustParseAs<ShowStmt>("SHOW INDEXES IN t").kind, ShowKind::kIndex);
   EXPECT_EQ(MustFail("SHOW INDEX FROM t LIKE 'a'").message, Syntax("LIKE 'a'"));
   EXPECT_EQ(MustFail("SHOW COLUMNS t").message, Syntax("t"));
 }
 
 TEST(ParseDdlTest, ShowCreate) {
-  auto s = Must<ShowStmt>("SHOW CREATE TABLE db.sbtest1");
+  auto s = MustParseAs<ShowStmt>("SHOW CREATE TABLE db.sbtest1");
   EXPECT_EQ(s.kind, ShowKind::kCreateTable);
   EXPECT_EQ(s.table.database, "db");
   EXPECT_EQ(s.table.name, "sbtest1");
-  s = Must<ShowStmt>("SHOW CREATE DATABASE IF NOT EXISTS sbtest");
+  s = MustParseAs<ShowStmt>("SHOW CREATE DATABASE IF NOT EXISTS sbtest");
   EXPECT_EQ(s.kind, ShowKind::kCreateDatabase);
   EXPECT_EQ(s.table.name, "sbtest");
-  EXPECT_EQ(Must<ShowStmt>("show create schema `x`").table.name, "x");
+  EXPECT_EQ(MustParseAs<ShowStmt>("show create schema `x`").table.name, "x");
   EXPECT_EQ(MustFail("SHOW CREATE TABLE t LIKE 'a'").code, 1064);
-  s = Must<ShowStmt>("SHOW CREATE VIEW db.v");
+  s = MustParseAs<ShowStmt>("SHOW CREATE VIEW db.v");
   EXPECT_EQ(s.kind, ShowKind::kCreateView);
   EXPECT_EQ(s.table.database, "db");
   EXPECT_EQ(s.table.name, "v");
@@ -508,7 +507,7 @@ TEST(ParseDdlTest, ShowCreate) {
 }
 
 TEST(ParseDdlTest, CreateView) {
-  auto v = Must<CreateViewStmt>(
+  auto v = MustParseAs<CreateViewStmt>(
       "CREATE OR REPLACE ALGORITHM = MERGE DEFINER = 'app'@'%' SQL SECURITY INVOKER VIEW db.v "
       "(a, `b c`) AS SELECT id, k + 1 FROM t WHERE id > 1 WITH LOCAL CHECK OPTION");
   EXPECT_TRUE(v.or_replace);
@@ -524,16 +523,17 @@ TEST(ParseDdlTest, CreateView) {
   EXPECT_EQ(v.select_text, "SELECT id, k + 1 FROM t WHERE id > 1");
   EXPECT_EQ(v.check_option, CreateViewStmt::CheckOption::kLocal);
 
-  v = Must<CreateViewStmt>("create view v as select * from t union select * from u");
+  v = MustParseAs<CreateViewStmt>("create view v as select * from t union select * from u");
   EXPECT_FALSE(v.or_replace);
   EXPECT_EQ(v.select_text, "select * from t union select * from u");
   EXPECT_EQ(v.check_option, CreateViewStmt::CheckOption::kNone);
-  EXPECT_EQ(Must<CreateViewStmt>("CREATE VIEW v AS SELECT 1 WITH CHECK OPTION").check_option,
+  EXPECT_EQ(MustParseAs<CreateViewStmt>("CREATE VIEW v AS SELECT 1 WITH CHECK OPTION").check_option,
             CreateViewStmt::CheckOption::kCascaded);
-  EXPECT_EQ(Must<CreateViewStmt>("CREATE DEFINER = CURRENT_USER() VIEW v AS SELECT 1").definer_user,
+  EXPECT_EQ(MustParseAs<CreateViewStmt>("CREATE DEFINER = CURRENT_USER() VIEW v AS SELECT 1")
+                .definer_user,
             "");
 
-  v = Must<CreateViewStmt>("ALTER SQL SECURITY DEFINER VIEW v AS SELECT 2");
+  v = MustParseAs<CreateViewStmt>("ALTER SQL SECURITY DEFINER VIEW v AS SELECT 2");
   EXPECT_TRUE(v.alter);
   EXPECT_EQ(v.security, CreateViewStmt::Security::kDefiner);
   EXPECT_EQ(v.select_text, "SELECT 2");
@@ -544,7 +544,7 @@ TEST(ParseDdlTest, CreateView) {
   EXPECT_EQ(MustFail("CREATE ALGORITHM = FAST VIEW v AS SELECT 1").code, 1064);
   EXPECT_EQ(MustFail("ALTER OR REPLACE VIEW v AS SELECT 1").code, 1064);
 
-  auto drop = Must<DropViewStmt>("DROP VIEW IF EXISTS v, db.w CASCADE");
+  auto drop = MustParseAs<DropViewStmt>("DROP VIEW IF EXISTS v, db.w CASCADE");
   EXPECT_TRUE(drop.if_exists);
   ASSERT_EQ(drop.views.size(), 2u);
   EXPECT_EQ(drop.views[1].database, "db");

@@ -84,7 +84,7 @@ bool ParseRows(Parser& p, std::vector<std::vector<ExprPtr>>* rows) {
 }
 
 // `(` SELECT …, SELECT …, TABLE t, WITH …: INSERT's query forms.
-bool StartsQuery(const Parser& p, size_t ahead) {
+bool StartsInsertQuery(const Parser& p, size_t ahead) {
   return p.PeekKeyword("SELECT", ahead) || p.PeekKeyword("WITH", ahead) ||
          p.PeekKeyword("TABLE", ahead) || p.Peek(ahead).kind == TokenKind::kLParen;
 }
@@ -104,7 +104,7 @@ bool ParseInsertSet(Parser& p, InsertStmt* out) {
 // After the table: SET …, or [(columns)] VALUES|VALUE rows.
 bool ParseInsertSource(Parser& p, InsertStmt* out) {
   if (p.AcceptKeyword("SET")) return ParseInsertSet(p, out);
-  if (p.Peek().kind == TokenKind::kLParen && !StartsQuery(p, 1)) {
+  if (p.Peek().kind == TokenKind::kLParen && !StartsInsertQuery(p, 1)) {
     p.Advance();
     if (!p.Accept(TokenKind::kRParen)) {
       do {
@@ -118,7 +118,7 @@ bool ParseInsertSource(Parser& p, InsertStmt* out) {
     out->select = std::make_unique<SelectStmt>();
     return p.ParseSelect(out->select.get());
   }
-  if (!StartsQuery(p, 0)) return p.Fail();
+  if (!StartsInsertQuery(p, 0)) return p.Fail();
   return p.NotSupported(out->replace ? "REPLACE ... (SELECT …)" : "INSERT ... (SELECT …)");
 }
 
