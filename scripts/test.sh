@@ -27,7 +27,7 @@ ctest --test-dir build/asan -LE '^release$' --output-on-failure -j2
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan --target common_test transport_test ldm_worker_test start_progress_test \
   arbitrator_test redo_test epoch_clock_test sql_eval_test access_test
-ctest --test-dir build/tsan \
+ctest --test-dir build/tsan -j2 \
   -R '^(common_test|transport_test|ldm_worker_test|start_progress_test|arbitrator_test|redo_test|epoch_clock_test|sql_eval_test|access_test)$' \
   --output-on-failure \
   --repeat until-fail:10
