@@ -133,6 +133,10 @@ SqlError DerivedTableNeedsAlias() {
   return Make(1248, "42000", "Every derived table must have its own alias");
 }
 
+SqlError DifferentColumnCounts() {
+  return Make(1222, "21000", "The used SELECT statements have a different number of columns");
+}
+
 SqlError ColumnCannotBeNull(absl::string_view column) {
   return Make(1048, "23000", absl::StrCat("Column '", column, "' cannot be null"));
 }

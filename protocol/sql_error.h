@@ -78,6 +78,8 @@ SqlError MalformedPacket();
 SqlError Internal(absl::string_view what);
 // 1248 42000 Every derived table must have its own alias
 SqlError DerivedTableNeedsAlias();
+// 1222 21000 The used SELECT statements have a different number of columns
+SqlError DifferentColumnCounts();
 // 1048 23000 Column '%s' cannot be null
 SqlError ColumnCannotBeNull(absl::string_view column);
 // 1264 22003 Out of range value for column '%s' at row %ld

@@ -191,6 +191,57 @@ TEST_F(SqlTablesTest, ErrorsAsMySqlGivesThem) {
   Query("DROP TABLE errs");
 }
 
+// WITH RECURSIVE beside the tables: rounds that each read a table through the data nodes,
+// an INSERT fed by a series, and the limits MySQL sets, with its errors (MariaDB's differ, so
+// the corpus leaves these out).
+TEST_F(SqlTablesTest, RecursiveCommonTablesRunRoundsAndStopAsMySqlStops) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE chain (id INT PRIMARY KEY, next INT)");
+  Query(
+      "INSERT INTO chain WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s "
+      "WHERE n < 300) SELECT n, n + 1 FROM s");
+  EXPECT_EQ(Query("SELECT COUNT(*), MIN(id), MAX(next) FROM chain"),
+            "COUNT(*)\tMIN(id)\tMAX(next)\n300\t1\t301\n");
+  // 300 rounds, each a join to the table on the data nodes.
+  EXPECT_EQ(Query("WITH RECURSIVE walk (id, hops) AS (SELECT id, 0 FROM chain WHERE id = 1 "
+                  "UNION ALL SELECT c.next, w.hops + 1 FROM walk w JOIN chain c ON c.id = w.id "
+                  "WHERE c.next <= 300) SELECT COUNT(*), MAX(hops), SUM(id) FROM walk"),
+            "COUNT(*)\tMAX(hops)\tSUM(id)\n300\t299\t45150\n");
+  // @@cte_max_recursion_depth: round 1000 may make rows, round 1001 may not begin.
+  EXPECT_EQ(Query("WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 1000) "
+                  "SELECT COUNT(*) FROM s"),
+            "COUNT(*)\n1000\n");
+  struct Case {
+    std::string sql;
+    std::string error;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s) SELECT * FROM s",
+            "ERROR 3636 (HY000) at line 1: Recursive query aborted after 1001 iterations. Try "
+            "increasing @@cte_max_recursion_depth to a larger value."},
+           {"SET cte_max_recursion_depth = 10; WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL "
+            "SELECT n + 1 FROM s WHERE n < 11) SELECT * FROM s",
+            "ERROR 3636 (HY000) at line 1: Recursive query aborted after 11 iterations."},
+           {"WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT COUNT(*) FROM s) SELECT * FROM s",
+            "ERROR 3575 (HY000) at line 1: Recursive Common Table Expression 's' can contain "
+            "neither aggregation nor window functions in recursive query block"},
+           {"WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT id FROM chain, s WHERE id IN "
+            "(SELECT n FROM s)) SELECT * FROM s",
+            "ERROR 3577 (HY000) at line 1: In recursive query block of Recursive Common Table "
+            "Expression 's', the recursive table must be referenced only once, and not in any "
+            "subquery"},
+       }) {
+    CommandResult r = Mariadb(c.sql, false, "shop");
+    EXPECT_NE(r.exit_code, 0) << c.sql;
+    EXPECT_THAT(r.err, HasSubstr(c.error)) << c.sql;
+  }
+  // A deeper limit lets a longer series through, its rounds answered by the router alone.
+  EXPECT_EQ(Query("SET cte_max_recursion_depth = 5000; WITH RECURSIVE s (n) AS (SELECT 1 UNION "
+                  "ALL SELECT n + 1 FROM s WHERE n < 4000) SELECT COUNT(*), SUM(n) FROM s"),
+            "COUNT(*)\tSUM(n)\n4000\t8002000\n");
+  Query("DROP TABLE chain");
+}
+
 TEST_F(SqlTablesTest, TransactionsCommitAndRollBack) {
   Query("CREATE DATABASE IF NOT EXISTS shop", "");
   Query("CREATE TABLE IF NOT EXISTS acct (id INT PRIMARY KEY, balance INT NOT NULL)");

@@ -58,6 +58,7 @@ AsyncStatement::AsyncStatement(const internal::ExecContext& ctx)
       statement_(ctx.statement),
       may_retry_(ctx.may_retry),
       subqueries_(ctx.subqueries),
+      derived_tables_(ctx.derived_tables),
       parent_(ctx.parent) {
   state_->in_flight = this;
 }
@@ -98,6 +99,7 @@ internal::ExecContext AsyncStatement::context() const {
   ctx.statement = statement_;
   ctx.may_retry = may_retry_;
   ctx.subqueries = subqueries_;
+  ctx.derived_tables = derived_tables_;
   ctx.parent = parent_;
   return ctx;
 }
@@ -145,6 +147,7 @@ void AsyncStatement::RunAgain(bool may_retry, size_t keep_warnings) {
   SessionState* s = state_;
   internal::ExecContext ctx = context();
   ctx.may_retry = may_retry;
+  ctx.derived_tables = nullptr;  // the statement computes them again
   s->in_flight = nullptr;
   if (s->warnings.size() > keep_warnings) s->warnings.resize(keep_warnings);
   StatementResult again = internal::RunStatementOrWait(*statement_, ctx, keep_warnings);

@@ -78,6 +78,7 @@ class AsyncStatement {
   const Statement* statement_;
   bool may_retry_;
   std::shared_ptr<const SubqueryResults> subqueries_;
+  std::shared_ptr<const internal::DerivedTables> derived_tables_;
   std::shared_ptr<api::Transaction> abandoned_txn_;
   ParentStatement* parent_;
 };

@@ -22,8 +22,21 @@ class ParentStatement;
 
 namespace shoal::sql::internal {
 
-// The result of each derived table `(SELECT …) alias` that a join reads, by its SELECT.
-using DerivedTables = absl::flat_hash_map<const SelectStmt*, mysql::ResultSet>;
+// The result of each derived table `(SELECT …) alias` that a join reads, by its SELECT; those
+// of the statement this one runs for (a recursive common table's rounds) through `outer`.
+struct DerivedTables {
+  absl::flat_hash_map<const SelectStmt*, mysql::ResultSet> results;
+  std::shared_ptr<const DerivedTables> outer;
+
+  // Null when neither this nor an outer one has `select`'s.
+  const mysql::ResultSet* Find(const SelectStmt* select) const {
+    for (const DerivedTables* d = this; d != nullptr; d = d->outer.get()) {
+      auto it = d->results.find(select);
+      if (it != d->results.end()) return &it->second;
+    }
+    return nullptr;
+  }
+};
 
 // One statement's run: its session, parameter values and clock reading.
 struct ExecContext {
@@ -69,10 +82,23 @@ StatementResult ExecuteSelect(const SelectStmt& select, const ExecContext& ctx);
 StatementResult ExecuteSingleSelect(const SelectStmt& select, const ExecContext& ctx);
 std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SingleSelectColumns(
     const SelectStmt& select, const SessionState& state);
-// SELECT … UNION … (exec_union.cc), and its result columns.
+// SELECT … UNION … (exec_union.cc), and its result columns (a recursive common table's: its
+// non-recursive SELECTs').
 StatementResult ExecuteUnion(const SelectStmt& select, const ExecContext& ctx);
 std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> UnionColumns(
     const SelectStmt& select, const SessionState& state);
+// The columns of a union of SELECTs with these columns: the first one's names, each position's
+// types aggregated as MySQL does; 1222 when their counts differ.
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> UnitedColumns(
+    const std::vector<std::vector<mysql::ColumnDefinition>>& parts, const SessionState& state);
+// A row of such a union as its columns' collations compare it: equal rows, equal keys.
+std::string UnionRowKey(const std::vector<mysql::Value>& row,
+                        const std::vector<mysql::ColumnDefinition>& columns);
+// A recursive common table's rows (exec_recursive.cc), and its columns over those of its
+// non-recursive SELECTs: their union's, every one nullable (a round may make NULLs).
+StatementResult ExecuteRecursive(const SelectStmt& query, const ExecContext& ctx);
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> RecursiveTableColumns(
+    const std::vector<std::vector<mysql::ColumnDefinition>>& anchors, const SessionState& state);
 // Table statements (exec_ddl.cc, exec_insert.cc, exec_select.cc, exec_modify.cc).
 StatementResult ExecuteCreateDatabase(const CreateDatabaseStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteDropDatabase(const DropDatabaseStmt& stmt, const ExecContext& ctx);

@@ -31,33 +31,6 @@ std::vector<const SelectStmt*> Operands(const SelectStmt& select) {
   return out;
 }
 
-mysql::SqlError DifferentColumnCounts() {
-  return {1222, "21000", "The used SELECT statements have a different number of columns"};
-}
-
-// The union's columns over its SELECTs' own: the first one's names, each position's types
-// aggregated as MySQL does (as CASE's results are), nullable when any is.
-std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> Combine(
-    const std::vector<std::vector<mysql::ColumnDefinition>>& parts, const SessionState& state) {
-  std::vector<mysql::ColumnDefinition> out;
-  for (const auto& part : parts) {
-    if (part.size() != parts[0].size()) return DifferentColumnCounts();
-  }
-  for (size_t c = 0; c < parts[0].size(); ++c) {
-    std::vector<mysql::ColumnDefinition> types;
-    bool not_null = true;
-    for (const auto& part : parts) {
-      types.push_back(part[c]);
-      not_null = not_null && NotNull(part[c]);
-    }
-    mysql::ColumnDefinition column = AggregateResultTypes(
-        types, state, not_null ? Nullability::kNotNull : Nullability::kNullable);
-    column.name = parts[0][c].name;
-    out.push_back(std::move(column));
-  }
-  return out;
-}
-
 // An operand's rows, converted to the result's columns, with each row's key (its values as
 // the columns' collations compare them) when some operation compares rows.
 struct Operand {
@@ -113,7 +86,7 @@ StatementResult Unite(const SelectStmt& select, std::vector<mysql::ResultSet> re
                       const ExecContext& ctx) {
   std::vector<std::vector<mysql::ColumnDefinition>> parts;
   for (const mysql::ResultSet& r : results) parts.push_back(r.columns);
-  auto combined = Combine(parts, *ctx.state);
+  auto combined = UnitedColumns(parts, *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&combined)) return *err;
   FetchedRows rows;
   rows.columns = std::get<std::vector<mysql::ColumnDefinition>>(std::move(combined));
@@ -124,16 +97,11 @@ StatementResult Unite(const SelectStmt& select, std::vector<mysql::ResultSet> re
   std::vector<Operand> operands(results.size());
   for (size_t i = 0; i < results.size(); ++i) {
     for (Values& row : results[i].rows) {
-      std::string key;
       for (size_t c = 0; c < row.size(); ++c) {
         row[c] = ConvertToColumn(std::move(row[c]), rows.columns[c]);
-        if (keyed) {
-          std::string text = CollationKeyText(row[c], rows.columns[c].charset);
-          absl::StrAppend(&key, row[c].index(), ":", text.size(), ":", text, ";");
-        }
       }
+      if (keyed) operands[i].keys.push_back(UnionRowKey(row, rows.columns));
       operands[i].rows.push_back(std::move(row));
-      if (keyed) operands[i].keys.push_back(std::move(key));
     }
   }
   // Each run of INTERSECTs first, into the operand it starts from; then the rest in order.
@@ -211,15 +179,50 @@ StatementResult ExecuteUnion(const SelectStmt& select, const ExecContext& ctx) {
   return Unite(select, std::move(results), ctx);
 }
 
+std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> UnitedColumns(
+    const std::vector<std::vector<mysql::ColumnDefinition>>& parts, const SessionState& state) {
+  std::vector<mysql::ColumnDefinition> out;
+  for (const auto& part : parts) {
+    if (part.size() != parts[0].size()) return mysql::errors::DifferentColumnCounts();
+  }
+  for (size_t c = 0; c < parts[0].size(); ++c) {
+    std::vector<mysql::ColumnDefinition> types;
+    bool not_null = true;
+    for (const auto& part : parts) {
+      types.push_back(part[c]);
+      not_null = not_null && NotNull(part[c]);
+    }
+    mysql::ColumnDefinition column = AggregateResultTypes(
+        types, state, not_null ? Nullability::kNotNull : Nullability::kNullable);
+    column.name = parts[0][c].name;
+    out.push_back(std::move(column));
+  }
+  return out;
+}
+
+std::string UnionRowKey(const std::vector<mysql::Value>& row,
+                        const std::vector<mysql::ColumnDefinition>& columns) {
+  std::string key;
+  for (size_t c = 0; c < row.size(); ++c) {
+    std::string text = CollationKeyText(row[c], columns[c].charset);
+    absl::StrAppend(&key, row[c].index(), ":", text.size(), ":", text, ";");
+  }
+  return key;
+}
+
 std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> UnionColumns(
     const SelectStmt& select, const SessionState& state) {
+  std::vector<const SelectStmt*> operands = Operands(select);
+  // A recursive common table is typed by its non-recursive SELECTs, as MySQL types it.
+  if (select.recursive) operands.resize(select.recursive->first_step);
   std::vector<std::vector<mysql::ColumnDefinition>> parts;
-  for (const SelectStmt* s : Operands(select)) {
+  for (const SelectStmt* s : operands) {
     auto columns = SingleSelectColumns(*s, state);
     if (auto* err = std::get_if<mysql::SqlError>(&columns)) return *err;
     parts.push_back(std::get<std::vector<mysql::ColumnDefinition>>(std::move(columns)));
   }
-  return Combine(parts, state);
+  if (select.recursive) return RecursiveTableColumns(parts, state);
+  return UnitedColumns(parts, state);
 }
 
 }  // namespace shoal::sql::internal

@@ -250,6 +250,7 @@ std::optional<PreparedStatement::DictionaryStamp> ExpandViewsNow(Statement* stmt
 }  // namespace
 
 StatementResult ExecuteSelect(const SelectStmt& select, const ExecContext& ctx) {
+  if (select.recursive) return ExecuteRecursive(select, ctx);
   if (!select.unions.empty()) return ExecuteUnion(select, ctx);
   return ExecuteSingleSelect(select, ctx);
 }

@@ -289,10 +289,9 @@ class Planner {
                                           : UnionColumns(derived, *ctx_.state);
       if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
       columns->view = std::get<std::vector<mysql::ColumnDefinition>>(std::move(typed));
-    } else if (auto it = computed ? computed->find(&derived) : DerivedTables::const_iterator{};
-               computed != nullptr && it != computed->end()) {
-      columns->view = it->second.columns;
-      source->view_rows = it->second.rows;
+    } else if (const mysql::ResultSet* rows = computed ? computed->Find(&derived) : nullptr) {
+      columns->view = rows->columns;
+      source->view_rows = rows->rows;
     } else {
       return mysql::errors::NotSupportedYet("EXPLAIN of a join that reads a derived table");
     }

@@ -36,6 +36,7 @@ void Collect(const Expr* e, std::vector<FirstPart>* out) {
 // A derived table's own subqueries; then the table itself, if it is computed first.
 void CollectDerived(const SelectStmt& outer, const SelectStmt& derived,
                     std::vector<FirstPart>* out) {
+  if (derived.recursive_rows) return;  // a recursive common table's rounds give those
   CollectSelect(derived, out);
   if (DerivedRunsFirst(outer, derived)) out->push_back({nullptr, &derived});
 }
@@ -129,7 +130,7 @@ struct Computed {
     auto* rows = std::get_if<mysql::ResultSet>(&result);
     if (rows == nullptr) return mysql::errors::NotSupportedYet("subqueries here");
     if (part.derived != nullptr) {
-      (*derived)[part.derived] = std::move(*rows);
+      derived->results[part.derived] = std::move(*rows);
       return std::nullopt;
     }
     const Expr& e = *part.subquery;
@@ -152,7 +153,9 @@ struct Computed {
 class SubqueryRun : public ParentStatement {
  public:
   SubqueryRun(const ExecContext& ctx, const Statement& stmt, std::vector<FirstPart> pending)
-      : ParentStatement(ctx), stmt_(stmt), pending_(std::move(pending)) {}
+      : ParentStatement(ctx), stmt_(stmt), pending_(std::move(pending)) {
+    computed_.derived->outer = ctx.derived_tables;
+  }
 
   // Runs the next first part, or the statement once they are all done.
   void Next() {
@@ -199,6 +202,7 @@ StatementResult RunWithSubqueries(const Statement& stmt, const ExecContext& ctx)
   }
   if (here) {
     Computed computed;
+    computed.derived->outer = ctx.derived_tables;
     ExecContext with = ctx;
     computed.Into(&with);
     for (const FirstPart& part : parts) {

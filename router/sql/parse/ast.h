@@ -251,6 +251,17 @@ struct SelectStmt {
   };
   std::vector<UnionPart> unions;
   std::unique_ptr<SelectStmt> union_tail;
+
+  // A recursive common table's query (WITH RECURSIVE: parse_with.cc, exec_recursive.cc): the
+  // SELECTs from `first_step` on (this one is 0) read the rows the round before made, each
+  // through one derived table whose SELECT is `recursive_rows`.
+  struct Recursive {
+    std::string name;  // the common table's, for errors
+    size_t first_step = 1;
+  };
+  std::optional<Recursive> recursive;
+  // This (empty) SELECT stands for the rows a recursive common table's previous round made.
+  bool recursive_rows = false;
 };
 
 // Whether the derived table `derived` of `outer`'s FROM is computed before `outer` runs, its

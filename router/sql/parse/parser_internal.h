@@ -97,7 +97,8 @@ class Parser {
   // Whether `name` (unqualified) names a common table in scope.
   bool IsCommonTable(absl::string_view name) const;
   // `ref`, which names a common table, as a derived table of its query (parsed again for this
-  // reference), named by the alias written or else the table's name.
+  // reference), named by the alias written or else the table's name. Inside a recursive common
+  // table's own query, a reference to it is the rows of the round before (recursive_rows).
   bool ExpandCommonTable(TableRef* ref);
   // Windows (parse_window.cc). After OVER: a window's name, or a specification in
   // parentheses, which may build on a named window. Names are resolved when the SELECT ends
@@ -245,10 +246,25 @@ class Parser {
     std::string name;
     std::vector<std::string> columns;  // WITH name (a, b) AS …; empty: the query's names
     WindowSource query;                // its `(`
-    size_t visible = 0;                // the common tables its query sees: those before it
+    // The common tables its query sees: those before it, and itself when it is recursive.
+    size_t visible = 0;
+    bool recursive = false;  // WITH RECURSIVE
   };
   std::vector<CommonTable> common_tables_;  // in scope, outermost first
   int common_table_reads_ = 0;              // references expanded in this statement
+  // The recursive common tables whose query is being parsed (their index in common_tables_),
+  // each with the references to itself found in it so far.
+  struct Defining {
+    size_t index = 0;
+    int references = 0;
+  };
+  std::vector<Defining> defining_;
+  // The query of `table`, common table `index` (ParseParenthesizedQuery), marked recursive when
+  // it reads itself.
+  bool ParseCommonTableQuery(const CommonTable& table, size_t index, SelectStmt* out);
+  // Checks the shape of recursive common table `name`'s query, which reads itself `references`
+  // times, and marks it (SelectStmt::recursive).
+  bool MarkRecursive(const std::string& name, int references, SelectStmt* query);
   // `(` query `)`, the query's result columns renamed by `columns` when there are some.
   bool ParseParenthesizedQuery(const std::vector<std::string>& columns, SelectStmt* out);
   std::optional<mysql::SqlError> error_;

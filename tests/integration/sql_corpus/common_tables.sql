@@ -2,7 +2,7 @@
 -- one, one read twice (a self join) and from a subquery, column lists, a CTE hiding a table
 -- of its name, WITH in a subquery and a derived table, a CTE over a join, a GROUP BY, a
 -- window and a UNION, the statement's own ORDER BY and LIMIT, INSERT … WITH … SELECT, and
--- 1060 for a column named twice. Left out: WITH RECURSIVE (1235 in Shoal), the errors whose
+-- 1060 for a column named twice. Left out: WITH RECURSIVE (recursive_tables.sql), the errors whose
 -- codes or texts differ (a name twice: 1066; a column list of another length: MySQL 1353,
 -- MariaDB 4002), a derived table's column list (`AS d (a, b)`: MySQL 8.0 only), and a
 -- correlated subquery over a derived table (1235 in Shoal, CTE or not).
