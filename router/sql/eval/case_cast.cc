@@ -226,8 +226,9 @@ ColumnDefinition ExprEngine::CastType(const Expr& e) {
     if (n == Nullability::kNotNull) json.flags |= mysql::column_flag::kNotNull;
     return json;
   }
-  // Dates and times: a value that is not one is NULL.
-  if (cast.name == "DATE") return TemporalColumn(ColumnType::kDate, 0, Nullability::kNullable);
+  // Dates and times: a value that is not one is NULL (an error for a literal).
+  const Nullability temporal = cast.literal ? Nullability::kNotNull : Nullability::kNullable;
+  if (cast.name == "DATE") return TemporalColumn(ColumnType::kDate, 0, temporal);
   if (cast.name == "DATETIME" || cast.name == "TIME") {
     const int fsp = std::max(cast.scale, 0);
     if (fsp > 6) {
@@ -236,7 +237,7 @@ ColumnDefinition ExprEngine::CastType(const Expr& e) {
       return NullColumn();
     }
     return TemporalColumn(cast.name == "TIME" ? ColumnType::kTime : ColumnType::kDateTime,
-                          static_cast<uint8_t>(fsp), Nullability::kNullable);
+                          static_cast<uint8_t>(fsp), temporal);
   }
   const uint32_t chars = cast.length >= 0 ? static_cast<uint32_t>(cast.length)
                                           : std::max<uint32_t>(CharsOf(arg, state), 1);
@@ -263,6 +264,11 @@ Value ExprEngine::CastToJson(const Expr& arg, Value v) {
     return Value{};
   }
   return PrintJson(JsonOfValue(v, type, IsBooleanExpr(arg)));
+}
+
+Value ExprEngine::IncorrectLiteral(const CastTarget& cast, const Value& v) {
+  SetError({1525, "HY000", absl::StrCat("Incorrect ", cast.name, " value: '", ValueText(v), "'")});
+  return Value{};
 }
 
 Value ExprEngine::CastValue(const Expr& e) {
@@ -358,6 +364,7 @@ Value ExprEngine::CastValue(const Expr& e) {
       dt = DateTimeFromText(ValueText(v));
     }
     if (!dt.has_value()) {
+      if (cast.literal) return IncorrectLiteral(cast, v);
       Warn(kErTruncatedWrongValue, absl::StrCat("Incorrect datetime value: '", ValueText(v), "'"));
       return Value{};
     }
@@ -382,6 +389,7 @@ Value ExprEngine::CastValue(const Expr& e) {
     }
     std::optional<int64_t> micros = TimeMicrosFromText(ValueText(v));
     if (!micros.has_value()) {
+      if (cast.literal) return IncorrectLiteral(cast, v);
       Warn(kErTruncatedWrongValue, absl::StrCat("Incorrect time value: '", ValueText(v), "'"));
       return Value{};
     }

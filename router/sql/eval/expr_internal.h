@@ -62,6 +62,8 @@ class ExprEngine {
                                          const Expr& x, const Expr& y);
   mysql::Value CastToJson(const Expr& arg, mysql::Value v);
   mysql::Value CastValue(const Expr& e);
+  // 1525 for a temporal literal whose text is not such a value.
+  mysql::Value IncorrectLiteral(const CastTarget& cast, const mysql::Value& v);
   // An arithmetic operator (+ - * / DIV %) over two values, as MySQL computes it.
   mysql::Value Arithmetic(BinaryOp op, const mysql::Value& a, const mysql::Value& b);
 

@@ -58,6 +58,9 @@ struct CastTarget {
   int length = -1;
   int scale = -1;
   std::string charset;  // CHAR … CHARACTER SET x, CONVERT … USING x
+  // DATE 'text', TIME 'text', TIMESTAMP 'text' (a DATETIME): a literal, never NULL; text that
+  // is not such a value is an error (1525), not a NULL with a warning.
+  bool literal = false;
 };
 
 enum class LiteralKind : uint8_t {

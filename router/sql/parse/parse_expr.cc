@@ -760,7 +760,7 @@ ExprPtr Parser::ParseIdentExpr() {
       return NotSupported(absl::AsciiStrToUpper(t.text)), nullptr;
     if (next == TokenKind::kString &&
         (PeekKeyword("DATE") || PeekKeyword("TIME") || PeekKeyword("TIMESTAMP"))) {
-      return NotSupported("temporal literals"), nullptr;
+      return ParseTemporalLiteral();
     }
     if (next == TokenKind::kLParen) {
       std::string name = absl::AsciiStrToUpper(t.text);
@@ -774,6 +774,30 @@ ExprPtr Parser::ParseIdentExpr() {
     }
   }
   return ParseJsonArrow(*this, ParseColumnRef(*this));
+}
+
+// DATE 'text', TIME 'text' or TIMESTAMP 'text': a CAST of the text marked as a literal, with
+// as many fractional digits as the text has.
+ExprPtr Parser::ParseTemporalLiteral() {
+  std::string type = absl::AsciiStrToUpper(Advance().text);
+  ExprPtr text = ParseLiteral();
+  if (!text) return nullptr;
+  ExprPtr e = MakeExpr(ExprKind::kCast);
+  e->cast.name = type == "TIMESTAMP" ? "DATETIME" : type;
+  e->cast.literal = true;
+  if (type != "DATE") {
+    const std::string& value = text->text;
+    const size_t dot = value.rfind('.');
+    int digits = 0;
+    if (dot != std::string::npos) {
+      while (dot + 1 + digits < value.size() && absl::ascii_isdigit(value[dot + 1 + digits])) {
+        ++digits;
+      }
+    }
+    e->cast.scale = std::min(digits, 6);
+  }
+  e->args.push_back(std::move(text));
+  return e;
 }
 
 // `INTERVAL expr unit + operand`, MySQL's simple_expr form: DATE_ADD(operand, interval). The

@@ -187,6 +187,7 @@ class Parser {
   ExprPtr ParseCase();
   ExprPtr ParseCast();
   bool ParseCastType(CastTarget* out);
+  ExprPtr ParseTemporalLiteral();
   ExprPtr ParsePrimary();
   ExprPtr ParseLiteral();
   ExprPtr ParseSysVar();

@@ -298,6 +298,25 @@ TEST(ParserTest, RowConstructors) {
   EXPECT_EQ(MustFail("SELECT (1, 2").message, Syntax(""));
 }
 
+TEST(ParserTest, TemporalLiterals) {
+  // A CAST of the text marked literal, TIMESTAMP a DATETIME, with the text's fraction digits.
+  auto select = MustParseAs<SelectStmt>(
+      "SELECT DATE '2024-01-02', TIME '10:00:00.25', TIMESTAMP '2024-01-02 10:00:00.123456789', "
+      "date, `time` FROM t WHERE d > DATE '2024-01-01'");
+  const Expr& date = *select.items[0].expr;
+  EXPECT_EQ(date.kind, ExprKind::kCast);
+  EXPECT_EQ(date.cast.name, "DATE");
+  EXPECT_TRUE(date.cast.literal);
+  EXPECT_EQ(date.args[0]->text, "2024-01-02");
+  EXPECT_EQ(select.items[1].expr->cast.name, "TIME");
+  EXPECT_EQ(select.items[1].expr->cast.scale, 2);
+  EXPECT_EQ(select.items[2].expr->cast.name, "DATETIME");
+  EXPECT_EQ(select.items[2].expr->cast.scale, 6);
+  EXPECT_EQ(select.items[3].expr->kind, ExprKind::kColumn);  // a column named date
+  EXPECT_TRUE(select.where->args[1]->cast.literal);
+  EXPECT_FALSE(MustParseAs<SelectStmt>("SELECT CAST('1' AS DATE)").items[0].expr->cast.literal);
+}
+
 TEST(ParserTest, CaseAndCast) {
   auto select = MustParseAs<SelectStmt>(
       "SELECT CASE WHEN a > 1 THEN 'x' WHEN a < 0 THEN 'y' ELSE 'z' END, "

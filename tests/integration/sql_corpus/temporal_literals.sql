@@ -1,0 +1,14 @@
+-- Temporal literals (DATE 'text', TIME 'text', TIMESTAMP 'text'): typed values, compared with
+-- columns and dates, in arithmetic and functions, with fractional seconds, in a WHERE over a
+-- table and in INSERT, and 1525 for text that is not such a value.
+SELECT DATE '2024-02-29', TIME '10:05:03', TIMESTAMP '2024-02-29 23:59:59';
+SELECT TIMESTAMP '2024-01-02 03:04:05.678', TIME '12:00:00.5';
+SELECT DATE '2024-02-29' + INTERVAL 1 DAY, DATEDIFF(DATE '2024-03-01', DATE '2024-02-01');
+SELECT DAYNAME(DATE '2024-02-26'), YEAR(TIMESTAMP '1999-12-31 23:59:59'), HOUR(TIME '17:30:00');
+SELECT DATE '2024-01-05' = '2024-01-05', DATE '2024-01-05' < TIMESTAMP '2024-01-05 00:00:01';
+SELECT id, placed FROM orders WHERE placed >= DATE '2024-02-01' AND placed < DATE '2024-03-02' ORDER BY id;
+SELECT id FROM item WHERE added BETWEEN TIMESTAMP '2024-01-01 00:00:00' AND TIMESTAMP '2024-01-31 23:59:59' ORDER BY id;
+SELECT COUNT(*) FROM orders WHERE placed = DATE '2024-01-05';
+SELECT DATE '2024-13-01';
+SELECT TIME 'noon';
+SELECT TIMESTAMP '2024-02-30 10:00:00';
