@@ -3,23 +3,32 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 #include "engine/schema/schema.h"
 #include "gtest/gtest.h"
 
 namespace shoal::node::testing {
 
-// test.t(id INT PRIMARY KEY, v INT), table id 1, version 1, over `partitions` partitions.
-inline std::shared_ptr<schema::TableDef> KeyValueTable(uint32_t partitions) {
+// `id INT`, the default key of KeyValueTable.
+inline schema::ColumnDef IntKey() {
+  schema::ColumnDef id;
+  id.name = "id";
+  id.type = schema::ColumnType::kInt;
+  return id;
+}
+
+// test.t(key PRIMARY KEY, v INT), table id 1, version 1, over `partitions` partitions; the key
+// `id INT` unless given.
+inline std::shared_ptr<schema::TableDef> KeyValueTable(uint32_t partitions,
+                                                       schema::ColumnDef key = IntKey()) {
   auto table = std::make_shared<schema::TableDef>();
   table->database = "test";
   table->name = "t";
-  schema::ColumnDef id, v;
-  id.name = "id";
-  id.type = schema::ColumnType::kInt;
+  schema::ColumnDef v;
   v.name = "v";
   v.type = schema::ColumnType::kInt;
-  table->columns = {id, v};
+  table->columns = {std::move(key), v};
   schema::IndexDef primary;
   primary.name = "PRIMARY";
   primary.columns = {0};

@@ -17,27 +17,14 @@ constexpr uint32_t kTablePartitions = 4;
 class RestoreWriteTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    table_ = std::make_shared<schema::TableDef>();
-    table_->database = "test";
-    table_->name = "people";
-    schema::ColumnDef name, n;
+    // Keys that compare without case: their rows are placed by the folded text.
+    schema::ColumnDef name;
     name.name = "name";
     name.type = schema::ColumnType::kVarChar;
     name.length = 40;
     name.nullable = false;
     name.collation = schema::Collation::kCaseInsensitive;
-    n.name = "n";
-    n.type = schema::ColumnType::kInt;
-    table_->columns = {name, n};
-    schema::IndexDef primary;
-    primary.name = "PRIMARY";
-    primary.columns = {0};
-    primary.primary = primary.unique = true;
-    table_->indexes = {primary};
-    table_->partitions = kTablePartitions;
-    ASSERT_TRUE(schema::ValidateAndComplete(table_.get()).ok());
-    table_->id = 1;
-    table_->version = 1;
+    table_ = testing::KeyValueTable(kTablePartitions, name);
     DictionaryDelta delta;
     delta.created = {table_};
     ldm_.Apply(delta);
