@@ -222,6 +222,11 @@ TEST_F(SqlTablesTest, RecursiveCommonTablesRunRoundsAndStopAsMySqlStops) {
            {"SET cte_max_recursion_depth = 10; WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL "
             "SELECT n + 1 FROM s WHERE n < 11) SELECT * FROM s",
             "ERROR 3636 (HY000) at line 1: Recursive query aborted after 11 iterations."},
+           // A string doubled each round stops at its column's length (it once grew until the
+           // router was killed for its memory).
+           {"WITH RECURSIVE c (n, s) AS (SELECT 1, CAST('a' AS CHAR(10)) UNION ALL SELECT n + 1, "
+            "CONCAT(s, s) FROM c WHERE n < 40) SELECT n, LENGTH(s) FROM c",
+            "ERROR 1406 (22001) at line 1: Data too long for column 's' at row 5"},
            {"WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT COUNT(*) FROM s) SELECT * FROM s",
             "ERROR 3575 (HY000) at line 1: Recursive Common Table Expression 's' can contain "
             "neither aggregation nor window functions in recursive query block"},

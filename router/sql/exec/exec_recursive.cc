@@ -5,7 +5,7 @@
 // through ExecContext::derived_tables) and keeps what they make — converted to the table's
 // columns, and without the rows already there when a UNION DISTINCT joins the SELECTs — until
 // a round makes none. More rounds than @@cte_max_recursion_depth end it with 3636, more rows
-// than the router keeps for one table with 1114.
+// than the router keeps for one table with 1114, text longer than its column with 1406.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -14,6 +14,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "common/utf8.h"
 #include "router/sql/eval/expr_eval.h"
 #include "router/sql/eval/system_variables.h"
 #include "router/sql/exec/aggregates.h"
@@ -125,6 +126,12 @@ class RecursiveRun : public ParentStatement {
       auto columns = RecursiveTableColumns(column_lists_, *state());
       if (auto* err = std::get_if<mysql::SqlError>(&columns)) return *err;
       columns_ = std::get<std::vector<mysql::ColumnDefinition>>(std::move(columns));
+      // A column's length is in bytes: characters × the bytes of its charset's widest one.
+      const uint32_t widest = static_cast<uint32_t>(std::max(1, ResultCharsetMaxLen(*state())));
+      for (const mysql::ColumnDefinition& column : columns_) {
+        char_limits_.push_back(column.charset == mysql::charset::kBinary ? column.length
+                                                                         : column.length / widest);
+      }
       for (std::vector<Values>& anchor : anchors_) {
         if (auto err = Keep(std::move(anchor))) return *err;
       }
@@ -138,11 +145,19 @@ class RecursiveRun : public ParentStatement {
   }
 
   // Adds the rows a SELECT made to the table (converted to its columns; each once, for
-  // DISTINCT).
+  // DISTINCT). Text longer than its column is 1406, as in MySQL's strict mode: a round that
+  // doubles a string would otherwise grow it without end.
   std::optional<mysql::SqlError> Keep(std::vector<Values> made) {
     for (Values& row : made) {
       for (size_t c = 0; c < row.size(); ++c) {
         row[c] = ConvertToColumn(std::move(row[c]), columns_[c]);
+        const auto* text = std::get_if<std::string>(&row[c]);
+        if (text != nullptr && text->size() > char_limits_[c] &&
+            Utf8CharCount(*text) > char_limits_[c]) {
+          return mysql::SqlError{1406, "22001",
+                                 absl::StrCat("Data too long for column '", columns_[c].name,
+                                              "' at row ", rows_.size() + 1)};
+        }
       }
       if (distinct_ && !seen_.insert(UnionRowKey(row, columns_)).second) continue;
       if (rows_.size() >= kMaxRows) {
@@ -190,6 +205,7 @@ class RecursiveRun : public ParentStatement {
   std::vector<std::vector<mysql::ColumnDefinition>> column_lists_;  // the anchors'
   std::vector<std::vector<Values>> anchors_;
   std::vector<mysql::ColumnDefinition> columns_;
+  std::vector<uint32_t> char_limits_;      // the characters each column holds
   std::vector<Values> rows_;               // the table so far
   absl::flat_hash_set<std::string> seen_;  // DISTINCT: the rows' keys
   size_t round_start_ = 0;                 // the first row of the round being read
