@@ -227,6 +227,11 @@ TEST_F(SqlTablesTest, RecursiveCommonTablesRunRoundsAndStopAsMySqlStops) {
            {"WITH RECURSIVE c (n, s) AS (SELECT 1, CAST('a' AS CHAR(10)) UNION ALL SELECT n + 1, "
             "CONCAT(s, s) FROM c WHERE n < 40) SELECT n, LENGTH(s) FROM c",
             "ERROR 1406 (22001) at line 1: Data too long for column 's' at row 5"},
+           // Rows doubled each round stop at the memory the router gives one such table.
+           {"WITH RECURSIVE c (n, s) AS (SELECT 1, REPEAT('x', 60000) UNION ALL SELECT n + 1, s "
+            "FROM c WHERE n < 30 UNION ALL SELECT n + 1, s FROM c WHERE n < 30) "
+            "SELECT COUNT(*) FROM c",
+            "ERROR 1114 (HY000) at line 1: The table 'c' is full"},
            {"WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT COUNT(*) FROM s) SELECT * FROM s",
             "ERROR 3575 (HY000) at line 1: Recursive Common Table Expression 's' can contain "
             "neither aggregation nor window functions in recursive query block"},

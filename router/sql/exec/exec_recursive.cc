@@ -27,9 +27,11 @@ namespace {
 
 using Values = std::vector<mysql::Value>;
 
-// Rows one recursive common table may hold in the router: beyond, 1114 (MySQL's temporary
-// table would go to disk; a router has only its memory).
+// Rows and bytes (its text, and a value's own size for each value) one recursive common table
+// may hold in the router: beyond, 1114 (MySQL's temporary table would go to disk; a router has
+// only its memory).
 constexpr size_t kMaxRows = size_t{1} << 22;
+constexpr size_t kMaxBytes = size_t{1} << 30;
 
 // Whether `e` holds an aggregate or a window function.
 bool Aggregates(const Expr* e) {
@@ -152,6 +154,7 @@ class RecursiveRun : public ParentStatement {
       for (size_t c = 0; c < row.size(); ++c) {
         row[c] = ConvertToColumn(std::move(row[c]), columns_[c]);
         const auto* text = std::get_if<std::string>(&row[c]);
+        bytes_ += sizeof(mysql::Value) + (text != nullptr ? text->size() : 0);
         if (text != nullptr && text->size() > char_limits_[c] &&
             Utf8CharCount(*text) > char_limits_[c]) {
           return mysql::SqlError{1406, "22001",
@@ -160,7 +163,7 @@ class RecursiveRun : public ParentStatement {
         }
       }
       if (distinct_ && !seen_.insert(UnionRowKey(row, columns_)).second) continue;
-      if (rows_.size() >= kMaxRows) {
+      if (rows_.size() >= kMaxRows || bytes_ > kMaxBytes) {
         return mysql::SqlError{1114, "HY000", absl::StrCat("The table '", name_, "' is full")};
       }
       rows_.push_back(std::move(row));
@@ -206,6 +209,7 @@ class RecursiveRun : public ParentStatement {
   std::vector<std::vector<Values>> anchors_;
   std::vector<mysql::ColumnDefinition> columns_;
   std::vector<uint32_t> char_limits_;      // the characters each column holds
+  size_t bytes_ = 0;                       // of the rows made so far (kMaxBytes)
   std::vector<Values> rows_;               // the table so far
   absl::flat_hash_set<std::string> seen_;  // DISTINCT: the rows' keys
   size_t round_start_ = 0;                 // the first row of the round being read
