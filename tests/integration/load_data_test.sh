@@ -29,17 +29,7 @@ failed=0
 fail() { echo "FAIL: $*" >&2; failed=1; }
 
 # 1. Both servers; /metrics on base + node id: router 4 at base + 4.
-metrics_base=$(python3 -c '
-import socket, random
-for _ in range(200):
-    base = random.randint(20000, 59990)
-    try:
-        socks = [socket.socket() for _ in range(6)]
-        for i, s in enumerate(socks): s.bind(("127.0.0.1", base + i))
-        print(base); break
-    except OSError: pass
-    finally:
-        for s in socks: s.close()')
+metrics_base=$(free_ports 6)
 start_box_and_mariadb load "$metrics_base"
 
 shoal() { mariadb -S "$socket" -u root --local-infile=1 "$@"; }

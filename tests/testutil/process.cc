@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -162,10 +163,23 @@ bool WaitUntil(const std::function<bool()>& condition, absl::Duration timeout) {
   }
 }
 
+namespace {
+
+// Ports handed out below the kernel's ephemeral range cannot be taken by another process's
+// outgoing connection or port-0 listener between FreePort's look and the test's bind.
+int EphemeralPortsStart() {
+  std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range");
+  int low = 0;
+  if (range >> low && low > 10000) return low;
+  return 32768;
+}
+
+}  // namespace
+
 int FreePort(int span) {
   static std::mt19937 rng(static_cast<unsigned>(getpid()) ^
                           static_cast<unsigned>(absl::ToUnixNanos(absl::Now())));
-  std::uniform_int_distribution<int> pick(20000, 60000 - span);
+  std::uniform_int_distribution<int> pick(10000, std::max(10000, EphemeralPortsStart() - span));
   for (int attempt = 0; attempt < 1000; ++attempt) {
     int base = pick(rng);
     bool all_free = true;
