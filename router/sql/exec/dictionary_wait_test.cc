@@ -130,5 +130,73 @@ TEST_F(DictionaryWaitTest, UseOfADatabaseAnotherRouterJustCreated) {
   EXPECT_EQ(state_.database, "fresh");
 }
 
+// The dictionary master's answers to get_dictionary: version 1 knows account u and role r
+// apart, version 2 has r granted to u (as another router's GRANT r TO u just made it).
+std::optional<wire::DictConf> AccountsAtVersion(uint32_t version) {
+  wire::DictConf conf;
+  wire::Dictionary* dictionary = conf.mutable_dictionary();
+  dictionary->set_version(version);
+  dictionary->add_databases("d");
+  wire::AccessControl* access = dictionary->mutable_access();
+  access->set_generation(version);
+  for (const char* user : {"root", "u", "r"}) {
+    wire::Account* account = access->add_accounts();
+    account->set_user(user);
+    account->set_host("%");
+    if (absl::string_view(user) == "root") account->set_global_privileges(~uint64_t{0});
+    if (absl::string_view(user) == "u" && version >= 2) {
+      wire::AccountRef* role = account->add_roles();
+      role->set_user("r");
+      role->set_host("%");
+    }
+  }
+  return conf;
+}
+
+TEST_F(DictionaryWaitTest, RoleGrantedThroughAnotherRouterIsLookedUpBeforeRefusing) {
+  uint32_t version = 1;
+  master_.answer = [&version](const wire::DictReq& request) {
+    if (request.has_get_dictionary()) return AccountsAtVersion(version);
+    return std::optional<wire::DictConf>(wire::DictConf());
+  };
+  state_.user = "u";
+  state_.account_host = "%";
+  EXPECT_TRUE(std::holds_alternative<Deferred>(ExecuteText("SET ROLE NONE", &state_)));
+  Answer();
+  ASSERT_TRUE(std::holds_alternative<OkResult>(sink_.results[0]));
+  sink_.results.clear();
+  version = 2;  // granted elsewhere; no data node has mentioned it to this router yet
+  EXPECT_TRUE(std::holds_alternative<Deferred>(ExecuteText("SET ROLE r", &state_)));
+  Answer();
+  EXPECT_EQ(master_.requests.size(), 2u);
+  EXPECT_TRUE(std::holds_alternative<OkResult>(sink_.results[0]));
+  ASSERT_EQ(state_.active_roles.size(), 1u);
+  EXPECT_EQ(state_.active_roles[0].first, "r");
+}
+
+TEST_F(DictionaryWaitTest, DenialIsGivenAgainstTheCurrentDictionary) {
+  master_.answer = [](const wire::DictReq& request) {
+    if (request.has_get_dictionary()) return AccountsAtVersion(1);
+    return std::optional<wire::DictConf>(wire::DictConf());
+  };
+  state_.user = "u";
+  state_.account_host = "%";
+  EXPECT_TRUE(std::holds_alternative<Deferred>(ExecuteText("CREATE DATABASE e", &state_)));
+  Answer();
+  // Fetched for this statement already: the refusal is given without another look.
+  EXPECT_EQ(master_.requests.size(), 1u);
+  const auto* error = std::get_if<mysql::SqlError>(&sink_.results[0]);
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(error->code, 1044);
+  sink_.results.clear();
+  EXPECT_TRUE(std::holds_alternative<Deferred>(ExecuteText("SET ROLE r", &state_)));
+  Answer();
+  // Looked once more (the grant could be newer than what this router was told), then refused.
+  EXPECT_EQ(master_.requests.size(), 2u);
+  error = std::get_if<mysql::SqlError>(&sink_.results[0]);
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(error->code, 3530);
+}
+
 }  // namespace
 }  // namespace shoal::sql

@@ -127,9 +127,16 @@ StatementResult SetRole(const RoleStmt& stmt, const ExecContext& ctx) {
   if (auto err = RequireCurrentDictionary(s)) return *err;
   std::shared_ptr<const wire::AccessControl> access = EffectiveAccess(s);
   const wire::Account* account = access == nullptr ? nullptr : SessionAccount(*access, s);
-  if (account == nullptr) return mysql::errors::UnknownAuthorizationId(s.user, s.account_host);
+  // A grant made through another router a moment ago may not be announced here yet.
+  if (account == nullptr) {
+    if (auto err = WantRefresh(s)) return *err;
+    return mysql::errors::UnknownAuthorizationId(s.user, s.account_host);
+  }
   auto chosen = ChosenRoles(stmt, *account, s);
-  if (auto* err = std::get_if<mysql::SqlError>(&chosen)) return *err;
+  if (auto* err = std::get_if<mysql::SqlError>(&chosen)) {
+    if (auto want = WantRefresh(s)) return *want;
+    return *err;
+  }
   s.active_roles = std::get<std::vector<RoleName>>(std::move(chosen));
   return OkResult{};
 }

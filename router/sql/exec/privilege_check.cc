@@ -451,7 +451,13 @@ std::optional<mysql::SqlError> Check(const Statement& stmt, const SessionState& 
   // Most sessions belong to an account that may do everything: nothing to walk.
   const Privileges kEverything = access::AllAt(access::Level::kGlobal);
   if ((account->global_privileges() & kEverything) == kEverything) return std::nullopt;
-  return Checker(*account, state).Run(stmt);
+  std::optional<mysql::SqlError> denied = Checker(*account, state).Run(stmt);
+  // A GRANT made through another router a moment ago may not be announced here yet: a denial
+  // is only given against the dictionary as it is now.
+  if (denied.has_value()) {
+    if (auto err = WantRefresh(state)) return err;
+  }
+  return denied;
 }
 
 }  // namespace
