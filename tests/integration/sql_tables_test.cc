@@ -252,6 +252,42 @@ TEST_F(SqlTablesTest, RecursiveCommonTablesRunRoundsAndStopAsMySqlStops) {
   Query("DROP TABLE chain");
 }
 
+// What MySQL 8.0 has of WITH ROLLUP and MariaDB has not (the rest is in the corpus beside
+// MariaDB, sql_corpus/rollup.sql): ORDER BY over the rolled-up rows, and GROUPING() telling a
+// rolled-up item's NULL from a NULL in the data.
+TEST_F(SqlTablesTest, RollupOrdersAndTellsItsNullsApart) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE sale (id INT PRIMARY KEY, region VARCHAR(10), year INT, amount INT)");
+  Query("INSERT INTO sale VALUES (1, 'north', 2023, 10), (2, 'north', 2024, 20), "
+        "(3, 'south', 2024, 5), (4, NULL, 2024, 1)");
+  EXPECT_EQ(Query("SELECT region, year, SUM(amount) AS total, GROUPING(region) AS gr, "
+                  "GROUPING(region, year) AS g FROM sale GROUP BY region, year WITH ROLLUP"),
+            "region\tyear\ttotal\tgr\tg\n"
+            "NULL\t2024\t1\t0\t0\n"
+            "NULL\tNULL\t1\t0\t1\n"
+            "north\t2023\t10\t0\t0\n"
+            "north\t2024\t20\t0\t0\n"
+            "north\tNULL\t30\t0\t1\n"
+            "south\t2024\t5\t0\t0\n"
+            "south\tNULL\t5\t0\t1\n"
+            "NULL\tNULL\t36\t1\t3\n");
+  EXPECT_EQ(Query("SELECT IF(GROUPING(region), 'all', region) AS r, SUM(amount) AS total FROM "
+                  "sale GROUP BY region WITH ROLLUP HAVING GROUPING(region) = 1 OR total > 4 "
+                  "ORDER BY total DESC"),
+            "r\ttotal\nall\t36\nnorth\t30\nsouth\t5\n");
+  for (const auto& [sql, error] : std::vector<std::pair<std::string, std::string>>{
+           {"SELECT GROUPING(amount) FROM sale GROUP BY region WITH ROLLUP",
+            "ERROR 3602 (HY000) at line 1: Argument #1 of GROUPING function is not in GROUP BY"},
+           {"SELECT region, GROUPING(region) FROM sale GROUP BY region",
+            "ERROR 1111 (HY000) at line 1: Invalid use of group function"},
+       }) {
+    CommandResult r = Mariadb(sql, false, "shop");
+    EXPECT_NE(r.exit_code, 0) << sql;
+    EXPECT_THAT(r.err, HasSubstr(error)) << sql;
+  }
+  Query("DROP TABLE sale");
+}
+
 TEST_F(SqlTablesTest, TransactionsCommitAndRollBack) {
   Query("CREATE DATABASE IF NOT EXISTS shop", "");
   Query("CREATE TABLE IF NOT EXISTS acct (id INT PRIMARY KEY, balance INT NOT NULL)");

@@ -600,6 +600,7 @@ Value ExprEngine::LiteralValue(const Expr& e) {
 
 Value ExprEngine::Eval(const Expr& e) {
   if (failed()) return Value{};
+  if (ctx_.rolled_up != nullptr && ctx_.rolled_up->contains(&e)) return Value{};
   switch (e.kind) {
     case ExprKind::kLiteral:
       return LiteralValue(e);

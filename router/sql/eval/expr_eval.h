@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
@@ -41,6 +42,9 @@ struct EvalContext {
   // types and, when evaluating a group's result, their values. Keyed by the call's node.
   const absl::flat_hash_map<const Expr*, mysql::ColumnDefinition>* aggregate_types = nullptr;
   const absl::flat_hash_map<const Expr*, mysql::Value>* aggregate_values = nullptr;
+  // WITH ROLLUP's super-aggregate rows: the expressions that read as NULL in this one (the
+  // GROUP BY items it rolls up, as written in the select list, HAVING and ORDER BY).
+  const absl::flat_hash_set<const Expr*>* rolled_up = nullptr;
   absl::string_view clause = "field list";      // names the clause in 1054 messages
   absl::Time now;                               // one statement sees one NOW()
   std::vector<Diagnostic>* warnings = nullptr;  // may be null when only typing

@@ -1,4 +1,4 @@
-// Choosing among values: COALESCE, IFNULL, IF, NULLIF, GREATEST and LEAST.
+// Choosing among values: COALESCE, IFNULL, IF, NULLIF, GREATEST and LEAST; and GROUPING.
 #include <algorithm>
 
 #include "router/sql/eval/function_registry.h"
@@ -79,9 +79,20 @@ Value ExtremeValue(EvalCall& call) {
   return ConvertToColumn(std::move(values[best]), type);
 }
 
+// GROUPING(item, …) has a value only in the super-aggregate rows of WITH ROLLUP, which compute
+// it (exec/rollup.h); anywhere else it is MySQL's 1111.
+ColumnDefinition GroupingType(const TypingCall&) {
+  return IntColumn(1, false, Nullability::kNotNull);
+}
+Value GroupingValue(EvalCall& call) {
+  call.engine().SetError({1111, "HY000", "Invalid use of group function"});
+  return Value{};
+}
+
 constexpr BuiltinFunction kControlFunctions[] = {
     {"COALESCE", 1, kAnyArgs, CoalesceType, CoalesceValue},
     {"GREATEST", 2, kAnyArgs, ExtremeType, ExtremeValue<1>},
+    {"GROUPING", 1, kAnyArgs, GroupingType, GroupingValue},
     {"IF", 3, 3, IfType, IfValue},
     {"IFNULL", 2, 2, CoalesceType, CoalesceValue},
     {"LEAST", 2, kAnyArgs, ExtremeType, ExtremeValue<-1>},

@@ -80,6 +80,8 @@ StatementResult ExecuteSet(const SetStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteSelect(const SelectStmt& select, const ExecContext& ctx);
 // One SELECT, its UNION (if any) left aside, and its result columns.
 StatementResult ExecuteSingleSelect(const SelectStmt& select, const ExecContext& ctx);
+// SELECT … INTO @a, …: its SELECT, then the variables set from its row (exec_select_into.cc).
+StatementResult ExecuteSelectInto(const SelectStmt& select, const ExecContext& ctx);
 std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SingleSelectColumns(
     const SelectStmt& select, const SessionState& state);
 // SELECT … UNION … (exec_union.cc), and its result columns (a recursive common table's: its

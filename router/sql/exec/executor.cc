@@ -141,7 +141,9 @@ StatementResult ExecuteDeallocate(const DeallocateStmt& stmt, const ExecContext&
 
 StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) {
   return std::visit(Overloaded{
-                        [&](const SelectStmt& s) { return ExecuteSelect(s, ctx); },
+                        [&](const SelectStmt& s) {
+                          return s.into.empty() ? ExecuteSelect(s, ctx) : ExecuteSelectInto(s, ctx);
+                        },
                         [&](const SetStmt& s) {
                           StatementResult r = ExecuteSet(s, ctx);
                           // SET autocommit = 1 inside a transaction commits it.
@@ -396,7 +398,7 @@ std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
     return mysql::errors::UnsupportedPreparedStatement();
   }
   std::vector<mysql::ColumnDefinition> columns;
-  if (const auto* select = std::get_if<SelectStmt>(&stmt.node)) {
+  if (const auto* select = std::get_if<SelectStmt>(&stmt.node); select && select->into.empty()) {
     auto typed = select->unions.empty() ? internal::SingleSelectColumns(*select, state)
                                         : internal::UnionColumns(*select, state);
     if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;

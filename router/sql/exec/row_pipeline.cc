@@ -17,6 +17,7 @@
 #include "router/sql/eval/value_util.h"
 #include "router/sql/exec/aggregates.h"
 #include "router/sql/exec/fetched_columns.h"
+#include "router/sql/exec/rollup.h"
 #include "router/sql/exec/window_functions.h"
 #include "router/sql/parse/charsets.h"
 
@@ -44,6 +45,9 @@ std::string GroupKey(const Row& values, const std::vector<uint16_t>& collations)
 struct Group {
   size_t first_row;  // a representative row for the group's non-aggregated columns
   std::vector<Accumulator> accumulators;
+  // WITH ROLLUP: how many GROUP BY items the group keeps, and their values (its sort keys).
+  size_t level = 0;
+  Row keys;
 };
 
 // One row of the result, with the ORDER BY keys that are not among its values.
@@ -65,6 +69,9 @@ class Pipeline {
     if (auto err = Filter()) return *err;
     CollectAllAggregates();
     PlanOutput();
+    if (select_.rollup) {
+      if (auto err = PlanRollup()) return *err;
+    }
     bool grouped = !aggregates_.empty() || !select_.group_by.empty();
     if (auto err = grouped ? EmitGroups() : EmitRows()) return *err;
     if (select_.distinct) Deduplicate();
@@ -368,6 +375,9 @@ class Pipeline {
         of_call.push_back(arg->kind != ExprKind::kStar ? CollationOf(*arg) : 0);
       }
     }
+    const size_t items = select_.group_by.size();
+    std::vector<size_t> row_groups;  // the groups the row adds to: its own, and with ROLLUP,
+                                     // each shorter prefix's
     for (size_t r = 0; r < fetched_.rows.size(); ++r) {
       const Row& row = fetched_.rows[r];
       EvalContext eval = RowContext(&row, "group statement");
@@ -379,9 +389,23 @@ class Pipeline {
         if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
         key_values.push_back(std::get<Value>(std::move(v)));
       }
+      row_groups.clear();
       auto [it, inserted] = by_key.try_emplace(GroupKey(key_values, collations), groups.size());
-      if (inserted) groups.push_back({r, std::vector<Accumulator>(aggregates_.size())});
-      Group& group = groups[it->second];
+      if (inserted) {
+        groups.push_back(
+            {r, std::vector<Accumulator>(aggregates_.size()), items, rollup_ ? key_values : Row()});
+      }
+      row_groups.push_back(it->second);
+      for (size_t level = items; rollup_ && level-- > 0;) {
+        Row prefix(key_values.begin(), key_values.begin() + level);
+        auto [super, added] = by_key.try_emplace(
+            absl::StrCat(level, "/", GroupKey(prefix, collations)), groups.size());
+        if (added) {
+          groups.push_back(
+              {r, std::vector<Accumulator>(aggregates_.size()), level, std::move(prefix)});
+        }
+        row_groups.push_back(super->second);
+      }
       for (size_t a = 0; a < aggregates_.size(); ++a) {
         const Expr& call = *aggregates_[a];
         Row args = {int64_t{1}};  // COUNT(*) counts rows
@@ -399,16 +423,32 @@ class Pipeline {
           if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
           keys.push_back(std::get<Value>(std::move(v)));
         }
-        group.accumulators[a].Add(call, args, std::move(keys), arg_collations[a]);
+        for (size_t i = 0; i < row_groups.size(); ++i) {
+          const bool last = i + 1 == row_groups.size();
+          groups[row_groups[i]].accumulators[a].Add(call, args, last ? std::move(keys) : keys,
+                                                    arg_collations[a]);
+        }
+      }
+    }
+    if (rollup_) {
+      std::stable_sort(groups.begin(), groups.end(), [&](const Group& a, const Group& b) {
+        return Rollup::Before(a.keys, a.level, b.keys, b.level, collations);
+      });
+      // A super-aggregate's other columns are read from the last row before it, as MySQL's
+      // aggregation over sorted rows reads them.
+      for (size_t g = 1; g < groups.size(); ++g) {
+        if (groups[g].level < items) groups[g].first_row = groups[g - 1].first_row;
       }
     }
     // Aggregates without GROUP BY make one row even over no rows (COUNT(*) = 0).
     if (groups.empty() && select_.group_by.empty()) {
-      groups.push_back({SIZE_MAX, std::vector<Accumulator>(aggregates_.size())});
+      groups.push_back({SIZE_MAX, std::vector<Accumulator>(aggregates_.size()), 0, Row()});
     }
     Row nulls(fetched_.columns.size());  // the row of the one group over no rows
     std::vector<Row*> rows;
     std::vector<absl::flat_hash_map<const Expr*, Value>> values(groups.size());
+    std::vector<Row> rolled_up_rows;  // a super-aggregate's row, its rolled-up columns NULL
+    rolled_up_rows.reserve(groups.size());
     for (size_t g = 0; g < groups.size(); ++g) {
       const Group& group = groups[g];
       for (size_t a = 0; a < aggregates_.size(); ++a) {
@@ -416,12 +456,49 @@ class Pipeline {
         values[g][call] =
             group.accumulators[a].Result(*call, aggregate_types_[call], g + 1, ctx_.state);
       }
-      rows.push_back(group.first_row == SIZE_MAX ? &nulls : &fetched_.rows[group.first_row]);
+      Row* row = group.first_row == SIZE_MAX ? &nulls : &fetched_.rows[group.first_row];
+      if (rollup_ && group.level < items) {
+        rolled_up_rows.push_back(rollup_->RowAt(*row, group.level));
+        row = &rolled_up_rows.back();
+      }
+      if (rollup_) {
+        for (size_t c = 0; c < rollup_->grouping_calls().size(); ++c) {
+          values[g][rollup_->grouping_calls()[c]] = rollup_->GroupingAt(c, group.level);
+        }
+      }
+      rows.push_back(row);
     }
     if (auto err = HavingBeforeWindows(&rows, &values)) return err;
     if (auto err = ComputeWindows(rows, &values)) return err;
     for (size_t g = 0; g < rows.size(); ++g) {
-      if (auto err = Emit(rows[g], &values[g], /*consume=*/false)) return err;
+      const absl::flat_hash_set<const Expr*>* rolled_up =
+          rollup_ ? &rollup_->RolledUpAt(groups[g].level) : nullptr;
+      if (auto err = Emit(rows[g], &values[g], /*consume=*/false, rolled_up)) return err;
+    }
+    return std::nullopt;
+  }
+
+  // WITH ROLLUP: the GROUP BY items resolved, what each level reads as NULL; the result's
+  // columns that show an item may be NULL.
+  std::optional<mysql::SqlError> PlanRollup() {
+    std::vector<const Expr*> group_items;
+    std::vector<int> group_columns;
+    for (const ExprPtr& g : select_.group_by) {
+      auto grouped = GroupExpr(*g);
+      if (auto* err = std::get_if<mysql::SqlError>(&grouped)) return *err;
+      group_items.push_back(std::get<const Expr*>(grouped));
+      group_columns.push_back(SourceColumn(*group_items.back()));
+    }
+    auto plan = Rollup::Plan(select_, std::move(group_items), std::move(group_columns));
+    if (auto* err = std::get_if<mysql::SqlError>(&plan)) return *err;
+    rollup_.emplace(std::get<Rollup>(std::move(plan)));
+    size_t item = 0;
+    for (size_t i = 0; i < select_.items.size(); ++i) {
+      if (select_.items[i].expr == nullptr) continue;
+      ColumnDefinition& column = result_.columns[item_outputs_[item++]];
+      if (rollup_->ShowsItem(select_, i)) {
+        column.flags = static_cast<uint16_t>(column.flags & ~mysql::column_flag::kNotNull);
+      }
     }
     return std::nullopt;
   }
@@ -430,9 +507,11 @@ class Pipeline {
   // `consume`, plain column values move out of `row`, which is not read again.
   std::optional<mysql::SqlError> Emit(Row* row,
                                       const absl::flat_hash_map<const Expr*, Value>* aggregates,
-                                      bool consume) {
+                                      bool consume,
+                                      const absl::flat_hash_set<const Expr*>* rolled_up = nullptr) {
     EvalContext eval = RowContext(row, "field list");
     eval.aggregate_values = aggregates;
+    eval.rolled_up = rolled_up;
     OutputRow out;
     out.values.reserve(width_);
     for (size_t i = 0; i < select_.items.size(); ++i) {
@@ -454,7 +533,7 @@ class Pipeline {
     if (!consume) TakeSourceValues(row, /*consume=*/false, &out.values);
     if (aggregates != nullptr && select_.having != nullptr && !having_before_windows_) {
       bool keep = false;
-      if (auto err = Having(*row, out.values, aggregates, &keep)) return err;
+      if (auto err = Having(*row, out.values, aggregates, &keep, rolled_up)) return err;
       if (!keep) return std::nullopt;
     }
     eval.clause = "order clause";
@@ -556,9 +635,9 @@ class Pipeline {
 
   // HAVING sees the group's columns and, as in MySQL, the select list's aliases (those of
   // items without windows once windows are in the statement: HavingBeforeWindows).
-  std::optional<mysql::SqlError> Having(const Row& row, const Row& output,
-                                        const absl::flat_hash_map<const Expr*, Value>* aggregates,
-                                        bool* keep) {
+  std::optional<mysql::SqlError> Having(
+      const Row& row, const Row& output, const absl::flat_hash_map<const Expr*, Value>* aggregates,
+      bool* keep, const absl::flat_hash_set<const Expr*>* rolled_up = nullptr) {
     std::vector<ColumnDefinition> columns = fetched_.columns;
     Row values = row;
     size_t out = 0;  // the item's column in `output` (a `*` spans several)
@@ -583,6 +662,7 @@ class Pipeline {
     eval.clause = "having clause";
     eval.aggregate_types = &aggregate_types_;
     eval.aggregate_values = aggregates;
+    eval.rolled_up = rolled_up;
     auto v = Evaluate(*select_.having, &eval);
     if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
     *keep = Truth(std::get<Value>(v)) == 1;
@@ -677,6 +757,7 @@ class Pipeline {
   std::vector<const Expr*> aggregates_;
   std::vector<const Expr*> windows_;  // window calls, computed after grouping
   absl::flat_hash_map<const Expr*, ColumnDefinition> aggregate_types_;
+  std::optional<Rollup> rollup_;  // GROUP BY … WITH ROLLUP
   std::vector<OutputRow> output_;
 };
 

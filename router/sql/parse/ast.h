@@ -236,10 +236,16 @@ struct SelectStmt {
   std::vector<JoinClause> joins;  // the tables after `from`, in the order written
   ExprPtr where;
   std::vector<ExprPtr> group_by;
+  // GROUP BY … WITH ROLLUP: after each group, the groups of every shorter prefix of the GROUP
+  // BY items (those past it NULL), down to the grand total (exec/rollup.h).
+  bool rollup = false;
   ExprPtr having;
   std::vector<OrderItem> order_by;
   std::optional<Limit> limit;
   LockMode lock = LockMode::kNone;
+  // SELECT … INTO @a, @b: the user variables the one row sets (exec/exec_select_into.cc); only
+  // the statement's own SELECT (a UNION's: written after its last) has them.
+  std::vector<std::string> into;
 
   // SELECT … {UNION | INTERSECT | EXCEPT} [ALL | DISTINCT] SELECT …: the SELECTs after this
   // one, each with the operation that joins it to those before, in order (INTERSECT binds

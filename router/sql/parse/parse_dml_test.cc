@@ -842,11 +842,43 @@ TEST(DmlSelectTest, LockingReadOfTables) {
   EXPECT_EQ(MustFail("SELECT c FROM t FOR UPDATE OF").code, 1064);
 }
 
+TEST(DmlSelectTest, WithRollup) {
+  const auto select = Get<SelectStmt>("SELECT a, b, SUM(c) FROM t GROUP BY a, b WITH ROLLUP");
+  EXPECT_TRUE(select.rollup);
+  EXPECT_EQ(select.group_by.size(), 2u);
+  EXPECT_FALSE(Get<SelectStmt>("SELECT a FROM t GROUP BY a").rollup);
+  EXPECT_TRUE(
+      Get<SelectStmt>("SELECT a FROM t GROUP BY a WITH ROLLUP HAVING a > 1 ORDER BY a").rollup);
+  EXPECT_EQ(MustFail("SELECT a FROM t GROUP BY a WITH CUBE").message, Syntax("CUBE"));
+}
+
+// INTO the statement's own SELECT, in any of MySQL's places, or after a UNION's last SELECT;
+// anywhere else 3954 (MySQL 8.0's).
+TEST(DmlSelectTest, SelectInto) {
+  EXPECT_EQ(Get<SelectStmt>("SELECT a, b INTO @x, @y FROM t WHERE id = 1").into,
+            (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ(Get<SelectStmt>("SELECT a FROM t ORDER BY a LIMIT 1 INTO @x").into,
+            std::vector<std::string>{"x"});
+  EXPECT_EQ(Get<SelectStmt>("SELECT a FROM t WHERE id = 1 FOR UPDATE INTO @x").into,
+            std::vector<std::string>{"x"});
+  const auto united = Get<SelectStmt>("SELECT 1 UNION SELECT 2 UNION SELECT 3 INTO @u");
+  EXPECT_EQ(united.into, std::vector<std::string>{"u"});
+  for (const auto& part : united.unions) EXPECT_TRUE(part.select->into.empty());
+  for (const char* misplaced :
+       {"SELECT * FROM (SELECT 1 INTO @x) t", "SELECT 1 INTO @a UNION SELECT 2",
+        "SELECT 1 UNION SELECT 2 INTO @a UNION SELECT 3", "SELECT (SELECT 1 INTO @x)",
+        "WITH c AS (SELECT 1 INTO @x) SELECT * FROM c", "INSERT INTO t SELECT 1 INTO @x",
+        "SELECT 1 INTO @a INTO @b"}) {
+    EXPECT_EQ(MustFail(misplaced).code, 3954) << misplaced;
+  }
+  EXPECT_EQ(MustFail("SELECT 5 INTO x").message, "Undeclared variable: x");
+  EXPECT_EQ(MustFail("SELECT 1 INTO OUTFILE '/tmp/f'").message, NotYet("SELECT INTO OUTFILE"));
+  EXPECT_EQ(MustFail("SELECT 1 INTO").code, 1064);
+}
+
 TEST(DmlSelectTest, NotSupportedYet) {
-  EXPECT_EQ(MustFail("SELECT k FROM t GROUP BY k WITH ROLLUP").message, NotYet("WITH ROLLUP"));
   EXPECT_EQ(MustFail("SELECT c FROM t FOR UPDATE NOWAIT").code, 1235);
   EXPECT_EQ(MustFail("SELECT c FROM t FOR SHARE SKIP LOCKED").message, NotYet("SKIP LOCKED"));
-  EXPECT_EQ(MustFail("SELECT c FROM t INTO @x").message, NotYet("SELECT INTO"));
   EXPECT_EQ(MustFail("SELECT c FROM t PARTITION (p0)").message, NotYet("PARTITION"));
   // Without a table these stay unsupported: the executor runs no grouping or sorting there.
   EXPECT_EQ(MustFail("SELECT 1 ORDER BY 1").message, NotYet("ORDER without tables"));

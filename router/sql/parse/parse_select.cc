@@ -1,8 +1,8 @@
 // SELECT: options, the select list with aliases and `*`/`t.*`, FROM tables and derived tables
 // joined left to right (or DUAL, or nothing), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT and
 // the locking clause. NATURAL joins, parenthesized joins but at the left of FROM, unions,
-// windows and SELECT INTO answer 1235; so do GROUP BY, HAVING and ORDER BY without a table, which
-// the executor does not run.
+// windows answer 1235; so do GROUP BY, HAVING and ORDER BY without a table, which the executor
+// does not run, and SELECT INTO OUTFILE or DUMPFILE.
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
@@ -253,15 +253,39 @@ bool ParseFrom(Parser& p, SelectStmt* select) {
 }
 
 // After GROUP: BY expr, … [WITH ROLLUP].
-bool ParseGroupBy(Parser& p, std::vector<ExprPtr>* group_by) {
+bool ParseGroupBy(Parser& p, SelectStmt* select) {
   if (!p.ExpectKeyword("BY")) return false;
   do {
     ExprPtr e = p.ParseExpr();
     if (!e) return false;
-    group_by->push_back(std::move(e));
+    select->group_by.push_back(std::move(e));
   } while (p.Accept(TokenKind::kComma));
   if (!p.AcceptKeyword("WITH")) return true;
-  return p.PeekKeyword("ROLLUP") ? p.NotSupported("WITH ROLLUP") : p.Fail();
+  select->rollup = true;
+  return p.ExpectKeyword("ROLLUP");
+}
+
+// At INTO: @a, @b, … into `into`. `allowed`: the SELECT is the statement's own (or a part of
+// its UNION), else 3954 as in MySQL 8.0; a name without @ would be a stored program's variable
+// (1327).
+bool ParseInto(Parser& p, bool allowed, std::vector<std::string>* into) {
+  if (!allowed || !into->empty()) {
+    return p.FailWith({3954, "HY000",
+                       "Misplaced INTO clause, INTO is not allowed inside subqueries, and must be "
+                       "placed at end of UNION clauses."});
+  }
+  p.Advance();  // INTO
+  if (p.PeekKeyword("OUTFILE") || p.PeekKeyword("DUMPFILE")) {
+    return p.NotSupported("SELECT INTO OUTFILE");
+  }
+  do {
+    if (p.Peek().kind == TokenKind::kIdent) {
+      return p.FailWith({1327, "42000", absl::StrCat("Undeclared variable: ", p.Peek().text)});
+    }
+    if (p.Peek().kind != TokenKind::kUserVar) return p.Fail();
+    into->push_back(p.Advance().value);
+  } while (p.Accept(TokenKind::kComma));
+  return true;
 }
 
 // FOR UPDATE | FOR SHARE [OF t, …] | LOCK IN SHARE MODE, or nothing. OF's tables are only
@@ -297,13 +321,19 @@ bool Parser::ParseSelect(SelectStmt* out) {
   DepthGuard depth(this);
   if (!depth.ok()) return false;
   const size_t scope = common_tables_.size();
-  const bool ok = (!PeekKeyword("WITH") || ParseWith()) && ParseSelectBody(out);
+  const bool into_allowed = into_allowed_;
+  into_allowed_ = false;  // not in the common tables' SELECTs
+  bool ok = !PeekKeyword("WITH") || ParseWith();
+  into_allowed_ = into_allowed;
+  ok = ok && ParseSelectBody(out);
   common_tables_.resize(scope);
   return ok;
 }
 
 bool Parser::ParseSelectBody(SelectStmt* out) {
   Advance();  // SELECT
+  const bool into_allowed = into_allowed_;
+  into_allowed_ = false;  // not in the SELECTs nested in this one
   const WindowMarks windows = window_marks();
   ParseSelectOptions(*this, &out->distinct);
   do {
@@ -311,7 +341,7 @@ bool Parser::ParseSelectBody(SelectStmt* out) {
     if (!ParseSelectItem(*this, first, &out->items.emplace_back())) return false;
   } while (Accept(TokenKind::kComma));
 
-  if (PeekKeyword("INTO")) return NotSupported("SELECT INTO");
+  if (PeekKeyword("INTO") && !ParseInto(*this, into_allowed, &out->into)) return false;
   if (AcceptKeyword("FROM")) {
     if (!ParseFrom(*this, out)) return false;
     bool unnamed = out->from && out->from->derived && out->from->alias.empty();
@@ -329,19 +359,43 @@ bool Parser::ParseSelectBody(SelectStmt* out) {
       (PeekKeyword("GROUP") || PeekKeyword("HAVING") || (PeekKeyword("ORDER") && !in_union_))) {
     return NotSupported(absl::AsciiStrToUpper(Peek().text) + " without tables");
   }
-  if (AcceptKeyword("GROUP") && !ParseGroupBy(*this, &out->group_by)) return false;
+  if (AcceptKeyword("GROUP") && !ParseGroupBy(*this, out)) return false;
   if (AcceptKeyword("HAVING") && !(out->having = ParseExpr())) return false;
   if (AcceptKeyword("WINDOW") && !ParseWindowClause()) return false;
   // A UNION's ORDER BY is the whole union's: it has no windows of this SELECT's.
-  if (StartsSetOperation(*this)) return ResolveWindows(windows) && ParseUnion(out);
+  if (StartsSetOperation(*this)) {
+    if (!ResolveWindows(windows)) return false;
+    into_allowed_ = into_allowed;
+    const bool parsed = ParseUnion(out);
+    into_allowed_ = false;
+    // A part's own UNION is flattened into this one's (ParseUnion): the outermost looks.
+    return parsed && (in_union_ || IntoAfterUnion(out));
+  }
   if (AcceptKeyword("ORDER") && !(ExpectKeyword("BY") && ParseOrderBy(&out->order_by))) {
     return false;
   }
   if (AcceptKeyword("LIMIT") && !ParseLimit(&out->limit.emplace())) return false;
-  if (PeekKeyword("INTO")) return NotSupported("SELECT INTO");
+  if (PeekKeyword("INTO") && !ParseInto(*this, into_allowed, &out->into)) return false;
   if (!ParseLockingClause(*this, &out->lock)) return false;
-  if (PeekKeyword("INTO")) return NotSupported("SELECT INTO");
+  if (PeekKeyword("INTO") && !ParseInto(*this, into_allowed, &out->into)) return false;
   return ResolveWindows(windows);
+}
+
+// A UNION's INTO is written after its last SELECT and sets the variables from the whole; one
+// anywhere else is misplaced (3954).
+bool Parser::IntoAfterUnion(SelectStmt* first) {
+  for (size_t i = 0; i < first->unions.size(); ++i) {
+    std::vector<std::string>& into = first->unions[i].select->into;
+    if (into.empty() && first->into.empty()) continue;
+    if (i + 1 < first->unions.size() || !first->into.empty()) {
+      return FailWith({3954, "HY000",
+                       "Misplaced INTO clause, INTO is not allowed inside subqueries, and must be "
+                       "placed at end of UNION clauses."});
+    }
+    first->into = std::move(into);
+    into.clear();
+  }
+  return true;
 }
 
 // At UNION after a SELECT's HAVING: the SELECTs after it, and the ORDER BY and LIMIT after the

@@ -146,7 +146,10 @@ bool Parser::ParseStatement(StatementNode* out) {
     *out = T{};
     return (this->*parse)(&std::get<T>(*out));
   };
-  if (PeekKeyword("SELECT") || PeekKeyword("WITH")) return as(&Parser::ParseSelect);
+  if (PeekKeyword("SELECT") || PeekKeyword("WITH")) {
+    into_allowed_ = true;
+    return as(&Parser::ParseSelect);
+  }
   if (PeekKeyword("SET") && PeekKeyword("PASSWORD", 1)) return as(&Parser::ParseAccountStatement);
   if (PeekKeyword("SET") &&
       (PeekKeyword("ROLE", 1) || (PeekKeyword("DEFAULT", 1) && PeekKeyword("ROLE", 2)))) {

@@ -91,6 +91,7 @@ class Parser {
   // its UNION parts and its subqueries).
   bool ParseSelect(SelectStmt* out);
   bool ParseUnion(SelectStmt* first);
+  bool IntoAfterUnion(SelectStmt* first);
   // Common table expressions (parse_with.cc). At WITH: its tables, in scope until the query
   // they belong to ends (ParseSelect).
   bool ParseWith();
@@ -212,6 +213,8 @@ class Parser {
   bool has_subqueries_ = false;
   int depth_ = 0;
   bool in_union_ = false;  // parsing a SELECT after UNION (ParseUnion)
+  // The SELECT about to be parsed may have INTO: it is the statement's, or a part of its UNION.
+  bool into_allowed_ = false;
 
   // A window specification as written: where its `(` is and how many `?` came before, so
   // that it can be parsed again for each window built on it, its parameters numbered as
