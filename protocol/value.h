@@ -14,7 +14,13 @@ struct Null {
   bool operator==(const Null&) const = default;
 };
 
-// DATE (time fields 0), DATETIME and TIMESTAMP.
+// How many fraction digits a temporal value shows as text when its type does not say: as many
+// as its microseconds need.
+inline constexpr int8_t kFractionAsNeeded = -1;
+
+// DATE (time fields 0), DATETIME and TIMESTAMP. Like MySQL's MYSQL_TIME, the value knows how
+// it reads as text where no column type is at hand (CONCAT(d), LENGTH(d), a user variable):
+// a DATE as its date alone, a DATETIME(n) with n fraction digits. Equality ignores that.
 struct DateTime {
   uint16_t year = 0;
   uint8_t month = 0;
@@ -23,10 +29,15 @@ struct DateTime {
   uint8_t minute = 0;
   uint8_t second = 0;
   uint32_t microsecond = 0;
-  bool operator==(const DateTime&) const = default;
+  bool date_only = false;
+  int8_t decimals = kFractionAsNeeded;
+  bool operator==(const DateTime& o) const {
+    return year == o.year && month == o.month && day == o.day && hour == o.hour &&
+           minute == o.minute && second == o.second && microsecond == o.microsecond;
+  }
 };
 
-// TIME: a signed duration of up to 838:59:59.
+// TIME: a signed duration of up to 838:59:59; `decimals` as DateTime's.
 struct Time {
   bool negative = false;
   uint32_t days = 0;
@@ -34,7 +45,11 @@ struct Time {
   uint8_t minutes = 0;
   uint8_t seconds = 0;
   uint32_t microsecond = 0;
-  bool operator==(const Time&) const = default;
+  int8_t decimals = kFractionAsNeeded;
+  bool operator==(const Time& o) const {
+    return negative == o.negative && days == o.days && hours == o.hours && minutes == o.minutes &&
+           seconds == o.seconds && microsecond == o.microsecond;
+  }
 };
 
 // Exact decimal text, e.g. "-12.50" (NEWDECIMAL travels as text in both protocols).

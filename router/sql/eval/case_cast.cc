@@ -73,6 +73,7 @@ ColumnDefinition AggregateResultTypes(const std::vector<ColumnDefinition>& types
   if (typed.empty()) return NullColumn();
   bool all_int = true, all_numeric = true, any_real = false, all_unsigned = true;
   bool same_temporal = ClassOf(*typed[0]) == Cls::kTemporal;
+  bool all_temporal = true;
   uint32_t length = 0, chars = 0, int_digits = 0;
   uint8_t scale = 0;
   for (const ColumnDefinition* t : typed) {
@@ -82,6 +83,7 @@ ColumnDefinition AggregateResultTypes(const std::vector<ColumnDefinition>& types
     any_real = any_real || cls == Cls::kReal;
     all_unsigned = all_unsigned && (t->flags & flag::kUnsigned);
     same_temporal = same_temporal && t->type == typed[0]->type;
+    all_temporal = all_temporal && cls == Cls::kTemporal;
     length = std::max(length, t->length);
     chars = std::max(chars, CharsOf(*t, state));
     int_digits = std::max(int_digits, IntegerDigits(*t));
@@ -92,6 +94,8 @@ ColumnDefinition AggregateResultTypes(const std::vector<ColumnDefinition>& types
   if (all_numeric && any_real) return DoubleColumn(n);
   if (all_numeric) return DecimalColumn(std::min<uint32_t>(int_digits + scale, 65), scale, n);
   if (same_temporal) return TemporalColumn(typed[0]->type, scale, n);
+  // Dates and times of different types meet as DATETIME (a DATE at midnight), as in MySQL.
+  if (all_temporal) return TemporalColumn(ColumnType::kDateTime, scale, n);
   // As MySQL aggregates collations: a binary string makes the result one (VARBINARY); else a
   // _bin collation outweighs a _ci one of its charset, so the result compares bytes too.
   bool any_binary = false, any_bin = false;
@@ -130,7 +134,7 @@ __int128 IntegerPrefix(absl::string_view text, bool* whole) {
 __int128 TemporalInteger(const Value& v) {
   if (const auto* d = std::get_if<mysql::DateTime>(&v)) {
     __int128 date = d->year * 10000 + d->month * 100 + d->day;
-    if (d->hour == 0 && d->minute == 0 && d->second == 0) return date;
+    if (d->date_only) return date;
     return date * 1000000 + d->hour * 10000 + d->minute * 100 + d->second;
   }
   const auto& t = std::get<mysql::Time>(v);
@@ -276,6 +280,10 @@ Value ExprEngine::CastValue(const Expr& e) {
   Value v = Eval(*e.args[0]);
   if (failed() || IsNull(v)) return Value{};
   const CastTarget& cast = e.cast;
+  if (cast.name == "SIGNED" || cast.name == "UNSIGNED" || cast.name == "DECIMAL" ||
+      cast.name == "DOUBLE" || cast.name == "FLOAT") {
+    v = HexNumber(*e.args[0], std::move(v));  // CAST(0x41 AS UNSIGNED) is 65
+  }
   if (cast.name == "JSON") return CastToJson(*e.args[0], std::move(v));
   const Cls from = ClassOf(v);
   auto truncated = [this](absl::string_view what, const Value& value) {
@@ -330,7 +338,7 @@ Value ExprEngine::CastValue(const Expr& e) {
     } else if (from == Cls::kReal) {
       text = FormatFixed(std::get<double>(v), type.decimals);
     } else if (from == Cls::kTemporal) {
-      text = ValueText(Value{static_cast<int64_t>(TemporalInteger(v))});
+      text = ValueText(TemporalNumber(v));
     } else {
       text = std::string(absl::StripAsciiWhitespace(ValueText(v)));
       if (!text.empty() && text[0] == '+') text.erase(0, 1);
@@ -375,17 +383,17 @@ Value ExprEngine::CastValue(const Expr& e) {
       const uint32_t unit = static_cast<uint32_t>(std::pow(10, 6 - type.decimals));
       dt->microsecond = dt->microsecond / unit * unit;
     }
-    return *dt;
+    return ConvertToColumn(Value{*dt}, type);  // reads as text as `type` says
   }
   if (cast.name == "TIME") {
-    if (const auto* t = std::get_if<mysql::Time>(&v)) return *t;
+    if (const auto* t = std::get_if<mysql::Time>(&v)) return ConvertToColumn(Value{*t}, type);
     if (const auto* d = std::get_if<mysql::DateTime>(&v)) {
       mysql::Time t;
       t.hours = d->hour;
       t.minutes = d->minute;
       t.seconds = d->second;
       t.microsecond = d->microsecond;
-      return t;
+      return ConvertToColumn(Value{t}, type);
     }
     std::optional<int64_t> micros = TimeMicrosFromText(ValueText(v));
     if (!micros.has_value()) {
@@ -403,7 +411,7 @@ Value ExprEngine::CastValue(const Expr& e) {
     t.minutes = static_cast<uint8_t>(m / 60 % 60);
     t.hours = static_cast<uint8_t>(m / 3600 % 24);
     t.days = static_cast<uint32_t>(m / 86400);
-    return t;
+    return ConvertToColumn(Value{t}, type);
   }
   // CHAR, BINARY, CONVERT … USING: the value's text, cut to the length asked for (BINARY(n)
   // pads with zero bytes).

@@ -76,6 +76,9 @@ __int128 Int128(const Value& v) {
 }
 
 long double ToLongDouble(const Value& v, bool* truncated) {
+  if (std::holds_alternative<mysql::DateTime>(v) || std::holds_alternative<mysql::Time>(v)) {
+    return ToLongDouble(TemporalNumber(v), truncated);
+  }
   if (const auto* d = std::get_if<mysql::Decimal>(&v)) {
     *truncated = false;
     return std::strtold(d->text.c_str(), nullptr);
@@ -151,6 +154,7 @@ ColumnDefinition TypeOfValue(const Value& v, const SessionState& state) {
                            Nullability::kNullable);
     }
     ColumnDefinition operator()(const mysql::DateTime& t) const {
+      if (t.date_only) return TemporalColumn(ColumnType::kDate, 0, Nullability::kNullable);
       return TemporalColumn(ColumnType::kDateTime, t.microsecond != 0 ? 6 : 0,
                             Nullability::kNullable);
     }
@@ -219,6 +223,20 @@ std::optional<int> Compare(const Value& a, const Value& b) {
     }
   }
   if (ta != nullptr && tb != nullptr) return CompareDateTimes(*ta, *tb);
+  // A date and a number compare as dates when the number reads as one (20240110 is
+  // 2024-01-10), else as numbers.
+  const bool number_a = ca == Cls::kInt || ca == Cls::kDecimal || ca == Cls::kReal;
+  const bool number_b = cb == Cls::kInt || cb == Cls::kDecimal || cb == Cls::kReal;
+  if ((ta != nullptr && number_b) || (tb != nullptr && number_a)) {
+    const Value& number = ta != nullptr ? b : a;
+    if (std::optional<mysql::DateTime> parsed = DateTimeFromText(ValueText(number))) {
+      return ta != nullptr ? CompareDateTimes(*ta, *parsed) : CompareDateTimes(*parsed, *tb);
+    }
+    return Compare(TemporalNumber(a), TemporalNumber(b));
+  }
+  if ((ca == Cls::kTemporal && number_b) || (cb == Cls::kTemporal && number_a)) {
+    return Compare(TemporalNumber(a), TemporalNumber(b));  // a TIME and a number
+  }
   // So do a TIME and a string, as times.
   const auto* ma = std::get_if<mysql::Time>(&a);
   const auto* mb = std::get_if<mysql::Time>(&b);
@@ -520,7 +538,20 @@ ColumnDefinition ExprEngine::BinaryType(const Expr& e) {
   }
 }
 
-ColumnDefinition ArithmeticType(BinaryOp op, const ColumnDefinition& a, const ColumnDefinition& b) {
+// The numeric type a temporal operand counts as (TemporalNumber): an integer, or a decimal with
+// its fraction digits.
+ColumnDefinition TemporalNumberType(const ColumnDefinition& c) {
+  if (ClassOf(c) != Cls::kTemporal) return c;
+  const Nullability n = NotNull(c) ? Nullability::kNotNull : Nullability::kNullable;
+  const uint32_t whole = c.type == ColumnType::kDate ? 8 : c.type == ColumnType::kTime ? 7 : 14;
+  const uint8_t decimals = c.type == ColumnType::kDate ? 0 : std::min<uint8_t>(c.decimals, 6);
+  if (decimals == 0) return IntColumn(whole, false, n);
+  return DecimalColumn(whole + decimals, decimals, n);
+}
+
+ColumnDefinition ArithmeticType(BinaryOp op, const ColumnDefinition& a_in,
+                                const ColumnDefinition& b_in) {
+  const ColumnDefinition a = TemporalNumberType(a_in), b = TemporalNumberType(b_in);
   Nullability n = Both(a, b);
   Cls ca = ClassOf(a), cb = ClassOf(b);
   bool real = ca == Cls::kReal || cb == Cls::kReal || ca == Cls::kString || cb == Cls::kString ||
@@ -642,9 +673,7 @@ Value ExprEngine::Eval(const Expr& e) {
       Value a = Eval(*e.args[0]);
       if (IsNull(a)) return a;
       if (e.unary_op == UnaryOp::kNot) return int64_t{Truth(a) == 0};
-      if (e.unary_op == UnaryOp::kBitNot) {
-        return ~std::get<uint64_t>(ConvertToColumn(a, IntColumn(21, true, Nullability::kNullable)));
-      }
+      if (e.unary_op == UnaryOp::kBitNot) return ~BitOperand(HexNumber(*e.args[0], a));
       switch (ClassOf(a)) {
         case Cls::kInt: {
           __int128 r = -Int128(a);
@@ -853,6 +882,13 @@ Value ExprEngine::BinaryValue(const Expr& e) {
   Value a = Eval(*e.args[0]);
   Value b = Eval(*e.args[1]);
   if (failed()) return Value{};
+  // A hex or bit literal is a number in arithmetic and beside a number (0x41 + 0 is 65,
+  // 0x10 = 16), its bytes elsewhere.
+  const bool comparison = op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt ||
+                          op == BinaryOp::kLe || op == BinaryOp::kGt || op == BinaryOp::kGe ||
+                          op == BinaryOp::kNullSafeEq;
+  if (!comparison || IsNumber(b)) a = HexNumber(*e.args[0], std::move(a));
+  if (!comparison || IsNumber(a)) b = HexNumber(*e.args[1], std::move(b));
   switch (op) {
     case BinaryOp::kXor: {
       int x = Truth(a), y = Truth(b);
@@ -903,9 +939,7 @@ Value ExprEngine::BinaryValue(const Expr& e) {
     case BinaryOp::kShl:
     case BinaryOp::kShr: {
       if (IsNull(a) || IsNull(b)) return Value{};
-      ColumnDefinition u = IntColumn(21, true, Nullability::kNullable);
-      uint64_t x = std::get<uint64_t>(ConvertToColumn(a, u));
-      uint64_t y = std::get<uint64_t>(ConvertToColumn(b, u));
+      const uint64_t x = BitOperand(a), y = BitOperand(b);
       switch (op) {
         case BinaryOp::kBitOr:
           return x | y;
@@ -924,9 +958,44 @@ Value ExprEngine::BinaryValue(const Expr& e) {
   }
 }
 
+bool IsNumber(const Value& v) {
+  const Cls c = ClassOf(v);
+  return c == Cls::kInt || c == Cls::kDecimal || c == Cls::kReal;
+}
+
+Value HexNumber(const Expr& e, Value v) {
+  const auto* bytes = std::get_if<std::string>(&v);
+  if (bytes == nullptr || e.kind != ExprKind::kLiteral ||
+      (e.literal != LiteralKind::kHex && e.literal != LiteralKind::kBit)) {
+    return v;
+  }
+  const size_t first = bytes->find_first_not_of('\0');
+  if (first != std::string::npos && bytes->size() - first > 8) return UINT64_MAX;
+  uint64_t n = 0;
+  for (unsigned char c : *bytes) n = n << 8 | c;
+  return n;
+}
+
+// MySQL's bit operations work on 64 bits: a negative number as its two's complement, a
+// temporal value as its number, anything else rounded to an integer (clamped to 64 bits).
+uint64_t BitOperand(const Value& v) {
+  if (const auto* i = std::get_if<int64_t>(&v)) return static_cast<uint64_t>(*i);
+  if (const auto* u = std::get_if<uint64_t>(&v)) return *u;
+  if (ClassOf(v) == Cls::kTemporal) return BitOperand(TemporalNumber(v));
+  bool truncated = false;
+  const long double d = std::roundl(ToLongDouble(v, &truncated));
+  if (d >= 1.8446744073709551615e19L) return UINT64_MAX;
+  if (d <= -9.223372036854775808e18L) return static_cast<uint64_t>(INT64_MIN);
+  return d < 0 ? static_cast<uint64_t>(static_cast<int64_t>(d)) : static_cast<uint64_t>(d);
+}
+
 Value ExprEngine::Arithmetic(BinaryOp op, const Value& a, const Value& b) {
   if (IsNull(a) || IsNull(b)) return Value{};
   Cls ca = ClassOf(a), cb = ClassOf(b);
+  // Dates and times count as the numbers they read as (TemporalNumber).
+  if (ca == Cls::kTemporal || cb == Cls::kTemporal) {
+    return Arithmetic(op, TemporalNumber(a), TemporalNumber(b));
+  }
   static constexpr const char* kOpText[] = {"", "", "", "", "",  "",  "",  "",  "",    "", "",
                                             "", "", "", "", "+", "-", "*", "/", "DIV", "%"};
   auto out_of_range = [&](bool is_unsigned) {
@@ -1021,7 +1090,15 @@ Value ExprEngine::Arithmetic(BinaryOp op, const Value& a, const Value& b) {
     default:
       break;
   }
-  if (real) return static_cast<double>(r);
+  if (real) {
+    if (!std::isfinite(static_cast<double>(r))) {
+      SetError({1690, "22003",
+                absl::StrCat("DOUBLE value is out of range in '(", ValueText(a), " ",
+                             kOpText[static_cast<int>(op)], " ", ValueText(b), ")'")});
+      return Value{};
+    }
+    return static_cast<double>(r);
+  }
   int sa = ca == Cls::kDecimal ? DecimalScale(std::get<mysql::Decimal>(a).text) : 0;
   int sb = cb == Cls::kDecimal ? DecimalScale(std::get<mysql::Decimal>(b).text) : 0;
   int scale = op == BinaryOp::kMul ? sa + sb : op == BinaryOp::kDiv ? sa + 4 : std::max(sa, sb);
@@ -1094,6 +1171,27 @@ int Truth(const mysql::Value& v) {
   return ToDouble(v, &truncated) != 0;
 }
 
+namespace {
+
+// A temporal value typed as `col` reads as text as `col` says: a DATE as its date, a
+// DATETIME(n) or TIME(n) with n fraction digits (mysql::DateTime).
+mysql::Value AsTemporalColumn(mysql::Value v, const mysql::ColumnDefinition& col) {
+  const int8_t decimals =
+      col.decimals <= 6 ? static_cast<int8_t>(col.decimals) : mysql::kFractionAsNeeded;
+  if (auto* date = std::get_if<mysql::DateTime>(&v)) {
+    date->date_only = col.type == mysql::ColumnType::kDate;
+    if (col.type == mysql::ColumnType::kDateTime || col.type == mysql::ColumnType::kTimestamp) {
+      date->decimals = decimals;
+    }
+  } else if (auto* time = std::get_if<mysql::Time>(&v);
+             time != nullptr && col.type == mysql::ColumnType::kTime) {
+    time->decimals = decimals;
+  }
+  return v;
+}
+
+}  // namespace
+
 mysql::Value ConvertToColumn(const mysql::Value& v, const mysql::ColumnDefinition& col) {
   using mysql::Value;
   if (IsNull(v)) return v;
@@ -1132,17 +1230,17 @@ mysql::Value ConvertToColumn(const mysql::Value& v, const mysql::ColumnDefinitio
       if (const auto* s = std::get_if<std::string>(&v)) return *s;
       return ValueText(v);
     case internal::Cls::kTemporal:
-      return v;
+      return AsTemporalColumn(v, col);
   }
   return v;
 }
 
 mysql::Value ConvertToColumn(mysql::Value&& v, const mysql::ColumnDefinition& col) {
   internal::Cls cls = internal::ClassOf(col);
-  if (!IsNull(v) && ((cls == internal::Cls::kString && std::holds_alternative<std::string>(v)) ||
-                     cls == internal::Cls::kTemporal)) {
+  if (!IsNull(v) && cls == internal::Cls::kString && std::holds_alternative<std::string>(v)) {
     return std::move(v);
   }
+  if (!IsNull(v) && cls == internal::Cls::kTemporal) return AsTemporalColumn(std::move(v), col);
   return ConvertToColumn(static_cast<const mysql::Value&>(v), col);
 }
 

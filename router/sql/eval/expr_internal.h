@@ -123,6 +123,13 @@ bool HasRowOperand(const Expr& e);
 mysql::ColumnDefinition TypeOfValue(const mysql::Value& v, const SessionState& state);
 // Three-way comparison as MySQL compares mixed types; nullopt when either is NULL.
 std::optional<int> Compare(const mysql::Value& a, const mysql::Value& b);
+// Whether `v` is an integer, a decimal or a float.
+bool IsNumber(const mysql::Value& v);
+// `v`, the value of `e`, as a number when `e` is a hex or bit literal (0x41: 65), as MySQL
+// reads one in a numeric context; else `v` as it is.
+mysql::Value HexNumber(const Expr& e, mysql::Value v);
+// `v` as the 64 bits MySQL's bit operators work on.
+uint64_t BitOperand(const mysql::Value& v);
 // `text` (a decimal number) rounded or padded to `scale` digits after the point.
 std::string RescaleDecimal(absl::string_view text, int scale);
 

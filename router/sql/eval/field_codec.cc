@@ -912,6 +912,18 @@ mysql::Value ZeroValue(const ColumnDef& column) {
   return schema::IsInteger(column.type) ? mysql::Value{int64_t{0}} : mysql::Value{std::string()};
 }
 
+namespace {
+
+// A TIME, DATETIME or TIMESTAMP read from `column` shows its fraction digits as text.
+mysql::Value WithColumnDecimals(mysql::Value v, const ColumnDef& column) {
+  const auto decimals = static_cast<int8_t>(std::min<uint8_t>(column.precision, 6));
+  if (auto* t = std::get_if<mysql::DateTime>(&v)) t->decimals = decimals;
+  if (auto* t = std::get_if<mysql::Time>(&v)) t->decimals = decimals;
+  return v;
+}
+
+}  // namespace
+
 mysql::Value DecodeField(const ColumnDef& column, const schema::Field& field, int utc_offset) {
   if (field.null) return mysql::Null{};
   const int fixed = schema::FixedSize(column.type);
@@ -936,14 +948,17 @@ mysql::Value DecodeField(const ColumnDef& column, const schema::Field& field, in
       d.year = static_cast<uint16_t>(v / 512);
       d.month = static_cast<uint8_t>(v / 32 % 16);
       d.day = static_cast<uint8_t>(v % 32);
+      d.date_only = true;
       return d;
     }
     case schema::ColumnType::kTime:
-      return DecodeTime(schema::FieldInt(column, field.bytes));
+      return WithColumnDecimals(DecodeTime(schema::FieldInt(column, field.bytes)), column);
     case schema::ColumnType::kDateTime:
-      return DecodeDateTime(schema::FieldInt(column, field.bytes));
+      return WithColumnDecimals(DecodeDateTime(schema::FieldInt(column, field.bytes)), column);
     case schema::ColumnType::kTimestamp:
-      return DecodeDateTime(ShiftPackedDateTime(schema::FieldInt(column, field.bytes), utc_offset));
+      return WithColumnDecimals(
+          DecodeDateTime(ShiftPackedDateTime(schema::FieldInt(column, field.bytes), utc_offset)),
+          column);
     case schema::ColumnType::kEnum:
     case schema::ColumnType::kSet:
       return schema::MemberText(column, schema::FieldUint(column, field.bytes));

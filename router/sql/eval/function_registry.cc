@@ -170,7 +170,12 @@ Value ExprEngine::FunctionEval(const Expr& e) {
     return Value{};
   }
   EvalCall call(e, *this);
-  return f->eval(call);
+  Value v = f->eval(call);
+  // A DATE, DATETIME(n) or TIME(n) result reads as text as the function's type says.
+  if (std::holds_alternative<mysql::DateTime>(v) || std::holds_alternative<mysql::Time>(v)) {
+    return ConvertToColumn(std::move(v), FunctionType(e));
+  }
+  return v;
 }
 
 }  // namespace shoal::sql::internal

@@ -12,25 +12,13 @@ using mysql::ColumnType;
 using mysql::Value;
 namespace flag = mysql::column_flag;
 
-// The widest of the argument types; NOT NULL if any argument is (one of them will be chosen).
+// The type the arguments share, as CASE and IF would give them (IFNULL(int_column, 0) is an
+// integer); NOT NULL if any argument is (one of them will be chosen).
 ColumnDefinition CoalesceType(const TypingCall& call) {
-  ColumnDefinition out = NullColumn();
-  bool not_null = false;
-  for (const ColumnDefinition& a : call.args) {
-    not_null = not_null || NotNull(a);
-    if (a.type == ColumnType::kNull) continue;
-    if (out.type == ColumnType::kNull) {
-      out = a;
-    } else if (out.type != a.type) {
-      out = StringColumn(std::max(out.length, a.length), call.state(), Nullability::kNullable);
-    } else {
-      out.length = std::max(out.length, a.length);
-      out.decimals = std::max(out.decimals, a.decimals);
-    }
-  }
-  out.flags =
-      static_cast<uint16_t>((out.flags & ~flag::kNotNull) | (not_null ? flag::kNotNull : 0));
-  return out;
+  const bool not_null = std::any_of(call.args.begin(), call.args.end(),
+                                    [](const ColumnDefinition& a) { return NotNull(a); });
+  return AggregateResultTypes(call.args, call.state(),
+                              not_null ? Nullability::kNotNull : Nullability::kNullable);
 }
 Value CoalesceValue(EvalCall& call) {
   for (size_t i = 0; i < call.arg_count(); ++i) {

@@ -273,7 +273,7 @@ TEST_F(FunctionsTest, DateParts) {
   EXPECT_EQ(Value("HOUR('838:59:59')"), "838");
   EXPECT_EQ(Value("MINUTE('10:05:03')"), "5");
   EXPECT_EQ(Value("SECOND('2024-01-02 10:05:03')"), "3");
-  EXPECT_EQ(Value("DATE('2024-01-02 10:05:03')"), "2024-01-02 00:00:00");
+  EXPECT_EQ(Value("DATE('2024-01-02 10:05:03')"), "2024-01-02");
   EXPECT_EQ(Type("DATE('2024-01-02 10:05:03')").type, ColumnType::kDate);
   EXPECT_EQ(Value("DATEDIFF('2024-03-01 00:00:00', '2024-02-28 23:59:59')"), "2");
   EXPECT_EQ(Value("YEAR(NOW())"), "2023");
@@ -306,6 +306,20 @@ TEST_F(FunctionsTest, TypesOfStringResults) {
   EXPECT_EQ(length.type, ColumnType::kLongLong);
   // A length the typing cannot know: as long as a string can be.
   EXPECT_EQ(Type("REPEAT('a', CONNECTION_ID())").type, ColumnType::kBlob);
+}
+
+// IFNULL and COALESCE type their result as CASE does: numbers stay numbers (drivers read an
+// integer, not a string), dates of two types meet as DATETIME.
+TEST_F(FunctionsTest, TypesOfCoalesce) {
+  EXPECT_EQ(Type("IFNULL(CAST(NULL AS SIGNED), 0)").type, ColumnType::kLongLong);
+  EXPECT_EQ(Type("COALESCE(1.5, 2)").type, ColumnType::kNewDecimal);
+  EXPECT_EQ(Type("COALESCE(1, 2.5)").decimals, 1);
+  EXPECT_EQ(Type("IFNULL(1e0, 2)").type, ColumnType::kDouble);
+  EXPECT_EQ(Type("IFNULL(1, 'a')").type, ColumnType::kVarString);
+  EXPECT_TRUE(Type("IFNULL(NULL, 3)").flags & flag::kNotNull);
+  EXPECT_EQ(Type("COALESCE(DATE '2024-01-01', TIMESTAMP '2024-01-01 10:00:00')").type,
+            ColumnType::kDateTime);
+  EXPECT_EQ(Value("COALESCE(NULL, DATE '2024-01-01')"), "2024-01-01");
 }
 
 }  // namespace
@@ -364,7 +378,7 @@ TEST_F(FunctionsTest, DateAddResultTypes) {
   EXPECT_EQ(Type("CURTIME() + INTERVAL 1 HOUR").type, ColumnType::kTime);
   EXPECT_EQ(Type("CURTIME() + INTERVAL 1 DAY").type, ColumnType::kDateTime);
   EXPECT_EQ(Type("CURDATE() + INTERVAL 1 DAY").flags & flag::kNotNull, 0);
-  EXPECT_EQ(Value("CURDATE() + INTERVAL 1 DAY"), "2023-11-15 00:00:00");  // a DATE value
+  EXPECT_EQ(Value("CURDATE() + INTERVAL 1 DAY"), "2023-11-15");  // a DATE value
   EXPECT_EQ(Value("CAST('10:00:00' AS TIME) + INTERVAL 90 MINUTE"), "11:30:00");
 }
 
@@ -394,29 +408,29 @@ TEST_F(FunctionsTest, UnixTime) {
 }
 
 TEST_F(FunctionsTest, StrToDate) {
-  EXPECT_EQ(Value("STR_TO_DATE('01/02/2024', '%d/%m/%Y')"), "2024-02-01 00:00:00");
+  EXPECT_EQ(Value("STR_TO_DATE('01/02/2024', '%d/%m/%Y')"), "2024-02-01");
   EXPECT_EQ(Type("STR_TO_DATE('01/02/2024', '%d/%m/%Y')").type, ColumnType::kDate);
   EXPECT_EQ(Type("STR_TO_DATE('10:11', '%H:%i')").type, ColumnType::kTime);
   EXPECT_EQ(Value("STR_TO_DATE('10:11', '%H:%i')"), "10:11:00");
   EXPECT_EQ(Type("STR_TO_DATE('x', '%Y %H')").type, ColumnType::kDateTime);
   EXPECT_EQ(Type("STR_TO_DATE('x', '%Y %f')").decimals, 6);
   EXPECT_EQ(Value("STR_TO_DATE('Jan 5 2024 3PM', '%b %e %Y %h%p')"), "2024-01-05 15:00:00");
-  EXPECT_EQ(Value("STR_TO_DATE('March 3rd, 2024', '%M %D, %Y')"), "2024-03-03 00:00:00");
-  EXPECT_EQ(Value("STR_TO_DATE('2024 32', '%Y %j')"), "2024-02-01 00:00:00");
+  EXPECT_EQ(Value("STR_TO_DATE('March 3rd, 2024', '%M %D, %Y')"), "2024-03-03");
+  EXPECT_EQ(Value("STR_TO_DATE('2024 32', '%Y %j')"), "2024-02-01");
   EXPECT_EQ(Value("STR_TO_DATE('2024-02-30', '%Y-%m-%d')"), "NULL");
   ASSERT_EQ(warnings_.size(), 1u);
   EXPECT_EQ(warnings_[0].code, 1411);
   EXPECT_EQ(warnings_[0].message,
             "Incorrect datetime value: '2024-02-30' for function str_to_date");
   warnings_.clear();
-  EXPECT_EQ(Value("STR_TO_DATE('2024-01-02x', '%Y-%m-%d')"), "2024-01-02 00:00:00");
+  EXPECT_EQ(Value("STR_TO_DATE('2024-01-02x', '%Y-%m-%d')"), "2024-01-02");
   ASSERT_EQ(warnings_.size(), 1u);
   EXPECT_EQ(warnings_[0].message, "Truncated incorrect date value: '2024-01-02x'");
   EXPECT_EQ(ErrorCode("STR_TO_DATE('1', '%U')"), 1235);
 }
 
 TEST_F(FunctionsTest, CalendarParts) {
-  EXPECT_EQ(Value("LAST_DAY('2024-02-10')"), "2024-02-29 00:00:00");
+  EXPECT_EQ(Value("LAST_DAY('2024-02-10')"), "2024-02-29");
   EXPECT_EQ(Value("DAYOFWEEK('2024-01-07')"), "1");  // a Sunday
   EXPECT_EQ(Value("WEEKDAY('2024-01-07')"), "6");
   EXPECT_EQ(Value("DAYOFYEAR('2024-12-31')"), "366");
@@ -424,9 +438,9 @@ TEST_F(FunctionsTest, CalendarParts) {
   EXPECT_EQ(Value("MONTHNAME('2024-09-01')"), "September");
   EXPECT_EQ(Value("QUARTER('2024-11-30')"), "4");
   EXPECT_EQ(Value("TO_DAYS('2000-07-03')"), "730669");  // MySQL's documented example
-  EXPECT_EQ(Value("FROM_DAYS(730669)"), "2000-07-03 00:00:00");
-  EXPECT_EQ(Value("FROM_DAYS(1)"), "0000-00-00 00:00:00");
-  EXPECT_EQ(Value("MAKEDATE(2024, 60)"), "2024-02-29 00:00:00");
+  EXPECT_EQ(Value("FROM_DAYS(730669)"), "2000-07-03");
+  EXPECT_EQ(Value("FROM_DAYS(1)"), "0000-00-00");
+  EXPECT_EQ(Value("MAKEDATE(2024, 60)"), "2024-02-29");
   EXPECT_EQ(Value("MAKEDATE(24, 0)"), "NULL");
   EXPECT_EQ(Value("TIME_TO_SEC('-01:00:01')"), "-3601");
   EXPECT_EQ(Value("SEC_TO_TIME(3661)"), "01:01:01");

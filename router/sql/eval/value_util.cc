@@ -82,16 +82,48 @@ std::string ValueText(const mysql::Value& v) {
     std::string operator()(const mysql::Decimal& d) const { return d.text; }
     std::string operator()(const mysql::DateTime& t) const {
       std::string s;
-      mysql::AppendDateTimeText(t, FractionDigits(t.microsecond), &s);
+      if (t.date_only) {
+        mysql::AppendDateText(t, &s);
+      } else {
+        mysql::AppendDateTimeText(t, Digits(t.decimals, t.microsecond), &s);
+      }
       return s;
     }
     std::string operator()(const mysql::Time& t) const {
       std::string s;
-      mysql::AppendTimeText(t, FractionDigits(t.microsecond), &s);
+      mysql::AppendTimeText(t, Digits(t.decimals, t.microsecond), &s);
       return s;
+    }
+    static int Digits(int8_t decimals, uint32_t microsecond) {
+      return decimals == mysql::kFractionAsNeeded ? FractionDigits(microsecond) : decimals;
     }
   };
   return std::visit(Visitor{}, v);
+}
+
+mysql::Value TemporalNumber(const mysql::Value& v) {
+  int64_t whole = 0;
+  uint32_t microsecond = 0;
+  int8_t decimals = mysql::kFractionAsNeeded;
+  bool negative = false;
+  if (const auto* d = std::get_if<mysql::DateTime>(&v)) {
+    whole = int64_t{d->year} * 10000 + d->month * 100 + d->day;
+    if (d->date_only) return whole;
+    whole = whole * 1000000 + d->hour * 10000 + d->minute * 100 + d->second;
+    microsecond = d->microsecond;
+    decimals = d->decimals;
+  } else if (const auto* t = std::get_if<mysql::Time>(&v)) {
+    whole = (int64_t{t->days} * 24 + t->hours) * 10000 + t->minutes * 100 + t->seconds;
+    microsecond = t->microsecond;
+    decimals = t->decimals;
+    negative = t->negative;
+  } else {
+    return v;
+  }
+  const int digits = decimals == mysql::kFractionAsNeeded ? FractionDigits(microsecond) : decimals;
+  if (digits <= 0) return negative ? -whole : whole;
+  std::string fraction = absl::StrFormat("%06u", microsecond).substr(0, digits);
+  return mysql::Decimal{absl::StrCat(negative ? "-" : "", whole, ".", fraction)};
 }
 
 double ToDouble(const mysql::Value& v, bool* truncated) {
@@ -100,16 +132,10 @@ double ToDouble(const mysql::Value& v, bool* truncated) {
   if (const auto* u = std::get_if<uint64_t>(&v)) return static_cast<double>(*u);
   if (const auto* d = std::get_if<double>(&v)) return *d;
   if (IsNull(v)) return 0;
-  std::string text = ValueText(v);
   if (std::holds_alternative<mysql::DateTime>(v) || std::holds_alternative<mysql::Time>(v)) {
-    std::string digits;
-    for (char c : text) {
-      if (absl::ascii_isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-') {
-        digits.push_back(c);
-      }
-    }
-    text = digits;
+    return ToDouble(TemporalNumber(v), truncated);
   }
+  std::string text = ValueText(v);
   absl::string_view s = absl::StripLeadingAsciiWhitespace(text);
   // The longest prefix strtod accepts; strtod needs a terminated copy.
   std::string copy(s);

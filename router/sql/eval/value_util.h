@@ -36,6 +36,12 @@ std::string FormatFixed(double d, int scale);
 // *truncated is set when that was not the whole string (MySQL then warns 1292).
 double ToDouble(const mysql::Value& v, bool* truncated);
 
+// A temporal value as the number MySQL reads from it in a numeric context (`d + 0`, SUM(d)):
+// a DATE as YYYYMMDD, a DATETIME as YYYYMMDDhhmmss, a TIME as [-]hhmmss — an integer, or a
+// decimal with the value's fraction digits (DATETIME(3): 20240101100000.123). Any other
+// value is returned as it is.
+mysql::Value TemporalNumber(const mysql::Value& v);
+
 // UTF-8 characters in `s` (Utf8CharCount: a malformed byte counts as one), as a column length.
 uint32_t CharLength(absl::string_view s);
 

@@ -531,7 +531,8 @@ class Pipeline {
     // A group HAVING drops needs no sort keys (and its errors never surface); the copies it
     // reads are taken first. A consumed row moves its values only after the keys are read.
     if (!consume) TakeSourceValues(row, /*consume=*/false, &out.values);
-    if (aggregates != nullptr && select_.having != nullptr && !having_before_windows_) {
+    // Without GROUP BY, HAVING filters the rows themselves (seeing the select list's aliases).
+    if (select_.having != nullptr && !having_before_windows_) {
       bool keep = false;
       if (auto err = Having(*row, out.values, aggregates, &keep, rolled_up)) return err;
       if (!keep) return std::nullopt;
