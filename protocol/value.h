@@ -53,9 +53,13 @@ struct Time {
 };
 
 // Exact decimal text, e.g. "-12.50" (NEWDECIMAL travels as text in both protocols).
+// A division keeps more digits than its type shows (MySQL computes 1/3 as 0.333333333 and shows
+// 0.3333): `shown` is how many fraction digits the value reads as, as text and in comparisons
+// (-1: all of `text`'s); arithmetic goes on with all of them. Equality compares the text.
 struct Decimal {
   std::string text;
-  bool operator==(const Decimal&) const = default;
+  int8_t shown = -1;
+  bool operator==(const Decimal& o) const { return text == o.text; }
 };
 
 // int64_t for signed integers, uint64_t for unsigned ones, double for FLOAT and DOUBLE,

@@ -339,6 +339,8 @@ Value ExprEngine::CastValue(const Expr& e) {
       text = FormatFixed(std::get<double>(v), type.decimals);
     } else if (from == Cls::kTemporal) {
       text = ValueText(TemporalNumber(v));
+    } else if (const auto* d = std::get_if<mysql::Decimal>(&v)) {
+      text = d->text;  // all its digits: CAST(1/3 AS DECIMAL(10,5)) is 0.33333
     } else {
       text = std::string(absl::StripAsciiWhitespace(ValueText(v)));
       if (!text.empty() && text[0] == '+') text.erase(0, 1);

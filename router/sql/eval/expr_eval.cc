@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine/schema/collation.h"
+#include "router/sql/eval/decimal_arith.h"
 #include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/json_args.h"
@@ -86,19 +87,6 @@ long double ToLongDouble(const Value& v, bool* truncated) {
   return ToDouble(v, truncated);
 }
 
-namespace {
-
-Nullability Both(const ColumnDefinition& a, const ColumnDefinition& b) {
-  return NotNull(a) && NotNull(b) ? Nullability::kNotNull : Nullability::kNullable;
-}
-uint8_t ScaleOf(const ColumnDefinition& c) { return ClassOf(c) == Cls::kDecimal ? c.decimals : 0; }
-uint32_t PrecisionOf(const ColumnDefinition& c) {
-  if (ClassOf(c) == Cls::kDecimal) return c.length > 2 ? c.length - 2 : 1;
-  return std::max<uint32_t>(c.length, 1);
-}
-
-ColumnDefinition BoolColumn(Nullability n) { return IntColumn(1, false, n); }
-
 std::string Int128Text(__int128 v) {
   if (v == 0) return "0";
   bool neg = v < 0;
@@ -112,6 +100,19 @@ std::string Int128Text(__int128 v) {
   if (neg) s.push_back('-');
   return std::string(s.rbegin(), s.rend());
 }
+
+namespace {
+
+Nullability Both(const ColumnDefinition& a, const ColumnDefinition& b) {
+  return NotNull(a) && NotNull(b) ? Nullability::kNotNull : Nullability::kNullable;
+}
+uint8_t ScaleOf(const ColumnDefinition& c) { return ClassOf(c) == Cls::kDecimal ? c.decimals : 0; }
+uint32_t PrecisionOf(const ColumnDefinition& c) {
+  if (ClassOf(c) == Cls::kDecimal) return c.length > 2 ? c.length - 2 : 1;
+  return std::max<uint32_t>(c.length, 1);
+}
+
+ColumnDefinition BoolColumn(Nullability n) { return IntColumn(1, false, n); }
 
 int DecimalScale(absl::string_view text) {
   size_t dot = text.find('.');
@@ -173,7 +174,7 @@ static int64_t TimeMicros(const mysql::Time& t) {
 
 // An integer or decimal value as plain decimal text.
 static std::string ExactText(const Value& v) {
-  if (const auto* d = std::get_if<mysql::Decimal>(&v)) return d->text;
+  if (const auto* d = std::get_if<mysql::Decimal>(&v)) return ShownDecimalText(*d);
   return ValueText(v);
 }
 
@@ -686,8 +687,9 @@ Value ExprEngine::Eval(const Expr& e) {
           return static_cast<int64_t>(r);
         }
         case Cls::kDecimal: {
-          const std::string& t = std::get<mysql::Decimal>(a).text;
-          return mysql::Decimal{t[0] == '-' ? t.substr(1) : "-" + t};
+          const mysql::Decimal& d = std::get<mysql::Decimal>(a);
+          const std::string& t = d.text;
+          return mysql::Decimal{t[0] == '-' ? t.substr(1) : "-" + t, d.shown};
         }
         default: {
           bool truncated = false;
@@ -1024,16 +1026,12 @@ Value ExprEngine::Arithmetic(BinaryOp op, const Value& a, const Value& b) {
         if (__builtin_mul_overflow(x, y, &r)) return out_of_range(is_unsigned);
         break;
       case BinaryOp::kDiv: {
-        if (y == 0) return division_by_zero();
-        // Exact: x / y with 4 more digits, rounded half away from zero.
-        __int128 scaled = x * 10000;
-        __int128 q = scaled / y, rem = scaled % y;
-        if (rem != 0 && 2 * (rem < 0 ? -rem : rem) >= (y < 0 ? -y : y))
-          q += (scaled < 0) != (y < 0) ? -1 : 1;
-        std::string digits = Int128Text(q < 0 ? -q : q);
-        if (digits.size() < 5) digits.insert(0, 5 - digits.size(), '0');
-        digits.insert(digits.size() - 4, ".");
-        return mysql::Decimal{(q < 0 ? "-" : "") + digits};
+        bool by_zero = false;
+        std::optional<Value> q = ExactDecimalArithmetic(op, a, b, &by_zero);
+        if (by_zero) return division_by_zero();
+        if (q) return *std::move(q);
+        // Two 64-bit integers always fit; this is for form's sake.
+        return mysql::Decimal{FormatFixed(static_cast<double>(x) / static_cast<double>(y), 4)};
       }
       case BinaryOp::kIntDiv:
         if (y == 0) return division_by_zero();
@@ -1052,6 +1050,14 @@ Value ExprEngine::Arithmetic(BinaryOp op, const Value& a, const Value& b) {
     }
     if (r >= INT64_MIN && r <= INT64_MAX) return static_cast<int64_t>(r);
     return out_of_range(false);
+  }
+  const bool exact = (ca == Cls::kInt || ca == Cls::kDecimal) &&
+                     (cb == Cls::kInt || cb == Cls::kDecimal) && op != BinaryOp::kIntDiv;
+  if (exact) {
+    bool by_zero = false;
+    std::optional<Value> r = ExactDecimalArithmetic(op, a, b, &by_zero);
+    if (by_zero) return division_by_zero();
+    if (r) return *std::move(r);
   }
   bool truncated_a = false, truncated_b = false;
   long double x = ToLongDouble(a, &truncated_a);

@@ -18,6 +18,8 @@ Cls ClassOf(const mysql::Value& v);
 bool NotNull(const mysql::ColumnDefinition& c);
 // Exact integer view of an int64/uint64 value.
 __int128 Int128(const mysql::Value& v);
+// `v` in decimal digits, with a leading minus when negative.
+std::string Int128Text(__int128 v);
 long double ToLongDouble(const mysql::Value& v, bool* truncated);
 
 // The result type of an arithmetic operator (+ - * / DIV %) over operands of types `a` and `b`.

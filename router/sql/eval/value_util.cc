@@ -12,6 +12,7 @@
 #include "common/utf8.h"
 #include "engine/schema/text_fold.h"
 #include "protocol/text_format.h"
+#include "router/sql/eval/decimal_arith.h"
 #include "router/sql/parse/charsets.h"
 
 namespace shoal::sql {
@@ -79,7 +80,9 @@ std::string ValueText(const mysql::Value& v) {
     std::string operator()(uint64_t u) const { return absl::StrCat(u); }
     std::string operator()(double d) const { return FormatDouble(d); }
     std::string operator()(const std::string& s) const { return s; }
-    std::string operator()(const mysql::Decimal& d) const { return d.text; }
+    std::string operator()(const mysql::Decimal& d) const {
+      return internal::ShownDecimalText(d);  // 1/3 reads as 0.3333
+    }
     std::string operator()(const mysql::DateTime& t) const {
       std::string s;
       if (t.date_only) {

@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "router/sql/eval/decimal_arith.h"
 #include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/eval/system_variables.h"
@@ -25,19 +26,6 @@ uint64_t ConcatMaxLen(const SessionState& state) {
   if (const auto* u = std::get_if<uint64_t>(&v)) return *u;
   if (const auto* i = std::get_if<int64_t>(&v)) return *i > 0 ? static_cast<uint64_t>(*i) : 4;
   return 1024;
-}
-
-std::string Int128Text(__int128 v) {
-  bool negative = v < 0;
-  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : v;
-  std::string digits;
-  do {
-    digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
-    u /= 10;
-  } while (u != 0);
-  if (negative) digits.push_back('-');
-  std::reverse(digits.begin(), digits.end());
-  return digits;
 }
 
 bool IsBitAggregate(absl::string_view name) {
@@ -166,6 +154,17 @@ void Accumulator::Add(const Expr& call, const std::vector<Value>& args, std::vec
     int_sum_ += *i;
   } else if (const auto* u = std::get_if<uint64_t>(&v)) {
     int_sum_ += *u;
+  } else if (std::holds_alternative<mysql::Decimal>(v) && exact_) {
+    bool by_zero = false;
+    std::optional<Value> sum = ExactDecimalArithmetic(BinaryOp::kAdd, decimal_sum_, v, &by_zero);
+    if (sum) {
+      decimal_sum_ = *std::move(sum);
+    } else {  // past 38 digits: as doubles from here on
+      exact_ = false;
+      bool truncated = false;
+      double_sum_ += ToDouble(decimal_sum_, &truncated) + ToDouble(v, &truncated);
+      decimal_sum_ = int64_t{0};
+    }
   } else {
     exact_ = false;
     bool truncated = false;
@@ -210,10 +209,19 @@ Value Accumulator::Result(const Expr& call, const ColumnDefinition& type, size_t
     }
     return out;
   }
-  double total = static_cast<double>(int_sum_) + double_sum_;
-  if (call.name == "SUM" && exact_ && type.type == mysql::ColumnType::kNewDecimal) {
-    return mysql::Decimal{Int128Text(int_sum_)};
+  if (exact_ && type.type == mysql::ColumnType::kNewDecimal) {
+    // Integers and decimals sum exactly; AVG divides as MySQL's DECIMAL division does.
+    bool by_zero = false;
+    std::optional<Value> sum = ExactDecimalArithmetic(
+        BinaryOp::kAdd, mysql::Decimal{Int128Text(int_sum_)}, decimal_sum_, &by_zero);
+    if (sum && call.name == "SUM") return *std::move(sum);
+    if (sum) {
+      sum = ExactDecimalArithmetic(BinaryOp::kDiv, *sum, static_cast<int64_t>(count_), &by_zero);
+    }
+    if (sum) return *std::move(sum);
   }
+  bool truncated = false;
+  double total = static_cast<double>(int_sum_) + double_sum_ + ToDouble(decimal_sum_, &truncated);
   double v = call.name == "AVG" ? total / static_cast<double>(count_) : total;
   if (type.type == mysql::ColumnType::kNewDecimal)
     return mysql::Decimal{FormatFixed(v, type.decimals)};

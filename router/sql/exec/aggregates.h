@@ -52,8 +52,9 @@ class Accumulator {
   };
 
   uint64_t count_ = 0;
-  bool exact_ = true;  // every value an integer: sum exactly
+  bool exact_ = true;  // every value an integer or a decimal: sum exactly
   __int128 int_sum_ = 0;
+  mysql::Value decimal_sum_ = int64_t{0};  // the decimals' exact sum, while it fits
   double double_sum_ = 0;
   uint64_t bits_and_ = ~uint64_t{0};  // BIT_AND of no rows is every bit, as in MySQL
   uint64_t bits_or_ = 0;

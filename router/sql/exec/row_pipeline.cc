@@ -636,11 +636,16 @@ class Pipeline {
 
   // HAVING sees the group's columns and, as in MySQL, the select list's aliases (those of
   // items without windows once windows are in the statement: HavingBeforeWindows).
+  // HAVING sees the select list's aliases before the columns of the same name (MySQL's
+  // extension; Connector/J's getTables filters on its alias TABLE_TYPE), unless GROUP BY names
+  // that column: the standard's column then wins, as in MySQL.
   std::optional<mysql::SqlError> Having(
       const Row& row, const Row& output, const absl::flat_hash_map<const Expr*, Value>* aggregates,
       bool* keep, const absl::flat_hash_set<const Expr*>* rolled_up = nullptr) {
-    std::vector<ColumnDefinition> columns = fetched_.columns;
-    Row values = row;
+    std::vector<ColumnDefinition> columns;
+    Row values;
+    std::vector<ColumnDefinition> late_columns;  // aliases a GROUP BY column outranks
+    Row late_values;
     size_t out = 0;  // the item's column in `output` (a `*` spans several)
     for (size_t i = 0; i < select_.items.size(); ++i) {
       const SelectItem& item = select_.items[i];
@@ -651,15 +656,21 @@ class Pipeline {
       if (item.has_alias && out < output.size() && !item_windowed_[i]) {
         ColumnDefinition c = result_.columns[out];
         c.name = item.name;
-        columns.push_back(std::move(c));
-        values.push_back(output[out]);
+        const bool late = GroupsByColumnNamed(item.name);
+        (late ? late_columns : columns).push_back(std::move(c));
+        (late ? late_values : values).push_back(output[out]);
       }
       ++out;
     }
+    const size_t shift = columns.size();
+    columns.insert(columns.end(), fetched_.columns.begin(), fetched_.columns.end());
+    values.insert(values.end(), row.begin(), row.end());
+    columns.insert(columns.end(), late_columns.begin(), late_columns.end());
+    values.insert(values.end(), late_values.begin(), late_values.end());
     EvalContext eval = ctx_.Eval();
     eval.row_columns = &columns;
     eval.row = &values;
-    eval.row_subqueries = &fetched_.row_subqueries;  // the fetched columns come first
+    eval.row_subqueries = &HavingRowSubqueries(shift);
     eval.clause = "having clause";
     eval.aggregate_types = &aggregate_types_;
     eval.aggregate_values = aggregates;
@@ -668,6 +679,26 @@ class Pipeline {
     if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
     *keep = Truth(std::get<Value>(v)) == 1;
     return std::nullopt;
+  }
+
+  // Whether a GROUP BY item is a plain column named `name`.
+  bool GroupsByColumnNamed(absl::string_view name) const {
+    return absl::c_any_of(select_.group_by, [&](const ExprPtr& g) {
+      return g->kind == ExprKind::kColumn && absl::EqualsIgnoreCase(g->name, name);
+    });
+  }
+
+  // The fetched row's correlated subquery values as HAVING's row holds them: `shift` columns
+  // later (the aliases come first). The same for every group, so made once.
+  const absl::flat_hash_map<const Expr*, size_t>& HavingRowSubqueries(size_t shift) {
+    if (shift == 0 || fetched_.row_subqueries.empty()) return fetched_.row_subqueries;
+    if (!having_row_subqueries_) {
+      having_row_subqueries_.emplace();
+      for (const auto& [e, position] : fetched_.row_subqueries) {
+        (*having_row_subqueries_)[e] = position + shift;
+      }
+    }
+    return *having_row_subqueries_;
   }
 
   // ORDER BY 2 and ORDER BY alias name a select-list column; -1 for anything else.
@@ -759,6 +790,7 @@ class Pipeline {
   std::vector<const Expr*> windows_;  // window calls, computed after grouping
   absl::flat_hash_map<const Expr*, ColumnDefinition> aggregate_types_;
   std::optional<Rollup> rollup_;  // GROUP BY … WITH ROLLUP
+  std::optional<absl::flat_hash_map<const Expr*, size_t>> having_row_subqueries_;
   std::vector<OutputRow> output_;
 };
 

@@ -25,7 +25,10 @@ mysql::SqlError WantDictionary(const SessionState& state, DictionaryFetch fetch)
 }
 
 std::optional<mysql::SqlError> WantRefresh(const SessionState& state) {
-  if (state.dictionary_fetched != DictionaryFetched::kNo) return std::nullopt;
+  // Without data nodes (a router not yet connected) there is nothing to look at again.
+  if (state.data == nullptr || state.dictionary_fetched != DictionaryFetched::kNo) {
+    return std::nullopt;
+  }
   DictionaryFetch fetch;
   fetch.request.mutable_get_dictionary();
   return WantDictionary(state, std::move(fetch));
