@@ -201,7 +201,7 @@ void Dictionary::CreateTable(const wire::CreateTable& req, wire::DictConf* conf,
   }
   table->id = next_table_id_++;
   table->version = 1;
-  next_auto_increment_[table->id] = 1;
+  next_auto_increment_[table->id] = std::max<uint64_t>(1, req.auto_increment());
   Publish(std::move(table), delta);
   ++version_;
 }
@@ -619,6 +619,14 @@ void Dictionary::ReserveAutoIncrement(const wire::ReserveAutoIncrement& req, wir
   it->second = first + count;
   conf->set_auto_increment_first(first);
   conf->set_auto_increment_count(count);
+}
+
+void Dictionary::ReadAutoIncrement(const wire::ReadAutoIncrement& req, wire::DictConf* conf) const {
+  for (uint32_t id : req.table_ids()) {
+    if (auto it = next_auto_increment_.find(id); it != next_auto_increment_.end()) {
+      (*conf->mutable_next_auto_increment())[id] = it->second;
+    }
+  }
 }
 
 void Dictionary::SetAccessControl(const wire::SetAccessControl& req, wire::DictConf* conf) {

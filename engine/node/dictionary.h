@@ -67,6 +67,8 @@ class Dictionary {
   }
   // Master only: reserves auto-increment values (ReserveAutoIncrement).
   void ReserveAutoIncrement(const wire::ReserveAutoIncrement& req, wire::DictConf* conf);
+  // Master only: the counters of the tables asked for (ReadAutoIncrement).
+  void ReadAutoIncrement(const wire::ReadAutoIncrement& req, wire::DictConf* conf) const;
 
   // Replaces everything with a dictionary from the master. Tables whose definition is
   // unchanged keep their TablePtr, so LDMs keep their partitions.

@@ -171,5 +171,42 @@ TEST_F(DictionaryAlterTest, ForeignKeysHoldTheirParentAndFollowItsNames) {
   EXPECT_EQ(Find("parent"), nullptr);
 }
 
+// CREATE TABLE … AUTO_INCREMENT = n starts the counter at n; a reservation from at_least (an
+// explicit value a router stored) moves it past that for everyone; ReadAutoIncrement only reads.
+TEST_F(DictionaryAlterTest, AutoIncrementCounterStartsAtNAndFollowsExplicitValues) {
+  wire::DictReq create;
+  schema::AppendTableDef(Def("counted"), create.mutable_create_table()->mutable_table());
+  create.mutable_create_table()->set_auto_increment(1000);
+  ASSERT_EQ(Apply(create).error_code(), 0u);
+  TablePtr counted = Find("counted");
+  ASSERT_NE(counted, nullptr);
+  auto read = [&] {
+    wire::DictReq req;
+    req.mutable_read_auto_increment()->add_table_ids(counted->id);
+    req.mutable_read_auto_increment()->add_table_ids(9999);  // unknown: left out
+    wire::DictConf conf;
+    dictionary_.ReadAutoIncrement(req.read_auto_increment(), &conf);
+    EXPECT_EQ(conf.next_auto_increment_size(), 1);
+    return conf.next_auto_increment().at(counted->id);
+  };
+  EXPECT_EQ(read(), 1000u);
+  EXPECT_EQ(read(), 1000u);
+  auto reserve = [&](uint64_t count, uint64_t at_least) {
+    wire::DictReq req;
+    req.mutable_reserve_auto_increment()->set_table_id(counted->id);
+    req.mutable_reserve_auto_increment()->set_count(count);
+    req.mutable_reserve_auto_increment()->set_at_least(at_least);
+    wire::DictConf conf;
+    dictionary_.ReserveAutoIncrement(req.reserve_auto_increment(), &conf);
+    return conf;
+  };
+  EXPECT_EQ(reserve(4, 0).auto_increment_first(), 1000u);
+  EXPECT_EQ(reserve(4, 1).auto_increment_first(), 1004u);     // below the counter: no change
+  EXPECT_EQ(reserve(4, 5001).auto_increment_first(), 5001u);  // past an explicit 5000
+  EXPECT_EQ(read(), 5005u);
+  wire::DictConf spent = reserve(4, UINT64_MAX - 1);
+  EXPECT_EQ(spent.error_code(), 1467u);
+}
+
 }  // namespace
 }  // namespace shoal::node

@@ -169,6 +169,7 @@ Session::Action Session::OnPacket(absl::Span<const uint8_t> payload, std::string
     case State::kCommand: {
       commands_->Increment();
       sql_.dictionary_fetched = sql::DictionaryFetched::kNo;
+      sql_.auto_increment_read = nullptr;
       Action action = OnCommand(payload, out);
       if (sql_.wanted != nullptr) AwaitDictionary(payload);
       return action;

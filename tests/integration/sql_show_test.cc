@@ -205,6 +205,39 @@ TEST_F(SqlShowTest, ShowCreate) {
   EXPECT_EQ(Query("SHOW CREATE SCHEMA showdb", ""), database);
 }
 
+// AUTO_INCREMENT = n at CREATE TABLE, and the counter an explicit value moved, as MySQL shows
+// them: SHOW CREATE TABLE's AUTO_INCREMENT=n (only above 1), SHOW TABLE STATUS's Auto_increment
+// and information_schema.TABLES.AUTO_INCREMENT (NULL without an AUTO_INCREMENT column).
+TEST_F(SqlShowTest, AutoIncrementCounterShown) {
+  Query(
+      "CREATE TABLE counter_start (id INT PRIMARY KEY AUTO_INCREMENT, v INT) AUTO_INCREMENT=1000");
+  Query("CREATE TABLE counter_moved (id INT PRIMARY KEY AUTO_INCREMENT, v INT)");
+  const std::string create_moved =
+      "Table\tCreate Table\n"
+      "counter_moved\tCREATE TABLE `counter_moved` (\\n"
+      "  `id` int NOT NULL AUTO_INCREMENT,\\n"
+      "  `v` int DEFAULT NULL,\\n"
+      "  PRIMARY KEY (`id`)\\n"
+      ") ENGINE=ndbcluster";
+  EXPECT_EQ(Query("SHOW CREATE TABLE counter_moved"), create_moved + " DEFAULT CHARSET=utf8mb4\n");
+  EXPECT_EQ(Query("INSERT INTO counter_moved (id, v) VALUES (3, 0); "
+                  "INSERT INTO counter_moved (v) VALUES (1), (2); SHOW CREATE TABLE counter_moved"),
+            create_moved + " AUTO_INCREMENT=6 DEFAULT CHARSET=utf8mb4\n");
+  EXPECT_EQ(Query("SHOW CREATE TABLE counter_start"),
+            "Table\tCreate Table\n"
+            "counter_start\tCREATE TABLE `counter_start` (\\n"
+            "  `id` int NOT NULL AUTO_INCREMENT,\\n"
+            "  `v` int DEFAULT NULL,\\n"
+            "  PRIMARY KEY (`id`)\\n"
+            ") ENGINE=ndbcluster AUTO_INCREMENT=1000 DEFAULT CHARSET=utf8mb4\n");
+  EXPECT_EQ(Query("SELECT TABLE_NAME, AUTO_INCREMENT FROM information_schema.TABLES "
+                  "WHERE TABLE_SCHEMA = 'showdb' AND TABLE_NAME IN "
+                  "('counter_start', 'counter_moved', 'nopk') ORDER BY TABLE_NAME"),
+            "TABLE_NAME\tAUTO_INCREMENT\ncounter_moved\t6\ncounter_start\t1000\nnopk\tNULL\n");
+  EXPECT_THAT(Query("SHOW TABLE STATUS LIKE 'counter_start'"), HasSubstr("\t1000\t"));
+  Query("DROP TABLE counter_start, counter_moved");
+}
+
 // Text columns are case-insensitive unless a _bin collation is named, and so are their keys:
 // shown as MySQL 8.0 shows them, and a key in another case is the same key (1062 names the
 // value as written), found through a const plan.

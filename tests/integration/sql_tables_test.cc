@@ -571,6 +571,29 @@ TEST_F(SqlTablesTest, AlterTableAutoIncrementSetsTheNextValue) {
   Query("DROP TABLE counted");
 }
 
+// An explicit AUTO_INCREMENT value moves the counter on (MySQL's rule): on the same connection
+// the next generated values follow it (the sequence once answered with 1, 2 and 1062), and on
+// another router, which holds no values yet, they come after it too: the router that stored it
+// moved the master's counter (NDB's setAutoIncrementValue).
+TEST_F(SqlTablesTest, ExplicitAutoIncrementValueMovesTheCounterForEveryRouter) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE explicit_ai (id INT PRIMARY KEY AUTO_INCREMENT, v INT)");
+  EXPECT_EQ(
+      Query("INSERT INTO explicit_ai (id, v) VALUES (3, 0); "
+            "INSERT INTO explicit_ai (v) VALUES (1); INSERT INTO explicit_ai (v) VALUES (2); "
+            "INSERT INTO explicit_ai (v) VALUES (3); SELECT id, v FROM explicit_ai ORDER BY id"),
+      "id\tv\n3\t0\n4\t1\n5\t2\n6\t3\n");
+  Query("INSERT INTO explicit_ai (id, v) VALUES (100000, 4)");
+  CommandResult other =
+      RunCommand({"/usr/bin/mariadb", "--user=root", "--batch", "--skip-column-names",
+                  "--socket=" + other_socket(), "--database=shop", "-e",
+                  "INSERT INTO explicit_ai (v) VALUES (5); SELECT LAST_INSERT_ID() > 100000"},
+                 absl::Seconds(60));
+  EXPECT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_EQ(other.out, "1\n");
+  Query("DROP TABLE explicit_ai");
+}
+
 // A copying ALTER TABLE (a column added) while another router's client inserts rows: the
 // writers wait for the copy (never an error) and every row of theirs is in the new table, with
 // the new column's default; a unique key over duplicate values fails with 1062 naming the

@@ -92,8 +92,13 @@ void DictionaryRole::HandleDict(Connection* conn, absl::string_view body) {
       }
       break;
     case wire::DictReq::kReserveAutoIncrement:
+    case wire::DictReq::kReadAutoIncrement:
       if (view_->IsMaster()) {
-        dictionary_->ReserveAutoIncrement(req.reserve_auto_increment(), &conf);
+        if (req.has_read_auto_increment()) {
+          dictionary_->ReadAutoIncrement(req.read_auto_increment(), &conf);
+        } else {
+          dictionary_->ReserveAutoIncrement(req.reserve_auto_increment(), &conf);
+        }
       } else {
         conf.set_error_code(wire::kErTemporary);
         conf.set_error_message(

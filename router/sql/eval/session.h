@@ -21,6 +21,7 @@
 #include "absl/time/time.h"
 #include "common/metrics.h"
 #include "protocol/value.h"
+#include "router/sql/eval/auto_increment_range.h"
 #include "router/sql/eval/process_list.h"
 
 namespace shoal::schema {
@@ -55,12 +56,8 @@ class DataAccess {
 
   // AUTO_INCREMENT values this thread reserved from the dictionary master and has not used
   // yet, by table id: reserved in batches, as NDB's ndb_autoincrement_prefetch_sz, so that an
-  // insert does not cost a round trip to the master.
-  struct AutoIncrementRange {
-    uint32_t table_version = 0;
-    uint64_t next = 0;
-    uint64_t end = 0;
-  };
+  // insert does not cost a round trip to the master (auto_increment_range.h).
+  using AutoIncrementRange = ::shoal::sql::AutoIncrementRange;
   absl::flat_hash_map<uint32_t, AutoIncrementRange> auto_increment;
 };
 
@@ -217,6 +214,10 @@ struct SessionState {
   // Whether the statement being run fetched the dictionary already: run again, it plans on
   // what it got (or, the fetch failed, on what was cached) instead of asking once more.
   DictionaryFetched dictionary_fetched = DictionaryFetched::kNo;
+  // The AUTO_INCREMENT counters (table id → the master's next value) the statement being run
+  // read from the master (NextAutoIncrements); null before it asked. Reset with
+  // dictionary_fetched; shared with the fetch's answer, which must not touch the session.
+  mutable std::shared_ptr<absl::flat_hash_map<uint32_t, uint64_t>> auto_increment_read;
   // The views ("db.name") whose SELECT typed without an error on the dictionary of
   // `views_checked_on` (incarnation, version): a statement that names one again skips that
   // check until the dictionary changes (exec/view_expansion.h). Mutable as `wanted`.

@@ -163,6 +163,7 @@ StatementResult ExecuteCreateTable(const CreateTableStmt& stmt, const ExecContex
   schema::AppendTableDef(std::get<schema::TableDef>(def), &bytes);
   request.mutable_create_table()->set_table(std::move(bytes));
   request.mutable_create_table()->set_if_not_exists(stmt.if_not_exists);
+  request.mutable_create_table()->set_auto_increment(stmt.auto_increment.value_or(0));
   return RunDictionary(std::move(request), ctx, OkResult{});
 }
 

@@ -39,15 +39,6 @@ mysql::SqlError NoDefault(const schema::ColumnDef& column) {
   return {1364, "HY000", absl::StrCat("Field '", column.name, "' doesn't have a default value")};
 }
 
-// The next `count` auto-increment values for `table`, from this thread's reserved range when
-// it has them; else the statement stops to reserve more from the master (WantDictionary) and
-// runs again once they are in.
-std::variant<uint64_t, mysql::SqlError> NextAutoIncrement(const schema::TableDef& table,
-                                                          uint64_t count, SessionState* state) {
-  if (auto first = TakeAutoIncrement(table, count, state->data)) return *first;
-  return WantDictionary(*state, ReserveAutoIncrement(table, count, state->data));
-}
-
 }  // namespace
 
 std::variant<std::vector<int>, mysql::SqlError> TargetColumns(const InsertStmt& stmt,
@@ -601,31 +592,67 @@ uint64_t GeneratedValuesPerRow(const schema::TableDef& table, bool auto_given) {
   return n;
 }
 
+AutoIncrementRange& WorkerAutoIncrement(const schema::TableDef& table, DataAccess* data) {
+  AutoIncrementRange& range = data->auto_increment[table.id];
+  if (range.table_version != table.version) {
+    range = AutoIncrementRange();
+    range.table_version = table.version;
+  }
+  return range;
+}
+
 std::optional<uint64_t> TakeAutoIncrement(const schema::TableDef& table, uint64_t count,
                                           DataAccess* data) {
-  DataAccess::AutoIncrementRange& range = data->auto_increment[table.id];
-  if (range.table_version != table.version) range = {table.version, 0, 0};  // TRUNCATE resets
-  if (range.end - range.next < count) return std::nullopt;
-  uint64_t first = range.next;
-  range.next += count;
-  return first;
+  return WorkerAutoIncrement(table, data).Take(count);
 }
 
 DictionaryFetch ReserveAutoIncrement(const schema::TableDef& table, uint64_t count,
-                                     DataAccess* data) {
+                                     DataAccess* data, uint64_t at_least) {
   DictionaryFetch fetch;
   wire::ReserveAutoIncrement* reserve = fetch.request.mutable_reserve_auto_increment();
   reserve->set_table_id(table.id);
   reserve->set_count(std::max(count, kAutoIncrementBatch));
+  reserve->set_at_least(at_least);
   fetch.apply = [data, id = table.id, version = table.version](
                     const absl::StatusOr<wire::DictConf>& conf) -> std::optional<mysql::SqlError> {
     if (!conf.ok()) return ClusterFailure();
     if (conf->error_code() != 0) return EngineError(conf->error_code(), conf->error_message());
-    uint64_t first = conf->auto_increment_first();
-    data->auto_increment[id] = {version, first, first + conf->auto_increment_count()};
+    AutoIncrementRange& range = data->auto_increment[id];
+    if (range.table_version != version) {
+      range = AutoIncrementRange();
+      range.table_version = version;
+    }
+    range.Add(conf->auto_increment_first(), conf->auto_increment_count());
     return std::nullopt;
   };
   return fetch;
+}
+
+std::optional<uint64_t> StoredAutoIncrement(const schema::TableDef& table,
+                                            absl::string_view packed) {
+  const int c = table.auto_increment_column();
+  if (c < 0) return std::nullopt;
+  std::vector<uint16_t> columns(static_cast<size_t>(c) + 1);
+  for (size_t i = 0; i < columns.size(); ++i) columns[i] = static_cast<uint16_t>(i);
+  std::vector<schema::Field> fields(columns.size());
+  size_t consumed = 0;
+  if (!schema::SplitRow(table, columns, packed, fields.data(), &consumed)) return std::nullopt;
+  const schema::Field& f = fields[c];
+  const schema::ColumnDef& column = table.columns[c];
+  if (f.null) return std::nullopt;
+  if (schema::IsInteger(column.type)) {
+    if (column.is_unsigned) return schema::FieldUint(column, f.bytes);
+    int64_t v = schema::FieldInt(column, f.bytes);
+    if (v > 0) return static_cast<uint64_t>(v);
+    return std::nullopt;
+  }
+  if (column.type == schema::ColumnType::kFloat || column.type == schema::ColumnType::kDouble) {
+    double v = schema::FieldDouble(column, f.bytes);
+    // Past 2^64 the counter is spent: the next generated value fails with 1467.
+    if (v >= 18446744073709551615.0) return UINT64_MAX;
+    if (v >= 1) return static_cast<uint64_t>(v);
+  }
+  return std::nullopt;
 }
 
 std::optional<mysql::SqlError> PackRow(const schema::TableDef& table,
@@ -736,12 +763,16 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
   uint64_t generated = rows.generated;
   uint64_t last_insert_id = 0;
   if (table->has_hidden_key()) generated += count;  // the hidden key takes from that counter
-  uint64_t next_id = 0;
-  if (generated > 0) {
-    auto first = NextAutoIncrement(*table, generated, ctx.state);
-    if (auto* err = std::get_if<mysql::SqlError>(&first)) return *err;
-    next_id = std::get<uint64_t>(first);
-  }
+  const bool has_auto_column = table->auto_increment_column() >= 0;
+  // The rows take their values in order, as MySQL's counter moves: a generated value after an
+  // explicit one is above it (auto_increment_range.h). When the worker lacks values, the
+  // statement stops to reserve them and runs again.
+  std::optional<AutoIncrementWalk> walk;
+  if (generated > 0 || has_auto_column) walk.emplace(WorkerAutoIncrement(*table, ctx.state->data));
+  auto reserve = [&] {
+    return WantDictionary(
+        *ctx.state, ReserveAutoIncrement(*table, generated, ctx.state->data, walk->at_least()));
+  };
 
   const bool records_info = count > 1 || stmt.select != nullptr;
   std::vector<std::string> packed;
@@ -753,6 +784,13 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
   uint64_t conversion_warnings = 0;
   for (size_t r = 0; r < count; ++r) {
     const int row = static_cast<int>(r + 1);
+    const bool auto_given = has_auto_column && rows.given[r][table->auto_increment_column()];
+    uint64_t next_id = 0;
+    if (uint64_t needed = GeneratedValuesPerRow(*table, auto_given); needed > 0) {
+      std::optional<uint64_t> first = walk->Generate(needed);
+      if (!first) return reserve();
+      next_id = *first;
+    }
     // IGNORE stores what the column can hold, with a warning, as LOAD DATA does.
     auto append = [&](int c, schema::RowWriter* out) -> std::optional<mysql::SqlError> {
       if (!stmt.ignore) {
@@ -774,7 +812,16 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
       if (auto* err = std::get_if<mysql::SqlError>(&passed)) return *err;
       if (!std::get<bool>(passed)) continue;  // INSERT IGNORE: skipped, with a warning
     }
+    if (auto_given) {
+      if (auto stored = StoredAutoIncrement(*table, writer.view())) walk->Explicit(*stored);
+    }
     packed.emplace_back(writer.view());
+  }
+  if (walk) {
+    // An explicit value past every value the master handed this worker: the master's counter
+    // moves past it before the row is written, so no router is handed it afterwards.
+    if (walk->NeedsMaster()) return reserve();
+    ctx.state->data->auto_increment[table->id] = walk->range();
   }
   BeginImplicitTransaction(ctx.state);
   NoteTransactionWrite(ctx.state);

@@ -270,15 +270,18 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
   // Whether the worker holds the generated values the next row may take (two: the
   // AUTO_INCREMENT column and the hidden key); if not, asks the master for a batch's worth and
   // pauses until they are in.
+  // An explicit value past every value the master handed the worker has it move its counter
+  // past the value first (auto_increment_range.h): before the next row, so before the end.
   bool EnoughValues() {
-    if (TakeAutoIncrement(*table_, 2, data())) {
-      // Only looked: give them back (nothing else runs on this thread meanwhile).
-      data()->auto_increment[table_->id].next -= 2;
-      return true;
+    AutoIncrementRange& range = WorkerAutoIncrement(*table_, data());
+    if (range.next <= range.end) {
+      AutoIncrementRange looked = range;
+      // Only looked: nothing else runs on this thread meanwhile.
+      if (looked.Take(2)) return true;
     }
     awaiting_values_ = true;
     auto fetch = std::make_shared<DictionaryFetch>(
-        ReserveAutoIncrement(*table_, 2ull * batch_rows_ * window_, data()));
+        ReserveAutoIncrement(*table_, 2ull * batch_rows_ * window_, data(), range.next));
     FetchDictionary(data(), std::move(fetch), [this](std::optional<mysql::SqlError> error) {
       awaiting_values_ = false;
       if (error && !error_) error_ = *error;
@@ -349,6 +352,11 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
     };
     if (auto err = PackRow(*table_, given_, append, ctx, &next_id, &first_auto_, &writer_)) {
       return Fail(*err);
+    }
+    if (auto_column >= 0 && given_[auto_column]) {
+      if (auto stored = StoredAutoIncrement(*table_, writer_.view())) {
+        WorkerAutoIncrement(*table_, data()).Pass(*stored);
+      }
     }
     current_->rows.emplace_back(writer_.view());
     current_->row_numbers.push_back(row);

@@ -390,8 +390,15 @@ std::variant<std::vector<Row>, mysql::SqlError> TableFormRows(const ShowStmt& st
       return ColumnRows(table, stmt.full, s);
     case ShowKind::kIndex:
       return IndexRows(table);
-    default:
-      return std::vector<Row>{{table.name, ShowCreateTableText(table)}};
+    default: {
+      // AUTO_INCREMENT=n as MySQL shows it: the table's next value, when above 1.
+      auto next = NextAutoIncrements({std::get<api::TablePtr>(resolved)}, s);
+      if (auto* err = std::get_if<mysql::SqlError>(&next)) return *err;
+      const auto& counters = std::get<absl::flat_hash_map<uint32_t, uint64_t>>(next);
+      auto it = counters.find(table.id);
+      return std::vector<Row>{
+          {table.name, ShowCreateTableText(table, it == counters.end() ? 0 : it->second)}};
+    }
   }
 }
 

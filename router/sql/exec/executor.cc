@@ -426,6 +426,7 @@ StatementResult Run(const PreparedStatement& stmt, absl::Span<const mysql::Value
   internal::ExecContext ctx{state, params, internal::Now(*state), std::move(owner)};
   ctx.statement = &stmt.statement();
   state->dictionary_fetched = DictionaryFetched::kNo;
+  state->auto_increment_read = nullptr;
   StatementResult result =
       internal::RunStatementOrWait(stmt.statement(), ctx, state->warnings.size());
   if (std::holds_alternative<Deferred>(result)) return result;

@@ -43,6 +43,8 @@ struct Catalog {
   std::vector<std::string> databases;
   std::vector<api::TablePtr> tables;  // by database, then name
   std::vector<wire::View> views;      // the same
+  // TABLES.AUTO_INCREMENT: the next value of each table with an AUTO_INCREMENT column.
+  absl::flat_hash_map<uint32_t, uint64_t> next_auto_increment;
 };
 
 using RowsFn = void (*)(const Catalog&, std::vector<Row>*);
@@ -691,6 +693,9 @@ void TablesRows(const Catalog& c, std::vector<Row>* rows) {
     Row row = {Str("def"),        table->database, table->name,   Str("BASE TABLE"),
                Str("ndbcluster"), uint64_t{10},    Str("Dynamic")};
     row.resize(21, Value{});
+    if (auto it = c.next_auto_increment.find(table->id); it != c.next_auto_increment.end()) {
+      row[13] = it->second;
+    }
     row[17] =
         Str(table->collation == schema::Collation::kBinary ? "utf8mb4_bin" : kDefaultCollation);
     row[19] = Str("");
@@ -783,13 +788,13 @@ std::variant<FetchedRows, mysql::SqlError> InformationSchemaRows(absl::string_vi
   out.columns = ViewColumns(*view, state);
   if (view->rows == nullptr) return out;
   if (!view->needs_dictionary) {
-    view->rows(Catalog{state, {}, {}, {}}, &out.rows);
+    view->rows(Catalog{state, {}, {}, {}, {}}, &out.rows);
     return out;
   }
   if (state.data != nullptr) {
     if (auto err = RequireCurrentDictionary(state)) return *err;
   }
-  Catalog catalog{state, VisibleDatabases(state), {}, {}};
+  Catalog catalog{state, VisibleDatabases(state), {}, {}, {}};
   if (std::shared_ptr<const api::Dictionary> dictionary = CurrentDictionary(state)) {
     for (const auto& [name, table] : dictionary->by_name) {
       if (SessionSeesTable(state, table->database, table->name)) catalog.tables.push_back(table);
@@ -807,6 +812,11 @@ std::variant<FetchedRows, mysql::SqlError> InformationSchemaRows(absl::string_vi
               [](const api::TablePtr& a, const api::TablePtr& b) {
                 return std::tie(a->database, a->name) < std::tie(b->database, b->name);
               });
+  }
+  if (view->rows == TablesRows && state.data != nullptr) {
+    auto next = NextAutoIncrements(catalog.tables, state);
+    if (auto* err = std::get_if<mysql::SqlError>(&next)) return *err;
+    catalog.next_auto_increment = std::get<absl::flat_hash_map<uint32_t, uint64_t>>(next);
   }
   view->rows(catalog, &out.rows);
   return out;

@@ -64,13 +64,19 @@ std::optional<mysql::SqlError> PackRow(const schema::TableDef& table,
 // not (`auto_given`): one for that column, one for the hidden key.
 uint64_t GeneratedValuesPerRow(const schema::TableDef& table, bool auto_given);
 
+// The worker's AUTO_INCREMENT values for `table` (emptied when the table has a new version).
+AutoIncrementRange& WorkerAutoIncrement(const schema::TableDef& table, DataAccess* data);
 // `count` AUTO_INCREMENT values for `table` from the worker's reserved range: the first, or
 // nullopt when the range holds fewer (nothing is taken then).
 std::optional<uint64_t> TakeAutoIncrement(const schema::TableDef& table, uint64_t count,
                                           DataAccess* data);
-// The dictionary request that reserves at least `count` more values for `table` into the
-// worker's range (for FetchDictionary or WantDictionary).
+// The dictionary request that reserves at least `count` more values for `table`, from
+// `at_least` on, into the worker's range (for FetchDictionary or WantDictionary).
 DictionaryFetch ReserveAutoIncrement(const schema::TableDef& table, uint64_t count,
-                                     DataAccess* data);
+                                     DataAccess* data, uint64_t at_least = 0);
+// The value a packed row of `table` holds in its AUTO_INCREMENT column, when it is one that
+// moves the counter (positive; MySQL leaves the counter alone for zero, negatives and NULL).
+std::optional<uint64_t> StoredAutoIncrement(const schema::TableDef& table,
+                                            absl::string_view packed);
 
 }  // namespace shoal::sql::internal

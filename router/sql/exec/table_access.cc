@@ -69,6 +69,42 @@ void NoteFetched(const DictionaryFetch& fetch, SessionState* state) {
   state->dictionary_fetched = fetch.answered ? DictionaryFetched::kYes : DictionaryFetched::kFailed;
 }
 
+std::variant<absl::flat_hash_map<uint32_t, uint64_t>, mysql::SqlError> NextAutoIncrements(
+    absl::Span<const api::TablePtr> tables, const SessionState& state) {
+  absl::flat_hash_map<uint32_t, uint64_t> out;
+  if (state.data == nullptr) return out;
+  if (state.auto_increment_read == nullptr) {
+    DictionaryFetch fetch;
+    wire::ReadAutoIncrement* read = fetch.request.mutable_read_auto_increment();
+    for (const api::TablePtr& table : tables) {
+      if (table->auto_increment_column() >= 0) read->add_table_ids(table->id);
+    }
+    if (read->table_ids().empty()) return out;
+    auto counters = std::make_shared<absl::flat_hash_map<uint32_t, uint64_t>>();
+    state.auto_increment_read = counters;
+    fetch.apply =
+        [counters](const absl::StatusOr<wire::DictConf>& conf) -> std::optional<mysql::SqlError> {
+      if (auto err = DictionaryAnswerError(conf)) return err;
+      for (const auto& [id, next] : conf->next_auto_increment()) (*counters)[id] = next;
+      return std::nullopt;
+    };
+    return WantDictionary(state, std::move(fetch));
+  }
+  for (const api::TablePtr& table : tables) {
+    auto it = state.auto_increment_read->find(table->id);
+    if (it == state.auto_increment_read->end()) continue;
+    uint64_t next = it->second;
+    auto held = state.data->auto_increment.find(table->id);
+    if (held != state.data->auto_increment.end() && held->second.table_version == table->version &&
+        held->second.end == next) {
+      AutoIncrementRange range = held->second;
+      if (std::optional<uint64_t> first = range.Take(1)) next = *first;
+    }
+    out[table->id] = next;
+  }
+  return out;
+}
+
 std::optional<mysql::SqlError> DictionaryAnswerError(const absl::StatusOr<wire::DictConf>& conf) {
   if (!conf.ok()) {
     return EngineError(

@@ -13,10 +13,12 @@
 #include <optional>
 #include <variant>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "engine/api/cluster.h"
 #include "engine/wire/dictionary.pb.h"
 #include "engine/wire/errors.h"
@@ -72,6 +74,14 @@ void FetchDictionary(DataAccess* data, std::shared_ptr<DictionaryFetch> fetch,
 // After `fetch` was answered: notes it in `state` so that the statement, run again, plans on
 // what it got instead of asking again.
 void NoteFetched(const DictionaryFetch& fetch, SessionState* state);
+
+// The next AUTO_INCREMENT value of each of `tables` that has an AUTO_INCREMENT column, by table
+// id, as SHOW CREATE TABLE and information_schema.TABLES show it: the master's counter, or,
+// when this worker holds the last range the master handed out, the next value it would
+// generate (so a session sees what MySQL would show it). Asks the master first
+// (WantDictionary); a table the master no longer knows is left out.
+std::variant<absl::flat_hash_map<uint32_t, uint64_t>, mysql::SqlError> NextAutoIncrements(
+    absl::Span<const api::TablePtr> tables, const SessionState& state);
 
 // The current definition of the named table (1046, 1146). Asks for a refresh first
 // (WantDictionary) when a data node has mentioned a newer dictionary, and once more before
