@@ -8,8 +8,8 @@ namespace {
 // Walks `range` over rows (0: a generated value, else that explicit value), playing the master
 // (its counter `*master`) whenever the walk asks, as the executor does by running the statement
 // again; returns the values the rows got and stores the range back.
-std::vector<uint64_t> Run(const std::vector<uint64_t>& rows, AutoIncrementRange* range,
-                          uint64_t* master, int* round_trips = nullptr) {
+std::vector<uint64_t> Walk(const std::vector<uint64_t>& rows, AutoIncrementRange* range,
+                           uint64_t* master, int* round_trips = nullptr) {
   for (int attempt = 0; attempt < 100; ++attempt) {
     AutoIncrementWalk walk(*range);
     std::vector<uint64_t> got;
@@ -44,30 +44,30 @@ std::vector<uint64_t> Run(const std::vector<uint64_t>& rows, AutoIncrementRange*
 TEST(AutoIncrementWalkTest, ExplicitValueMovesTheCounterAsMySql) {
   AutoIncrementRange range;
   uint64_t master = 1;
-  EXPECT_EQ(Run({3}, &range, &master), std::vector<uint64_t>({3}));
+  EXPECT_EQ(Walk({3}, &range, &master), std::vector<uint64_t>({3}));
   EXPECT_GE(master, 4u);  // no router is handed 3 from now on
-  EXPECT_EQ(Run({0}, &range, &master), std::vector<uint64_t>({4}));
-  EXPECT_EQ(Run({0}, &range, &master), std::vector<uint64_t>({5}));
-  EXPECT_EQ(Run({0}, &range, &master), std::vector<uint64_t>({6}));
+  EXPECT_EQ(Walk({0}, &range, &master), std::vector<uint64_t>({4}));
+  EXPECT_EQ(Walk({0}, &range, &master), std::vector<uint64_t>({5}));
+  EXPECT_EQ(Walk({0}, &range, &master), std::vector<uint64_t>({6}));
 }
 
 TEST(AutoIncrementWalkTest, ExplicitValueInsideTheHeldRangeNeedsNoRoundTrip) {
   AutoIncrementRange range;
   uint64_t master = 1;
   int trips = 0;
-  EXPECT_EQ(Run({0}, &range, &master, &trips), std::vector<uint64_t>({1}));  // holds 1..4
-  EXPECT_EQ(Run({3}, &range, &master, &trips), std::vector<uint64_t>({3}));
-  EXPECT_EQ(Run({2}, &range, &master, &trips), std::vector<uint64_t>({2}));  // below: no change
-  EXPECT_EQ(Run({0}, &range, &master, &trips), std::vector<uint64_t>({4}));
+  EXPECT_EQ(Walk({0}, &range, &master, &trips), std::vector<uint64_t>({1}));  // holds 1..4
+  EXPECT_EQ(Walk({3}, &range, &master, &trips), std::vector<uint64_t>({3}));
+  EXPECT_EQ(Walk({2}, &range, &master, &trips), std::vector<uint64_t>({2}));  // below: no change
+  EXPECT_EQ(Walk({0}, &range, &master, &trips), std::vector<uint64_t>({4}));
   EXPECT_EQ(trips, 1);
 }
 
 TEST(AutoIncrementWalkTest, MultiRowMixGivesMySqlValues) {
   AutoIncrementRange range;
   uint64_t master = 1;
-  EXPECT_EQ(Run({0, 10, 0, 0, 5, 0}, &range, &master),
+  EXPECT_EQ(Walk({0, 10, 0, 0, 5, 0}, &range, &master),
             std::vector<uint64_t>({1, 10, 11, 12, 5, 13}));
-  EXPECT_EQ(Run({0, 1000, 0, 5000, 0}, &range, &master),
+  EXPECT_EQ(Walk({0, 1000, 0, 5000, 0}, &range, &master),
             std::vector<uint64_t>({14, 1000, 1001, 5000, 5001}));
   EXPECT_GE(master, 5002u);
 }
@@ -78,10 +78,10 @@ TEST(AutoIncrementWalkTest, ExplicitValuesAloneRaiseTheMasterOncePerRange) {
   int trips = 0;
   std::vector<uint64_t> rows;
   for (uint64_t v = 1; v <= 100; ++v) rows.push_back(v);
-  EXPECT_EQ(Run(rows, &range, &master, &trips), rows);  // a dump's multi-row INSERT
+  EXPECT_EQ(Walk(rows, &range, &master, &trips), rows);  // a dump's multi-row INSERT
   EXPECT_EQ(trips, 1);
   EXPECT_GE(master, 101u);
-  EXPECT_EQ(Run({0}, &range, &master), std::vector<uint64_t>({101}));
+  EXPECT_EQ(Walk({0}, &range, &master), std::vector<uint64_t>({101}));
 }
 
 TEST(AutoIncrementWalkTest, AnotherRoutersExplicitValueBelowTheCounterChangesNothing) {
@@ -89,13 +89,13 @@ TEST(AutoIncrementWalkTest, AnotherRoutersExplicitValueBelowTheCounterChangesNot
   // learns nothing it must do, and A, which NDB does not tell either, goes on from 1.
   AutoIncrementRange a, b;
   uint64_t master = 1;
-  EXPECT_EQ(Run({0}, &a, &master), std::vector<uint64_t>({1}));
-  EXPECT_EQ(Run({3}, &b, &master), std::vector<uint64_t>({3}));
-  EXPECT_EQ(Run({0}, &b, &master), std::vector<uint64_t>({5}));  // B's range starts past A's
+  EXPECT_EQ(Walk({0}, &a, &master), std::vector<uint64_t>({1}));
+  EXPECT_EQ(Walk({3}, &b, &master), std::vector<uint64_t>({3}));
+  EXPECT_EQ(Walk({0}, &b, &master), std::vector<uint64_t>({5}));  // B's range starts past A's
   // An explicit value above every range moves the master's counter for A too: its next range
   // starts past 50 (and past B's, 51..54).
-  EXPECT_EQ(Run({50}, &b, &master), std::vector<uint64_t>({50}));
-  EXPECT_EQ(Run({0, 0, 0, 0}, &a, &master), std::vector<uint64_t>({2, 3, 4, 55}));
+  EXPECT_EQ(Walk({50}, &b, &master), std::vector<uint64_t>({50}));
+  EXPECT_EQ(Walk({0, 0, 0, 0}, &a, &master), std::vector<uint64_t>({2, 3, 4, 55}));
 }
 
 TEST(AutoIncrementRangeTest, TakeSkipsSpansTooShort) {

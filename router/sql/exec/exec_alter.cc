@@ -101,8 +101,8 @@ StatementResult ExecuteAlterTable(const AlterTableStmt& stmt, const ExecContext&
     ok.info = kNoRecords;
     return EndNativeTransaction(ctx, true, std::move(ok));
   }
-  // A rename alone answers a plain OK, as mysqld's.
-  const bool counts = !RenameOnly(*table, plan.table);
+  // A rename alone answers a plain OK, as mysqld's (AUTO_INCREMENT = n alone counts its rows).
+  const bool counts = !RenameOnly(*table, plan.table) || plan.auto_increment.has_value();
   return RunDictionary(std::move(requests), ctx, [counts](SessionState*, const wire::DictConf&) {
     OkResult ok;
     if (counts) ok.info = kNoRecords;
