@@ -45,7 +45,10 @@ enum class OpCode : uint16_t {
 
 struct OpResult {
   OpCode code = OpCode::kOk;
-  int index = -1;       // kDuplicateKey: position in TableDef::indexes
+  int index = -1;  // kDuplicateKey: position in TableDef::indexes
+  // kDuplicateKey of a unique secondary index: the new row's packed key over that index's
+  // columns, as given (not folded), for 1062's message; empty when the caller has the row.
+  std::string key;
   TxnId holder = 0;     // kLocked: the transaction holding the lock
   std::string message;  // kBadRequest/kOutOfRange: the reason; otherwise empty
   // kOk of an update: its program left every column's value as it was (MySQL counts the row

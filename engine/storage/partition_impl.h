@@ -85,6 +85,8 @@ class Partition::Impl {
   // partition_write.cc
   OpResult ValidateRow(absl::string_view row);  // splits into new_fields_, key into new_key_
   OpResult CheckUnique(TxnId txn, int index, const schema::Field* fields, const Row* self);
+  // kDuplicateKey on unique index `index`, naming the key the new row's `fields` give it.
+  OpResult DuplicateUnique(int index, const schema::Field* fields) const;
   OpResult InsertNew(TxnId txn, absl::string_view row);
   OpResult ReplaceData(TxnId txn, Row* h, absl::string_view row, bool undelete);
   Row* Relocate(Row* h, Row* to, absl::string_view row, uint64_t changed);

@@ -107,6 +107,8 @@ TEST_F(PartitionTest, DuplicateKeys) {
   r = p_.Update(kAutocommit, IntKey(t_, 0, 6), testing::SetU(t_, 50));
   EXPECT_EQ(r.code, OpCode::kDuplicateKey);
   EXPECT_EQ(r.index, 2);
+  // An update's new row never reaches the reply: the result names the key that collided.
+  EXPECT_EQ(DuplicateEntryMessage(t_, r.index, r.key), "Duplicate entry '50' for key 't1.u'");
   EXPECT_EQ(Get(p_, t_, 6)->u, 60);
   // Write replaces by primary key but still checks the unique index.
   EXPECT_EQ(p_.Write(kAutocommit, PackRow(t_, {6, 2, "b", 50})).code, OpCode::kDuplicateKey);

@@ -134,12 +134,21 @@ OpResult Partition::Impl::CheckUnique(TxnId txn, int index, const schema::Field*
     if (head->owner == txn) {
       // This transaction moved that row away from the key or deleted it.
       if (e->is_before_image() || (head->flags & kDeleted)) continue;
-      return Duplicate(index);
+      return DuplicateUnique(index, fields);
     }
     if (head->owner != 0) return Locked(head->owner);
-    return Duplicate(index);
+    return DuplicateUnique(index, fields);
   }
   return OpResult();
+}
+
+// An update's new row never reaches the reply, so 1062's message takes the key from here.
+OpResult Partition::Impl::DuplicateUnique(int index, const schema::Field* fields) const {
+  OpResult result = Duplicate(index);
+  for (uint16_t c : indexes_[index]->info.columns) {
+    result.key += schema::EncodeValue(layout_.columns[c], fields[c].bytes);
+  }
+  return result;
 }
 
 void Partition::Impl::TrackAutoIncrement(const schema::Field* fields) {

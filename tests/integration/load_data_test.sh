@@ -3,8 +3,8 @@
 # The cluster in a box and a private mariadbd get the same tables and the same files
 # (tests/integration/load_data/: tabs, CSV with OPTIONALLY ENCLOSED BY '"' and CRLF lines,
 # escapes, NULLs, IGNORE 1 LINES, @variables with SET, short and long rows, bad numbers,
-# duplicates with IGNORE and REPLACE, STARTING BY, multi-byte terminators, ESCAPED BY '',
-# AUTO_INCREMENT, rows of a child table without their parent) through the real `mariadb` client with --local-infile=1; the info line
+# duplicates with IGNORE and REPLACE (on a unique key too), STARTING BY, multi-byte
+# terminators, ESCAPED BY '', AUTO_INCREMENT, rows of a child table without their parent) through the real `mariadb` client with --local-infile=1; the info line
 # (Records/Deleted/Skipped/Warnings), SHOW WARNINGS and the table's rows must be the same.
 # Messages are compared after MariaDB's `db`.`t`.`c` and 'PRIMARY' are written MySQL's way
 # ('c', 't.PRIMARY'), which Shoal follows.
@@ -84,6 +84,9 @@ compare_case "duplicates skipped (LOCAL implies IGNORE)" \
   "INSERT INTO \$T VALUES (2, 'kept', 0)"
 compare_case "duplicates replaced" "(id INT PRIMARY KEY, s VARCHAR(20), n INT)" \
   "REPLACE INTO TABLE \$T" dups.tsv "INSERT INTO \$T VALUES (2, 'old', 0), (3, 'old', 0)"
+compare_case "duplicates replaced on a unique key" \
+  "(id INT PRIMARY KEY, s VARCHAR(20), n INT, UNIQUE KEY (s))" "REPLACE INTO TABLE \$T" dups.tsv \
+  "INSERT INTO \$T VALUES (7, 'second', 0), (3, 'old', 0), (8, 'FIRST', 1), (9, 'third', 9)"
 compare_case "STARTING BY and multi-byte terminators" "(id INT PRIMARY KEY, s VARCHAR(20))" \
   "INTO TABLE \$T FIELDS TERMINATED BY '||' LINES STARTING BY 'xxx' TERMINATED BY '<EOL>\\n'" \
   multi.txt

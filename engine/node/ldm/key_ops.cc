@@ -394,8 +394,8 @@ void KeyOps::Reply(wire::FrameBuilder* out, const OpResult& result, uint64_t tag
       wire::AppendResult(out, wire::kResultNotFound, 0, tag, {});
       return;
     case OpCode::kDuplicateKey: {
-      std::string key;
-      if (!row.empty() && schema::KeyOfRow(table, result.index, row, &key)) {
+      std::string key = result.key;
+      if (!key.empty() || (!row.empty() && schema::KeyOfRow(table, result.index, row, &key))) {
         Error(out, tag, kErDupEntry, storage::DuplicateEntryMessage(table, result.index, key));
       } else {
         Error(out, tag, kErDupEntry,

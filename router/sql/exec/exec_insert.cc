@@ -1,7 +1,8 @@
 // INSERT and REPLACE: every row is evaluated and packed in the router, then all of them go to
-// their partitions' primaries in one batch (I1). A multi-row statement runs as one native
-// transaction, so that a row that fails (a duplicate key, a full table) rolls the others back:
-// the statement has no effect, as in MySQL.
+// their partitions' primaries in one batch (I1); REPLACE into a table with a unique secondary
+// index reads what its rows collide with first (exec_replace.cc). A multi-row statement runs as
+// one native transaction, so that a row that fails (a duplicate key, a full table) rolls the
+// others back: the statement has no effect, as in MySQL.
 #include <algorithm>
 #include <optional>
 
@@ -20,6 +21,7 @@
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/insert_rows.h"
+#include "router/sql/exec/replace_plan.h"
 #include "router/sql/exec/savepoint_undo.h"
 #include "router/sql/exec/table_access.h"
 
@@ -254,8 +256,7 @@ class InsertRun : public AsyncStatement, public api::Completion {
 // (in the session's transaction or one of the statement's own); rows not there are inserted,
 // the others rewritten with the assignments, where VALUES(col) is the value the row would
 // have inserted. Affected rows as MySQL counts them: 1 per insert, 2 per changed row, 0 per
-// unchanged one. Only the primary key is checked for duplicates: a clash on a unique
-// secondary key answers 1062.
+// unchanged one. A row that collides on a unique secondary key updates the row holding it.
 class UpsertRun : public AsyncStatement, public api::Completion {
  public:
   UpsertRun(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
@@ -841,6 +842,10 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
       ok.info = absl::StrCat("Records: 0  Duplicates: 0  Warnings: ", warned);
     }
     return ok;
+  }
+  if (stmt.replace && HasUniqueSecondaryIndex(*table)) {
+    StartReplace(ctx, std::move(table), std::move(packed), last_insert_id, records_info, warned);
+    return Deferred{};
   }
   auto* run = new InsertRun(ctx, std::move(table), std::move(packed), stmt.replace, stmt.ignore,
                             last_insert_id, records_info, warned);

@@ -8,8 +8,10 @@
 // load holds is bounded by a few batches and a packet, whatever the file's size.
 //
 // Duplicates of a key are skipped with 1062 warnings (LOCAL implies IGNORE) or, with REPLACE,
-// written over (Deleted counts them). Rows that fail otherwise fail the statement; the batches
-// committed before stay, as with NDB. Warnings reach SHOW WARNINGS in row order.
+// written over (Deleted counts them); into a table with a unique secondary index, REPLACE reads
+// first what each batch's rows collide with, and deletes those rows (exec_replace.cc). Rows that
+// fail otherwise fail the statement; the batches committed before stay, as with NDB. Warnings
+// reach SHOW WARNINGS in row order.
 //
 // Server-side files (LOAD DATA without LOCAL) are refused as mysqld refuses them with
 // secure_file_priv NULL: a router has no files of its clients to read.
@@ -31,6 +33,7 @@
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/insert_rows.h"
+#include "router/sql/exec/replace_plan.h"
 #include "router/sql/exec/savepoint_undo.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/turn_loop.h"
@@ -118,7 +121,8 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
         session_txn_(StatementTransaction(ctx.state)),
         rows_counter_(ctx.state->server->load_data_rows),
         bytes_counter_(ctx.state->server->load_data_bytes),
-        foreign_keys_(ForeignKeysApplyToInserts(*table_, *ctx.state, stmt.replace)) {
+        foreign_keys_(ForeignKeysApplyToInserts(*table_, *ctx.state, stmt.replace)),
+        replace_unique_(stmt.replace && HasUniqueSecondaryIndex(*table_)) {
     const size_t n = table_->columns.size();
     given_.resize(n);
     values_.resize(n);
@@ -168,7 +172,8 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
   struct Batch;
   struct RowOp : api::Completion {
     Batch* batch = nullptr;
-    size_t index = 0;
+    size_t index = 0;        // in `rows`, or in `steps` for a step
+    bool step = false;       // a step of a REPLACE planned for unique keys (replace_plan.h)
     bool rewriting = false;  // REPLACE: the insert met a duplicate, the row is written over
     bool written = false;
     void Done(const api::Outcome& outcome) override { batch->RowDone(this, outcome); }
@@ -178,6 +183,7 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
     std::vector<std::string> rows;
     std::vector<uint64_t> row_numbers;
     std::vector<RowOp> ops;
+    std::vector<ReplaceStep> steps;  // REPLACE into a table with unique secondary indexes
     // Conversion warnings, with the row they belong to; duplicates are added as they answer.
     std::vector<std::pair<uint64_t, Diagnostic>> warnings;
     api::Transaction txn;
@@ -191,6 +197,7 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
     void RowDone(RowOp* op, const api::Outcome& outcome);
     void SkipOrphans(const MissingParents& missing);
     void Send();
+    void SendSteps();
     void CheckForeignKeysOfRows();
     void Done(const api::Outcome& outcome) override;  // the commit or rollback
     void OpFinished();
@@ -478,6 +485,7 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
   // are skipped with warning 1452 (LOCAL: errors become warnings, as if IGNORE), and what the
   // batch wrote is checked before it commits.
   const bool foreign_keys_;
+  const bool replace_unique_;  // REPLACE into a table with a unique secondary index
   bool generates_ = false;
 
   // The row being converted (reused from row to row).
@@ -500,6 +508,17 @@ class LoadDataRun : public AsyncStatement, public LocalInfile {
 };
 
 void LoadDataRun::Batch::RowDone(RowOp* op, const api::Outcome& outcome) {
+  if (op->step) {
+    const bool is_delete = steps[op->index].kind == ReplaceStep::Kind::kDelete;
+    if (outcome.ok()) {
+      op->written = true;
+      if (is_delete || outcome.replaced) ++deleted;
+      if (!is_delete) ++copied;
+    } else if (!outcome.not_found() && !error) {
+      error = EngineError(outcome.code, outcome.message);
+    }
+    return OpFinished();
+  }
   if (outcome.ok()) {
     ++copied;
     op->written = true;
@@ -536,6 +555,18 @@ void LoadDataRun::Batch::SkipOrphans(const MissingParents& missing) {
 }
 
 void LoadDataRun::Batch::Send() {
+  if (run->replace_unique_) {
+    outstanding = 1;  // the reads of what the rows collide with
+    return PlanReplace(run->data(), used_txn, run->table_, &rows,
+                       [this](std::variant<std::vector<ReplaceStep>, mysql::SqlError> planned) {
+                         if (auto* err = std::get_if<mysql::SqlError>(&planned)) {
+                           if (!error) error = std::move(*err);
+                           return OpFinished();
+                         }
+                         steps = std::get<std::vector<ReplaceStep>>(std::move(planned));
+                         SendSteps();
+                       });
+  }
   api::Client& client = run->data()->client();
   ops.resize(rows.size());
   outstanding = 1;  // the loop; completions may run inside it
@@ -549,6 +580,29 @@ void LoadDataRun::Batch::Send() {
   OpFinished();
 }
 
+// The steps in their order, sent at once (`outstanding` was 1 for the reads).
+void LoadDataRun::Batch::SendSteps() {
+  api::Client& client = run->data()->client();
+  ops.resize(steps.size());
+  std::string key;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    RowOp& op = ops[i];
+    op.batch = this;
+    op.index = i;
+    op.step = true;
+    ++outstanding;
+    if (steps[i].kind == ReplaceStep::Kind::kDelete) {
+      key.clear();
+      api::Client::KeyOfRow(*run->table_, steps[i].row, &key);
+      client.Delete(*run->table_, key, &op, used_txn);
+    } else {
+      client.Write(*run->table_, steps[i].row, &op, used_txn);
+    }
+  }
+  run->data()->Flush();
+  OpFinished();
+}
+
 // As InsertRun's: the references the rows make, and the children of rows REPLACE replaced.
 void LoadDataRun::Batch::CheckForeignKeysOfRows() {
   checked = true;
@@ -559,6 +613,16 @@ void LoadDataRun::Batch::CheckForeignKeysOfRows() {
   std::vector<RowChange> changes;
   for (const RowOp& op : ops) {
     if (!op.written) continue;
+    if (op.step) {  // what a delete or a write took away, and what a write put
+      const ReplaceStep& step = steps[op.index];
+      if (step.kind == ReplaceStep::Kind::kDelete) {
+        changes.push_back({step.row, ""});
+        continue;
+      }
+      if (step.before) changes.push_back({*step.before, ""});
+      changes.push_back({"", step.row});
+      continue;
+    }
     if (op.rewriting && referenced) changes.push_back({rows[op.index], ""});
     changes.push_back({"", rows[op.index]});
   }

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/functional/function_ref.h"
 #include "engine/schema/row.h"
 #include "engine/schema/schema.h"
@@ -15,6 +16,7 @@
 #include "protocol/value.h"
 #include "router/sql/eval/session.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/replace_plan.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
@@ -39,6 +41,23 @@ std::variant<std::vector<int>, mysql::SqlError> TargetColumns(const InsertStmt& 
 // UPDATE): Deferred, or an error before anything was sent.
 StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToInsert rows,
                            const ExecContext& ctx);
+
+// REPLACE into a table with a unique secondary index (exec_replace.cc): reads, in one batch
+// with exclusive locks in `txn`, what the primary and unique keys of each of `rows` hold, and
+// works out the deletes and writes that replace them (replace_plan.h). `done` gets those steps,
+// or the reads' first error, once every read has answered; it may run before this returns.
+// REQUIRES: `*rows` lives until then.
+using ReplacePlanned =
+    absl::AnyInvocable<void(std::variant<std::vector<ReplaceStep>, mysql::SqlError>)>;
+void PlanReplace(DataAccess* data, api::Transaction* txn, api::TablePtr table,
+                 const std::vector<std::string>* rows, ReplacePlanned done);
+
+// REPLACE into a table with a unique secondary index, as a statement: the packed `rows`, each
+// taking the place of every row it collides with on its primary key or a unique key, as in
+// MySQL. Delivers the statement's result itself (the caller returns Deferred).
+// `records_info`, `warned`: as InsertRows' OK says them.
+void StartReplace(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
+                  uint64_t last_insert_id, bool records_info, uint64_t warned);
 
 // INSERT … SELECT (exec_insert_select.cc): the SELECT runs first as a child statement, then its
 // rows are inserted as a multi-row INSERT's.

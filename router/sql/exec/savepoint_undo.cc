@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/schema/collation.h"
 #include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/replace_plan.h"
 #include "router/sql/exec/table_access.h"
 
 namespace shoal::sql::internal {
@@ -26,18 +27,27 @@ class UndoRun : public AsyncStatement, public api::Completion {
     std::string form;
     api::Client& client = data()->client();
     api::Transaction* txn = s->txn.get();
-    outstanding_ = 1;  // the loop below; completions may run inside it
+    outstanding_ = 1;  // the loops below; completions may run inside them
+    std::vector<const SessionState::UndoRecord*> firsts;
     for (size_t i = from; i < s->undo.size(); ++i) {
       const SessionState::UndoRecord& r = s->undo[i];
       if (!restored.emplace(r.table->id, schema::KeyForm(*r.table, 0, r.key, &form)).second) {
         continue;  // a later image
       }
+      firsts.push_back(&r);
+    }
+    // Rows written back in any order may meet, on a unique secondary key, a row not yet back
+    // (two rows that swapped keys): in such a table every row goes first, then the images
+    // come back, in the same batch and in that order, into keys nobody holds.
+    for (const SessionState::UndoRecord* r : firsts) {
+      if (!r->before.empty() && !HasUniqueSecondaryIndex(*r->table)) continue;
       ++outstanding_;
-      if (r.before.empty()) {
-        client.Delete(*r.table, r.key, this, txn);
-      } else {
-        client.Write(*r.table, r.before, this, txn);
-      }
+      client.Delete(*r->table, r->key, this, txn);
+    }
+    for (const SessionState::UndoRecord* r : firsts) {
+      if (r->before.empty()) continue;
+      ++outstanding_;
+      client.Write(*r->table, r->before, this, txn);
     }
     data()->Flush();
     Done(api::Outcome{});

@@ -4,10 +4,11 @@
 // (SessionState::undo), and a rollback to the savepoint writes back, in the same transaction,
 // the first recorded image of each row written since — deleting the rows that were not there.
 // Those rows stay locked by the transaction throughout, so nobody else changed them meanwhile.
-// A write that cannot say what it replaced (REPLACE, LOAD DATA, a foreign key's cascade) makes
-// the savepoints set before it unrestorable: a rollback to one answers 1235, as before. So does
-// an undo grown past kMaxUndoBytes (a router's memory is not the place for a huge
-// transaction's before-images): it is then dropped.
+// A write that cannot say what it replaced (REPLACE into a table without a unique secondary
+// index, LOAD DATA, a foreign key's cascade) makes the savepoints set before it unrestorable:
+// a rollback to one answers 1235, as before. So does an undo grown past kMaxUndoBytes (a
+// router's memory is not the place for a huge transaction's before-images): it is then
+// dropped.
 #pragma once
 
 #include <string>

@@ -1,0 +1,275 @@
+// REPLACE into a table with unique secondary indexes (replace_plan.h). Three batches, whatever
+// the number of rows: every row's primary key and unique keys are read with exclusive locks;
+// the router works out which rows the statement deletes and which it writes; those deletes and
+// writes go in one batch, in order; then the foreign keys are checked and the statement's own
+// transaction (outside a SQL one) is committed. What the rows collide with stays locked from
+// the read to the end, so the plan holds when it is applied.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine/api/client.h"
+#include "engine/schema/row.h"
+#include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/foreign_keys.h"
+#include "router/sql/exec/insert_rows.h"
+#include "router/sql/exec/replace_plan.h"
+#include "router/sql/exec/savepoint_undo.h"
+#include "router/sql/exec/table_access.h"
+
+namespace shoal::sql::internal {
+namespace {
+
+// PlanReplace's reads: owns itself, and goes once the last has answered.
+class CollisionReads {
+ public:
+  CollisionReads(DataAccess* data, api::Transaction* txn, api::TablePtr table,
+                 const std::vector<std::string>* rows, ReplacePlanned done)
+      : data_(data), txn_(txn), table_(std::move(table)), rows_(rows), done_(std::move(done)) {
+    for (size_t c = 0; c < table_->columns.size(); ++c) {
+      all_columns_.push_back(static_cast<uint16_t>(c));
+    }
+  }
+
+  void Start() {
+    ReplacePlanner planner(*table_);
+    outstanding_ = 1;  // the loop below; completions may run inside it
+    std::string key;
+    for (const std::string& row : *rows_) {
+      if (!api::Client::KeyOfRow(*table_, row, &key)) continue;  // the write will refuse it
+      Read(0, key);
+      for (int index : planner.unique_indexes()) {
+        if (schema::KeyOfRow(*table_, index, row, &key)) Read(index, key);
+      }
+    }
+    data_->Flush();
+    ReadDone();
+  }
+
+ private:
+  // One read: a row found goes to found_.
+  struct ReadInto : api::Completion {
+    explicit ReadInto(CollisionReads* owner) : reads(owner) {}
+    void Done(const api::Outcome& outcome) override {
+      if (outcome.ok()) {
+        reads->found_.emplace_back(outcome.row);
+      } else if (!outcome.not_found() && !reads->error_) {
+        reads->error_ = EngineError(outcome.code, outcome.message);
+      }
+      reads->ReadDone();
+    }
+    CollisionReads* reads;
+  };
+
+  void Read(int index, const std::string& key) {
+    ++outstanding_;
+    reads_.push_back(std::make_unique<ReadInto>(this));
+    api::Client& client = data_->client();
+    if (index == 0) {
+      client.Read(*table_, key, all_columns_, reads_.back().get(), txn_, api::Lock::kExclusive);
+    } else {
+      client.ReadUnique(*table_, index, key, all_columns_, reads_.back().get(), txn_,
+                        api::Lock::kExclusive);
+    }
+  }
+
+  void ReadDone() {
+    if (--outstanding_ > 0) return;
+    std::variant<std::vector<ReplaceStep>, mysql::SqlError> result;
+    if (error_) {
+      result = std::move(*error_);
+    } else {
+      ReplacePlanner planner(*table_);
+      for (const std::string& row : found_) planner.Stored(row);
+      std::vector<ReplaceStep> steps;
+      for (const std::string& row : *rows_) planner.Add(row, &steps);
+      result = std::move(steps);
+    }
+    ReplacePlanned done = std::move(done_);
+    delete this;
+    done(std::move(result));
+  }
+
+  DataAccess* data_;
+  api::Transaction* txn_;
+  api::TablePtr table_;
+  const std::vector<std::string>* rows_;
+  ReplacePlanned done_;
+  std::vector<uint16_t> all_columns_;
+  std::vector<std::unique_ptr<ReadInto>> reads_;
+  std::vector<std::string> found_;  // the rows the reads found
+  int outstanding_ = 0;
+  std::optional<mysql::SqlError> error_;
+};
+
+// Owns itself (AsyncStatement); runs on the session's worker thread.
+class ReplaceRun : public AsyncStatement, public api::Completion {
+ public:
+  ReplaceRun(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
+             uint64_t last_insert_id, bool records_info, uint64_t warned)
+      : AsyncStatement(ctx),
+        table_(std::move(table)),
+        rows_(std::move(rows)),
+        last_insert_id_(last_insert_id),
+        records_info_(records_info),
+        warned_(warned),
+        session_txn_(StatementTransaction(ctx.state)),
+        foreign_keys_(ForeignKeysApplyToInserts(*table_, *ctx.state, /*replace=*/true)),
+        undo_(ctx.state) {}
+
+  void Start() {
+    if (session_txn_ == nullptr) own_txn_ = data()->client().Begin();
+    outstanding_ = 1;
+    PlanReplace(data(), txn(), table_, &rows_,
+                [this](std::variant<std::vector<ReplaceStep>, mysql::SqlError> planned) {
+                  if (auto* err = std::get_if<mysql::SqlError>(&planned)) {
+                    if (!error_) error_ = std::move(*err);
+                  } else {
+                    steps_planned_ = std::get<std::vector<ReplaceStep>>(std::move(planned));
+                  }
+                  OpDone();
+                });
+  }
+
+  // The end of the own transaction.
+  void Done(const api::Outcome& outcome) override {
+    if (!outcome.ok() && !error_) error_ = EngineError(outcome.code, outcome.message);
+    Finish();
+  }
+
+ private:
+  enum class Phase { kRead, kWrite, kEnd };
+
+  // One step of the plan, counted as MySQL counts REPLACE: a row deleted or replaced is one
+  // affected row and one of the info's Duplicates, an inserted row one affected row.
+  struct StepInto : api::Completion {
+    StepInto(ReplaceRun* owner, bool is_delete, bool planned_replace)
+        : run(owner), deletes(is_delete), replaces(planned_replace) {}
+    void Done(const api::Outcome& outcome) override {
+      if (outcome.ok()) {
+        const bool removed = deletes || outcome.replaced;
+        run->affected_ += deletes ? 1 : 1 + outcome.replaced;
+        run->duplicates_ += removed;
+        // A row nobody held when it was read, committed before the write: the undo cannot
+        // say what the write replaced.
+        if (!deletes && outcome.replaced && !replaces) run->undo_.Lose();
+      } else if (!outcome.not_found() && !run->error_) {
+        run->error_ = EngineError(outcome.code, outcome.message);
+      }
+      run->OpDone();
+    }
+    ReplaceRun* run;
+    bool deletes;   // a delete, else a write
+    bool replaces;  // a write the plan saw a row under
+  };
+
+  api::Transaction* txn() { return session_txn_ != nullptr ? session_txn_.get() : &own_txn_; }
+
+  void OpDone() {
+    if (--outstanding_ > 0) return;
+    if (phase_ == Phase::kRead) return Write();
+    if (!changes_.empty() && !error_) {  // the foreign keys, before the commit
+      NoteCascades(state(), *table_);
+      ++outstanding_;
+      return CheckForeignKeys(data(), data()->client().dictionary(), txn(), table_,
+                              std::move(changes_), [this](std::optional<mysql::SqlError> error) {
+                                changes_.clear();
+                                if (error && !error_) error_ = std::move(error);
+                                OpDone();
+                              });
+    }
+    End();
+  }
+
+  // Sends the steps in order: on one partition (a table with a unique index has one) the data
+  // node applies them in that order.
+  void Write() {
+    phase_ = Phase::kWrite;
+    if (error_ || state() == nullptr) return End();
+    std::vector<ReplaceStep> steps = std::move(steps_planned_);
+    DataAccess* data_access = data();
+    api::Client& client = data_access->client();
+    outstanding_ = 1;
+    wrote_ = true;
+    std::string key;
+    for (ReplaceStep& step : steps) {
+      key.clear();
+      api::Client::KeyOfRow(*table_, step.row, &key);
+      const bool is_delete = step.kind == ReplaceStep::Kind::kDelete;
+      steps_.push_back(std::make_unique<StepInto>(this, is_delete, step.before.has_value()));
+      ++outstanding_;
+      if (is_delete) {
+        client.Delete(*table_, key, steps_.back().get(), txn());
+        undo_.Record(table_, key, step.row);
+        if (foreign_keys_) changes_.push_back({std::move(step.row), ""});
+        continue;
+      }
+      client.Write(*table_, step.row, steps_.back().get(), txn());
+      undo_.Record(table_, key, step.before.value_or(""));
+      // As MySQL's, a replaced row is deleted: its children see a delete, then an insert.
+      if (foreign_keys_ && step.before) changes_.push_back({std::move(*step.before), ""});
+      if (foreign_keys_) changes_.push_back({"", std::move(step.row)});
+    }
+    data_access->Flush();
+    OpDone();
+  }
+
+  void End() {
+    if (session_txn_ != nullptr) return Finish();
+    phase_ = Phase::kEnd;
+    EndTransaction(&own_txn_, !error_, this);
+  }
+
+  void Finish() {
+    // Rows of the session's transaction that went in cannot be taken out alone.
+    if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, wrote_);
+    undo_.Keep(state());
+    OkResult ok;
+    ok.affected_rows = affected_;
+    ok.last_insert_id = last_insert_id_;
+    if (records_info_) {
+      ok.info = absl::StrCat("Records: ", rows_.size(), "  Duplicates: ", duplicates_,
+                             "  Warnings: ", warned_);
+    }
+    if (state() != nullptr && last_insert_id_ != 0) state()->last_insert_id = last_insert_id_;
+    Deliver(ok);
+  }
+
+  api::TablePtr table_;
+  std::vector<std::string> rows_;
+  uint64_t last_insert_id_;
+  bool records_info_;
+  uint64_t warned_;  // warnings the rows got before (values adjusted, rows a view left out)
+  std::shared_ptr<api::Transaction> session_txn_;
+  api::Transaction own_txn_;
+  const bool foreign_keys_;  // the rows' foreign keys are checked (foreign_keys.h)
+  std::vector<ReplaceStep> steps_planned_;
+  std::vector<std::unique_ptr<StepInto>> steps_;
+  std::vector<RowChange> changes_;  // the steps, for the foreign keys
+  StatementUndo undo_;              // for savepoints (savepoint_undo.h)
+  Phase phase_ = Phase::kRead;
+  bool wrote_ = false;  // the steps were sent
+  int outstanding_ = 0;
+  uint64_t affected_ = 0;
+  uint64_t duplicates_ = 0;  // rows deleted or replaced
+  std::optional<mysql::SqlError> error_;
+};
+
+}  // namespace
+
+void PlanReplace(DataAccess* data, api::Transaction* txn, api::TablePtr table,
+                 const std::vector<std::string>* rows, ReplacePlanned done) {
+  (new CollisionReads(data, txn, std::move(table), rows, std::move(done)))->Start();
+}
+
+void StartReplace(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
+                  uint64_t last_insert_id, bool records_info, uint64_t warned) {
+  auto* run =
+      new ReplaceRun(ctx, std::move(table), std::move(rows), last_insert_id, records_info, warned);
+  run->Start();
+}
+
+}  // namespace shoal::sql::internal
