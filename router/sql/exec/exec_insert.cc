@@ -219,17 +219,10 @@ class InsertRun : public AsyncStatement, public api::Completion {
     // Rows of the session's transaction that went in cannot be taken out alone.
     if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, inserted_ > 0);
     if (RecordsUndo(state())) RecordInserted();
-    OkResult ok;
-    ok.affected_rows = inserted_;
-    ok.last_insert_id = last_insert_id_;
-    if (records_info_) {
-      // As MySQL: Duplicates counts the rows IGNORE skipped and those REPLACE replaced.
-      ok.info = absl::StrCat("Records: ", rows_.size() + skipped_,
-                             "  Duplicates: ", duplicates_ + skipped_ + replaced_,
-                             "  Warnings: ", duplicates_ + skipped_ + warned_);
-    }
-    if (state() != nullptr && last_insert_id_ != 0) state()->last_insert_id = last_insert_id_;
-    Deliver(ok);
+    // As MySQL: Duplicates counts the rows IGNORE skipped and those REPLACE replaced.
+    Deliver(WriteOk({inserted_, last_insert_id_, rows_.size() + skipped_,
+                     duplicates_ + skipped_ + replaced_, duplicates_ + skipped_ + warned_},
+                    records_info_, state()));
   }
 
   api::TablePtr table_;
@@ -544,15 +537,8 @@ class UpsertRun : public AsyncStatement, public api::Completion {
   void Finish() {
     if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, true);
     undo_.Keep(state());
-    OkResult ok;
-    ok.affected_rows = affected_;
-    ok.last_insert_id = last_insert_id_;
-    if (records_info_) {
-      ok.info =
-          absl::StrCat("Records: ", rows_.size(), "  Duplicates: ", updated_, "  Warnings: 0");
-    }
-    if (state() != nullptr && last_insert_id_ != 0) state()->last_insert_id = last_insert_id_;
-    Deliver(ok);
+    Deliver(
+        WriteOk({affected_, last_insert_id_, rows_.size(), updated_, 0}, records_info_, state()));
   }
 
   api::TablePtr table_;
@@ -756,6 +742,18 @@ class ViewCheck {
 };
 
 }  // namespace
+
+OkResult WriteOk(const WriteCounts& counts, bool records_info, SessionState* state) {
+  OkResult ok;
+  ok.affected_rows = counts.affected;
+  ok.last_insert_id = counts.last_insert_id;
+  if (records_info) {
+    ok.info = absl::StrCat("Records: ", counts.records, "  Duplicates: ", counts.duplicates,
+                           "  Warnings: ", counts.warnings);
+  }
+  if (state != nullptr && counts.last_insert_id != 0) state->last_insert_id = counts.last_insert_id;
+  return ok;
+}
 
 StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToInsert rows,
                            const ExecContext& ctx) {

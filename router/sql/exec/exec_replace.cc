@@ -227,15 +227,8 @@ class ReplaceRun : public AsyncStatement, public api::Completion {
     // Rows of the session's transaction that went in cannot be taken out alone.
     if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, wrote_);
     undo_.Keep(state());
-    OkResult ok;
-    ok.affected_rows = affected_;
-    ok.last_insert_id = last_insert_id_;
-    if (records_info_) {
-      ok.info = absl::StrCat("Records: ", rows_.size(), "  Duplicates: ", duplicates_,
-                             "  Warnings: ", warned_);
-    }
-    if (state() != nullptr && last_insert_id_ != 0) state()->last_insert_id = last_insert_id_;
-    Deliver(ok);
+    Deliver(WriteOk({affected_, last_insert_id_, rows_.size(), duplicates_, warned_}, records_info_,
+                    state()));
   }
 
   api::TablePtr table_;

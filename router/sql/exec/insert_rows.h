@@ -59,6 +59,18 @@ void PlanReplace(DataAccess* data, api::Transaction* txn, api::TablePtr table,
 void StartReplace(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
                   uint64_t last_insert_id, bool records_info, uint64_t warned);
 
+// The OK of a statement that wrote rows: `affected` and the first generated id (also the
+// session's LAST_INSERT_ID when there is one), with MySQL's "Records: … Duplicates: …
+// Warnings: …" info when `records_info` (a multi-row INSERT, REPLACE or INSERT … SELECT).
+struct WriteCounts {
+  uint64_t affected = 0;
+  uint64_t last_insert_id = 0;
+  uint64_t records = 0;
+  uint64_t duplicates = 0;
+  uint64_t warnings = 0;
+};
+OkResult WriteOk(const WriteCounts& counts, bool records_info, SessionState* state);
+
 // INSERT … SELECT (exec_insert_select.cc): the SELECT runs first as a child statement, then its
 // rows are inserted as a multi-row INSERT's.
 StatementResult ExecuteInsertSelect(const InsertStmt& stmt, api::TablePtr table,
