@@ -377,6 +377,7 @@ ColumnDefinition ExprEngine::Type(const Expr& e) {
     case ExprKind::kSubquery:
     case ExprKind::kInSubquery:
     case ExprKind::kExists:
+    case ExprKind::kQuantified:
       return SubqueryType(e);
     case ExprKind::kRow:
       SetError(OperandColumns(1));  // a row where one value belongs
@@ -403,6 +404,8 @@ ColumnDefinition ExprEngine::Type(const Expr& e) {
     case ExprKind::kInterval:
       // Only the date functions hold one (the parser sees to it); they read its unit.
       return Type(*e.args[0]);
+    case ExprKind::kCollate:
+      return CollateType(e);
   }
   return NullColumn();
 }
@@ -719,11 +722,14 @@ Value ExprEngine::Eval(const Expr& e) {
       // The left side's collation once per row, not once per listed value.
       const bool text = std::holds_alternative<std::string>(a);
       const bool binary = text && IsBinaryCollationId(Type(*e.args[0]).charset);
+      const bool explicit_left = e.args[0]->kind == ExprKind::kCollate;
       for (size_t i = 1; i < e.args.size() && !found; ++i) {
         Value b = Eval(*e.args[i]);
         std::optional<int> c;
         if (text && std::holds_alternative<std::string>(b) &&
-            (binary || IsBinaryCollationId(Type(*e.args[i]).charset))) {
+            (explicit_left || e.args[i]->kind == ExprKind::kCollate
+                 ? BinaryCollation(*e.args[0], *e.args[i])
+                 : binary || IsBinaryCollationId(Type(*e.args[i]).charset))) {
           c = CompareBinaryText(std::get<std::string>(a), std::get<std::string>(b));
         }
         if (!c) c = Compare(a, b);
@@ -737,6 +743,7 @@ Value ExprEngine::Eval(const Expr& e) {
     case ExprKind::kSubquery:
     case ExprKind::kInSubquery:
     case ExprKind::kExists:
+    case ExprKind::kQuantified:
       return SubqueryValue(e);
     case ExprKind::kBetween: {
       Value a = Eval(*e.args[0]);
@@ -775,6 +782,13 @@ Value ExprEngine::Eval(const Expr& e) {
       return CastValue(e);
     case ExprKind::kInterval:
       return Eval(*e.args[0]);
+    case ExprKind::kCollate: {
+      if (CollateType(e).type == ColumnType::kNull && failed()) return Value{};
+      Value v = Eval(*e.args[0]);
+      // A number or a date takes the collation as its text, as MySQL's numeric derivation.
+      if (!IsNull(v) && !std::holds_alternative<std::string>(v)) v = ValueText(v);
+      return v;
+    }
   }
   return Value{};
 }
@@ -797,7 +811,7 @@ ColumnDefinition ExprEngine::SubqueryType(const Expr& e) {
     }
   }
   if (e.kind == ExprKind::kExists) return BoolColumn(Nullability::kNotNull);
-  if (e.kind == ExprKind::kInSubquery) {
+  if (e.kind == ExprKind::kInSubquery || e.kind == ExprKind::kQuantified) {
     Type(*e.args[0]);
     return BoolColumn(Nullability::kNullable);
   }
@@ -837,8 +851,11 @@ Value ExprEngine::SubqueryValue(const Expr& e) {
   Value a = Eval(*e.args[0]);
   bool saw_null = IsNull(a) && !r->values.empty();
   const auto* text = std::get_if<std::string>(&a);
-  const bool binary = text != nullptr && (IsBinaryCollationId(r->column.charset) ||
-                                          IsBinaryCollationId(Type(*e.args[0]).charset));
+  const bool binary = text != nullptr && (e.args[0]->kind == ExprKind::kCollate
+                                              ? IsBinaryCollationId(Type(*e.args[0]).charset)
+                                              : IsBinaryCollationId(r->column.charset) ||
+                                                    IsBinaryCollationId(Type(*e.args[0]).charset));
+  if (e.kind == ExprKind::kQuantified) return QuantifiedValue(e, *r, a, binary);
   for (const Value& v : r->values) {
     const auto* other = binary ? std::get_if<std::string>(&v) : nullptr;
     std::optional<int> c = other != nullptr ? CompareBinaryText(*text, *other) : Compare(a, v);
@@ -849,13 +866,75 @@ Value ExprEngine::SubqueryValue(const Expr& e) {
   return int64_t{e.negated};
 }
 
+// x op {ANY | ALL} (values), `a` being x's value: SQL's three-valued quantifiers. ANY is true
+// when one comparison is, ALL false when one is; otherwise a NULL comparison (x NULL over a
+// set that is not empty, or a NULL in the set) leaves the result NULL. ALL over no rows is
+// true and ANY false, whatever x.
+Value ExprEngine::QuantifiedValue(const Expr& e, const SubqueryResult& r, const Value& a,
+                                  bool binary) {
+  const auto* text = std::get_if<std::string>(&a);
+  bool saw_null = false;
+  for (const Value& v : r.values) {
+    const auto* other = binary ? std::get_if<std::string>(&v) : nullptr;
+    std::optional<int> c = other != nullptr ? CompareBinaryText(*text, *other) : Compare(a, v);
+    if (!c) {
+      saw_null = true;
+      continue;
+    }
+    const bool holds = e.binary_op == BinaryOp::kEq   ? *c == 0
+                       : e.binary_op == BinaryOp::kNe ? *c != 0
+                       : e.binary_op == BinaryOp::kLt ? *c < 0
+                       : e.binary_op == BinaryOp::kLe ? *c <= 0
+                       : e.binary_op == BinaryOp::kGt ? *c > 0
+                                                      : *c >= 0;
+    if (holds != e.all) return int64_t{holds};  // ANY met one that holds, ALL one that fails
+  }
+  if (saw_null) return Value{};
+  return int64_t{e.all};
+}
+
+// MySQL's Item_func_set_collation::resolve_type: 1273 for a collation it does not know, 1253
+// for one of another character set than the operand's (a number or a date takes any).
+ColumnDefinition ExprEngine::CollateType(const Expr& e) {
+  ColumnDefinition c = Type(*e.args[0]);
+  if (failed()) return NullColumn();
+  const CollationInfo* collation = FindCollation(e.name);
+  if (collation == nullptr) {
+    SetError({1273, "HY000", absl::StrCat("Unknown collation: '", e.name, "'")});
+    return NullColumn();
+  }
+  const Nullability n = NotNull(c) ? Nullability::kNotNull : Nullability::kNullable;
+  const Cls cls = ClassOf(c);
+  if (cls == Cls::kString) {
+    const CollationInfo* own = FindCollationById(c.charset);
+    const absl::string_view charset = own != nullptr ? own->charset : "binary";
+    if (charset != collation->charset) {
+      SetError({1253, "42000",
+                absl::StrCat("COLLATION '", e.name, "' is not valid for CHARACTER SET '", charset,
+                             "'")});
+      return NullColumn();
+    }
+  } else {
+    c = StringColumn(std::max<uint32_t>(c.length, 1), *ctx_.state, n);
+  }
+  c.charset = collation->id;
+  return c;
+}
+
+bool ExprEngine::BinaryCollation(const Expr& x, const Expr& y) {
+  // An explicit COLLATE decides (MySQL's EXPLICIT derivation outranks a column's IMPLICIT).
+  if (x.kind == ExprKind::kCollate) return IsBinaryCollationId(Type(x).charset);
+  if (y.kind == ExprKind::kCollate) return IsBinaryCollationId(Type(y).charset);
+  // Either side's binary collation makes the comparison binary, as a column's collation
+  // outweighs a literal's in MySQL.
+  return IsBinaryCollationId(Type(x).charset) || IsBinaryCollationId(Type(y).charset);
+}
+
 bool ExprEngine::BinaryStrings(const Value& a, const Value& b, const Expr& x, const Expr& y) {
   if (!std::holds_alternative<std::string>(a) || !std::holds_alternative<std::string>(b)) {
     return false;
   }
-  // Either side's binary collation makes the comparison binary, as a column's collation
-  // outweighs a literal's in MySQL.
-  return IsBinaryCollationId(Type(x).charset) || IsBinaryCollationId(Type(y).charset);
+  return BinaryCollation(x, y);
 }
 
 std::optional<int> ExprEngine::CompareBinary(const Value& a, const Value& b, const Expr& x,

@@ -43,6 +43,12 @@ class ExprEngine {
   // COLLATE utf8mb4_bin): they then compare and match byte for byte, not with the connection's
   // case-insensitive collation.
   bool BinaryStrings(const mysql::Value& a, const mysql::Value& b, const Expr& x, const Expr& y);
+  // Whether strings of `x` and `y` compare byte for byte: an explicit COLLATE on either decides
+  // (x's first), else either side's binary collation.
+  bool BinaryCollation(const Expr& x, const Expr& y);
+  // `args[0] COLLATE name`: the operand's type with that collation; 1273 or 1253 when it
+  // cannot have it.
+  mysql::ColumnDefinition CollateType(const Expr& e);
   // Two strings compared under a binary collation (BinaryStrings): their bytes (NO PAD, as the
   // keys over such a column compare). nullopt: not so.
   std::optional<int> CompareBinary(const mysql::Value& a, const mysql::Value& b, const Expr& x,
@@ -107,6 +113,10 @@ class ExprEngine {
   const SubqueryResult* SubqueryOf(const Expr& e);
   mysql::ColumnDefinition SubqueryType(const Expr& e);
   mysql::Value SubqueryValue(const Expr& e);
+  // e: kQuantified over the computed `r`, `a` being its left operand's value; `binary`: strings
+  // compare byte for byte.
+  mysql::Value QuantifiedValue(const Expr& e, const SubqueryResult& r, const mysql::Value& a,
+                               bool binary);
 
   const EvalContext& ctx_;
   std::optional<mysql::SqlError> error_;

@@ -1,6 +1,6 @@
 // Date arithmetic: DATE_ADD and DATE_SUB (which `d + INTERVAL n unit` and `d - INTERVAL n unit`
 // parse to), ADDDATE, SUBDATE and TIMESTAMPADD, all MySQL's Item_date_add_interval over a
-// kInterval argument; and TIMESTAMPDIFF, whose unit the call itself holds.
+// kInterval argument; and TIMESTAMPDIFF and EXTRACT, whose unit the call itself holds.
 //
 // The result type follows the first argument, as MySQL's: a DATETIME or TIMESTAMP gives a
 // DATETIME; a DATE stays a DATE for the units of whole days, else a DATETIME; a TIME stays a
@@ -13,8 +13,10 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "router/sql/eval/field_codec.h"
 #include "router/sql/eval/function_registry.h"
 #include "router/sql/eval/result_columns.h"
+#include "router/sql/eval/system_variables.h"
 #include "router/sql/eval/temporal_text.h"
 #include "router/sql/eval/value_util.h"
 
@@ -398,10 +400,160 @@ Value TimestampDiffValue(EvalCall& call) {
   }
 }
 
+// ---------------------------------------------------------------------------------------
+// EXTRACT
+
+// MySQL's calc_week (`mode` already through week_mode): the week of `d`'s year, or of the
+// year before or after when the mode counts weeks that straddle a new year there.
+int64_t WeekOfYear(const mysql::DateTime& d, unsigned mode) {
+  constexpr unsigned kMondayFirst = 1, kWeekYear = 2, kFirstWeekday = 4;
+  const bool monday_first = (mode & kMondayFirst) != 0;
+  bool week_year = (mode & kWeekYear) != 0;
+  const bool first_weekday = (mode & kFirstWeekday) != 0;
+  auto days_in_year = [](int year) { return IsLeap(year) ? 366 : 365; };
+  const int64_t daynr = DayNumber(d);
+  int64_t first_daynr = DayNumber(mysql::DateTime{d.year, 1, 1});
+  int64_t weekday = (first_daynr + 5 + (monday_first ? 0 : 1)) % 7;
+  int year = d.year;
+  if (d.month == 1 && d.day <= 7 - weekday) {
+    if (!week_year && ((first_weekday && weekday != 0) || (!first_weekday && weekday >= 4))) {
+      return 0;
+    }
+    week_year = true;
+    --year;
+    const int days = days_in_year(year);
+    first_daynr -= days;
+    weekday = (weekday + 53 * 7 - days) % 7;
+  }
+  int64_t days = (first_weekday && weekday != 0) || (!first_weekday && weekday >= 4)
+                     ? daynr - (first_daynr + (7 - weekday))
+                     : daynr - (first_daynr - weekday);
+  if (week_year && days >= 52 * 7) {
+    weekday = (weekday + days_in_year(year)) % 7;
+    if ((!first_weekday && weekday < 4) || (first_weekday && weekday == 0)) return 1;
+  }
+  return days / 7 + 1;
+}
+
+// The session's default_week_format as calc_week takes it (MySQL's week_mode).
+unsigned SessionWeekMode(const SessionState& state) {
+  unsigned format = 0;
+  if (const SysVarDef* def = FindSysVar("default_week_format")) {
+    const Value v = SessionValue(*def, state);
+    if (const auto* u = std::get_if<uint64_t>(&v)) format = static_cast<unsigned>(*u & 7);
+    if (const auto* i = std::get_if<int64_t>(&v)) format = static_cast<unsigned>(*i & 7);
+  }
+  if ((format & 1) == 0) format ^= 4;
+  return format;
+}
+
+// The units MySQL reads from a date (get_date); the others from a time (get_time).
+bool DateUnit(Unit u) { return u <= Unit::kDay || u == Unit::kYearMonth; }
+
+// A value as MySQL's get_time gives EXTRACT its parts: a DATETIME (or text or a number that
+// has a date) keeps its day of the month; a TIME is all hours, with its sign.
+struct TimeParts {
+  int64_t day = 0, hour = 0, minute = 0, second = 0, micro = 0;
+  bool negative = false;
+};
+bool ReadTimeParts(const Value& v, ExprEngine& engine, TimeParts* out) {
+  std::optional<mysql::DateTime> date;
+  if (const auto* d = std::get_if<mysql::DateTime>(&v)) {
+    date = *d;
+  } else if (const auto* s = std::get_if<std::string>(&v)) {
+    // Text with a date part ('2024-03-15 10:20:30') reads as a date and time.
+    const absl::string_view text = absl::StripAsciiWhitespace(*s);
+    const size_t dash = text.find('-', 1), colon = text.find(':');
+    if (dash != absl::string_view::npos && (colon == absl::string_view::npos || dash < colon)) {
+      date = DateTimeFromText(text);
+    }
+  } else if (ClassOf(v) == Cls::kInt && Int128(v) >= 10000000000LL) {
+    date = DateTimeFromText(ValueText(v));  // YYYYMMDDhhmmss
+  }
+  if (date) {
+    *out = {date->day, date->hour, date->minute, date->second, date->microsecond, false};
+    return true;
+  }
+  int64_t micros = 0;
+  if (!TimeArg(v, engine, &micros)) return false;
+  out->negative = micros < 0;
+  const int64_t m = out->negative ? -micros : micros;
+  const int64_t seconds = m / kMicrosPerSecond;
+  *out = {0, seconds / 3600, seconds / 60 % 60, seconds % 60, m % kMicrosPerSecond, micros < 0};
+  return true;
+}
+
+// The digits MySQL's Item_extract::resolve_type gives each unit.
+ColumnDefinition ExtractPartType(const TypingCall& call) {
+  static constexpr uint32_t kDigits[] = {4, 2,  2,  2, 2, 2, 2,  2,  2,  6,
+                                         9, 11, 13, 4, 6, 4, 20, 13, 11, 9};
+  return IntColumn(kDigits[static_cast<int>(UnitOf(call.expr.unit))], false,
+                   Nullability::kNullable);
+}
+
+Value ExtractPartValue(EvalCall& call) {
+  const Value v = call.Arg(0);
+  if (IsNull(v)) return Value{};
+  const Unit unit = UnitOf(call.expr().unit);
+  if (DateUnit(unit)) {
+    mysql::DateTime d;
+    if (!DateArg(v, call.engine(), &d)) return Value{};
+    switch (unit) {
+      case Unit::kYear:
+        return int64_t{d.year};
+      case Unit::kYearMonth:
+        return int64_t{d.year} * 100 + d.month;
+      case Unit::kQuarter:
+        return int64_t{(d.month + 2) / 3};
+      case Unit::kMonth:
+        return int64_t{d.month};
+      case Unit::kWeek:
+        return WeekOfYear(d, SessionWeekMode(call.state()));
+      default:
+        return int64_t{d.day};
+    }
+  }
+  TimeParts t;
+  if (!ReadTimeParts(v, call.engine(), &t)) return Value{};
+  const int64_t sign = t.negative ? -1 : 1;
+  const int64_t hms = (t.hour * 100 + t.minute) * 100 + t.second;
+  switch (unit) {
+    case Unit::kDayHour:
+      return sign * (t.day * 100 + t.hour);
+    case Unit::kDayMinute:
+      return sign * (t.day * 10000 + t.hour * 100 + t.minute);
+    case Unit::kDaySecond:
+      return sign * (t.day * 1000000 + hms);
+    case Unit::kHour:
+      return sign * t.hour;
+    case Unit::kHourMinute:
+      return sign * (t.hour * 100 + t.minute);
+    case Unit::kHourSecond:
+      return sign * hms;
+    case Unit::kMinute:
+      return sign * t.minute;
+    case Unit::kMinuteSecond:
+      return sign * (t.minute * 100 + t.second);
+    case Unit::kSecond:
+      return sign * t.second;
+    case Unit::kMicrosecond:
+      return sign * t.micro;
+    case Unit::kDayMicrosecond:
+      return sign * ((t.day * 1000000 + hms) * 1000000 + t.micro);
+    case Unit::kHourMicrosecond:
+      return sign * (hms * 1000000 + t.micro);
+    case Unit::kMinuteMicrosecond:
+      return sign * ((t.minute * 100 + t.second) * 1000000 + t.micro);
+    default:  // kSecondMicrosecond
+      return sign * (t.second * 1000000 + t.micro);
+  }
+}
+
 constexpr BuiltinFunction kDateArithFunctions[] = {
     {"ADDDATE", 2, 2, DateAddType, DateAddValue<false>},
     {"DATE_ADD", 2, 2, DateAddType, DateAddValue<false>},
     {"DATE_SUB", 2, 2, DateAddType, DateAddValue<true>},
+    {"EXTRACT", 1, 1, ExtractPartType, ExtractPartValue},
     {"SUBDATE", 2, 2, DateAddType, DateAddValue<true>},
     {"TIMESTAMPADD", 2, 2, DateAddType, DateAddValue<false>},
     {"TIMESTAMPDIFF", 2, 2, TimestampDiffType, TimestampDiffValue},

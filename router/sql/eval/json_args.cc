@@ -61,6 +61,7 @@ bool IsBooleanExpr(const Expr& e) {
     case ExprKind::kBetween:
     case ExprKind::kLike:
     case ExprKind::kInSubquery:
+    case ExprKind::kQuantified:
     case ExprKind::kExists:
       return true;
     default:

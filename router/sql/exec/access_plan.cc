@@ -19,8 +19,10 @@ namespace {
 
 bool IsConstant(const Expr& e) {
   if (e.window != nullptr) return false;
+  // A value under an explicit COLLATE is no key bound: the key compares by the column's
+  // collation, which may find fewer rows than the comparison matches.
   if (e.kind == ExprKind::kColumn || e.kind == ExprKind::kDefault || e.kind == ExprKind::kStar ||
-      e.kind == ExprKind::kAssignUser) {
+      e.kind == ExprKind::kAssignUser || e.kind == ExprKind::kCollate) {
     return false;
   }
   if (e.kind == ExprKind::kFunction &&

@@ -645,6 +645,51 @@ TEST_F(ExecutorTest, SubqueriesWithoutTables) {
   EXPECT_EQ(Error("SELECT 1 IN (SELECT a FROM t)").code, 1297);
 }
 
+TEST_F(ExecutorTest, QuantifiedSubqueriesWithoutTables) {
+  // ANY is true when one comparison is, ALL false when one is; else a NULL comparison decides.
+  mysql::ResultSet rs = Rows(
+      "SELECT 2 > ANY (SELECT 1 UNION SELECT 3), 0 > ANY (SELECT 1 UNION SELECT 3), "
+      "2 > ALL (SELECT 1 UNION SELECT 3), 4 > ALL (SELECT 1 UNION SELECT 3), "
+      "4 > ALL (SELECT 1 UNION SELECT NULL), 0 > ALL (SELECT 1 UNION SELECT NULL), "
+      "2 > SOME (SELECT NULL UNION SELECT 1), 0 > SOME (SELECT NULL UNION SELECT 1), "
+      "NULL > ALL (SELECT 1 FROM DUAL WHERE 0), NULL < ANY (SELECT 1 FROM DUAL WHERE 0), "
+      "NULL = ALL (SELECT 1), 1 = ALL (SELECT 1 UNION ALL SELECT 1), 1 <> ANY (SELECT 1), "
+      "'a' = ALL (SELECT 'A'), 'a' = ALL (SELECT 'A' COLLATE utf8mb4_bin)");
+  ASSERT_EQ(rs.rows.size(), 1u);
+  const Value t{int64_t{1}}, f{int64_t{0}}, null{};
+  EXPECT_THAT(rs.rows[0], ElementsAre(t, f, f, t, null, f, t, null, t, f, null, t, f, t, f));
+  EXPECT_EQ(Error("SELECT 1 > ANY (SELECT 1, 2)").code, 1241);
+  EXPECT_EQ(Error("SELECT (1, 2) > ANY (SELECT 1)").code, 1241);
+}
+
+TEST_F(ExecutorTest, Collate) {
+  mysql::ResultSet rs = Rows(
+      "SELECT 'a' = 'A', 'a' = 'A' COLLATE utf8mb4_bin, 'a' COLLATE utf8mb4_bin = 'A', "
+      "'b' COLLATE utf8mb4_bin > 'A', 'a' COLLATE utf8mb4_general_ci IN ('A'), "
+      "'a' COLLATE utf8mb4_bin IN ('A'), 'abc' LIKE 'A%' COLLATE utf8mb4_bin");
+  ASSERT_EQ(rs.rows.size(), 1u);
+  const Value t{int64_t{1}}, f{int64_t{0}};
+  EXPECT_THAT(rs.rows[0], ElementsAre(t, f, f, t, t, f, f));
+  EXPECT_EQ(rs.columns[1].name, "'a' = 'A' COLLATE utf8mb4_bin");
+  rs = Rows("SELECT 'x' COLLATE utf8mb4_bin, 'y' COLLATE UTF8MB4_GENERAL_CI");
+  EXPECT_EQ(rs.columns[0].charset, 46);  // utf8mb4_bin
+  EXPECT_EQ(rs.columns[1].charset, 45);  // utf8mb4_general_ci
+  rs = Rows(
+      "SELECT collation_name FROM information_schema.collations WHERE collation_name LIKE "
+      "'utf8mb4_b%' OR collation_name LIKE 'UTF8MB4_G%' COLLATE utf8mb4_bin ORDER BY 1");
+  ASSERT_EQ(rs.rows.size(), 1u);
+  EXPECT_EQ(rs.rows[0][0], Value{std::string("utf8mb4_bin")});
+  mysql::SqlError unknown = Error("SELECT 'a' COLLATE nosuch");
+  EXPECT_EQ(unknown.code, 1273);
+  EXPECT_EQ(unknown.message, "Unknown collation: 'nosuch'");
+  mysql::SqlError mismatch = Error("SELECT 'a' COLLATE latin1_bin");
+  EXPECT_EQ(mismatch.code, 1253);
+  EXPECT_EQ(mismatch.message, "COLLATION 'latin1_bin' is not valid for CHARACTER SET 'utf8mb4'");
+  EXPECT_EQ(Error("SELECT x'41' COLLATE utf8mb4_bin").code, 1253);
+  EXPECT_EQ(Error("SELECT 1 FROM DUAL WHERE 'a' = 'b' COLLATE nosuch").code, 1273);
+  EXPECT_EQ(One("SELECT 1 COLLATE latin1_bin"), Value{std::string("1")});
+}
+
 TEST_F(ExecutorTest, InformationSchemaWithoutTables) {
   mysql::ResultSet rs = Rows(
       "SELECT schema_name FROM information_schema.schemata WHERE schema_name IN "

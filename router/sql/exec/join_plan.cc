@@ -799,6 +799,9 @@ class Planner {
       int column = 0;
       const Expr* outer = nullptr;
       if (!Link(*e, s, placed, &column, &outer)) continue;
+      // Under an explicit COLLATE the comparison's collation may not be the column's, which
+      // lookups and hashes by the column follow: such a condition is only checked.
+      if (outer->kind == ExprKind::kCollate) continue;
       links.emplace_back(column, outer);
       if (MaskOf(*outer) == 0) continue;  // a constant restricts the table's own rows
       HashClass hashed = HashesAlike(plan_.columns[column], *outer);

@@ -40,6 +40,10 @@ enum class ExprKind : uint8_t {
   kSubquery,    // (SELECT …) as a value; subquery
   kInSubquery,  // args[0] [NOT] IN (SELECT …); subquery, negated
   kExists,      // EXISTS (SELECT …); subquery
+  // args[0] binary_op {ANY | SOME | ALL} (SELECT …), binary_op one of <>, <, <=, >, >= (and = for
+  // ALL): subquery, binary_op, all. `= ANY` is kInSubquery and `<> ALL` NOT kInSubquery, as in
+  // MySQL, so that they run as semi-joins when correlated.
+  kQuantified,
   // CASE [args[0]] WHEN … THEN … … [ELSE …] END: has_operand (args[0] is CASE's operand), then
   // WHEN/THEN pairs, then the ELSE value when has_else.
   kCase,
@@ -48,6 +52,9 @@ enum class ExprKind : uint8_t {
   // INTERVAL args[0] unit: the second argument of DATE_ADD, DATE_SUB, ADDDATE, SUBDATE and
   // TIMESTAMPADD (`d + INTERVAL 1 DAY` is DATE_ADD(d, INTERVAL 1 DAY)); unit.
   kInterval,
+  // args[0] COLLATE name: the value with collation `name` (lower-cased as written), for the
+  // comparisons, sorts and groupings it takes part in.
+  kCollate,
 };
 
 // The type of a CAST or CONVERT (MySQL's cast_type): SIGNED, UNSIGNED, CHAR, BINARY, DECIMAL,
@@ -120,20 +127,21 @@ struct Expr {
   bool distinct = false;     // kFunction: an aggregate's DISTINCT, COUNT(DISTINCT x)
   bool has_operand = false;  // kCase: CASE x WHEN … (args[0] is x)
   bool has_else = false;     // kCase: the last argument is ELSE's
+  bool all = false;          // kQuantified: ALL rather than ANY or SOME
   CastTarget cast;           // kCast
   int param_index = -1;      // kParam
   std::string text;          // kLiteral
   std::string charset;       // kLiteral strings: introducer (`_utf8mb4`, N'' = utf8mb3)
-  std::string name;          // kSysVar, kUserVar, kAssignUser, kColumn, kFunction
+  std::string name;          // kSysVar, kUserVar, kAssignUser, kColumn, kFunction, kCollate
   std::string qualifier;     // kColumn: the table (or alias) written before the name, if any
   std::vector<ExprPtr> args;
-  std::unique_ptr<SelectStmt> subquery;  // kSubquery, kInSubquery, kExists
+  std::unique_ptr<SelectStmt> subquery;  // kSubquery, kInSubquery, kExists, kQuantified
   // GROUP_CONCAT(… ORDER BY x [DESC], … SEPARATOR 's'): the ORDER BY keys and whether each is
   // descending, and the separator (",", MySQL's default, when none is written).
   std::vector<ExprPtr> concat_order;
   std::vector<bool> concat_descending;
   std::string separator = ",";
-  // kInterval, and TIMESTAMPDIFF's first argument: the unit keyword, upper-cased ("DAY",
+  // kInterval, TIMESTAMPDIFF's first argument and EXTRACT's: the unit keyword, upper-cased ("DAY",
   // "HOUR_MINUTE"; SQL_TSI_ spellings folded).
   std::string unit;
   // A window function's OVER (…): ROW_NUMBER() OVER (PARTITION BY a ORDER BY b); null else.

@@ -42,10 +42,10 @@ bool SameExpr(const Expr& a, const Expr& b) {
   }
   return a.name == b.name && a.unary_op == b.unary_op && a.binary_op == b.binary_op &&
          a.negated == b.negated && a.truth == b.truth && a.distinct == b.distinct &&
-         a.has_operand == b.has_operand && a.has_else == b.has_else && a.unit == b.unit &&
-         a.separator == b.separator && a.concat_descending == b.concat_descending &&
-         SameCast(a.cast, b.cast) && SameList(a.args, b.args) &&
-         SameList(a.concat_order, b.concat_order);
+         a.has_operand == b.has_operand && a.has_else == b.has_else && a.all == b.all &&
+         a.unit == b.unit && a.separator == b.separator &&
+         a.concat_descending == b.concat_descending && SameCast(a.cast, b.cast) &&
+         SameList(a.args, b.args) && SameList(a.concat_order, b.concat_order);
 }
 
 }  // namespace shoal::sql

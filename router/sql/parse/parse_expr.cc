@@ -155,6 +155,29 @@ bool ParseTimestampArgs(Parser& p, Expr* fn) {
   return true;
 }
 
+// After `EXTRACT(`: `unit FROM expr)`, any interval unit, compound ones included; the unit in
+// `unit`, as TIMESTAMPDIFF keeps its own.
+bool ParseExtractArgs(Parser& p, Expr* fn) {
+  if (!ParseIntervalUnit(p, false, &fn->unit) || !p.ExpectKeyword("FROM")) return false;
+  ExprPtr value = p.ParseExpr();
+  if (!value || !p.Expect(TokenKind::kRParen)) return false;
+  fn->args.push_back(std::move(value));
+  return true;
+}
+
+// After `POSITION(`: `substr IN str)`, which is LOCATE(substr, str) as MySQL builds it. The
+// substring is a bit_expr, as in MySQL's grammar, so that its IN is not taken for a predicate.
+bool ParsePositionArgs(Parser& p, Expr* fn) {
+  ExprPtr needle = p.ParseBitOr();
+  if (!needle || !p.ExpectKeyword("IN")) return false;
+  ExprPtr haystack = p.ParseExpr();
+  if (!haystack || !p.Expect(TokenKind::kRParen)) return false;
+  fn->name = "LOCATE";
+  fn->args.push_back(std::move(needle));
+  fn->args.push_back(std::move(haystack));
+  return true;
+}
+
 // [[db.]table.]column. The qualifier keeps only the table: a statement names one table, so
 // the database adds nothing to resolve. After a dot even reserved words are names, as in
 // MySQL's lexer.
@@ -369,7 +392,8 @@ ExprPtr Parser::ParsePredicate() {
     if (op != BinaryOp::kOr) {
       Advance();
       if (PeekKeyword("ANY") || PeekKeyword("ALL") || PeekKeyword("SOME")) {
-        return NotSupported("subqueries"), nullptr;
+        left = ParseQuantifiedRest(op, std::move(left));
+        continue;
       }
       ExprPtr right = ParseBitOr();
       if (!right) return nullptr;
@@ -468,6 +492,24 @@ ExprPtr Parser::ParsePredicate() {
     }
   }
   return left;
+}
+
+// At ANY, SOME or ALL after comparison `op`: `(SELECT …)`, MySQL's all_or_any rule. = ANY is
+// IN and <> ALL is NOT IN (MySQL rewrites them so too); <=> takes no quantifier.
+ExprPtr Parser::ParseQuantifiedRest(BinaryOp op, ExprPtr left) {
+  const bool all = PeekKeyword("ALL");
+  if (op == BinaryOp::kNullSafeEq) return Fail(), nullptr;
+  Advance();
+  if (!Expect(TokenKind::kLParen)) return nullptr;
+  if (!PeekKeyword("SELECT") && !PeekKeyword("WITH")) return Fail(), nullptr;
+  const bool in = (op == BinaryOp::kEq && !all) || (op == BinaryOp::kNe && all);
+  ExprPtr e = ParseSubqueryRest(in ? ExprKind::kInSubquery : ExprKind::kQuantified);
+  if (!e) return nullptr;
+  e->negated = in && all;
+  e->binary_op = op;
+  e->all = all;
+  e->args.push_back(std::move(left));
+  return e;
 }
 
 ExprPtr Parser::ParseBitOr() {
@@ -572,7 +614,14 @@ ExprPtr Parser::ParseUnary() {
     return e;
   }
   ExprPtr e = ParsePrimary();
-  if (e && PeekKeyword("COLLATE")) return NotSupported("COLLATE"), nullptr;
+  // `primary COLLATE name`, MySQL's simple_expr rule: tighter than any operator.
+  while (e && AcceptKeyword("COLLATE")) {
+    ExprPtr collate = MakeExpr(ExprKind::kCollate);
+    if (!ParseNameOrString(&collate->name)) return nullptr;
+    collate->name = absl::AsciiStrToLower(collate->name);
+    collate->args.push_back(std::move(e));
+    e = std::move(collate);
+  }
   return e;
 }
 
@@ -838,6 +887,8 @@ ExprPtr Parser::ParseFunctionArgs(std::string name) {
   if (e->name == "TIMESTAMPADD" || e->name == "TIMESTAMPDIFF") {
     return ParseTimestampArgs(*this, e.get()) ? std::move(e) : nullptr;
   }
+  if (e->name == "EXTRACT") return ParseExtractArgs(*this, e.get()) ? std::move(e) : nullptr;
+  if (e->name == "POSITION") return ParsePositionArgs(*this, e.get()) ? std::move(e) : nullptr;
   if (e->name == "TRIM") return ParseTrimArgs(*this, e.get()) ? std::move(e) : nullptr;
   if (e->name == "IF") {
     // IF is grammar in MySQL, not a function: exactly three arguments, else a syntax error.

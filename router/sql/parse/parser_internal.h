@@ -176,6 +176,8 @@ class Parser {
   ExprPtr ParseAnd();
   ExprPtr ParseNot();
   ExprPtr ParsePredicate();
+  // At ANY, SOME or ALL after comparison `op` with `left`: the quantified subquery.
+  ExprPtr ParseQuantifiedRest(BinaryOp op, ExprPtr left);
   ExprPtr ParseBitOr();
   ExprPtr ParseBitAnd();
   ExprPtr ParseShift();

@@ -263,6 +263,54 @@ TEST(ParserTest, Subqueries) {
   EXPECT_EQ(MustFail("SELECT 1 IN (SELECT 1").code, 1064);
 }
 
+TEST(ParserTest, QuantifiedSubqueries) {
+  Statement s = MustParse(
+      "SELECT a > ANY (SELECT b FROM t), a <= SOME (SELECT b FROM t), a <> ALL (SELECT b FROM t), "
+      "a = ANY (SELECT b FROM t), a = ALL (WITH c AS (SELECT 1) SELECT * FROM c)");
+  EXPECT_TRUE(s.has_subqueries);
+  const auto& items = std::get<SelectStmt>(s.node).items;
+  EXPECT_EQ(items[0].expr->kind, ExprKind::kQuantified);
+  EXPECT_EQ(items[0].expr->binary_op, BinaryOp::kGt);
+  EXPECT_FALSE(items[0].expr->all);
+  EXPECT_EQ(items[0].expr->args[0]->name, "a");
+  EXPECT_EQ(items[0].name, "a > ANY (SELECT b FROM t)");
+  EXPECT_EQ(items[1].expr->binary_op, BinaryOp::kLe);
+  EXPECT_FALSE(items[1].expr->all);
+  // <> ALL is NOT IN and = ANY is IN, as MySQL makes them.
+  EXPECT_EQ(items[2].expr->kind, ExprKind::kInSubquery);
+  EXPECT_TRUE(items[2].expr->negated);
+  EXPECT_EQ(items[3].expr->kind, ExprKind::kInSubquery);
+  EXPECT_FALSE(items[3].expr->negated);
+  EXPECT_EQ(items[4].expr->kind, ExprKind::kQuantified);
+  EXPECT_TRUE(items[4].expr->all);
+  EXPECT_EQ(items[4].expr->binary_op, BinaryOp::kEq);
+
+  EXPECT_EQ(MustFail("SELECT a > ANY (1, 2)").message, Syntax("1, 2)", 1));
+  EXPECT_EQ(MustFail("SELECT a > ALL b").message, Syntax("b", 1));
+  EXPECT_EQ(MustFail("SELECT a <=> ANY (SELECT 1)").code, 1064);
+}
+
+TEST(ParserTest, Collate) {
+  auto select = MustParseAs<SelectStmt>(
+      "SELECT a COLLATE utf8mb4_bin = 'x', -b COLLATE 'UTF8MB4_GENERAL_CI' FROM t "
+      "WHERE a = b COLLATE latin1_bin ORDER BY name COLLATE utf8mb4_bin DESC");
+  const Expr& eq = *select.items[0].expr;
+  ASSERT_EQ(eq.kind, ExprKind::kBinary);
+  EXPECT_EQ(eq.args[0]->kind, ExprKind::kCollate);
+  EXPECT_EQ(eq.args[0]->name, "utf8mb4_bin");
+  EXPECT_EQ(eq.args[0]->args[0]->name, "a");
+  // COLLATE binds tighter than a unary minus.
+  const Expr& neg = *select.items[1].expr;
+  ASSERT_EQ(neg.kind, ExprKind::kUnary);
+  EXPECT_EQ(neg.args[0]->kind, ExprKind::kCollate);
+  EXPECT_EQ(neg.args[0]->name, "utf8mb4_general_ci");
+  EXPECT_EQ(select.where->args[1]->kind, ExprKind::kCollate);
+  ASSERT_EQ(select.order_by.size(), 1u);
+  EXPECT_EQ(select.order_by[0].expr->kind, ExprKind::kCollate);
+  EXPECT_TRUE(select.order_by[0].descending);
+  EXPECT_EQ(MustFail("SELECT a COLLATE").message, Syntax("", 1));
+}
+
 TEST(ParserTest, RowConstructors) {
   // (a, b) and ROW(a, b), as comparison operands and in IN lists; elements may be rows.
   Statement row = MustParse("SELECT (1, 2) = ROW(a, b + 1)");
@@ -497,6 +545,30 @@ TEST(ParserTest, TimestampFunctionsTakeAUnit) {
   ASSERT_EQ(add.args.size(), 2u);
   EXPECT_EQ(add.args[0]->name, "d");
   EXPECT_EQ(add.args[1]->unit, "HOUR");
+}
+
+TEST(ParserTest, ExtractTakesAnyUnitAndPositionIsLocate) {
+  auto select =
+      MustParseAs<SelectStmt>("SELECT EXTRACT(DAY_HOUR FROM d), EXTRACT(sql_tsi_year FROM d)");
+  EXPECT_EQ(FirstItem(select).name, "EXTRACT");
+  EXPECT_EQ(FirstItem(select).unit, "DAY_HOUR");
+  ASSERT_EQ(FirstItem(select).args.size(), 1u);
+  EXPECT_EQ(FirstItem(select).args[0]->name, "d");
+  EXPECT_EQ(select.items[0].name, "EXTRACT(DAY_HOUR FROM d)");
+  EXPECT_EQ(select.items[1].expr->unit, "YEAR");
+
+  select = MustParseAs<SelectStmt>("SELECT POSITION('b' IN 'abc') IN (1, 2)");
+  const Expr& in = FirstItem(select);
+  ASSERT_EQ(in.kind, ExprKind::kIn);
+  const Expr& locate = *in.args[0];
+  EXPECT_EQ(locate.name, "LOCATE");
+  ASSERT_EQ(locate.args.size(), 2u);
+  EXPECT_EQ(locate.args[0]->text, "b");
+  EXPECT_EQ(locate.args[1]->text, "abc");
+
+  EXPECT_EQ(MustFail("SELECT EXTRACT(FORTNIGHT FROM d)").message, Syntax("FORTNIGHT FROM d)", 1));
+  EXPECT_EQ(MustFail("SELECT EXTRACT(DAY, d)").message, Syntax(", d)", 1));
+  EXPECT_EQ(MustFail("SELECT POSITION('a', 'b')").message, Syntax(", 'b')", 1));
 }
 
 TEST(ParserTest, IntervalElsewhereIsASyntaxError) {
