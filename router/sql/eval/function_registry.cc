@@ -23,10 +23,10 @@ using mysql::Value;
 // MySQL built-ins Shoal does not evaluate yet. Aggregates are here too: outside a grouped
 // statement's own computation (ctx.aggregate_types) they are not evaluated.
 constexpr absl::string_view kKnownBuiltins[] = {
-    "AVG",        "BIT_AND",     "BIT_LENGTH",   "BIT_OR", "BIT_XOR",  "CHAR",    "COUNT",
-    "FORMAT",     "FOUND_ROWS",  "GROUP_CONCAT", "HEX",    "ISNULL",   "MAX",     "MIN",
-    "POW",        "POWER",       "RAND",         "SLEEP",  "SQRT",     "STD",     "STDDEV",
-    "STDDEV_POP", "STDDEV_SAMP", "SUM",          "UNHEX",  "VARIANCE", "VAR_POP", "VAR_SAMP"};
+    "AVG",         "BIT_AND",      "BIT_LENGTH", "BIT_OR",   "BIT_XOR", "CHAR",    "COUNT",
+    "FORMAT",      "GROUP_CONCAT", "HEX",        "ISNULL",   "MAX",     "MIN",     "POW",
+    "POWER",       "RAND",         "SLEEP",      "SQRT",     "STD",     "STDDEV",  "STDDEV_POP",
+    "STDDEV_SAMP", "SUM",          "UNHEX",      "VARIANCE", "VAR_POP", "VAR_SAMP"};
 
 using Registry = absl::flat_hash_map<absl::string_view, const BuiltinFunction*>;
 

@@ -1,5 +1,5 @@
 // The session's facts drivers and consoles ask for on connect: DATABASE(), USER(),
-// CURRENT_USER(), CONNECTION_ID(), LAST_INSERT_ID(), ROW_COUNT(), VERSION().
+// CURRENT_USER(), CONNECTION_ID(), LAST_INSERT_ID(), ROW_COUNT(), FOUND_ROWS(), VERSION().
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -69,6 +69,17 @@ ColumnDefinition RowCountType(const TypingCall&) {
 }
 Value RowCountValue(EvalCall& call) { return call.state().row_count; }
 
+// MySQL 8.0 deprecates FOUND_ROWS() (and SQL_CALC_FOUND_ROWS) but answers it, warning.
+ColumnDefinition FoundRowsType(const TypingCall&) {
+  return IntColumn(21, false, Nullability::kNotNull);
+}
+Value FoundRowsValue(EvalCall& call) {
+  call.engine().Warn(1287,
+                     "'FOUND_ROWS()' is deprecated and will be removed in a future release. "
+                     "Consider using COUNT(*) instead.");
+  return static_cast<int64_t>(call.state().found_rows);
+}
+
 ColumnDefinition VersionType(const TypingCall& call) {
   return StringColumn(60, call.state(), Nullability::kNotNull);
 }
@@ -82,6 +93,7 @@ constexpr BuiltinFunction kSessionFunctions[] = {
     {"CURRENT_USER", 0, 0, UserType, CurrentUserValue},
     {"CURRENT_ROLE", 0, 0, UserType, CurrentRoleValue},
     {"DATABASE", 0, 0, DatabaseType, DatabaseValue},
+    {"FOUND_ROWS", 0, 0, FoundRowsType, FoundRowsValue},
     {"LAST_INSERT_ID", 0, 1, LastInsertIdType, LastInsertIdValue},
     {"ROW_COUNT", 0, 0, RowCountType, RowCountValue},
     {"SCHEMA", 0, 0, DatabaseType, DatabaseValue},

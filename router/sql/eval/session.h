@@ -135,7 +135,12 @@ struct SessionState {
   bool read_only_transaction = false;  // START TRANSACTION READ ONLY
   uint64_t last_insert_id = 0;
   int64_t row_count = -1;  // ROW_COUNT(): the last statement's affected rows, -1 after a SELECT
-  uint64_t questions = 0;  // statements run, for SHOW STATUS
+  // FOUND_ROWS(): the rows the last SELECT returned, or found before its LIMIT with
+  // SQL_CALC_FOUND_ROWS; that count is left in `calc_found_rows` by the SELECT as it applies
+  // its LIMIT, for FinishStatement to take.
+  uint64_t found_rows = 0;
+  std::optional<uint64_t> calc_found_rows;
+  uint64_t questions = 0;             // statements run, for SHOW STATUS
   bool no_backslash_escapes = false;  // derived from sql_mode
 
   // System variables whose session value differs from the global one, by lower-case name.

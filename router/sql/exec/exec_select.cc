@@ -67,7 +67,10 @@ struct ScanOrder {
 
 ScanOrder OrderFromIndex(const SelectStmt& select, const schema::TableDef& table) {
   ScanOrder none;
-  if (select.order_by.empty() || select.where || !select.limit) return none;
+  // SQL_CALC_FOUND_ROWS counts every row: none may be left unread.
+  if (select.order_by.empty() || select.where || !select.limit || select.calc_found_rows) {
+    return none;
+  }
   std::vector<int> columns;
   for (const OrderItem& o : select.order_by) {
     if (o.expr->kind != ExprKind::kColumn || o.descending != select.order_by[0].descending) {

@@ -280,6 +280,7 @@ StatementResult ExecuteSingleSelect(const SelectStmt& select, const ExecContext&
     emit = Truth(std::get<mysql::Value>(v)) == 1;
     eval.clause = "field list";
   }
+  if (select.calc_found_rows) ctx.state->calc_found_rows = emit ? 1 : 0;
   if (select.limit) {
     uint64_t offset = 0, count = 0;
     if (auto err = EvalLimit(*select.limit, ctx, &offset, &count)) return *err;
@@ -307,6 +308,10 @@ StatementResult RunStatementOrWait(const Statement& stmt, const ExecContext& ctx
 
 StatementResult FinishStatement(StatementResult result, SessionState* state) {
   state->row_count = -1;
+  if (const auto* rows = std::get_if<mysql::ResultSet>(&result)) {
+    state->found_rows = state->calc_found_rows.value_or(rows->rows.size());
+  }
+  state->calc_found_rows.reset();
   if (auto* err = std::get_if<mysql::SqlError>(&result)) {
     AddWarning(state, Diagnostic::Level::kError, err->code, err->message);
   } else if (auto* ok = std::get_if<OkResult>(&result)) {
@@ -422,6 +427,13 @@ StatementResult Run(const PreparedStatement& stmt, absl::Span<const mysql::Value
   if (!internal::IsDiagnostic(stmt.statement())) state->warnings.clear();
   if (static_cast<int>(params.size()) != stmt.param_count()) {
     return internal::FinishStatement(mysql::errors::WrongArguments("mysqld_stmt_execute"), state);
+  }
+  if (const auto* select = std::get_if<SelectStmt>(&stmt.statement().node);
+      select != nullptr &&
+      (select->calc_found_rows || (select->union_tail && select->union_tail->calc_found_rows))) {
+    internal::AddWarning(state, Diagnostic::Level::kWarning, 1287,
+                         "'SQL_CALC_FOUND_ROWS' is deprecated and will be removed in a future "
+                         "release. Consider using two separate queries instead.");
   }
   internal::ExecContext ctx{state, params, internal::Now(*state), std::move(owner)};
   ctx.statement = &stmt.statement();

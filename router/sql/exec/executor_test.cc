@@ -690,6 +690,28 @@ TEST_F(ExecutorTest, Collate) {
   EXPECT_EQ(One("SELECT 1 COLLATE latin1_bin"), Value{std::string("1")});
 }
 
+TEST_F(ExecutorTest, FoundRows) {
+  const Value total = One("SELECT COUNT(*) FROM information_schema.collations");
+  EXPECT_EQ(One("SELECT FOUND_ROWS()"), Value{int64_t{1}});  // the COUNT(*)'s one row
+  ASSERT_EQ(state_.warnings.size(), 1u);
+  EXPECT_EQ(state_.warnings[0].code, 1287);
+  mysql::ResultSet rs = Rows(
+      "SELECT SQL_CALC_FOUND_ROWS collation_name FROM information_schema.collations ORDER BY 1 "
+      "LIMIT 2, 3");
+  EXPECT_EQ(rs.rows.size(), 3u);
+  ASSERT_EQ(state_.warnings.size(), 1u);
+  EXPECT_EQ(state_.warnings[0].code, 1287);
+  EXPECT_EQ(One("SELECT FOUND_ROWS()"), total);
+  Rows("SELECT collation_name FROM information_schema.collations LIMIT 4");
+  EXPECT_EQ(One("SELECT FOUND_ROWS()"), Value{int64_t{4}});
+  Rows("SELECT SQL_CALC_FOUND_ROWS 1 LIMIT 0");
+  EXPECT_EQ(One("SELECT FOUND_ROWS()"), Value{int64_t{1}});
+  Rows("SELECT SQL_CALC_FOUND_ROWS 1 FROM DUAL WHERE 0");
+  EXPECT_EQ(One("SELECT FOUND_ROWS()"), Value{int64_t{0}});
+  Rows("SELECT SQL_CALC_FOUND_ROWS 1 UNION ALL SELECT 2 UNION ALL SELECT 3 LIMIT 1");
+  EXPECT_EQ(One("SELECT FOUND_ROWS()"), Value{int64_t{3}});
+}
+
 TEST_F(ExecutorTest, InformationSchemaWithoutTables) {
   mysql::ResultSet rs = Rows(
       "SELECT schema_name FROM information_schema.schemata WHERE schema_name IN "

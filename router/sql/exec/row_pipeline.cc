@@ -758,6 +758,7 @@ class Pipeline {
   }
 
   std::optional<mysql::SqlError> ApplyLimit() {
+    if (select_.calc_found_rows) ctx_.state->calc_found_rows = output_.size();
     if (!select_.limit) return std::nullopt;
     uint64_t offset = 0, count = 0;
     if (auto err = EvalLimit(*select_.limit, ctx_, &offset, &count)) return err;
@@ -885,8 +886,8 @@ StatementResult FinishSelect(const SelectStmt& select, FetchedRows fetched, cons
 }
 
 uint64_t RowsNeeded(const SelectStmt& select, const ExecContext& ctx, bool scan_ordered) {
-  if (!select.limit || select.where || !select.group_by.empty() || select.having ||
-      select.distinct || (!select.order_by.empty() && !scan_ordered)) {
+  if (!select.limit || select.calc_found_rows || select.where || !select.group_by.empty() ||
+      select.having || select.distinct || (!select.order_by.empty() && !scan_ordered)) {
     return 0;
   }
   std::vector<const Expr*> aggregates;

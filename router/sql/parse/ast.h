@@ -251,6 +251,9 @@ struct SelectStmt {
   std::vector<OrderItem> order_by;
   std::optional<Limit> limit;
   LockMode lock = LockMode::kNone;
+  // SQL_CALC_FOUND_ROWS: FOUND_ROWS() then counts the rows this SELECT finds before its LIMIT.
+  // Set on the SELECT whose LIMIT it concerns: a UNION's `union_tail`, when it has one.
+  bool calc_found_rows = false;
   // SELECT … INTO @a, @b: the user variables the one row sets (exec/exec_select_into.cc); only
   // the statement's own SELECT (a UNION's: written after its last) has them.
   std::vector<std::string> into;

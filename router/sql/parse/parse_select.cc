@@ -21,8 +21,7 @@ bool IsIgnoredSelectOption(const Token& t) {
                                                    "SQL_BIG_RESULT",
                                                    "SQL_BUFFER_RESULT",
                                                    "SQL_NO_CACHE",
-                                                   "SQL_CACHE",
-                                                   "SQL_CALC_FOUND_ROWS"};
+                                                   "SQL_CACHE"};
   for (absl::string_view o : kOptions) {
     if (IsKeyword(t, o)) return true;
   }
@@ -30,10 +29,12 @@ bool IsIgnoredSelectOption(const Token& t) {
 }
 
 // Options in any order, as MySQL takes them.
-void ParseSelectOptions(Parser& p, bool* distinct) {
+void ParseSelectOptions(Parser& p, SelectStmt* out) {
   for (;;) {
     if (p.AcceptKeyword("DISTINCT") || p.AcceptKeyword("DISTINCTROW")) {
-      *distinct = true;
+      out->distinct = true;
+    } else if (p.AcceptKeyword("SQL_CALC_FOUND_ROWS")) {
+      out->calc_found_rows = true;
     } else if (IsIgnoredSelectOption(p.Peek())) {
       p.Advance();
     } else {
@@ -335,7 +336,7 @@ bool Parser::ParseSelectBody(SelectStmt* out) {
   const bool into_allowed = into_allowed_;
   into_allowed_ = false;  // not in the SELECTs nested in this one
   const WindowMarks windows = window_marks();
-  ParseSelectOptions(*this, &out->distinct);
+  ParseSelectOptions(*this, out);
   do {
     bool first = out->items.empty();
     if (!ParseSelectItem(*this, first, &out->items.emplace_back())) return false;
@@ -368,6 +369,11 @@ bool Parser::ParseSelectBody(SelectStmt* out) {
     into_allowed_ = into_allowed;
     const bool parsed = ParseUnion(out);
     into_allowed_ = false;
+    // The union's LIMIT is its tail's, so is what SQL_CALC_FOUND_ROWS counts before it.
+    if (parsed && out->calc_found_rows && out->union_tail) {
+      out->calc_found_rows = false;
+      out->union_tail->calc_found_rows = true;
+    }
     // A part's own UNION is flattened into this one's (ParseUnion): the outermost looks.
     return parsed && (in_union_ || IntoAfterUnion(out));
   }
