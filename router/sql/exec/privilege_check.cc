@@ -178,7 +178,9 @@ class Checker {
   }
 
   std::optional<mysql::SqlError> Check(const CreateTableStmt& create, const Statement&) const {
-    return OnTable(access::kCreate, create.table);
+    if (auto err = OnTable(access::kCreate, create.table)) return err;
+    if (create.like) return OnTable(access::kSelect, *create.like);
+    return std::nullopt;
   }
   std::optional<mysql::SqlError> Check(const DropTableStmt& drop, const Statement&) const {
     for (const TableName& t : drop.tables) {

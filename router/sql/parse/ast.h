@@ -432,6 +432,9 @@ struct CreateTableStmt {
   std::optional<uint64_t> auto_increment;  // AUTO_INCREMENT = n
   std::string comment;
   std::string collation;  // [DEFAULT] COLLATE = x, lower-cased: the text columns' default
+  // CREATE TABLE t LIKE source (or `(LIKE source)`): the source's definition, nothing else
+  // written.
+  std::optional<TableName> like;
 };
 
 struct CreateDatabaseStmt {

@@ -767,7 +767,8 @@ bool StartsCreateQuery(const Parser& p, size_t ahead) {
   return PeekAny(p, {"SELECT", "WITH", "TABLE", "VALUES"}, ahead);
 }
 
-// After CREATE: TABLE [IF NOT EXISTS] [db.]t (elements) [options] [partitioning].
+// After CREATE: TABLE [IF NOT EXISTS] [db.]t (elements) [options] [partitioning], or
+// TABLE [IF NOT EXISTS] [db.]t [(]LIKE [db.]source[)].
 bool ParseCreateTable(Parser& p, CreateTableStmt* out) {
   p.Advance();  // TABLE
   if (!ParseIfNotExists(p, &out->if_not_exists) || !p.ParseTableName(&out->table)) {
@@ -775,7 +776,10 @@ bool ParseCreateTable(Parser& p, CreateTableStmt* out) {
   }
   bool paren = p.Peek().kind == TokenKind::kLParen;
   if (p.PeekKeyword("LIKE") || (paren && p.PeekKeyword("LIKE", 1))) {
-    return p.NotSupported("CREATE TABLE ... LIKE");
+    if (paren) p.Advance();
+    p.Advance();  // LIKE
+    if (!p.ParseTableName(&out->like.emplace())) return false;
+    return !paren || p.Expect(TokenKind::kRParen);
   }
   if (paren && !StartsCreateQuery(p, 1)) {
     p.Advance();

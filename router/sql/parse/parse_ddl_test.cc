@@ -337,11 +337,26 @@ TEST(ParseDdlTest, OrmDdl) {
   }
 }
 
+TEST(ParseDdlTest, CreateTableLike) {
+  auto create = MustParseAs<CreateTableStmt>("CREATE TABLE IF NOT EXISTS db.t LIKE src.u");
+  EXPECT_TRUE(create.if_not_exists);
+  EXPECT_EQ(create.table.database, "db");
+  EXPECT_EQ(create.table.name, "t");
+  ASSERT_TRUE(create.like.has_value());
+  EXPECT_EQ(create.like->database, "src");
+  EXPECT_EQ(create.like->name, "u");
+  create = MustParseAs<CreateTableStmt>("CREATE TABLE t (LIKE `u`)");
+  ASSERT_TRUE(create.like.has_value());
+  EXPECT_EQ(create.like->name, "u");
+  EXPECT_FALSE(MustParseAs<CreateTableStmt>("CREATE TABLE t (a INT)").like.has_value());
+  EXPECT_EQ(MustFail("CREATE TABLE t LIKE u ENGINE=InnoDB").code, 1064);
+  EXPECT_EQ(MustFail("CREATE TABLE t (LIKE u").code, 1064);
+  EXPECT_EQ(MustFail("CREATE TABLE t LIKE").code, 1064);
+}
+
 TEST(ParseDdlTest, UnsupportedCreate) {
   const std::pair<const char*, const char*> kCases[] = {
       {"CREATE TEMPORARY TABLE t (a INT)", "CREATE TEMPORARY TABLE"},
-      {"CREATE TABLE t LIKE u", "CREATE TABLE ... LIKE"},
-      {"CREATE TABLE t (LIKE u)", "CREATE TABLE ... LIKE"},
       {"CREATE TABLE t AS SELECT 1", "CREATE TABLE ... SELECT"},
       {"CREATE TABLE t SELECT 1", "CREATE TABLE ... SELECT"},
       {"CREATE TABLE t (a INT) SELECT 1 AS a", "CREATE TABLE ... SELECT"},
