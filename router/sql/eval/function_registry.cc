@@ -23,19 +23,19 @@ using mysql::Value;
 // MySQL built-ins Shoal does not evaluate yet. Aggregates are here too: outside a grouped
 // statement's own computation (ctx.aggregate_types) they are not evaluated.
 constexpr absl::string_view kKnownBuiltins[] = {
-    "AVG",         "BIT_AND",      "BIT_LENGTH", "BIT_OR",   "BIT_XOR", "CHAR",    "COUNT",
-    "FORMAT",      "GROUP_CONCAT", "HEX",        "ISNULL",   "MAX",     "MIN",     "POW",
-    "POWER",       "RAND",         "SLEEP",      "SQRT",     "STD",     "STDDEV",  "STDDEV_POP",
-    "STDDEV_SAMP", "SUM",          "UNHEX",      "VARIANCE", "VAR_POP", "VAR_SAMP"};
+    "AVG",         "BIT_AND", "BIT_OR",   "BIT_XOR", "COUNT",   "GROUP_CONCAT",
+    "MAX",         "MIN",     "SLEEP",    "STD",     "STDDEV",  "STDDEV_POP",
+    "STDDEV_SAMP", "SUM",     "VARIANCE", "VAR_POP", "VAR_SAMP"};
 
 using Registry = absl::flat_hash_map<absl::string_view, const BuiltinFunction*>;
 
 Registry BuildRegistry() {
   Registry registry;
-  for (auto family : {SessionFunctions(), ClockFunctions(), ControlFunctions(), StringFunctions(),
-                      SubstringFunctions(), NumericFunctions(), TemporalFunctions(),
-                      HashFunctions(), DateArithFunctions(), CalendarFunctions(),
-                      StrToDateFunctions(), JsonFunctions(), RegexpFunctions()}) {
+  for (auto family :
+       {SessionFunctions(), ClockFunctions(), ControlFunctions(), StringFunctions(),
+        SubstringFunctions(), NumericFunctions(), TemporalFunctions(), HashFunctions(),
+        DateArithFunctions(), CalendarFunctions(), StrToDateFunctions(), JsonFunctions(),
+        RegexpFunctions(), MathFunctions(), RadixFunctions(), TextFunctions(), TimeFunctions()}) {
     for (const BuiltinFunction& f : family) registry.emplace(f.name, &f);
   }
   return registry;
@@ -92,6 +92,20 @@ ColumnDefinition StringResult(uint64_t chars, const SessionState& state, Nullabi
   if (bytes < 65536) return StringColumn(static_cast<uint32_t>(chars), state, n);
   // Past MAX_BLOB_WIDTH the value may not fit in a packet, and is then NULL.
   ColumnDefinition c = StringColumn(0, state, bytes < 16777216 ? n : Nullability::kNullable);
+  c.type = ColumnType::kBlob;
+  c.flags |= mysql::column_flag::kBlob;
+  c.length = bytes < 16777216 ? 16777215 : 4294967295u;
+  return c;
+}
+
+ColumnDefinition BinaryStringResult(uint64_t bytes, const SessionState& state, Nullability n) {
+  ColumnDefinition c = StringColumn(0, state, bytes < 16777216 ? n : Nullability::kNullable);
+  c.charset = mysql::charset::kBinary;
+  c.flags |= mysql::column_flag::kBinary;
+  if (bytes < 65536) {
+    c.length = static_cast<uint32_t>(bytes);
+    return c;
+  }
   c.type = ColumnType::kBlob;
   c.flags |= mysql::column_flag::kBlob;
   c.length = bytes < 16777216 ? 16777215 : 4294967295u;

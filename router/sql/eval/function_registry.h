@@ -77,6 +77,10 @@ absl::Span<const BuiltinFunction> CalendarFunctions();   // functions_calendar.c
 absl::Span<const BuiltinFunction> StrToDateFunctions();  // functions_str_to_date.cc
 absl::Span<const BuiltinFunction> JsonFunctions();       // functions_json.cc
 absl::Span<const BuiltinFunction> RegexpFunctions();     // functions_regexp.cc
+absl::Span<const BuiltinFunction> MathFunctions();       // functions_math.cc
+absl::Span<const BuiltinFunction> RadixFunctions();      // functions_radix.cc
+absl::Span<const BuiltinFunction> TextFunctions();       // functions_text.cc
+absl::Span<const BuiltinFunction> TimeFunctions();       // functions_time.cc
 
 // The function called `name` (upper case); null when there is none.
 const BuiltinFunction* FindBuiltinFunction(absl::string_view name);
@@ -95,6 +99,10 @@ uint32_t DisplayChars(const mysql::ColumnDefinition& c, const SessionState& stat
 // A string result of at most `chars` characters: VAR_STRING, or a BLOB past 65535 bytes, as
 // MySQL's set_data_type_string; nullable past MAX_BLOB_WIDTH, where a value may not fit.
 mysql::ColumnDefinition StringResult(uint64_t chars, const SessionState& state, Nullability n);
+// A binary string result of at most `bytes` bytes (VARBINARY, a BLOB past 65535), as MySQL
+// types UNHEX, CHAR and FROM_BASE64.
+mysql::ColumnDefinition BinaryStringResult(uint64_t bytes, const SessionState& state,
+                                           Nullability n);
 // The value of an integer literal (or a negated one), as MySQL knows a constant argument
 // while typing; nullopt for anything else.
 std::optional<int64_t> ConstantInteger(const Expr& e);
@@ -117,14 +125,22 @@ bool DateArg(const mysql::Value& v, ExprEngine& engine, mysql::DateTime* out);
 bool TimeArg(const mysql::Value& v, ExprEngine& engine, int64_t* micros);
 // Signed microseconds as a TIME value (within ±838:59:59).
 mysql::Time TimeOfMicros(int64_t micros);
-// DATE_FORMAT's type (its format is the second argument) and its text of `d`; false, with
-// the error set, for the specifiers Shoal does not compute yet.
+// DATE_FORMAT's type (its format is the second argument) and its text of `d`, appended to
+// `out`.
 mysql::ColumnDefinition DateFormatType(const TypingCall& call);
-bool FormatDate(const mysql::DateTime& d, absl::string_view format, ExprEngine& engine,
-                std::string* out);
+void FormatDate(const mysql::DateTime& d, absl::string_view format, std::string* out);
 // English month (1..12) and weekday names (Monday = 0, as absl::Weekday counts).
 absl::string_view MonthName(int month);
 absl::string_view DayName(int weekday);
+
+// MySQL's calc_week (functions_time.cc): the week of `d` as the bits of `behaviour` count
+// weeks (kWeekMondayFirst: weeks start on Monday; kWeekYear: week 0 belongs to the previous
+// year; kWeekFirstWeekday: week 1 is the first with the week's first day, else the first
+// with four days of the year), `*year` the year the week belongs to.
+inline constexpr unsigned kWeekMondayFirst = 1;
+inline constexpr unsigned kWeekYear = 2;
+inline constexpr unsigned kWeekFirstWeekday = 4;
+int CalcWeek(const mysql::DateTime& d, unsigned behaviour, int* year);
 
 // MySQL's day numbers (TO_DAYS): 0000-01-01 is day 1, 9999-12-31 is kMaxDayNumber.
 inline constexpr int64_t kMaxDayNumber = 3652424;

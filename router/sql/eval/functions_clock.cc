@@ -196,7 +196,7 @@ Value FromUnixTimeValue(EvalCall& call) {
   mysql::DateTime d = ToDateTime(at, SessionTimeZone(call.state()), fsp);
   if (args.size() == 1) return d;
   std::string out;
-  if (!FormatDate(d, ValueText(args[1]), call.engine(), &out)) return Value{};
+  FormatDate(d, ValueText(args[1]), &out);
   return out;
 }
 

@@ -1,10 +1,12 @@
-// Numbers: ABS, SIGN, MOD, FLOOR, CEIL (CEILING), ROUND and TRUNCATE. Integers and DECIMALs
+// Numbers: ABS, SIGN, MOD, FLOOR, CEIL (CEILING), ROUND, TRUNCATE and FORMAT. Integers and DECIMALs
 // stay exact (DECIMALs round half away from zero, on their digits); DOUBLEs round as MySQL's
 // my_double_round does, with rint: half to even. Strings are read as DOUBLEs.
 #include <cmath>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "router/sql/eval/function_registry.h"
 #include "router/sql/eval/result_columns.h"
 #include "router/sql/eval/value_util.h"
@@ -267,11 +269,55 @@ Value RoundValue(EvalCall& call) {
   return RoundDouble(DoubleArg(v, call.engine()), places, kTruncate);
 }
 
+// FORMAT(x, d[, locale]): x rounded to d (0..30) decimals, with thousands separators, as
+// MySQL's Item_func_format: integers and DECIMALs exactly (half away from zero), anything
+// else as a DOUBLE (half to even). Only the en_US locale (the default) is known here.
+ColumnDefinition FormatType(const TypingCall& call) {
+  const uint64_t chars = DisplayChars(call.args[0], call.state());
+  return StringResult(chars + chars / 3 + 2 + 30, call.state(), NullableIfAny(call.args));
+}
+Value FormatValue(EvalCall& call) {
+  const Value places = call.Arg(1);
+  if (IsNull(places)) return Value{};
+  if (call.arg_count() > 2) {
+    const Value locale = call.Arg(2);
+    if (IsNull(locale)) {
+      call.engine().Warn(1649, "Unknown locale: 'NULL'");
+    } else if (!absl::EqualsIgnoreCase(ValueText(locale), "en_US")) {
+      call.engine().SetError(mysql::errors::NotSupportedYet(
+          absl::StrCat("FORMAT with locale '", ValueText(locale), "'")));
+      return Value{};
+    }
+  }
+  const Value x = call.Arg(0);
+  if (IsNull(x)) return Value{};
+  const int64_t dec = std::clamp<int64_t>(IntegerArg(places, call.engine()), 0, 30);
+  std::string text;
+  if (ClassOf(x) == Cls::kInt) {
+    text = RoundDecimalText(ValueText(x), dec, /*truncate=*/false);
+  } else if (const auto* d = std::get_if<mysql::Decimal>(&x)) {
+    text = RoundDecimalText(d->text, dec, /*truncate=*/false);
+  } else {
+    const double r = RoundDouble(DoubleArg(x, call.engine()), dec, /*truncate=*/false);
+    if (!std::isfinite(r)) return FormatDouble(r);
+    text = absl::StrFormat("%.*f", static_cast<int>(dec), r);
+  }
+  const DecimalParts p = SplitDecimal(text);
+  std::string out = p.negative ? "-" : "";
+  for (size_t i = 0; i < p.whole.size(); ++i) {
+    if (i > 0 && (p.whole.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(p.whole[i]);
+  }
+  if (dec > 0) absl::StrAppend(&out, ".", p.fraction);
+  return out;
+}
+
 constexpr BuiltinFunction kNumericFunctions[] = {
     {"ABS", 1, 1, AbsType, AbsValue},
     {"CEIL", 1, 1, IntegralType, IntegralValue<true>},
     {"CEILING", 1, 1, IntegralType, IntegralValue<true>},
     {"FLOOR", 1, 1, IntegralType, IntegralValue<false>},
+    {"FORMAT", 2, 3, FormatType, FormatValue},
     {"MOD", 2, 2, ModType, ModValue},
     {"ROUND", 1, 2, RoundType<false>, RoundValue<false>},
     {"SIGN", 1, 1, SignType, SignValue},

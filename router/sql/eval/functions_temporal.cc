@@ -283,9 +283,8 @@ absl::string_view DaySuffix(int day) {
   }
 }
 
-// Appends what specifier `c` makes of `d`; false for the week specifiers, which Shoal does not
-// compute yet.
-bool AppendSpecifier(char c, const mysql::DateTime& d, std::string* out) {
+// Appends what specifier `c` makes of `d`.
+void AppendSpecifier(char c, const mysql::DateTime& d, std::string* out) {
   const absl::CivilDay day(d.year, d.month, d.day);
   const int weekday = static_cast<int>(absl::GetWeekday(day));  // Monday = 0
   const absl::string_view month_name =
@@ -364,36 +363,43 @@ bool AppendSpecifier(char c, const mysql::DateTime& d, std::string* out) {
                             d.hour < 12 ? "AM" : "PM");
       break;
     case 'U':
-    case 'u':
+    case 'u': {
+      int year = 0;
+      absl::StrAppendFormat(out, "%02d",
+                            CalcWeek(d, c == 'U' ? kWeekFirstWeekday : kWeekMondayFirst, &year));
+      break;
+    }
     case 'V':
     case 'v':
     case 'X':
-    case 'x':
-      return false;
+    case 'x': {
+      int year = 0;
+      const bool sunday = c == 'V' || c == 'X';
+      const int week =
+          CalcWeek(d, kWeekYear | (sunday ? kWeekFirstWeekday : kWeekMondayFirst), &year);
+      if (c == 'V' || c == 'v') {
+        absl::StrAppendFormat(out, "%02d", week);
+      } else {
+        absl::StrAppendFormat(out, "%04d", year);
+      }
+      break;
+    }
     default:  // %% and unknown specifiers give the character itself
       out->push_back(c);
       break;
   }
-  return true;
 }
 
 }  // namespace
 
-bool FormatDate(const mysql::DateTime& d, absl::string_view format, ExprEngine& engine,
-                std::string* out) {
+void FormatDate(const mysql::DateTime& d, absl::string_view format, std::string* out) {
   for (size_t i = 0; i < format.size(); ++i) {
     if (format[i] != '%' || i + 1 == format.size()) {
       out->push_back(format[i]);
       continue;
     }
-    const char specifier = format[++i];
-    if (!AppendSpecifier(specifier, d, out)) {
-      engine.SetError(mysql::errors::NotSupportedYet(
-          absl::StrCat("DATE_FORMAT specifier %", std::string(1, specifier))));
-      return false;
-    }
+    AppendSpecifier(format[++i], d, out);
   }
-  return true;
 }
 
 namespace {
@@ -404,7 +410,7 @@ Value DateFormatValue(EvalCall& call) {
   mysql::DateTime d;
   if (!DateArg(args[0], call.engine(), &d)) return Value{};
   std::string out;
-  if (!FormatDate(d, ValueText(args[1]), call.engine(), &out)) return Value{};
+  FormatDate(d, ValueText(args[1]), &out);
   return out;
 }
 

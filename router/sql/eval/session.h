@@ -142,6 +142,20 @@ struct SessionState {
   std::optional<uint64_t> calc_found_rows;
   uint64_t questions = 0;             // statements run, for SHOW STATUS
   bool no_backslash_escapes = false;  // derived from sql_mode
+  // RAND()'s generator (MySQL's my_rnd: two seeds below 0x3FFFFFFF), seeded from the system's
+  // randomness at its first use, as MySQL seeds one per connection.
+  struct RandomSeeds {
+    uint64_t seed1 = 0, seed2 = 0;
+  };
+  std::optional<RandomSeeds> random;
+  // RAND(n) with a constant n: each call's own generator, seeded at its first value in the
+  // statement being run (`statement`: `questions` then), as MySQL's Item_func_rand keeps one.
+  struct SeededRandom {
+    const void* call = nullptr;
+    uint64_t statement = 0;
+    RandomSeeds seeds;
+  };
+  std::vector<SeededRandom> seeded_random;
 
   // System variables whose session value differs from the global one, by lower-case name.
   // Values as the variable's type (see system_variables.h): bool/int as int64 or uint64,
