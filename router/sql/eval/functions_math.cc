@@ -112,13 +112,13 @@ double Ln(double x) { return std::log(x); }
 double Log2(double x) { return std::log2(x); }
 double Log10(double x) { return std::log10(x); }
 
-// LOG(x) is LN(x); LOG(b, x) the logarithm of x to base b, NULL for base 1.
+// LOG(x) is LN(x); LOG(b, x) the logarithm of x to base b, NULL (and 3020) for base 1.
 Value LogValue(EvalCall& call) {
   std::vector<Value> values;
   std::vector<double> x;
   if (!DoubleArgs(call, &values, &x) || !LogDomain(call, x[0])) return Value{};
   if (x.size() == 1) return std::log(x[0]);
-  if (!LogDomain(call, x[1]) || x[0] == 1.0) return Value{};
+  if (!LogDomain(call, x[0] == 1.0 ? 0.0 : x[1])) return Value{};
   return std::log(x[1]) / std::log(x[0]);
 }
 

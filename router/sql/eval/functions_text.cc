@@ -176,9 +176,10 @@ Value SqlQuoteValue(EvalCall& call) {
   return out;
 }
 
-// SOUNDEX as MySQL's: the first letter, then the codes of the letters after it, a code repeated
-// by neighbours once, vowels (code 0) dropped but separating; at least four characters, not
-// cut at four. Letters outside ASCII count as vowels.
+// SOUNDEX as MySQL's: the first letter, then the codes of the letters after it, each code
+// once where it repeats the last one written (vowels, code 0, are dropped and do not separate:
+// 'Tymczak' is T520); at least four characters, not cut at four. Letters outside ASCII count
+// as vowels.
 ColumnDefinition SoundexType(const TypingCall& call) {
   return StringResult(std::max<uint64_t>(Chars(call, 0), 4), call.state(),
                       NullableIfAny(call.args));
@@ -207,10 +208,11 @@ Value SoundexValue(EvalCall& call) {
       } else {
         out.append(c.data(), c.size());
       }
+      last = code;
     } else if (code != '0' && code != last) {
       out.push_back(code);
+      last = code;
     }
-    last = code;
   }
   if (out.empty()) return out;
   for (size_t n = CharLength(out); n < 4; ++n) out.push_back('0');
