@@ -3,9 +3,8 @@
 -- ASCII text but for the character counts. Left out where MySQL 8.0, MariaDB or Shoal's parser
 -- differ: LEFT, RIGHT and TRUNCATE with a wrong number of arguments (grammar in both servers,
 -- so 1064, while Shoal's parser makes them calls and answers 1582); the FROM/FOR forms of
--- SUBSTRING and TRIM(BOTH … FROM …) (not parsed yet); UUID's
--- value (random: only its length); DATE_FORMAT's week specifiers %U %u %V %v %X %x (1235 in
--- Shoal); the warning of HOUR/MINUTE/SECOND over what is not a time (MariaDB's "Incorrect
+-- SUBSTRING and TRIM(BOTH … FROM …) (not parsed yet); UUID's value (random: only its
+-- length); the warning of HOUR/MINUTE/SECOND over what is not a time (MariaDB's "Incorrect
 -- time value", MySQL's "Truncated incorrect time value"); and results of string functions
 -- that MariaDB types as nullable where MySQL does not, in columns narrower than NULL (the
 -- client pads a nullable column to four characters): the columns here are wider.
