@@ -4,8 +4,8 @@
 -- in MariaDB 10.11); PERIOD_ADD and PERIOD_DIFF of a period whose month is not 1..12 (MySQL
 -- 8.0's 1210, MariaDB computes); FORMAT with a locale but en_US (other locales are 1235 in
 -- Shoal); TIME_FORMAT with a date specifier; SLEEP (1235 in Shoal: see docs/architecture.md);
--- UUID_SHORT's value (only that it grows); RAND() unseeded and RAND(n) over the rows of a
--- table (in the order the rows are read, which differs); the warning of a logarithm of a
+-- UUID_SHORT's value (only that it grows); RAND() unseeded and RAND(n) row by row over a
+-- table (in the order the rows are read, which differs: only sums and extremes of them); the warning of a logarithm of a
 -- number <= 0 (MySQL 8.0's 3020 "Invalid argument for logarithm", MariaDB's 1365 "Division by
 -- 0"; the count of them is the same); TIMEDIFF of two dates written as strings (MySQL reads
 -- them as dates, MariaDB as durations); a duration past 838:59:59 out of ADDTIME (MySQL cuts
@@ -27,6 +27,7 @@ SHOW WARNINGS;
 SELECT RAND(3), RAND(0), RAND(1), RAND(NULL), RAND(-1), RAND(1000000);
 SELECT RAND(3) = RAND(3), RAND() < 1, RAND() >= 0, ROUND(RAND(7) * 1000);
 SELECT id, RAND(id) FROM item ORDER BY id;
+SELECT ROUND(SUM(RAND(3)), 9), ROUND(MIN(RAND(3)), 9), ROUND(MAX(RAND(5)), 9), COUNT(DISTINCT RAND(3)) FROM item;
 SELECT CONV('a', 16, 2), CONV('6E', 18, 8), CONV(-17, 10, -18), CONV('zz', 36, 10), CONV(-1, 10, 16);
 SELECT CONV('99999999999999999999', 10, 16), CONV('12x', 10, 10), CONV('1', 1, 10), CONV('', 10, 2), CONV(NULL, 10, 2);
 SELECT BIN(12), BIN(0), BIN(-1), OCT(12), OCT(NULL), BIN('7');
