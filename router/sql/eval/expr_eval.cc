@@ -566,7 +566,16 @@ ColumnDefinition ArithmeticType(BinaryOp op, const ColumnDefinition& a_in,
     case BinaryOp::kAdd:
     case BinaryOp::kSub:
     case BinaryOp::kMul: {
-      if (real) return DoubleColumn(n);
+      if (real) {
+        // MySQL's count_real_length: the operands' most decimals, none fixed if one has none
+        // (a string's, a DOUBLE column's): PI() + 0 shows PI's six.
+        ColumnDefinition c = DoubleColumn(n);
+        const auto fixed = [](const ColumnDefinition& x) -> uint8_t {
+          return ClassOf(x) == Cls::kInt ? 0 : x.decimals;
+        };
+        c.decimals = std::min<uint8_t>(std::max(fixed(a), fixed(b)), kNotFixedDec);
+        return c;
+      }
       bool mul = op == BinaryOp::kMul;
       if (decimal) {
         int scale = mul ? ScaleOf(a) + ScaleOf(b) : std::max(ScaleOf(a), ScaleOf(b));

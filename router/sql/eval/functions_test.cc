@@ -489,7 +489,9 @@ TEST_F(FunctionsTest, MathFunctions) {
   EXPECT_EQ(Value("LOG(1, 8)"), "NULL");  // base 1
   EXPECT_EQ(warnings_.size(), 3u);
   EXPECT_EQ(Value("PI()"), "3.141592653589793");
-  EXPECT_EQ(Type("PI()").decimals, 6);  // shown as 3.141593
+  EXPECT_EQ(Type("PI()").decimals, 6);      // shown as 3.141593
+  EXPECT_EQ(Type("PI() + 0").decimals, 6);  // as MySQL's count_real_length
+  EXPECT_EQ(Type("PI() * 1e0").decimals, 31);
   EXPECT_EQ(Value("SIN(0)"), "0");
   EXPECT_EQ(Value("COS(0)"), "1");
   EXPECT_EQ(Value("ATAN(1, 1)"), "0.7853981633974483");

@@ -4,18 +4,18 @@
 -- in MariaDB 10.11); PERIOD_ADD and PERIOD_DIFF of a period whose month is not 1..12 (MySQL
 -- 8.0's 1210, MariaDB computes); FORMAT with a locale but en_US (other locales are 1235 in
 -- Shoal); TIME_FORMAT with a date specifier; SLEEP (1235 in Shoal: see docs/architecture.md);
--- UUID_SHORT's value (only that it grows); RAND() unseeded and RAND(n) row by row over a
--- table (in the order the rows are read, which differs: only sums and extremes of them); the warning of a logarithm of a
--- number <= 0 (MySQL 8.0's 3020 "Invalid argument for logarithm", MariaDB's 1365 "Division by
--- 0"; the count of them is the same); TIMEDIFF of two dates written as strings (MySQL reads
--- them as dates, MariaDB as durations); a duration past 838:59:59 out of ADDTIME (MySQL cuts
--- it to 838:59:59 with one warning, MariaDB to 838:59:59.999999 with two); ADDTIME of a
--- date and time as its second argument (NULL in both; MariaDB warns); PI() + 0 (MySQL
--- keeps PI's six decimals through the addition; Shoal's arithmetic over DOUBLEs does not).
+-- UUID_SHORT's value (only that it grows); RAND() unseeded, and RAND(n) row by row over a
+-- table (in the order the rows are read, which differs: only sums and extremes of them); the
+-- warning of a logarithm of a number <= 0 (MySQL 8.0's 3020 "Invalid argument for
+-- logarithm", MariaDB's 1365 "Division by 0"; their count is the same); TIMEDIFF of two dates
+-- written as strings (MySQL reads them as dates, MariaDB as durations); a duration past
+-- 838:59:59 out of ADDTIME (MySQL cuts it to 838:59:59 with one warning, MariaDB to
+-- 838:59:59.999999 with two); ADDTIME of a date and time as its second argument (NULL in
+-- both; MariaDB warns).
 SELECT POW(2, 10), POWER(2, -1), SQRT(16), SQRT(2), SQRT(-1), EXP(0), EXP(1);
 SELECT LN(1), LN(10), LOG(2, 65536), LOG(8), LOG2(8), LOG10(1000), LOG(1, 8);
 SELECT LOG(-1), LOG2(0), LOG10(-5);
-SELECT PI(), SIN(0), COS(0), TAN(1), SIN(PI() / 2), ASIN(1), ACOS(0), ATAN(1);
+SELECT PI(), PI() + 0, PI() * 2, ROUND(1e0, 2) + 1, SIN(0), COS(0), TAN(1), SIN(PI() / 2), ASIN(1), ACOS(0), ATAN(1);
 SELECT ATAN(1, 1), ATAN2(-1, -1), ATAN2(1, 0), COT(1), ASIN(2), ACOS(-1.5);
 SELECT DEGREES(PI()), RADIANS(180), DEGREES(1), RADIANS(-90);
 SELECT COT(0);
