@@ -157,6 +157,9 @@ std::optional<mysql::SqlError> CheckDatabaseForUse(absl::string_view database,
 void BeginImplicitTransaction(SessionState* state);
 // Opens the SQL transaction (BEGIN, or the implicit one above): no savepoints, no writes yet.
 void BeginTransaction(SessionState* state);
+// The session's transaction_read_only: its transactions (and autocommit statements) are read
+// only unless START TRANSACTION says READ WRITE.
+bool SessionReadOnly(const SessionState& state);
 // INSERT, UPDATE and DELETE call this before they run: ROLLBACK TO SAVEPOINT needs to know
 // whether anything may have changed since the savepoint.
 void NoteTransactionWrite(SessionState* state);

@@ -91,7 +91,7 @@ StatementResult ExecuteTransaction(const TransactionStmt& stmt, const ExecContex
       // BEGIN inside a transaction commits it first (implicit commit), then starts anew.
       BeginTransaction(s);
       s->locked_tables.clear();  // and ends LOCK TABLES
-      s->read_only_transaction = stmt.read_only;
+      s->read_only_transaction = stmt.read_only.value_or(SessionReadOnly(*s));
       return EndNativeTransaction(ctx, true, OkResult{});
     case TransactionStmt::Action::kCommit:
     case TransactionStmt::Action::kRollback:

@@ -10,6 +10,7 @@
 #include "common/logging.h"
 #include "engine/api/client.h"
 #include "protocol/constants.h"
+#include "router/sql/eval/system_variables.h"
 #include "router/sql/eval/value_util.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/exec_internal.h"
@@ -192,8 +193,19 @@ StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) 
 
 namespace {
 
+// 1792 for a statement that changes data (rows, schema, accounts) in a READ ONLY transaction
+// (START TRANSACTION READ ONLY, or an autocommit statement under SET SESSION TRANSACTION READ
+// ONLY), as MySQL's check of CF_CHANGES_DATA against tx_read_only.
+std::optional<mysql::SqlError> CheckReadOnly(const Statement& stmt, const SessionState& state) {
+  const bool read_only =
+      state.in_transaction ? state.read_only_transaction : SessionReadOnly(state);
+  if (!read_only || !ChangesData(stmt)) return std::nullopt;
+  return mysql::SqlError{1792, "25006", "Cannot execute statement in a READ ONLY transaction."};
+}
+
 StatementResult RunExpanded(const Statement& stmt, const ExecContext& ctx) {
   if (auto err = CheckToRun(stmt, *ctx.state)) return *err;
+  if (auto err = CheckReadOnly(stmt, *ctx.state)) return *err;
   if (!stmt.has_subqueries) return RunStatementNode(stmt, ctx);
   return RunWithSubqueries(stmt, ctx);
 }
@@ -361,8 +373,18 @@ void BeginImplicitTransaction(SessionState* state) {
   if (!state->autocommit && !state->in_transaction) BeginTransaction(state);
 }
 
+bool SessionReadOnly(const SessionState& state) {
+  const SysVarDef* def = FindSysVar("transaction_read_only");
+  if (def == nullptr) return false;
+  const mysql::Value v = SessionValue(*def, state);
+  const int64_t* on = std::get_if<int64_t>(&v);
+  return on != nullptr && *on != 0;
+}
+
 void BeginTransaction(SessionState* state) {
   state->in_transaction = true;
+  // As the session says, unless START TRANSACTION says otherwise (ExecuteTransaction).
+  state->read_only_transaction = SessionReadOnly(*state);
   state->savepoints.clear();
   state->undo.clear();
   state->undo_bytes = 0;

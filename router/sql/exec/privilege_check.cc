@@ -404,25 +404,6 @@ const wire::Account* SessionPrivileges(const wire::AccessControl& access, const 
 
 namespace {
 
-// Statements MySQL counts against MAX_UPDATES_PER_HOUR (its CF_CHANGES_DATA): those that
-// write rows, the schema or the accounts.
-bool ChangesData(const Statement& stmt) {
-  return std::visit(
-      [](const auto& node) {
-        using T = std::decay_t<decltype(node)>;
-        return std::is_same_v<T, InsertStmt> || std::is_same_v<T, UpdateStmt> ||
-               std::is_same_v<T, DeleteStmt> || std::is_same_v<T, LoadDataStmt> ||
-               std::is_same_v<T, CreateTableStmt> || std::is_same_v<T, CreateDatabaseStmt> ||
-               std::is_same_v<T, DropDatabaseStmt> || std::is_same_v<T, DropTableStmt> ||
-               std::is_same_v<T, CreateIndexStmt> || std::is_same_v<T, DropIndexStmt> ||
-               std::is_same_v<T, TruncateStmt> || std::is_same_v<T, AlterTableStmt> ||
-               std::is_same_v<T, RenameTableStmt> || std::is_same_v<T, CreateViewStmt> ||
-               std::is_same_v<T, DropViewStmt> || std::is_same_v<T, AccountStmt> ||
-               std::is_same_v<T, GrantStmt> || std::is_same_v<T, RoleStmt>;
-      },
-      stmt.node);
-}
-
 // CheckPrivileges, and before it, when `count`, the statement counted as one the account runs.
 std::optional<mysql::SqlError> Check(const Statement& stmt, const SessionState& state, bool count) {
   // Grants changed through another router are checked as they are now (the data nodes tell
@@ -463,6 +444,23 @@ std::optional<mysql::SqlError> Check(const Statement& stmt, const SessionState& 
 }
 
 }  // namespace
+
+bool ChangesData(const Statement& stmt) {
+  return std::visit(
+      [](const auto& node) {
+        using T = std::decay_t<decltype(node)>;
+        return std::is_same_v<T, InsertStmt> || std::is_same_v<T, UpdateStmt> ||
+               std::is_same_v<T, DeleteStmt> || std::is_same_v<T, LoadDataStmt> ||
+               std::is_same_v<T, CreateTableStmt> || std::is_same_v<T, CreateDatabaseStmt> ||
+               std::is_same_v<T, DropDatabaseStmt> || std::is_same_v<T, DropTableStmt> ||
+               std::is_same_v<T, CreateIndexStmt> || std::is_same_v<T, DropIndexStmt> ||
+               std::is_same_v<T, TruncateStmt> || std::is_same_v<T, AlterTableStmt> ||
+               std::is_same_v<T, RenameTableStmt> || std::is_same_v<T, CreateViewStmt> ||
+               std::is_same_v<T, DropViewStmt> || std::is_same_v<T, AccountStmt> ||
+               std::is_same_v<T, GrantStmt> || std::is_same_v<T, RoleStmt>;
+      },
+      stmt.node);
+}
 
 std::optional<mysql::SqlError> CheckPrivileges(const Statement& stmt, const SessionState& state) {
   return Check(stmt, state, /*count=*/false);

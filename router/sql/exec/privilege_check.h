@@ -37,6 +37,10 @@ std::optional<mysql::SqlError> CheckPrivileges(const Statement& stmt, const Sess
 // (access/resource_limits.h): 1226 past one.
 std::optional<mysql::SqlError> CheckToRun(const Statement& stmt, const SessionState& state);
 
+// Whether `stmt` writes rows, the schema or the accounts (MySQL's CF_CHANGES_DATA): what
+// MAX_UPDATES_PER_HOUR counts and what a READ ONLY transaction refuses.
+bool ChangesData(const Statement& stmt);
+
 // Makes the session's account's default roles (those still granted) its active ones, as at
 // login.
 void ActivateDefaultRoles(SessionState* state);

@@ -628,9 +628,11 @@ struct TransactionStmt {
     kReleaseSavepoint,     // RELEASE SAVEPOINT name
   };
   Action action = Action::kBegin;
-  bool read_only = false;  // START TRANSACTION READ ONLY
-  bool chain = false;      // COMMIT AND CHAIN
-  std::string savepoint;   // the savepoint actions' name
+  // START TRANSACTION READ ONLY (true) or READ WRITE (false); neither: the session's
+  // transaction_read_only.
+  std::optional<bool> read_only;
+  bool chain = false;     // COMMIT AND CHAIN
+  std::string savepoint;  // the savepoint actions' name
 };
 
 // LOCK TABLES t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE}, …

@@ -25,7 +25,9 @@ bool Parser::ParseStartTransaction(TransactionStmt* out) {
     if (AcceptKeyword("READ")) {
       if (AcceptKeyword("ONLY")) {
         out->read_only = true;
-      } else if (!ExpectKeyword("WRITE")) {
+      } else if (ExpectKeyword("WRITE")) {
+        out->read_only = false;
+      } else {
         return false;
       }
     } else if (AcceptKeyword("WITH")) {
