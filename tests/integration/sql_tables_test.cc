@@ -258,8 +258,9 @@ TEST_F(SqlTablesTest, RecursiveCommonTablesRunRoundsAndStopAsMySqlStops) {
 TEST_F(SqlTablesTest, RollupOrdersAndTellsItsNullsApart) {
   Query("CREATE DATABASE IF NOT EXISTS shop", "");
   Query("CREATE TABLE sale (id INT PRIMARY KEY, region VARCHAR(10), year INT, amount INT)");
-  Query("INSERT INTO sale VALUES (1, 'north', 2023, 10), (2, 'north', 2024, 20), "
-        "(3, 'south', 2024, 5), (4, NULL, 2024, 1)");
+  Query(
+      "INSERT INTO sale VALUES (1, 'north', 2023, 10), (2, 'north', 2024, 20), "
+      "(3, 'south', 2024, 5), (4, NULL, 2024, 1)");
   EXPECT_EQ(Query("SELECT region, year, SUM(amount) AS total, GROUPING(region) AS gr, "
                   "GROUPING(region, year) AS g FROM sale GROUP BY region, year WITH ROLLUP"),
             "region\tyear\ttotal\tgr\tg\n"
