@@ -21,6 +21,7 @@
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/insert_rows.h"
+#include "router/sql/exec/keyed_write_run.h"
 #include "router/sql/exec/replace_plan.h"
 #include "router/sql/exec/savepoint_undo.h"
 #include "router/sql/exec/table_access.h"
@@ -250,19 +251,15 @@ class InsertRun : public AsyncStatement, public api::Completion {
 // the others rewritten with the assignments, where VALUES(col) is the value the row would
 // have inserted. Affected rows as MySQL counts them: 1 per insert, 2 per changed row, 0 per
 // unchanged one. A row that collides on a unique secondary key updates the row holding it.
-class UpsertRun : public AsyncStatement, public api::Completion {
+class UpsertRun : public KeyedWriteRun {
  public:
   UpsertRun(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
             const std::vector<Assignment>& assignments, uint64_t last_insert_id, bool records_info)
-      : AsyncStatement(ctx),
-        table_(std::move(table)),
+      : KeyedWriteRun(ctx, table, ForeignKeysApply(*table, *ctx.state)),
         rows_(std::move(rows)),
         records_info_(records_info),
         assignments_(assignments),
         last_insert_id_(last_insert_id),
-        session_txn_(StatementTransaction(ctx.state)),
-        foreign_keys_(ForeignKeysApply(*table_, *ctx.state)),
-        undo_(ctx.state),
         utc_offset_(SessionUtcOffset(*ctx.state)) {
     for (size_t i = 0; i < table_->columns.size(); ++i) {
       all_columns_.push_back(static_cast<uint16_t>(i));
@@ -280,7 +277,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
   // collide with is locked and known before anything is written.
   void Start() {
     DataAccess* data_access = data();
-    if (session_txn_ == nullptr) own_txn_ = data_access->client().Begin();
+    BeginOwnTransaction();
     outstanding_ = 1;
     for (size_t r = 0; r < rows_.size(); ++r) {
       std::string key;
@@ -298,19 +295,10 @@ class UpsertRun : public AsyncStatement, public api::Completion {
       }
     }
     data_access->Flush();
-    StepDone();
-  }
-
-  // Writes and the end of the own transaction.
-  void Done(const api::Outcome& outcome) override {
-    if (!outcome.ok() && !error_) error_ = EngineError(outcome.code, outcome.message);
-    if (phase_ == Phase::kEnd) return Finish();
-    StepDone();
+    OpDone();
   }
 
  private:
-  enum class Phase { kRead, kWrite, kEnd };
-
   // One read: remembers the row stored under a row's primary key (key 0) or its unique key u
   // (key u + 1).
   struct ReadInto : api::Completion {
@@ -321,31 +309,13 @@ class UpsertRun : public AsyncStatement, public api::Completion {
       } else if (!outcome.not_found() && !run->error_) {
         run->error_ = EngineError(outcome.code, outcome.message);
       }
-      run->StepDone();
+      run->OpDone();
     }
     UpsertRun* run;
     size_t slot;
   };
 
   size_t Slot(size_t row, size_t key) const { return row * (1 + unique_indexes_.size()) + key; }
-
-  api::Transaction* txn() { return session_txn_ != nullptr ? session_txn_.get() : &own_txn_; }
-
-  void StepDone() {
-    if (--outstanding_ > 0) return;
-    if (phase_ == Phase::kRead) return Write();
-    if (!changes_.empty() && !error_) {  // the foreign keys, before the commit
-      NoteCascades(state(), *table_);
-      ++outstanding_;
-      return CheckForeignKeys(data(), data()->client().dictionary(), txn(), table_,
-                              std::move(changes_), [this](std::optional<mysql::SqlError> error) {
-                                changes_.clear();
-                                if (error && !error_) error_ = std::move(error);
-                                StepDone();
-                              });
-    }
-    End();
-  }
 
   std::vector<mysql::Value> Decode(const std::string& packed) {
     std::vector<schema::Field> fields(all_columns_.size());
@@ -472,7 +442,7 @@ class UpsertRun : public AsyncStatement, public api::Completion {
     return c;
   }
 
-  void Write() {
+  void Write() override {
     phase_ = Phase::kWrite;
     if (error_ || state() == nullptr) return End();
     DataAccess* data_access = data();
@@ -525,44 +495,29 @@ class UpsertRun : public AsyncStatement, public api::Completion {
       }
     }
     data_access->Flush();
-    StepDone();
+    OpDone();
   }
 
-  void End() {
-    if (session_txn_ != nullptr) return Finish();
-    phase_ = Phase::kEnd;
-    EndTransaction(&own_txn_, !error_, this);
-  }
-
-  void Finish() {
-    if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, true);
+  void Finish() override {
+    if (error_) return DeliverFailure(*error_, in_session_txn(), true);
     undo_.Keep(state());
     Deliver(
         WriteOk({affected_, last_insert_id_, rows_.size(), updated_, 0}, records_info_, state()));
   }
 
-  api::TablePtr table_;
   std::vector<std::string> rows_;
   bool records_info_;
   const std::vector<Assignment>& assignments_;  // the statement's: kept alive by the owner
   uint64_t last_insert_id_;
-  std::shared_ptr<api::Transaction> session_txn_;
-  api::Transaction own_txn_;
   std::vector<uint16_t> all_columns_;
   std::vector<mysql::ColumnDefinition> row_columns_;
   std::vector<int> unique_indexes_;  // positions in table_->indexes
   // Per row, what is stored under its primary key and under each of its unique keys (Slot).
   std::vector<std::optional<std::string>> existing_;
   std::vector<std::unique_ptr<ReadInto>> reads_;
-  const bool foreign_keys_;         // the rows' foreign keys are checked (foreign_keys.h)
-  std::vector<RowChange> changes_;  // the writes, for those checks
-  StatementUndo undo_;              // for savepoints (savepoint_undo.h)
-  const int utc_offset_;            // the session's time zone, for TIMESTAMP values
-  Phase phase_ = Phase::kRead;
-  int outstanding_ = 0;
+  const int utc_offset_;  // the session's time zone, for TIMESTAMP values
   uint64_t affected_ = 0;
   uint64_t updated_ = 0;  // rows ON DUPLICATE KEY UPDATE changed (the info's "Duplicates")
-  std::optional<mysql::SqlError> error_;
 };
 
 }  // namespace

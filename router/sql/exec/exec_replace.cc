@@ -16,6 +16,7 @@
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/foreign_keys.h"
 #include "router/sql/exec/insert_rows.h"
+#include "router/sql/exec/keyed_write_run.h"
 #include "router/sql/exec/replace_plan.h"
 #include "router/sql/exec/savepoint_undo.h"
 #include "router/sql/exec/table_access.h"
@@ -105,28 +106,24 @@ class CollisionReads {
   std::optional<mysql::SqlError> error_;
 };
 
-// Owns itself (AsyncStatement); runs on the session's worker thread.
-class ReplaceRun : public AsyncStatement, public api::Completion {
+// The read phase is the plan's reads; the steps' writes answer to StepInto.
+class ReplaceRun : public KeyedWriteRun {
  public:
   ReplaceRun(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
              uint64_t last_insert_id, bool records_info, uint64_t warned)
-      : AsyncStatement(ctx),
-        table_(std::move(table)),
+      : KeyedWriteRun(ctx, table, ForeignKeysApplyToInserts(*table, *ctx.state, /*replace=*/true)),
         rows_(std::move(rows)),
         last_insert_id_(last_insert_id),
         records_info_(records_info),
-        warned_(warned),
-        session_txn_(StatementTransaction(ctx.state)),
-        foreign_keys_(ForeignKeysApplyToInserts(*table_, *ctx.state, /*replace=*/true)),
-        undo_(ctx.state) {}
+        warned_(warned) {}
 
   void Start() {
-    if (session_txn_ == nullptr) own_txn_ = data()->client().Begin();
+    BeginOwnTransaction();
     outstanding_ = 1;
     PlanReplace(data(), txn(), table_, &rows_,
                 [this](std::variant<std::vector<ReplaceStep>, mysql::SqlError> planned) {
                   if (auto* err = std::get_if<mysql::SqlError>(&planned)) {
-                    if (!error_) error_ = std::move(*err);
+                    NoteError(std::move(*err));
                   } else {
                     steps_planned_ = std::get<std::vector<ReplaceStep>>(std::move(planned));
                   }
@@ -134,15 +131,7 @@ class ReplaceRun : public AsyncStatement, public api::Completion {
                 });
   }
 
-  // The end of the own transaction.
-  void Done(const api::Outcome& outcome) override {
-    if (!outcome.ok() && !error_) error_ = EngineError(outcome.code, outcome.message);
-    Finish();
-  }
-
  private:
-  enum class Phase { kRead, kWrite, kEnd };
-
   // One step of the plan, counted as MySQL counts REPLACE: a row deleted or replaced is one
   // affected row and one of the info's Duplicates, an inserted row one affected row.
   struct StepInto : api::Completion {
@@ -166,27 +155,9 @@ class ReplaceRun : public AsyncStatement, public api::Completion {
     bool replaces;  // a write the plan saw a row under
   };
 
-  api::Transaction* txn() { return session_txn_ != nullptr ? session_txn_.get() : &own_txn_; }
-
-  void OpDone() {
-    if (--outstanding_ > 0) return;
-    if (phase_ == Phase::kRead) return Write();
-    if (!changes_.empty() && !error_) {  // the foreign keys, before the commit
-      NoteCascades(state(), *table_);
-      ++outstanding_;
-      return CheckForeignKeys(data(), data()->client().dictionary(), txn(), table_,
-                              std::move(changes_), [this](std::optional<mysql::SqlError> error) {
-                                changes_.clear();
-                                if (error && !error_) error_ = std::move(error);
-                                OpDone();
-                              });
-    }
-    End();
-  }
-
   // Sends the steps in order: on one partition (a table with a unique index has one) the data
   // node applies them in that order.
-  void Write() {
+  void Write() override {
     phase_ = Phase::kWrite;
     if (error_ || state() == nullptr) return End();
     std::vector<ReplaceStep> steps = std::move(steps_planned_);
@@ -217,38 +188,23 @@ class ReplaceRun : public AsyncStatement, public api::Completion {
     OpDone();
   }
 
-  void End() {
-    if (session_txn_ != nullptr) return Finish();
-    phase_ = Phase::kEnd;
-    EndTransaction(&own_txn_, !error_, this);
-  }
-
-  void Finish() {
+  void Finish() override {
     // Rows of the session's transaction that went in cannot be taken out alone.
-    if (error_) return DeliverFailure(*error_, session_txn_ != nullptr, wrote_);
+    if (error_) return DeliverFailure(*error_, in_session_txn(), wrote_);
     undo_.Keep(state());
     Deliver(WriteOk({affected_, last_insert_id_, rows_.size(), duplicates_, warned_}, records_info_,
                     state()));
   }
 
-  api::TablePtr table_;
   std::vector<std::string> rows_;
   uint64_t last_insert_id_;
   bool records_info_;
   uint64_t warned_;  // warnings the rows got before (values adjusted, rows a view left out)
-  std::shared_ptr<api::Transaction> session_txn_;
-  api::Transaction own_txn_;
-  const bool foreign_keys_;  // the rows' foreign keys are checked (foreign_keys.h)
   std::vector<ReplaceStep> steps_planned_;
   std::vector<std::unique_ptr<StepInto>> steps_;
-  std::vector<RowChange> changes_;  // the steps, for the foreign keys
-  StatementUndo undo_;              // for savepoints (savepoint_undo.h)
-  Phase phase_ = Phase::kRead;
   bool wrote_ = false;  // the steps were sent
-  int outstanding_ = 0;
   uint64_t affected_ = 0;
   uint64_t duplicates_ = 0;  // rows deleted or replaced
-  std::optional<mysql::SqlError> error_;
 };
 
 }  // namespace
