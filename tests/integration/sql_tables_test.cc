@@ -281,6 +281,12 @@ TEST_F(SqlTablesTest, RollupOrdersAndTellsItsNullsApart) {
             "ERROR 3602 (HY000) at line 1: Argument #1 of GROUPING function is not in GROUP BY"},
            {"SELECT region, GROUPING(region) FROM sale GROUP BY region",
             "ERROR 1111 (HY000) at line 1: Invalid use of group function"},
+           // A bit per argument: 64 at most.
+           {absl::StrCat("SELECT GROUPING(region",
+                         absl::StrJoin(std::vector<std::string>(64, ", region"), ""),
+                         ") FROM sale GROUP BY region WITH ROLLUP"),
+            "ERROR 3601 (HY000) at line 1: Too many arguments for function GROUPING: 65; "
+            "maximum allowed is 64."},
        }) {
     CommandResult r = Mariadb(sql, false, "shop");
     EXPECT_NE(r.exit_code, 0) << sql;

@@ -32,6 +32,13 @@ std::variant<Rollup, mysql::SqlError> Rollup::Plan(const SelectStmt& select,
   auto visit = [&](auto& self, const Expr& e) -> void {
     if (error || IsAggregate(e) || e.window != nullptr || e.subquery != nullptr) return;
     if (IsGroupingCall(e)) {
+      // Its value has a bit per argument.
+      if (e.args.size() > 64) {
+        error = mysql::SqlError{3601, "HY000",
+                                absl::StrCat("Too many arguments for function GROUPING: ",
+                                             e.args.size(), "; maximum allowed is 64.")};
+        return;
+      }
       std::vector<size_t>& args = plan.grouping_args_.emplace_back();
       plan.grouping_calls_.push_back(&e);
       for (size_t a = 0; a < e.args.size(); ++a) {
@@ -72,9 +79,9 @@ std::vector<mysql::Value> Rollup::RowAt(std::vector<mysql::Value> row, size_t le
 }
 
 int64_t Rollup::GroupingAt(size_t call, size_t level) const {
-  int64_t bits = 0;
+  uint64_t bits = 0;
   for (size_t item : grouping_args_[call]) bits = (bits << 1) | (item >= level ? 1 : 0);
-  return bits;
+  return static_cast<int64_t>(bits);
 }
 
 bool Rollup::ShowsItem(const SelectStmt& select, size_t item) const {
