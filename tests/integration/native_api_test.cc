@@ -113,13 +113,10 @@ class NativeApiTest : public ::testing::TestWithParam<bool> {
   }
 
   void SetUp() override {
-    absl::StatusOr<control::ClusterView> view =
-        api::Cluster::FetchView("127.0.0.1", cluster_->mgmd_port(), absl::Seconds(5));
-    ASSERT_TRUE(view.ok()) << view.status();
     api::Cluster::Options options;
     options.use_shared_memory = GetParam();
     api_cluster_ = std::make_unique<api::Cluster>(options);
-    api_cluster_->SetView(*view);
+    ASSERT_NO_FATAL_FAILURE(RefreshView());
     sync_ = std::make_unique<api::SyncClient>(api_cluster_.get());
     wire::DictReq db;
     db.mutable_create_database()->set_name("test");
@@ -127,6 +124,18 @@ class NativeApiTest : public ::testing::TestWithParam<bool> {
     absl::StatusOr<wire::DictConf> conf = sync_->Dictionary(db);
     ASSERT_TRUE(conf.ok()) << conf.status();
     ASSERT_EQ(conf->error_code(), 0u) << conf->error_message();
+  }
+
+  // Both nodes serving, and the view as it is now. Under a loaded sanitizer build a data node
+  // running every role on one thread can miss heartbeats, be restarted, and take its
+  // partitions back as primary when it returns: a view fetched meanwhile is behind, and its
+  // writes get the temporary error 4011 an application answers by refreshing and retrying.
+  void RefreshView() {
+    ASSERT_TRUE(cluster_->WaitForState({2, 3}, "started")) << cluster_->MgmdLog();
+    absl::StatusOr<control::ClusterView> view =
+        api::Cluster::FetchView("127.0.0.1", cluster_->mgmd_port(), absl::Seconds(5));
+    ASSERT_TRUE(view.ok()) << view.status();
+    api_cluster_->SetView(*view);
   }
 
   // Creates (after dropping) a table named for the test and transport.
@@ -638,21 +647,32 @@ TEST_P(NativeApiTest, FullMemoryGives1114AndTheNodeGoesOn) {
   std::string blob(3000, 'b');
   int full_at = -1;
   // 48M per node, two nodes sharing the partitions: well under 40000 rows of 3000 bytes fit.
+  int view_changes = 0;
   for (int id = 0; id < 40000 && full_at < 0; id += 500) {
-    std::vector<std::unique_ptr<Counter>> batch;
     Counter done;
     for (int i = id; i < id + 500; ++i) {
       RowWriter w;
       w.BeginRow(2);
       w.Int(t->columns[0], i);
       w.Bytes(blob);
-      sync_->client().Insert(*t, w.view(), &done);
+      // Written, not inserted: a batch sent again after a view change finds some rows there.
+      sync_->client().Write(*t, w.view(), &done);
     }
     sync_->client().Send();
     while (done.done < 500) sync_->client().Poll(absl::Seconds(1));
+    bool behind = false;
     for (const std::string& failure : done.failures) {
+      if (absl::StartsWith(failure, "1297 ") && absl::StrContains(failure, " 4011 ")) {
+        behind = true;
+        continue;
+      }
       ASSERT_THAT(failure, HasSubstr("1114 The table '" + t->name + "' is full"));
       full_at = id;
+    }
+    if (behind && full_at < 0) {
+      ASSERT_LT(++view_changes, 5) << done.failures.front();
+      ASSERT_NO_FATAL_FAILURE(RefreshView());
+      id -= 500;  // the same batch again, on the view as it is now
     }
   }
   ASSERT_GE(full_at, 0) << "memory never ran out";
