@@ -85,12 +85,17 @@ DataPlane::DataPlane(DataPlaneOptions options)
       connections_(&options_, &view_, &dictionary_, this),
       ldms_(&options_, this),
       tc_(options_.node_id, options_.metrics, &connections_, &ldms_, &dictionary_),
-      dictionary_role_(options_.node_id, options_.metrics, &dictionary_, &view_, &connections_,
-                       [this](const DictionaryDelta& delta) {
-                         ldms_.ApplyDelta(delta);
-                         group_.ForwardDictionary(delta);
-                         SaveDictionary();
-                       }),
+      dictionary_role_(
+          options_.node_id, options_.metrics, &dictionary_, &view_, &connections_,
+          [this](const DictionaryDelta& delta) {
+            ldms_.ApplyDelta(delta);
+            group_.ForwardDictionary(delta);
+            SaveDictionary();
+          },
+          [this](std::function<void()> saved) {
+            group_.ForwardDictionary(DictionaryDelta());
+            SaveDictionary(std::move(saved));
+          }),
       liveness_(&options_, &view_, &connections_),
       group_(&options_, &view_, &connections_, &ldms_, &dictionary_role_, &tc_),
       epoch_(options_.node_id, options_.node_groups, options_.epoch_interval, &view_, &connections_,
@@ -210,18 +215,25 @@ absl::Status DataPlane::Restore() {
   return absl::OkStatus();
 }
 
-void DataPlane::SaveDictionary() {
-  if (redo_writer_ == nullptr) return;
+void DataPlane::SaveDictionary(std::function<void()> done) {
+  if (redo_writer_ == nullptr) {
+    if (done) done();
+    return;
+  }
   wire::Dictionary dictionary;
   dictionary_.ToProto(&dictionary);
   // On the writer thread, ahead of the saves that follow: an epoch never completes with rows
   // of a table whose definition is not on disk.
-  redo_writer_->Post([dir = options_.data_dir, dictionary = std::move(dictionary)] {
-    absl::Status saved = node::SaveDictionary(dir, dictionary);
-    if (!saved.ok()) {
-      SHOAL_LOG(kError) << "dictionary: " << saved;
-    }
-  });
+  redo_writer_->Post(
+      [dir = options_.data_dir, dictionary = std::move(dictionary), done = std::move(done)] {
+        absl::Status saved = node::SaveDictionary(dir, dictionary);
+        if (!saved.ok()) {
+          SHOAL_LOG(kError) << "dictionary: " << saved;
+        }
+        // Done either way: a disk that fails this fails the redo too, and the node refuses
+        // writes meanwhile (RedoRefuses).
+        if (done) done();
+      });
 }
 
 bool DataPlane::CompleteEpoch(absl::Duration timeout) {
@@ -255,6 +267,7 @@ void DataPlane::Run() {
   while (!stopping_.load(std::memory_order_relaxed)) {
     bool worked = PollInput();
     tc_.DrainResults();
+    dictionary_role_.Tick();
     worked |= group_.CopySteps();
     now = absl::Now();
     epoch_.Tick(now);
@@ -300,6 +313,7 @@ bool DataPlane::PollInput() {
     if (view.has_value()) {
       backup_.OnView(view->backup());
       group_.OnView(std::move(*view));
+      dictionary_role_.OnView();
       epoch_.OnView();
     }
   });

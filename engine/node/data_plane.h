@@ -22,6 +22,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -79,7 +80,8 @@ class DataPlane : private ReplySink, private ConnectionEvents {
   explicit DataPlane(DataPlaneOptions options);
   // The part of Start that brings the partitions back from disk (a system restart).
   absl::Status Restore();
-  void SaveDictionary();
+  // Writes the dictionary on the redo writer thread; `done` runs there once it is on disk.
+  void SaveDictionary(std::function<void()> done = nullptr);
   void Run();
   bool PollInput();
   void HandleFrame(Connection* conn, const wire::FrameHeader& header, absl::string_view body);

@@ -2,7 +2,9 @@
 // and texts are MySQL 8.0's, so the router can pass them on unchanged.
 #include "engine/node/dictionary.h"
 
+#include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -13,6 +15,10 @@ namespace shoal::node {
 namespace {
 
 constexpr uint32_t kMaxPartitions = 1024;
+// How far past a range the master raises a table's ceiling: a reservation waits for the other
+// data nodes once per this many values (at 256 per range, one in four or five), and a node
+// that takes over skips at most this many.
+constexpr uint64_t kAutoIncrementCeilingAhead = 1024;
 
 void Fail(wire::DictConf* conf, uint32_t code, std::string message) {
   conf->set_error_code(code);
@@ -128,7 +134,7 @@ void Dictionary::Apply(const wire::DictReq& req, wire::DictConf* conf, Dictionar
       auto copy = std::make_shared<schema::TableDef>(*table);
       ++copy->version;
       delta->truncated.push_back(copy->id);
-      next_auto_increment_[copy->id] = 1;
+      ResetAutoIncrement(copy->id, 1);
       Publish(std::move(copy), delta);
       ++version_;
       break;
@@ -201,7 +207,7 @@ void Dictionary::CreateTable(const wire::CreateTable& req, wire::DictConf* conf,
   }
   table->id = next_table_id_++;
   table->version = 1;
-  next_auto_increment_[table->id] = std::max<uint64_t>(1, req.auto_increment());
+  ResetAutoIncrement(table->id, std::max<uint64_t>(1, req.auto_increment()));
   Publish(std::move(table), delta);
   ++version_;
 }
@@ -232,7 +238,7 @@ void Dictionary::DropTable(const wire::DropTable& req, wire::DictConf* conf,
     }
   }
   tables_.erase(table->id);
-  next_auto_increment_.erase(table->id);
+  auto_increment_.erase(table->id);
   alter_locks_.erase(table->id);
   delta->dropped.push_back(table->id);
   ++version_;
@@ -291,7 +297,7 @@ void Dictionary::DropDatabase(const wire::DropDatabase& req, wire::DictConf* con
   }
   for (uint32_t id : doomed) {
     tables_.erase(id);
-    next_auto_increment_.erase(id);
+    auto_increment_.erase(id);
     alter_locks_.erase(id);
     delta->dropped.push_back(id);
   }
@@ -581,7 +587,7 @@ void Dictionary::FinishAlter(const wire::FinishAlter& req, wire::DictConf* conf,
   if (!req.commit()) {
     if (copy != nullptr) {
       tables_.erase(copy->id);
-      next_auto_increment_.erase(copy->id);
+      auto_increment_.erase(copy->id);
       delta->dropped.push_back(copy->id);
     }
     Bump(table, delta);
@@ -589,9 +595,9 @@ void Dictionary::FinishAlter(const wire::FinishAlter& req, wire::DictConf* conf,
   }
   // The copy takes the table's place in one change: no reader ever finds neither.
   uint64_t counter = std::max<uint64_t>(1, req.next_auto_increment());
-  if (req.keep_counter()) counter = std::max(counter, next_auto_increment_[table->id]);
+  if (req.keep_counter()) counter = std::max(counter, auto_increment_[table->id].next);
   tables_.erase(table->id);
-  next_auto_increment_.erase(table->id);
+  auto_increment_.erase(table->id);
   delta->dropped.push_back(table->id);
   auto renamed = std::make_shared<schema::TableDef>(*copy);
   renamed->database = std::move(database);
@@ -600,32 +606,62 @@ void Dictionary::FinishAlter(const wire::FinishAlter& req, wire::DictConf* conf,
   FollowParent(*table, *renamed, /*in_place=*/false, delta);
   for (schema::ForeignKeyDef& fk : renamed->foreign_keys)
     FollowParentIn(*table, *renamed, false, &fk);
-  next_auto_increment_[renamed->id] = counter;
+  ResetAutoIncrement(renamed->id, counter);
   Publish(std::move(renamed), delta);
 }
 
-void Dictionary::ReserveAutoIncrement(const wire::ReserveAutoIncrement& req, wire::DictConf* conf) {
-  auto it = next_auto_increment_.find(req.table_id());
-  if (it == next_auto_increment_.end()) {
+std::optional<wire::AutoIncrementCeiling> Dictionary::ReserveAutoIncrement(
+    const wire::ReserveAutoIncrement& req, wire::DictConf* conf) {
+  auto it = auto_increment_.find(req.table_id());
+  if (it == auto_increment_.end()) {
     Fail(conf, 1146, absl::StrCat("Table with id ", req.table_id(), " doesn't exist"));
-    return;
+    return std::nullopt;
   }
+  AutoIncrement& counter = it->second;
   uint64_t count = std::max<uint64_t>(1, std::min<uint64_t>(req.count(), 1 << 20));
-  uint64_t first = std::max(it->second, req.at_least());
+  uint64_t first = std::max(counter.next, req.at_least());
   if (first > UINT64_MAX - count) {
     Fail(conf, 1467, "Failed to read auto-increment value from storage engine");
-    return;
+    return std::nullopt;
   }
-  it->second = first + count;
+  counter.next = first + count;
   conf->set_auto_increment_first(first);
   conf->set_auto_increment_count(count);
+  if (counter.next <= counter.ceiling) return std::nullopt;
+  // Raised well past the range, so that most ranges wait for no other data node: what lies
+  // between the counter and the ceiling is skipped when another node takes over.
+  const uint64_t ahead = std::max(kAutoIncrementCeilingAhead, 4 * count);
+  counter.ceiling = counter.next > UINT64_MAX - ahead ? UINT64_MAX : counter.next + ahead;
+  wire::AutoIncrementCeiling raised;
+  raised.set_table_id(req.table_id());
+  raised.set_ceiling(counter.ceiling);
+  return raised;
 }
 
 void Dictionary::ReadAutoIncrement(const wire::ReadAutoIncrement& req, wire::DictConf* conf) const {
   for (uint32_t id : req.table_ids()) {
-    if (auto it = next_auto_increment_.find(id); it != next_auto_increment_.end()) {
-      (*conf->mutable_next_auto_increment())[id] = it->second;
+    if (auto it = auto_increment_.find(id); it != auto_increment_.end()) {
+      (*conf->mutable_next_auto_increment())[id] = it->second.next;
     }
+  }
+}
+
+void Dictionary::RaiseCeilings(const wire::RaiseAutoIncrement& raise) {
+  for (const wire::AutoIncrementCeiling& c : raise.ceilings()) {
+    AutoIncrement& counter = auto_increment_[c.table_id()];
+    counter.ceiling = std::max(counter.ceiling, c.ceiling());
+    counter.next = std::max(counter.next, counter.ceiling);
+  }
+}
+
+void Dictionary::Ceilings(wire::RaiseAutoIncrement* out) const {
+  std::vector<std::pair<uint32_t, uint64_t>> sorted;
+  for (const auto& [id, counter] : auto_increment_) sorted.emplace_back(id, counter.ceiling);
+  std::sort(sorted.begin(), sorted.end());
+  for (const auto& [id, ceiling] : sorted) {
+    wire::AutoIncrementCeiling* c = out->add_ceilings();
+    c->set_table_id(id);
+    c->set_ceiling(ceiling);
   }
 }
 
@@ -645,6 +681,13 @@ absl::Status Dictionary::Install(const wire::Dictionary& dictionary,
   // from while we restart): one we have, or a late older one, changes nothing.
   if (dictionary.incarnation() == incarnation_ && dictionary.version() <= version_ &&
       version_ > 0) {
+    // Its ceilings may be newer than ours all the same (they change with no new version).
+    for (const wire::AutoIncrementCeiling& c : dictionary.auto_increment_ceilings()) {
+      if (auto it = auto_increment_.find(c.table_id()); it != auto_increment_.end()) {
+        it->second.ceiling = std::max(it->second.ceiling, c.ceiling());
+        it->second.next = std::max(it->second.next, it->second.ceiling);
+      }
+    }
     return absl::OkStatus();
   }
   absl::flat_hash_map<uint32_t, TablePtr> tables;
@@ -673,12 +716,14 @@ absl::Status Dictionary::Install(const wire::Dictionary& dictionary,
     if (!tables.contains(id)) delta->dropped.push_back(id);
   }
   delta->truncated.assign(truncated.begin(), truncated.end());
+  absl::flat_hash_map<uint32_t, uint32_t> old_versions;
+  for (const auto& [id, table] : tables_) old_versions[id] = table->version;
   tables_ = std::move(tables);
   databases_ = {dictionary.databases().begin(), dictionary.databases().end()};
   version_ = dictionary.version();
   incarnation_ = dictionary.incarnation();
   next_table_id_ = dictionary.next_table_id();
-  for (const auto& [id, table] : tables_) next_auto_increment_.try_emplace(id, 1);
+  InstallCeilings(dictionary, old_versions);
   alter_locks_.clear();
   for (const wire::AlterLock& lock : dictionary.alter_locks()) {
     alter_locks_[lock.table_id()] = lock;
@@ -691,6 +736,31 @@ absl::Status Dictionary::Install(const wire::Dictionary& dictionary,
   return absl::OkStatus();
 }
 
+void Dictionary::InstallCeilings(const wire::Dictionary& dictionary,
+                                 const absl::flat_hash_map<uint32_t, uint32_t>& old_versions) {
+  absl::flat_hash_map<uint32_t, uint64_t> carried;
+  for (const wire::AutoIncrementCeiling& c : dictionary.auto_increment_ceilings()) {
+    carried[c.table_id()] = c.ceiling();
+  }
+  absl::flat_hash_map<uint32_t, AutoIncrement> counters;
+  for (const auto& [id, table] : tables_) {
+    auto c = carried.find(id);
+    const uint64_t ceiling = c == carried.end() ? 1 : std::max<uint64_t>(1, c->second);
+    AutoIncrement counter{ceiling, ceiling};
+    // A table of the same version was not reset since: a ceiling raised here meanwhile (the
+    // dictionary may come from a node that had not heard of it yet) stays.
+    auto old = old_versions.find(id);
+    auto mine = auto_increment_.find(id);
+    if (old != old_versions.end() && old->second == table->version &&
+        mine != auto_increment_.end()) {
+      counter.ceiling = std::max(counter.ceiling, mine->second.ceiling);
+      counter.next = std::max(counter.ceiling, mine->second.next);
+    }
+    counters.emplace(id, counter);
+  }
+  auto_increment_ = std::move(counters);
+}
+
 void Dictionary::ToProto(wire::Dictionary* out) const {
   out->set_version(version_);
   out->set_incarnation(incarnation_);
@@ -700,6 +770,9 @@ void Dictionary::ToProto(wire::Dictionary* out) const {
   for (const auto& [id, lock] : alter_locks_) *out->add_alter_locks() = lock;
   for (const auto& [key, view] : views_) *out->add_views() = view;
   if (access_.generation() > 0) *out->mutable_access() = access_;
+  wire::RaiseAutoIncrement ceilings;
+  Ceilings(&ceilings);
+  *out->mutable_auto_increment_ceilings() = std::move(*ceilings.mutable_ceilings());
 }
 
 }  // namespace shoal::node

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,13 +63,21 @@ class Dictionary {
   const wire::AlterLock* AlterLockOf(uint32_t table_id) const;
   // After a restore: the table's counter goes on from at least `next`.
   void RaiseAutoIncrement(uint32_t table_id, uint64_t next) {
-    uint64_t& counter = next_auto_increment_[table_id];
+    uint64_t& counter = auto_increment_[table_id].next;
     counter = std::max(counter, next);
   }
-  // Master only: reserves auto-increment values (ReserveAutoIncrement).
-  void ReserveAutoIncrement(const wire::ReserveAutoIncrement& req, wire::DictConf* conf);
+  // Master only: reserves auto-increment values (ReserveAutoIncrement). When the range
+  // reaches the table's ceiling, the ceiling is raised and given back: the range may be handed
+  // out once every other data node has it (wire::RaiseAutoIncrement).
+  std::optional<wire::AutoIncrementCeiling> ReserveAutoIncrement(
+      const wire::ReserveAutoIncrement& req, wire::DictConf* conf);
   // Master only: the counters of the tables asked for (ReadAutoIncrement).
   void ReadAutoIncrement(const wire::ReadAutoIncrement& req, wire::DictConf* conf) const;
+  // Not the master: ceilings the master raised. A counter never goes below its ceiling, so a
+  // node that takes over as master hands out no value the last one may have handed out.
+  void RaiseCeilings(const wire::RaiseAutoIncrement& raise);
+  // Every table's ceiling, for a data node that begins to serve.
+  void Ceilings(wire::RaiseAutoIncrement* out) const;
 
   // Replaces everything with a dictionary from the master. Tables whose definition is
   // unchanged keep their TablePtr, so LDMs keep their partitions.
@@ -104,6 +113,20 @@ class Dictionary {
   static void FollowParentIn(const schema::TableDef& before, const schema::TableDef& after,
                              bool in_place, schema::ForeignKeyDef* fk);
   void Publish(std::shared_ptr<schema::TableDef> table, DictionaryDelta* delta);
+  // A table's counter starts again at `next` (CREATE, TRUNCATE, a copying ALTER), and so does
+  // its ceiling, which reaches the other data nodes with the change.
+  void ResetAutoIncrement(uint32_t table_id, uint64_t next) {
+    auto_increment_[table_id] = AutoIncrement{next, next};
+  }
+
+  struct AutoIncrement {
+    uint64_t next = 1;     // the master's counter: the next value it hands out
+    uint64_t ceiling = 1;  // no value at or above it was handed out (RaiseAutoIncrement)
+  };
+  // After Install replaced tables_ (`old_versions`: the tables' versions before): the counters
+  // go on from the dictionary's ceilings.
+  void InstallCeilings(const wire::Dictionary& dictionary,
+                       const absl::flat_hash_map<uint32_t, uint32_t>& old_versions);
 
   uint32_t default_partitions_;
   uint32_t version_ = 0;
@@ -112,7 +135,7 @@ class Dictionary {
   // Names compare exactly, as MySQL on Linux (lower_case_table_names = 0).
   absl::btree_set<std::string> databases_;
   absl::flat_hash_map<uint32_t, TablePtr> tables_;
-  absl::flat_hash_map<uint32_t, uint64_t> next_auto_increment_;  // table id → next value
+  absl::flat_hash_map<uint32_t, AutoIncrement> auto_increment_;  // by table id
   absl::flat_hash_map<uint32_t, wire::AlterLock> alter_locks_;   // by table id
   // By (database, name); ordered, so every node sends the same dictionary bytes.
   absl::btree_map<std::pair<std::string, std::string>, wire::View> views_;

@@ -7,6 +7,7 @@
 # `socket5`), then MariaDB (`mariadb_socket`); start_box does the same without MariaDB. Both listen on Unix sockets only, unless TCP_BASE is given (free_ports 3
 # finds one): then router 4 also listens on 127.0.0.1:TCP_BASE (`router_port`; router 5 on the
 # next port) and MariaDB on TCP_BASE + 2 (`mariadb_port`), for clients that only speak TCP.
+# `mgmd_port` is the port the mgmd listens on (for shoal-mgm).
 # need_pymysql sets `python` to the clients' venv (SHOAL_CLIENTS_DIR, default build/clients,
 # made by tests/clients/build.sh) and fails the test without it.
 # With mariadb_uses_shoal_tls=1, MariaDB serves TLS with the certificate Shoal's routers made
@@ -62,6 +63,7 @@ start_box() {
     done
     mariadb -S "$router" -u root -e "SELECT 1" >/dev/null || { echo "Shoal did not start" >&2; exit 1; }
   done
+  mgmd_port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$work/mgmd.out" | sed -n 1p)
 }
 
 start_box_and_mariadb() {

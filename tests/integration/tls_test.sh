@@ -54,7 +54,6 @@ done
   "$((router_port + 1))" \
   "$mariadb_socket" "$mariadb_port"
 # caching_sha2_password's full authentication: accounts known by MySQL's stored form alone.
-mgmd_port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$work/mgmd.out" | sed -n 1p)
 "$python" tests/integration/full_auth.py "$socket" "$work/shoal/router-5.sock" \
   "$((router_port + 1))" "$shoal_tls/ca.pem" "${SHOAL_CLIENTS_DIR:-build/clients}/mysqlclient-go" \
   "$bin/shoal-mgm -c 127.0.0.1:$mgmd_port" "http://127.0.0.1:$((metrics_base + 5))/metrics"

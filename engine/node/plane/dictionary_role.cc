@@ -18,15 +18,20 @@
 namespace shoal::node {
 
 DictionaryRole::DictionaryRole(int node_id, MetricsRegistry* metrics, Dictionary* dictionary,
-                               const NodeView* view, Connections* connections, Changed changed)
+                               const NodeView* view, Connections* connections, Changed changed,
+                               CeilingsRaised ceilings_raised)
     : node_id_(node_id),
       dictionary_(dictionary),
       view_(view),
       connections_(connections),
       changed_(std::move(changed)),
+      ceilings_raised_(std::move(ceilings_raised)),
       run_(absl::Uniform<uint64_t>(absl::BitGen())) {
   version_metric_ = metrics->GetGauge("shoal_datanode_dictionary_version",
                                       "Version of the dictionary held here.");
+  raises_metric_ = metrics->GetCounter(
+      "shoal_datanode_auto_increment_ceiling_raises_total",
+      "AUTO_INCREMENT ceilings raised on the other data nodes by this node as master.");
 }
 
 absl::Status DictionaryRole::Load(const std::optional<wire::Dictionary>& dictionary) {
@@ -91,14 +96,21 @@ void DictionaryRole::HandleDict(Connection* conn, absl::string_view body) {
         dictionary_->ToProto(conf.mutable_dictionary());
       }
       break;
+    case wire::DictReq::kRaiseAutoIncrement:
+      RaiseCeilings(conn, req);
+      return;
     case wire::DictReq::kReserveAutoIncrement:
+      if (view_->IsMaster()) {
+        ReserveAutoIncrement(conn, req);
+        return;
+      }
+      conf.set_error_code(wire::kErTemporary);
+      conf.set_error_message(
+          wire::TemporaryError(wire::kNdbClusterFailure, "not the dictionary master"));
+      break;
     case wire::DictReq::kReadAutoIncrement:
       if (view_->IsMaster()) {
-        if (req.has_read_auto_increment()) {
-          dictionary_->ReadAutoIncrement(req.read_auto_increment(), &conf);
-        } else {
-          dictionary_->ReserveAutoIncrement(req.reserve_auto_increment(), &conf);
-        }
+        dictionary_->ReadAutoIncrement(req.read_auto_increment(), &conf);
       } else {
         conf.set_error_code(wire::kErTemporary);
         conf.set_error_message(
@@ -117,6 +129,121 @@ void DictionaryRole::HandleDict(Connection* conn, absl::string_view body) {
       return;
   }
   connections_->SendFrame(conn, wire::FrameType::kDictConf, conf);
+}
+
+void DictionaryRole::ReserveAutoIncrement(Connection* conn, const wire::DictReq& req) {
+  wire::DictConf conf;
+  conf.set_tag(req.tag());
+  const uint32_t table_id = req.reserve_auto_increment().table_id();
+  std::optional<wire::AutoIncrementCeiling> raised =
+      dictionary_->ReserveAutoIncrement(req.reserve_auto_increment(), &conf);
+  // Answered once every node has a ceiling above the range on disk: the raise this made, or
+  // the latest one of the table still in flight (whose ceiling the range lies under).
+  uint64_t wait_for = raises_.Unconfirmed(table_id);
+  if (raised.has_value()) {
+    wire::RaiseAutoIncrement raise;
+    *raise.add_ceilings() = *raised;
+    wait_for = SendRaise(table_id, raise);
+  }
+  if (conf.error_code() == 0 && wait_for != 0 && raises_.Hold(wait_for, conn->id, &conf)) return;
+  connections_->SendFrame(conn, wire::FrameType::kDictConf, conf);
+}
+
+uint64_t DictionaryRole::SaveCeilings() {
+  const uint64_t save = ++saves_;
+  ceilings_raised_([saved = saved_, connections = connections_, save] {
+    saved->store(save, std::memory_order_release);
+    connections->Wake();
+  });
+  return save;
+}
+
+uint64_t DictionaryRole::SendRaise(uint32_t table_id, const wire::RaiseAutoIncrement& raise) {
+  raises_metric_->Increment();
+  std::vector<Connection*> peers;
+  std::vector<int> waiting_for = {node_id_};  // our own disk too
+  for (const auto& node : view_->view().nodes()) {
+    const int id = static_cast<int>(node.node_id());
+    if (node.type() != control::DATANODE || node.state() != control::STARTED || id == node_id_) {
+      continue;
+    }
+    if (Connection* peer = connections_->PeerConnection(id); peer != nullptr) {
+      peers.push_back(peer);
+      waiting_for.push_back(id);
+    }
+  }
+  wire::DictReq req;
+  req.set_tag(raises_.Start(table_id, std::move(waiting_for)));
+  *req.mutable_raise_auto_increment() = raise;
+  after_save_.push_back(AfterSave{SaveCeilings(), req.tag(), 0});
+  for (Connection* peer : peers) connections_->SendFrame(peer, wire::FrameType::kDictReq, req);
+  return req.tag();
+}
+
+void DictionaryRole::RaiseCeilings(Connection* conn, const wire::DictReq& req) {
+  // From any data node: a ceiling only ever goes up, and one raised too far costs a gap in
+  // the values only, where one refused could cost a value handed out twice.
+  if (!view_->IsDataNode(conn->hello_id)) {
+    wire::DictConf conf;
+    conf.set_tag(req.tag());
+    conf.set_error_code(1227);
+    conf.set_error_message(
+        "Access denied; you need (at least one of) the data node privilege(s) for this "
+        "operation");
+    connections_->SendFrame(conn, wire::FrameType::kDictConf, conf);
+    return;
+  }
+  dictionary_->RaiseCeilings(req.raise_auto_increment());
+  // Confirmed once on our disk: a system restart must not bring back a ceiling below values
+  // the routers still hold.
+  after_save_.push_back(AfterSave{SaveCeilings(), req.tag(), conn->id});
+}
+
+void DictionaryRole::Tick() {
+  const uint64_t saved = saved_->load(std::memory_order_acquire);
+  while (!after_save_.empty() && after_save_.front().save <= saved) {
+    const AfterSave done = after_save_.front();
+    after_save_.pop_front();
+    if (done.conn == 0) {
+      Answer(raises_.Confirm(node_id_, done.raise));
+      continue;
+    }
+    if (Connection* conn = connections_->Find(done.conn); conn != nullptr && !conn->dead) {
+      wire::DictConf conf;
+      conf.set_tag(done.raise);
+      conf.set_ceilings_raised(true);
+      connections_->SendFrame(conn, wire::FrameType::kDictConf, conf);
+    }
+  }
+}
+
+void DictionaryRole::Answer(std::vector<CeilingRaises::Held> held) {
+  for (CeilingRaises::Held& h : held) {
+    if (Connection* conn = connections_->Find(h.conn); conn != nullptr && !conn->dead) {
+      connections_->SendFrame(conn, wire::FrameType::kDictConf, h.conf);
+    }
+  }
+}
+
+void DictionaryRole::OnView() {
+  absl::flat_hash_set<int> serving;
+  for (const auto& node : view_->view().nodes()) {
+    const int id = static_cast<int>(node.node_id());
+    if (node.type() == control::DATANODE && node.state() == control::STARTED && id != node_id_) {
+      serving.insert(id);
+    }
+  }
+  if (view_->IsMaster()) {
+    for (int id : serving) {
+      if (serving_peers_.contains(id)) continue;
+      Connection* peer = connections_->PeerConnection(id);
+      if (peer == nullptr) continue;
+      wire::DictReq req;
+      dictionary_->Ceilings(req.mutable_raise_auto_increment());
+      connections_->SendFrame(peer, wire::FrameType::kDictReq, req);
+    }
+  }
+  serving_peers_ = std::move(serving);
 }
 
 void DictionaryRole::StartNextDdl() {
@@ -191,6 +318,10 @@ void DictionaryRole::FinishDdl() {
 }
 
 void DictionaryRole::OnPeerConf(const Connection& conn, const wire::DictConf& conf) {
+  if (conf.ceilings_raised()) {
+    Answer(raises_.Confirm(conn.data_node, conf.tag()));
+    return;
+  }
   if (conf.error_code() != 0) {
     SHOAL_LOG(kWarning) << "data node " << conn.data_node
                         << " could not install the dictionary: " << conf.error_message();
@@ -202,6 +333,7 @@ void DictionaryRole::OnPeerConf(const Connection& conn, const wire::DictConf& co
 }
 
 void DictionaryRole::PeerGone(int node_id) {
+  Answer(raises_.Confirm(node_id, CeilingRaises::kEveryRaise));
   if (ddl_queue_.Confirm(node_id)) {
     FinishDdl();
     StartNextDdl();
