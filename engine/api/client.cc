@@ -595,6 +595,10 @@ bool Client::HandleFrame(Link* link, absl::string_view frame) {
     case wire::FrameType::kDictConf: {
       wire::DictConf conf;
       if (!conf.ParseFromArray(body.data(), static_cast<int>(body.size()))) return false;
+      if (conf.tag() == 0) {
+        AcknowledgeNotice(link, header.schema_version);
+        return true;
+      }
       HandleDictConf(std::move(conf));
       return true;
     }
@@ -767,6 +771,18 @@ absl::Time Client::NextDictionaryRetry() const {
     if (request->node < 0) next = std::min(next, request->retry_at);
   }
   return next;
+}
+
+void Client::AcknowledgeNotice(Link* link, uint32_t version) {
+  // seen_dictionary_version_ has the version already (HandleFrame): a statement that looks at
+  // the dictionary from now on fetches it first (the router's RequireCurrentDictionary).
+  wire::DictReq seen;
+  seen.mutable_dictionary_seen()->set_version(version);
+  link->out.Finish();
+  link->out.Begin(wire::FrameType::kDictReq);
+  seen.AppendToString(link->out.buffer());
+  link->out.CountItem();
+  link->out.Finish();
 }
 
 void Client::HandleDictConf(wire::DictConf conf) {

@@ -290,6 +290,8 @@ class Client {
   // The earliest retry time of a request not sent; InfiniteFuture if none.
   absl::Time NextDictionaryRetry() const;
   void HandleDictConf(wire::DictConf conf);
+  // A data node's notice of dictionary `version`: answered with DictionarySeen.
+  void AcknowledgeNotice(Link* link, uint32_t version);
 
   Cluster* cluster_;
   std::shared_ptr<const Topology> topology_;

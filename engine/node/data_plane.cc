@@ -435,6 +435,7 @@ void DataPlane::OnClosing(const Connection& conn, absl::string_view why) {
 void DataPlane::OnClosed(const Connection& conn, bool peer_link) {
   ldms_.ConnectionClosed(conn.id);
   if (peer_link) group_.PeerGone(conn.data_node);
+  if (conn.data_node == 0) dictionary_role_.ClientGone(conn.id);
 }
 
 void DataPlane::PublishStats() {

@@ -139,12 +139,15 @@ void Connections::SendFrame(Connection* conn, wire::FrameType type,
   conn->out.Finish();
 }
 
-void Connections::AnnounceDictionary() {
+std::vector<uint32_t> Connections::AnnounceDictionary() {
   const wire::DictConf notice;
+  std::vector<uint32_t> routers;
   for (auto& [id, conn] : connections_) {
     if (conn->dead || !conn->hello_done || conn->data_node != 0) continue;
     SendFrame(conn.get(), wire::FrameType::kDictConf, notice);
+    if (view_->IsStartedRouter(conn->hello_id)) routers.push_back(id);
   }
+  return routers;
 }
 
 void Connections::FlushAll() {

@@ -110,9 +110,9 @@ class Connections {
   // Finishes the frame under construction and appends `body` as a frame of its own.
   void SendFrame(Connection* conn, wire::FrameType type, const google::protobuf::Message& body);
   // Tells every client the dictionary changed: an empty kDictConf (tag 0, answering nothing)
-  // whose header carries the new version, so that a router's next statement fetches it
-  // (a REVOKE made through one router counts on every other at once).
-  void AnnounceDictionary();
+  // whose header carries the new version, so that a router's next statement fetches it. The
+  // connections of started routers told: each answers with DictionarySeen.
+  std::vector<uint32_t> AnnounceDictionary();
   // Writes what every connection has finished, as far as its channel takes it.
   void FlushAll();
   // The sleep, in three steps around the LDM threads' doorbells: PrepareToSleep() tells every

@@ -1,5 +1,6 @@
 #include "engine/node/plane/ddl_queue.h"
 
+#include "absl/time/clock.h"
 #include "gtest/gtest.h"
 
 namespace shoal::node {
@@ -69,6 +70,42 @@ TEST(DdlQueueTest, AConfirmationWithNothingInFlightIsIgnored) {
   EXPECT_FALSE(queue.Confirm(5));  // queued, not in flight
   ASSERT_NE(queue.Next(), nullptr);
   EXPECT_FALSE(queue.in_flight());
+}
+
+TEST(DdlQueueTest, AChangeOfTheAccountsWaitsForTheRoutersToSeeIt) {
+  DdlQueue queue;
+  queue.Push(/*conn=*/1, Req(10));
+  DdlQueue::Ddl* ddl = queue.Next();
+  ddl->waiting_for = {5};
+  ddl->routers = {40, 41, 42};
+  ddl->version = 7;
+  ddl->routers_deadline = absl::Now() + absl::Hours(1);
+  queue.Wait();
+
+  EXPECT_FALSE(queue.RouterSaw(40, 6));  // an older version says nothing of this change
+  EXPECT_FALSE(queue.RouterSaw(40, 7));
+  EXPECT_FALSE(queue.Confirm(5));                   // the peer installed it; two routers left
+  EXPECT_FALSE(queue.RouterSaw(41, 8));             // a newer version counts
+  EXPECT_EQ(queue.ExpireRouters(absl::Now()), 0u);  // not yet due
+  EXPECT_TRUE(queue.RouterSaw(42, UINT32_MAX));     // its connection closed
+  EXPECT_TRUE(queue.waits_for_nobody());
+  EXPECT_EQ(queue.Finish().conn, 1u);
+}
+
+TEST(DdlQueueTest, RoutersThatDoNotAnswerAreWaitedForUntilTheDeadline) {
+  DdlQueue queue;
+  queue.Push(/*conn=*/1, Req(10));
+  DdlQueue::Ddl* ddl = queue.Next();
+  ddl->routers = {40, 41};
+  ddl->version = 7;
+  const absl::Time deadline = absl::Now() + absl::Seconds(2);
+  ddl->routers_deadline = deadline;
+  queue.Wait();
+  EXPECT_FALSE(queue.RouterSaw(40, 7));
+  EXPECT_EQ(queue.ExpireRouters(deadline - absl::Milliseconds(1)), 0u);
+  EXPECT_FALSE(queue.waits_for_nobody());
+  EXPECT_EQ(queue.ExpireRouters(deadline), 1u);
+  EXPECT_TRUE(queue.waits_for_nobody());
 }
 
 }  // namespace

@@ -16,6 +16,12 @@
 #include "engine/wire/errors.h"
 
 namespace shoal::node {
+namespace {
+
+// How long a change of the accounts waits for the routers to say they saw it.
+constexpr absl::Duration kRouterWait = absl::Seconds(2);
+
+}  // namespace
 
 DictionaryRole::DictionaryRole(int node_id, MetricsRegistry* metrics, Dictionary* dictionary,
                                const NodeView* view, Connections* connections, Changed changed,
@@ -98,6 +104,12 @@ void DictionaryRole::HandleDict(Connection* conn, absl::string_view body) {
       break;
     case wire::DictReq::kRaiseAutoIncrement:
       RaiseCeilings(conn, req);
+      return;
+    case wire::DictReq::kDictionarySeen:
+      if (ddl_queue_.RouterSaw(conn->id, req.dictionary_seen().version())) {
+        FinishDdl();
+        StartNextDdl();
+      }
       return;
     case wire::DictReq::kReserveAutoIncrement:
       if (view_->IsMaster()) {
@@ -199,7 +211,25 @@ void DictionaryRole::RaiseCeilings(Connection* conn, const wire::DictReq& req) {
   after_save_.push_back(AfterSave{SaveCeilings(), req.tag(), conn->id});
 }
 
+void DictionaryRole::ClientGone(uint32_t conn) {
+  if (ddl_queue_.RouterSaw(conn, UINT32_MAX)) {
+    FinishDdl();
+    StartNextDdl();
+  }
+}
+
 void DictionaryRole::Tick() {
+  if (ddl_queue_.in_flight()) {
+    if (size_t unseen = ddl_queue_.ExpireRouters(absl::Now()); unseen > 0) {
+      SHOAL_LOG(kWarning) << "a change of the accounts is confirmed without " << unseen
+                          << " router connection(s) saying they saw it in "
+                          << absl::FormatDuration(kRouterWait);
+      if (ddl_queue_.waits_for_nobody()) {
+        FinishDdl();
+        StartNextDdl();
+      }
+    }
+  }
   const uint64_t saved = saved_->load(std::memory_order_acquire);
   while (!after_save_.empty() && after_save_.front().save <= saved) {
     const AfterSave done = after_save_.front();
@@ -257,7 +287,14 @@ void DictionaryRole::StartNextDdl() {
       continue;
     }
     changed_(delta);
-    connections_->AnnounceDictionary();
+    std::vector<uint32_t> routers = connections_->AnnounceDictionary();
+    if (ddl->req.has_set_access_control()) {
+      // A GRANT or REVOKE is confirmed once every router says its next statement uses it (or
+      // after kRouterWait, for a router that cannot say so: stopped, or starved of the CPU).
+      ddl->routers = std::move(routers);
+      ddl->version = dictionary_->version();
+      ddl->routers_deadline = absl::Now() + kRouterWait;
+    }
     for (const auto& node : view_->view().nodes()) {
       int id = static_cast<int>(node.node_id());
       if (node.type() != control::DATANODE || node.state() != control::STARTED || id == node_id_) {
@@ -268,7 +305,7 @@ void DictionaryRole::StartNextDdl() {
       SendDictionary(peer, delta.truncated);
       ddl->waiting_for.push_back(id);
     }
-    if (ddl->waiting_for.empty()) {
+    if (ddl->waiting_for.empty() && ddl->routers.empty()) {
       FinishDdl();
     } else {
       ddl_queue_.Wait();

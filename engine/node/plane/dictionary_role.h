@@ -67,7 +67,10 @@ class DictionaryRole {
   // After the view changed: a data node that began to serve gets every ceiling from the
   // master (raises since it fetched the dictionary went only to nodes serving then).
   void OnView();
-  // On every turn of the data-plane loop: what waited for our disk goes on.
+  // A client's connection closed: a change of the accounts waits for it no more.
+  void ClientGone(uint32_t conn);
+  // On every turn of the data-plane loop: what waited for our disk, or for routers past their
+  // time, goes on.
   void Tick();
   // Our dictionary, as an install, to data node connection `conn`; `truncated` names the
   // tables the latest change truncated.

@@ -39,4 +39,13 @@ bool NodeView::IsDataNode(uint32_t id) const {
   return false;
 }
 
+bool NodeView::IsStartedRouter(uint32_t id) const {
+  for (const control::NodeStatus& node : view_.nodes()) {
+    if (node.node_id() == id) {
+      return node.type() == control::ROUTER && node.state() == control::STARTED;
+    }
+  }
+  return false;
+}
+
 }  // namespace shoal::node

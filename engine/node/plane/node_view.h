@@ -26,6 +26,8 @@ class NodeView {
   bool IsStartedPeer(uint32_t node_id) const;
   // `id` names a data node of the view (a hello's id: data node or client).
   bool IsDataNode(uint32_t id) const;
+  // `id` names a router of the view that is STARTED.
+  bool IsStartedRouter(uint32_t id) const;
 
  private:
   int self_;
