@@ -245,11 +245,42 @@ TEST_F(SqlTablesTest, RecursiveCommonTablesRunRoundsAndStopAsMySqlStops) {
     EXPECT_NE(r.exit_code, 0) << c.sql;
     EXPECT_THAT(r.err, HasSubstr(c.error)) << c.sql;
   }
+  // LIMIT (MySQL 8.0.19; MariaDB refuses it) stops the rounds once it has its rows, in the
+  // middle of a round too: a series without end is cut, not refused with 3636.
+  EXPECT_EQ(Query("WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s LIMIT 5) "
+                  "SELECT GROUP_CONCAT(n) AS g FROM s"),
+            "g\n1,2,3,4,5\n");
+  EXPECT_EQ(Query("WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT n + 2 "
+                  "FROM s LIMIT 3 OFFSET 2) SELECT GROUP_CONCAT(n) AS g FROM s"),
+            "g\n3,4,5\n");
+  CommandResult ordered = Mariadb(
+      "WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s ORDER BY n LIMIT 5) "
+      "SELECT * FROM s",
+      false, "shop");
+  EXPECT_THAT(ordered.err, HasSubstr("ERROR 1235 (42000) at line 1: This version of MySQL "
+                                     "doesn't yet support 'ORDER BY over UNION in recursive "
+                                     "Common Table Expression'"));
   // A deeper limit lets a longer series through, its rounds answered by the router alone.
   EXPECT_EQ(Query("SET cte_max_recursion_depth = 5000; WITH RECURSIVE s (n) AS (SELECT 1 UNION "
                   "ALL SELECT n + 1 FROM s WHERE n < 4000) SELECT COUNT(*), SUM(n) FROM s"),
             "COUNT(*)\tSUM(n)\n4000\t8002000\n");
   Query("DROP TABLE chain");
+}
+
+// A common table read twice is computed once, as MySQL materializes it: every reference reads
+// the same rows, RAND() included (MariaDB computes each reference anew).
+TEST_F(SqlTablesTest, ACommonTableReadTwiceIsComputedOnce) {
+  EXPECT_EQ(Query("WITH c AS (SELECT RAND() AS x) SELECT a.x = b.x AS same FROM c a, c b", ""),
+            "same\n1\n");
+  EXPECT_EQ(Query("WITH c AS (SELECT RAND() AS x) SELECT (SELECT x FROM c) = (SELECT x FROM c) "
+                  "AS same",
+                  ""),
+            "same\n1\n");
+  EXPECT_EQ(Query("WITH c AS (SELECT RAND() AS x), d AS (SELECT x FROM c) "
+                  "SELECT (SELECT x FROM c) = (SELECT x FROM d) AS same, "
+                  "(SELECT COUNT(*) FROM d) AS n",
+                  ""),
+            "same\tn\n1\t1\n");
 }
 
 // What MySQL 8.0 has of WITH ROLLUP and MariaDB has not (the rest is in the corpus beside

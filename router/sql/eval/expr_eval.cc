@@ -816,7 +816,10 @@ const SubqueryResult* ExprEngine::SubqueryOf(const Expr& e) {
 ColumnDefinition ExprEngine::SubqueryType(const Expr& e) {
   if (ctx_.row_subqueries != nullptr && ctx_.row_columns != nullptr) {
     if (auto it = ctx_.row_subqueries->find(&e); it != ctx_.row_subqueries->end()) {
-      return (*ctx_.row_columns)[it->second];
+      ColumnDefinition c = (*ctx_.row_columns)[it->second];
+      // A scalar subquery is NULL where no row matches, whatever its column (COUNT(*) too).
+      if (e.kind == ExprKind::kSubquery) c.flags &= ~mysql::column_flag::kNotNull;
+      return c;
     }
   }
   if (e.kind == ExprKind::kExists) return BoolColumn(Nullability::kNotNull);

@@ -275,7 +275,7 @@ std::variant<ExplainRows, mysql::SqlError> ExplainSelect(const SelectStmt& selec
     return ExplainRows{row};
   }
   if (!select.joins.empty() || !SemiJoins(select).empty()) return ExplainJoin(select, ctx);
-  if (select.from->derived && !DerivedRunsFirst(select, *select.from->derived)) {
+  if (select.from->derived && !DerivedComputedFirst(select, *select.from->derived)) {
     return ExplainDerived(select, ctx);
   }
   if (select.from->derived) {

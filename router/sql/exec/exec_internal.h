@@ -26,6 +26,8 @@ namespace shoal::sql::internal {
 // of the statement this one runs for (a recursive common table's rounds) through `outer`.
 struct DerivedTables {
   absl::flat_hash_map<const SelectStmt*, mysql::ResultSet> results;
+  // A common table's number (SelectStmt::common_table) → the reference computed for all.
+  absl::flat_hash_map<uint32_t, const SelectStmt*> common_tables;
   std::shared_ptr<const DerivedTables> outer;
 
   // Null when neither this nor an outer one has `select`'s.
@@ -33,6 +35,12 @@ struct DerivedTables {
     for (const DerivedTables* d = this; d != nullptr; d = d->outer.get()) {
       auto it = d->results.find(select);
       if (it != d->results.end()) return &it->second;
+      if (select->common_table == 0) continue;
+      if (auto computed = d->common_tables.find(select->common_table);
+          computed != d->common_tables.end()) {
+        it = d->results.find(computed->second);
+        if (it != d->results.end()) return &it->second;
+      }
     }
     return nullptr;
   }

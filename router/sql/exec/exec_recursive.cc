@@ -4,8 +4,10 @@
 // SELECT over the rows the round before made (the derived table marked recursive_rows, given
 // through ExecContext::derived_tables) and keeps what they make — converted to the table's
 // columns, and without the rows already there when a UNION DISTINCT joins the SELECTs — until
-// a round makes none. More rounds than @@cte_max_recursion_depth end it with 3636, more rows
-// than the router keeps for one table with 1114, text longer than its column with 1406.
+// a round makes none, or a LIMIT written after the last SELECT has its rows (MySQL 8.0.19's
+// rule: the rows made first, OFFSET of them skipped, even in the middle of a round). More
+// rounds than @@cte_max_recursion_depth end it with 3636, more rows than the router keeps for
+// one table with 1114, text longer than its column with 1406.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -75,8 +77,10 @@ std::vector<const SelectStmt*> RoundReaders(const SelectStmt& step) {
 // grow the stack.
 class RecursiveRun : public ParentStatement {
  public:
-  RecursiveRun(const ExecContext& ctx, const SelectStmt& query)
+  RecursiveRun(const ExecContext& ctx, const SelectStmt& query, uint64_t offset, uint64_t wanted)
       : ParentStatement(ctx),
+        offset_(offset),
+        wanted_(wanted),
         name_(query.recursive->name),
         first_step_(query.recursive->first_step),
         max_rounds_(MaxRounds(*ctx.state)),
@@ -162,6 +166,7 @@ class RecursiveRun : public ParentStatement {
                                               "' at row ", rows_.size() + 1)};
         }
       }
+      if (rows_.size() >= wanted_) break;  // the LIMIT has its rows: the others are not made
       if (distinct_ && !seen_.insert(UnionRowKey(row, columns_)).second) continue;
       if (rows_.size() >= kMaxRows || bytes_ > kMaxBytes) {
         return mysql::SqlError{1114, "HY000", absl::StrCat("The table '", name_, "' is full")};
@@ -173,7 +178,9 @@ class RecursiveRun : public ParentStatement {
 
   // A round is over: the table, when it made no rows; else the next round over them.
   std::optional<StatementResult> EndRound() {
-    if (rows_.size() == round_start_) {
+    if (rows_.size() == round_start_ || rows_.size() >= wanted_) {
+      rows_.erase(rows_.begin(), rows_.begin() + static_cast<ptrdiff_t>(
+                                                     std::min<uint64_t>(offset_, rows_.size())));
       return mysql::ResultSet{std::move(columns_), std::move(rows_)};
     }
     if (++round_ > max_rounds_) {
@@ -197,6 +204,8 @@ class RecursiveRun : public ParentStatement {
     return std::nullopt;
   }
 
+  const uint64_t offset_;  // LIMIT's: rows made, then skipped
+  const uint64_t wanted_;  // offset_ + LIMIT's count (UINT64_MAX: no LIMIT)
   const std::string name_;
   const size_t first_step_;
   const uint64_t max_rounds_;
@@ -235,8 +244,15 @@ StatementResult ExecuteRecursive(const SelectStmt& query, const ExecContext& ctx
   for (size_t i = query.recursive->first_step; i <= query.unions.size(); ++i) {
     if (auto err = CheckStep(*query.unions[i - 1].select, query.recursive->name)) return *err;
   }
+  uint64_t offset = 0;
+  uint64_t wanted = UINT64_MAX;
+  if (query.union_tail && query.union_tail->limit) {
+    uint64_t count = 0;
+    if (auto err = EvalLimit(*query.union_tail->limit, ctx, &offset, &count)) return *err;
+    wanted = count > UINT64_MAX - offset ? UINT64_MAX : offset + count;
+  }
   if (auto err = RequireDataNodes(*ctx.state)) return *err;
-  auto* run = new RecursiveRun(ctx, query);
+  auto* run = new RecursiveRun(ctx, query, offset, wanted);
   run->Run(std::nullopt);
   return Deferred{};
 }

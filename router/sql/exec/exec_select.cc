@@ -243,7 +243,7 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> TableSelectC
   ExecContext ctx;
   ctx.state = const_cast<SessionState*>(&state);  // typing changes nothing
   if (!select.joins.empty() ||
-      (select.from->derived && DerivedRunsFirst(select, *select.from->derived))) {
+      (select.from->derived && DerivedComputedFirst(select, *select.from->derived))) {
     return JoinSelectColumns(select, state);
   }
   if (const SelectStmt* inner = select.from->derived.get()) {
@@ -275,7 +275,7 @@ StatementResult ExecuteTableSelect(const SelectStmt& select, const ExecContext& 
   // can hold the last: a point select pays no search for them.
   bool subqueries = ctx.statement == nullptr || ctx.statement->has_subqueries;
   if (!select.joins.empty() ||
-      (select.from->derived && DerivedRunsFirst(select, *select.from->derived)) ||
+      (select.from->derived && DerivedComputedFirst(select, *select.from->derived)) ||
       (subqueries && (!SemiJoins(select).empty() || !ScalarJoins(select).empty()))) {
     return ExecuteJoinSelect(select, ctx);
   }

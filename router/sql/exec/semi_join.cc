@@ -115,6 +115,11 @@ void CollectScalar(const Expr& e, const std::vector<std::string>& outer,
 
 }  // namespace
 
+bool DerivedComputedFirst(const SelectStmt& outer, const SelectStmt& derived) {
+  return DerivedRunsFirst(outer, derived) || !SemiJoins(outer).empty() ||
+         !ScalarJoins(outer).empty();
+}
+
 std::vector<SemiJoin> ScalarJoins(const SelectStmt& select) {
   std::vector<SemiJoin> out;
   if (!select.from) return out;

@@ -35,6 +35,11 @@ std::vector<SemiJoin> SemiJoins(const SelectStmt& select);
 // 1242). `conjunct` is the subquery node.
 std::vector<SemiJoin> ScalarJoins(const SelectStmt& select);
 
+// Whether the derived table `derived` of `outer`'s FROM is computed before `outer` runs, its
+// rows then read by the join engine: DerivedRunsFirst's cases, and an `outer` whose correlated
+// subqueries run as join steps over the derived table's rows.
+bool DerivedComputedFirst(const SelectStmt& outer, const SelectStmt& derived);
+
 // A copy of `e` in which every column the subquery's own table `inner` (named `qualifier` in
 // the subquery) has — unqualified, as the inner scope comes first, or qualified by that
 // name — is qualified by `internal_name` instead, so that the joined row tells it from the

@@ -37,8 +37,14 @@ void Collect(const Expr* e, std::vector<FirstPart>* out) {
 void CollectDerived(const SelectStmt& outer, const SelectStmt& derived,
                     std::vector<FirstPart>* out) {
   if (derived.recursive_rows) return;  // a recursive common table's rounds give those
+  if (derived.common_table != 0 &&
+      std::any_of(out->begin(), out->end(), [&](const FirstPart& part) {
+        return part.derived != nullptr && part.derived->common_table == derived.common_table;
+      })) {
+    return;  // another reference to the common table computes it for this one
+  }
   CollectSelect(derived, out);
-  if (DerivedRunsFirst(outer, derived)) out->push_back({nullptr, &derived});
+  if (DerivedComputedFirst(outer, derived)) out->push_back({nullptr, &derived});
 }
 
 // The select list's and ORDER BY's subqueries but those that run as scalar join steps
@@ -131,6 +137,9 @@ struct Computed {
     if (rows == nullptr) return mysql::errors::NotSupportedYet("subqueries here");
     if (part.derived != nullptr) {
       derived->results[part.derived] = std::move(*rows);
+      if (part.derived->common_table != 0) {
+        derived->common_tables[part.derived->common_table] = part.derived;
+      }
       return std::nullopt;
     }
     const Expr& e = *part.subquery;
@@ -224,7 +233,7 @@ bool ReadsOnlyRouter(const SelectStmt& select, const SessionState& state) {
   if (!select.joins.empty()) return false;  // a join runs on the data nodes' time
   if (select.from->derived) {
     // One computed first is read by the join engine, which takes the data nodes' time.
-    return !DerivedRunsFirst(select, *select.from->derived) &&
+    return !DerivedComputedFirst(select, *select.from->derived) &&
            ReadsOnlyRouter(*select.from->derived, state);
   }
   return ReadsInformationSchema(*select.from, state);

@@ -282,15 +282,20 @@ struct SelectStmt {
   std::optional<Recursive> recursive;
   // This (empty) SELECT stands for the rows a recursive common table's previous round made.
   bool recursive_rows = false;
+  // A reference to a common table (WITH): the table's number in the statement, from 1. Every
+  // reference owns its own parse, but their rows are computed once (MySQL materializes a
+  // common table once), so that all of them read the same rows — RAND() included.
+  uint32_t common_table = 0;
 };
 
 // Whether the derived table `derived` of `outer`'s FROM is computed before `outer` runs, its
 // rows then read as a view's: when `outer` joins it to other tables, or when it is more than
-// one SELECT over one table (no table, joins, a UNION, a derived table of its own). A plain one
-// runs on the data nodes with `outer` finished over its result instead.
+// one SELECT over one table (no table, joins, a UNION, a derived table of its own), or a
+// common table (computed once for all its references). A plain one runs on the data nodes with
+// `outer` finished over its result instead.
 inline bool DerivedRunsFirst(const SelectStmt& outer, const SelectStmt& derived) {
   return !outer.joins.empty() || !derived.from || derived.from->derived || !derived.joins.empty() ||
-         !derived.unions.empty();
+         !derived.unions.empty() || derived.common_table != 0;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -690,9 +690,10 @@ TEST(DmlSelectTest, RecursiveCommonTables) {
                      "ON c.n = t.k) SELECT 1")
                 .code,
             3576);
-  EXPECT_EQ(
-      MustFail("WITH RECURSIVE c (n) AS (SELECT 1 UNION SELECT n FROM c LIMIT 3) SELECT 1").message,
-      NotYet("ORDER BY or LIMIT over a recursive common table expression"));
+  EXPECT_EQ(MustFail("WITH RECURSIVE c (n) AS (SELECT 1 UNION SELECT n FROM c ORDER BY n LIMIT 3) "
+                     "SELECT 1")
+                .message,
+            NotYet("ORDER BY over UNION in recursive Common Table Expression"));
   EXPECT_EQ(
       MustFail("WITH RECURSIVE c (n) AS (SELECT 1 INTERSECT SELECT n FROM c) SELECT 1").message,
       NotYet("INTERSECT or EXCEPT in a recursive common table expression"));

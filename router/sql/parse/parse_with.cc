@@ -4,7 +4,8 @@
 // name, and its own query does not see it — unless it is recursive. Each reference becomes a
 // derived table of the common table's query, parsed again from where it was written (as named
 // windows are, parse_window.cc) in the scope of its definition, so every reference owns its
-// expressions and its parameters keep their numbers.
+// expressions and its parameters keep their numbers; the references share a number
+// (SelectStmt::common_table), and the executor computes their rows once.
 //
 // A recursive one's query is non-recursive SELECTs, then SELECTs that read the table itself —
 // once each, in their FROM or a join, not inside a subquery — joined by UNION [ALL]; there
@@ -86,11 +87,15 @@ bool Parser::ParseWith() {
     if (!ExpectKeyword("AS")) return false;
     table.query = {pos_, param_count_};
     table.recursive = recursive;
+    table.number = ++common_tables_defined_;
     const size_t index = common_tables_.size();
     table.visible = recursive ? index + 1 : index;
     if (recursive) common_tables_.push_back(table);
     SelectStmt query;  // parsed here for its syntax and its column list; again where used
-    if (!ParseCommonTableQuery(table, index, &query)) return false;
+    ++definitions_parsed_;
+    const bool parsed = ParseCommonTableQuery(table, index, &query);
+    --definitions_parsed_;
+    if (!parsed) return false;
     if (!recursive) common_tables_.push_back(std::move(table));
   } while (Accept(TokenKind::kComma));
   if (PeekKeyword("SELECT")) return true;
@@ -137,6 +142,10 @@ bool Parser::ExpandCommonTable(TableRef* ref) {
   pos_ = table.query.pos;
   param_count_ = table.query.params;
   ref->derived = std::make_unique<SelectStmt>();
+  ref->derived->common_table = table.number;
+  if (definitions_parsed_ == 0) {
+    common_table_references_[table.number].push_back(ref->derived.get());
+  }
   const bool ok = ParseCommonTableQuery(table, index, ref->derived.get());
   pos_ = pos;
   param_count_ = params;
@@ -233,9 +242,10 @@ bool Parser::MarkRecursive(const std::string& name, int references, SelectStmt* 
           "Expression");
     }
   }
-  if (query->union_tail) {
-    return NotSupported("ORDER BY or LIMIT over a recursive common table expression");
+  if (query->union_tail && !query->union_tail->order_by.empty()) {
+    return NotSupported("ORDER BY over UNION in recursive Common Table Expression");
   }
+  // LIMIT (MySQL 8.0.19) stops the rounds once that many rows are made (exec_recursive.cc).
   query->recursive = SelectStmt::Recursive{name, first_step};
   return true;
 }

@@ -133,6 +133,11 @@ std::variant<Statement, mysql::SqlError> Parser::Run() {
   if (error_) return *error_;
   stmt.param_count = param_count_;
   stmt.has_subqueries = has_subqueries_;
+  // A common table read once is a derived table like any other: only those read twice or
+  // more must give every reference the same rows.
+  for (const auto& [number, references] : common_table_references_) {
+    if (references.size() == 1) references[0]->common_table = 0;
+  }
   return stmt;
 }
 
