@@ -92,10 +92,7 @@ bool Parser::ParseWith() {
     table.visible = recursive ? index + 1 : index;
     if (recursive) common_tables_.push_back(table);
     SelectStmt query;  // parsed here for its syntax and its column list; again where used
-    ++definitions_parsed_;
-    const bool parsed = ParseCommonTableQuery(table, index, &query);
-    --definitions_parsed_;
-    if (!parsed) return false;
+    if (!ParseCommonTableQuery(table, index, &query)) return false;
     if (!recursive) common_tables_.push_back(std::move(table));
   } while (Accept(TokenKind::kComma));
   if (PeekKeyword("SELECT")) return true;
@@ -143,9 +140,6 @@ bool Parser::ExpandCommonTable(TableRef* ref) {
   param_count_ = table.query.params;
   ref->derived = std::make_unique<SelectStmt>();
   ref->derived->common_table = table.number;
-  if (definitions_parsed_ == 0) {
-    common_table_references_[table.number].push_back(ref->derived.get());
-  }
   const bool ok = ParseCommonTableQuery(table, index, ref->derived.get());
   pos_ = pos;
   param_count_ = params;

@@ -1,11 +1,14 @@
 // See parser.h. This file holds the token helpers, the error texts and the dispatch on a
 // statement's first keyword; each statement group parses in its own parse_*.cc.
 #include <algorithm>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/utf8.h"
+#include "router/sql/parse/ast_walk.h"
 #include "router/sql/parse/parser_internal.h"
 
 namespace shoal::sql {
@@ -133,12 +136,23 @@ std::variant<Statement, mysql::SqlError> Parser::Run() {
   if (error_) return *error_;
   stmt.param_count = param_count_;
   stmt.has_subqueries = has_subqueries_;
-  // A common table read once is a derived table like any other: only those read twice or
-  // more must give every reference the same rows.
-  for (const auto& [number, references] : common_table_references_) {
-    if (references.size() == 1) references[0]->common_table = 0;
-  }
+  if (common_tables_defined_ > 0) ForgetCommonTablesReadOnce(&stmt);
   return stmt;
+}
+
+void Parser::ForgetCommonTablesReadOnce(Statement* stmt) {
+  absl::flat_hash_map<uint32_t, std::vector<SelectStmt*>> references;
+  WalkStatement(
+      *stmt,
+      [&](TableRef& table) {
+        if (table.derived && table.derived->common_table != 0) {
+          references[table.derived->common_table].push_back(table.derived.get());
+        }
+      },
+      [](Expr&) {});
+  for (auto& [number, selects] : references) {
+    if (selects.size() == 1) selects[0]->common_table = 0;
+  }
 }
 
 bool Parser::ParseStatement(StatementNode* out) {

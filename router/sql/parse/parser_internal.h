@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "protocol/sql_error.h"
 #include "router/sql/parse/ast.h"
@@ -261,10 +260,9 @@ class Parser {
   std::vector<CommonTable> common_tables_;  // in scope, outermost first
   int common_table_reads_ = 0;              // references expanded in this statement
   uint32_t common_tables_defined_ = 0;      // in this statement
-  // The references in the statement's tree to each common table, by number (not those in the
-  // parse of a WITH's definitions, which is thrown away: while definitions_parsed_ > 0).
-  absl::flat_hash_map<uint32_t, std::vector<SelectStmt*>> common_table_references_;
-  int definitions_parsed_ = 0;
+  // A common table read once is a derived table like any other: only those read twice or more
+  // must give every reference the same rows (SelectStmt::common_table).
+  void ForgetCommonTablesReadOnce(Statement* stmt);
   // The recursive common tables whose query is being parsed (their index in common_tables_),
   // each with the references to itself found in it so far.
   struct Defining {
