@@ -286,6 +286,60 @@ TEST_F(SqlTablesTest, ACommonTableReadTwiceIsComputedOnce) {
 // What MySQL 8.0 has of WITH ROLLUP and MariaDB has not (the rest is in the corpus beside
 // MariaDB, sql_corpus/rollup.sql): ORDER BY over the rolled-up rows, and GROUPING() telling a
 // rolled-up item's NULL from a NULL in the data.
+// ONLY_FULL_GROUP_BY (MySQL 8.0's default sql_mode) takes what MySQL takes as functionally
+// dependent on the groups: a table's columns on its primary key or a NOT NULL unique key (not
+// a nullable one), across an inner join's ON; and gives MySQL's 1055 for the rest.
+TEST_F(SqlTablesTest, OnlyFullGroupByFollowsKeys) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query(
+      "CREATE TABLE fd_parent (id INT PRIMARY KEY, code INT NOT NULL, alt INT, name "
+      "VARCHAR(10), UNIQUE KEY (code), UNIQUE KEY (alt))");
+  Query("CREATE TABLE fd_child (id INT PRIMARY KEY, parent INT, qty INT)");
+  Query("INSERT INTO fd_parent VALUES (1, 10, 100, 'a'), (2, 20, NULL, 'b')");
+  Query("INSERT INTO fd_child VALUES (1, 1, 5), (2, 1, 6), (3, 2, 7)");
+  EXPECT_EQ(Query("SELECT id, name, code FROM fd_parent GROUP BY id ORDER BY id"),
+            "id\tname\tcode\n1\ta\t10\n2\tb\t20\n");
+  EXPECT_EQ(Query("SELECT x.code, x.name FROM fd_parent x GROUP BY x.code ORDER BY name"),
+            "code\tname\n10\ta\n20\tb\n");
+  EXPECT_EQ(Query("SELECT p.name, SUM(c.qty) AS q FROM fd_parent p JOIN fd_child c ON "
+                  "c.parent = p.id GROUP BY p.id ORDER BY p.name"),
+            "name\tq\na\t11\nb\t7\n");
+  EXPECT_EQ(Query("SELECT c.parent, p.name, COUNT(*) AS n FROM fd_child c JOIN fd_parent p ON "
+                  "p.id = c.parent GROUP BY c.parent ORDER BY c.parent"),
+            "parent\tname\tn\n1\ta\t2\n2\tb\t1\n");
+  const std::string dependent =
+      " which is not functionally dependent on columns in GROUP BY clause; this is "
+      "incompatible with sql_mode=only_full_group_by";
+  for (const auto& [sql, error] : std::vector<std::pair<std::string, std::string>>{
+           {"SELECT alt, name FROM fd_parent GROUP BY alt",
+            "ERROR 1055 (42000) at line 1: Expression #2 of SELECT list is not in GROUP BY "
+            "clause and contains nonaggregated column 'shop.fd_parent.name'" +
+                dependent},
+           {"SELECT p.id, SUM(c.qty) FROM fd_parent p JOIN fd_child c ON c.parent = p.id "
+            "GROUP BY p.id ORDER BY c.qty",
+            "ERROR 1055 (42000) at line 1: Expression #1 of ORDER BY clause is not in GROUP BY "
+            "clause and contains nonaggregated column 'shop.c.qty'" +
+                dependent},
+           {"SELECT c.parent, p.name FROM fd_child c JOIN fd_parent p ON p.alt = c.parent "
+            "GROUP BY c.parent",
+            "ERROR 1055 (42000) at line 1: Expression #2 of SELECT list is not in GROUP BY "
+            "clause and contains nonaggregated column 'shop.p.name'" +
+                dependent},
+           {"SELECT name, MAX(id) FROM fd_parent",
+            "ERROR 1140 (42000) at line 1: In aggregated query without GROUP BY, expression #1 "
+            "of SELECT list contains nonaggregated column 'shop.fd_parent.name'; this is "
+            "incompatible with sql_mode=only_full_group_by"},
+       }) {
+    CommandResult r = Mariadb(sql, false, "shop");
+    EXPECT_NE(r.exit_code, 0) << sql;
+    EXPECT_THAT(r.err, HasSubstr(error)) << sql;
+  }
+  // Off, the group's first row answers, as before.
+  EXPECT_EQ(Query("SET sql_mode = ''; SELECT alt, name FROM fd_parent GROUP BY alt ORDER BY alt"),
+            "alt\tname\nNULL\tb\n100\ta\n");
+  Query("DROP TABLE fd_parent, fd_child");
+}
+
 TEST_F(SqlTablesTest, RollupOrdersAndTellsItsNullsApart) {
   Query("CREATE DATABASE IF NOT EXISTS shop", "");
   Query("CREATE TABLE sale (id INT PRIMARY KEY, region VARCHAR(10), year INT, amount INT)");

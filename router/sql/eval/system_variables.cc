@@ -396,6 +396,17 @@ bool CanonicalSqlMode(absl::string_view modes, std::string* out, std::string* ba
   return true;
 }
 
+bool SqlModeHas(const SessionState& state, absl::string_view mode) {
+  static const SysVarDef* const kSqlMode = FindSysVar("sql_mode");
+  const Value v = SessionValue(*kSqlMode, state);
+  const std::string* modes = std::get_if<std::string>(&v);
+  if (modes == nullptr) return false;
+  for (absl::string_view m : absl::StrSplit(*modes, ',')) {
+    if (m == mode) return true;
+  }
+  return false;
+}
+
 std::variant<Value, mysql::SqlError> CoerceForSet(const SysVarDef& def, const Value& v,
                                                   std::vector<Diagnostic>* warnings) {
   if (IsNull(v)) {

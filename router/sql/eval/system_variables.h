@@ -77,4 +77,8 @@ std::variant<mysql::Value, mysql::SqlError> CoerceForSet(const SysVarDef& def,
 // to the first unknown name when one is not a mode.
 bool CanonicalSqlMode(absl::string_view modes, std::string* out, std::string* bad);
 
+// Whether the session's sql_mode names `mode` (upper case; stored modes are canonical, so a
+// combination's parts are there too).
+bool SqlModeHas(const SessionState& state, absl::string_view mode);
+
 }  // namespace shoal::sql

@@ -14,9 +14,11 @@
 #include "protocol/constants.h"
 #include "router/sql/eval/expr_internal.h"
 #include "router/sql/eval/result_columns.h"
+#include "router/sql/eval/system_variables.h"
 #include "router/sql/eval/value_util.h"
 #include "router/sql/exec/aggregates.h"
 #include "router/sql/exec/fetched_columns.h"
+#include "router/sql/exec/full_group_by.h"
 #include "router/sql/exec/rollup.h"
 #include "router/sql/exec/window_functions.h"
 #include "router/sql/parse/charsets.h"
@@ -73,6 +75,9 @@ class Pipeline {
       if (auto err = PlanRollup()) return *err;
     }
     bool grouped = !aggregates_.empty() || !select_.group_by.empty();
+    if (grouped && SqlModeHas(*ctx_.state, "ONLY_FULL_GROUP_BY")) {
+      if (auto err = CheckGroupsDetermine()) return *err;
+    }
     if (auto err = grouped ? EmitGroups() : EmitRows()) return *err;
     if (select_.distinct) Deduplicate();
     if (!select_.order_by.empty()) Sort();
@@ -314,6 +319,20 @@ class Pipeline {
       return mysql::SqlError{1056, "42000", absl::StrCat("Can't group on '", named->name, "'")};
     }
     return named->expr.get();
+  }
+
+  // ONLY_FULL_GROUP_BY (full_group_by.h). A GROUP BY item in error is left for EmitGroups.
+  std::optional<mysql::SqlError> CheckGroupsDetermine() const {
+    GroupedSelect grouped;
+    grouped.select = &select_;
+    grouped.columns = &fetched_.columns;
+    grouped.star = &fetched_.star;
+    for (const ExprPtr& g : select_.group_by) {
+      auto resolved = GroupExpr(*g);
+      if (std::holds_alternative<mysql::SqlError>(resolved)) return std::nullopt;
+      grouped.group_by.push_back(std::get<const Expr*>(resolved));
+    }
+    return CheckFullGroupBy(grouped, *ctx_.state);
   }
 
   // The fetched column a plain column reference reads, as the evaluator resolves it; -1 for

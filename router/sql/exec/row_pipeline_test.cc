@@ -11,12 +11,19 @@ namespace {
 
 using mysql::Value;
 
-// Rows of (id INT, k INT NULL, c VARCHAR) as the data nodes would return them.
-FetchedRows Rows() {
+// Rows of (id INT, k INT NULL, c VARCHAR) as the data nodes would return them; `table`
+// qualifies them (database "db") when given.
+FetchedRows Rows(const std::string& table = "") {
   FetchedRows f;
   f.columns = {Named(IntColumn(11, false, Nullability::kNotNull, mysql::ColumnType::kLong), "id"),
                Named(IntColumn(11, false, Nullability::kNullable, mysql::ColumnType::kLong), "k"),
                Named(StringColumn(20, SessionState{}, Nullability::kNullable), "c")};
+  if (!table.empty()) {
+    for (mysql::ColumnDefinition& column : f.columns) {
+      column.schema = "db";
+      column.table = table;
+    }
+  }
   auto row = [](int64_t id, Value k, std::string c) {
     return std::vector<Value>{id, std::move(k), std::move(c)};
   };
@@ -33,8 +40,10 @@ class RowPipelineTest : public ::testing::Test {
     if (auto* err = std::get_if<mysql::SqlError>(&parsed)) return "parse: " + err->message;
     stmt_ = std::get<Statement>(std::move(parsed));
     ExecContext ctx{&state_, {}, absl::Now(), nullptr};
-    StatementResult r = FinishSelect(std::get<SelectStmt>(stmt_.node), Rows(), ctx);
-    if (auto* err = std::get_if<mysql::SqlError>(&r)) return "error " + std::to_string(err->code);
+    StatementResult r = FinishSelect(std::get<SelectStmt>(stmt_.node), Rows(table_), ctx);
+    if (auto* err = std::get_if<mysql::SqlError>(&r)) {
+      return "error " + std::to_string(err->code) + (full_errors_ ? " " + err->message : "");
+    }
     std::string out;
     for (const auto& row : std::get<mysql::ResultSet>(r).rows) {
       if (!out.empty()) out += ";";
@@ -46,8 +55,12 @@ class RowPipelineTest : public ::testing::Test {
     return out;
   }
 
+  void SetSqlMode(const std::string& modes) { SetSessionVar("sql_mode", modes, &state_); }
+
   SessionState state_;
   Statement stmt_;
+  std::string table_;         // what qualifies Rows()' columns
+  bool full_errors_ = false;  // errors with their message
 };
 
 TEST_F(RowPipelineTest, WhereOrderLimit) {
@@ -69,7 +82,7 @@ TEST_F(RowPipelineTest, PlainColumnsSelectedTwiceOrSortedOn) {
   EXPECT_EQ(Run("SELECT id FROM t ORDER BY c, id"), "2;4;1;5;3");
   EXPECT_EQ(Run("SELECT id, k + 1 FROM t WHERE id < 3 ORDER BY k"), "1,11;2,21");
   EXPECT_EQ(Run("SELECT *, c FROM t WHERE id = 2"), "2,20,a,a");
-  EXPECT_EQ(Run("SELECT k, id FROM t GROUP BY k ORDER BY k"), "NULL,3;10,1;20,2;30,5");
+  EXPECT_EQ(Run("SELECT k, ANY_VALUE(id) FROM t GROUP BY k ORDER BY k"), "NULL,3;10,1;20,2;30,5");
   EXPECT_EQ(Run("SELECT id, c FROM t ORDER BY 3"), "error 1054");
 }
 
@@ -82,6 +95,59 @@ TEST_F(RowPipelineTest, AggregatesAndGroups) {
   EXPECT_EQ(Run("SELECT c, SUM(k) AS s FROM t GROUP BY c HAVING s > 25 ORDER BY s DESC"),
             "b,40;a,30");
   EXPECT_EQ(Run("SELECT k FROM t GROUP BY k HAVING COUNT(*) > 1"), "10");
+}
+
+// ONLY_FULL_GROUP_BY, in MySQL 8.0's default sql_mode: its errors word for word (MariaDB's
+// differ), and the old behaviour once the mode is off.
+TEST_F(RowPipelineTest, OnlyFullGroupBy) {
+  table_ = "t";
+  full_errors_ = true;
+  const std::string not_grouped =
+      " is not in GROUP BY clause and contains nonaggregated column 'db.t.id' which is not "
+      "functionally dependent on columns in GROUP BY clause; this is incompatible with "
+      "sql_mode=only_full_group_by";
+  EXPECT_EQ(Run("SELECT k, id FROM t GROUP BY k"),
+            "error 1055 Expression #2 of SELECT list" + not_grouped);
+  EXPECT_EQ(Run("SELECT * FROM t GROUP BY k"),
+            "error 1055 Expression #1 of SELECT list" + not_grouped);
+  EXPECT_EQ(Run("SELECT k, COUNT(*) FROM t GROUP BY k ORDER BY c, id"),
+            "error 1055 Expression #1 of ORDER BY clause is not in GROUP BY clause and contains "
+            "nonaggregated column 'db.t.c' which is not functionally dependent on columns in "
+            "GROUP BY clause; this is incompatible with sql_mode=only_full_group_by");
+  EXPECT_EQ(Run("SELECT k FROM t GROUP BY k HAVING id > 1"),
+            "error 1055 Expression #1 of HAVING clause" + not_grouped);
+  EXPECT_EQ(Run("SELECT k + 1, id + COUNT(*) FROM t GROUP BY k + 1"),
+            "error 1055 Expression #2 of SELECT list" + not_grouped);
+  EXPECT_EQ(Run("SELECT c, COUNT(*) FROM t"),
+            "error 1140 In aggregated query without GROUP BY, expression #1 of SELECT list "
+            "contains nonaggregated column 'db.t.c'; this is incompatible with "
+            "sql_mode=only_full_group_by");
+  EXPECT_EQ(Run("SELECT COUNT(*) FROM t HAVING id > 1"),
+            "error 1140 In aggregated query without GROUP BY, expression #1 of HAVING clause "
+            "contains nonaggregated column 'db.t.id'; this is incompatible with "
+            "sql_mode=only_full_group_by");
+  EXPECT_EQ(Run("SELECT id, SUM(k) OVER () FROM t GROUP BY id ORDER BY id"),
+            "error 1055 Expression #2 of SELECT list is not in GROUP BY clause and contains "
+            "nonaggregated column 'db.t.k' which is not functionally dependent on columns in "
+            "GROUP BY clause; this is incompatible with sql_mode=only_full_group_by");
+  // What is determined: grouped columns and expressions, aggregates, ANY_VALUE, aliases and
+  // positions of the select list, columns equal to a grouped one or a constant in WHERE.
+  EXPECT_EQ(Run("SELECT k, ANY_VALUE(id), COUNT(c) FROM t GROUP BY k ORDER BY k"),
+            "NULL,3,1;10,1,2;20,2,1;30,5,1");
+  EXPECT_EQ(Run("SELECT k + 1 AS x, MAX(id) AS m FROM t GROUP BY k + 1 HAVING m > 1 ORDER BY x, 2"),
+            "NULL,3;11,4;21,2;31,5");
+  EXPECT_EQ(Run("SELECT c AS x FROM t GROUP BY x ORDER BY x"), "a;b;c");
+  EXPECT_EQ(Run("SELECT c, id FROM t WHERE id = k AND k = 10 GROUP BY c"), "");
+  EXPECT_EQ(Run("SELECT id, c FROM t WHERE id = 2 GROUP BY c"), "2,a");
+  EXPECT_EQ(Run("SELECT c, COUNT(*) FROM t WHERE c = 'a'"), "a,2");
+  EXPECT_EQ(Run("SELECT k, SUM(SUM(id)) OVER () FROM t GROUP BY k ORDER BY k"),
+            "NULL,15;10,15;20,15;30,15");
+  // WITH ROLLUP determines the grouped columns only.
+  EXPECT_EQ(Run("SELECT k, id FROM t WHERE id = k GROUP BY k WITH ROLLUP"),
+            "error 1055 Expression #2 of SELECT list" + not_grouped);
+  SetSqlMode("");
+  EXPECT_EQ(Run("SELECT k, id FROM t GROUP BY k ORDER BY k"), "NULL,3;10,1;20,2;30,5");
+  EXPECT_EQ(Run("SELECT c, COUNT(*) FROM t"), "b,5");
 }
 
 TEST_F(RowPipelineTest, Distinct) {
