@@ -140,8 +140,11 @@ struct SessionState {
   // its LIMIT, for FinishStatement to take.
   uint64_t found_rows = 0;
   std::optional<uint64_t> calc_found_rows;
-  uint64_t questions = 0;             // statements run, for SHOW STATUS
-  bool no_backslash_escapes = false;  // derived from sql_mode
+  uint64_t questions = 0;  // statements run, for SHOW STATUS
+  // Derived from sql_mode: how statements are read (exec/executor.cc: SessionParseOptions).
+  bool no_backslash_escapes = false;
+  bool ansi_quotes = false;
+  bool pipes_as_concat = false;
   // RAND()'s generator (MySQL's my_rnd: two seeds below 0x3FFFFFFF), seeded from the system's
   // randomness at its first use, as MySQL seeds one per connection.
   struct RandomSeeds {

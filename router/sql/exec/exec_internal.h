@@ -15,6 +15,7 @@
 #include "router/sql/eval/expr_eval.h"
 #include "router/sql/exec/executor.h"
 #include "router/sql/exec/fetched_columns.h"
+#include "router/sql/parse/parser.h"
 
 namespace shoal::sql {
 class ParentStatement;
@@ -168,6 +169,9 @@ void BeginTransaction(SessionState* state);
 // The session's transaction_read_only: its transactions (and autocommit statements) are read
 // only unless START TRANSACTION says READ WRITE.
 bool SessionReadOnly(const SessionState& state);
+// How the session's statements are read: its sql_mode's NO_BACKSLASH_ESCAPES, ANSI_QUOTES and
+// PIPES_AS_CONCAT.
+ParseOptions SessionParseOptions(const SessionState& state);
 // INSERT, UPDATE and DELETE call this before they run: ROLLBACK TO SAVEPOINT needs to know
 // whether anything may have changed since the savepoint.
 void NoteTransactionWrite(SessionState* state);

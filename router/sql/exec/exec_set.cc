@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <functional>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "router/sql/eval/system_variables.h"
 #include "router/sql/eval/value_util.h"
 #include "router/sql/exec/exec_internal.h"
@@ -47,7 +49,12 @@ void ApplySystemVar(const SysVarDef& def, std::optional<Value> value, SessionSta
     return;
   }
   if (name == "sql_mode") {
-    s->no_backslash_escapes = absl::StrContains(std::get<std::string>(v), "NO_BACKSLASH_ESCAPES");
+    // The modes that change how statements are read, kept where the parser's options come from.
+    const std::vector<absl::string_view> modes = absl::StrSplit(std::get<std::string>(v), ',');
+    auto on = [&](absl::string_view mode) { return absl::c_linear_search(modes, mode); };
+    s->no_backslash_escapes = on("NO_BACKSLASH_ESCAPES");
+    s->ansi_quotes = on("ANSI_QUOTES");
+    s->pipes_as_concat = on("PIPES_AS_CONCAT");
   }
   for (const CharsetPair& p : kPairs) {
     if (name == p.charset_var && !IsNull(v)) {

@@ -216,10 +216,8 @@ StatementResult RunThroughViews(const PreparedStatement& original, const ExecCon
   const PreparedStatement::DictionaryStamp now = DictionaryStamp(*ctx.state);
   std::shared_ptr<const PreparedStatement>& expanded = original.reexpanded();
   if (expanded == nullptr || expanded->views_expanded_on() != now) {
-    ParseOptions options;
+    ParseOptions options = SessionParseOptions(*ctx.state);
     options.params = ParamMode::kAllowed;
-    options.escapes =
-        ctx.state->no_backslash_escapes ? BackslashEscapes::kOff : BackslashEscapes::kOn;
     auto parsed = Parse(original.text(), options);
     if (auto* err = std::get_if<mysql::SqlError>(&parsed)) return *err;
     Statement stmt = std::get<Statement>(std::move(parsed));
@@ -381,6 +379,14 @@ bool SessionReadOnly(const SessionState& state) {
   return on != nullptr && *on != 0;
 }
 
+ParseOptions SessionParseOptions(const SessionState& state) {
+  ParseOptions options;
+  options.escapes = state.no_backslash_escapes ? BackslashEscapes::kOff : BackslashEscapes::kOn;
+  options.double_quotes = state.ansi_quotes ? DoubleQuotes::kIdentifier : DoubleQuotes::kString;
+  options.pipes_as_concat = state.pipes_as_concat;
+  return options;
+}
+
 void BeginTransaction(SessionState* state) {
   state->in_transaction = true;
   // As the session says, unless START TRANSACTION says otherwise (ExecuteTransaction).
@@ -403,9 +409,8 @@ void AddWarning(SessionState* state, Diagnostic::Level level, uint16_t code, std
 
 std::variant<std::unique_ptr<PreparedStatement>, mysql::SqlError> Prepare(
     absl::string_view sql, const SessionState& state) {
-  ParseOptions options;
+  ParseOptions options = internal::SessionParseOptions(state);
   options.params = ParamMode::kAllowed;
-  options.escapes = state.no_backslash_escapes ? BackslashEscapes::kOff : BackslashEscapes::kOn;
   auto parsed = Parse(sql, options);
   if (auto* err = std::get_if<mysql::SqlError>(&parsed)) return *err;
   Statement stmt = std::get<Statement>(std::move(parsed));
@@ -476,9 +481,7 @@ StatementResult Execute(std::shared_ptr<const PreparedStatement> stmt,
 }
 
 StatementResult ExecuteText(absl::string_view one_statement, SessionState* state) {
-  ParseOptions options;
-  options.escapes = state->no_backslash_escapes ? BackslashEscapes::kOff : BackslashEscapes::kOn;
-  auto parsed = Parse(one_statement, options);
+  auto parsed = Parse(one_statement, internal::SessionParseOptions(*state));
   if (auto* err = std::get_if<mysql::SqlError>(&parsed)) {
     ++state->questions;
     state->warnings.clear();

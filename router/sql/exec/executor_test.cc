@@ -482,6 +482,32 @@ TEST_F(ExecutorTest, StatusFlagsFollowTransactions) {
   EXPECT_EQ(One("SELECT 'a\\'"), Value{std::string("a\\")});
 }
 
+// ANSI_QUOTES makes "…" an identifier; PIPES_AS_CONCAT makes || CONCAT, tighter than any
+// binary operator. ANSI and TRADITIONAL are stored with the modes they stand for, and
+// SELECT @@sql_mode shows both, in MySQL 8.0's order.
+TEST_F(ExecutorTest, SqlModeChangesHowStatementsRead) {
+  EXPECT_EQ(One("SELECT \"x\""), Value{std::string("x")});
+  EXPECT_EQ(One("SELECT 'a' || 'b'"), Value{int64_t{0}});
+  Ok("SET sql_mode = 'ansi'");
+  EXPECT_EQ(One("SELECT @@sql_mode"),
+            Value{std::string("REAL_AS_FLOAT,PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,"
+                              "ONLY_FULL_GROUP_BY,ANSI")});
+  EXPECT_EQ(One("SELECT 'a' || 'b' || 'c'"), Value{std::string("abc")});
+  EXPECT_EQ(One("SELECT 'a' || 'b' = 'ab'"), Value{int64_t{1}});
+  EXPECT_EQ(One("SELECT - 1 || 2"), Value{std::string("-12")});
+  mysql::SqlError unknown = Error("SELECT \"x\"");
+  EXPECT_EQ(unknown.code, 1054);
+  EXPECT_EQ(unknown.message, "Unknown column 'x' in 'field list'");
+  EXPECT_EQ(Rows("SELECT 7 AS \"a\"\"b\"").columns[0].name, "a\"b");
+  Ok("SET sql_mode = 'PIPES_AS_CONCAT'");
+  EXPECT_EQ(One("SELECT \"x\" || 'y'"), Value{std::string("xy")});
+  Ok("SET sql_mode = 'ANSI_QUOTES,NO_BACKSLASH_ESCAPES'");
+  EXPECT_EQ(One("SELECT 'a' || 'b'"), Value{int64_t{0}});
+  EXPECT_EQ(One("SELECT 'a\\'"), Value{std::string("a\\")});
+  Ok("SET sql_mode = DEFAULT");
+  EXPECT_EQ(One("SELECT \"x\""), Value{std::string("x")});
+}
+
 TEST_F(ExecutorTest, SqlPrepareExecute) {
   EXPECT_EQ(Ok("PREPARE s FROM 'SELECT ?+1, ?'").info, "Statement prepared");
   Ok("SET @a = 3, @b = 'x'");

@@ -53,7 +53,8 @@ std::string DecodeBits(absl::string_view bits) {
 
 class Lexer {
  public:
-  Lexer(absl::string_view sql, BackslashEscapes escapes) : sql_(sql), escapes_(escapes) {}
+  Lexer(absl::string_view sql, BackslashEscapes escapes, DoubleQuotes double_quotes)
+      : sql_(sql), escapes_(escapes), double_quotes_(double_quotes) {}
 
   std::vector<Token> Run() {
     std::vector<Token> out;
@@ -149,8 +150,10 @@ class Lexer {
     char c = sql_[pos_];
     char n = At(pos_ + 1);
     switch (c) {
-      case '\'':
       case '"':
+        if (double_quotes_ == DoubleQuotes::kIdentifier) return QuotedIdent(start);
+        return QuotedString(start, start);
+      case '\'':
         return QuotedString(start, start);
       case '`':
         return QuotedIdent(start);
@@ -286,14 +289,16 @@ class Lexer {
     return t;
   }
 
+  // `…`, or "…" under ANSI_QUOTES: the quote doubled stands for itself.
   Token QuotedIdent(size_t start) {
+    const char q = sql_[start];
     std::string value;
     size_t p = start + 1;
     while (true) {
       if (AtEnd(p)) return Error(start);
-      if (sql_[p] == '`') {
-        if (At(p + 1) == '`') {
-          value.push_back('`');
+      if (sql_[p] == q) {
+        if (At(p + 1) == q) {
+          value.push_back(q);
           p += 2;
           continue;
         }
@@ -394,6 +399,7 @@ class Lexer {
 
   absl::string_view sql_;
   BackslashEscapes escapes_;
+  DoubleQuotes double_quotes_;
   size_t pos_ = 0;
   size_t line_pos_ = 0;
   uint32_t line_ = 1;
@@ -556,8 +562,9 @@ constexpr std::array kReserved = {
 
 }  // namespace
 
-std::vector<Token> Lex(absl::string_view sql, BackslashEscapes escapes) {
-  return Lexer(sql, escapes).Run();
+std::vector<Token> Lex(absl::string_view sql, BackslashEscapes escapes,
+                       DoubleQuotes double_quotes) {
+  return Lexer(sql, escapes, double_quotes).Run();
 }
 
 bool IsKeyword(const Token& tok, absl::string_view keyword) {

@@ -78,10 +78,13 @@ struct Token {
 };
 
 enum class BackslashEscapes : uint8_t { kOn, kOff };  // kOff = sql_mode NO_BACKSLASH_ESCAPES
+// What "…" is: a string, or (sql_mode ANSI_QUOTES) an identifier, as `…` is.
+enum class DoubleQuotes : uint8_t { kString, kIdentifier };
 
 // Lexes all of `sql`. The result always ends with kEnd, or with kError (whose text is the
 // rest of the input from the malformed token). Tokens borrow `sql`; keep it alive.
-std::vector<Token> Lex(absl::string_view sql, BackslashEscapes escapes = BackslashEscapes::kOn);
+std::vector<Token> Lex(absl::string_view sql, BackslashEscapes escapes = BackslashEscapes::kOn,
+                       DoubleQuotes double_quotes = DoubleQuotes::kString);
 
 // True when `tok` is the unquoted identifier `keyword` (ASCII, case-insensitive).
 bool IsKeyword(const Token& tok, absl::string_view keyword);

@@ -1,6 +1,6 @@
 // Expressions, by MySQL's precedence (lowest first): OR/||, XOR, AND/&&, NOT, predicates
-// (comparisons, IS, IN, BETWEEN, LIKE), |, &, << >>, + -, * / DIV % MOD, ^, unary - ~ !,
-// primaries. Each level is one function; all are left-associative.
+// (comparisons, IS, IN, BETWEEN, LIKE), |, &, << >>, + -, * / DIV % MOD, ^, || (PIPES_AS_CONCAT),
+// unary - ~ !, primaries. Each level is one function; all are left-associative.
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -315,7 +315,8 @@ ExprPtr Parser::ParseExpr() {
   DepthGuard depth(this);
   if (!depth.ok()) return nullptr;
   ExprPtr left = ParseXor();
-  while (left && (PeekKeyword("OR") || Peek().kind == TokenKind::kOrOr)) {
+  while (left &&
+         (PeekKeyword("OR") || (Peek().kind == TokenKind::kOrOr && !options_.pipes_as_concat))) {
     Advance();
     ExprPtr right = ParseXor();
     if (!right) return nullptr;
@@ -585,13 +586,29 @@ ExprPtr Parser::ParseMultiplicative() {
 }
 
 ExprPtr Parser::ParseBitXor() {
-  ExprPtr left = ParseUnary();
+  ExprPtr left = ParseConcat();
   while (left && Accept(TokenKind::kCaret)) {
-    ExprPtr right = ParseUnary();
+    ExprPtr right = ParseConcat();
     if (!right) return nullptr;
     left = Binary(BinaryOp::kBitXor, std::move(left), std::move(right));
   }
   return left;
+}
+
+// `a || b || c` under PIPES_AS_CONCAT: CONCAT(a, b, c).
+ExprPtr Parser::ParseConcat() {
+  ExprPtr left = ParseUnary();
+  if (!left || !options_.pipes_as_concat || Peek().kind != TokenKind::kOrOr) return left;
+  ExprPtr concat = MakeExpr(ExprKind::kFunction);
+  concat->name = "CONCAT";
+  concat->has_parens = true;
+  concat->args.push_back(std::move(left));
+  while (Accept(TokenKind::kOrOr)) {
+    ExprPtr right = ParseUnary();
+    if (!right) return nullptr;
+    concat->args.push_back(std::move(right));
+  }
+  return concat;
 }
 
 ExprPtr Parser::ParseUnary() {

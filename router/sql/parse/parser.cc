@@ -21,7 +21,7 @@ ExprPtr MakeExpr(ExprKind kind) {
 }
 
 Parser::Parser(absl::string_view sql, const ParseOptions& options)
-    : sql_(sql), options_(options), tokens_(Lex(sql, options.escapes)) {}
+    : sql_(sql), options_(options), tokens_(Lex(sql, options.escapes, options.double_quotes)) {}
 
 const Token& Parser::Peek(size_t ahead) const {
   size_t i = std::min(pos_ + ahead, tokens_.size() - 1);  // the last token is kEnd/kError

@@ -16,9 +16,14 @@ namespace shoal::sql {
 // `?` placeholders are only legal in prepared statements (COM_STMT_PREPARE, SQL PREPARE).
 enum class ParamMode : uint8_t { kForbidden, kAllowed };
 
+// The session's sql_mode as it changes what text means (exec/executor.cc: SessionParseOptions).
 struct ParseOptions {
   BackslashEscapes escapes = BackslashEscapes::kOn;
   ParamMode params = ParamMode::kForbidden;
+  DoubleQuotes double_quotes = DoubleQuotes::kString;  // ANSI_QUOTES: kIdentifier
+  // PIPES_AS_CONCAT: `a || b` is CONCAT(a, b), binding tighter than any binary operator (MySQL:
+  // between ^ and the unary ones), instead of OR.
+  bool pipes_as_concat = false;
 };
 
 // Parses one statement (an optional trailing `;` is allowed). The result borrows nothing.

@@ -184,6 +184,7 @@ class Parser {
   ExprPtr ParseAdditive();
   ExprPtr ParseMultiplicative();
   ExprPtr ParseBitXor();
+  ExprPtr ParseConcat();
   ExprPtr ParseUnary();
   // CASE … END, CAST(… AS type), CONVERT(…, type) and CONVERT(… USING charset)
   // (parse_case_cast.cc).
