@@ -407,6 +407,14 @@ bool SqlModeHas(const SessionState& state, absl::string_view mode) {
   return false;
 }
 
+bool SessionBoolVar(const SessionState& state, absl::string_view name) {
+  const SysVarDef* def = FindSysVar(name);
+  if (def == nullptr || def->type != VarType::kBool) return false;
+  const Value v = SessionValue(*def, state);
+  const int64_t* on = std::get_if<int64_t>(&v);
+  return on != nullptr && *on != 0;
+}
+
 std::variant<Value, mysql::SqlError> CoerceForSet(const SysVarDef& def, const Value& v,
                                                   std::vector<Diagnostic>* warnings) {
   if (IsNull(v)) {

@@ -80,5 +80,7 @@ bool CanonicalSqlMode(absl::string_view modes, std::string* out, std::string* ba
 // Whether the session's sql_mode names `mode` (upper case; stored modes are canonical, so a
 // combination's parts are there too).
 bool SqlModeHas(const SessionState& state, absl::string_view mode);
+// The session value of the boolean variable `name` (false for one that is not).
+bool SessionBoolVar(const SessionState& state, absl::string_view name);
 
 }  // namespace shoal::sql
