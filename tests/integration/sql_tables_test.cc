@@ -362,6 +362,22 @@ TEST_F(SqlTablesTest, SafeUpdatesNeedAKey) {
   Query("DROP TABLE safe");
 }
 
+// sql_select_limit caps the statement's own SELECT, not its subqueries nor INSERT … SELECT.
+TEST_F(SqlTablesTest, SelectLimitCapsTheStatementsOwnSelect) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE capped (id INT PRIMARY KEY)");
+  Query("CREATE TABLE capped_copy (id INT PRIMARY KEY)");
+  Query("INSERT INTO capped VALUES (1), (2), (3)");
+  EXPECT_EQ(Query("SET sql_select_limit = 2; SELECT id FROM capped ORDER BY id; "
+                  "SELECT id FROM capped ORDER BY id LIMIT 3; "
+                  "SELECT COUNT(*) AS n FROM capped WHERE id IN (SELECT id FROM capped); "
+                  "SELECT s.id FROM capped s JOIN capped t ON t.id = s.id ORDER BY s.id DESC; "
+                  "INSERT INTO capped_copy SELECT id FROM capped; "
+                  "SET sql_select_limit = DEFAULT; SELECT COUNT(*) AS copied FROM capped_copy"),
+            "id\n1\n2\nid\n1\n2\n3\nn\n3\nid\n3\n2\ncopied\n3\n");
+  Query("DROP TABLE capped, capped_copy");
+}
+
 TEST_F(SqlTablesTest, RollupOrdersAndTellsItsNullsApart) {
   Query("CREATE DATABASE IF NOT EXISTS shop", "");
   Query("CREATE TABLE sale (id INT PRIMARY KEY, region VARCHAR(10), year INT, amount INT)");

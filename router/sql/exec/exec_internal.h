@@ -169,6 +169,10 @@ void BeginTransaction(SessionState* state);
 // The session's transaction_read_only: its transactions (and autocommit statements) are read
 // only unless START TRANSACTION says READ WRITE.
 bool SessionReadOnly(const SessionState& state);
+// sql_select_limit, where it applies to `select`: the statement's own SELECT without a LIMIT
+// (for a UNION, its rows put together), not a subquery, a derived table, a UNION's part, nor
+// the SELECT of INSERT … SELECT. nullopt: no limit (the variable's default).
+std::optional<uint64_t> SelectLimitOf(const SelectStmt& select, const ExecContext& ctx);
 // How the session's statements are read: its sql_mode's NO_BACKSLASH_ESCAPES, ANSI_QUOTES and
 // PIPES_AS_CONCAT.
 ParseOptions SessionParseOptions(const SessionState& state);

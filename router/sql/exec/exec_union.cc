@@ -123,6 +123,10 @@ StatementResult Unite(const SelectStmt& select, std::vector<mysql::ResultSet> re
   }
   rows.rows = std::move(result.rows);
   if (select.union_tail == nullptr) {
+    if (std::optional<uint64_t> limit = SelectLimitOf(select, ctx);
+        limit && *limit < rows.rows.size()) {
+      rows.rows.resize(*limit);
+    }
     return mysql::ResultSet{std::move(rows.columns), std::move(rows.rows)};
   }
   return FinishSelect(*select.union_tail, std::move(rows), ctx);

@@ -295,6 +295,8 @@ StatementResult ExecuteSingleSelect(const SelectStmt& select, const ExecContext&
     uint64_t offset = 0, count = 0;
     if (auto err = EvalLimit(*select.limit, ctx, &offset, &count)) return *err;
     emit = emit && offset == 0 && count > 0;
+  } else if (select.unions.empty()) {
+    if (std::optional<uint64_t> limit = SelectLimitOf(select, ctx)) emit = emit && *limit > 0;
   }
   if (!emit) return rs;
   std::vector<mysql::Value> row;
@@ -377,6 +379,20 @@ bool SessionReadOnly(const SessionState& state) {
   const mysql::Value v = SessionValue(*def, state);
   const int64_t* on = std::get_if<int64_t>(&v);
   return on != nullptr && *on != 0;
+}
+
+std::optional<uint64_t> SelectLimitOf(const SelectStmt& select, const ExecContext& ctx) {
+  if (select.limit || ctx.parent != nullptr || ctx.statement == nullptr) return std::nullopt;
+  const auto* top = std::get_if<SelectStmt>(&ctx.statement->node);
+  if (top == nullptr) return std::nullopt;
+  // A UNION's rows are limited once put together: by its ORDER BY/LIMIT part, or else whole.
+  const bool own = &select == top ? top->union_tail == nullptr : &select == top->union_tail.get();
+  if (!own) return std::nullopt;
+  static const SysVarDef* const kSelectLimit = FindSysVar("sql_select_limit");
+  const mysql::Value v = SessionValue(*kSelectLimit, *ctx.state);
+  const uint64_t* limit = std::get_if<uint64_t>(&v);
+  if (limit == nullptr || *limit == UINT64_MAX) return std::nullopt;
+  return *limit;
 }
 
 ParseOptions SessionParseOptions(const SessionState& state) {

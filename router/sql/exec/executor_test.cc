@@ -508,6 +508,23 @@ TEST_F(ExecutorTest, SqlModeChangesHowStatementsRead) {
   EXPECT_EQ(One("SELECT \"x\""), Value{std::string("x")});
 }
 
+// sql_select_limit caps the statement's own SELECT when it has no LIMIT, a UNION's rows put
+// together, not its parts.
+TEST_F(ExecutorTest, SqlSelectLimit) {
+  Ok("SET sql_select_limit = 1");
+  EXPECT_EQ(Rows("SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3").rows.size(), 1u);
+  EXPECT_EQ(Rows("SELECT 1 UNION ALL SELECT 2 ORDER BY 1 DESC").rows.size(), 1u);
+  EXPECT_EQ(Rows("SELECT 1 UNION ALL SELECT 2 LIMIT 2").rows.size(), 2u);
+  Ok("PREPARE s FROM 'SELECT 1 UNION ALL SELECT 2'");
+  EXPECT_EQ(Rows("EXECUTE s").rows.size(), 1u);  // what EXECUTE runs is the statement's own
+  Ok("SET sql_select_limit = 0");
+  EXPECT_TRUE(Rows("SELECT 1").rows.empty());
+  EXPECT_EQ(Rows("SELECT 1 LIMIT 1").rows.size(), 1u);
+  EXPECT_EQ(One("SELECT (SELECT 5) LIMIT 1"), Value{int64_t{5}});
+  Ok("SET sql_select_limit = DEFAULT");
+  EXPECT_EQ(Rows("SELECT 1 UNION ALL SELECT 2").rows.size(), 2u);
+}
+
 TEST_F(ExecutorTest, SqlPrepareExecute) {
   EXPECT_EQ(Ok("PREPARE s FROM 'SELECT ?+1, ?'").info, "Statement prepared");
   Ok("SET @a = 3, @b = 'x'");

@@ -778,9 +778,15 @@ class Pipeline {
 
   std::optional<mysql::SqlError> ApplyLimit() {
     if (select_.calc_found_rows) ctx_.state->calc_found_rows = output_.size();
-    if (!select_.limit) return std::nullopt;
     uint64_t offset = 0, count = 0;
-    if (auto err = EvalLimit(*select_.limit, ctx_, &offset, &count)) return err;
+    if (select_.limit) {
+      if (auto err = EvalLimit(*select_.limit, ctx_, &offset, &count)) return err;
+    } else if (std::optional<uint64_t> limit =
+                   select_.unions.empty() ? SelectLimitOf(select_, ctx_) : std::nullopt) {
+      count = *limit;
+    } else {
+      return std::nullopt;
+    }
     size_t from = std::min<uint64_t>(offset, output_.size());
     size_t to = from + std::min<uint64_t>(count, output_.size() - from);
     output_ = std::vector<OutputRow>(std::make_move_iterator(output_.begin() + from),
