@@ -133,6 +133,10 @@ struct SessionState {
   bool autocommit = true;
   bool in_transaction = false;
   bool read_only_transaction = false;  // START TRANSACTION READ ONLY
+  // SET TRANSACTION READ ONLY / READ WRITE without SESSION or GLOBAL: the next transaction's
+  // access mode, over the session's (transaction_read_only). Taken by the next transaction —
+  // one begun, an autocommit statement that reads or writes tables — or by COMMIT or ROLLBACK.
+  std::optional<bool> next_transaction_read_only;
   uint64_t last_insert_id = 0;
   int64_t row_count = -1;  // ROW_COUNT(): the last statement's affected rows, -1 after a SELECT
   // FOUND_ROWS(): the rows the last SELECT returned, or found before its LIMIT with

@@ -169,6 +169,8 @@ void BeginTransaction(SessionState* state);
 // The session's transaction_read_only: its transactions (and autocommit statements) are read
 // only unless START TRANSACTION says READ WRITE.
 bool SessionReadOnly(const SessionState& state);
+// The access mode the next transaction gets: SET TRANSACTION's for it, else the session's.
+bool NextTransactionReadOnly(const SessionState& state);
 // sql_select_limit, where it applies to `select`: the statement's own SELECT without a LIMIT
 // (for a UNION, its rows put together), not a subquery, a derived table, a UNION's part, nor
 // the SELECT of INSERT … SELECT. nullopt: no limit (the variable's default).

@@ -210,13 +210,14 @@ StatementResult ExecuteSetTransaction(const SetTransactionStmt& stmt, const Exec
       if (stmt.read_only) SetSession(s, "transaction_read_only", int64_t{*stmt.read_only});
       return OkResult{};
     case VarScope::kDefault:
-      // Applies to the next transaction only; Shoal runs every transaction READ-COMMITTED,
-      // so there is nothing to remember.
+      // Applies to the next transaction only (session.h). Its isolation level is not kept:
+      // Shoal runs every transaction READ-COMMITTED.
       if (s->in_transaction) {
         return mysql::SqlError{1568, "25001",
                                "Transaction characteristics can't be changed while a "
                                "transaction is in progress"};
       }
+      if (stmt.read_only) s->next_transaction_read_only = *stmt.read_only;
       return OkResult{};
   }
   return OkResult{};

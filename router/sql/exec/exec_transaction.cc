@@ -87,15 +87,18 @@ StatementResult EndNativeTransaction(const ExecContext& ctx, bool commit, OkResu
 StatementResult ExecuteTransaction(const TransactionStmt& stmt, const ExecContext& ctx) {
   SessionState* s = ctx.state;
   switch (stmt.action) {
-    case TransactionStmt::Action::kBegin:
+    case TransactionStmt::Action::kBegin: {
       // BEGIN inside a transaction commits it first (implicit commit), then starts anew.
+      const bool read_only = stmt.read_only.value_or(NextTransactionReadOnly(*s));
       BeginTransaction(s);
       s->locked_tables.clear();  // and ends LOCK TABLES
-      s->read_only_transaction = stmt.read_only.value_or(SessionReadOnly(*s));
+      s->read_only_transaction = read_only;
       return EndNativeTransaction(ctx, true, OkResult{});
+    }
     case TransactionStmt::Action::kCommit:
     case TransactionStmt::Action::kRollback:
       s->in_transaction = false;
+      s->next_transaction_read_only.reset();  // SET TRANSACTION's lasts until one ends
       if (stmt.chain) BeginTransaction(s);
       if (!stmt.chain) s->read_only_transaction = false;
       return EndNativeTransaction(ctx, stmt.action == TransactionStmt::Action::kCommit, OkResult{});

@@ -198,14 +198,26 @@ namespace {
 // ONLY), as MySQL's check of CF_CHANGES_DATA against tx_read_only.
 std::optional<mysql::SqlError> CheckReadOnly(const Statement& stmt, const SessionState& state) {
   const bool read_only =
-      state.in_transaction ? state.read_only_transaction : SessionReadOnly(state);
+      state.in_transaction ? state.read_only_transaction : NextTransactionReadOnly(state);
   if (!read_only || !ChangesData(stmt)) return std::nullopt;
   return mysql::SqlError{1792, "25006", "Cannot execute statement in a READ ONLY transaction."};
+}
+
+// An autocommit statement over tables is a transaction of its own: it takes SET TRANSACTION's
+// access mode for the next one, as MySQL ends its one-shot characteristics with the statement.
+// (With autocommit off the transaction it begins takes it: BeginTransaction.)
+void TakeNextTransaction(const Statement& stmt, SessionState* state) {
+  if (!state->next_transaction_read_only || state->in_transaction || !state->autocommit) return;
+  const auto* select = std::get_if<SelectStmt>(&stmt.node);
+  if (ChangesData(stmt) || (select != nullptr && select->from)) {
+    state->next_transaction_read_only.reset();
+  }
 }
 
 StatementResult RunExpanded(const Statement& stmt, const ExecContext& ctx) {
   if (auto err = CheckToRun(stmt, *ctx.state)) return *err;
   if (auto err = CheckReadOnly(stmt, *ctx.state)) return *err;
+  TakeNextTransaction(stmt, ctx.state);
   if (!stmt.has_subqueries) return RunStatementNode(stmt, ctx);
   return RunWithSubqueries(stmt, ctx);
 }
@@ -403,10 +415,16 @@ ParseOptions SessionParseOptions(const SessionState& state) {
   return options;
 }
 
+bool NextTransactionReadOnly(const SessionState& state) {
+  return state.next_transaction_read_only.value_or(SessionReadOnly(state));
+}
+
 void BeginTransaction(SessionState* state) {
   state->in_transaction = true;
-  // As the session says, unless START TRANSACTION says otherwise (ExecuteTransaction).
-  state->read_only_transaction = SessionReadOnly(*state);
+  // As SET TRANSACTION or the session says, unless START TRANSACTION says otherwise
+  // (ExecuteTransaction).
+  state->read_only_transaction = NextTransactionReadOnly(*state);
+  state->next_transaction_read_only.reset();
   state->savepoints.clear();
   state->undo.clear();
   state->undo_bytes = 0;

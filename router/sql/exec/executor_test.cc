@@ -525,6 +525,35 @@ TEST_F(ExecutorTest, SqlSelectLimit) {
   EXPECT_EQ(Rows("SELECT 1 UNION ALL SELECT 2").rows.size(), 2u);
 }
 
+// SET TRANSACTION without SESSION or GLOBAL sets the next transaction's access mode: it holds
+// until a transaction takes it (begun, or ended by COMMIT or ROLLBACK), and cannot be set
+// inside one (1568).
+TEST_F(ExecutorTest, SetTransactionIsForTheNextTransaction) {
+  Ok("SET TRANSACTION READ ONLY");
+  mysql::SqlError ro = Error("INSERT INTO d.t VALUES (1)");
+  EXPECT_EQ(ro.code, 1792);
+  EXPECT_EQ(ro.sqlstate, "25006");
+  EXPECT_EQ(ro.message, "Cannot execute statement in a READ ONLY transaction.");
+  EXPECT_EQ(Error("INSERT INTO d.t VALUES (1)").code, 1792);  // a refused statement takes none
+  Ok("BEGIN");
+  EXPECT_EQ(Error("DELETE FROM d.t").code, 1792);
+  mysql::SqlError busy = Error("SET TRANSACTION READ WRITE");
+  EXPECT_EQ(busy.code, 1568);
+  EXPECT_EQ(busy.message,
+            "Transaction characteristics can't be changed while a transaction is in progress");
+  Ok("COMMIT");
+  EXPECT_NE(Error("INSERT INTO d.t VALUES (1)").code, 1792);
+  Ok("SET TRANSACTION READ ONLY");
+  Ok("ROLLBACK");  // ends it though no transaction was open
+  EXPECT_NE(Error("INSERT INTO d.t VALUES (1)").code, 1792);
+  Ok("SET SESSION TRANSACTION READ ONLY");
+  Ok("SET TRANSACTION READ WRITE");
+  Ok("START TRANSACTION");
+  Ok("COMMIT");
+  EXPECT_EQ(Error("INSERT INTO d.t VALUES (1)").code, 1792);
+  Ok("SET SESSION TRANSACTION READ WRITE");
+}
+
 TEST_F(ExecutorTest, SqlPrepareExecute) {
   EXPECT_EQ(Ok("PREPARE s FROM 'SELECT ?+1, ?'").info, "Statement prepared");
   Ok("SET @a = 3, @b = 'x'");
