@@ -114,9 +114,9 @@ bool ParseInsertSource(Parser& p, InsertStmt* out) {
     }
   }
   if (p.AcceptKeyword("VALUES") || p.AcceptKeyword("VALUE")) return ParseRows(p, &out->rows);
-  if (p.PeekKeyword("SELECT") || p.PeekKeyword("WITH")) {
+  if (p.PeekKeyword("SELECT") || p.PeekKeyword("WITH") || p.StartsParenthesizedQuery(0)) {
     out->select = std::make_unique<SelectStmt>();
-    return p.ParseSelect(out->select.get());
+    return p.ParseQuery(out->select.get());
   }
   if (!StartsInsertQuery(p, 0)) return p.Fail();
   return p.NotSupported(out->replace ? "REPLACE ... (SELECT …)" : "INSERT ... (SELECT …)");

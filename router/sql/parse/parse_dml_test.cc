@@ -143,10 +143,15 @@ TEST(DmlInsertTest, InsertSelect) {
   EXPECT_EQ(insert.select->unions.size(), 1u);
   EXPECT_EQ(insert.on_duplicate.size(), 1u);
   EXPECT_NE(Get<InsertStmt>("REPLACE INTO t SELECT * FROM u").select, nullptr);
+  // A parenthesized query, after the column list or in its place.
+  InsertStmt parenthesized = Get<InsertStmt>("INSERT INTO t (a) (SELECT b FROM u LIMIT 1)");
+  EXPECT_EQ(parenthesized.columns, std::vector<std::string>{"a"});
+  ASSERT_NE(parenthesized.select, nullptr);
+  EXPECT_TRUE(parenthesized.select->limit.has_value());
+  EXPECT_EQ(Get<InsertStmt>("INSERT INTO t (SELECT 1) UNION (SELECT 2)").select->unions.size(), 1u);
 }
 
 TEST(DmlInsertTest, NotSupportedYet) {
-  EXPECT_EQ(MustFail("INSERT INTO t (SELECT 1)").message, NotYet("INSERT ... (SELECT …)"));
   EXPECT_EQ(MustFail("INSERT INTO t TABLE u").code, 1235);
   EXPECT_EQ(MustFail("INSERT INTO t PARTITION (p0) VALUES (1)").message, NotYet("PARTITION"));
   EXPECT_EQ(MustFail("INSERT INTO t VALUES (1) AS new ON DUPLICATE KEY UPDATE a = new.a").code,
@@ -832,8 +837,106 @@ TEST(DmlSelectTest, Unions) {
   EXPECT_EQ(plain.union_tail, nullptr);
   EXPECT_TRUE(MustParse("SELECT * FROM t WHERE id IN (SELECT a FROM u UNION SELECT b FROM v)")
                   .has_subqueries);
-  EXPECT_EQ(MustFail("SELECT 1 UNION (SELECT 2)").code, 1235);
   EXPECT_EQ(MustFail("SELECT 1 UNION").code, 1064);
+}
+
+// A parenthesized SELECT keeps its own ORDER BY and LIMIT; those after the last `)` of a UNION
+// are the whole union's; a parenthesized UNION inside another is a SELECT over it.
+TEST(DmlSelectTest, ParenthesizedUnionParts) {
+  SelectStmt u = Get<SelectStmt>(
+      "(SELECT a FROM t ORDER BY a LIMIT 1) UNION ALL (SELECT b FROM u ORDER BY b DESC LIMIT 2) "
+      "ORDER BY 1 LIMIT 3");
+  EXPECT_EQ(u.from->table.name, "t");
+  EXPECT_EQ(u.order_by.size(), 1u);
+  EXPECT_TRUE(u.limit.has_value());
+  ASSERT_EQ(u.unions.size(), 1u);
+  EXPECT_TRUE(u.unions[0].all);
+  const SelectStmt& second = *u.unions[0].select;
+  EXPECT_EQ(second.from->table.name, "u");
+  ASSERT_EQ(second.order_by.size(), 1u);
+  EXPECT_TRUE(second.order_by[0].descending);
+  EXPECT_TRUE(second.limit.has_value());
+  ASSERT_NE(u.union_tail, nullptr);
+  EXPECT_EQ(u.union_tail->order_by.size(), 1u);
+  EXPECT_TRUE(u.union_tail->limit.has_value());
+
+  SelectStmt mixed = Get<SelectStmt>("SELECT 1 UNION (SELECT a FROM t LIMIT 1) EXCEPT SELECT 2");
+  ASSERT_EQ(mixed.unions.size(), 2u);
+  EXPECT_TRUE(mixed.unions[0].select->limit.has_value());
+  EXPECT_EQ(mixed.unions[1].op, SelectStmt::SetOp::kExcept);
+  EXPECT_EQ(mixed.union_tail, nullptr);
+
+  // (A UNION B) INTERSECT C is not A UNION (B INTERSECT C): the inner union is one operand.
+  SelectStmt nested =
+      Get<SelectStmt>("SELECT 1 INTERSECT (SELECT a FROM t UNION SELECT b FROM u) ORDER BY 1");
+  ASSERT_EQ(nested.unions.size(), 1u);
+  const SelectStmt& over = *nested.unions[0].select;
+  ASSERT_TRUE(over.from.has_value());
+  ASSERT_NE(over.from->derived, nullptr);
+  EXPECT_EQ(over.from->derived->unions.size(), 1u);
+  ASSERT_NE(nested.union_tail, nullptr);
+  EXPECT_TRUE(MustParse("(SELECT 1 UNION SELECT 2) UNION SELECT 3").has_subqueries);
+
+  EXPECT_EQ(MustFail("(SELECT 1) UNION (SELECT 2").code, 1064);
+  EXPECT_EQ(MustFail("(SELECT 1) UNION (2)").code, 1064);
+  EXPECT_EQ(MustFail("(SELECT 1) (SELECT 2)").code, 1064);
+}
+
+// A parenthesized query as the statement: ORDER BY and LIMIT after it join its own when they
+// mean the same, else order and limit a SELECT over it.
+TEST(DmlSelectTest, ParenthesizedStatement) {
+  SelectStmt alone = Get<SelectStmt>("((SELECT a FROM t WHERE a > 1 ORDER BY a))");
+  EXPECT_EQ(alone.from->table.name, "t");
+  EXPECT_EQ(alone.order_by.size(), 1u);
+
+  SelectStmt merged = Get<SelectStmt>("(SELECT a FROM t ORDER BY a) LIMIT 2");
+  EXPECT_EQ(merged.from->table.name, "t");
+  EXPECT_EQ(merged.order_by.size(), 1u);
+  EXPECT_TRUE(merged.limit.has_value());
+
+  SelectStmt reordered = Get<SelectStmt>("(SELECT a FROM t ORDER BY a) ORDER BY a DESC");
+  ASSERT_EQ(reordered.order_by.size(), 1u);
+  EXPECT_TRUE(reordered.order_by[0].descending);
+
+  SelectStmt over = Get<SelectStmt>("(SELECT a FROM t ORDER BY a LIMIT 3) ORDER BY a DESC");
+  ASSERT_NE(over.from->derived, nullptr);
+  EXPECT_TRUE(over.from->derived->limit.has_value());
+  EXPECT_EQ(over.items[0].name, "*");
+  EXPECT_TRUE(over.order_by[0].descending);
+
+  SelectStmt no_table = Get<SelectStmt>("(SELECT 1 AS x) ORDER BY x");
+  ASSERT_NE(no_table.from->derived, nullptr);
+
+  SelectStmt united = Get<SelectStmt>("(SELECT a FROM t UNION SELECT b FROM u) LIMIT 1");
+  ASSERT_EQ(united.unions.size(), 1u);
+  ASSERT_NE(united.union_tail, nullptr);
+  EXPECT_TRUE(united.union_tail->limit.has_value());
+}
+
+// Where a `(` may open an expression, a group of joins or a query, it opens a query when one
+// follows it as a query goes on.
+TEST(DmlSelectTest, ParenthesizedQueriesInExpressionsAndFrom) {
+  SelectStmt in = Get<SelectStmt>("SELECT a FROM t WHERE a IN ((SELECT 1) UNION (SELECT 2))");
+  ASSERT_EQ(in.where->kind, ExprKind::kInSubquery);
+  EXPECT_EQ(in.where->subquery->unions.size(), 1u);
+  EXPECT_EQ(Get<SelectStmt>("SELECT a FROM t WHERE a IN ((SELECT 1), 2)").where->kind,
+            ExprKind::kIn);
+  SelectStmt scalar = Get<SelectStmt>("SELECT ((SELECT 1) + 1), ((SELECT 2))");
+  EXPECT_EQ(scalar.items[0].expr->kind, ExprKind::kBinary);
+  EXPECT_EQ(scalar.items[1].expr->kind, ExprKind::kSubquery);
+  EXPECT_EQ(Get<SelectStmt>("SELECT EXISTS ((SELECT 1))").items[0].expr->kind, ExprKind::kExists);
+  EXPECT_EQ(Get<SelectStmt>("SELECT 1 = ANY ((SELECT 1) UNION (SELECT 2))").items[0].expr->kind,
+            ExprKind::kInSubquery);
+
+  SelectStmt derived =
+      Get<SelectStmt>("SELECT * FROM ((SELECT a FROM t) UNION (SELECT b FROM u)) x");
+  ASSERT_NE(derived.from->derived, nullptr);
+  EXPECT_EQ(derived.from->derived->unions.size(), 1u);
+  EXPECT_EQ(derived.from->alias, "x");
+  SelectStmt group = Get<SelectStmt>("SELECT * FROM ((SELECT 1 AS a) x JOIN t ON t.a = x.a)");
+  ASSERT_NE(group.from->derived, nullptr);
+  EXPECT_EQ(group.joins.size(), 1u);
+  EXPECT_EQ(MustFail("SELECT * FROM ((SELECT 1) UNION (SELECT 2))").code, 1248);
 }
 
 TEST(DmlSelectTest, LockingReadOfTables) {

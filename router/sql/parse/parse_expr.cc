@@ -426,8 +426,9 @@ ExprPtr Parser::ParsePredicate() {
       negated = true;
     }
     if (AcceptKeyword("IN")) {
+      const bool subquery = StartsParenthesizedQuery(0);
       if (!Expect(TokenKind::kLParen)) return nullptr;
-      if (PeekKeyword("SELECT") || PeekKeyword("WITH")) {
+      if (subquery) {
         ExprPtr e = ParseSubqueryRest(ExprKind::kInSubquery);
         if (!e) return nullptr;
         e->negated = negated;
@@ -501,8 +502,9 @@ ExprPtr Parser::ParseQuantifiedRest(BinaryOp op, ExprPtr left) {
   const bool all = PeekKeyword("ALL");
   if (op == BinaryOp::kNullSafeEq) return Fail(), nullptr;
   Advance();
+  const bool subquery = StartsParenthesizedQuery(0);
   if (!Expect(TokenKind::kLParen)) return nullptr;
-  if (!PeekKeyword("SELECT") && !PeekKeyword("WITH")) return Fail(), nullptr;
+  if (!subquery) return Fail(), nullptr;
   const bool in = (op == BinaryOp::kEq && !all) || (op == BinaryOp::kNe && all);
   ExprPtr e = ParseSubqueryRest(in ? ExprKind::kInSubquery : ExprKind::kQuantified);
   if (!e) return nullptr;
@@ -671,10 +673,9 @@ ExprPtr Parser::ParsePrimary() {
       return e;
     }
     case TokenKind::kLParen: {
+      const bool subquery = StartsParenthesizedQuery(0);
       Advance();
-      if (PeekKeyword("SELECT") || PeekKeyword("WITH")) {
-        return ParseSubqueryRest(ExprKind::kSubquery);
-      }
+      if (subquery) return ParseSubqueryRest(ExprKind::kSubquery);
       ExprPtr inner = ParseExpr();
       if (!inner) return nullptr;
       if (Peek().kind == TokenKind::kComma) return ParseRowRest(std::move(inner));
@@ -770,7 +771,7 @@ ExprPtr Parser::ParseSubqueryRest(ExprKind kind) {
   has_subqueries_ = true;
   ExprPtr e = MakeExpr(kind);
   e->subquery = std::make_unique<SelectStmt>();
-  if (!ParseSelect(e->subquery.get()) || !Expect(TokenKind::kRParen)) return nullptr;
+  if (!ParseQuery(e->subquery.get()) || !Expect(TokenKind::kRParen)) return nullptr;
   return e;
 }
 
@@ -800,8 +801,7 @@ ExprPtr Parser::ParseIdentExpr() {
       if (Peek().kind != TokenKind::kComma) return Fail(), nullptr;
       return ParseRowRest(std::move(first));
     }
-    if (PeekKeyword("EXISTS") && next == TokenKind::kLParen &&
-        (PeekKeyword("SELECT", 2) || PeekKeyword("WITH", 2))) {
+    if (PeekKeyword("EXISTS") && next == TokenKind::kLParen && StartsParenthesizedQuery(1)) {
       Advance();
       Advance();
       return ParseSubqueryRest(ExprKind::kExists);

@@ -1,12 +1,14 @@
 // SELECT: options, the select list with aliases and `*`/`t.*`, FROM tables and derived tables
 // joined left to right (or DUAL, or nothing), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT and
-// the locking clause. NATURAL joins, parenthesized joins but at the left of FROM, unions,
-// windows answer 1235; so do GROUP BY, HAVING and ORDER BY without a table, which the executor
-// does not run, and SELECT INTO OUTFILE or DUMPFILE.
+// the locking clause; UNION, INTERSECT and EXCEPT (parenthesized parts: parse_parenthesized.cc).
+// NATURAL joins and parenthesized joins but at the left of FROM answer 1235; so do GROUP BY,
+// HAVING and ORDER BY without a table, which the executor does not run, and SELECT INTO
+// OUTFILE or DUMPFILE.
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "router/sql/parse/parser_internal.h"
 
 namespace shoal::sql::internal {
@@ -63,10 +65,6 @@ bool StartsJoin(const Parser& p) {
     if (p.PeekKeyword(w)) return true;
   }
   return false;
-}
-
-bool StartsSetOperation(const Parser& p) {
-  return p.PeekKeyword("UNION") || p.PeekKeyword("EXCEPT") || p.PeekKeyword("INTERSECT");
 }
 
 // `t.*` or `db.t.*`, which only the select list allows.
@@ -177,14 +175,13 @@ bool ParseBaseTable(Parser& p, TableRef* ref) {
 
 // (SELECT …) [AS] alias [(column, …)]. A missing alias is left for ParseSelect to answer 1248.
 bool ParseDerivedTable(Parser& p, TableRef* ref) {
-  p.Advance();  // (
-  if (!p.PeekKeyword("SELECT") && !p.PeekKeyword("WITH")) {
-    bool query = p.PeekKeyword("VALUES") || p.PeekKeyword("TABLE");
-    return p.NotSupported(query ? absl::AsciiStrToUpper(p.Peek().text) + " in a derived table"
+  if (!p.StartsParenthesizedQuery(0)) {
+    bool query = p.PeekKeyword("VALUES", 1) || p.PeekKeyword("TABLE", 1);
+    return p.NotSupported(query ? absl::AsciiStrToUpper(p.Peek(1).text) + " in a derived table"
                                 : "parenthesized table references");
   }
   ref->derived = std::make_unique<SelectStmt>();
-  if (!p.ParseSelect(ref->derived.get()) || !p.Expect(TokenKind::kRParen)) return false;
+  if (!p.ParseQueryInParens(ref->derived.get())) return false;
   if (!ParseTableAlias(p, &ref->alias)) return false;
   if (p.Peek().kind != TokenKind::kLParen) return true;
   std::vector<std::string> columns;
@@ -227,8 +224,8 @@ bool ParseJoin(Parser& p, JoinClause* join) {
 // of the joins that follow: `(a JOIN b ON …) JOIN c ON …`, as MySQL and MariaDB print a view's
 // joins, is that join unparenthesized (joins are left-deep). A group elsewhere answers 1235.
 bool ParseTablesAndJoins(Parser& p, SelectStmt* select) {
-  if (p.Peek().kind == TokenKind::kLParen &&
-      !PeekAny(p, {"SELECT", "WITH", "VALUES", "TABLE"}, 1)) {
+  if (p.Peek().kind == TokenKind::kLParen && !p.StartsParenthesizedQuery(0) &&
+      !PeekAny(p, {"VALUES", "TABLE"}, 1)) {
     Parser::DepthGuard depth(&p);
     if (!depth.ok()) return false;
     p.Advance();  // (
@@ -424,9 +421,19 @@ bool Parser::ParseUnion(SelectStmt* first) {
     Advance();
     part.all = AcceptKeyword("ALL");
     if (!part.all) AcceptKeyword("DISTINCT");
-    if (Peek().kind == TokenKind::kLParen) return NotSupported("parenthesized SELECT in UNION");
-    if (!PeekKeyword("SELECT")) return Fail();
     part.select = std::make_unique<SelectStmt>();
+    if (Peek().kind == TokenKind::kLParen) {
+      // `(SELECT … ORDER BY … LIMIT …)`: its own ORDER BY and LIMIT stay its own; those after
+      // the `)` that ends the union are the whole union's.
+      SelectStmt query;
+      if (!ParseQueryInParens(&query)) return false;
+      *part.select = AsSetOperand(std::move(query));
+      if (StartsSetOperation(*this) || (!PeekKeyword("ORDER") && !PeekKeyword("LIMIT"))) continue;
+      first->union_tail = std::make_unique<SelectStmt>();
+      first->union_tail->items.emplace_back().name = "*";
+      return ParseOrderAndLimit(first->union_tail.get());
+    }
+    if (!PeekKeyword("SELECT")) return Fail();
     bool outer_union = in_union_;
     in_union_ = true;
     bool parsed = ParseSelect(part.select.get());

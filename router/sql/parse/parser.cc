@@ -157,8 +157,9 @@ void Parser::ForgetCommonTablesReadOnce(Statement* stmt) {
 
 bool Parser::ParseStatement(StatementNode* out) {
   const Token& t = Peek();
-  if (t.kind == TokenKind::kLParen && PeekKeyword("SELECT", 1)) {
-    return NotSupported("parenthesized SELECT");
+  if (t.kind == TokenKind::kLParen && StartsParenthesizedQuery(0)) {
+    *out = SelectStmt{};
+    return ParseQuery(&std::get<SelectStmt>(*out));
   }
   if (t.kind != TokenKind::kIdent) return Fail();
   auto as = [&]<typename T>(bool (Parser::*parse)(T*)) {

@@ -28,6 +28,8 @@ bool AcceptAny(Parser& p, std::initializer_list<absl::string_view> words);
 bool ParseAccountName(Parser& p, AccountName* out);
 // Whether the GRANT or REVOKE ahead grants or revokes roles (no ON before TO or FROM).
 bool IsRoleGrant(const Parser& p);
+// Whether UNION, EXCEPT or INTERSECT comes next.
+bool StartsSetOperation(const Parser& p);
 
 // CREATE TABLE's pieces that ALTER TABLE reuses (parse_ddl.cc): a column definition; a key
 // ([CONSTRAINT] PRIMARY KEY, UNIQUE, KEY/INDEX …) into out->indexes; one table option into
@@ -91,6 +93,18 @@ class Parser {
   // its UNION parts and its subqueries).
   bool ParseSelect(SelectStmt* out);
   bool ParseUnion(SelectStmt* first);
+  // Parenthesized queries (parse_parenthesized.cc). Whether the `(` at `ahead` opens a query
+  // rather than an expression or a group of joined tables.
+  bool StartsParenthesizedQuery(size_t ahead) const;
+  // A whole query: at SELECT, WITH or a `(` that opens a query, with set operations and the
+  // ORDER BY and LIMIT after a parenthesized one.
+  bool ParseQuery(SelectStmt* out);
+  // `(` query `)`, nothing after it.
+  bool ParseQueryInParens(SelectStmt* out);
+  // `query` as one operand of a set operation: itself, or a SELECT over it when it is a UNION.
+  SelectStmt AsSetOperand(SelectStmt query);
+  // [ORDER BY …] [LIMIT …] into `target`, a written ORDER BY replacing the one it had.
+  bool ParseOrderAndLimit(SelectStmt* target);
   bool IntoAfterUnion(SelectStmt* first);
   // Common table expressions (parse_with.cc). At WITH: its tables, in scope until the query
   // they belong to ends (ParseSelect).

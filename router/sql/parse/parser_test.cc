@@ -487,13 +487,18 @@ TEST(ParserTest, DeepNestingIsMemoryExhaustedNotACrash) {
        {"SELECT " + repeat("(", 100000) + "1" + repeat(")", 100000),
         "SELECT " + repeat("-", 100000) + "1", "SELECT " + repeat("NOT ", 100000) + "1",
         "SELECT " + repeat("~", 100000) + "1",
-        "SELECT * FROM " + repeat("(SELECT * FROM ", 20000) + "t" + repeat(") x", 20000)}) {
+        "SELECT * FROM " + repeat("(SELECT * FROM ", 20000) + "t" + repeat(") x", 20000),
+        repeat("(", 100000) + "SELECT 1" + repeat(")", 100000),
+        "SELECT " + repeat("(", 100000) + "SELECT 1" + repeat(")", 100000),
+        "SELECT " + repeat("((SELECT 1) + ", 20000) + "1" + repeat(")", 20000)}) {
     mysql::SqlError e = MustFail(sql);
     EXPECT_EQ(e.code, 1064);
     EXPECT_TRUE(absl::StartsWith(e.message, "memory exhausted near '")) << e.message;
   }
   MustParse("SELECT " + repeat("(", 60) + "1" + repeat(")", 60));
   MustParse("SELECT " + repeat("- ", 60) + "1");
+  MustParse(repeat("(", 60) + "SELECT 1" + repeat(")", 60));
+  MustParse("SELECT " + repeat("(", 60) + "SELECT 1" + repeat(")", 60) + " + 1");
 }
 
 }  // namespace
