@@ -21,8 +21,8 @@ using mysql::ColumnType;
 using mysql::Value;
 
 // MySQL built-ins Shoal does not evaluate yet (1235, where a name MySQL does not know is 1305).
-// Aggregates are here too: outside a grouped statement's own computation (ctx.aggregate_types)
-// they are not evaluated. SLEEP would stall the worker's event loop (docs/architecture.md).
+// Aggregates are here too, for a window's call where none is computed (kGroupFunctions). SLEEP
+// would stall the worker's event loop (docs/architecture.md).
 // Packed by hand: the names are too uneven for clang-format's columns.
 // clang-format off
 constexpr absl::string_view kKnownBuiltins[] = {
@@ -37,6 +37,18 @@ constexpr absl::string_view kKnownBuiltins[] = {
     "UNCOMPRESSED_LENGTH", "UUID_TO_BIN", "VALIDATE_PASSWORD_STRENGTH", "VARIANCE", "VAR_POP",
     "VAR_SAMP", "WAIT_FOR_EXECUTED_GTID_SET", "WEIGHT_STRING"};
 // clang-format on
+
+// The aggregates the row pipeline computes (exec/aggregates.h). A call of one that reaches the
+// evaluator stands where MySQL allows no aggregate — WHERE, another aggregate's argument, SET,
+// VALUES — or, in a grouped statement, it would have been computed: MySQL's 1111.
+constexpr absl::string_view kGroupFunctions[] = {
+    "AVG", "BIT_AND", "BIT_OR",     "BIT_XOR",     "COUNT", "GROUP_CONCAT", "MAX",     "MIN",
+    "STD", "STDDEV",  "STDDEV_POP", "STDDEV_SAMP", "SUM",   "VARIANCE",     "VAR_POP", "VAR_SAMP"};
+
+bool IsGroupFunction(absl::string_view name) {
+  return std::find(std::begin(kGroupFunctions), std::end(kGroupFunctions), name) !=
+         std::end(kGroupFunctions);
+}
 
 using Registry = absl::flat_hash_map<absl::string_view, const BuiltinFunction*>;
 
@@ -168,7 +180,9 @@ ColumnDefinition ExprEngine::FunctionType(const Expr& e) {
   const SessionState& state = *ctx_.state;
   const BuiltinFunction* f = FindBuiltinFunction(e.name);
   if (f == nullptr) {
-    if (IsKnownMissingBuiltin(e.name)) {
+    if (IsGroupFunction(e.name) && e.window == nullptr) {
+      SetError({1111, "HY000", "Invalid use of group function"});
+    } else if (IsKnownMissingBuiltin(e.name)) {
       SetError(mysql::errors::NotSupportedYet(absl::StrCat("function ", e.name)));
     } else if (state.database.empty()) {
       SetError(mysql::errors::NoDatabaseSelected());

@@ -112,8 +112,9 @@ TEST(FunctionRegistryTest, ImplementedNamesAreNotListedAsMissing) {
 }
 
 TEST_F(FunctionsTest, ErrorsForNamesAndArgumentCounts) {
-  EXPECT_EQ(ErrorCode("SLEEP(1)"), 1235);   // a MySQL built-in not evaluated yet
-  EXPECT_EQ(ErrorCode("nosuch(1)"), 1046);  // no database selected
+  EXPECT_EQ(ErrorCode("SLEEP(1)"), 1235);      // a MySQL built-in not evaluated yet
+  EXPECT_EQ(ErrorCode("COUNT(1) + 1"), 1111);  // an aggregate nothing computes
+  EXPECT_EQ(ErrorCode("nosuch(1)"), 1046);     // no database selected
   state_.database = "db";
   EXPECT_EQ(Value("nosuch(1)"), "error 1305: FUNCTION db.nosuch does not exist");
   EXPECT_EQ(Value("CONCAT_WS('a')"),

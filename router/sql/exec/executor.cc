@@ -12,9 +12,11 @@
 #include "protocol/constants.h"
 #include "router/sql/eval/system_variables.h"
 #include "router/sql/eval/value_util.h"
+#include "router/sql/exec/aggregates.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/privilege_check.h"
+#include "router/sql/exec/row_pipeline.h"
 #include "router/sql/exec/subqueries.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/exec/view_expansion.h"
@@ -289,6 +291,12 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SingleSelect
 
 StatementResult ExecuteSingleSelect(const SelectStmt& select, const ExecContext& ctx) {
   if (select.from) return ExecuteTableSelect(select, ctx);
+  // SELECT COUNT(*), without tables, aggregates over one row of no columns, as MySQL does.
+  std::vector<const Expr*> aggregates;
+  for (const SelectItem& item : select.items) {
+    if (item.expr != nullptr) CollectAggregates(*item.expr, &aggregates);
+  }
+  if (!aggregates.empty()) return FinishSelect(select, FetchedRows{{}, {{}}, {}, {}}, ctx);
   EvalContext eval = ctx.Eval();
   auto typed = SelectColumns(select, eval);
   if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;

@@ -364,6 +364,14 @@ TEST_F(ExecutorTest, Functions) {
   EXPECT_EQ(Error("SELECT NOW(7)").code, 1426);
   EXPECT_EQ(Error("SELECT nosuch()").code, 1305);
   EXPECT_EQ(Error("SELECT SLEEP(1)").code, 1235);  // a built-in not yet evaluated
+  // An aggregate where MySQL takes none is 1111; in a SELECT without tables it aggregates
+  // over one row.
+  EXPECT_EQ(Error("SELECT 1 WHERE COUNT(*) > 1").message, "Invalid use of group function");
+  EXPECT_EQ(Error("SELECT MAX(COUNT(*))").code, 1111);
+  EXPECT_EQ(Error("SELECT SUM(1) OVER () WHERE 1").code, 1235);
+  mysql::ResultSet one = Rows("SELECT COUNT(*), SUM(2), MAX('a')");
+  ASSERT_EQ(one.rows.size(), 1u);
+  EXPECT_EQ(one.rows[0][0], mysql::Value{int64_t{1}});
   EXPECT_EQ(Error("SELECT VERSION(1)").code, 1582);
   EXPECT_EQ(Error("SELECT nosuchcolumn").message, "Unknown column 'nosuchcolumn' in 'field list'");
   EXPECT_EQ(Error("SELECT *").code, 1096);
