@@ -2,6 +2,9 @@
 
 #include <event2/event.h>
 
+#include <algorithm>
+#include <memory>
+
 #include "absl/time/time.h"
 
 namespace shoal::router {
@@ -28,6 +31,24 @@ DataPump::DataPump(EventLoop* loop, api::Cluster* cluster, MetricsRegistry* metr
 DataPump::~DataPump() {
   event_free(flush_event_);
   for (event* e : fd_events_) event_free(e);
+}
+
+// A one-shot event libevent frees itself once it ran (event_base_once): the callback may end
+// whatever asked for it. One still pending when the loop ends is never run.
+bool DataPump::After(absl::Duration delay, absl::AnyInvocable<void()> callback) {
+  const timeval tv = absl::ToTimeval(std::max(delay, absl::ZeroDuration()));
+  auto* pending = new absl::AnyInvocable<void()>(std::move(callback));
+  if (event_base_once(loop_->base(), -1, EV_TIMEOUT, &DataPump::OnAfter, pending, &tv) != 0) {
+    delete pending;
+    return false;
+  }
+  return true;
+}
+
+void DataPump::OnAfter(int, short, void* arg) {
+  std::unique_ptr<absl::AnyInvocable<void()>> callback(
+      static_cast<absl::AnyInvocable<void()>*>(arg));
+  (*callback)();
 }
 
 void DataPump::Flush() {

@@ -31,10 +31,12 @@ class DataPump : public sql::DataAccess {
 
   api::Client& client() override { return client_; }
   void Flush() override;
+  bool After(absl::Duration delay, absl::AnyInvocable<void()> callback) override;
 
  private:
   static void OnFlush(int fd, short what, void* arg);
   static void OnReadable(int fd, short what, void* arg);
+  static void OnAfter(int fd, short what, void* arg);
   // Sends what is queued, runs every completion that is ready, and arms the wake-ups.
   void Pump();
   // Watches exactly `fds` for readability.

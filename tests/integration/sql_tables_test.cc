@@ -895,6 +895,75 @@ TEST_F(SqlTablesTest, AKilledAlterLeavesTheTableAsItWas) {
   Query("DROP TABLE halted");
 }
 
+// SLEEP waits on the worker's event loop: router 5 has one worker, and a session there answers
+// SELECT 1 at once while another sleeps. KILL QUERY ends a sleep: one SLEEP alone answers 1
+// (as MySQL), a statement that is more fails with 1317; KILL QUERY of a DO SLEEP answers OK.
+TEST_F(SqlTablesTest, SleepWaitsWithoutStallingTheWorkerAndKillQueryEndsIt) {
+  auto other = [](const std::string& sql) {
+    return RunCommand({"/usr/bin/mariadb", "--user=root", "--batch", "--skip-column-names",
+                       "--socket=" + other_socket(), "-e", sql},
+                      absl::Seconds(60));
+  };
+  absl::Time start = absl::Now();
+  EXPECT_EQ(other("SELECT SLEEP(0.4), SLEEP(0.2) + 1").out, "0\t1\n");
+  EXPECT_GE(absl::Now() - start, absl::Milliseconds(600));
+  start = absl::Now();
+  EXPECT_EQ(other("DO SLEEP(0.3)").exit_code, 0);
+  EXPECT_GE(absl::Now() - start, absl::Milliseconds(300));
+
+  // The sleeping session's id, once SHOW PROCESSLIST shows it in "User sleep".
+  auto sleeper = [&]() {
+    for (absl::Time deadline = absl::Now() + absl::Seconds(20); absl::Now() < deadline;) {
+      for (absl::string_view line : absl::StrSplit(other("SHOW PROCESSLIST").out, '\n')) {
+        if (absl::StrContains(line, "User sleep"))
+          return std::string(line.substr(0, line.find('\t')));
+      }
+      absl::SleepFor(absl::Milliseconds(50));
+    }
+    return std::string();
+  };
+  for (const auto& [sql, expected] :
+       std::vector<std::pair<std::string, std::string>>{{"SELECT SLEEP(30)", "1\n"},
+                                                        {"SELECT SLEEP(30), 2", "ERROR 1317"},
+                                                        {"DO SLEEP(30)", ""}}) {
+    CommandResult slept;
+    std::thread sleeping([&] { slept = other(sql); });
+    const std::string id = sleeper();
+    EXPECT_FALSE(id.empty()) << sql << ": never seen sleeping";
+    // Another session of the same (only) worker is served meanwhile.
+    const absl::Time asked = absl::Now();
+    EXPECT_EQ(other("SELECT 1").out, "1\n");
+    EXPECT_LT(absl::Now() - asked, absl::Seconds(5)) << sql;
+    const absl::Time killed = absl::Now();
+    if (!id.empty()) {
+      EXPECT_EQ(other("KILL QUERY " + id).exit_code, 0);
+    }
+    sleeping.join();
+    EXPECT_LT(absl::Now() - killed, absl::Seconds(10)) << sql;
+    if (absl::StartsWith(expected, "ERROR")) {
+      EXPECT_THAT(slept.err, HasSubstr(expected)) << sql;
+    } else {
+      EXPECT_EQ(slept.exit_code, 0) << sql << slept.err;
+      EXPECT_EQ(slept.out, expected) << sql;
+    }
+  }
+
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE IF NOT EXISTS sleepy (id INT PRIMARY KEY)");
+  Query("INSERT INTO sleepy VALUES (1)");
+  for (const auto& [sql, error] : std::vector<std::pair<std::string, std::string>>{
+           {"SELECT SLEEP(-1)", "ERROR 1210 (HY000) at line 1: Incorrect arguments to sleep."},
+           {"SELECT SLEEP(NULL)", "ERROR 1210 (HY000) at line 1: Incorrect arguments to sleep."},
+           {"SELECT SLEEP(1) FROM sleepy",
+            "ERROR 1235 (42000) at line 1: This version of MySQL doesn't yet support 'SLEEP in a "
+            "statement over rows'"}}) {
+    CommandResult r = Mariadb(sql, false, "shop");
+    EXPECT_NE(r.exit_code, 0) << sql;
+    EXPECT_THAT(r.err, HasSubstr(error)) << sql;
+  }
+  Query("DROP TABLE sleepy");
+}
+
 // sysbench 1.0.20, unmodified: prepare, run and cleanup with NDB's storage engine name, then
 // a check of every table against what the workload implies.
 struct SysbenchCase {

@@ -48,6 +48,10 @@ struct EvalContext {
   absl::string_view clause = "field list";      // names the clause in 1054 messages
   absl::Time now;                               // one statement sees one NOW()
   std::vector<Diagnostic>* warnings = nullptr;  // may be null when only typing
+  // SLEEP(n) adds n here and answers 0: the statement waits after it has its result
+  // (exec/exec_sleep.cc). Null where a statement cannot wait so — over a table's rows, which
+  // are evaluated as they come — and SLEEP answers 1235 there.
+  absl::Duration* sleep = nullptr;
   // The statement's subqueries, computed; null before that (typing at prepare time).
   const SubqueryResults* subqueries = nullptr;
   // Correlated scalar subqueries whose value each row carries: the position in `row` (and

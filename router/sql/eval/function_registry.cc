@@ -21,8 +21,7 @@ using mysql::ColumnType;
 using mysql::Value;
 
 // MySQL built-ins Shoal does not evaluate yet (1235, where a name MySQL does not know is 1305).
-// Aggregates are here too, for a window's call where none is computed (kGroupFunctions). SLEEP
-// would stall the worker's event loop (docs/architecture.md).
+// Aggregates are here too, for a window's call where none is computed (kGroupFunctions).
 // Packed by hand: the names are too uneven for clang-format's columns.
 // clang-format off
 constexpr absl::string_view kKnownBuiltins[] = {
@@ -32,7 +31,7 @@ constexpr absl::string_view kKnownBuiltins[] = {
     "INET6_NTOA", "IS_FREE_LOCK", "IS_IPV4", "IS_IPV4_COMPAT", "IS_IPV4_MAPPED", "IS_IPV6",
     "IS_USED_LOCK", "IS_UUID", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "LOAD_FILE", "MASTER_POS_WAIT",
     "MAX", "MIN", "NAME_CONST", "PS_CURRENT_THREAD_ID", "PS_THREAD_ID", "RANDOM_BYTES",
-    "RELEASE_ALL_LOCKS", "RELEASE_LOCK", "SLEEP", "SOURCE_POS_WAIT", "STATEMENT_DIGEST",
+    "RELEASE_ALL_LOCKS", "RELEASE_LOCK", "SOURCE_POS_WAIT", "STATEMENT_DIGEST",
     "STATEMENT_DIGEST_TEXT", "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "SUM", "UNCOMPRESS",
     "UNCOMPRESSED_LENGTH", "UUID_TO_BIN", "VALIDATE_PASSWORD_STRENGTH", "VARIANCE", "VAR_POP",
     "VAR_SAMP", "WAIT_FOR_EXECUTED_GTID_SET", "WEIGHT_STRING"};

@@ -1,11 +1,14 @@
 // The session's facts drivers and consoles ask for on connect: DATABASE(), USER(),
-// CURRENT_USER(), CONNECTION_ID(), LAST_INSERT_ID(), ROW_COUNT(), FOUND_ROWS(), VERSION().
+// CURRENT_USER(), CONNECTION_ID(), LAST_INSERT_ID(), ROW_COUNT(), FOUND_ROWS(), VERSION(); and
+// SLEEP(n), which makes the session's statement wait.
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/time.h"
+#include "protocol/sql_error.h"
 #include "router/sql/eval/function_registry.h"
 #include "router/sql/eval/result_columns.h"
 
@@ -88,6 +91,33 @@ Value VersionValue(EvalCall& call) {
   return server != nullptr ? server->version : std::string("8.0.36-shoal");
 }
 
+// SLEEP(n) answers 0 at once and adds n seconds to what the statement waits for once it has
+// its result, on the worker's event loop (EvalContext::sleep, exec/exec_sleep.cc), which goes
+// on serving every other session meanwhile. Where nothing can wait so, 1235. NULL and negative
+// durations are strict mode's 1210, as in MySQL 8.0; MySQL does not wait below 10 µs.
+ColumnDefinition SleepType(const TypingCall&) {
+  return IntColumn(21, false, Nullability::kNotNull);
+}
+Value SleepValue(EvalCall& call) {
+  ExprEngine& engine = call.engine();
+  absl::Duration* wait = engine.ctx().sleep;
+  if (wait == nullptr) {
+    engine.SetError(mysql::errors::NotSupportedYet("SLEEP in a statement over rows"));
+    return Value{};
+  }
+  const Value v = call.Arg(0);
+  if (engine.failed()) return Value{};
+  const double seconds = mysql::IsNull(v) ? -1 : DoubleArg(v, engine);
+  if (!(seconds >= 0)) {
+    engine.SetError(mysql::errors::WrongArguments("sleep."));
+    return Value{};
+  }
+  // A year is longer than anyone waits: it keeps absl's arithmetic finite.
+  constexpr double kLongest = 365.0 * 24 * 3600;
+  if (seconds >= 0.00001) *wait += absl::Seconds(std::min(seconds, kLongest));
+  return int64_t{0};
+}
+
 constexpr BuiltinFunction kSessionFunctions[] = {
     {"CONNECTION_ID", 0, 0, ConnectionIdType, ConnectionIdValue},
     {"CURRENT_USER", 0, 0, UserType, CurrentUserValue},
@@ -98,6 +128,7 @@ constexpr BuiltinFunction kSessionFunctions[] = {
     {"ROW_COUNT", 0, 0, RowCountType, RowCountValue},
     {"SCHEMA", 0, 0, DatabaseType, DatabaseValue},
     {"SESSION_USER", 0, 0, UserType, UserValue},
+    {"SLEEP", 1, 1, SleepType, SleepValue},
     {"SYSTEM_USER", 0, 0, UserType, UserValue},
     {"USER", 0, 0, UserType, UserValue},
     {"VERSION", 0, 0, VersionType, VersionValue},

@@ -53,6 +53,12 @@ class DataAccess {
   // Operations were defined on client(): send them (in one batch with every other session's)
   // before the thread next sleeps.
   virtual void Flush() = 0;
+  // Runs `callback` once on this thread after `delay`, from the thread's event loop (SLEEP
+  // waits so: exec/exec_sleep.cc). False where there is no loop to wait on (tests): nothing
+  // will run.
+  virtual bool After(absl::Duration /*delay*/, absl::AnyInvocable<void()> /*callback*/) {
+    return false;
+  }
 
   // AUTO_INCREMENT values this thread reserved from the dictionary master and has not used
   // yet, by table id: reserved in batches, as NDB's ndb_autoincrement_prefetch_sz, so that an

@@ -15,6 +15,7 @@
 #include "router/sql/exec/aggregates.h"
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/exec_internal.h"
+#include "router/sql/exec/exec_sleep.h"
 #include "router/sql/exec/privilege_check.h"
 #include "router/sql/exec/row_pipeline.h"
 #include "router/sql/exec/subqueries.h"
@@ -78,11 +79,15 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SelectColumn
 
 StatementResult ExecuteDo(const DoStmt& stmt, const ExecContext& ctx) {
   EvalContext eval = ctx.Eval();
+  absl::Duration sleep;
+  eval.sleep = &sleep;
+  std::vector<const Expr*> exprs;
   for (const ExprPtr& e : stmt.exprs) {
     auto v = Evaluate(*e, &eval);
     if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
+    exprs.push_back(e.get());
   }
-  return OkResult{};
+  return WaitBeforeDelivering(OkResult{}, sleep, IsOnlySleep(exprs), ctx);
 }
 
 StatementResult ExecuteUse(const UseStmt& stmt, const ExecContext& ctx) {
@@ -298,6 +303,8 @@ StatementResult ExecuteSingleSelect(const SelectStmt& select, const ExecContext&
   }
   if (!aggregates.empty()) return FinishSelect(select, FetchedRows{{}, {{}}, {}, {}}, ctx);
   EvalContext eval = ctx.Eval();
+  absl::Duration sleep;
+  eval.sleep = &sleep;
   auto typed = SelectColumns(select, eval);
   if (auto* err = std::get_if<mysql::SqlError>(&typed)) return *err;
   mysql::ResultSet rs;
@@ -318,7 +325,7 @@ StatementResult ExecuteSingleSelect(const SelectStmt& select, const ExecContext&
   } else if (select.unions.empty()) {
     if (std::optional<uint64_t> limit = SelectLimitOf(select, ctx)) emit = emit && *limit > 0;
   }
-  if (!emit) return rs;
+  if (!emit) return WaitBeforeDelivering(std::move(rs), sleep, false, ctx);
   std::vector<mysql::Value> row;
   for (size_t i = 0; i < select.items.size(); ++i) {
     auto v = Evaluate(*select.items[i].expr, &eval);
@@ -326,7 +333,9 @@ StatementResult ExecuteSingleSelect(const SelectStmt& select, const ExecContext&
     row.push_back(ConvertToColumn(std::get<mysql::Value>(v), rs.columns[i]));
   }
   rs.rows.push_back(std::move(row));
-  return rs;
+  const bool only_sleep = select.where == nullptr && select.items.size() == 1 &&
+                          IsOnlySleep({select.items[0].expr.get()});
+  return WaitBeforeDelivering(std::move(rs), sleep, only_sleep, ctx);
 }
 
 StatementResult RunStatementOrWait(const Statement& stmt, const ExecContext& ctx,

@@ -5,6 +5,7 @@
 
 #include "router/sql/exec/access_plan.h"
 #include "router/sql/exec/async_statement.h"
+#include "router/sql/exec/exec_sleep.h"
 #include "router/sql/exec/information_schema.h"
 #include "router/sql/exec/semi_join.h"
 #include "router/sql/exec/table_access.h"
@@ -226,6 +227,8 @@ StatementResult RunWithSubqueries(const Statement& stmt, const ExecContext& ctx)
 }
 
 bool ReadsOnlyRouter(const SelectStmt& select, const SessionState& state) {
+  // A SELECT that sleeps waits as a deferred statement does, so it runs as a child statement.
+  if (CallsSleep(select)) return false;
   for (const SelectStmt::UnionPart& part : select.unions) {
     if (!ReadsOnlyRouter(*part.select, state)) return false;
   }

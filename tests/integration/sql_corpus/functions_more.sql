@@ -3,7 +3,7 @@
 -- NULL, and over the item table. Left out where MySQL 8.0 and MariaDB differ: ANY_VALUE (not
 -- in MariaDB 10.11); PERIOD_ADD and PERIOD_DIFF of a period whose month is not 1..12 (MySQL
 -- 8.0's 1210, MariaDB computes); FORMAT with a locale but en_US (other locales are 1235 in
--- Shoal); TIME_FORMAT with a date specifier; SLEEP (1235 in Shoal: see docs/architecture.md);
+-- Shoal); TIME_FORMAT with a date specifier; SLEEP (sql_tables_test's, which times it);
 -- UUID_SHORT's value (only that it grows); RAND() unseeded, and RAND(n) row by row over a
 -- table (in the order the rows are read, which differs: only sums and extremes of them); the
 -- warning of a logarithm of a number <= 0 (MySQL 8.0's 3020 "Invalid argument for
