@@ -674,9 +674,6 @@ TEST_F(SqlTablesTest, JoinsReachTablesByKeyInOneBatchPerStep) {
             "ERROR 1066 (42000) at line 1: Not unique table/alias: 'c'"},
            {"SELECT 1 FROM cust JOIN nowhere ON 1",
             "ERROR 1146 (42S02) at line 1: Table 'shop.nowhere' doesn't exist"},
-           {"SELECT 1 FROM cust NATURAL JOIN ord",
-            "ERROR 1235 (42000) at line 1: This version of MySQL doesn't yet support 'NATURAL "
-            "JOIN'"},
        }) {
     CommandResult r = Mariadb(c.sql, false, "shop");
     EXPECT_NE(r.exit_code, 0) << c.sql;

@@ -286,6 +286,7 @@ std::variant<std::unique_ptr<SelectStmt>, mysql::SqlError> JoinedSelect(
     copy.table.table = join.table.table;
     copy.table.alias = join.table.alias;
     copy.using_columns = join.using_columns;
+    copy.natural = join.natural;
     copy.straight = join.straight;
     if (join.on && !(copy.on = Copy(*join.on))) {
       return mysql::errors::NotSupportedYet("subqueries in a multi-table UPDATE or DELETE");

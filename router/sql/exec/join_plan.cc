@@ -42,6 +42,10 @@ struct SourceColumns {
     return -1;
   }
 
+  const std::string& Name(int c) const {
+    return table != nullptr ? table->columns[c].name : view[c].name;
+  }
+
   // Every column, for `*`.
   std::vector<int> All() const {
     std::vector<int> out;
@@ -299,11 +303,45 @@ class Planner {
     return std::nullopt;
   }
 
+  // NATURAL JOIN's USING: the columns both source `s` and a table before it have, each once,
+  // in the order of the side MySQL reads first — the left one's (the first table's first), or
+  // the right table's for a RIGHT JOIN, which MySQL turns into a LEFT JOIN the other way round.
+  std::vector<std::string> NaturalColumns(size_t s, bool right) const {
+    auto before_has = [&](const std::string& name) {
+      for (size_t before = 0; before < s; ++before) {
+        if (columns_[before].Find(name) >= 0) return true;
+      }
+      return false;
+    };
+    std::vector<std::string> names;
+    auto add = [&](const std::string& name) {
+      const bool seen = std::any_of(names.begin(), names.end(), [&](const std::string& n) {
+        return absl::EqualsIgnoreCase(n, name);
+      });
+      if (!seen) names.push_back(name);
+    };
+    if (right) {
+      for (int c : columns_[s].All()) {
+        if (before_has(columns_[s].Name(c))) add(columns_[s].Name(c));
+      }
+      return names;
+    }
+    for (size_t before = 0; before < s; ++before) {
+      for (int c : columns_[before].All()) {
+        if (columns_[s].Find(columns_[before].Name(c)) >= 0) add(columns_[before].Name(c));
+      }
+    }
+    return names;
+  }
+
   // USING (c): ON left.c = right.c, where `left` is the first table before it with a column c.
   std::optional<mysql::SqlError> ApplyUsing() {
     using_.resize(plan_.sources.size());
     for (size_t s = 1; s < regular_; ++s) {
-      for (const std::string& name : select_.joins[s - 1].using_columns) {
+      const JoinClause& join = select_.joins[s - 1];
+      const std::vector<std::string> names =
+          join.natural ? NaturalColumns(s, join.kind == JoinKind::kRight) : join.using_columns;
+      for (const std::string& name : names) {
         int left = -1;
         for (size_t before = 0; before < s && left < 0; ++before) {
           if (columns_[before].Find(name) >= 0) left = static_cast<int>(before);

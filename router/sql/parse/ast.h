@@ -227,14 +227,17 @@ enum class LockMode : uint8_t { kNone, kForUpdate, kShare };  // FOR UPDATE, LOC
 // are inner joins with no condition.
 enum class JoinKind : uint8_t { kInner, kLeft, kRight };
 
-// `[INNER|CROSS|LEFT [OUTER]|RIGHT [OUTER]] JOIN table [ON cond | USING (cols)]`, `, table`
-// or `STRAIGHT_JOIN table [ON cond]`: joins everything to its left (MySQL's left-deep order).
+// `[INNER|CROSS|LEFT [OUTER]|RIGHT [OUTER]] JOIN table [ON cond | USING (cols)]`, `, table`,
+// `NATURAL [INNER|LEFT [OUTER]|RIGHT [OUTER]] JOIN table` or `STRAIGHT_JOIN table [ON cond]`: joins
+// everything to its left (MySQL's left-deep order).
 struct JoinClause {
   JoinKind kind = JoinKind::kInner;
   TableRef table;
   ExprPtr on;                              // null: no ON
   std::vector<std::string> using_columns;  // USING (a, b): ON left.a = right.a AND …
   bool straight = false;                   // STRAIGHT_JOIN: the tables before it stay first
+  // NATURAL [LEFT|RIGHT] JOIN: USING the columns whose names both sides have (join_plan.cc).
+  bool natural = false;
 };
 
 struct SelectStmt {

@@ -799,7 +799,22 @@ TEST(DmlSelectTest, Joins) {
   EXPECT_EQ(MustFail("SELECT * FROM t1 LEFT JOIN t2").code, 1064);  // an outer join needs ON
   EXPECT_EQ(MustFail("SELECT * FROM t1 JOIN t2 USING ()").code, 1064);
   EXPECT_EQ(MustFail("SELECT * FROM t1 JOIN (SELECT 1) ON 1").code, 1248);
-  EXPECT_EQ(MustFail("SELECT * FROM t1 NATURAL JOIN t2").message, NotYet("NATURAL JOIN"));
+  SelectStmt natural = Get<SelectStmt>(
+      "SELECT * FROM t1 NATURAL JOIN t2 NATURAL LEFT OUTER JOIN t3 NATURAL RIGHT JOIN t4 "
+      "NATURAL INNER JOIN t5");
+  ASSERT_EQ(natural.joins.size(), 4u);
+  for (const JoinClause& join : natural.joins) {
+    EXPECT_TRUE(join.natural);
+    EXPECT_EQ(join.on, nullptr);
+  }
+  EXPECT_EQ(natural.joins[1].kind, JoinKind::kLeft);
+  EXPECT_EQ(natural.joins[2].kind, JoinKind::kRight);
+  EXPECT_EQ(natural.joins[3].kind, JoinKind::kInner);
+  EXPECT_FALSE(kinds.joins[0].natural);
+  EXPECT_EQ(MustFail("SELECT * FROM t1 NATURAL JOIN t2 ON 1").code, 1064);
+  EXPECT_EQ(MustFail("SELECT * FROM t1 NATURAL JOIN t2 USING (a)").code, 1064);
+  EXPECT_EQ(MustFail("SELECT * FROM t1 NATURAL CROSS JOIN t2").code, 1064);
+  EXPECT_EQ(MustFail("SELECT * FROM t1 NATURAL STRAIGHT_JOIN t2").code, 1064);
   EXPECT_EQ(MustFail("SELECT * FROM t1 JOIN (t2 JOIN t3) ON 1").code, 1235);
 
   // A group at the left, as MySQL and MariaDB print a view's joins, is the same join.

@@ -1,9 +1,8 @@
 // SELECT: options, the select list with aliases and `*`/`t.*`, FROM tables and derived tables
 // joined left to right (or DUAL, or nothing), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT and
 // the locking clause; UNION, INTERSECT and EXCEPT (parenthesized parts: parse_parenthesized.cc).
-// NATURAL joins and parenthesized joins but at the left of FROM answer 1235; so do GROUP BY,
-// HAVING and ORDER BY without a table, which the executor does not run, and SELECT INTO
-// OUTFILE or DUMPFILE.
+// Parenthesized joins but at the left of FROM answer 1235; so do GROUP BY, HAVING and ORDER BY
+// without a table, which the executor does not run, and SELECT INTO OUTFILE or DUMPFILE.
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
@@ -195,9 +194,9 @@ bool ParseTableRef(Parser& p, TableRef* ref) {
 // One join after the tables before it (StartsJoin is true).
 bool ParseJoin(Parser& p, JoinClause* join) {
   if (p.Accept(TokenKind::kComma)) return ParseTableRef(p, &join->table);
-  if (p.PeekKeyword("NATURAL")) return p.NotSupported("NATURAL JOIN");
+  join->natural = p.AcceptKeyword("NATURAL");
   bool outer = false;
-  if (p.AcceptKeyword("STRAIGHT_JOIN")) {
+  if (!join->natural && p.AcceptKeyword("STRAIGHT_JOIN")) {
     join->straight = true;
   } else {
     if (p.AcceptKeyword("LEFT")) {
@@ -206,13 +205,14 @@ bool ParseJoin(Parser& p, JoinClause* join) {
     } else if (p.AcceptKeyword("RIGHT")) {
       join->kind = JoinKind::kRight;
       outer = true;
-    } else if (!p.AcceptKeyword("INNER")) {
+    } else if (!p.AcceptKeyword("INNER") && !join->natural) {
       p.AcceptKeyword("CROSS");
     }
     if (outer) p.AcceptKeyword("OUTER");
     if (!p.ExpectKeyword("JOIN")) return false;
   }
   if (!ParseTableRef(p, &join->table)) return false;
+  if (join->natural) return true;  // its condition is the columns both sides name
   if (p.AcceptKeyword("ON")) return (join->on = p.ParseExpr()) != nullptr;
   if (!join->straight && p.AcceptKeyword("USING")) return ParseColumnList(p, &join->using_columns);
   return !outer || p.Fail();  // an outer join needs its condition
