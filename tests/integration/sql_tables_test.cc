@@ -961,6 +961,46 @@ TEST_F(SqlTablesTest, SleepWaitsWithoutStallingTheWorkerAndKillQueryEndsIt) {
   Query("DROP TABLE sleepy");
 }
 
+// CREATE TABLE … SELECT as MySQL 8.0 makes it: the query's columns typed as their sources (SHOW
+// CREATE TABLE in MySQL's words), after the columns written; the open transaction committed
+// first; a table whose rows fail to go in (1062) dropped again; REPLACE; 1050 for a name taken.
+TEST_F(SqlTablesTest, CreateTableSelectMakesTheTableAndItsRows) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query(
+      "CREATE TABLE cs_src (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL, price DECIMAL(8,2), "
+      "k INT)");
+  Query("INSERT INTO cs_src VALUES (1, 'a', 1.50, 7), (2, 'b', NULL, 7), (3, 'c', 3.00, 8)");
+  EXPECT_EQ(Query("CREATE TABLE cs_t (n INT DEFAULT 5, PRIMARY KEY (id)) SELECT id, name, price "
+                  "FROM cs_src; SELECT * FROM cs_t ORDER BY id"),
+            "n\tid\tname\tprice\n5\t1\ta\t1.50\n5\t2\tb\tNULL\n5\t3\tc\t3.00\n");
+  EXPECT_THAT(
+      Query("SHOW CREATE TABLE cs_t"),
+      HasSubstr("`n` int DEFAULT '5',\\n  `id` int NOT NULL,\\n  `name` varchar(20) NOT NULL,"
+                "\\n  `price` decimal(8,2) DEFAULT NULL,\\n  PRIMARY KEY (`id`)"));
+  // The open transaction is committed first, as by any DDL: the insert before it stays.
+  Query(
+      "BEGIN; INSERT INTO cs_src VALUES (4, 'd', NULL, 9); CREATE TABLE cs_u SELECT k FROM "
+      "cs_src; ROLLBACK");
+  EXPECT_EQ(Query("SELECT COUNT(*) FROM cs_src; SELECT k FROM cs_u ORDER BY k"),
+            "COUNT(*)\n4\nk\n7\n7\n8\n9\n");
+  // 1062 without IGNORE: no table is left.
+  CommandResult dup =
+      Mariadb("CREATE TABLE cs_dup (k INT PRIMARY KEY) SELECT k FROM cs_src", false, "shop");
+  EXPECT_NE(dup.exit_code, 0);
+  EXPECT_THAT(dup.err, HasSubstr("ERROR 1062 (23000) at line 1: Duplicate entry '7' for key "
+                                 "'cs_dup.PRIMARY'"));
+  EXPECT_THAT(Mariadb("SELECT * FROM cs_dup", false, "shop").err, HasSubstr("ERROR 1146"));
+  EXPECT_EQ(Query("CREATE TABLE cs_i (k INT PRIMARY KEY) IGNORE SELECT k FROM cs_src ORDER BY id; "
+                  "SELECT k FROM cs_i ORDER BY k"),
+            "k\n7\n8\n9\n");
+  EXPECT_EQ(Query("CREATE TABLE cs_r (k INT PRIMARY KEY, name VARCHAR(5)) REPLACE SELECT k, name "
+                  "FROM cs_src ORDER BY id; SELECT * FROM cs_r ORDER BY k"),
+            "k\tname\n7\tb\n8\tc\n9\td\n");
+  EXPECT_THAT(Mariadb("CREATE TABLE cs_r SELECT 1", false, "shop").err,
+              HasSubstr("ERROR 1050 (42S01) at line 1: Table 'cs_r' already exists"));
+  Query("DROP TABLE cs_src, cs_t, cs_u, cs_i, cs_r");
+}
+
 // sysbench 1.0.20, unmodified: prepare, run and cleanup with NDB's storage engine name, then
 // a check of every table against what the workload implies.
 struct SysbenchCase {

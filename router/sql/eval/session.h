@@ -243,6 +243,14 @@ struct SessionState {
   // takes it, sends it, and runs the statement again once it is answered. Mutable because
   // planning reads the state as const, yet is where the need shows.
   mutable std::shared_ptr<DictionaryFetch> wanted;
+  // The table a CREATE TABLE … SELECT made before it stopped, its rows not in yet (to fetch an
+  // AUTO_INCREMENT range, exec/exec_create_select.cc): run again from the start (same
+  // `questions`), the statement finds its table made and only inserts.
+  struct CreatedBySelect {
+    uint64_t statement = 0;  // `questions` when it was made
+    std::string database, name;
+  };
+  std::optional<CreatedBySelect> created_by_select;
   // Whether the statement being run fetched the dictionary already: run again, it plans on
   // what it got (or, the fetch failed, on what was cached) instead of asking once more.
   DictionaryFetched dictionary_fetched = DictionaryFetched::kNo;

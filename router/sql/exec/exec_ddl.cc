@@ -170,6 +170,7 @@ StatementResult ExecuteCreateTable(const CreateTableStmt& stmt, const ExecContex
   auto db = DatabaseOf(stmt.table, *ctx.state);
   if (auto* err = std::get_if<mysql::SqlError>(&db)) return *err;
   if (stmt.like) return CreateTableLike(stmt, std::get<std::string>(db), ctx);
+  if (stmt.insert_select) return ExecuteCreateTableSelect(stmt, std::get<std::string>(db), ctx);
   auto def = TableDefFromSpec(stmt, std::get<std::string>(db));
   if (auto* err = std::get_if<mysql::SqlError>(&def)) return *err;
   if (!std::get<schema::TableDef>(def).foreign_keys.empty()) {

@@ -114,6 +114,9 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> RecursiveTab
 StatementResult ExecuteCreateDatabase(const CreateDatabaseStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteDropDatabase(const DropDatabaseStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteCreateTable(const CreateTableStmt& stmt, const ExecContext& ctx);
+// CREATE TABLE … SELECT into `database` (exec_create_select.cc).
+StatementResult ExecuteCreateTableSelect(const CreateTableStmt& stmt, const std::string& database,
+                                         const ExecContext& ctx);
 StatementResult ExecuteDropTable(const DropTableStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteCreateIndex(const CreateIndexStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteDropIndex(const DropIndexStmt& stmt, const ExecContext& ctx);

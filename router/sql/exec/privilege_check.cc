@@ -177,9 +177,15 @@ class Checker {
     return Reads(stmt, written);
   }
 
-  std::optional<mysql::SqlError> Check(const CreateTableStmt& create, const Statement&) const {
+  std::optional<mysql::SqlError> Check(const CreateTableStmt& create, const Statement& stmt) const {
     if (auto err = OnTable(access::kCreate, create.table)) return err;
     if (create.like) return OnTable(access::kSelect, *create.like);
+    if (create.insert_select) {  // CREATE TABLE … SELECT inserts what it reads
+      Privileges needed = access::kInsert;
+      if (create.insert_select->replace) needed |= access::kDelete;
+      if (auto err = OnTable(needed, create.table)) return err;
+      return Reads(stmt);
+    }
     return std::nullopt;
   }
   std::optional<mysql::SqlError> Check(const DropTableStmt& drop, const Statement&) const {

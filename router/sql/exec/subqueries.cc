@@ -110,6 +110,8 @@ std::vector<FirstPart> CollectStatement(const Statement& stmt) {
     }
     if (i->select) CollectSelect(*i->select, &out);
     assignments(i->on_duplicate);
+  } else if (const auto* create = std::get_if<CreateTableStmt>(&stmt.node)) {
+    if (create->insert_select) CollectSelect(*create->insert_select->select, &out);
   } else if (const auto* set = std::get_if<SetStmt>(&stmt.node)) {
     for (const SetAssignment& a : set->assignments) Collect(a.value.get(), &out);
   } else if (const auto* do_stmt = std::get_if<DoStmt>(&stmt.node)) {

@@ -230,7 +230,8 @@ std::variant<std::shared_ptr<const api::Dictionary>, mysql::SqlError> Dictionary
   return CurrentDictionary(state);
 }
 
-// A result column as the column of a table MySQL would make for it (CREATE VIEW's columns).
+}  // namespace
+
 schema::ColumnDef ColumnFromResult(const mysql::ColumnDefinition& c, int charset_maxlen) {
   using schema::ColumnType;
   schema::ColumnDef col;
@@ -315,8 +316,6 @@ schema::ColumnDef ColumnFromResult(const mysql::ColumnDefinition& c, int charset
   if (!binary) col.collation = schema::Collation::kCaseInsensitive;  // the connection's
   return col;
 }
-
-}  // namespace
 
 bool NamesView(const Statement& stmt, const SessionState& state) {
   if (state.data == nullptr) return false;

@@ -12,6 +12,7 @@
 
 #include "engine/schema/schema.h"
 #include "engine/wire/dictionary.pb.h"
+#include "protocol/column.h"
 #include "protocol/sql_error.h"
 #include "router/sql/eval/session.h"
 #include "router/sql/parse/ast.h"
@@ -36,6 +37,10 @@ std::variant<Statement, mysql::SqlError> ParseViewSelect(const std::string& sele
                                                          const std::string& default_database,
                                                          const std::string& making,
                                                          const SessionState& state);
+
+// A result column as the column of a table MySQL would make for it: a view's, CREATE TABLE …
+// SELECT's. `charset_maxlen`: the bytes per character of the result's text columns.
+schema::ColumnDef ColumnFromResult(const mysql::ColumnDefinition& c, int charset_maxlen);
 
 // The view's columns as a table definition without rows or keys: what SHOW COLUMNS,
 // information_schema.COLUMNS and COM_FIELD_LIST show of it. Typed from its SELECT now, as

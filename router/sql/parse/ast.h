@@ -443,6 +443,19 @@ struct CreateTableStmt {
   // CREATE TABLE t LIKE source (or `(LIKE source)`): the source's definition, nothing else
   // written.
   std::optional<TableName> like;
+  // CREATE TABLE … [IGNORE | REPLACE] [AS] query: its rows go in as INSERT [IGNORE] | REPLACE
+  // INTO t query (no columns: the executor knows them once it typed the query); the table's
+  // columns are those written, then the query's (exec/exec_create_select.cc), so the
+  // definitions and options are kept as written too, to be read again with those columns.
+  std::unique_ptr<InsertStmt> insert_select;
+  // Each element of the `(…)` as written: `column` names the column it defines, empty for a key
+  // or a constraint.
+  struct ElementText {
+    std::string column;
+    std::string text;
+  };
+  std::vector<ElementText> element_texts;
+  std::string options_text;  // table options and partitioning as written; may be empty
 };
 
 struct CreateDatabaseStmt {

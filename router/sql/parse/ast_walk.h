@@ -41,6 +41,8 @@ class AstWalk {
           } else if constexpr (std::is_same_v<Node, DeleteStmt>) {
             for (auto& join : node.joins) WalkJoin(join);
             WalkExpr(node.where.get());
+          } else if constexpr (std::is_same_v<Node, CreateTableStmt>) {
+            if (node.insert_select) WalkSelect(static_cast<Select&>(*node.insert_select->select));
           } else if constexpr (std::is_same_v<Node, ExplainStmt>) {
             if (node.statement) Walk(*node.statement);
           } else if constexpr (std::is_same_v<Node, SetStmt>) {

@@ -767,6 +767,28 @@ bool StartsCreateQuery(const Parser& p, size_t ahead) {
   return PeekAny(p, {"SELECT", "WITH", "TABLE", "VALUES"}, ahead);
 }
 
+// After a CREATE TABLE's definitions and options: [IGNORE | REPLACE] [AS] query.
+bool ParseCreateSelect(Parser& p, CreateTableStmt* out) {
+  auto insert = std::make_unique<InsertStmt>();
+  insert->table = out->table;
+  if (p.AcceptKeyword("IGNORE")) {
+    insert->ignore = true;
+  } else if (p.AcceptKeyword("REPLACE")) {
+    insert->replace = true;
+  }
+  p.AcceptKeyword("AS");
+  if (p.PeekKeyword("TABLE") || p.PeekKeyword("VALUES")) {
+    return p.NotSupported(absl::StrCat("CREATE TABLE ... ", absl::AsciiStrToUpper(p.Peek().text)));
+  }
+  if (!p.PeekKeyword("SELECT") && !p.PeekKeyword("WITH") && !p.StartsParenthesizedQuery(0)) {
+    return p.Fail();
+  }
+  insert->select = std::make_unique<SelectStmt>();
+  if (!p.ParseQuery(insert->select.get())) return false;
+  out->insert_select = std::move(insert);
+  return true;
+}
+
 // After CREATE: TABLE [IF NOT EXISTS] [db.]t (elements) [options] [partitioning], or
 // TABLE [IF NOT EXISTS] [db.]t [(]LIKE [db.]source[)].
 bool ParseCreateTable(Parser& p, CreateTableStmt* out) {
@@ -781,18 +803,24 @@ bool ParseCreateTable(Parser& p, CreateTableStmt* out) {
     if (!p.ParseTableName(&out->like.emplace())) return false;
     return !paren || p.Expect(TokenKind::kRParen);
   }
-  if (paren && !StartsCreateQuery(p, 1)) {
+  if (paren && !StartsCreateQuery(p, 1) && !p.StartsParenthesizedQuery(1)) {
     p.Advance();
     do {
+      const size_t first = p.pos();
+      const size_t columns = out->columns.size();
       if (!ParseTableElement(p, out)) return false;
+      out->element_texts.push_back(
+          {out->columns.size() > columns ? out->columns.back().name : "", p.SourceText(first)});
     } while (p.Accept(TokenKind::kComma));
     if (!p.Expect(TokenKind::kRParen)) return false;
   }
+  const size_t options = p.pos();
   if (!ParseTableOptions(p, out)) return false;
   if (p.PeekKeyword("PARTITION") && !ParsePartitioning(p, out)) return false;
+  if (p.pos() > options) out->options_text = p.SourceText(options);
   if (PeekAny(p, {"IGNORE", "REPLACE", "AS"}) || StartsCreateQuery(p, 0) ||
       p.Peek().kind == TokenKind::kLParen) {
-    return p.NotSupported("CREATE TABLE ... SELECT");
+    return ParseCreateSelect(p, out);
   }
   return true;
 }

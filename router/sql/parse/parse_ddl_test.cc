@@ -354,13 +354,49 @@ TEST(ParseDdlTest, CreateTableLike) {
   EXPECT_EQ(MustFail("CREATE TABLE t LIKE").code, 1064);
 }
 
+// CREATE TABLE … [IGNORE | REPLACE] [AS] query: the query as INSERT … SELECT's into the table,
+// the definitions and options kept as written.
+TEST(ParseDdlTest, CreateTableSelect) {
+  auto create = MustParseAs<CreateTableStmt>("CREATE TABLE t AS SELECT 1 AS a");
+  ASSERT_NE(create.insert_select, nullptr);
+  EXPECT_EQ(create.insert_select->table.name, "t");
+  ASSERT_NE(create.insert_select->select, nullptr);
+  EXPECT_EQ(create.insert_select->select->items.size(), 1u);
+  EXPECT_TRUE(create.element_texts.empty());
+  EXPECT_TRUE(create.options_text.empty());
+
+  create = MustParseAs<CreateTableStmt>(
+      "CREATE TABLE IF NOT EXISTS db.t (id INT PRIMARY KEY, KEY (b)) ENGINE=InnoDB COMMENT 'c' "
+      "IGNORE SELECT id, b FROM u UNION SELECT 1, 2");
+  EXPECT_TRUE(create.if_not_exists);
+  EXPECT_EQ(create.columns.size(), 1u);
+  ASSERT_EQ(create.element_texts.size(), 2u);
+  EXPECT_EQ(create.element_texts[0].column, "id");
+  EXPECT_EQ(create.element_texts[0].text, "id INT PRIMARY KEY");
+  EXPECT_EQ(create.element_texts[1].column, "");
+  EXPECT_EQ(create.element_texts[1].text, "KEY (b)");
+  EXPECT_EQ(create.options_text, "ENGINE=InnoDB COMMENT 'c'");
+  ASSERT_NE(create.insert_select, nullptr);
+  EXPECT_TRUE(create.insert_select->ignore);
+  EXPECT_EQ(create.insert_select->table.database, "db");
+  EXPECT_EQ(create.insert_select->select->unions.size(), 1u);
+
+  EXPECT_TRUE(MustParseAs<CreateTableStmt>("CREATE TABLE t REPLACE (SELECT 1) UNION (SELECT 2)")
+                  .insert_select->replace);
+  EXPECT_NE(MustParseAs<CreateTableStmt>("CREATE TABLE t (SELECT 1)").insert_select, nullptr);
+  EXPECT_NE(MustParseAs<CreateTableStmt>("CREATE TABLE t WITH c AS (SELECT 1) SELECT * FROM c")
+                .insert_select,
+            nullptr);
+  EXPECT_EQ(MustParseAs<CreateTableStmt>("CREATE TABLE t (a INT)").insert_select, nullptr);
+  EXPECT_EQ(MustFail("CREATE TABLE t AS").code, 1064);
+  EXPECT_EQ(MustFail("CREATE TABLE t IGNORE").code, 1064);
+  EXPECT_EQ(MustFail("CREATE TABLE t AS SELECT 1 garbage here").code, 1064);
+}
+
 TEST(ParseDdlTest, UnsupportedCreate) {
   const std::pair<const char*, const char*> kCases[] = {
       {"CREATE TEMPORARY TABLE t (a INT)", "CREATE TEMPORARY TABLE"},
-      {"CREATE TABLE t AS SELECT 1", "CREATE TABLE ... SELECT"},
-      {"CREATE TABLE t SELECT 1", "CREATE TABLE ... SELECT"},
-      {"CREATE TABLE t (a INT) SELECT 1 AS a", "CREATE TABLE ... SELECT"},
-      {"CREATE TABLE t (SELECT 1)", "CREATE TABLE ... SELECT"},
+      {"CREATE TABLE t AS TABLE u", "CREATE TABLE ... TABLE"},
       {"CREATE TABLE t (a TEXT, FULLTEXT KEY (a))", "FULLTEXT indexes"},
       {"CREATE TABLE t (a GEOMETRY NOT NULL, SPATIAL INDEX (a))", "SPATIAL indexes"},
       {"CREATE TABLE t (a VARCHAR(100), KEY (a(10)))", "key prefix lengths"},
