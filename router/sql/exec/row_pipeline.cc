@@ -321,7 +321,8 @@ class Pipeline {
     return named->expr.get();
   }
 
-  // ONLY_FULL_GROUP_BY (full_group_by.h). A GROUP BY item in error is left for EmitGroups.
+  // ONLY_FULL_GROUP_BY (full_group_by.h). A GROUP BY item in error, or holding an aggregate
+  // (1111, which MySQL finds first), is left for EmitGroups.
   std::optional<mysql::SqlError> CheckGroupsDetermine() const {
     GroupedSelect grouped;
     grouped.select = &select_;
@@ -330,6 +331,9 @@ class Pipeline {
     for (const ExprPtr& g : select_.group_by) {
       auto resolved = GroupExpr(*g);
       if (std::holds_alternative<mysql::SqlError>(resolved)) return std::nullopt;
+      std::vector<const Expr*> aggregates;
+      CollectAggregates(*std::get<const Expr*>(resolved), &aggregates);
+      if (!aggregates.empty()) return std::nullopt;
       grouped.group_by.push_back(std::get<const Expr*>(resolved));
     }
     return CheckFullGroupBy(grouped, *ctx_.state);
