@@ -28,7 +28,12 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(int index, int cpu, absl::
   }
   raw->idle_sweep_ = std::make_unique<Timer>(raw->loop_.get(), [raw] {
     absl::Time now = absl::Now();
-    raw->stall_metrics_.Record(raw->sweep_clock_.Advance(now));
+    const liveness::RunningClock::Tick tick = raw->sweep_clock_.Advance(now);
+    raw->stall_metrics_.Record(tick);
+    // A worker that was not scheduled for a while has not yet read what its clients sent
+    // meanwhile (a login's answer, a statement): whether they were idle is judged at the next
+    // sweep, once the loop has run their input, not against the time it was itself stalled.
+    if (tick.stalled) return;
     for (auto& [id, connection] : raw->connections_) connection->CloseIfIdle(now);
   });
   raw->idle_sweep_->Start(kSweepInterval, Timer::Mode::kRepeat);
