@@ -44,7 +44,10 @@ Value SubstringIndexValue(EvalCall& call) {
   for (int64_t n = 0; end >= delim.size(); ++n) {
     const size_t at = text.rfind(delim, end - delim.size());
     if (at == std::string::npos) break;
-    if (n + 1 == -count) return text.substr(at + delim.size());
+    // (Negated as unsigned: -INT64_MIN has no int64_t.)
+    if (static_cast<uint64_t>(n) + 1 == 0 - static_cast<uint64_t>(count)) {
+      return text.substr(at + delim.size());
+    }
     end = at;
   }
   return text;

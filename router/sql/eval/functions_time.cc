@@ -414,7 +414,8 @@ int64_t MonthToPeriod(int64_t month) {
   if (month <= 0) return 0;
   int64_t year = month / 12;
   if (year < 100) year += year < 70 ? 2000 : 1900;
-  return year * 100 + month % 12 + 1;
+  // Wrapped as unsigned, as MySQL's own arithmetic wraps, where a huge month overflows.
+  return static_cast<int64_t>(static_cast<uint64_t>(year) * 100 + month % 12 + 1);
 }
 Value PeriodAddValue(EvalCall& call) {
   std::vector<Value> args;
@@ -422,7 +423,8 @@ Value PeriodAddValue(EvalCall& call) {
   const int64_t period = IntegerArg(args[0], call.engine());
   const int64_t months = IntegerArg(args[1], call.engine());
   if (!ValidPeriod(call, period, "period_add")) return Value{};
-  return MonthToPeriod(PeriodToMonth(period) + months);
+  return MonthToPeriod(static_cast<int64_t>(static_cast<uint64_t>(PeriodToMonth(period)) +
+                                            static_cast<uint64_t>(months)));
 }
 Value PeriodDiffValue(EvalCall& call) {
   std::vector<Value> args;

@@ -275,7 +275,8 @@ StatementResult ExecuteTableSelect(const SelectStmt& select, const ExecContext& 
   // can hold the last: a point select pays no search for them.
   bool subqueries = ctx.statement == nullptr || ctx.statement->has_subqueries;
   if (!select.joins.empty() ||
-      (select.from->derived && DerivedComputedFirst(select, *select.from->derived)) ||
+      (select.from->derived && (subqueries ? DerivedComputedFirst(select, *select.from->derived)
+                                           : DerivedRunsFirst(select, *select.from->derived))) ||
       (subqueries && (!SemiJoins(select).empty() || !ScalarJoins(select).empty()))) {
     return ExecuteJoinSelect(select, ctx);
   }

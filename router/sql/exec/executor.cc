@@ -204,9 +204,11 @@ namespace {
 // (START TRANSACTION READ ONLY, or an autocommit statement under SET SESSION TRANSACTION READ
 // ONLY), as MySQL's check of CF_CHANGES_DATA against tx_read_only.
 std::optional<mysql::SqlError> CheckReadOnly(const Statement& stmt, const SessionState& state) {
+  // What the statement is first: a read (every point select) looks up no variable.
+  if (!ChangesData(stmt)) return std::nullopt;
   const bool read_only =
       state.in_transaction ? state.read_only_transaction : NextTransactionReadOnly(state);
-  if (!read_only || !ChangesData(stmt)) return std::nullopt;
+  if (!read_only) return std::nullopt;
   return mysql::SqlError{1792, "25006", "Cannot execute statement in a READ ONLY transaction."};
 }
 

@@ -728,6 +728,14 @@ TEST_F(ExecutorTest, SubqueriesWithoutTables) {
   EXPECT_EQ(Error("SELECT 1 IN (SELECT a FROM t)").code, 1297);
 }
 
+// Counts at the ends of BIGINT: no signed overflow (UBSan checks this in CI), MySQL's answers.
+TEST_F(ExecutorTest, ExtremeCountsDoNotOverflow) {
+  EXPECT_EQ(One("SELECT SUBSTRING_INDEX('a.b.c', '.', -9223372036854775808)"),
+            Value{std::string("a.b.c")});
+  EXPECT_EQ(One("SELECT SUBSTRING_INDEX('a.b.c', '.', -2)"), Value{std::string("b.c")});
+  Rows("SELECT PERIOD_ADD(200801, 9223372036854775807)");
+}
+
 TEST_F(ExecutorTest, QuantifiedSubqueriesWithoutTables) {
   // ANY is true when one comparison is, ALL false when one is; else a NULL comparison decides.
   mysql::ResultSet rs = Rows(
