@@ -123,6 +123,9 @@ StatementResult Unite(const SelectStmt& select, std::vector<mysql::ResultSet> re
   }
   rows.rows = std::move(result.rows);
   if (select.union_tail == nullptr) {
+    // SQL_CALC_FOUND_ROWS of a union without ORDER BY or LIMIT after it counts all of it (its
+    // first SELECT, which holds the flag, counted its own rows).
+    if (select.calc_found_rows) ctx.state->calc_found_rows = rows.rows.size();
     if (std::optional<uint64_t> limit = SelectLimitOf(select, ctx);
         limit && *limit < rows.rows.size()) {
       rows.rows.resize(*limit);

@@ -801,6 +801,9 @@ TEST_F(ExecutorTest, FoundRows) {
   EXPECT_EQ(One("SELECT FOUND_ROWS()"), Value{int64_t{0}});
   Rows("SELECT SQL_CALC_FOUND_ROWS 1 UNION ALL SELECT 2 UNION ALL SELECT 3 LIMIT 1");
   EXPECT_EQ(One("SELECT FOUND_ROWS()"), Value{int64_t{3}});
+  // Without a LIMIT after it the union counts whole, not its first SELECT.
+  Rows("SELECT SQL_CALC_FOUND_ROWS 1 UNION ALL SELECT 2 UNION ALL SELECT 3");
+  EXPECT_EQ(One("SELECT FOUND_ROWS()"), Value{int64_t{3}});
 }
 
 TEST_F(ExecutorTest, InformationSchemaWithoutTables) {
