@@ -2,8 +2,9 @@
 # A busy neighbour, as tests/fault/neighbour_stall_test.sh starts it in a session of its own
 # (`setsid`): a private MariaDB from Debian (bench/private_mariadb.sh) serving sysbench's
 # oltp_read_only at 32 threads, the load that made the kernel's group scheduler starve a whole
-# Shoal session for seconds (issue 14). Writes DIR/ready once its load runs; stops everything it
-# started when the load ends or it is terminated.
+# Shoal session for seconds (issue 14). Writes DIR/ready once its tables are prepared, starts
+# the load when DIR/go appears; stops everything it started when the load ends or it is
+# terminated.
 #
 #   tests/fault/busy_neighbour.sh DIR SECONDS [THREADS, default 32]
 set -euo pipefail
@@ -19,5 +20,6 @@ common=(--mysql-socket="$mariadb_socket" --mysql-user=root --tables=4 --table-si
 mariadb -S "$mariadb_socket" -u root -e "CREATE DATABASE IF NOT EXISTS sbtest"
 sysbench oltp_read_only "${common[@]}" --threads=4 prepare >"$dir/prepare.out" 2>&1
 touch "$dir/ready"
+while [ ! -e "$dir/go" ]; do sleep 0.1; done
 sysbench oltp_read_only "${common[@]}" --threads="$threads" --time="$seconds" \
   --report-interval=10 run >"$dir/run.out" 2>&1

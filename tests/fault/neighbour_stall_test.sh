@@ -22,10 +22,12 @@ seconds=${1:-120}
 bin=${SHOAL_BIN_DIR:-build/bin}
 work=$(mktemp -d /tmp/shoal-neighbour-XXXXXX)
 cluster_pid=""
+sysbench_pid=""
 neighbour_pid=""
 
 cleanup() {
   local status=$?
+  [ -z "$sysbench_pid" ] || kill -TERM "$sysbench_pid" 2>/dev/null || true
   if [ -n "$neighbour_pid" ]; then
     kill -TERM -- "-$neighbour_pid" 2>/dev/null || true
   fi
@@ -90,16 +92,23 @@ sysbench oltp_read_write "${sb[@]}" --mysql-storage-engine=ndbcluster --threads=
   >"$work/prepare.out"
 echo "cluster: mgmd and 4 nodes started, $kept_rows rows in kept.t, 4 x 10000 in sbtest"
 
-# 3. The neighbour, in a session of its own; once its load runs, sysbench through router 4.
+# 3. The neighbour, in a session of its own, and sysbench through router 4. The neighbour's load
+# starts once sysbench's threads have connected and prepared their statements: sysbench gives
+# up when that takes 30 s, and the neighbour can starve the whole Shoal session for that long
+# (CI saw a 30 s stall), which would fail sysbench, not the cluster, before it ran at all.
 setsid tests/fault/busy_neighbour.sh "$work/neighbour" $((seconds + 15)) </dev/null \
   >"$work/neighbour.out" 2>&1 &
 neighbour_pid=$!
 for _ in $(seq 1200); do [ -e "$work/neighbour/ready" ] && break; sleep 0.1; done
 [ -e "$work/neighbour/ready" ] || { echo "the neighbour did not start" >&2; cat "$work/neighbour.out"; exit 1; }
+sysbench oltp_read_write "${sb[@]}" --threads=8 --time="$seconds" --report-interval=10 \
+  run >"$work/sysbench.out" 2>&1 &
+sysbench_pid=$!
+for _ in $(seq 600); do grep -q "Threads started" "$work/sysbench.out" && break; sleep 0.1; done
+touch "$work/neighbour/go"
 echo "neighbour: MariaDB + sysbench oltp_read_only at 32 threads, in another session"
 status=0
-sysbench oltp_read_write "${sb[@]}" --threads=8 --time="$seconds" --report-interval=10 \
-  run >"$work/sysbench.out" 2>&1 || status=$?
+wait "$sysbench_pid" || status=$?
 grep -E '^\[|transactions:|queries:|ignored errors:|reconnects:|FATAL' "$work/sysbench.out" || true
 kill -TERM -- "-$neighbour_pid" 2>/dev/null || true
 grep -E '^\[' "$work/neighbour/run.out" | tail -3 | sed 's/^/  neighbour /' || true
