@@ -31,24 +31,33 @@ DataPump::DataPump(EventLoop* loop, api::Cluster* cluster, MetricsRegistry* metr
 DataPump::~DataPump() {
   event_free(flush_event_);
   for (event* e : fd_events_) event_free(e);
+  // Callbacks still waiting when the loop ended are never run.
+  for (auto& [raw, delayed] : delayed_) event_free(delayed->timer);
 }
 
-// A one-shot event libevent frees itself once it ran (event_base_once): the callback may end
-// whatever asked for it. One still pending when the loop ends is never run.
 bool DataPump::After(absl::Duration delay, absl::AnyInvocable<void()> callback) {
+  auto delayed = std::make_unique<Delayed>(Delayed{this, nullptr, std::move(callback)});
+  delayed->timer = event_new(loop_->base(), -1, 0, &DataPump::OnAfter, delayed.get());
+  if (delayed->timer == nullptr) return false;
   const timeval tv = absl::ToTimeval(std::max(delay, absl::ZeroDuration()));
-  auto* pending = new absl::AnyInvocable<void()>(std::move(callback));
-  if (event_base_once(loop_->base(), -1, EV_TIMEOUT, &DataPump::OnAfter, pending, &tv) != 0) {
-    delete pending;
+  if (event_add(delayed->timer, &tv) != 0) {
+    event_free(delayed->timer);
     return false;
   }
+  Delayed* raw = delayed.get();
+  delayed_.emplace(raw, std::move(delayed));
   return true;
 }
 
+// The callback may end whatever asked for it, and ask for another: it runs last.
 void DataPump::OnAfter(int, short, void* arg) {
-  std::unique_ptr<absl::AnyInvocable<void()>> callback(
-      static_cast<absl::AnyInvocable<void()>*>(arg));
-  (*callback)();
+  auto* raw = static_cast<Delayed*>(arg);
+  DataPump* self = raw->pump;
+  auto it = self->delayed_.find(raw);
+  std::unique_ptr<Delayed> delayed = std::move(it->second);
+  self->delayed_.erase(it);
+  event_free(delayed->timer);
+  delayed->callback();
 }
 
 void DataPump::Flush() {

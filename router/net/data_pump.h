@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "common/event_loop.h"
 #include "common/metrics.h"
 #include "engine/api/client.h"
@@ -34,6 +35,14 @@ class DataPump : public sql::DataAccess {
   bool After(absl::Duration delay, absl::AnyInvocable<void()> callback) override;
 
  private:
+  // A callback After() holds until its time: owned here, so that one still waiting when the
+  // worker stops (a SLEEP in progress) is freed with the pump rather than leaked.
+  struct Delayed {
+    DataPump* pump;
+    event* timer;
+    absl::AnyInvocable<void()> callback;
+  };
+
   static void OnFlush(int fd, short what, void* arg);
   static void OnReadable(int fd, short what, void* arg);
   static void OnAfter(int fd, short what, void* arg);
@@ -49,6 +58,7 @@ class DataPump : public sql::DataAccess {
   std::vector<int> watched_fds_;
   std::vector<event*> fd_events_;
   std::vector<int> scratch_fds_;
+  absl::flat_hash_map<Delayed*, std::unique_ptr<Delayed>> delayed_;
   // While operations are in flight: a periodic poll that notices dead links (I/O alone does
   // not when a shared-memory peer dies), retries output the transports pushed back, and lets
   // the client retry or time out its dictionary requests (their 30 s bound is this timer).
