@@ -73,6 +73,7 @@ class MgmdServer {
     bool want_running = true;
     bool restarting = false;  // a console RESTART: start again as soon as it exits
     std::unique_ptr<Timer> relaunch_timer;
+    std::unique_ptr<Timer> adoption_check;
     absl::Time launched_at;
     int quick_deaths = 0;  // consecutive deaths soon after launch: backs off relaunching
   };
@@ -139,7 +140,10 @@ class MgmdServer {
   // Supervision (supervision.cc).
   absl::Status LaunchLocalNodes();
   absl::Status Launch(int node_id);
-  void OnChildExit(int node_id, pid_t pid, int wait_status);
+  void OnChildExit(int node_id, pid_t pid, std::optional<int> wait_status);
+  // An adopted process that has not registered in time (an earlier mgmd gave it another
+  // address) is killed, to be started again with this mgmd's.
+  void CheckAdopted(int node_id);
   bool IsLocalHost(const std::string& host) const;
 
   // Console (console_service.cc).

@@ -21,6 +21,8 @@ namespace {
 constexpr absl::Duration kQuickDeath = absl::Seconds(10);
 constexpr absl::Duration kFirstRelaunchDelay = absl::Milliseconds(500);
 constexpr int kMaxBackoffDoublings = 5;
+// How long an adopted node has to register: it retries its mgmd every 500 ms.
+constexpr absl::Duration kAdoptedRegisterWithin = absl::Seconds(5);
 
 std::vector<std::string> LocalAddresses() {
   std::vector<std::string> out;
@@ -54,7 +56,9 @@ bool MgmdServer::IsLocalHost(const std::string& host) const {
 
 absl::Status MgmdServer::LaunchLocalNodes() {
   supervisor_ = std::make_unique<Supervisor>(
-      loop_, [this](int node_id, pid_t pid, int status) { OnChildExit(node_id, pid, status); });
+      loop_, [this](int node_id, pid_t pid, std::optional<int> status) {
+        OnChildExit(node_id, pid, status);
+      });
   const config::ClusterConfig& config = options_.config;
   // Children reach the mgmd on the address it listens on (loopback when it listens on all).
   std::string mgmd_host = options_.bind_host.empty() ? config.mgmd.host : options_.bind_host;
@@ -71,9 +75,11 @@ absl::Status MgmdServer::LaunchLocalNodes() {
         absl::StrCat("--tls-dir=", options_.link_tls == nullptr ? "" : options_.tls_dir)};
     sup.spec.cpus = cpus;
     sup.spec.log_path = absl::StrCat(config.mgmd.data_dir, "/", binary, "-", id, ".log");
+    sup.spec.pid_path = absl::StrCat(config.mgmd.data_dir, "/", binary, "-", id, ".pid");
     sup.relaunch_timer = std::make_unique<Timer>(loop_, [this, id] {
       if (absl::Status s = Launch(id); !s.ok()) log_->Add("ALERT", id, s.message());
     });
+    sup.adoption_check = std::make_unique<Timer>(loop_, [this, id] { CheckAdopted(id); });
     membership_.Find(id)->supervised = true;
   };
   for (const auto& dn : config.datanodes) add(dn.id, dn.host, dn.cpus, "shoal-datanode");
@@ -84,8 +90,37 @@ absl::Status MgmdServer::LaunchLocalNodes() {
   std::vector<int> ids;
   for (const auto& [id, sup] : supervised_) ids.push_back(id);
   std::sort(ids.begin(), ids.end());
-  for (int id : ids) SHOAL_RETURN_IF_ERROR(Launch(id));
+  for (int id : ids) {
+    // A node an earlier mgmd started still runs (that mgmd was killed): it is this node, and
+    // reconnects on its own; a second process would fight it for its data directory and port.
+    Supervised& sup = supervised_.at(id);
+    if (std::optional<pid_t> pid = supervisor_->Adopt(sup.spec); pid.has_value()) {
+      sup.launched_at = absl::Now();
+      log_->Add("INFO", id,
+                absl::StrCat("process ", *pid,
+                             ", started by an earlier management daemon, still runs: "
+                             "not started again"));
+      sup.adoption_check->Start(kAdoptedRegisterWithin);
+      continue;
+    }
+    SHOAL_RETURN_IF_ERROR(Launch(id));
+  }
   return absl::OkStatus();
+}
+
+void MgmdServer::CheckAdopted(int node_id) {
+  const NodeSlot* slot = membership_.Find(node_id);
+  if (shutting_down_ || !supervisor_->Adopted(node_id) || slot->state != control::NOT_CONNECTED) {
+    return;
+  }
+  Supervised& sup = supervised_.at(node_id);
+  sup.restarting = true;
+  if (supervisor_->Signal(node_id, SIGKILL)) {
+    log_->Add("WARNING", node_id,
+              absl::StrCat("process ", supervisor_->pid(node_id), " did not register within ",
+                           absl::FormatDuration(kAdoptedRegisterWithin),
+                           ": killed, to be started again"));
+  }
 }
 
 absl::Status MgmdServer::Launch(int node_id) {
@@ -101,12 +136,15 @@ absl::Status MgmdServer::Launch(int node_id) {
   return absl::OkStatus();
 }
 
-void MgmdServer::OnChildExit(int node_id, pid_t pid, int wait_status) {
+void MgmdServer::OnChildExit(int node_id, pid_t pid, std::optional<int> wait_status) {
   Supervised& sup = supervised_.at(node_id);
   NodeSlot* slot = membership_.Find(node_id);
   if (slot->pid == pid) slot->pid = 0;
+  sup.adoption_check->Cancel();
   std::string how = DescribeWaitStatus(wait_status);
-  bool clean_exit = WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0;
+  // An adopted process's end is never taken for a clean one: the angel starts it again.
+  bool clean_exit =
+      wait_status.has_value() && WIFEXITED(*wait_status) && WEXITSTATUS(*wait_status) == 0;
   if (shutting_down_ || !sup.want_running) {
     log_->Add("INFO", node_id, absl::StrCat("process ", pid, " ", how));
   } else if (sup.restarting) {

@@ -7,15 +7,53 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
 
 namespace shoal::mgmd {
+namespace {
 
-std::string DescribeWaitStatus(int wait_status) {
+// Written to a temporary file renamed over the old: a reader sees a whole identity or none.
+void WritePidFile(const std::string& path, const liveness::ProcessIdentity& identity) {
+  if (path.empty()) return;
+  const std::string temp = path + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::trunc);
+    out << identity.ToText() << "\n";
+    if (!out) {
+      SHOAL_LOG(kWarning) << "cannot write " << temp << ": a restarted mgmd will not know process "
+                          << identity.pid;
+      return;
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    SHOAL_LOG(kWarning) << "cannot rename " << temp << ": " << std::strerror(errno);
+  }
+}
+
+std::optional<liveness::ProcessIdentity> ReadPidFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  return liveness::ProcessIdentity::FromText(text.str());
+}
+
+bool StillRuns(const liveness::ProcessIdentity& identity) {
+  return liveness::ProcessIdentity::Of(identity.pid) == identity;
+}
+
+}  // namespace
+
+std::string DescribeWaitStatus(std::optional<int> status) {
+  if (!status.has_value()) return "ended (started by an earlier mgmd: how is unknown)";
+  const int wait_status = *status;
   if (WIFEXITED(wait_status)) return absl::StrCat("exited with code ", WEXITSTATUS(wait_status));
   if (WIFSIGNALED(wait_status)) {
     int sig = WTERMSIG(wait_status);
@@ -25,7 +63,9 @@ std::string DescribeWaitStatus(int wait_status) {
 }
 
 Supervisor::Supervisor(EventLoop* loop, ExitHandler on_exit)
-    : on_exit_(std::move(on_exit)), sigchld_(loop, SIGCHLD, [this] { Reap(); }) {}
+    : on_exit_(std::move(on_exit)),
+      sigchld_(loop, SIGCHLD, [this] { Reap(); }),
+      watch_(loop, [this] { WatchAdopted(); }) {}
 
 Supervisor::~Supervisor() = default;
 
@@ -71,19 +111,44 @@ absl::StatusOr<pid_t> Supervisor::Launch(const ChildSpec& spec) {
     _exit(127);
   }
   close(log_fd);
-  pids_[spec.node_id] = pid;
+  Child& child = children_[spec.node_id];
+  // The child's start time is the fork's: readable now, before or after its exec.
+  child.identity = liveness::ProcessIdentity::Of(pid).value_or(liveness::ProcessIdentity{});
+  child.identity.pid = pid;
+  child.pid_path = spec.pid_path;
+  child.adopted = false;
+  WritePidFile(child.pid_path, child.identity);
   return pid;
 }
 
+std::optional<pid_t> Supervisor::Adopt(const ChildSpec& spec) {
+  if (spec.pid_path.empty() || Running(spec.node_id)) return std::nullopt;
+  std::optional<liveness::ProcessIdentity> identity = ReadPidFile(spec.pid_path);
+  if (!identity.has_value() || !StillRuns(*identity)) {
+    std::remove(spec.pid_path.c_str());
+    return std::nullopt;
+  }
+  children_[spec.node_id] = Child{*identity, spec.pid_path, /*adopted=*/true};
+  if (!watch_.pending()) watch_.Start(kWatchInterval, Timer::Mode::kRepeat);
+  return identity->pid;
+}
+
 bool Supervisor::Signal(int node_id, int signo) {
-  auto it = pids_.find(node_id);
-  if (it == pids_.end()) return false;
-  return kill(it->second, signo) == 0;
+  auto it = children_.find(node_id);
+  if (it == children_.end()) return false;
+  // An adopted process may have ended since the last look, and its pid gone to another.
+  if (it->second.adopted && !StillRuns(it->second.identity)) return false;
+  return kill(it->second.identity.pid, signo) == 0;
+}
+
+bool Supervisor::Adopted(int node_id) const {
+  auto it = children_.find(node_id);
+  return it != children_.end() && it->second.adopted;
 }
 
 pid_t Supervisor::pid(int node_id) const {
-  auto it = pids_.find(node_id);
-  return it == pids_.end() ? 0 : it->second;
+  auto it = children_.find(node_id);
+  return it == children_.end() ? 0 : it->second.identity.pid;
 }
 
 void Supervisor::Reap() {
@@ -91,14 +156,32 @@ void Supervisor::Reap() {
     int status = 0;
     pid_t pid = waitpid(-1, &status, WNOHANG);
     if (pid <= 0) return;
-    for (auto it = pids_.begin(); it != pids_.end(); ++it) {
-      if (it->second != pid) continue;
-      int node_id = it->first;
-      pids_.erase(it);
-      on_exit_(node_id, pid, status);
+    for (const auto& [node_id, child] : children_) {
+      if (child.adopted || child.identity.pid != pid) continue;
+      Ended(node_id, status);
       break;
     }
   }
+}
+
+void Supervisor::WatchAdopted() {
+  std::vector<int> ended;
+  bool any = false;
+  for (const auto& [node_id, child] : children_) {
+    if (!child.adopted) continue;
+    any = true;
+    if (!StillRuns(child.identity)) ended.push_back(node_id);
+  }
+  if (!any) watch_.Cancel();
+  for (int node_id : ended) Ended(node_id, std::nullopt);
+}
+
+void Supervisor::Ended(int node_id, std::optional<int> wait_status) {
+  auto it = children_.find(node_id);
+  const pid_t pid = it->second.identity.pid;
+  if (!it->second.pid_path.empty()) std::remove(it->second.pid_path.c_str());
+  children_.erase(it);
+  on_exit_(node_id, pid, wait_status);
 }
 
 }  // namespace shoal::mgmd

@@ -94,6 +94,37 @@ ProcessIdentity ProcessIdentity::Self(const std::string& proc_root) {
   return self;
 }
 
+std::optional<ProcessIdentity> ProcessIdentity::Of(int pid, const std::string& proc_root) {
+  StatLine line;
+  if (pid <= 0 ||
+      !ParseStatLine(ReadSmallFile(absl::StrCat(proc_root, "/", pid, "/stat")), &line) ||
+      line.state == 'Z' || line.state == 'X') {
+    return std::nullopt;
+  }
+  ProcessIdentity identity;
+  identity.boot_id = std::string(
+      absl::StripAsciiWhitespace(ReadSmallFile(proc_root + "/sys/kernel/random/boot_id")));
+  identity.pid = pid;
+  identity.start_ticks = line.start_ticks;
+  return identity;
+}
+
+std::string ProcessIdentity::ToText() const {
+  return absl::StrCat(boot_id, " ", pid, " ", start_ticks);
+}
+
+std::optional<ProcessIdentity> ProcessIdentity::FromText(absl::string_view text) {
+  std::vector<absl::string_view> fields =
+      absl::StrSplit(absl::StripAsciiWhitespace(text), ' ', absl::SkipEmpty());
+  ProcessIdentity identity;
+  if (fields.size() != 3 || !absl::SimpleAtoi(fields[1], &identity.pid) || identity.pid <= 0 ||
+      !absl::SimpleAtoi(fields[2], &identity.start_ticks)) {
+    return std::nullopt;
+  }
+  identity.boot_id = std::string(fields[0]);
+  return identity;
+}
+
 ProcessProbe::ProcessProbe(std::string proc_root)
     : proc_root_(std::move(proc_root)),
       boot_id_(

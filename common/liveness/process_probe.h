@@ -13,9 +13,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 
 namespace shoal::liveness {
@@ -27,6 +29,12 @@ struct ProcessIdentity {
 
   // This process. `proc_root` is /proc except in tests.
   static ProcessIdentity Self(const std::string& proc_root = "/proc");
+  // The process this kernel runs under `pid`; nullopt when there is none, or only its zombie
+  // (it has ended, and nobody collected its status yet).
+  static std::optional<ProcessIdentity> Of(int pid, const std::string& proc_root = "/proc");
+  // The text form, "<boot id> <pid> <start ticks>", and back (nullopt when malformed).
+  std::string ToText() const;
+  static std::optional<ProcessIdentity> FromText(absl::string_view text);
   bool operator==(const ProcessIdentity&) const = default;
 };
 

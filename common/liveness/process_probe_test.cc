@@ -118,6 +118,28 @@ TEST(ProcessProbeTest, APidReusedBetweenLooksStartsAfresh) {
   EXPECT_EQ(probe.Look(Identity(10, 7777), kStart + absl::Seconds(2)), Activity::kStarved);
 }
 
+TEST(ProcessIdentityTest, OfALiveProcessNotOfAZombieOrNothing) {
+  FakeProc proc;
+  proc.Thread(10, 10, 'S', 500);
+  proc.Thread(11, 11, 'Z', 500);
+  std::optional<ProcessIdentity> live = ProcessIdentity::Of(10, proc.root());
+  ASSERT_TRUE(live.has_value());
+  EXPECT_EQ(*live, Identity(10));
+  EXPECT_FALSE(ProcessIdentity::Of(11, proc.root()).has_value());  // ended, not yet collected
+  EXPECT_FALSE(ProcessIdentity::Of(12, proc.root()).has_value());
+  EXPECT_FALSE(ProcessIdentity::Of(0, proc.root()).has_value());
+}
+
+TEST(ProcessIdentityTest, TextRoundTripsAndRefusesWhatIsNotAnIdentity) {
+  const ProcessIdentity identity = Identity(4321, 987654);
+  EXPECT_EQ(ProcessIdentity::FromText(identity.ToText() + "\n"), identity);
+  EXPECT_FALSE(ProcessIdentity::FromText("").has_value());
+  EXPECT_FALSE(ProcessIdentity::FromText("boot 12").has_value());
+  EXPECT_FALSE(ProcessIdentity::FromText("boot x 12").has_value());
+  EXPECT_FALSE(ProcessIdentity::FromText("boot -3 12").has_value());
+  EXPECT_FALSE(ProcessIdentity::FromText("boot 3 12 extra").has_value());
+}
+
 // The real kernel: this process, and a child stopped, sleeping and spinning.
 TEST(ProcessProbeRealTest, SelfHasAnIdentityTheProbeRecognises) {
   ProcessIdentity self = ProcessIdentity::Self();

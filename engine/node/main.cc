@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "common/control/managed_node.h"
+#include "common/dir_lock.h"
 #include "common/logging.h"
 #include "common/status_macros.h"
 #include "engine/node/data_plane.h"
@@ -35,6 +36,8 @@ constexpr char kUsage[] =
     "The node id and everything else come from the management daemon's configuration.";
 
 std::unique_ptr<shoal::node::DataPlane> data_plane;
+// Held for the process's life: no second process works in this node's data directory.
+std::optional<shoal::DirLock> data_dir_lock;
 
 // The dictionary of the lowest-id data node already serving, if any.
 absl::StatusOr<std::optional<shoal::wire::Dictionary>> DictionaryFromPeers(
@@ -206,6 +209,11 @@ absl::Status StartDataNode(const shoal::control::ManagedNodeContext& context) {
   if (ec) {
     return absl::UnavailableError(
         absl::StrCat("cannot create the data directory ", self->data_dir, ": ", ec.message()));
+  }
+  if (!data_dir_lock.has_value()) {
+    absl::StatusOr<shoal::DirLock> lock = shoal::DirLock::Acquire(self->data_dir, "data directory");
+    if (!lock.ok()) return lock.status();
+    data_dir_lock = std::move(*lock);
   }
   LockMemory(config.cluster.lock_pages_in_memory, context.metrics);
   shoal::node::ThreadLayout layout = shoal::node::ChooseThreadLayout(
