@@ -499,6 +499,48 @@ TEST_F(SqlTablesTest, InsertOnDuplicateKeyUpdateAndReplace) {
   Query("DROP TABLE counters");
 }
 
+// MySQL 8.0.19's row alias, which Django's bulk_create(update_conflicts=True) and Rails'
+// upsert_all write to a MySQL 8 server in place of VALUES(col).
+TEST_F(SqlTablesTest, InsertRowAliasReadsTheRowItWouldHaveInserted) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query(
+      "CREATE TABLE tallies (name VARCHAR(20) PRIMARY KEY, hits INT NOT NULL, "
+      "note VARCHAR(20) DEFAULT 'none')");
+  Query("INSERT INTO tallies (name, hits) VALUES ('a', 1), ('b', 1)");
+  // Django's form: every column by its own name under the alias.
+  EXPECT_EQ(Query("INSERT INTO tallies (name, hits) VALUES ('a', 5), ('c', 3) AS new "
+                  "ON DUPLICATE KEY UPDATE hits = hits + new.hits, note = new.note; "
+                  "SELECT ROW_COUNT()"),
+            "ROW_COUNT()\n3\n");
+  // Column aliases, qualified and not; each assignment sees the one before it.
+  Query(
+      "INSERT INTO tallies SET name = 'b', hits = 10 AS n (who, h) "
+      "ON DUPLICATE KEY UPDATE hits = n.h * 2 + hits, note = CONCAT(who, ':', hits)");
+  // VALUES() still works beside an alias.
+  Query(
+      "INSERT INTO tallies VALUES ('c', 4, 'x') AS r ON DUPLICATE KEY UPDATE "
+      "hits = VALUES(hits) + r.hits, note = r.note");
+  EXPECT_EQ(Query("SELECT name, hits, note FROM tallies ORDER BY name"),
+            "name\thits\tnote\na\t6\tnone\nb\t21\tb:21\nc\t8\tx\n");
+  // A row alias without ON DUPLICATE KEY UPDATE is allowed, and changes nothing.
+  Query("INSERT INTO tallies VALUES ('d', 1, 'y') AS new");
+  for (const auto& [sql, error] : std::vector<std::pair<std::string, std::string>>{
+           {"INSERT INTO tallies VALUES ('a', 1, 'z') AS tallies ON DUPLICATE KEY UPDATE hits = 0",
+            "ERROR 1066 (42000) at line 1: Not unique table/alias: 'tallies'"},
+           {"INSERT INTO tallies (name, hits) VALUES ('a', 1) AS n (x) "
+            "ON DUPLICATE KEY UPDATE hits = 0",
+            "ERROR 1136 (21S01) at line 1: Column count doesn't match value count at row 1"},
+           {"INSERT INTO tallies (name, hits) VALUES ('a', 1) AS n "
+            "ON DUPLICATE KEY UPDATE hits = n.nope",
+            "ERROR 1054 (42S22) at line 1: Unknown column 'n.nope' in 'field list'"},
+       }) {
+    CommandResult r = Mariadb(sql, false, "shop");
+    EXPECT_NE(r.exit_code, 0) << sql;
+    EXPECT_THAT(r.err, HasSubstr(error)) << sql;
+  }
+  Query("DROP TABLE tallies");
+}
+
 // A unique secondary key: REPLACE deletes the row holding it, and 1062 names the value as
 // MySQL 8.0 does ('table.key'; MariaDB says only 'key', so the corpus, replace_unique.sql,
 // leaves these texts out) — from an UPDATE by key, where the data node has only the update

@@ -20,6 +20,7 @@
 #include "router/sql/exec/column_defaults.h"
 #include "router/sql/exec/exec_internal.h"
 #include "router/sql/exec/foreign_keys.h"
+#include "router/sql/exec/insert_row_alias.h"
 #include "router/sql/exec/insert_rows.h"
 #include "router/sql/exec/keyed_write_run.h"
 #include "router/sql/exec/replace_plan.h"
@@ -253,12 +254,15 @@ class InsertRun : public AsyncStatement, public api::Completion {
 // unchanged one. A row that collides on a unique secondary key updates the row holding it.
 class UpsertRun : public KeyedWriteRun {
  public:
+  // `new_row` names the inserted row's columns for the assignments (NewRowColumns).
   UpsertRun(const ExecContext& ctx, api::TablePtr table, std::vector<std::string> rows,
-            const std::vector<Assignment>& assignments, uint64_t last_insert_id, bool records_info)
+            const std::vector<Assignment>& assignments, NewRowColumns new_row,
+            uint64_t last_insert_id, bool records_info)
       : KeyedWriteRun(ctx, table, ForeignKeysApply(*table, *ctx.state)),
         rows_(std::move(rows)),
         records_info_(records_info),
         assignments_(assignments),
+        new_row_(std::move(new_row)),
         last_insert_id_(last_insert_id),
         utc_offset_(SessionUtcOffset(*ctx.state)) {
     for (size_t i = 0; i < table_->columns.size(); ++i) {
@@ -266,6 +270,15 @@ class UpsertRun : public KeyedWriteRun {
       row_columns_.push_back(ResultColumn(*table_, static_cast<int>(i),
                                           ResultCollationId(*ctx.state),
                                           ResultCharsetMaxLen(*ctx.state)));
+    }
+    // The stored row's columns, then the inserted row's under their alias names: unqualified
+    // names find the stored row first, as ON DUPLICATE KEY UPDATE reads them.
+    scope_columns_ = row_columns_;
+    for (const auto& [name, column] : new_row_.columns) {
+      mysql::ColumnDefinition def = row_columns_[column];
+      def.table = new_row_.alias;
+      def.name = name;
+      scope_columns_.push_back(std::move(def));
     }
     for (size_t i = 1; i < table_->indexes.size(); ++i) {
       if (table_->indexes[i].unique) unique_indexes_.push_back(static_cast<int>(i));
@@ -352,9 +365,12 @@ class UpsertRun : public KeyedWriteRun {
     }
     ExecContext ctx = context();
     EvalContext eval = ctx.Eval();
-    eval.row_columns = &row_columns_;
+    // Each assignment sees the ones before it (c = c + 1, d = c: d gets the new c).
+    const size_t stored_width = values.size();
+    for (const auto& [name, column] : new_row_.columns) values.push_back(new_values[column]);
+    eval.row_columns = &scope_columns_;
     eval.row = &values;
-    std::vector<bool> assigned(values.size());
+    std::vector<bool> assigned(stored_width);
     for (const Assignment& a : assignments_) {
       int c = table_->FindColumn(a.column);
       if (c < 0 || table_->columns[c].hidden) {
@@ -370,6 +386,7 @@ class UpsertRun : public KeyedWriteRun {
       if (auto* err = std::get_if<mysql::SqlError>(&v)) return *err;
       values[c] = std::get<mysql::Value>(std::move(v));
     }
+    values.resize(stored_width);
     auto packed = Pack(values, row);
     if (auto* err = std::get_if<mysql::SqlError>(&packed)) return *err;
     // The update part follows UPDATE's ON UPDATE rule: only a row it changes moves.
@@ -508,6 +525,8 @@ class UpsertRun : public KeyedWriteRun {
   std::vector<std::string> rows_;
   bool records_info_;
   const std::vector<Assignment>& assignments_;  // the statement's: kept alive by the owner
+  NewRowColumns new_row_;
+  std::vector<mysql::ColumnDefinition> scope_columns_;  // row_columns_, then new_row_'s
   uint64_t last_insert_id_;
   std::vector<uint16_t> all_columns_;
   std::vector<mysql::ColumnDefinition> row_columns_;
@@ -781,8 +800,11 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
   NoteTransactionWrite(ctx.state);
   if (!stmt.on_duplicate.empty()) {
     if (stmt.replace) return mysql::errors::ParseError("ON DUPLICATE KEY UPDATE", 1);
-    auto* upsert = new UpsertRun(ctx, std::move(table), std::move(packed), stmt.on_duplicate,
-                                 last_insert_id, records_info);
+    auto new_row = NameNewRow(stmt, *table);
+    if (auto* err = std::get_if<mysql::SqlError>(&new_row)) return *err;
+    auto* upsert =
+        new UpsertRun(ctx, std::move(table), std::move(packed), stmt.on_duplicate,
+                      std::get<NewRowColumns>(std::move(new_row)), last_insert_id, records_info);
     upsert->Start();
     return Deferred{};
   }

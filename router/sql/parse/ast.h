@@ -322,6 +322,11 @@ struct InsertStmt {
   std::vector<std::vector<ExprPtr>> rows;  // VALUES () gives an empty row
   std::unique_ptr<SelectStmt> select;      // INSERT … SELECT: the rows it returns (`rows` empty)
   std::vector<Assignment> on_duplicate;
+  // VALUES … AS new [(a, b, …)] (MySQL 8.0.19): ON DUPLICATE KEY UPDATE reads the row it would
+  // have inserted as new.col, or by the column aliases, which name the inserted columns in
+  // order (`columns`, or the table's when none is written).
+  std::string row_alias;
+  std::vector<std::string> column_aliases;
   // Through a view WITH CHECK OPTION (exec/view_writes.h): every row must satisfy `check`,
   // over the table's unqualified columns, or 1369 names `check_view` ("db.view").
   ExprPtr check;

@@ -1,12 +1,13 @@
 // INSERT and REPLACE, UPDATE, DELETE, and the pieces SELECT shares with them (table names,
-// ORDER BY). Every statement names one table: multi-table UPDATE and DELETE, INSERT … SELECT,
-// partitions and row aliases answer 1235.
+// ORDER BY), and INSERT's row alias (VALUES … AS new(a, b) ON DUPLICATE KEY UPDATE). PARTITION
+// answers 1235.
 //
 // A multi-row INSERT is the bulk-load path (sysbench prepare sends 1000 rows a statement),
 // so rows are parsed in one pass with no lookahead beyond a token or two.
 #include <initializer_list>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "router/sql/parse/parser_internal.h"
 
@@ -99,6 +100,25 @@ bool ParseInsertSet(Parser& p, InsertStmt* out) {
     row.push_back(std::move(a.value));
   }
   return true;
+}
+
+// After VALUES … or SET … AS: new [(a, b, …)]. A column alias written twice is 1060, as a
+// derived table's.
+bool ParseInsertRowAlias(Parser& p, InsertStmt* out) {
+  if (!p.ParseIdentifier(&out->row_alias)) return false;
+  if (!p.Accept(TokenKind::kLParen)) return true;
+  do {
+    std::string name;
+    if (!p.ParseIdentifier(&name)) return false;
+    for (const std::string& seen : out->column_aliases) {
+      if (absl::EqualsIgnoreCase(seen, name)) {
+        return p.FailWith(
+            mysql::SqlError{1060, "42S21", absl::StrCat("Duplicate column name '", name, "'")});
+      }
+    }
+    out->column_aliases.push_back(std::move(name));
+  } while (p.Accept(TokenKind::kComma));
+  return p.Expect(TokenKind::kRParen);
 }
 
 // After the table: SET …, or [(columns)] VALUES|VALUE rows.
@@ -202,8 +222,10 @@ bool Parser::ParseInsert(InsertStmt* out) {
   if (!ParseTableName(&out->table)) return false;
   if (PeekKeyword("PARTITION")) return NotSupported("PARTITION");
   if (!ParseInsertSource(*this, out)) return false;
-  if (PeekKeyword("AS")) {
-    return NotSupported(absl::StrCat(out->replace ? "REPLACE" : "INSERT", " ... AS row alias"));
+  if (AcceptKeyword("AS")) {
+    // A query's rows are named by its own select list: the alias is for VALUES and SET.
+    if (out->select != nullptr) return Fail();
+    if (!ParseInsertRowAlias(*this, out)) return false;
   }
   if (out->replace || !AcceptKeyword("ON")) return true;
   return ExpectKeyword("DUPLICATE") && ExpectKeyword("KEY") && ExpectKeyword("UPDATE") &&

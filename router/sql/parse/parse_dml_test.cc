@@ -131,6 +131,24 @@ TEST(DmlInsertTest, OnDuplicateKeyUpdate) {
   EXPECT_TRUE(IsColumn(insert.on_duplicate[2].value->args[0], "d", "t"));
 }
 
+TEST(DmlInsertTest, RowAlias) {
+  auto insert = Get<InsertStmt>(
+      "INSERT INTO t (id, k) VALUES (1, 2) AS new ON DUPLICATE KEY UPDATE k = new.k + k");
+  EXPECT_EQ(insert.row_alias, "new");
+  EXPECT_TRUE(insert.column_aliases.empty());
+  ASSERT_EQ(insert.on_duplicate.size(), 1u);
+  EXPECT_TRUE(IsColumn(insert.on_duplicate[0].value->args[0], "k", "new"));
+  auto aliased = Get<InsertStmt>(
+      "INSERT INTO t SET id = 1, k = 2 AS n (i, kk) ON DUPLICATE KEY UPDATE k = n.kk + kk");
+  EXPECT_EQ(aliased.columns, (std::vector<std::string>{"id", "k"}));
+  EXPECT_EQ(aliased.row_alias, "n");
+  EXPECT_EQ(aliased.column_aliases, (std::vector<std::string>{"i", "kk"}));
+  EXPECT_EQ(Get<InsertStmt>("INSERT INTO t VALUES (1) AS `new`").row_alias, "new");
+  EXPECT_EQ(MustFail("INSERT INTO t VALUES (1, 2) AS n (a, A)").code, 1060);
+  EXPECT_EQ(MustFail("INSERT INTO t VALUES (1) AS").code, 1064);
+  EXPECT_EQ(MustFail("INSERT INTO t VALUES (1) AS n (").code, 1064);
+}
+
 TEST(DmlInsertTest, InsertSelect) {
   InsertStmt insert = Get<InsertStmt>(
       "INSERT IGNORE INTO t (a, b) SELECT x, y FROM u WHERE x > 1 UNION SELECT 1, 2 "
@@ -154,8 +172,6 @@ TEST(DmlInsertTest, InsertSelect) {
 TEST(DmlInsertTest, NotSupportedYet) {
   EXPECT_EQ(MustFail("INSERT INTO t TABLE u").code, 1235);
   EXPECT_EQ(MustFail("INSERT INTO t PARTITION (p0) VALUES (1)").message, NotYet("PARTITION"));
-  EXPECT_EQ(MustFail("INSERT INTO t VALUES (1) AS new ON DUPLICATE KEY UPDATE a = new.a").code,
-            1235);
   EXPECT_EQ(MustFail("INSERT INTO t VALUES ROW(1), ROW(2)").message, NotYet("VALUES ROW()"));
 }
 

@@ -283,6 +283,14 @@ def run(summary):
     Author.objects.bulk_create([Author(name="cid"), Author(name="dee", email="dee@example.com")])
     cid = Author.objects.get(name="cid")
     tags = {n: Tag.objects.create(name=n) for n in ("sf", "crime", "poetry")}
+    # An upsert: to a MySQL 8 server Django writes INSERT … AS new ON DUPLICATE KEY UPDATE
+    # name = new.name (VALUE(name) to MariaDB).
+    Tag.objects.bulk_create(
+        [Tag(name="sf"), Tag(name="crime")],
+        update_conflicts=True,
+        update_fields=["name"],
+    )
+    check("tags after an upsert of two", Tag.objects.count(), 3)
     books = {}
     for author, title, price, year, tagnames in (
         (ann, "dune", "9.50", 1965, ["sf"]),
