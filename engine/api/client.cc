@@ -233,7 +233,8 @@ void Client::Read(const schema::TableDef& table, absl::string_view key,
   key_scratch_ = wire::EncodeColumns(columns);
   wire::Read op;
   op.partition = PartitionOf(table, key);
-  op.lock_exclusive = lock == Lock::kExclusive;
+  op.lock_exclusive = Locks(lock);
+  op.lock_wait = LockWaitOf(lock);
   op.key = key;
   op.columns = key_scratch_;
   KeyOp(table, op, done, txn);
@@ -313,8 +314,9 @@ void Client::ReadUnique(const schema::TableDef& table, int index, absl::string_v
   for (uint32_t p = 0; p < table.partitions; ++p) {
     int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(p);
     wire::ReadUnique op;
-    Address(table, wire::OpType::kReadUnique, p, node, txn, lock == Lock::kExclusive, &op);
-    op.lock_exclusive = lock == Lock::kExclusive;
+    Address(table, wire::OpType::kReadUnique, p, node, txn, Locks(lock), &op);
+    op.lock_exclusive = Locks(lock);
+    op.lock_wait = LockWaitOf(lock);
     op.index = static_cast<uint16_t>(index);
     op.key = key;
     op.columns = encoded;

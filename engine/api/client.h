@@ -71,7 +71,20 @@ class ScanReceiver {
   virtual bool Paused() const { return false; }
 };
 
-enum class Lock : uint8_t { kNone, kExclusive };
+// A read's row lock: none, or exclusive — waiting for a row another transaction holds, failing
+// at once (NOWAIT: 3572), or passing it over (SKIP LOCKED).
+enum class Lock : uint8_t { kNone, kExclusive, kExclusiveNoWait, kExclusiveSkipLocked };
+inline bool Locks(Lock lock) { return lock != Lock::kNone; }
+inline wire::LockWait LockWaitOf(Lock lock) {
+  switch (lock) {
+    case Lock::kExclusiveNoWait:
+      return wire::LockWait::kNoWait;
+    case Lock::kExclusiveSkipLocked:
+      return wire::LockWait::kSkipLocked;
+    default:
+      return wire::LockWait::kWait;
+  }
+}
 
 // A transaction: operations that name it hold their row locks until Commit or Rollback.
 // Returned by Client::Begin; used with that client only.

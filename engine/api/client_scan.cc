@@ -91,8 +91,9 @@ void Client::SendScanBatch(ScanState* scan, int slot) {
   const schema::TableDef& table = *r.table;
   int node = topology_ == nullptr ? -1 : topology_->PrimaryOf(part.partition);
   wire::Scan op;
-  Address(table, wire::OpType::kScan, part.partition, node, r.txn, r.lock == Lock::kExclusive, &op);
-  op.lock_exclusive = r.lock == Lock::kExclusive;
+  Address(table, wire::OpType::kScan, part.partition, node, r.txn, Locks(r.lock), &op);
+  op.lock_exclusive = Locks(r.lock);
+  op.lock_wait = LockWaitOf(r.lock);
   op.index = static_cast<uint16_t>(r.index);
   wire::ScanParams& params = op.params;
   params.flags = (r.lower_exclusive ? wire::kLowerExclusive : 0) |

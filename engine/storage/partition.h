@@ -76,6 +76,7 @@ struct ScanSpec {
   uint32_t max_examined = 0;           // stop after looking at this many rows (0: no limit)
   LockMode lock = LockMode::kNone;
   TxnId txn = kAutocommit;
+  bool skip_locked = false;  // a row another transaction holds is passed over (SKIP LOCKED)
 };
 
 struct ScanBatch {

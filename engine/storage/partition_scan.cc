@@ -116,7 +116,7 @@ ScanBatch Partition::Impl::Scan(const ScanSpec& spec, schema::RowWriter* out) {
     }
     OpResult locked;
     Row* v = skip ? nullptr : View(e, spec.index, spec.txn, spec.lock, &locked);
-    if (locked.code == OpCode::kLocked) {
+    if (locked.code == OpCode::kLocked && !spec.skip_locked) {
       batch.result = locked;
       more = true;
       break;

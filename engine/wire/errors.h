@@ -19,6 +19,9 @@ inline constexpr uint16_t kErTemporary = 1297;        // Got temporary error %d 
 inline constexpr uint16_t kErTableDefChanged = 1412;  // Table definition has changed, ...
 inline constexpr uint16_t kErDataOutOfRange = 1690;   // %s value is out of range in '%s'
 inline constexpr uint16_t kErInternal = 1815;         // Internal error: %s
+inline constexpr uint16_t kErLockNoWait = 3572;       // Statement aborted because lock(s) ...
+inline constexpr char kLockNoWaitText[] =
+    "Statement aborted because lock(s) could not be acquired immediately and NOWAIT is set.";
 
 // NDB's temporary error numbers, which 1297's text carries: the statement or transaction may
 // be retried as a whole. Shoal raises them where NDB would:

@@ -6,7 +6,24 @@
 namespace shoal::wire {
 namespace {
 
-uint8_t LockFlags(bool lock_exclusive) { return lock_exclusive ? kLockExclusive : 0; }
+uint8_t LockFlags(bool lock_exclusive, LockWait wait) {
+  if (!lock_exclusive) return 0;
+  switch (wait) {
+    case LockWait::kWait:
+      break;
+    case LockWait::kNoWait:
+      return kLockExclusive | kLockNoWait;
+    case LockWait::kSkipLocked:
+      return kLockExclusive | kLockSkipLocked;
+  }
+  return kLockExclusive;
+}
+
+LockWait LockWaitOf(uint8_t flags) {
+  if (flags & kLockNoWait) return LockWait::kNoWait;
+  if (flags & kLockSkipLocked) return LockWait::kSkipLocked;
+  return LockWait::kWait;
+}
 
 bool WholeColumns(absl::string_view columns) { return columns.size() % 2 == 0; }
 
@@ -34,26 +51,28 @@ void OpTarget::FromHeader(const OpHeader& h) {
 }
 
 void Read::Encode(FrameBuilder* builder) const {
-  AppendOp(builder, ToHeader(kType, LockFlags(lock_exclusive)), {key, columns});
+  AppendOp(builder, ToHeader(kType, LockFlags(lock_exclusive, lock_wait)), {key, columns});
 }
 
 DecodeStatus Read::Decode(const Op& op, Read* out) {
   if (!HasShape(op, kType) || !WholeColumns(op.sections[1])) return DecodeStatus::kMalformed;
   out->FromHeader(op.header);
   out->lock_exclusive = (op.header.flags & kLockExclusive) != 0;
+  out->lock_wait = LockWaitOf(op.header.flags);
   out->key = op.sections[0];
   out->columns = op.sections[1];
   return DecodeStatus::kOk;
 }
 
 void ReadUnique::Encode(FrameBuilder* builder) const {
-  AppendOp(builder, ToHeader(kType, LockFlags(lock_exclusive), index), {key, columns});
+  AppendOp(builder, ToHeader(kType, LockFlags(lock_exclusive, lock_wait), index), {key, columns});
 }
 
 DecodeStatus ReadUnique::Decode(const Op& op, ReadUnique* out) {
   if (!HasShape(op, kType) || !WholeColumns(op.sections[1])) return DecodeStatus::kMalformed;
   out->FromHeader(op.header);
   out->lock_exclusive = (op.header.flags & kLockExclusive) != 0;
+  out->lock_wait = LockWaitOf(op.header.flags);
   out->index = op.header.index;
   out->key = op.sections[0];
   out->columns = op.sections[1];
@@ -128,7 +147,7 @@ void Scan::Encode(FrameBuilder* builder) const {
   char encoded_params[kScanParamsSize];
   PutScanParams(params, encoded_params);
   AppendOp(
-      builder, ToHeader(kType, LockFlags(lock_exclusive), index),
+      builder, ToHeader(kType, LockFlags(lock_exclusive, lock_wait), index),
       {lower, upper, resume, filter, columns, absl::string_view(encoded_params, kScanParamsSize)});
 }
 
@@ -139,6 +158,7 @@ DecodeStatus Scan::Decode(const Op& op, Scan* out) {
   }
   out->FromHeader(op.header);
   out->lock_exclusive = (op.header.flags & kLockExclusive) != 0;
+  out->lock_wait = LockWaitOf(op.header.flags);
   out->index = op.header.index;
   out->lower = op.sections[0];
   out->upper = op.sections[1];

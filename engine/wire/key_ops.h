@@ -37,12 +37,13 @@ struct OpTarget {
   bool operator==(const OpTarget&) const = default;
 };
 
-// kRead: flags kLockExclusive | key | columns.
+// kRead: flags kLockExclusive [kLockNoWait | kLockSkipLocked] | key | columns.
 struct Read : OpTarget {
   static constexpr OpType kType = OpType::kRead;
   bool lock_exclusive = false;  // SELECT … FOR UPDATE: lock the row
-  absl::string_view key;        // a packed key (schema/row.h)
-  absl::string_view columns;    // int<2> column positions (DecodeColumns)
+  LockWait lock_wait = LockWait::kWait;
+  absl::string_view key;      // a packed key (schema/row.h)
+  absl::string_view columns;  // int<2> column positions (DecodeColumns)
 
   void Encode(FrameBuilder* builder) const;
   static DecodeStatus Decode(const Op& op, Read* out);
@@ -53,6 +54,7 @@ struct Read : OpTarget {
 struct ReadUnique : OpTarget {
   static constexpr OpType kType = OpType::kReadUnique;
   bool lock_exclusive = false;
+  LockWait lock_wait = LockWait::kWait;
   uint16_t index = 0;  // position in TableDef::indexes
   absl::string_view key;
   absl::string_view columns;
@@ -131,6 +133,7 @@ struct DeleteIf : OpTarget {
 struct Scan : OpTarget {
   static constexpr OpType kType = OpType::kScan;
   bool lock_exclusive = false;
+  LockWait lock_wait = LockWait::kWait;
   uint16_t index = 0;  // position in TableDef::indexes (0: the primary key)
   absl::string_view lower;
   absl::string_view upper;

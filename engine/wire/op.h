@@ -137,7 +137,12 @@ enum OpFlags : uint8_t {
   kReplicaCommitNow = 2,  // kReplicaWrite, kReplicaDelete: commit as applied
   kCopyComplete = 4,      // kCopyDone: the last partition is sent
   kOnReplica = 8,         // kPrepare, kCommit from a TC: this node's replica of the partition
+  kLockNoWait = 16,       // locking reads and scans: a row locked by another fails (NOWAIT)
+  kLockSkipLocked = 32,   // locking reads and scans: a row locked by another is passed over
 };
+// What a locking read does at a row another transaction holds (FOR UPDATE [NOWAIT | SKIP
+// LOCKED]): waits for it (lock_wait_timeout), fails at once with 3572, or passes it over.
+enum class LockWait : uint8_t { kWait, kNoWait, kSkipLocked };
 enum ScanFlags : uint8_t {
   kLowerExclusive = 1,
   kUpperExclusive = 2,

@@ -481,6 +481,68 @@ TEST_F(SqlTablesTest, AWaitForAnIdleTransactionsLockTimesOut) {
   Query("DROP TABLE held");
 }
 
+// FOR UPDATE NOWAIT and SKIP LOCKED, as job queues take their next job (Laravel's database
+// queue, Symfony Messenger, Rails' Solid Queue), while another router's transaction holds two
+// of the rows; and a plain locking range read that meets a held row waits, parked on the data
+// node, until lock_wait_timeout (1.2 s here) ends it with 1205 (it used to be answered with no
+// rows and asked again at once, spinning a core on each side until the holder ended).
+TEST_F(SqlTablesTest, NoWaitFailsAtOnceAndSkipLockedPassesHeldRowsOver) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE jobs (id INT PRIMARY KEY, state VARCHAR(10), KEY by_state (state))");
+  Query(
+      "INSERT INTO jobs VALUES (1, 'ready'), (2, 'ready'), (3, 'ready'), (4, 'ready'), "
+      "(5, 'done'), (6, 'ready')");
+  // The holder, through router 5, locks jobs 1 and 2 and lets go after 4 s.
+  auto waiter = [&](const std::string& sql) {
+    return absl::StrCat(" /usr/bin/mariadb --user=root -N --socket=", socket(), " -e \"", sql,
+                        "\" 2>&1;");
+  };
+  const std::string script = absl::StrCat(
+      "(echo 'BEGIN; SELECT id FROM shop.jobs WHERE id IN (1, 2) FOR UPDATE;'; sleep 4; "
+      "echo 'ROLLBACK;') | /usr/bin/mariadb --user=root --socket=",
+      other_socket(), " >/dev/null & sleep 1; echo skip-queue;",
+      waiter("BEGIN; SELECT id FROM shop.jobs WHERE state = 'ready' ORDER BY id LIMIT 2 "
+             "FOR UPDATE SKIP LOCKED; COMMIT"),
+      "echo skip-keys;",
+      waiter("BEGIN; SELECT id FROM shop.jobs WHERE id IN (1, 2, 6) FOR UPDATE SKIP LOCKED"),
+      "echo nowait-key; start=$(date +%s%N);",
+      waiter("BEGIN; SELECT id FROM shop.jobs WHERE id = 1 FOR UPDATE NOWAIT"),
+      "echo \"ms=$(( ($(date +%s%N) - start) / 1000000 ))\"; echo nowait-range;",
+      waiter("BEGIN; SELECT id FROM shop.jobs WHERE id BETWEEN 1 AND 3 FOR UPDATE NOWAIT"),
+      "echo free-row;", waiter("BEGIN; SELECT id FROM shop.jobs WHERE id = 3 FOR UPDATE NOWAIT"),
+      "echo waits; start=$(date +%s%N);",
+      waiter("BEGIN; SELECT COUNT(*) FROM shop.jobs WHERE id BETWEEN 1 AND 4 FOR UPDATE"),
+      "echo \"ms=$(( ($(date +%s%N) - start) / 1000000 ))\"; wait");
+  CommandResult r = RunCommand({"/bin/bash", "-c", script}, absl::Seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string kLockWaitTimeout =
+      "ERROR 1205 (HY000) at line 1: Lock wait timeout exceeded; try restarting transaction";
+  const std::string nowait =
+      "ERROR 3572 (HY000) at line 1: Statement aborted because lock(s) could not be acquired "
+      "immediately and NOWAIT is set.";
+  // The CLI repeats a failed statement between dashes: only the answers are kept.
+  std::vector<std::string> lines;
+  for (absl::string_view line : absl::StrSplit(r.out, '\n')) {
+    if (line.empty() || absl::StartsWith(line, "---") || absl::StartsWith(line, "SELECT "))
+      continue;
+    lines.emplace_back(line);
+  }
+  const std::vector<std::string> expected = {
+      "skip-queue",   "3",    "4",        "skip-keys", "6",     "nowait-key",     nowait, "ms=",
+      "nowait-range", nowait, "free-row", "3",         "waits", kLockWaitTimeout, "ms="};
+  ASSERT_EQ(lines.size(), expected.size()) << r.out;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_TRUE(absl::StartsWith(lines[i], expected[i])) << lines[i] << "\n" << r.out;
+  }
+  int nowait_ms = 0, waited_ms = 0;
+  ASSERT_TRUE(absl::SimpleAtoi(absl::StripPrefix(lines[7], "ms="), &nowait_ms)) << r.out;
+  ASSERT_TRUE(absl::SimpleAtoi(absl::StripPrefix(lines[14], "ms="), &waited_ms)) << r.out;
+  EXPECT_LT(nowait_ms, 900) << r.out;   // at once, not after lock_wait_timeout (1.2 s here)
+  EXPECT_GE(waited_ms, 1100) << r.out;  // lock_wait_timeout, not the holder's 4 s
+  EXPECT_LT(waited_ms, 3000) << r.out;
+  Query("DROP TABLE jobs");
+}
+
 TEST_F(SqlTablesTest, InsertOnDuplicateKeyUpdateAndReplace) {
   Query("CREATE DATABASE IF NOT EXISTS shop", "");
   Query("CREATE TABLE IF NOT EXISTS counters (name VARCHAR(20) PRIMARY KEY, hits INT NOT NULL)");

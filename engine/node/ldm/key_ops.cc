@@ -146,6 +146,12 @@ bool KeyOps::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time 
         return storage::LockMode::kNone;
       },
       key_op);
+  const wire::LockWait lock_wait = std::visit(
+      [](const auto& m) {
+        if constexpr (requires { m.lock_wait; }) return m.lock_wait;
+        return wire::LockWait::kWait;
+      },
+      key_op);
   const bool write = IsWrite(key_op);
   if ((write || lock != storage::LockMode::kNone) && !context_->group.IsPrimary(h.partition)) {
     // The client's view is behind ours (a node failed or came back): it retries with the new.
@@ -171,16 +177,34 @@ bool KeyOps::Run(const wire::Op& op, uint32_t conn, ReplySink* sink, absl::Time 
   }
   if (auto* scan = std::get_if<wire::Scan>(&key_op)) {
     ++context_->stats.scans;
-    RunScan(*scan, def, partition, txn, sink->ReplyTo(conn));
+    // A scan that meets a lock before it has a row waits here, as a key read does: answered
+    // with no rows, its client would ask again at once, and the two would spin until the
+    // holder ends.
+    if (std::optional<storage::TxnId> holder =
+            RunScan(*scan, def, partition, txn, sink->ReplyTo(conn))) {
+      ++context_->stats.lock_waits;
+      lock_waits_->Park(op, conn, *holder, lock_waits_->DeadlineFor(deadline));
+      return false;
+    }
     return true;
   }
   if (!write) {
     ++context_->stats.reads;
     OpResult result = RunRead(key_op, def, partition, txn, lock, sink->ReplyTo(conn));
     if (result.code == OpCode::kLocked) {
-      ++context_->stats.lock_waits;
-      lock_waits_->Park(op, conn, result.holder, lock_waits_->DeadlineFor(deadline));
-      return false;
+      switch (lock_wait) {
+        case wire::LockWait::kNoWait:
+          Error(sink->ReplyTo(conn), h.tag, wire::kErLockNoWait, wire::kLockNoWaitText);
+          return true;
+        case wire::LockWait::kSkipLocked:
+          result = OpResult{};
+          result.code = OpCode::kNotFound;
+          break;
+        case wire::LockWait::kWait:
+          ++context_->stats.lock_waits;
+          lock_waits_->Park(op, conn, result.holder, lock_waits_->DeadlineFor(deadline));
+          return false;
+      }
     }
     if (result.code != OpCode::kOk) Reply(sink->ReplyTo(conn), result, h.tag, {}, def);
     return true;
@@ -296,16 +320,17 @@ OpResult KeyOps::RunWrite(const KeyOp& key_op, const schema::TableDef& def,
       key_op);
 }
 
-void KeyOps::RunScan(const wire::Scan& scan, const schema::TableDef& def,
-                     storage::Partition* partition, storage::TxnId txn, wire::FrameBuilder* out) {
+std::optional<storage::TxnId> KeyOps::RunScan(const wire::Scan& scan, const schema::TableDef& def,
+                                              storage::Partition* partition, storage::TxnId txn,
+                                              wire::FrameBuilder* out) {
   if (scan.index >= def.indexes.size() || !wire::DecodeColumns(scan.columns, &columns_) ||
       !ValidColumns(def, columns_)) {
     Error(out, scan.tag, kErInternal, "Internal error: malformed scan");
-    return;
+    return std::nullopt;
   }
   if (absl::Status status = schema::ValidateFilter(def, scan.filter); !status.ok()) {
     Error(out, scan.tag, kErInternal, absl::StrCat("Internal error: ", status.message()));
-    return;
+    return std::nullopt;
   }
   const wire::ScanParams& params = scan.params;
   storage::ScanSpec spec;
@@ -326,19 +351,30 @@ void KeyOps::RunScan(const wire::Scan& scan, const schema::TableDef& def,
       std::min(params.max_examined == 0 ? kScanMaxExamined : params.max_examined, kScanMaxExamined);
   spec.lock = scan.lock_exclusive ? storage::LockMode::kExclusive : storage::LockMode::kNone;
   spec.txn = txn;
+  spec.skip_locked = scan.lock_wait == wire::LockWait::kSkipLocked;
   storage::ScanBatch batch = params.flags & wire::kRangeList ? ScanRangeList(scan, spec, partition)
                                                              : partition->Scan(spec, &row_);
+  if (batch.result.code == OpCode::kLocked && scan.lock_wait == wire::LockWait::kNoWait) {
+    row_.Clear();
+    Error(out, scan.tag, wire::kErLockNoWait, wire::kLockNoWaitText);
+    return std::nullopt;
+  }
+  if (batch.result.code == OpCode::kLocked && batch.rows == 0) {
+    row_.Clear();
+    return batch.result.holder;  // parked: retried from where it stood when the holder ends
+  }
   if (batch.result.code != OpCode::kOk && batch.result.code != OpCode::kLocked) {
     row_.Clear();
     Reply(out, batch.result, scan.tag, {}, def);
-    return;
+    return std::nullopt;
   }
-  // A lock met mid-scan ends the batch early; the client resumes and waits on that row then.
+  // A lock met mid-scan ends the batch early; the client resumes, and waits on that row then.
   std::string count;
   wire::PutU32(&count, batch.rows);
   wire::AppendResult(out, wire::kResultOk, batch.done ? 0 : wire::kMoreRows, scan.tag,
                      {row_.view(), count, batch.resume_after});
   row_.Clear();
+  return std::nullopt;
 }
 
 storage::ScanBatch KeyOps::ScanRangeList(const wire::Scan& scan, storage::ScanSpec spec,

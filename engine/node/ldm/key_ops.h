@@ -48,8 +48,11 @@ class KeyOps {
   storage::OpResult RunWrite(const KeyOp& key_op, const schema::TableDef& def,
                              storage::Partition* partition, storage::TxnId txn,
                              AppliedWrite* applied);
-  void RunScan(const wire::Scan& scan, const schema::TableDef& def, storage::Partition* partition,
-               storage::TxnId txn, wire::FrameBuilder* out);
+  // Answers the scan's batch, or, when it met a lock before any row (and may wait), answers
+  // nothing and returns the transaction holding that lock.
+  std::optional<storage::TxnId> RunScan(const wire::Scan& scan, const schema::TableDef& def,
+                                        storage::Partition* partition, storage::TxnId txn,
+                                        wire::FrameBuilder* out);
   // A scan of a range list (wire::kRangeList): its ranges one after another from where the
   // last batch stopped, sharing `spec`'s row and examined budgets; the batch's resume token
   // names the range it stopped in.

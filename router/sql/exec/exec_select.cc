@@ -128,8 +128,7 @@ class SelectRun : public RowReader {
   void Start(const AccessPlan& plan) {
     DataAccess* data_access = data();
     api::Client& client = data_access->client();
-    api::Lock lock = select_.lock == LockMode::kNone || txn_ == nullptr ? api::Lock::kNone
-                                                                        : api::Lock::kExclusive;
+    const api::Lock lock = ReadLock(select_, txn_ != nullptr);
     if (plan.exact) where_ = WhereCheck::kDone;
     outstanding_ = 1;  // the definitions below; completions may run inside them
     switch (plan.kind) {

@@ -173,7 +173,7 @@ class Planner {
     if (auto err = Validate()) return *err;
     if (auto err = GatherConjuncts()) return *err;
     if (auto err = PlanSteps()) return *err;
-    plan_.lock = select_.lock == LockMode::kNone ? api::Lock::kNone : api::Lock::kExclusive;
+    plan_.lock = ReadLock(select_, /*in_transaction=*/true);  // the join looks at its own
     return std::move(plan_);
   }
 

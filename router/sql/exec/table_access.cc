@@ -199,6 +199,19 @@ mysql::SqlError ClusterFailure() {
                      wire::TemporaryError(wire::kNdbClusterFailure, "Cluster Failure"));
 }
 
+api::Lock ReadLock(const SelectStmt& select, bool in_transaction) {
+  if (select.lock == LockMode::kNone || !in_transaction) return api::Lock::kNone;
+  switch (select.lock_wait) {
+    case LockWait::kNoWait:
+      return api::Lock::kExclusiveNoWait;
+    case LockWait::kSkipLocked:
+      return api::Lock::kExclusiveSkipLocked;
+    case LockWait::kWait:
+      break;
+  }
+  return api::Lock::kExclusive;
+}
+
 mysql::SqlError EngineError(uint16_t code, absl::string_view message) {
   const char* sqlstate = "HY000";
   switch (code) {

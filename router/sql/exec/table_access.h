@@ -102,6 +102,11 @@ std::shared_ptr<api::Transaction> StatementTransaction(SessionState* state);
 // so the session's transaction is rolled back rather than the statement alone.
 inline bool AbortsTransaction(uint16_t code) { return code == 1205 || code == 1297; }
 
+// The row locks a SELECT's locking clause asks of the data nodes: none outside a transaction
+// (an autocommit statement's locks would end with it), else exclusive, with its NOWAIT or
+// SKIP LOCKED.
+api::Lock ReadLock(const SelectStmt& select, bool in_transaction);
+
 // Rolls `txn` back without waiting for the answer (a session that went away, or a
 // transaction a failed statement left unusable).
 void RollbackInBackground(DataAccess* data, std::shared_ptr<api::Transaction> txn);

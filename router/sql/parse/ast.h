@@ -222,6 +222,8 @@ struct WindowSpec {
 };
 
 enum class LockMode : uint8_t { kNone, kForUpdate, kShare };  // FOR UPDATE, LOCK IN SHARE MODE
+// What a locking read does at a row another transaction holds: waits, NOWAIT, SKIP LOCKED.
+enum class LockWait : uint8_t { kWait, kNoWait, kSkipLocked };
 
 // How a table joins the tables before it in FROM. A comma, CROSS JOIN and JOIN without ON
 // are inner joins with no condition.
@@ -254,6 +256,7 @@ struct SelectStmt {
   std::vector<OrderItem> order_by;
   std::optional<Limit> limit;
   LockMode lock = LockMode::kNone;
+  LockWait lock_wait = LockWait::kWait;
   // SQL_CALC_FOUND_ROWS: FOUND_ROWS() then counts the rows this SELECT finds before its LIMIT.
   // Set on the SELECT whose LIMIT it concerns: a UNION's `union_tail`, when it has one.
   bool calc_found_rows = false;

@@ -603,6 +603,13 @@ TEST(DmlSelectTest, Clauses) {
   EXPECT_EQ(select.lock, LockMode::kForUpdate);
   EXPECT_EQ(Get<SelectStmt>("SELECT c FROM t FOR SHARE").lock, LockMode::kShare);
   EXPECT_EQ(Get<SelectStmt>("SELECT c FROM t LOCK IN SHARE MODE").lock, LockMode::kShare);
+  EXPECT_EQ(Get<SelectStmt>("SELECT c FROM t FOR UPDATE").lock_wait, LockWait::kWait);
+  EXPECT_EQ(Get<SelectStmt>("SELECT c FROM t FOR UPDATE NOWAIT").lock_wait, LockWait::kNoWait);
+  SelectStmt skip =
+      Get<SelectStmt>("SELECT c FROM t ORDER BY c LIMIT 1 FOR SHARE OF t SKIP LOCKED");
+  EXPECT_EQ(skip.lock, LockMode::kShare);
+  EXPECT_EQ(skip.lock_wait, LockWait::kSkipLocked);
+  EXPECT_EQ(MustFail("SELECT c FROM t FOR UPDATE SKIP").code, 1064);
   EXPECT_EQ(Get<SelectStmt>("SELECT 1 FOR UPDATE").lock, LockMode::kForUpdate);
 }
 
@@ -1012,8 +1019,6 @@ TEST(DmlSelectTest, SelectInto) {
 }
 
 TEST(DmlSelectTest, NotSupportedYet) {
-  EXPECT_EQ(MustFail("SELECT c FROM t FOR UPDATE NOWAIT").code, 1235);
-  EXPECT_EQ(MustFail("SELECT c FROM t FOR SHARE SKIP LOCKED").message, NotYet("SKIP LOCKED"));
   EXPECT_EQ(MustFail("SELECT c FROM t PARTITION (p0)").message, NotYet("PARTITION"));
   // Without a table these stay unsupported: the executor runs no grouping or sorting there.
   EXPECT_EQ(MustFail("SELECT 1 ORDER BY 1").message, NotYet("ORDER without tables"));

@@ -288,8 +288,9 @@ bool ParseInto(Parser& p, bool allowed, std::vector<std::string>* into) {
 
 // FOR UPDATE | FOR SHARE [OF t, …] | LOCK IN SHARE MODE, or nothing. OF's tables are only
 // read: every table the statement reads is locked, a superset of what OF asks for (Hibernate
-// writes OF with the statement's one table). NOWAIT and SKIP LOCKED answer 1235.
-bool ParseLockingClause(Parser& p, LockMode* lock) {
+// writes OF with the statement's one table). Then NOWAIT or SKIP LOCKED (job queues: Laravel's,
+// Symfony Messenger's and Rails' Solid Queue take their next job with SKIP LOCKED).
+bool ParseLockingClause(Parser& p, LockMode* lock, LockWait* wait) {
   if (p.AcceptKeyword("LOCK")) {
     *lock = LockMode::kShare;
     return p.ExpectKeyword("IN") && p.ExpectKeyword("SHARE") && p.ExpectKeyword("MODE");
@@ -308,8 +309,13 @@ bool ParseLockingClause(Parser& p, LockMode* lock) {
       if (!p.ParseIdentifier(&table)) return false;
     } while (p.Accept(TokenKind::kComma));
   }
-  if (p.PeekKeyword("NOWAIT")) return p.NotSupported("NOWAIT in a locking read");
-  if (p.PeekKeyword("SKIP") && p.PeekKeyword("LOCKED", 1)) return p.NotSupported("SKIP LOCKED");
+  if (p.AcceptKeyword("NOWAIT")) {
+    *wait = LockWait::kNoWait;
+  } else if (p.PeekKeyword("SKIP") && p.PeekKeyword("LOCKED", 1)) {
+    p.Advance();
+    p.Advance();
+    *wait = LockWait::kSkipLocked;
+  }
   return true;
 }
 
@@ -379,7 +385,7 @@ bool Parser::ParseSelectBody(SelectStmt* out) {
   }
   if (AcceptKeyword("LIMIT") && !ParseLimit(&out->limit.emplace())) return false;
   if (PeekKeyword("INTO") && !ParseInto(*this, into_allowed, &out->into)) return false;
-  if (!ParseLockingClause(*this, &out->lock)) return false;
+  if (!ParseLockingClause(*this, &out->lock, &out->lock_wait)) return false;
   if (PeekKeyword("INTO") && !ParseInto(*this, into_allowed, &out->into)) return false;
   return ResolveWindows(windows);
 }
