@@ -561,6 +561,18 @@ TEST_F(SqlTablesTest, InsertOnDuplicateKeyUpdateAndReplace) {
   Query("DROP TABLE counters");
 }
 
+// OPTIMIZE TABLE answers as mysqld does for NDB tables (InnoDB's, and so MariaDB's, adds a
+// note): the others are in the corpus (table_maintenance.sql), beside MariaDB.
+TEST_F(SqlTablesTest, OptimizeTableAnswersAsForNdb) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE tidy (id INT PRIMARY KEY)");
+  EXPECT_EQ(Query("OPTIMIZE TABLE tidy, nowhere"),
+            "Table\tOp\tMsg_type\tMsg_text\nshop.tidy\toptimize\tstatus\tOK\n"
+            "shop.nowhere\toptimize\tError\tTable 'shop.nowhere' doesn't exist\n"
+            "shop.nowhere\toptimize\tstatus\tOperation failed\n");
+  Query("DROP TABLE tidy");
+}
+
 // MySQL 8.0.19's row alias, which Django's bulk_create(update_conflicts=True) and Rails'
 // upsert_all write to a MySQL 8 server in place of VALUES(col).
 TEST_F(SqlTablesTest, InsertRowAliasReadsTheRowItWouldHaveInserted) {

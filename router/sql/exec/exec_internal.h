@@ -121,7 +121,7 @@ StatementResult ExecuteDropTable(const DropTableStmt& stmt, const ExecContext& c
 StatementResult ExecuteCreateIndex(const CreateIndexStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteDropIndex(const DropIndexStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteTruncate(const TruncateStmt& stmt, const ExecContext& ctx);
-StatementResult ExecuteAnalyze(const AnalyzeStmt& stmt, const ExecContext& ctx);
+StatementResult ExecuteTableMaintenance(const TableMaintenanceStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteInsert(const InsertStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteLoadData(const LoadDataStmt& stmt, const ExecContext& ctx);
 StatementResult ExecuteTableSelect(const SelectStmt& stmt, const ExecContext& ctx);

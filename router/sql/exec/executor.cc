@@ -148,54 +148,54 @@ StatementResult ExecuteDeallocate(const DeallocateStmt& stmt, const ExecContext&
 }  // namespace
 
 StatementResult RunStatementNode(const Statement& stmt, const ExecContext& ctx) {
-  return std::visit(Overloaded{
-                        [&](const SelectStmt& s) {
-                          return s.into.empty() ? ExecuteSelect(s, ctx) : ExecuteSelectInto(s, ctx);
-                        },
-                        [&](const SetStmt& s) {
-                          StatementResult r = ExecuteSet(s, ctx);
-                          // SET autocommit = 1 inside a transaction commits it.
-                          if (auto* ok = std::get_if<OkResult>(&r); ok != nullptr &&
-                                                                    ctx.state->txn != nullptr &&
-                                                                    !ctx.state->in_transaction) {
-                            return EndNativeTransaction(ctx, true, *ok);
-                          }
-                          return r;
-                        },
-                        [&](const SetTransactionStmt& s) { return ExecuteSetTransaction(s, ctx); },
-                        [&](const ShowStmt& s) { return ExecuteShow(s, ctx); },
-                        [&](const UseStmt& s) { return ExecuteUse(s, ctx); },
-                        [&](const TransactionStmt& s) { return ExecuteTransaction(s, ctx); },
-                        [&](const PrepareStmt& s) { return ExecutePrepare(s, ctx); },
-                        [&](const ExecuteStmt& s) { return ExecuteExecute(s, ctx); },
-                        [&](const DeallocateStmt& s) { return ExecuteDeallocate(s, ctx); },
-                        [&](const DoStmt& s) { return ExecuteDo(s, ctx); },
-                        [&](const InsertStmt& s) { return ExecuteInsert(s, ctx); },
-                        [&](const UpdateStmt& s) { return ExecuteUpdate(s, ctx); },
-                        [&](const DeleteStmt& s) { return ExecuteDelete(s, ctx); },
-                        [&](const CreateTableStmt& s) { return ExecuteCreateTable(s, ctx); },
-                        [&](const CreateDatabaseStmt& s) { return ExecuteCreateDatabase(s, ctx); },
-                        [&](const DropDatabaseStmt& s) { return ExecuteDropDatabase(s, ctx); },
-                        [&](const DropTableStmt& s) { return ExecuteDropTable(s, ctx); },
-                        [&](const CreateIndexStmt& s) { return ExecuteCreateIndex(s, ctx); },
-                        [&](const DropIndexStmt& s) { return ExecuteDropIndex(s, ctx); },
-                        [&](const TruncateStmt& s) { return ExecuteTruncate(s, ctx); },
-                        [&](const AnalyzeStmt& s) { return ExecuteAnalyze(s, ctx); },
-                        [&](const ExplainStmt& s) { return ExecuteExplain(s, ctx); },
-                        [&](const LockTablesStmt& s) { return ExecuteLockTables(s, ctx); },
-                        [&](const UnlockTablesStmt& s) { return ExecuteUnlockTables(s, ctx); },
-                        [&](const AlterTableStmt& s) { return ExecuteAlterTable(s, ctx); },
-                        [&](const RenameTableStmt& s) { return ExecuteRenameTable(s, ctx); },
-                        [&](const LoadDataStmt& s) { return ExecuteLoadData(s, ctx); },
-                        [&](const KillStmt& s) { return ExecuteKill(s, ctx); },
-                        [&](const CreateViewStmt& s) { return ExecuteCreateView(s, ctx); },
-                        [&](const DropViewStmt& s) { return ExecuteDropView(s, ctx); },
-                        [&](const AccountStmt& s) { return ExecuteAccount(s, ctx); },
-                        [&](const GrantStmt& s) { return ExecuteGrant(s, ctx); },
-                        [&](const RoleStmt& s) { return ExecuteRole(s, ctx); },
-                        [&](const FlushStmt& s) { return ExecuteFlush(s, ctx); },
-                    },
-                    stmt.node);
+  return std::visit(
+      Overloaded{
+          [&](const SelectStmt& s) {
+            return s.into.empty() ? ExecuteSelect(s, ctx) : ExecuteSelectInto(s, ctx);
+          },
+          [&](const SetStmt& s) {
+            StatementResult r = ExecuteSet(s, ctx);
+            // SET autocommit = 1 inside a transaction commits it.
+            if (auto* ok = std::get_if<OkResult>(&r);
+                ok != nullptr && ctx.state->txn != nullptr && !ctx.state->in_transaction) {
+              return EndNativeTransaction(ctx, true, *ok);
+            }
+            return r;
+          },
+          [&](const SetTransactionStmt& s) { return ExecuteSetTransaction(s, ctx); },
+          [&](const ShowStmt& s) { return ExecuteShow(s, ctx); },
+          [&](const UseStmt& s) { return ExecuteUse(s, ctx); },
+          [&](const TransactionStmt& s) { return ExecuteTransaction(s, ctx); },
+          [&](const PrepareStmt& s) { return ExecutePrepare(s, ctx); },
+          [&](const ExecuteStmt& s) { return ExecuteExecute(s, ctx); },
+          [&](const DeallocateStmt& s) { return ExecuteDeallocate(s, ctx); },
+          [&](const DoStmt& s) { return ExecuteDo(s, ctx); },
+          [&](const InsertStmt& s) { return ExecuteInsert(s, ctx); },
+          [&](const UpdateStmt& s) { return ExecuteUpdate(s, ctx); },
+          [&](const DeleteStmt& s) { return ExecuteDelete(s, ctx); },
+          [&](const CreateTableStmt& s) { return ExecuteCreateTable(s, ctx); },
+          [&](const CreateDatabaseStmt& s) { return ExecuteCreateDatabase(s, ctx); },
+          [&](const DropDatabaseStmt& s) { return ExecuteDropDatabase(s, ctx); },
+          [&](const DropTableStmt& s) { return ExecuteDropTable(s, ctx); },
+          [&](const CreateIndexStmt& s) { return ExecuteCreateIndex(s, ctx); },
+          [&](const DropIndexStmt& s) { return ExecuteDropIndex(s, ctx); },
+          [&](const TruncateStmt& s) { return ExecuteTruncate(s, ctx); },
+          [&](const TableMaintenanceStmt& s) { return ExecuteTableMaintenance(s, ctx); },
+          [&](const ExplainStmt& s) { return ExecuteExplain(s, ctx); },
+          [&](const LockTablesStmt& s) { return ExecuteLockTables(s, ctx); },
+          [&](const UnlockTablesStmt& s) { return ExecuteUnlockTables(s, ctx); },
+          [&](const AlterTableStmt& s) { return ExecuteAlterTable(s, ctx); },
+          [&](const RenameTableStmt& s) { return ExecuteRenameTable(s, ctx); },
+          [&](const LoadDataStmt& s) { return ExecuteLoadData(s, ctx); },
+          [&](const KillStmt& s) { return ExecuteKill(s, ctx); },
+          [&](const CreateViewStmt& s) { return ExecuteCreateView(s, ctx); },
+          [&](const DropViewStmt& s) { return ExecuteDropView(s, ctx); },
+          [&](const AccountStmt& s) { return ExecuteAccount(s, ctx); },
+          [&](const GrantStmt& s) { return ExecuteGrant(s, ctx); },
+          [&](const RoleStmt& s) { return ExecuteRole(s, ctx); },
+          [&](const FlushStmt& s) { return ExecuteFlush(s, ctx); },
+      },
+      stmt.node);
 }
 
 namespace {

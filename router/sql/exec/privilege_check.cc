@@ -225,9 +225,14 @@ class Checker {
     }
     return std::nullopt;
   }
-  std::optional<mysql::SqlError> Check(const AnalyzeStmt& analyze, const Statement&) const {
-    for (const TableName& t : analyze.tables) {
-      if (auto err = OnTable(access::kSelect | access::kInsert, t)) return err;
+  // CHECK TABLE reads; ANALYZE, OPTIMIZE and REPAIR take SELECT and INSERT, as in MySQL.
+  std::optional<mysql::SqlError> Check(const TableMaintenanceStmt& maintenance,
+                                       const Statement&) const {
+    const bool check = maintenance.op == TableMaintenanceStmt::Op::kCheck;
+    for (const TableName& t : maintenance.tables) {
+      if (auto err = OnTable(check ? access::kSelect : access::kSelect | access::kInsert, t)) {
+        return err;
+      }
     }
     return std::nullopt;
   }

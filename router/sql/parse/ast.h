@@ -569,7 +569,10 @@ struct RenameTableStmt {
   std::vector<std::pair<TableName, TableName>> renames;
 };
 
-struct AnalyzeStmt {
+// ANALYZE, CHECK, OPTIMIZE and REPAIR TABLE: a status row per table, as mysqld gives for NDB.
+struct TableMaintenanceStmt {
+  enum class Op : uint8_t { kAnalyze, kCheck, kOptimize, kRepair };
+  Op op = Op::kAnalyze;
   std::vector<TableName> tables;
 };
 
@@ -784,7 +787,7 @@ using StatementNode =
     std::variant<SelectStmt, SetStmt, SetTransactionStmt, ShowStmt, UseStmt, TransactionStmt,
                  PrepareStmt, ExecuteStmt, DeallocateStmt, DoStmt, InsertStmt, UpdateStmt,
                  DeleteStmt, CreateTableStmt, CreateDatabaseStmt, DropDatabaseStmt, DropTableStmt,
-                 CreateIndexStmt, DropIndexStmt, TruncateStmt, AnalyzeStmt, ExplainStmt,
+                 CreateIndexStmt, DropIndexStmt, TruncateStmt, TableMaintenanceStmt, ExplainStmt,
                  LockTablesStmt, UnlockTablesStmt, AlterTableStmt, RenameTableStmt, LoadDataStmt,
                  KillStmt, CreateViewStmt, DropViewStmt, AccountStmt, GrantStmt, RoleStmt,
                  FlushStmt>;

@@ -940,12 +940,35 @@ bool Parser::ParseTruncate(TruncateStmt* out) {
   return ParseTableName(&out->table);
 }
 
-bool Parser::ParseAnalyze(AnalyzeStmt* out) {
-  Advance();  // ANALYZE
-  if (!AcceptKeyword("NO_WRITE_TO_BINLOG")) AcceptKeyword("LOCAL");
+// ANALYZE|OPTIMIZE|REPAIR [NO_WRITE_TO_BINLOG|LOCAL] TABLE t, …, and CHECK TABLE t, …, with
+// the options each takes (which change nothing here).
+bool Parser::ParseTableMaintenance(TableMaintenanceStmt* out) {
+  using Op = TableMaintenanceStmt::Op;
+  out->op = PeekKeyword("CHECK")      ? Op::kCheck
+            : PeekKeyword("OPTIMIZE") ? Op::kOptimize
+            : PeekKeyword("REPAIR")   ? Op::kRepair
+                                      : Op::kAnalyze;
+  Advance();
+  if (out->op != Op::kCheck && !AcceptKeyword("NO_WRITE_TO_BINLOG")) AcceptKeyword("LOCAL");
   if (!AcceptKeyword("TABLES") && !ExpectKeyword("TABLE")) return false;
   if (!ParseNameList(*this, &out->tables)) return false;
-  if (PeekKeyword("UPDATE") || PeekKeyword("DROP")) return NotSupported("histograms");
+  switch (out->op) {
+    case Op::kAnalyze:
+      if (PeekKeyword("UPDATE") || PeekKeyword("DROP")) return NotSupported("histograms");
+      break;
+    case Op::kCheck:
+      while (AcceptKeyword("QUICK") || AcceptKeyword("FAST") || AcceptKeyword("MEDIUM") ||
+             AcceptKeyword("EXTENDED") || AcceptKeyword("CHANGED") ||
+             (AcceptKeyword("FOR") && ExpectKeyword("UPGRADE"))) {
+      }
+      break;
+    case Op::kRepair:
+      while (AcceptKeyword("QUICK") || AcceptKeyword("EXTENDED") || AcceptKeyword("USE_FRM")) {
+      }
+      break;
+    case Op::kOptimize:
+      break;
+  }
   return true;
 }
 

@@ -466,15 +466,25 @@ TEST(ParseDdlTest, IndexStatements) {
   EXPECT_EQ(MustParseAs<DropIndexStmt>("DROP INDEX `primary` ON t").name, "PRIMARY");
 }
 
-TEST(ParseDdlTest, TruncateAndAnalyze) {
+TEST(ParseDdlTest, TruncateAndTableMaintenance) {
   EXPECT_EQ(MustParseAs<TruncateStmt>("TRUNCATE TABLE db.sbtest1").table.database, "db");
   EXPECT_EQ(MustParseAs<TruncateStmt>("truncate sbtest1").table.name, "sbtest1");
-  auto a = MustParseAs<AnalyzeStmt>("ANALYZE TABLE sbtest1, db.sbtest2");
+  auto a = MustParseAs<TableMaintenanceStmt>("ANALYZE TABLE sbtest1, db.sbtest2");
   ASSERT_EQ(a.tables.size(), 2u);
   EXPECT_EQ(a.tables[1].database, "db");
-  EXPECT_EQ(MustParseAs<AnalyzeStmt>("ANALYZE NO_WRITE_TO_BINLOG TABLE t").tables.size(), 1u);
-  EXPECT_EQ(MustParseAs<AnalyzeStmt>("analyze local tables t").tables.size(), 1u);
+  EXPECT_EQ(MustParseAs<TableMaintenanceStmt>("ANALYZE NO_WRITE_TO_BINLOG TABLE t").tables.size(),
+            1u);
+  EXPECT_EQ(MustParseAs<TableMaintenanceStmt>("analyze local tables t").tables.size(), 1u);
   EXPECT_EQ(MustFail("ANALYZE t").code, 1064);
+  using Op = TableMaintenanceStmt::Op;
+  EXPECT_EQ(MustParseAs<TableMaintenanceStmt>("CHECK TABLE t, u FOR UPGRADE QUICK").op, Op::kCheck);
+  EXPECT_EQ(MustParseAs<TableMaintenanceStmt>("OPTIMIZE LOCAL TABLE t").op, Op::kOptimize);
+  auto repair =
+      MustParseAs<TableMaintenanceStmt>("REPAIR NO_WRITE_TO_BINLOG TABLE t EXTENDED USE_FRM");
+  EXPECT_EQ(repair.op, Op::kRepair);
+  EXPECT_EQ(repair.tables.size(), 1u);
+  EXPECT_EQ(MustFail("CHECK TABLE t FOR").code, 1064);
+  EXPECT_EQ(MustFail("OPTIMIZE TABLE t QUICK").code, 1064);
 }
 
 TEST(ParseDdlTest, DescribeIsShowColumns) {

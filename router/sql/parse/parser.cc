@@ -205,7 +205,10 @@ bool Parser::ParseStatement(StatementNode* out) {
   if (PeekKeyword("DROP")) return ParseDrop(out);
   if (PeekKeyword("TRUNCATE")) return as(&Parser::ParseTruncate);
   if (PeekKeyword("LOAD") && PeekKeyword("DATA", 1)) return as(&Parser::ParseLoadData);
-  if (PeekKeyword("ANALYZE")) return as(&Parser::ParseAnalyze);
+  if (PeekAny(*this, {"ANALYZE", "OPTIMIZE", "REPAIR"}) ||
+      (PeekKeyword("CHECK") && PeekAny(*this, {"TABLE", "TABLES"}, 1))) {
+    return as(&Parser::ParseTableMaintenance);
+  }
   if (PeekKeyword("EXPLAIN") || PeekKeyword("DESCRIBE") || PeekKeyword("DESC")) {
     return ParseExplain(out);
   }

@@ -160,7 +160,7 @@ class Parser {
   bool ParseCreate(StatementNode* out);
   bool ParseDrop(StatementNode* out);
   bool ParseTruncate(TruncateStmt* out);
-  bool ParseAnalyze(AnalyzeStmt* out);
+  bool ParseTableMaintenance(TableMaintenanceStmt* out);
   bool ParseExplain(StatementNode* out);
   // ALTER TABLE (parse_alter.cc); LOCK and UNLOCK TABLES (parse_lock.cc).
   bool ParseAlterTable(AlterTableStmt* out);
