@@ -146,6 +146,8 @@ const SysVarDef kVars[] = {
     Uint("information_schema_stats_expiry", S::kBoth, 86400, 0, kMaxTimeout),
     Str("init_connect", S::kGlobalOnly, ""),
     Uint("innodb_lock_wait_timeout", S::kBoth, 50, 1, 1073741824),
+    // Tools read it to tell the server's generation; MySQL 8.0 gives its own version.
+    Str("innodb_version", S::kGlobalOnly, "8.0.36", true),
     Uint("insert_id", S::kSessionOnly, 0),
     Uint("interactive_timeout", S::kBoth, 28800, 1, kMaxTimeout),
     Uint("join_buffer_size", S::kBoth, 262144, 128),

@@ -378,6 +378,21 @@ bool Parser::ParseFlush(FlushStmt* out) {
   if (!AcceptKeyword("NO_WRITE_TO_BINLOG")) AcceptKeyword("LOCAL");
   if (Peek().kind != TokenKind::kIdent) return Fail();
   out->what = absl::AsciiStrToUpper(Advance().text);
+  if (out->what == "TABLE" || out->what == "TABLES") {
+    // Nothing is cached to close; a global read lock or an export is another matter.
+    out->what = "TABLES";
+    const TokenKind next = Peek().kind;
+    if ((next == TokenKind::kIdent || next == TokenKind::kQuotedIdent) && !PeekKeyword("WITH") &&
+        !PeekKeyword("FOR")) {
+      do {
+        TableName table;
+        if (!ParseTableName(&table)) return false;
+      } while (Accept(TokenKind::kComma));
+    }
+    if (PeekKeyword("WITH")) return NotSupported("FLUSH TABLES WITH READ LOCK");
+    if (PeekKeyword("FOR")) return NotSupported("FLUSH TABLES FOR EXPORT");
+    return true;
+  }
   if (out->what != "PRIVILEGES" && out->what != "STATUS" && out->what != "HOSTS" &&
       out->what != "USER_RESOURCES") {
     return NotSupported(absl::StrCat("FLUSH ", out->what));

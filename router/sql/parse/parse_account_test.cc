@@ -117,6 +117,11 @@ TEST(ParseAccountTest, ShowGrantsAndCreateUser) {
   EXPECT_EQ(create.kind, ShowKind::kCreateUser);
   EXPECT_EQ(create.account.user, "app");
   EXPECT_EQ(MustParseAs<FlushStmt>("FLUSH PRIVILEGES").what, "PRIVILEGES");
+  EXPECT_EQ(MustParseAs<FlushStmt>("FLUSH TABLES").what, "TABLES");
+  EXPECT_EQ(MustParseAs<FlushStmt>("FLUSH LOCAL TABLE t, db.u").what, "TABLES");
+  EXPECT_EQ(MustFail("FLUSH TABLES WITH READ LOCK").code, 1235);
+  EXPECT_EQ(MustFail("FLUSH TABLES t FOR EXPORT").code, 1235);
+  EXPECT_EQ(MustFail("FLUSH TABLES t,").code, 1064);
 }
 
 TEST(ParseAccountTest, Roles) {
