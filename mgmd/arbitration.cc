@@ -22,7 +22,7 @@ void MgmdServer::HandleArbitration(int node_id, const control::ArbitrationReq& r
     log_->Add("ALERT", lost,
               absl::StrCat("lost by node ", node_id, "; arbitration chose node ", node_id));
     NodeSlot* loser = membership_.Find(lost);
-    loser->fenced_pid = loser->pid;
+    loser->fenced = loser->identity;
     // Publishes the view without `lost` before the grant below goes out on the same connection.
     DeclareFailed(lost, absl::StrCat("lost arbitration to node ", node_id),
                   "killed the process (it lost arbitration)");

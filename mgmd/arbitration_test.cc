@@ -153,7 +153,7 @@ class ArbitrationTest : public ::testing::Test {
   // Registers a played node of `type` as `id` (with `pid` as its process), and reports it
   // started when `start`. Null when the mgmd refused it.
   FakeNode* Join(int id, bool start = true, control::NodeType type = control::DATANODE,
-                 int pid = 0) {
+                 int pid = 0, uint64_t start_ticks = 0) {
     auto conn = BlockingConnection::Connect("127.0.0.1", mgmd_port_, absl::Seconds(5));
     EXPECT_TRUE(conn.ok()) << conn.status();
     if (!conn.ok()) return nullptr;
@@ -162,6 +162,7 @@ class ArbitrationTest : public ::testing::Test {
     req.mutable_register_req()->set_requested_node_id(static_cast<uint32_t>(id));
     req.mutable_register_req()->set_version(SHOAL_VERSION);
     req.mutable_register_req()->set_pid(pid != 0 ? pid : next_pid_++);
+    req.mutable_register_req()->set_start_ticks(start_ticks);
     EXPECT_TRUE(conn->Send(req).ok());
     auto node = std::make_unique<FakeNode>(std::move(*conn), id);
     ControlMessage reply = node->Next();
@@ -259,8 +260,9 @@ TEST_F(ArbitrationTest, TheFirstToAskWinsAndTheLoserIsFailedBeforeTheGrant) {
   // not come back as it is...
   EXPECT_EQ(Join(3, /*start=*/false, control::DATANODE, /*pid=*/4242), nullptr);
   EXPECT_THAT(last_refusal_, HasSubstr("lost arbitration"));
-  // ...and a restarted one is starting, so it is refused, and node 2 keeps serving.
-  FakeNode* b_again = Join(3, /*start=*/false);
+  // ...and a restarted one — here under the same pid, as a container's pid 1 started again,
+  // told apart by its start time — is starting, so it is refused, and node 2 keeps serving.
+  FakeNode* b_again = Join(3, /*start=*/false, control::DATANODE, /*pid=*/4242, /*start_ticks=*/77);
   ASSERT_NE(b_again, nullptr);
   control::ArbitrationConf late = b_again->Arbitrate(2);
   EXPECT_FALSE(late.granted());

@@ -46,10 +46,11 @@ struct NodeSlot {
   std::optional<control::MemoryUsage> memory;
   // Its process's threads, from its latest heartbeat; cleared when it leaves.
   std::vector<control::ThreadUsage> threads;
-  // The pid of the process that lost arbitration in this slot (0: none). That process may not
+  // The process that lost arbitration in this slot (pid 0: none). That process may not
   // register again — it has to restart, as a node declared failed does — while a new process
-  // may.
-  int fenced_pid = 0;
+  // may. Its whole identity, not its pid alone: in a container every node is pid 1, and the
+  // same container started again is a new process under the same pid.
+  liveness::ProcessIdentity fenced;
 };
 
 // The epoch a whole-cluster restart recovers, as the mgmd decided it (control.proto's

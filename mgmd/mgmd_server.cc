@@ -277,7 +277,9 @@ void MgmdServer::HandleRegister(Connection& conn, const control::RegisterReq& re
     return;
   }
   NodeSlot* slot = membership_.Find(*id);
-  if (slot->fenced_pid != 0 && slot->fenced_pid == req.pid()) {
+  const liveness::ProcessIdentity identity{req.boot_id(), static_cast<int>(req.pid()),
+                                           req.start_ticks()};
+  if (slot->fenced.pid != 0 && slot->fenced == identity) {
     // It was declared failed by arbitration yet lives on: it has to restart (I5).
     log_->Add("WARNING", *id,
               absl::StrCat("Refused process ", req.pid(), " from ", conn.peer_ip,
@@ -289,12 +291,12 @@ void MgmdServer::HandleRegister(Connection& conn, const control::RegisterReq& re
     conn.channel->CloseAfterFlush();
     return;
   }
-  slot->fenced_pid = 0;
+  slot->fenced = {};
   conn.node_id = *id;
   node_connections_[*id] = conn.id;
   slot->version = req.version();
   slot->pid = req.pid();
-  slot->identity = {req.boot_id(), req.pid(), req.start_ticks()};
+  slot->identity = identity;
   failure_detector_.Watch(*slot, absl::Now());
   log_->Add("INFO", *id,
             absl::StrCat(TypeTitle(slot->type), " connected from ", conn.peer_ip, " (version ",

@@ -55,7 +55,7 @@ void MgmdServer::CheckHeartbeats() {
                                                             absl::Milliseconds(1))),
                            "); declared failed"));
     // Others serve on without it: its process may not come back with what it held (I5).
-    if (slot->type == control::DATANODE) slot->fenced_pid = slot->pid;
+    if (slot->type == control::DATANODE) slot->fenced = slot->identity;
     DeclareFailed(node_id, /*stop_reason=*/"", "killed the unresponsive process");
   }
   // A system restart waiting for data nodes decides once start_partial_timeout has passed.
