@@ -4,7 +4,10 @@
 #
 #   scripts/install-deps.sh           what building and running need
 #   scripts/install-deps.sh --tests   and what only the tests need: a MariaDB server, which they
-#                                     run privately beside Shoal (bench/private_mariadb.sh)
+#                                     run privately beside Shoal (bench/private_mariadb.sh), and
+#                                     podman with debootstrap for the containers test
+#                                     (tests/integration/container_test.sh; podman-compose and
+#                                     kubernetes-validate come from PyPI, tests/clients/build.sh)
 set -euo pipefail
 for_tests=false
 [ "${1:-}" = --tests ] && for_tests=true
@@ -27,6 +30,9 @@ command -v go >/dev/null || [ -x /usr/local/go/bin/go ] || packages+=(golang-go)
 command -v java >/dev/null || packages+=(default-jdk-headless)
 command -v mvn >/dev/null || packages+=(maven)
 $for_tests && packages+=(mariadb-server)
+# The containers test: podman with runc (crun refuses some hosts' cgroup layouts) and the CNI
+# bridge network; debootstrap makes its Debian base image, since no registry is assumed.
+$for_tests && packages+=(podman runc containernetworking-plugins iptables debootstrap)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -2,7 +2,8 @@
 # The README's test command (and CI's): installs what is missing, builds, and runs every test.
 #  0. the real MySQL client programs the integration tests drive (tests/clients/build.sh);
 #  1. release build of the daemons: the tests that need the release build itself (label
-#     release: the README's run command, the busy-neighbour test, a scheduling test);
+#     release: the README's run command, the busy-neighbour test, a scheduling test, and the
+#     containers test, which puts the release binaries in an image);
 #  2. AddressSanitizer + UBSan build: every other test — the unit tests and fuzz corpora, and
 #     every integration and fault test with real processes and real clients, daemons included
 #     (each runs once, under the sanitizers, where a memory error would show);

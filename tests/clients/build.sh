@@ -22,6 +22,6 @@ rm -rf "$out/java" && mkdir -p "$out/java"
 cp -r tests/clients/java/target/classes "$out/java/classes"
 cp -r tests/clients/java/target/dependency "$out/java/lib"
 
-echo "clients: Python (PyMySQL, mysql-connector-python)" >&2
+echo "clients: Python (PyMySQL, mysql-connector-python; podman-compose, kubernetes-validate)" >&2
 if [ ! -x "$out/pyvenv/bin/python" ]; then /usr/bin/python3 -m venv "$out/pyvenv"; fi
 "$out/pyvenv/bin/pip" install -q --disable-pip-version-check -r tests/clients/python/requirements.txt
