@@ -152,8 +152,8 @@ class ArbitrationTest : public ::testing::Test {
 
   // Registers a played node of `type` as `id` (with `pid` as its process), and reports it
   // started when `start`. Null when the mgmd refused it.
-  FakeNode* Join(int id, bool start = true, control::NodeType type = control::DATANODE,
-                 int pid = 0, uint64_t start_ticks = 0) {
+  FakeNode* Join(int id, bool start = true, control::NodeType type = control::DATANODE, int pid = 0,
+                 uint64_t start_ticks = 0) {
     auto conn = BlockingConnection::Connect("127.0.0.1", mgmd_port_, absl::Seconds(5));
     EXPECT_TRUE(conn.ok()) << conn.status();
     if (!conn.ok()) return nullptr;

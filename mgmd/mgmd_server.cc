@@ -20,6 +20,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "common/control/view_text.h"
+#include "common/dir_lock.h"
 #include "common/logging.h"
 #include "common/status_macros.h"
 
@@ -60,7 +61,11 @@ absl::StatusOr<std::unique_ptr<MgmdServer>> MgmdServer::Create(EventLoop* loop, 
     return absl::UnavailableError(absl::StrCat("cannot create the data directory ",
                                                options.config.mgmd.data_dir, ": ", ec.message()));
   }
+  // A second mgmd on these files would take the first one's nodes for its own (pid files).
+  SHOAL_ASSIGN_OR_RETURN(DirLock lock,
+                         DirLock::Acquire(options.config.mgmd.data_dir, "mgmd data directory"));
   std::unique_ptr<MgmdServer> server(new MgmdServer(loop, std::move(options), metrics));
+  server->data_dir_lock_.emplace(std::move(lock));
   SHOAL_ASSIGN_OR_RETURN(server->log_,
                          ClusterLog::Open(server->options_.config.mgmd.data_dir + "/cluster.log"));
   SHOAL_RETURN_IF_ERROR(server->Listen());

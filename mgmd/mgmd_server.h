@@ -19,6 +19,7 @@
 #include "absl/time/time.h"
 #include "common/config/config.h"
 #include "common/control/channel.h"
+#include "common/dir_lock.h"
 #include "common/event_loop.h"
 #include "common/liveness/stall_metrics.h"
 #include "common/metrics.h"
@@ -74,6 +75,7 @@ class MgmdServer {
     bool restarting = false;  // a console RESTART: start again as soon as it exits
     std::unique_ptr<Timer> relaunch_timer;
     std::unique_ptr<Timer> adoption_check;
+    bool replacing_adopted = false;  // killed by CheckAdopted: the next waits until it serves
     absl::Time launched_at;
     int quick_deaths = 0;  // consecutive deaths soon after launch: backs off relaunching
   };
@@ -166,6 +168,7 @@ class MgmdServer {
   FailureDetector failure_detector_;
   liveness::StallMetrics stall_metrics_;
   std::unique_ptr<ClusterLog> log_;
+  std::optional<DirLock> data_dir_lock_;  // held while this mgmd runs
   std::unique_ptr<Supervisor> supervisor_;
   evconnlistener* listener_ = nullptr;
   int port_ = 0;

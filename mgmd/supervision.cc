@@ -4,7 +4,9 @@
 #include <netdb.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
@@ -21,8 +23,12 @@ namespace {
 constexpr absl::Duration kQuickDeath = absl::Seconds(10);
 constexpr absl::Duration kFirstRelaunchDelay = absl::Milliseconds(500);
 constexpr int kMaxBackoffDoublings = 5;
-// How long an adopted node has to register: it retries its mgmd every 500 ms.
-constexpr absl::Duration kAdoptedRegisterWithin = absl::Seconds(5);
+// How long an adopted node has to register: it retries its mgmd every 500 ms, but a busy
+// neighbour can keep it from running for many seconds (docs/architecture.md, "Failure
+// detection"), and taking a live node for a lost one costs a node restart.
+constexpr absl::Duration kAdoptedRegisterWithin = absl::Seconds(15);
+// How soon an adopted node that must be replaced looks again while another is being replaced.
+constexpr absl::Duration kAdoptedRecheck = absl::Seconds(1);
 
 std::vector<std::string> LocalAddresses() {
   std::vector<std::string> out;
@@ -108,19 +114,38 @@ absl::Status MgmdServer::LaunchLocalNodes() {
   return absl::OkStatus();
 }
 
+// One at a time, each started and serving before the next is killed: the replicas of a node
+// group are never all down together, and a node restarted copies from one that serves.
 void MgmdServer::CheckAdopted(int node_id) {
   const NodeSlot* slot = membership_.Find(node_id);
   if (shutting_down_ || !supervisor_->Adopted(node_id) || slot->state != control::NOT_CONNECTED) {
     return;
   }
   Supervised& sup = supervised_.at(node_id);
-  sup.restarting = true;
-  if (supervisor_->Signal(node_id, SIGKILL)) {
-    log_->Add("WARNING", node_id,
-              absl::StrCat("process ", supervisor_->pid(node_id), " did not register within ",
-                           absl::FormatDuration(kAdoptedRegisterWithin),
-                           ": killed, to be started again"));
+  for (const auto& [id, other] : supervised_) {
+    if (id != node_id && other.replacing_adopted &&
+        membership_.Find(id)->state != control::STARTED) {
+      sup.adoption_check->Start(kAdoptedRecheck);
+      return;
+    }
   }
+  const pid_t pid = supervisor_->pid(node_id);
+  sup.restarting = true;
+  sup.replacing_adopted = true;
+  if (!supervisor_->Signal(node_id, SIGKILL)) {
+    // Gone meanwhile (its end is on the way), or not ours to signal.
+    sup.restarting = false;
+    sup.replacing_adopted = false;
+    log_->Add("ALERT", node_id,
+              absl::StrCat("process ", pid, " did not register within ",
+                           absl::FormatDuration(kAdoptedRegisterWithin),
+                           " and cannot be stopped: ", std::strerror(errno)));
+    return;
+  }
+  log_->Add(
+      "WARNING", node_id,
+      absl::StrCat("process ", pid, " did not register within ",
+                   absl::FormatDuration(kAdoptedRegisterWithin), ": killed, to be started again"));
 }
 
 absl::Status MgmdServer::Launch(int node_id) {

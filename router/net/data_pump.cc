@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "absl/time/time.h"
+#include "common/logging.h"
 
 namespace shoal::router {
 namespace {
@@ -54,6 +55,7 @@ void DataPump::OnAfter(int, short, void* arg) {
   auto* raw = static_cast<Delayed*>(arg);
   DataPump* self = raw->pump;
   auto it = self->delayed_.find(raw);
+  SHOAL_CHECK(it != self->delayed_.end()) << "a timer the pump does not hold";
   std::unique_ptr<Delayed> delayed = std::move(it->second);
   self->delayed_.erase(it);
   event_free(delayed->timer);

@@ -561,6 +561,31 @@ TEST_F(SqlTablesTest, InsertOnDuplicateKeyUpdateAndReplace) {
   Query("DROP TABLE counters");
 }
 
+// A locking scan with a LIMIT ends once its rows are in, though a batch of it met a lock on
+// another partition (the holder's row is that partition's first): the statement is answered
+// at once, and once it committed and the holder let go, nothing is left locked behind it
+// (LockWaits::OfEnded takes the waits of an ended transaction out; ldm_test covers it).
+TEST_F(SqlTablesTest, ALimitedLockingScanLeavesNoLocksBehindItsCommit) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE lim (id INT PRIMARY KEY, v INT)");
+  std::string values;
+  for (int id = 1; id <= 64; ++id) absl::StrAppend(&values, id > 1 ? "," : "", "(", id, ", 0)");
+  Query("INSERT INTO lim VALUES " + values);
+  // The holder, through router 5, locks id 1 for 3 s: its partition's first row, where the
+  // scan below waits while every other partition answers it.
+  const std::string script = absl::StrCat(
+      "(echo 'BEGIN; SELECT v FROM shop.lim WHERE id = 1 FOR UPDATE;'; sleep 3; "
+      "echo 'COMMIT;') | /usr/bin/mariadb --user=root --socket=",
+      other_socket(), " >/dev/null & sleep 1; /usr/bin/mariadb --user=root -N --socket=", socket(),
+      " -e 'BEGIN; SELECT id > 1 FROM shop.lim LIMIT 1 FOR UPDATE; COMMIT' 2>&1; wait");
+  CommandResult r = RunCommand({"/bin/bash", "-c", script}, absl::Seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "1\n") << r.out;  // another partition's row, at once
+  // Every row can be written now: nothing is left locked.
+  EXPECT_EQ(Query("UPDATE lim SET v = v + 1; SELECT SUM(v) FROM lim"), "SUM(v)\n64\n");
+  Query("DROP TABLE lim");
+}
+
 // OPTIMIZE TABLE answers as mysqld does for NDB tables (InnoDB's, and so MariaDB's, adds a
 // note): the others are in the corpus (table_maintenance.sql), beside MariaDB.
 TEST_F(SqlTablesTest, OptimizeTableAnswersAsForNdb) {

@@ -238,6 +238,14 @@ void Ldm::ClientAbort(const wire::Abort& abort, uint32_t conn, ReplySink* sink) 
 
 void Ldm::Unpark(storage::TxnId txn, ReplySink* sink) {
   if (lock_waits_.empty()) return;
+  for (LockWaits::Parked& orphan : lock_waits_.OfEnded(txn)) {
+    absl::string_view bytes = orphan.op;
+    wire::Op op;
+    SHOAL_CHECK(wire::DecodeOp(&bytes, &op) == wire::DecodeStatus::kOk);  // decoded before
+    ReplyError(&context_, sink->ReplyTo(orphan.conn), op.header.tag, wire::kErTemporary,
+               wire::TemporaryError(wire::kNdbRolledBack,
+                                    "its transaction ended while it waited for a lock"));
+  }
   for (LockWaits::Parked& waiting : lock_waits_.Ready(txn)) {
     absl::string_view bytes = waiting.op;
     wire::Op op;

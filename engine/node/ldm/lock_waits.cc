@@ -30,7 +30,7 @@ absl::Time LockWaits::DeadlineFor(absl::Time deadline) {
 
 void LockWaits::Park(const wire::Op& op, uint32_t conn, storage::TxnId holder,
                      absl::Time deadline) {
-  parked_.push_back(Parked{std::string(op.bytes), conn, holder, deadline, true, {}});
+  parked_.push_back(Parked{std::string(op.bytes), conn, op.header.txn, holder, deadline, true, {}});
 }
 
 std::vector<LockWaits::Parked> LockWaits::Ready(storage::TxnId txn) {
@@ -68,6 +68,20 @@ std::vector<LockWaits::Parked> LockWaits::Expired(
 
 void LockWaits::DropConnection(uint32_t conn) {
   std::erase_if(parked_, [conn](const Parked& p) { return p.conn == conn; });
+}
+
+std::vector<LockWaits::Parked> LockWaits::OfEnded(storage::TxnId txn) {
+  std::vector<Parked> ended;
+  if (txn == storage::kAutocommit) return ended;
+  for (auto it = parked_.begin(); it != parked_.end();) {
+    if (it->own == txn) {
+      ended.push_back(std::move(*it));
+      it = parked_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return ended;
 }
 
 }  // namespace shoal::node

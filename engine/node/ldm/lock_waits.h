@@ -5,7 +5,10 @@
 //              may park again behind another holder with the deadline it had;
 //   expired    when lock time passes its deadline (Expired): the LDM answers 1205 or, for a
 //              handover wait, a temporary error;
-//   dropped    with its connection.
+//   dropped    with its connection;
+//   ended      when its own transaction ends (OfEnded; the LDM answers a temporary error): a
+//              client that gave its transaction up while one of its scans waited here, run
+//              later, would lock rows for a transaction that is over, until the link closed.
 //
 // Lock time is the LDM's running time (liveness::RunningClock): seconds in which the LDM's
 // thread was not scheduled do not count, or a stall of the host would end every wait with
@@ -36,6 +39,7 @@ class LockWaits {
   struct Parked {
     std::string op;  // the operation's bytes
     uint32_t conn;
+    storage::TxnId own;  // the operation's transaction
     storage::TxnId waiting_for;
     absl::Time deadline;    // in lock time
     bool counting = true;   // as Expired last found its holder: false moves the deadline out
@@ -64,6 +68,8 @@ class LockWaits {
   std::vector<Parked> Expired(absl::Time now,
                               absl::FunctionRef<bool(storage::TxnId holder)> holder_heard);
   void DropConnection(uint32_t conn);
+  // Takes out the operations of `txn`, which has ended.
+  std::vector<Parked> OfEnded(storage::TxnId txn);
   bool empty() const { return parked_.empty(); }
 
  private:

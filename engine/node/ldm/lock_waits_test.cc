@@ -35,6 +35,27 @@ TEST(LockWaitsTest, ReadyGivesTheHolderSWaitersInArrivalOrder) {
   EXPECT_TRUE(waits.empty());
 }
 
+TEST(LockWaitsTest, AnEndedTransactionsOwnWaitsAreTakenOut) {
+  const absl::Time start = absl::FromUnixSeconds(1000);
+  LockWaits waits(absl::Seconds(2), start);
+  std::string b1, b2, b3;
+  absl::Time deadline = waits.LockNow(start) + absl::Seconds(2);
+  wire::Op scan = OpWithTag(&b1, 1);
+  scan.header.txn = 70;  // a scan batch of transaction 70, behind 50
+  waits.Park(scan, 7, /*holder=*/50, deadline);
+  wire::Op other = OpWithTag(&b2, 2);
+  other.header.txn = 71;
+  waits.Park(other, 7, /*holder=*/50, deadline);
+  waits.Park(OpWithTag(&b3, 3), 7, /*holder=*/50, deadline);  // autocommit
+  EXPECT_TRUE(waits.OfEnded(0).empty());  // autocommit is no transaction that ends
+  std::vector<LockWaits::Parked> ended = waits.OfEnded(70);
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_EQ(ended[0].op, "op1");
+  EXPECT_EQ(ended[0].own, 70u);
+  // When 50 ends, only the others are run again.
+  EXPECT_EQ(waits.Ready(50).size(), 2u);
+}
+
 TEST(LockWaitsTest, AWaitEndsAfterItsTimeoutOfRunningTime) {
   const absl::Time start = absl::FromUnixSeconds(1000);
   LockWaits waits(absl::Seconds(1), start);

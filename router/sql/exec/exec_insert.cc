@@ -796,12 +796,12 @@ StatementResult InsertRows(const InsertStmt& stmt, api::TablePtr table, RowsToIn
     if (walk->NeedsMaster()) return reserve();
     ctx.state->data->auto_increment[table->id] = walk->range();
   }
+  auto new_row = NameNewRow(stmt, *table);
+  if (auto* err = std::get_if<mysql::SqlError>(&new_row)) return *err;
   BeginImplicitTransaction(ctx.state);
   NoteTransactionWrite(ctx.state);
   if (!stmt.on_duplicate.empty()) {
     if (stmt.replace) return mysql::errors::ParseError("ON DUPLICATE KEY UPDATE", 1);
-    auto new_row = NameNewRow(stmt, *table);
-    if (auto* err = std::get_if<mysql::SqlError>(&new_row)) return *err;
     auto* upsert =
         new UpsertRun(ctx, std::move(table), std::move(packed), stmt.on_duplicate,
                       std::get<NewRowColumns>(std::move(new_row)), last_insert_id, records_info);

@@ -223,8 +223,9 @@ bool Parser::ParseInsert(InsertStmt* out) {
   if (PeekKeyword("PARTITION")) return NotSupported("PARTITION");
   if (!ParseInsertSource(*this, out)) return false;
   if (AcceptKeyword("AS")) {
-    // A query's rows are named by its own select list: the alias is for VALUES and SET.
-    if (out->select != nullptr) return Fail();
+    // A query's rows are named by its own select list, and REPLACE has nothing to read them
+    // in: the alias is for INSERT's VALUES and SET.
+    if (out->select != nullptr || out->replace) return Fail();
     if (!ParseInsertRowAlias(*this, out)) return false;
   }
   if (out->replace || !AcceptKeyword("ON")) return true;

@@ -146,6 +146,7 @@ TEST(DmlInsertTest, RowAlias) {
   EXPECT_EQ(Get<InsertStmt>("INSERT INTO t VALUES (1) AS `new`").row_alias, "new");
   EXPECT_EQ(MustFail("INSERT INTO t VALUES (1, 2) AS n (a, A)").code, 1060);
   EXPECT_EQ(MustFail("INSERT INTO t VALUES (1) AS").code, 1064);
+  EXPECT_EQ(MustFail("REPLACE INTO t VALUES (1) AS new").code, 1064);
   EXPECT_EQ(MustFail("INSERT INTO t VALUES (1) AS n (").code, 1064);
 }
 

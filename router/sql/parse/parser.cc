@@ -234,11 +234,11 @@ bool Parser::UnsupportedStatement() {
   static constexpr absl::string_view kTwoWord[] = {"CREATE", "DROP", "ALTER",  "LOCK", "UNLOCK",
                                                    "FLUSH",  "LOAD", "RENAME", "CHECK"};
   static constexpr absl::string_view kOneWord[] = {
-      "INSERT",    "REPLACE",  "UPDATE", "DELETE",   "TRUNCATE", "EXPLAIN", "DESCRIBE",  "DESC",
-      "ANALYZE",   "OPTIMIZE", "REPAIR", "CHECKSUM", "GRANT",    "REVOKE",  "CALL",      "HANDLER",
-      "SAVEPOINT", "RELEASE",  "XA",     "TABLE",    "VALUES",   "INSTALL", "UNINSTALL", "RESET",
-      "PURGE",     "CHANGE",   "IMPORT", "CLONE",    "HELP",     "SIGNAL",  "RESIGNAL",  "GET",
-      "SHUTDOWN",  "RESTART",  "BINLOG", "CACHE"};
+      "INSERT",  "REPLACE",  "UPDATE",  "DELETE", "TRUNCATE", "EXPLAIN",   "DESCRIBE",
+      "DESC",    "CHECKSUM", "GRANT",   "REVOKE", "CALL",     "HANDLER",   "SAVEPOINT",
+      "RELEASE", "XA",       "TABLE",   "VALUES", "INSTALL",  "UNINSTALL", "RESET",
+      "PURGE",   "CHANGE",   "IMPORT",  "CLONE",  "HELP",     "SIGNAL",    "RESIGNAL",
+      "GET",     "SHUTDOWN", "RESTART", "BINLOG", "CACHE"};
   for (absl::string_view kw : kTwoWord) {
     if (PeekKeyword(kw)) {
       const Token& next = Peek(1);
