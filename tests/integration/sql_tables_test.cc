@@ -686,6 +686,51 @@ TEST_F(SqlTablesTest, UniqueSecondaryKeysInReplaceAndTheirDuplicateEntries) {
   Query("DROP TABLE r1, ig, cu");
 }
 
+// UPDATE IGNORE and DELETE IGNORE as MySQL 8.0 (the rows they skip are in the corpus beside
+// MariaDB, which warns of none): each row skipped for a duplicate key (1062) or a foreign key
+// (1451, 1452) has its warning, in the order the rows were met; ROW_COUNT() counts the rows
+// changed.
+TEST_F(SqlTablesTest, UpdateDeleteIgnoreWarnPerSkippedRow) {
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE uig (id INT PRIMARY KEY, u INT, UNIQUE KEY k_u (u))");
+  Query("INSERT INTO uig VALUES (1, 10), (2, 20), (3, 30)");
+  EXPECT_EQ(Query("UPDATE IGNORE uig SET id = id + 1; SHOW WARNINGS"),
+            "Level\tCode\tMessage\n"
+            "Warning\t1062\tDuplicate entry '2' for key 'uig.PRIMARY'\n"
+            "Warning\t1062\tDuplicate entry '3' for key 'uig.PRIMARY'\n");
+  EXPECT_EQ(Query("SELECT * FROM uig ORDER BY id"), "id\tu\n1\t10\n2\t20\n4\t30\n");
+  EXPECT_EQ(Query("UPDATE IGNORE uig SET u = 20 WHERE id <> 2; SELECT ROW_COUNT()"),
+            "ROW_COUNT()\n0\n");
+  EXPECT_EQ(Query("UPDATE IGNORE uig SET u = u + 10 ORDER BY id DESC; SELECT ROW_COUNT()"),
+            "ROW_COUNT()\n3\n");
+  EXPECT_EQ(Query("SELECT * FROM uig ORDER BY id"), "id\tu\n1\t20\n2\t30\n4\t40\n");
+
+  Query("CREATE TABLE uip (id INT PRIMARY KEY)");
+  Query(
+      "CREATE TABLE uic (id INT PRIMARY KEY, p INT, CONSTRAINT uic_p FOREIGN KEY (p) "
+      "REFERENCES uip (id))");
+  Query("INSERT INTO uip VALUES (1), (2), (3); INSERT INTO uic VALUES (10, 1), (11, 3)");
+  const std::string fk =
+      "a foreign key constraint fails (`shop`.`uic`, CONSTRAINT `uic_p` FOREIGN KEY (`p`) "
+      "REFERENCES `uip` (`id`))\n";
+  EXPECT_EQ(Query("DELETE IGNORE FROM uip; SHOW WARNINGS"),
+            "Level\tCode\tMessage\n"
+            "Warning\t1451\tCannot delete or update a parent row: " +
+                fk + "Warning\t1451\tCannot delete or update a parent row: " + fk);
+  EXPECT_EQ(Query("SELECT * FROM uip ORDER BY id"), "id\n1\n3\n");
+  EXPECT_EQ(Query("UPDATE IGNORE uic SET p = p + 2; SHOW WARNINGS"),
+            "Level\tCode\tMessage\n"
+            "Warning\t1452\tCannot add or update a child row: " +
+                fk);
+  EXPECT_EQ(Query("SELECT * FROM uic ORDER BY id"), "id\tp\n10\t3\n11\t3\n");
+  // Without IGNORE the first refusal is the statement's error, and nothing is changed.
+  CommandResult r = Mariadb("UPDATE uic SET p = p - 2 + id - 10", false, "shop");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_THAT(r.err, HasSubstr("ERROR 1452 (23000)"));
+  EXPECT_EQ(Query("SELECT * FROM uic ORDER BY id"), "id\tp\n10\t3\n11\t3\n");
+  Query("DROP TABLE uic, uip, uig");
+}
+
 // DEFAULT / ON UPDATE CURRENT_TIMESTAMP with time passing between statements: an UPDATE that
 // changes the row moves the column, whether by key (an update program: the data node decides)
 // or by scan; one that sets the values the row has leaves it and counts no changed row.

@@ -179,6 +179,12 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
           NoteError(outcome.code, outcome.message);
         }
         return StepDone();
+      case Phase::kRow:
+      case Phase::kRevert:
+        if (!outcome.ok() && !outcome.not_found() && !row_error_) {
+          row_error_ = EngineError(outcome.code, outcome.message);
+        }
+        return StepDone();
       case Phase::kEnd:
         if (!outcome.ok()) NoteError(outcome.code, outcome.message);
         return Finish();
@@ -195,7 +201,17 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
   }
 
  private:
-  enum class Phase { kDirect, kFetch, kWrite, kEnd };
+  // kRow and kRevert: IGNORE's writes of one row, and their undoing (NextRow).
+  enum class Phase { kDirect, kFetch, kWrite, kRow, kRevert, kEnd };
+
+  // What one row's UPDATE or DELETE writes.
+  struct RowWrite {
+    std::string key;      // the row's key as read
+    std::string before;   // the row as read, packed
+    std::string after;    // as written; empty for DELETE
+    std::string new_key;  // after's key
+    bool moves = false;   // the key changes: the row is deleted, then inserted
+  };
 
   api::Transaction* txn() { return session_txn_ != nullptr ? session_txn_.get() : &own_txn_; }
 
@@ -214,6 +230,11 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       case Phase::kWrite:
         if (!changes_.empty() && !error_) return CheckChanges();
         return End();
+      case Phase::kRow:
+        return RowWritten();
+      case Phase::kRevert:
+        if (row_error_ && !error_) error_ = row_error_;
+        return NextRow();
       case Phase::kEnd:
         return;
     }
@@ -281,27 +302,134 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       if (matched.size() > count) matched.resize(count);
     }
     matched_ = matched.size();
+    if (spec_.ignore) {
+      // Without ORDER BY, MySQL meets the rows in primary key order (InnoDB's scan): which of
+      // two rows colliding with each other is skipped depends on it.
+      if (spec_.order_by->empty()) {
+        const std::vector<int>& pk = table_->primary_key().columns;
+        std::stable_sort(matched.begin(), matched.end(), [&](const auto& a, const auto& b) {
+          for (int c : pk) {
+            int cmp = CompareValues(values[a.second][c], values[b.second][c]);
+            if (cmp != 0) return cmp < 0;
+          }
+          return false;
+        });
+      }
+      for (const auto& [keys, r] : matched) order_.push_back(r);
+      values_ = std::move(values);
+      outstanding_ = 0;
+      return NextRow();
+    }
     for (const auto& [keys, r] : matched) {
-      if (auto err = WriteRow(rows_[r], values[r], ctx)) return Fail(*err);
+      RowWrite w;
+      auto planned = PlanRow(rows_[r], values[r], ctx, &w);
+      if (auto* err = std::get_if<mysql::SqlError>(&planned)) return Fail(*err);
+      if (!std::get<bool>(planned)) continue;
+      if (foreign_keys_) changes_.push_back({w.before, w.after});
+      RecordUndo(w);
+      SendRow(w);
+      if (w.moves) --affected_;  // two operations, one row
     }
     DataAccess* data_access = data();
     data_access->Flush();
     StepDone();
   }
 
-  std::optional<mysql::SqlError> WriteRow(const std::string& packed, const std::vector<Value>& old,
-                                          const ExecContext& ctx) {
-    std::string key;
-    if (!api::Client::KeyOfRow(*table_, packed, &key)) {
+  // UPDATE IGNORE and DELETE IGNORE, as MySQL runs them: one row at a time, in order, each
+  // written and its foreign keys checked before the next, so that a row colliding with one
+  // written before it is the one skipped. A row refused with 1062 (its new key is another
+  // row's) or 1451/1452 (a foreign key) is put back as it was and skipped with that warning;
+  // any other error ends the statement.
+  void NextRow() {
+    phase_ = Phase::kRow;
+    // A KILL QUERY, or a session gone, stops the rows here; its own transaction rolls back.
+    if (!error_ && (state() == nullptr || Interrupted())) {
+      error_ = mysql::errors::QueryInterrupted();
+    }
+    if (error_) return End();
+    ExecContext ctx = context();
+    while (next_row_ < order_.size()) {
+      const size_t r = order_[next_row_++];
+      row_ = RowWrite{};
+      auto planned = PlanRow(rows_[r], values_[r], ctx, &row_);
+      if (auto* err = std::get_if<mysql::SqlError>(&planned)) {
+        error_ = *err;
+        return End();
+      }
+      if (!std::get<bool>(planned)) continue;
+      row_error_.reset();
+      outstanding_ = 1;
+      SendRow(row_);
+      data()->Flush();
+      return StepDone();
+    }
+    End();
+  }
+
+  // The current row's writes answered.
+  void RowWritten() {
+    if (state() == nullptr) return NextRow();  // orphaned: stops there
+    if (row_error_) {
+      if (row_error_->code != 1062 || spec_.verb != Verb::kUpdate) {
+        error_ = row_error_;
+        return End();
+      }
+      // A moved row's delete went through before its insert failed: the row is put back.
+      return SkipRow(*row_error_, row_.moves, false);
+    }
+    if (!foreign_keys_) return KeepRow();
+    if (!cascades_noted_) NoteCascades(state(), *table_);
+    cascades_noted_ = true;
+    CheckForeignKeys(data(), data()->client().dictionary(), txn(), table_,
+                     {RowChange{row_.before, row_.after}},
+                     [this](std::optional<mysql::SqlError> error) {
+                       if (!error) return KeepRow();
+                       if (error->code == 1451 || error->code == 1452) {
+                         return SkipRow(*error, true, row_.moves);
+                       }
+                       error_ = std::move(error);
+                       End();
+                     });
+  }
+
+  void KeepRow() {
+    ++affected_;
+    RecordUndo(row_);
+    NextRow();
+  }
+
+  // Warns of `error`, then puts the row back as it was: its old form written again
+  // (`restore`), its new one deleted when its key moved (`remove_new`).
+  void SkipRow(const mysql::SqlError& error, bool restore, bool remove_new) {
+    if (state() != nullptr) {
+      AddWarning(state(), Diagnostic::Level::kWarning, error.code, error.message);
+    }
+    phase_ = Phase::kRevert;
+    row_error_.reset();
+    outstanding_ = 1;
+    if (restore) {
+      api::Client& client = data()->client();
+      if (remove_new) {
+        ++outstanding_;
+        client.Delete(*table_, row_.new_key, this, txn());
+      }
+      ++outstanding_;
+      client.Write(*table_, row_.before, this, txn());
+      data()->Flush();
+    }
+    StepDone();
+  }
+
+  // What the statement writes for one row, into *w: true, or false when an UPDATE changes
+  // none of its values.
+  std::variant<bool, mysql::SqlError> PlanRow(const std::string& packed,
+                                              const std::vector<Value>& old, const ExecContext& ctx,
+                                              RowWrite* w) {
+    if (!api::Client::KeyOfRow(*table_, packed, &w->key)) {
       return mysql::errors::Internal("a row without its key");
     }
-    if (spec_.verb == Verb::kDelete) {
-      ++outstanding_;
-      data()->client().Delete(*table_, key, this, txn());
-      if (foreign_keys_) changes_.push_back({packed, ""});
-      undo_.Record(table_, key, packed);
-      return std::nullopt;
-    }
+    w->before = packed;
+    if (spec_.verb == Verb::kDelete) return true;
     std::vector<Value> updated = old;
     std::vector<bool> assigned(table_->columns.size());
     EvalContext eval = ctx.Eval();
@@ -329,32 +457,43 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       updated[c] = std::get<Value>(std::move(v));
     }
     schema::RowWriter writer;
-    if (auto err = Pack(updated, old, packed, &writer)) return err;
-    if (writer.view() == absl::string_view(packed)) return std::nullopt;  // nothing changes
+    if (auto err = Pack(updated, old, packed, &writer)) return *err;
+    if (writer.view() == absl::string_view(packed)) return false;  // nothing changes
     if (HasOnUpdateNow(*table_)) {
       TouchOnUpdateColumns(*table_, assigned, ctx, &updated);
-      if (auto err = Pack(updated, old, packed, &writer)) return err;
+      if (auto err = Pack(updated, old, packed, &writer)) return *err;
     }
-    if (foreign_keys_) changes_.push_back({packed, std::string(writer.view())});
-    std::string new_key, new_form, old_form;
-    api::Client::KeyOfRow(*table_, writer.view(), &new_key);
+    w->after = std::string(writer.view());
+    api::Client::KeyOfRow(*table_, w->after, &w->new_key);
     // A key that changes only as its collation ignores ('ada' → 'ADA') names the same row: it
     // is rewritten in place, as MySQL updates it.
-    const bool moves = schema::KeyForm(*table_, 0, new_key, &new_form) !=
-                       schema::KeyForm(*table_, 0, key, &old_form);
-    if (moves) undo_.Record(table_, new_key, "");
-    undo_.Record(table_, key, packed);
-    if (moves) {
+    std::string new_form, old_form;
+    w->moves = schema::KeyForm(*table_, 0, w->new_key, &new_form) !=
+               schema::KeyForm(*table_, 0, w->key, &old_form);
+    return true;
+  }
+
+  // For savepoints: what `w` overwrites.
+  void RecordUndo(const RowWrite& w) {
+    if (w.moves) undo_.Record(table_, w.new_key, "");
+    undo_.Record(table_, w.key, w.before);
+  }
+
+  // Sends `w`'s operations, each counted in outstanding_.
+  void SendRow(const RowWrite& w) {
+    api::Client& client = data()->client();
+    if (spec_.verb == Verb::kDelete) {
+      ++outstanding_;
+      client.Delete(*table_, w.key, this, txn());
+    } else if (w.moves) {
       // The key moves: the row goes to its new partition.
       outstanding_ += 2;
-      data()->client().Delete(*table_, key, this, txn());
-      data()->client().Insert(*table_, writer.view(), this, txn());
-      --affected_;  // two operations, one row
-      return std::nullopt;
+      client.Delete(*table_, w.key, this, txn());
+      client.Insert(*table_, w.after, this, txn());
+    } else {
+      ++outstanding_;
+      client.Write(*table_, w.after, this, txn());
     }
-    ++outstanding_;
-    data()->client().Write(*table_, writer.view(), this, txn());
-    return std::nullopt;
   }
 
   // `row` packed; a value as it was in `old` keeps its stored bytes from `packed` (an ENUM's
@@ -424,6 +563,13 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
   uint64_t matched_direct_ = 0;  // the direct path's rows found (changed or not)
   std::vector<std::string> rows_;
   std::optional<mysql::SqlError> error_;
+  // IGNORE's rows (NextRow): their order, decoded values, the next one and the current one.
+  std::vector<size_t> order_;
+  std::vector<std::vector<Value>> values_;
+  size_t next_row_ = 0;
+  RowWrite row_;
+  std::optional<mysql::SqlError> row_error_;  // the first refusal of the row's writes
+  bool cascades_noted_ = false;
 };
 
 // sql_safe_updates: an UPDATE or DELETE without LIMIT must find its rows through a key (a key
@@ -458,8 +604,9 @@ StatementResult RunModify(const TableName& name, ModifySpec spec, const ExecCont
     return ok;
   }
   // Foreign keys and savepoints need each row as it was: the general path reads it first.
+  // IGNORE takes the rows one by one (ModifyRun::NextRow).
   bool direct = WhereIsKeyOnly(*table, spec.where, plan) && spec.order_by->empty() &&
-                !ForeignKeysApply(*table, *ctx.state) && !RecordsUndo(ctx.state);
+                !spec.ignore && !ForeignKeysApply(*table, *ctx.state) && !RecordsUndo(ctx.state);
   std::optional<std::string> program;
   if (direct && spec.verb == Verb::kUpdate) {
     std::optional<mysql::SqlError> error;
@@ -502,7 +649,8 @@ StatementResult ExecuteDelete(const DeleteStmt& stmt, const ExecContext& ctx) {
 OkResult UpdateResult(const SessionState* state, uint64_t matched, uint64_t changed) {
   OkResult ok;
   ok.affected_rows = state != nullptr && state->client_found_rows ? matched : changed;
-  ok.info = absl::StrCat("Rows matched: ", matched, "  Changed: ", changed, "  Warnings: 0");
+  ok.info = absl::StrCat("Rows matched: ", matched, "  Changed: ", changed,
+                         "  Warnings: ", state != nullptr ? state->warnings.size() : 0);
   return ok;
 }
 
