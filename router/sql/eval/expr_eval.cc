@@ -267,6 +267,14 @@ std::optional<int> Compare(const Value& a, const Value& b) {
 }
 
 int ExprEngine::ColumnIndex(const Expr& e) {
+  // A join's unqualified USING column read where its joined value is (join_plan.cc).
+  if (ctx_.row_subqueries != nullptr && !ctx_.row_subqueries->empty() && e.qualifier.empty() &&
+      ctx_.row_columns != nullptr) {
+    if (auto it = ctx_.row_subqueries->find(&e);
+        it != ctx_.row_subqueries->end() && it->second < ctx_.row_columns->size()) {
+      return static_cast<int>(it->second);
+    }
+  }
   if (ctx_.row_columns != nullptr) {
     for (size_t i = 0; i < ctx_.row_columns->size(); ++i) {
       if (NamesColumn(e, (*ctx_.row_columns)[i])) return static_cast<int>(i);

@@ -56,6 +56,7 @@ struct EvalContext {
   const SubqueryResults* subqueries = nullptr;
   // Correlated scalar subqueries whose value each row carries: the position in `row` (and
   // `row_columns`) of each one's value, by its node (a join's scalar steps compute them).
+  // Also unqualified column nodes naming a RIGHT JOIN's USING column: where its value is.
   const absl::flat_hash_map<const Expr*, size_t>* row_subqueries = nullptr;
   // The number an ENUM or SET column's value `text` is stored as (its position or its member
   // bits), for comparisons with numbers, as MySQL's numeric context reads them; nullopt when

@@ -150,6 +150,7 @@ class JoinRun : public RowReader {
     ExecContext ctx = context();
     EvalContext eval = ctx.Eval();
     eval.row_columns = &plan_.columns;
+    eval.row_subqueries = &plan_.row_subqueries;
     eval.clause = "on clause";
     absl::flat_hash_set<std::string> seen;  // collation forms: keys a _ci collation holds equal
     std::string form;                       // are one lookup
@@ -223,6 +224,7 @@ class JoinRun : public RowReader {
     ExecContext ctx = context();
     EvalContext eval = ctx.Eval();
     eval.row_columns = &plan_.columns;
+    eval.row_subqueries = &plan_.row_subqueries;
     eval.clause = "on clause";
     std::vector<Values> out;
     auto place = [&](Values* joined, const Values& part) {
@@ -468,7 +470,7 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> JoinSelectCo
   auto planned = PlanJoin(select, ctx, /*typing_only=*/true);
   if (auto* err = std::get_if<mysql::SqlError>(&planned)) return *err;
   const JoinPlan& plan = std::get<JoinPlan>(planned);
-  return SelectListColumns(select, plan.columns, ctx, plan.star);
+  return SelectListColumns(select, plan.columns, ctx, plan.star, &plan.row_subqueries);
 }
 
 StatementResult ExecuteJoinSelect(const SelectStmt& select, const ExecContext& ctx) {

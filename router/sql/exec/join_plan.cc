@@ -1,7 +1,9 @@
 #include "router/sql/exec/join_plan.h"
 
 #include <algorithm>
+#include <functional>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -61,7 +63,7 @@ struct SourceColumns {
 class Resolver {
  public:
   Resolver(const std::vector<JoinSource>& sources, const std::vector<SourceColumns>& columns,
-           const absl::flat_hash_set<std::string>& coalesced)
+           const absl::flat_hash_map<std::string, int>& coalesced)
       : sources_(sources), columns_(columns), coalesced_(coalesced) {}
 
   // The source a qualifier names, or -1.
@@ -72,7 +74,8 @@ class Resolver {
     return -1;
   }
 
-  // The sources a column reference may read: its qualifier's, or every one with the name.
+  // The sources a column reference may read: its qualifier's, or every one with the name —
+  // first the one holding a joined column's value (CoalescedSource) when it is not the first.
   std::vector<size_t> Candidates(const Expr& e) const {
     std::vector<size_t> out;
     if (!e.qualifier.empty()) {
@@ -83,11 +86,25 @@ class Resolver {
     for (size_t s = 0; s < sources_.size(); ++s) {
       if (columns_[s].Find(e.name) >= 0) out.push_back(s);
     }
+    if (out.size() > 1) {
+      if (int holder = CoalescedSource(e.name); holder > 0) {
+        auto it = std::find(out.begin(), out.end(), static_cast<size_t>(holder));
+        if (it != out.end()) std::rotate(out.begin(), it, it + 1);
+      }
+    }
     return out;
   }
 
+  // The source whose column an unqualified USING column `name` reads when it is not the
+  // leftmost one's (after a RIGHT JOIN, the right table's), else -1.
+  int CoalescedSource(absl::string_view name) const {
+    if (coalesced_.empty()) return -1;
+    auto it = coalesced_.find(absl::AsciiStrToLower(name));
+    return it == coalesced_.end() ? -1 : it->second;
+  }
+
   // Adds to `*mask` the sources `e` reads; the evaluator reads the first candidate, as an
-  // unqualified USING column means the left one. With `strict`, a column no source in
+  // unqualified USING column means the joined one. With `strict`, a column no source in
   // `visible` has is 1054 and one several have is 1052 (both in `clause`).
   std::optional<mysql::SqlError> Collect(const Expr& e, bool strict, Mask visible,
                                          absl::string_view clause, Mask* mask) const {
@@ -114,7 +131,7 @@ class Resolver {
  private:
   const std::vector<JoinSource>& sources_;
   const std::vector<SourceColumns>& columns_;
-  const absl::flat_hash_set<std::string>& coalesced_;
+  const absl::flat_hash_map<std::string, int>& coalesced_;
 };
 
 // A condition of the join and the sources it reads.
@@ -168,6 +185,7 @@ class Planner {
     if (auto err = ApplyUsing()) return *err;
     ChooseColumns();
     Lay();
+    MapCoalescedColumns();
     if (auto err = AddScalarColumns()) return *err;
     if (typing_only) return std::move(plan_);
     if (auto err = Validate()) return *err;
@@ -342,7 +360,10 @@ class Planner {
       const std::vector<std::string> names =
           join.natural ? NaturalColumns(s, join.kind == JoinKind::kRight) : join.using_columns;
       for (const std::string& name : names) {
-        int left = -1;
+        // The left side's joined column: after a RIGHT JOIN USING it, the right table's.
+        const std::string lower = absl::AsciiStrToLower(name);
+        auto holder = coalesced_.find(lower);
+        int left = holder != coalesced_.end() ? holder->second : -1;
         for (size_t before = 0; before < s && left < 0; ++before) {
           if (columns_[before].Find(name) >= 0) left = static_cast<int>(before);
         }
@@ -363,7 +384,13 @@ class Planner {
         eq->args.push_back(column(s));
         using_[s].push_back(eq.get());
         plan_.owned.push_back(std::move(eq));
-        coalesced_.insert(absl::AsciiStrToLower(name));
+        // MySQL's joined column is COALESCE(left, right): the left one's value, but a RIGHT
+        // JOIN's right table is the one never NULL.
+        if (plan_.sources[s].kind == JoinKind::kRight) {
+          coalesced_[lower] = static_cast<int>(s);
+        } else if (holder == coalesced_.end()) {
+          coalesced_[lower] = -1;
+        }
         using_pairs_.push_back({s, static_cast<size_t>(left), name});
       }
     }
@@ -415,6 +442,40 @@ class Planner {
       need(side.not_in_match);
       need(side.scalar_value);
     }
+  }
+
+  // Each unqualified reference to a joined column that a RIGHT JOIN … USING made the right
+  // table's: the evaluator reads it there (EvalContext::row_subqueries), not in the first
+  // table that has the name. An ON before that join sees only the tables up to its own.
+  void MapCoalescedColumns() {
+    if (std::none_of(coalesced_.begin(), coalesced_.end(),
+                     [](const auto& c) { return c.second > 0; })) {
+      return;
+    }
+    Resolver resolver(plan_.sources, columns_, coalesced_);
+    std::function<void(const Expr*, size_t)> map = [&](const Expr* e, size_t visible) {
+      if (e == nullptr) return;
+      if (e->kind == ExprKind::kColumn && e->qualifier.empty()) {
+        int holder = resolver.CoalescedSource(e->name);
+        if (holder > 0 && static_cast<size_t>(holder) <= visible) {
+          int c = JoinedColumn(holder, e->name);
+          if (c >= 0) plan_.row_subqueries[e] = plan_.sources[holder].offset + c;
+        }
+      }
+      for (const ExprPtr& a : e->args) map(a.get(), visible);
+      for (const ExprPtr& k : e->concat_order) map(k.get(), visible);
+      if (e->window != nullptr) {
+        for (const ExprPtr& p : e->window->partition_by) map(p.get(), visible);
+        for (const OrderItem& o : e->window->order_by) map(o.expr.get(), visible);
+      }
+    };
+    const size_t all = plan_.sources.size();
+    for (const SelectItem& item : select_.items) map(item.expr.get(), all);
+    map(select_.where.get(), all);
+    for (size_t j = 0; j < select_.joins.size(); ++j) map(select_.joins[j].on.get(), j + 1);
+    for (const ExprPtr& g : select_.group_by) map(g.get(), all);
+    map(select_.having.get(), all);
+    for (const OrderItem& o : select_.order_by) map(o.expr.get(), all);
   }
 
   // The joined row: each source's columns in FROM order; a view's are all of its own.
@@ -939,7 +1000,9 @@ class Planner {
   JoinPlan plan_;
   std::vector<SourceColumns> columns_;
   std::vector<absl::flat_hash_set<int>> needed_;  // per source: its columns read
-  absl::flat_hash_set<std::string> coalesced_;    // USING's names, lower-cased
+  // USING's names, lower-cased, each with the source an unqualified reference reads when it
+  // is not the first with the name (CoalescedSource), else -1.
+  absl::flat_hash_map<std::string, int> coalesced_;
   struct UsingPair {
     size_t right, left;
     std::string name;

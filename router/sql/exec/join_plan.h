@@ -97,7 +97,9 @@ struct JoinPlan {
   api::Lock lock = api::Lock::kNone;
   std::vector<ExprPtr> owned;  // USING's equalities, which the steps point at
   // Correlated scalar subqueries of the select list, computed by their steps: the joined
-  // row's column that holds each one's value, by its node (EvalContext::row_subqueries).
+  // row's column that holds each one's value, by its node (EvalContext::row_subqueries);
+  // and the unqualified references to a column a RIGHT JOIN … USING joined: the right
+  // table's column.
   absl::flat_hash_map<const Expr*, size_t> row_subqueries;
 
   // EXPLAIN's Extra for a step ("batched key lookups on PRIMARY, …; hash join") and its ref

@@ -343,6 +343,12 @@ class Pipeline {
   // anything else (evaluated, and 1054 reported there when no column has the name).
   int SourceColumn(const Expr& e) const {
     if (e.kind != ExprKind::kColumn) return -1;
+    // A RIGHT JOIN's USING column reads the right table's (EvalContext::row_subqueries).
+    if (e.qualifier.empty() && !fetched_.row_subqueries.empty()) {
+      if (auto it = fetched_.row_subqueries.find(&e); it != fetched_.row_subqueries.end()) {
+        return static_cast<int>(it->second);
+      }
+    }
     for (size_t i = 0; i < fetched_.columns.size(); ++i) {
       if (NamesColumn(e, fetched_.columns[i])) return static_cast<int>(i);
     }
