@@ -771,7 +771,10 @@ ExprPtr Parser::ParseSubqueryRest(ExprKind kind) {
   has_subqueries_ = true;
   ExprPtr e = MakeExpr(kind);
   e->subquery = std::make_unique<SelectStmt>();
-  if (!ParseQuery(e->subquery.get()) || !Expect(TokenKind::kRParen)) return nullptr;
+  if (!ParseQuery(e->subquery.get()) || !RefuseNestedCalcFoundRows(*e->subquery) ||
+      !Expect(TokenKind::kRParen)) {
+    return nullptr;
+  }
   return e;
 }
 

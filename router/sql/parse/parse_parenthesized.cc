@@ -114,6 +114,16 @@ bool Parser::ParseOrderAndLimit(SelectStmt* target) {
   return true;
 }
 
+bool Parser::RefuseNestedCalcFoundRows(const SelectStmt& query) {
+  bool found =
+      query.calc_found_rows || (query.union_tail != nullptr && query.union_tail->calc_found_rows);
+  for (const SelectStmt::UnionPart& part : query.unions) {
+    found = found || part.select->calc_found_rows;
+  }
+  if (!found) return true;
+  return FailWith({1234, "42000", "Incorrect usage/placement of 'SQL_CALC_FOUND_ROWS'"});
+}
+
 bool Parser::ParseQueryInParens(SelectStmt* out) {
   // A query in parentheses is a query of its own, whatever UNION it stands in.
   const bool outer_union = in_union_;

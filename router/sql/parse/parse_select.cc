@@ -181,6 +181,7 @@ bool ParseDerivedTable(Parser& p, TableRef* ref) {
   }
   ref->derived = std::make_unique<SelectStmt>();
   if (!p.ParseQueryInParens(ref->derived.get())) return false;
+  if (!p.RefuseNestedCalcFoundRows(*ref->derived)) return false;
   if (!ParseTableAlias(p, &ref->alias)) return false;
   if (p.Peek().kind != TokenKind::kLParen) return true;
   std::vector<std::string> columns;

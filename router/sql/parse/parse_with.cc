@@ -60,7 +60,7 @@ bool Parser::ParseParenthesizedQuery(const std::vector<std::string>& columns, Se
   const bool outer_union = in_union_;
   in_union_ = false;
   bool ok = Expect(TokenKind::kLParen);
-  ok = ok && ParseQuery(out) && Expect(TokenKind::kRParen);
+  ok = ok && ParseQuery(out) && RefuseNestedCalcFoundRows(*out) && Expect(TokenKind::kRParen);
   in_union_ = outer_union;
   return ok && (columns.empty() || NameQueryColumns(*this, columns, out));
 }

@@ -101,6 +101,9 @@ class Parser {
   bool ParseQuery(SelectStmt* out);
   // `(` query `)`, nothing after it.
   bool ParseQueryInParens(SelectStmt* out);
+  // A subquery or derived table `query` has SQL_CALC_FOUND_ROWS: 1234, as MySQL (only the
+  // statement's own query counts rows for FOUND_ROWS()).
+  bool RefuseNestedCalcFoundRows(const SelectStmt& query);
   // `query` as one operand of a set operation: itself, or a SELECT over it when it is a UNION.
   SelectStmt AsSetOperand(SelectStmt query);
   // [ORDER BY …] [LIMIT …] into `target`, a written ORDER BY replacing the one it had.

@@ -586,4 +586,23 @@ TEST(ParserTest, IntervalElsewhereIsASyntaxError) {
 }
 
 }  // namespace
+TEST(ParserTest, CalcFoundRowsOnlyInTheStatementsOwnQuery) {
+  // MySQL 8.0: ER_CANT_USE_OPTION_HERE for a subquery's, a derived table's or a common
+  // table's SQL_CALC_FOUND_ROWS.
+  for (const char* sql : {"SELECT * FROM (SELECT SQL_CALC_FOUND_ROWS 1) AS x",
+                          "SELECT (SELECT SQL_CALC_FOUND_ROWS a FROM t LIMIT 1)",
+                          "SELECT 1 FROM t WHERE a IN (SELECT SQL_CALC_FOUND_ROWS a FROM u)",
+                          "SELECT EXISTS (SELECT 1 UNION SELECT SQL_CALC_FOUND_ROWS 2)",
+                          "SELECT * FROM t JOIN (SELECT SQL_CALC_FOUND_ROWS a FROM u) d USING (a)",
+                          "WITH c AS (SELECT SQL_CALC_FOUND_ROWS 1) SELECT * FROM c"}) {
+    mysql::SqlError e = MustFail(sql);
+    EXPECT_EQ(e.code, 1234) << sql;
+    EXPECT_EQ(e.sqlstate, "42000") << sql;
+    EXPECT_EQ(e.message, "Incorrect usage/placement of 'SQL_CALC_FOUND_ROWS'") << sql;
+  }
+  EXPECT_TRUE(
+      MustParseAs<SelectStmt>("SELECT SQL_CALC_FOUND_ROWS a FROM t LIMIT 1").calc_found_rows);
+  MustParse("SELECT SQL_CALC_FOUND_ROWS a FROM (SELECT a FROM t) d WHERE a IN (SELECT 1)");
+}
+
 }  // namespace shoal::sql
