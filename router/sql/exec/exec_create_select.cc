@@ -62,9 +62,8 @@ std::variant<schema::TableDef, mysql::SqlError> DefinitionFor(
   }
   const std::string text = absl::StrCat("CREATE TABLE ", QuoteIdentifier(stmt.table.name), " (",
                                         absl::StrJoin(elements, ", "), ") ", stmt.options_text);
-  ParseOptions options;
-  options.escapes = state.no_backslash_escapes ? BackslashEscapes::kOff : BackslashEscapes::kOn;
-  auto parsed = Parse(text, options);
+  // The definitions as the session wrote them: under its quoting modes.
+  auto parsed = Parse(text, SessionParseOptions(state));
   if (auto* err = std::get_if<mysql::SqlError>(&parsed)) return *err;
   const auto* create = std::get_if<CreateTableStmt>(&std::get<Statement>(parsed).node);
   if (create == nullptr) return mysql::errors::ParseError(text, 1);

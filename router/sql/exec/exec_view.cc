@@ -87,8 +87,9 @@ StatementResult ExecuteCreateView(const CreateViewStmt& stmt, const ExecContext&
   if (auto err = RequireDataNodes(s)) return *err;
   if (ctx.statement != nullptr && ctx.statement->param_count > 0) return VariableInView();
   // Typed now, on the tables as they are: a view of a missing table or column is refused.
-  auto parsed =
-      ParseViewSelect(stmt.select_text, s.database, absl::StrCat(database, ".", stmt.view.name), s);
+  const ParseOptions options = SessionParseOptions(s);
+  auto parsed = ParseViewSelect(stmt.select_text, s.database,
+                                absl::StrCat(database, ".", stmt.view.name), s, options);
   if (auto* err = std::get_if<mysql::SqlError>(&parsed)) return *err;
   const Statement& select_stmt = std::get<Statement>(parsed);
   if (ReadsVariables(select_stmt)) return VariableInView();
@@ -131,6 +132,9 @@ StatementResult ExecuteCreateView(const CreateViewStmt& stmt, const ExecContext&
       [](const Expr&) {});
   view->set_character_set_client(SessionText("character_set_client", s));
   view->set_collation_connection(SessionText("collation_connection", s));
+  view->set_ansi_quotes(options.double_quotes == DoubleQuotes::kIdentifier);
+  view->set_pipes_as_concat(options.pipes_as_concat);
+  view->set_no_backslash_escapes(options.escapes == BackslashEscapes::kOff);
   return RunDictionary(std::move(request), ctx, OkResult{});
 }
 

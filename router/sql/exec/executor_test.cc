@@ -6,6 +6,7 @@
 #include <string>
 
 #include "protocol/constants.h"
+#include "router/sql/exec/view_expansion.h"
 
 namespace shoal::sql {
 namespace {
@@ -844,6 +845,28 @@ TEST_F(ExecutorTest, StoredProgramListingsAreEmpty) {
     EXPECT_GE(rs.columns.size(), 11u);
   }
   EXPECT_EQ(Rows("SHOW TRIGGERS").columns[0].name, "Trigger");
+}
+
+// A view keeps the quoting modes it was made under; one from a dictionary of before has none.
+TEST(ViewParseOptionsTest, ModesOfTheCreatingSession) {
+  wire::View old_view;
+  old_view.set_select("SELECT \"a\" || 'b'");
+  ParseOptions options = internal::ViewParseOptions(old_view);
+  EXPECT_EQ(options.double_quotes, DoubleQuotes::kString);
+  EXPECT_FALSE(options.pipes_as_concat);
+  EXPECT_EQ(options.escapes, BackslashEscapes::kOn);
+  wire::View view = old_view;
+  view.set_ansi_quotes(true);
+  view.set_pipes_as_concat(true);
+  view.set_no_backslash_escapes(true);
+  options = internal::ViewParseOptions(view);
+  EXPECT_EQ(options.double_quotes, DoubleQuotes::kIdentifier);
+  EXPECT_TRUE(options.pipes_as_concat);
+  EXPECT_EQ(options.escapes, BackslashEscapes::kOff);
+  // The fields are new: a View serialized before them reads back without them.
+  wire::View parsed;
+  ASSERT_TRUE(parsed.ParseFromString(old_view.SerializeAsString()));
+  EXPECT_FALSE(parsed.ansi_quotes() || parsed.pipes_as_concat() || parsed.no_backslash_escapes());
 }
 
 }  // namespace

@@ -42,11 +42,12 @@ const std::string& DatabaseNamed(const TableRef& ref, const SessionState& state)
   return ref.table.database.empty() ? state.database : ref.table.database;
 }
 
-// The view's SELECT with its unqualified tables put in `default_database`, each marked as a
-// view's.
+// The view's SELECT, parsed under `options`, with its unqualified tables put in
+// `default_database`, each marked as a view's.
 std::variant<Statement, mysql::SqlError> ParseQualified(const std::string& text,
-                                                        const std::string& default_database) {
-  auto parsed = Parse(text, ParseOptions{});
+                                                        const std::string& default_database,
+                                                        const ParseOptions& options) {
+  auto parsed = Parse(text, options);
   if (auto* err = std::get_if<mysql::SqlError>(&parsed)) return *err;
   Statement stmt = std::get<Statement>(std::move(parsed));
   if (!std::holds_alternative<SelectStmt>(stmt.node)) return mysql::errors::NotSupportedYet("VIEW");
@@ -124,7 +125,7 @@ class Expander {
           absl::StrCat(QuoteIdentifier(view.database()), ".", QuoteIdentifier(view.name()),
                        " contains view recursion")};
     }
-    auto parsed = ParseQualified(view.select(), view.default_database());
+    auto parsed = ParseQualified(view.select(), view.default_database(), ViewParseOptions(view));
     if (auto* err = std::get_if<mysql::SqlError>(&parsed)) return *err;
     Statement& stmt = std::get<Statement>(parsed);
     chain_.push_back(std::move(key));
@@ -169,7 +170,7 @@ class Expander {
 
   // Whether the view's own SELECT names no view (so its condition is all its merge has).
   bool ReadsOnlyTables(const wire::View& view) const {
-    auto parsed = ParseQualified(view.select(), view.default_database());
+    auto parsed = ParseQualified(view.select(), view.default_database(), ViewParseOptions(view));
     if (std::holds_alternative<mysql::SqlError>(parsed)) return false;
     bool tables = true;
     WalkStatement(
@@ -350,14 +351,23 @@ std::optional<mysql::SqlError> ExpandViews(Statement* stmt, const SessionState& 
   return Expander(state, *current).Expand(stmt);
 }
 
+ParseOptions ViewParseOptions(const wire::View& view) {
+  ParseOptions options;
+  options.escapes = view.no_backslash_escapes() ? BackslashEscapes::kOff : BackslashEscapes::kOn;
+  options.double_quotes = view.ansi_quotes() ? DoubleQuotes::kIdentifier : DoubleQuotes::kString;
+  options.pipes_as_concat = view.pipes_as_concat();
+  return options;
+}
+
 std::variant<Statement, mysql::SqlError> ParseViewSelect(const std::string& select_text,
                                                          const std::string& default_database,
                                                          const std::string& making,
-                                                         const SessionState& state) {
+                                                         const SessionState& state,
+                                                         const ParseOptions& options) {
   auto dictionary = Dictionary(state);
   if (auto* err = std::get_if<mysql::SqlError>(&dictionary)) return *err;
   const auto& current = std::get<std::shared_ptr<const api::Dictionary>>(dictionary);
-  auto parsed = ParseQualified(select_text, default_database);
+  auto parsed = ParseQualified(select_text, default_database, options);
   if (auto* err = std::get_if<mysql::SqlError>(&parsed)) return *err;
   if (current != nullptr && !current->views.empty()) {
     if (auto err = Expander(state, *current, making).Expand(&std::get<Statement>(parsed))) {

@@ -16,6 +16,7 @@
 #include "protocol/sql_error.h"
 #include "router/sql/eval/session.h"
 #include "router/sql/parse/ast.h"
+#include "router/sql/parse/parser.h"
 
 namespace shoal::sql::internal {
 
@@ -30,13 +31,17 @@ std::pair<uint64_t, uint32_t> DictionaryStamp(const SessionState& state);
 // no dictionary is known yet (or the wait for a fresh one: WantRefresh's).
 std::optional<mysql::SqlError> ExpandViews(Statement* stmt, const SessionState& state);
 
-// The SELECT `select_text` as a view made in `default_database` would run it: tables
-// qualified, views in it expanded; `making` names the view (db.name) being made, which its
-// own SELECT may not reach (1462).
+// The SELECT `select_text` as a view made in `default_database` under the parse `options`
+// would run it: tables qualified, views in it expanded; `making` names the view (db.name)
+// being made, which its own SELECT may not reach (1462).
 std::variant<Statement, mysql::SqlError> ParseViewSelect(const std::string& select_text,
                                                          const std::string& default_database,
                                                          const std::string& making,
-                                                         const SessionState& state);
+                                                         const SessionState& state,
+                                                         const ParseOptions& options);
+
+// How `view`'s SELECT is parsed: under the quoting modes of the session that made it.
+ParseOptions ViewParseOptions(const wire::View& view);
 
 // A result column as the column of a table MySQL would make for it: a view's, CREATE TABLE …
 // SELECT's. `charset_maxlen`: the bytes per character of the result's text columns.
