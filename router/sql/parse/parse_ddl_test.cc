@@ -411,7 +411,6 @@ TEST(ParseDdlTest, UnsupportedCreate) {
       {"CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET @a = 1", "CREATE TRIGGER"},
       {"CREATE DEFINER = u@h TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET @a = 1",
        "CREATE TRIGGER"},
-      {"CREATE VIEW v AS (SELECT 1)", "parenthesized SELECT"},
       {"CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO SELECT 1", "CREATE EVENT"},
       {"CREATE TABLESPACE ts ADD DATAFILE 'f'", "CREATE TABLESPACE"},
       {"CREATE LOGFILE GROUP lg ADD UNDOFILE 'u'", "CREATE LOGFILE"},
@@ -598,6 +597,17 @@ TEST(ParseDdlTest, CreateView) {
   EXPECT_TRUE(v.alter);
   EXPECT_EQ(v.security, CreateViewStmt::Security::kDefiner);
   EXPECT_EQ(v.select_text, "SELECT 2");
+
+  // A query in parentheses, kept as written, parentheses and all.
+  v = MustParseAs<CreateViewStmt>("CREATE VIEW v AS (SELECT a FROM t) WITH CHECK OPTION");
+  EXPECT_EQ(v.select_text, "(SELECT a FROM t)");
+  EXPECT_EQ(v.check_option, CreateViewStmt::CheckOption::kCascaded);
+  v = MustParseAs<CreateViewStmt>("CREATE VIEW v AS ((SELECT a FROM t) UNION (SELECT 2)) LIMIT 1");
+  EXPECT_EQ(v.select_text, "((SELECT a FROM t) UNION (SELECT 2)) LIMIT 1");
+  v = MustParseAs<CreateViewStmt>("CREATE VIEW v AS (SELECT a FROM t ORDER BY a LIMIT 2)");
+  EXPECT_EQ(v.select_text, "(SELECT a FROM t ORDER BY a LIMIT 2)");
+  EXPECT_EQ(MustFail("CREATE VIEW v AS (1)").code, 1064);
+  EXPECT_EQ(MustFail("CREATE VIEW v AS (SELECT 1").code, 1064);
 
   EXPECT_EQ(MustFail("CREATE VIEW v AS SELEC 1").code, 1064);
   EXPECT_EQ(MustFail("CREATE VIEW v").code, 1064);

@@ -40,7 +40,7 @@ bool ParseViewOptions(Parser& p, CreateViewStmt* out) {
   return true;
 }
 
-// VIEW v [(columns)] AS SELECT … [WITH [CASCADED | LOCAL] CHECK OPTION]
+// VIEW v [(columns)] AS query [WITH [CASCADED | LOCAL] CHECK OPTION]
 bool ParseViewBody(Parser& p, CreateViewStmt* out) {
   if (PeekAny(p, {"TRIGGER", "PROCEDURE", "FUNCTION", "EVENT"})) {
     return p.NotSupported(
@@ -54,13 +54,14 @@ bool ParseViewBody(Parser& p, CreateViewStmt* out) {
     if (!p.Expect(TokenKind::kRParen)) return false;
   }
   if (!p.ExpectKeyword("AS")) return false;
-  if (p.Peek().kind == TokenKind::kLParen && p.PeekKeyword("SELECT", 1)) {
-    return p.NotSupported("parenthesized SELECT");
+  // AS (SELECT …) too, or any query in parentheses, as MySQL 8.0 takes them: the text kept
+  // is parsed again as a statement, which may start with one.
+  if (!p.PeekKeyword("SELECT") && !p.PeekKeyword("WITH") && !p.StartsParenthesizedQuery(0)) {
+    return p.Fail();
   }
-  if (!p.PeekKeyword("SELECT") && !p.PeekKeyword("WITH")) return p.Fail();
   size_t first = p.pos();
   SelectStmt select;  // parsed here for its syntax only
-  if (!p.ParseSelect(&select)) return false;
+  if (!p.ParseQuery(&select)) return false;
   out->select_text = p.SourceText(first);
   if (!p.AcceptKeyword("WITH")) return true;
   out->check_option = CreateViewStmt::CheckOption::kCascaded;

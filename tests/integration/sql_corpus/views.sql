@@ -1,10 +1,11 @@
 -- Views: made, read (merged into a key lookup, or read as a derived table where they group,
 -- order or join), nested, joined, in subqueries and UNIONs, written through (INSERT, UPDATE,
 -- DELETE of one table's view; 1288, 1471, 1348 where MySQL refuses), listed, replaced, altered,
--- renamed and dropped. MySQL prints a view's SELECT in its own canonical form (SHOW CREATE VIEW,
--- VIEW_DEFINITION) and MariaDB in another, and their types differ in display widths
--- (DESCRIBE), so those stay out; so do the errors whose texts differ (1347, 1353, 1054 in a
--- view's SELECT or a write through one, DROP VIEW of a missing view). Views of their own, named v_….
+-- renamed and dropped; a view of a query in parentheses. MySQL prints a view's SELECT in its
+-- own canonical form (SHOW CREATE VIEW, VIEW_DEFINITION) and MariaDB in another, and their
+-- types differ in display widths (DESCRIBE), so those stay out; so do the errors whose texts
+-- differ (1347, 1353, 1054 in a view's SELECT or a write through one, DROP VIEW of a missing
+-- view). Views of their own, named v_….
 CREATE VIEW v_tools AS SELECT id, name, qty * 2 AS double_qty, price FROM item WHERE category = 'tool';
 SELECT * FROM v_tools ORDER BY id;
 SELECT name FROM v_tools WHERE id = 3;
@@ -99,6 +100,13 @@ CREATE VIEW v_bad AS SELECT @x;
 CREATE OR REPLACE VIEW v_tools AS SELECT * FROM v_named;
 ALTER VIEW v_tools AS SELECT id FROM item;
 SELECT * FROM v_named;
+CREATE VIEW v_paren AS (SELECT id, name FROM item WHERE id < 4);
+SELECT * FROM v_paren ORDER BY id;
+CREATE OR REPLACE VIEW v_paren (n) AS ((SELECT name FROM item WHERE id = 1) UNION (SELECT name FROM item WHERE id = 5)) ORDER BY 1 DESC LIMIT 1;
+SELECT * FROM v_paren;
+CREATE OR REPLACE VIEW v_paren AS (SELECT id, qty FROM item WHERE qty > 0) WITH CHECK OPTION;
+SELECT id, qty FROM v_paren ORDER BY id;
+DROP VIEW v_paren;
 DROP VIEW IF EXISTS v_nosuch;
 DROP VIEW v_named, v_tools, v_all, v_spend, v_top, v_distinct_cat, v_union;
 DROP TABLE v_copy;
