@@ -307,6 +307,16 @@ TEST_F(SqlTablesTest, OnlyFullGroupByFollowsKeys) {
   EXPECT_EQ(Query("SELECT c.parent, p.name, COUNT(*) AS n FROM fd_child c JOIN fd_parent p ON "
                   "p.id = c.parent GROUP BY c.parent ORDER BY c.parent"),
             "parent\tname\tn\n1\ta\t2\n2\tb\t1\n");
+  // An inner JOIN … USING or NATURAL JOIN makes its columns equal: grouping on one side's
+  // determines the other's, and through it that table's key.
+  EXPECT_EQ(Query("SELECT fd_parent.id, fd_parent.name, COUNT(*) AS n FROM fd_parent JOIN "
+                  "fd_child USING (id) GROUP BY fd_child.id ORDER BY fd_child.id"),
+            "id\tname\tn\n1\ta\t1\n2\tb\t1\n");
+  EXPECT_EQ(Query("SELECT fd_parent.name, fd_child.qty FROM fd_parent NATURAL JOIN fd_child "
+                  "GROUP BY fd_child.id ORDER BY fd_child.id"),
+            "name\tqty\na\t5\nb\t6\n");
+  EXPECT_EQ(Query("SELECT id, code FROM fd_parent WHERE code = 5 * 4 GROUP BY name"),
+            "id\tcode\n2\t20\n");
   const std::string dependent =
       " which is not functionally dependent on columns in GROUP BY clause; this is "
       "incompatible with sql_mode=only_full_group_by";
@@ -324,6 +334,11 @@ TEST_F(SqlTablesTest, OnlyFullGroupByFollowsKeys) {
             "GROUP BY c.parent",
             "ERROR 1055 (42000) at line 1: Expression #2 of SELECT list is not in GROUP BY "
             "clause and contains nonaggregated column 'shop.p.name'" +
+                dependent},
+           {"SELECT p.name, c.qty FROM fd_parent p JOIN fd_child c ON p.id = c.parent "
+            "GROUP BY c.parent",
+            "ERROR 1055 (42000) at line 1: Expression #2 of SELECT list is not in GROUP BY "
+            "clause and contains nonaggregated column 'shop.c.qty'" +
                 dependent},
            {"SELECT name, MAX(id) FROM fd_parent",
             "ERROR 1140 (42000) at line 1: In aggregated query without GROUP BY, expression #1 "

@@ -1,6 +1,8 @@
 #include "router/sql/exec/full_group_by.h"
 
+#include <algorithm>
 #include <string>
+#include <utility>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
@@ -8,6 +10,7 @@
 #include "engine/api/cluster.h"
 #include "router/sql/eval/expr_eval.h"
 #include "router/sql/exec/aggregates.h"
+#include "router/sql/exec/fetched_columns.h"
 #include "router/sql/exec/row_pipeline.h"
 #include "router/sql/exec/table_access.h"
 #include "router/sql/parse/expr_equal.h"
@@ -60,18 +63,54 @@ class Determined {
     for (const JoinClause& join : grouped_.select->joins) {
       if (join.kind == JoinKind::kInner && join.on != nullptr) Equalities(*join.on, &equalities);
     }
+    const std::vector<std::pair<int, int>> joined = UsingEqualities();
     for (bool grew = true; grew;) {
       grew = AddKeyedTables();
+      // col = expr: the column is determined once the expression is (MySQL: an expression of
+      // determined columns, or of none — a constant, a variable, a parameter).
       for (const Expr* eq : equalities) {
         const int left = SourceOf(*eq->args[0]), right = SourceOf(*eq->args[1]);
-        if (left >= 0 && (IsConstant(*eq->args[1]) || (right >= 0 && in_[right]))) {
-          grew = Add(left) || grew;
-        }
-        if (right >= 0 && (IsConstant(*eq->args[0]) || (left >= 0 && in_[left]))) {
-          grew = Add(right) || grew;
-        }
+        if (left >= 0 && Fixed(*eq->args[1])) grew = Add(left) || grew;
+        if (right >= 0 && Fixed(*eq->args[0])) grew = Add(right) || grew;
+      }
+      for (const auto& [a, b] : joined) {
+        if (in_[a]) grew = Add(b) || grew;
+        if (in_[b]) grew = Add(a) || grew;
       }
     }
+  }
+
+  // The equalities an inner JOIN … USING or NATURAL JOIN makes: each joined column of the
+  // table it joins with the same column of each table before it.
+  std::vector<std::pair<int, int>> UsingEqualities() const {
+    std::vector<std::pair<int, int>> out;
+    const SelectStmt& select = *grouped_.select;
+    if (!select.from) return out;
+    const std::vector<ColumnDefinition>& columns = *grouped_.columns;
+    std::vector<const std::string*> before{&QualifierOf(*select.from)};
+    for (const JoinClause& join : select.joins) {
+      const std::string& alias = QualifierOf(join.table);
+      const bool joins_columns = join.natural || !join.using_columns.empty();
+      for (size_t i = 0; joins_columns && join.kind == JoinKind::kInner && i < columns.size();
+           ++i) {
+        if (!absl::EqualsIgnoreCase(columns[i].table, alias)) continue;
+        const std::string& name = columns[i].name;
+        if (!join.natural &&
+            std::none_of(join.using_columns.begin(), join.using_columns.end(),
+                         [&](const std::string& u) { return absl::EqualsIgnoreCase(u, name); })) {
+          continue;
+        }
+        for (size_t k = 0; k < columns.size(); ++k) {
+          if (!absl::EqualsIgnoreCase(columns[k].name, name)) continue;
+          const bool earlier = std::any_of(before.begin(), before.end(), [&](const std::string* b) {
+            return absl::EqualsIgnoreCase(columns[k].table, *b);
+          });
+          if (earlier) out.emplace_back(static_cast<int>(i), static_cast<int>(k));
+        }
+      }
+      before.push_back(&alias);
+    }
+    return out;
   }
 
   static void Equalities(const Expr& e, std::vector<const Expr*>* out) {
@@ -84,8 +123,22 @@ class Determined {
     }
   }
 
-  static bool IsConstant(const Expr& e) {
-    return e.kind == ExprKind::kLiteral || e.kind == ExprKind::kParam;
+  // Whether `e` has one value per group by what is determined so far: it reads no column
+  // but determined ones, and no subquery, aggregate or random value.
+  bool Fixed(const Expr& e) const {
+    if (e.subquery != nullptr || e.window != nullptr || IsAggregate(e)) return false;
+    if (e.kind == ExprKind::kColumn) {
+      const int c = SourceOf(e);
+      return c >= 0 && in_[c];
+    }
+    if (e.kind == ExprKind::kFunction &&
+        (e.name == "RAND" || e.name == "UUID" || e.name == "UUID_SHORT" || e.name == "SLEEP")) {
+      return false;
+    }
+    for (const ExprPtr& a : e.args) {
+      if (!Fixed(*a)) return false;
+    }
+    return true;
   }
 
   // Adds every column of each table (by its alias) one of whose unique NOT NULL keys is

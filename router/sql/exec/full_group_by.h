@@ -28,10 +28,11 @@ struct GroupedSelect {
 // 1055 (explicitly grouped) or 1140 (an aggregate without GROUP BY) for the first select list
 // item, then ORDER BY item (explicit GROUP BY only), then HAVING, that reads a column not
 // determined by the groups. A column is determined when it is grouped on, equal in WHERE (or an
-// inner join's ON) to a constant or a determined column, or of a table one of whose unique NOT
-// NULL keys (the primary key included) is determined whole. WITH ROLLUP determines the grouped
-// columns only, as MySQL. Subqueries are not looked into (MySQL checks the outer references in
-// them).
+// inner join's ON) to an expression of determined columns or of none (a constant, a variable,
+// a parameter), joined by an inner JOIN … USING or NATURAL JOIN to a determined column, or of
+// a table one of whose unique NOT NULL keys (the primary key included) is determined whole. WITH
+// ROLLUP determines the grouped columns only, as MySQL. Subqueries are not looked into (MySQL
+// checks the outer references in them).
 std::optional<mysql::SqlError> CheckFullGroupBy(const GroupedSelect& grouped,
                                                 const SessionState& state);
 

@@ -140,6 +140,19 @@ TEST_F(RowPipelineTest, OnlyFullGroupBy) {
   EXPECT_EQ(Run("SELECT c, id FROM t WHERE id = k AND k = 10 GROUP BY c"), "");
   EXPECT_EQ(Run("SELECT id, c FROM t WHERE id = 2 GROUP BY c"), "2,a");
   EXPECT_EQ(Run("SELECT c, COUNT(*) FROM t WHERE c = 'a'"), "a,2");
+  // A column equal to a constant expression, a variable or an expression of determined
+  // columns is determined too (MySQL's Group_check::is_in_fd); a random value or an
+  // undetermined column is not.
+  EXPECT_EQ(Run("SELECT id, c FROM t WHERE id = 1 + 1 GROUP BY c"), "2,a");
+  EXPECT_EQ(Run("SELECT id, c FROM t WHERE id = -1 GROUP BY c"), "");
+  EXPECT_EQ(Run("SELECT c, COUNT(*) FROM t WHERE c = CONCAT('a', '')"), "a,2");
+  state_.user_vars["v"] = int64_t{4};
+  EXPECT_EQ(Run("SELECT id, c FROM t WHERE id = @v GROUP BY c"), "4,a");
+  EXPECT_EQ(Run("SELECT k, id FROM t WHERE id = k / 10 GROUP BY k ORDER BY k"), "10,1;20,2");
+  EXPECT_EQ(Run("SELECT id, c FROM t WHERE id = RAND() GROUP BY c"),
+            "error 1055 Expression #1 of SELECT list" + not_grouped);
+  EXPECT_EQ(Run("SELECT c, id FROM t WHERE id = k + 1 GROUP BY c"),
+            "error 1055 Expression #2 of SELECT list" + not_grouped);
   EXPECT_EQ(Run("SELECT k, SUM(SUM(id)) OVER () FROM t GROUP BY k ORDER BY k"),
             "NULL,15;10,15;20,15;30,15");
   // WITH ROLLUP determines the grouped columns only.
