@@ -1,6 +1,10 @@
 // See session.h.
 #include "router/sql/eval/session.h"
 
+#include <vector>
+
+#include "absl/algorithm/container.h"
+#include "absl/strings/str_split.h"
 #include "protocol/constants.h"
 #include "router/sql/eval/system_variables.h"
 #include "router/sql/eval/value_util.h"
@@ -29,9 +33,29 @@ const SessionState::ResultEncoding& Encoding(const SessionState& state) {
   return *state.result_encoding;
 }
 
+// The fields of `state` derived from the variable `name` (lower case) now being `value`:
+// statements read them without looking the variable up.
+void Derive(absl::string_view name, const mysql::Value& value, SessionState* state) {
+  if (name == "sql_mode") {
+    const std::string* text = std::get_if<std::string>(&value);
+    std::vector<absl::string_view> modes;
+    if (text != nullptr) modes = absl::StrSplit(*text, ',');
+    auto on = [&](absl::string_view mode) { return absl::c_linear_search(modes, mode); };
+    state->no_backslash_escapes = on("NO_BACKSLASH_ESCAPES");
+    state->ansi_quotes = on("ANSI_QUOTES");
+    state->pipes_as_concat = on("PIPES_AS_CONCAT");
+    state->only_full_group_by = on("ONLY_FULL_GROUP_BY");
+  } else if (name == "sql_select_limit") {
+    const uint64_t* limit = std::get_if<uint64_t>(&value);
+    state->select_limit.reset();
+    if (limit != nullptr && *limit != UINT64_MAX) state->select_limit = *limit;
+  }
+}
+
 }  // namespace
 
 void SetSessionVar(absl::string_view name, mysql::Value value, SessionState* state) {
+  Derive(name, value, state);
   state->session_vars[name] = std::move(value);
   state->result_encoding.reset();
   state->utc_offset.reset();
@@ -39,6 +63,9 @@ void SetSessionVar(absl::string_view name, mysql::Value value, SessionState* sta
 
 void EraseSessionVar(absl::string_view name, SessionState* state) {
   state->session_vars.erase(name);
+  if (name == "sql_mode" || name == "sql_select_limit") {
+    Derive(name, GlobalValue(*FindSysVar(name), *state), state);
+  }
   state->result_encoding.reset();
   state->utc_offset.reset();
 }

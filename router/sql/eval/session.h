@@ -151,10 +151,15 @@ struct SessionState {
   uint64_t found_rows = 0;
   std::optional<uint64_t> calc_found_rows;
   uint64_t questions = 0;  // statements run, for SHOW STATUS
-  // Derived from sql_mode: how statements are read (exec/executor.cc: SessionParseOptions).
+  // Derived from sql_mode (SetSessionVar keeps them in step, as the default mode has them):
+  // how statements are read (exec/executor.cc: SessionParseOptions), and whether grouped
+  // SELECTs are checked (exec/full_group_by.h).
   bool no_backslash_escapes = false;
   bool ansi_quotes = false;
   bool pipes_as_concat = false;
+  bool only_full_group_by = true;
+  // sql_select_limit, derived the same way: nullopt for its default, no limit.
+  std::optional<uint64_t> select_limit;
   // RAND()'s generator (MySQL's my_rnd: two seeds below 0x3FFFFFFF), seeded from the system's
   // randomness at its first use, as MySQL seeds one per connection.
   struct RandomSeeds {
@@ -173,7 +178,8 @@ struct SessionState {
   // System variables whose session value differs from the global one, by lower-case name.
   // Values as the variable's type (see system_variables.h): bool/int as int64 or uint64,
   // strings and enums as std::string, NULL where the variable allows it. Changed only through
-  // SetSessionVar/EraseSessionVar, which keep `result_encoding` and `utc_offset` in step.
+  // SetSessionVar/EraseSessionVar, which keep `result_encoding`, `utc_offset` and the fields
+  // derived from sql_mode and sql_select_limit in step.
   absl::flat_hash_map<std::string, mysql::Value> session_vars;
   // How result columns are described, derived from session_vars on first use after a change:
   // every result set needs it, and deriving it takes several lookups by name.

@@ -48,14 +48,6 @@ void ApplySystemVar(const SysVarDef& def, std::optional<Value> value, SessionSta
     s->last_insert_id = std::get<uint64_t>(v);
     return;
   }
-  if (name == "sql_mode") {
-    // The modes that change how statements are read, kept where the parser's options come from.
-    const std::vector<absl::string_view> modes = absl::StrSplit(std::get<std::string>(v), ',');
-    auto on = [&](absl::string_view mode) { return absl::c_linear_search(modes, mode); };
-    s->no_backslash_escapes = on("NO_BACKSLASH_ESCAPES");
-    s->ansi_quotes = on("ANSI_QUOTES");
-    s->pipes_as_concat = on("PIPES_AS_CONCAT");
-  }
   for (const CharsetPair& p : kPairs) {
     if (name == p.charset_var && !IsNull(v)) {
       const CharsetInfo* cs = FindCharset(std::get<std::string>(v));

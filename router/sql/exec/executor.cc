@@ -419,11 +419,7 @@ std::optional<uint64_t> SelectLimitOf(const SelectStmt& select, const ExecContex
   // A UNION's rows are limited once put together: by its ORDER BY/LIMIT part, or else whole.
   const bool own = &select == top ? top->union_tail == nullptr : &select == top->union_tail.get();
   if (!own) return std::nullopt;
-  static const SysVarDef* const kSelectLimit = FindSysVar("sql_select_limit");
-  const mysql::Value v = SessionValue(*kSelectLimit, *ctx.state);
-  const uint64_t* limit = std::get_if<uint64_t>(&v);
-  if (limit == nullptr || *limit == UINT64_MAX) return std::nullopt;
-  return *limit;
+  return ctx.state->select_limit;
 }
 
 ParseOptions SessionParseOptions(const SessionState& state) {

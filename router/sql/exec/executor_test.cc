@@ -297,6 +297,28 @@ TEST_F(ExecutorTest, SetVariables) {
   EXPECT_EQ(One("SELECT @@wait_timeout"), Value{uint64_t{1}});
 }
 
+// sql_mode and sql_select_limit are read by every statement: the session keeps what they say
+// in fields, in step with every way their values change.
+TEST_F(ExecutorTest, DerivedSessionFieldsFollowTheirVariables) {
+  EXPECT_TRUE(state_.only_full_group_by);  // MySQL 8.0's default sql_mode has it
+  EXPECT_FALSE(state_.ansi_quotes || state_.pipes_as_concat || state_.no_backslash_escapes);
+  EXPECT_FALSE(state_.select_limit.has_value());
+  Ok("SET sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT', sql_select_limit = 3");
+  EXPECT_FALSE(state_.only_full_group_by);
+  EXPECT_TRUE(state_.ansi_quotes && state_.pipes_as_concat);
+  EXPECT_EQ(state_.select_limit, std::optional<uint64_t>(3));
+  Ok("SET SESSION sql_mode = 'ANSI'");  // ANSI includes ONLY_FULL_GROUP_BY
+  EXPECT_TRUE(state_.only_full_group_by && state_.ansi_quotes && state_.pipes_as_concat);
+  Ok("SET sql_mode = DEFAULT, @@sql_select_limit = DEFAULT");
+  EXPECT_TRUE(state_.only_full_group_by);
+  EXPECT_FALSE(state_.ansi_quotes || state_.pipes_as_concat);
+  EXPECT_FALSE(state_.select_limit.has_value());
+  Ok("SET sql_select_limit = 0");
+  EXPECT_EQ(state_.select_limit, std::optional<uint64_t>(0));
+  Ok("SET sql_select_limit = 18446744073709551615");
+  EXPECT_FALSE(state_.select_limit.has_value());
+}
+
 TEST_F(ExecutorTest, SetErrors) {
   EXPECT_EQ(Error("SET nosuch = 1").code, 1193);
   EXPECT_EQ(Error("SET nosuch = 1").message, "Unknown system variable 'nosuch'");

@@ -75,7 +75,7 @@ class Pipeline {
       if (auto err = PlanRollup()) return *err;
     }
     bool grouped = !aggregates_.empty() || !select_.group_by.empty();
-    if (grouped && SqlModeHas(*ctx_.state, "ONLY_FULL_GROUP_BY")) {
+    if (grouped && ctx_.state->only_full_group_by) {
       if (auto err = CheckGroupsDetermine()) return *err;
     }
     if (auto err = grouped ? EmitGroups() : EmitRows()) return *err;
