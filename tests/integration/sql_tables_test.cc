@@ -457,7 +457,15 @@ TEST_F(SqlTablesTest, TransactionsCommitAndRollBack) {
       "BEGIN; INSERT INTO acct VALUES (5, 1); CREATE TABLE acct_log (id INT PRIMARY KEY); "
       "ROLLBACK; DROP TABLE acct_log");
   EXPECT_EQ(Query("SELECT COUNT(*) FROM acct WHERE id = 5"), "COUNT(*)\n1\n");
-  Query("DELETE FROM acct WHERE id = 5");
+  // So do a copying ALTER TABLE and CREATE TABLE … SELECT, which read what was committed.
+  Query(
+      "BEGIN; INSERT INTO acct VALUES (6, 1); ALTER TABLE acct MODIFY balance BIGINT NOT NULL; "
+      "ROLLBACK");
+  EXPECT_EQ(Query("BEGIN; INSERT INTO acct VALUES (7, 1); CREATE TABLE acct_copy AS SELECT id "
+                  "FROM acct WHERE id >= 5; ROLLBACK; SELECT id FROM acct_copy ORDER BY id; "
+                  "DROP TABLE acct_copy"),
+            "id\n5\n6\n7\n");
+  Query("DELETE FROM acct WHERE id >= 5");
   // A client that disconnects inside a transaction leaves nothing behind, and no locks.
   Query("SET autocommit = 0; UPDATE acct SET balance = 0 WHERE id = 1");
   EXPECT_EQ(Query("UPDATE acct SET balance = balance + 1 WHERE id = 1; "

@@ -42,21 +42,12 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
 
   // `this` may be gone when it returns.
   void Start() {
-    SessionState* s = state();
-    s->in_transaction = false;
-    s->read_only_transaction = false;
     SetProgress("altering table");
-    if (s->txn == nullptr) return CreateCopy();
-    // ALTER TABLE commits the open transaction first, as every DDL statement does.
-    std::shared_ptr<api::Transaction> open = std::move(s->txn);
-    s->txn = nullptr;
-    step_ = Step::kImplicitCommit;
-    implicit_txn_ = std::move(open);
-    EndTransaction(implicit_txn_.get(), /*commit=*/true, this);
+    CommitBeforeDdl([this] { CreateCopy(); });
   }
 
  private:
-  enum class Step : uint8_t { kImplicitCommit, kCopying, kReleasing };
+  enum class Step : uint8_t { kCopying, kReleasing };
 
   // One batch of copied rows: their inserts into the copy, then its own commit.
   struct Batch;
@@ -77,13 +68,8 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
     void Done(const api::Outcome& outcome) override;  // the commit or rollback
   };
 
-  // api::Completion: the implicit commit, or the end of the copy's locking transaction.
-  void Done(const api::Outcome& outcome) override {
-    if (step_ == Step::kImplicitCommit) {
-      implicit_txn_ = nullptr;
-      if (!outcome.ok()) return Deliver(EngineError(outcome.code, outcome.message));
-      return CreateCopy();
-    }
+  // api::Completion: the end of the copy's locking transaction.
+  void Done(const api::Outcome&) override {
     // kReleasing: the source's row locks are gone (whatever the answer: the table is dropped
     // or unlocked next, and a lost transaction's locks go with it).
     Finish();
@@ -394,7 +380,6 @@ class AlterCopyRun : public AsyncStatement, public api::ScanReceiver, public api
   const bool check_foreign_keys_;  // the ALTER adds foreign keys: each copied row is checked
   std::vector<uint16_t> all_columns_;
   Step step_ = Step::kCopying;
-  std::shared_ptr<api::Transaction> implicit_txn_;
   api::Transaction txn_;  // the scan's: exclusive locks on the source's rows
   bool scanning_ = false;
 

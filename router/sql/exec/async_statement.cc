@@ -165,6 +165,41 @@ void AsyncStatement::DeliverFailure(mysql::SqlError error, bool in_session_txn,
   Deliver(std::move(error));
 }
 
+// Owns the session's former transaction until its commit answers, then frees itself.
+class AsyncStatement::ImplicitCommit : public api::Completion {
+ public:
+  ImplicitCommit(AsyncStatement* statement, std::shared_ptr<api::Transaction> txn,
+                 absl::AnyInvocable<void()> go_on)
+      : statement_(statement), txn_(std::move(txn)), go_on_(std::move(go_on)) {}
+
+  api::Transaction* txn() const { return txn_.get(); }
+
+  void Done(const api::Outcome& outcome) override {
+    std::unique_ptr<ImplicitCommit> self(this);
+    AsyncStatement* statement = statement_;
+    if (statement->state() == nullptr) return statement->Deliver(OkResult{});  // orphaned
+    if (!outcome.ok()) {
+      return statement->Deliver(EngineError(outcome.code, outcome.message));
+    }
+    go_on_();
+  }
+
+ private:
+  AsyncStatement* statement_;
+  std::shared_ptr<api::Transaction> txn_;
+  absl::AnyInvocable<void()> go_on_;
+};
+
+void AsyncStatement::CommitBeforeDdl(absl::AnyInvocable<void()> go_on) {
+  SessionState* s = state_;
+  s->in_transaction = false;
+  s->read_only_transaction = false;
+  if (s->txn == nullptr) return go_on();
+  auto* commit = new ImplicitCommit(this, std::move(s->txn), std::move(go_on));
+  s->txn = nullptr;
+  EndTransaction(commit->txn(), /*commit=*/true, commit);
+}
+
 void AsyncStatement::EndTransaction(api::Transaction* txn, bool commit, api::Completion* done) {
   DataAccess* data_access = data_;
   if (commit) {

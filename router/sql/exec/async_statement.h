@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/functional/any_invocable.h"
 #include "engine/api/client.h"
 #include "protocol/value.h"
 #include "router/sql/eval/session.h"
@@ -56,6 +57,13 @@ class AsyncStatement {
   // so `this` may be gone afterwards.
   void EndTransaction(api::Transaction* txn, bool commit, api::Completion* done);
 
+  // MySQL's implicit commit before a DDL statement: the session leaves its transaction, whose
+  // native part (if any) commits, and then `go_on` runs — unless the commit failed (its error
+  // is delivered) or the session went away meanwhile (this, orphaned, delivers to nobody).
+  // `go_on` may run before this returns, so `this` may be gone afterwards. REQUIRES: not
+  // orphaned.
+  void CommitBeforeDdl(absl::AnyInvocable<void()> go_on);
+
   // Runs the statement again from the start in place of this one (after a stale table
   // definition or a dictionary fetch), delivers its result unless it is deferred again, and
   // deletes this. `keep_warnings`: how many diagnostics predate what the statement adds anew.
@@ -81,6 +89,8 @@ class AsyncStatement {
   std::shared_ptr<const internal::DerivedTables> derived_tables_;
   std::shared_ptr<api::Transaction> abandoned_txn_;
   ParentStatement* parent_;
+
+  class ImplicitCommit;  // CommitBeforeDdl's wait for the commit
 };
 
 // A statement that runs others for itself first (the subqueries over tables a statement

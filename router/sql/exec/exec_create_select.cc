@@ -70,27 +70,14 @@ std::variant<schema::TableDef, mysql::SqlError> DefinitionFor(
   return TableDefFromSpec(*create, database);
 }
 
-class CreateSelectRun : public ParentStatement, public api::Completion {
+class CreateSelectRun : public ParentStatement {
  public:
   CreateSelectRun(const ExecContext& ctx, const CreateTableStmt& stmt, std::string database)
       : ParentStatement(ctx), stmt_(stmt), database_(std::move(database)) {}
 
   // Commits the session's open transaction first, as any DDL. `this` may be gone after.
   void Start() {
-    SessionState* s = state();
-    s->in_transaction = false;
-    s->read_only_transaction = false;
-    if (s->txn == nullptr) return RunChild(*stmt_.insert_select->select, context());
-    txn_ = std::move(s->txn);
-    s->txn = nullptr;
-    EndTransaction(txn_.get(), /*commit=*/true, this);
-  }
-
-  // The implicit commit's answer.
-  void Done(const api::Outcome& outcome) override {
-    if (state() == nullptr) return Deliver(OkResult{});  // orphaned: nobody reads it
-    if (!outcome.ok()) return Deliver(EngineError(outcome.code, outcome.message));
-    RunChild(*stmt_.insert_select->select, context());
+    CommitBeforeDdl([this] { RunChild(*stmt_.insert_select->select, context()); });
   }
 
  private:
@@ -181,7 +168,6 @@ class CreateSelectRun : public ParentStatement, public api::Completion {
 
   const CreateTableStmt& stmt_;
   std::string database_;
-  std::shared_ptr<api::Transaction> txn_;
   mysql::ResultSet selected_;
   bool inserting_ = false;
   mysql::SqlError failure_;

@@ -21,26 +21,14 @@ namespace {
 
 // Runs a DDL statement's dictionary requests: the first error is the statement's (those
 // before it stay done, as in MySQL's multi-table DROP TABLE), a note becomes a warning.
-class DdlRun : public AsyncStatement, public api::Completion {
+class DdlRun : public AsyncStatement {
  public:
   DdlRun(const ExecContext& ctx, std::vector<wire::DictReq> requests, DdlFinish finish)
       : AsyncStatement(ctx), requests_(std::move(requests)), finish_(std::move(finish)) {}
 
   // `this` may be gone when it returns.
   void Start() {
-    SessionState* s = state();
-    s->in_transaction = false;
-    s->read_only_transaction = false;
-    if (s->txn == nullptr) return Next();
-    txn_ = std::move(s->txn);
-    s->txn = nullptr;
-    EndTransaction(txn_.get(), /*commit=*/true, this);
-  }
-
-  // The implicit commit's answer.
-  void Done(const api::Outcome& outcome) override {
-    if (!outcome.ok()) return Deliver(EngineError(outcome.code, outcome.message));
-    Next();
+    CommitBeforeDdl([this] { Next(); });
   }
 
  private:
@@ -65,7 +53,6 @@ class DdlRun : public AsyncStatement, public api::Completion {
   std::vector<wire::DictReq> requests_;
   size_t next_ = 0;
   DdlFinish finish_;
-  std::shared_ptr<api::Transaction> txn_;
   wire::DictConf last_;
 };
 
