@@ -727,6 +727,11 @@ TEST_F(SqlTablesTest, UpdateDeleteIgnoreWarnPerSkippedRow) {
   EXPECT_EQ(Query("UPDATE IGNORE uig SET u = u + 10 ORDER BY id DESC; SELECT ROW_COUNT()"),
             "ROW_COUNT()\n3\n");
   EXPECT_EQ(Query("SELECT * FROM uig ORDER BY id"), "id\tu\n1\t20\n2\t30\n4\t40\n");
+  // Without IGNORE, an UPDATE or DELETE of several keys outside a transaction is still one
+  // statement: the row refused leaves the others unwritten.
+  CommandResult dup = Mariadb("UPDATE uig SET u = 99 WHERE id IN (1, 2)", false, "shop");
+  EXPECT_THAT(dup.err, HasSubstr("ERROR 1062 (23000)"));
+  EXPECT_EQ(Query("SELECT * FROM uig ORDER BY id"), "id\tu\n1\t20\n2\t30\n4\t40\n");
 
   Query("CREATE TABLE uip (id INT PRIMARY KEY)");
   Query(

@@ -2,7 +2,8 @@
 //   direct  — the WHERE clause is nothing but primary-key equalities (sysbench's
 //             `UPDATE t SET k=k+1 WHERE id=?`, `DELETE FROM t WHERE id=?`): one key operation
 //             per key, the new values as an interpreted update program (SET, ADD), no read
-//             first — one round trip;
+//             first — one round trip (several keys outside a SQL transaction: in one of the
+//             statement's own, and its commit);
 //   general — anything else: the rows are read with exclusive locks inside a native
 //             transaction (key reads or a locking scan), the router checks WHERE, computes the
 //             new rows, writes or deletes them by primary key, and commits.
@@ -120,14 +121,22 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
 
   void StartDirect(const AccessPlan& plan, const std::string& program) {
     phase_ = Phase::kDirect;
+    direct_ = true;
     DataAccess* data_access = data();
+    // Several keys outside a SQL transaction are one statement all the same: a transaction of
+    // its own, so that one refused (1062) leaves none of the others written.
+    if (session_txn_ == nullptr && plan.keys.size() > 1) {
+      own_txn_ = data_access->client().Begin();
+      direct_own_txn_ = true;
+    }
+    api::Transaction* txn = session_txn_ != nullptr || direct_own_txn_ ? this->txn() : nullptr;
     outstanding_ = 1;  // the definitions below; completions may run inside them
     for (const std::string& key : plan.keys) {
       ++outstanding_;
       if (spec_.verb == Verb::kUpdate) {
-        data_access->client().Update(*table_, key, program, this, session_txn_.get());
+        data_access->client().Update(*table_, key, program, this, txn);
       } else {
-        data_access->client().Delete(*table_, key, this, session_txn_.get());
+        data_access->client().Delete(*table_, key, this, txn);
       }
     }
     data_access->Flush();
@@ -224,7 +233,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
     if (--outstanding_ > 0) return;
     switch (phase_) {
       case Phase::kDirect:
-        return Finish();
+        return direct_own_txn_ ? End() : Finish();
       case Phase::kFetch:
         return Apply();
       case Phase::kWrite:
@@ -537,7 +546,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
     undo_.Keep(state());
     const uint64_t changed = static_cast<uint64_t>(std::max<int64_t>(0, affected_));
     if (spec_.verb == Verb::kUpdate) {
-      const uint64_t matched = phase_ == Phase::kDirect ? matched_direct_ : matched_;
+      const uint64_t matched = direct_ ? matched_direct_ : matched_;
       return Deliver(UpdateResult(state(), matched, changed));
     }
     OkResult ok;
@@ -561,6 +570,8 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
   int64_t affected_ = 0;
   uint64_t matched_ = 0;
   uint64_t matched_direct_ = 0;  // the direct path's rows found (changed or not)
+  bool direct_ = false;          // the direct path ran
+  bool direct_own_txn_ = false;  // … in a transaction of the statement's own
   std::vector<std::string> rows_;
   std::optional<mysql::SqlError> error_;
   // IGNORE's rows (NextRow): their order, decoded values, the next one and the current one.
