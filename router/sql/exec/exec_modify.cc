@@ -9,6 +9,7 @@
 //             new rows, writes or deletes them by primary key, and commits.
 #include <algorithm>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/api/client.h"
 #include "engine/schema/collation.h"
@@ -98,6 +99,26 @@ struct ModifySpec {
   absl::string_view alias;  // what qualifies the table's columns when not its name
 };
 
+// Whether IGNORE may skip a row of the statement: one refused by a unique key (an UPDATE that
+// assigns a key column, or a key column ON UPDATE CURRENT_TIMESTAMP sets) or by a foreign key
+// (`foreign_keys`). Otherwise it changes nothing, and the rows are written as without it.
+bool IgnoreCanSkip(const schema::TableDef& table, const ModifySpec& spec, bool foreign_keys) {
+  if (!spec.ignore) return false;
+  if (foreign_keys) return true;
+  if (spec.verb == Verb::kDelete) return false;
+  for (const schema::IndexDef& index : table.indexes) {
+    if (!index.unique) continue;
+    for (int c : index.columns) {
+      const schema::ColumnDef& column = table.columns[c];
+      if (column.on_update_now) return true;
+      for (const Assignment& a : *spec.set) {
+        if (absl::EqualsIgnoreCase(a.column, column.name)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 // Runs either path; one object per statement.
 class ModifyRun : public AsyncStatement, public api::Completion, public api::ScanReceiver {
  public:
@@ -107,6 +128,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
         table_(std::move(table)),
         session_txn_(StatementTransaction(ctx.state)),
         foreign_keys_(ForeignKeysApply(*table_, *ctx.state)),
+        row_by_row_(IgnoreCanSkip(*table_, spec_, foreign_keys_)),
         undo_(ctx.state),
         utc_offset_(SessionUtcOffset(*ctx.state)) {
     for (size_t i = 0; i < table_->columns.size(); ++i)
@@ -311,7 +333,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
       if (matched.size() > count) matched.resize(count);
     }
     matched_ = matched.size();
-    if (spec_.ignore) {
+    if (row_by_row_) {
       // Without ORDER BY, MySQL meets the rows in primary key order (InnoDB's scan): which of
       // two rows colliding with each other is skipped depends on it.
       if (spec_.order_by->empty()) {
@@ -561,6 +583,7 @@ class ModifyRun : public AsyncStatement, public api::Completion, public api::Sca
   std::vector<mysql::ColumnDefinition> row_columns_;
   std::shared_ptr<api::Transaction> session_txn_;
   const bool foreign_keys_;         // the rows' foreign keys are checked (foreign_keys.h)
+  const bool row_by_row_;           // IGNORE may skip rows: one at a time (NextRow)
   std::vector<RowChange> changes_;  // the rows written, for those checks
   StatementUndo undo_;              // for savepoints (savepoint_undo.h)
   const int utc_offset_;            // the session's time zone, for TIMESTAMP values
@@ -615,9 +638,11 @@ StatementResult RunModify(const TableName& name, ModifySpec spec, const ExecCont
     return ok;
   }
   // Foreign keys and savepoints need each row as it was: the general path reads it first.
-  // IGNORE takes the rows one by one (ModifyRun::NextRow).
+  // IGNORE that may skip rows takes them one by one (ModifyRun::NextRow).
+  const bool foreign_keys = ForeignKeysApply(*table, *ctx.state);
   bool direct = WhereIsKeyOnly(*table, spec.where, plan) && spec.order_by->empty() &&
-                !spec.ignore && !ForeignKeysApply(*table, *ctx.state) && !RecordsUndo(ctx.state);
+                !IgnoreCanSkip(*table, spec, foreign_keys) && !foreign_keys &&
+                !RecordsUndo(ctx.state);
   std::optional<std::string> program;
   if (direct && spec.verb == Verb::kUpdate) {
     std::optional<mysql::SqlError> error;
