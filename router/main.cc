@@ -166,6 +166,7 @@ absl::Status StartRouter(RouterProcess* process, const shoal::control::ManagedNo
   options.cpus = self->cpus;
   options.max_connections = self->max_connections;
   options.spin = self->spin;
+  options.node_id = node.node_id;
   absl::StatusOr<std::unique_ptr<shoal::router::RouterServer>> started =
       shoal::router::RouterServer::Start(node.loop, options, &context);
   if (!started.ok()) return started.status();

@@ -150,7 +150,11 @@ absl::Status RouterServer::ListenTcp() {
 void RouterServer::OnAccept(evconnlistener* listener, int fd, sockaddr* addr, int, void* arg) {
   auto* self = static_cast<RouterServer*>(arg);
   Transport transport = listener == self->unix_listener_ ? Transport::kUnixSocket : Transport::kTcp;
-  uint32_t id = self->next_connection_id_++;
+  // Node id in the high byte: unique across routers. The low bits wrap after 2^24 - 1
+  // connections, skipping 0.
+  uint32_t id = (static_cast<uint32_t>(self->options_.node_id) << 24) | self->next_connection_id_;
+  self->next_connection_id_ = (self->next_connection_id_ + 1) & 0xffffff;
+  if (self->next_connection_id_ == 0) self->next_connection_id_ = 1;
   if (self->connected_->value() >= self->options_.max_connections) {
     // As mysqld does: the error instead of the greeting, then close.
     std::string refusal = Session::TooManyConnectionsPacket();

@@ -31,6 +31,10 @@ class RouterServer {
     std::vector<int> cpus;  // workers are pinned round-robin when given
     int max_connections = 1024;
     absl::Duration spin = absl::ZeroDuration();  // each worker busy-polls this long
+    // This router's node id: the high byte of every connection id it gives (CONNECTION_ID()),
+    // so that ids are unique across the cluster's routers (IS_USED_LOCK names a session of
+    // any router). 0: ids from 1.
+    int node_id = 0;
   };
 
   // `context` must outlive the server.
@@ -64,7 +68,7 @@ class RouterServer {
   int tcp_port_ = 0;
   std::unique_ptr<Timer> accept_resume_;
   size_t next_worker_ = 0;
-  uint32_t next_connection_id_ = 1;
+  uint32_t next_connection_id_ = 1;  // the low 24 bits of the next id
   Counter* accepted_;
   Counter* refused_;
   Gauge* connected_;
