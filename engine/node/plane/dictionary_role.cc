@@ -20,6 +20,10 @@ namespace {
 
 // How long a change of the accounts waits for the routers to say they saw it.
 constexpr absl::Duration kRouterWait = absl::Seconds(2);
+// How long a new master waits, before it grants user-level locks, for the routers to say which
+// ones their sessions hold (they look for a new master every 100 ms: router/sql/exec/
+// user_locks.h).
+constexpr absl::Duration kUserLockGrace = absl::Seconds(2);
 
 }  // namespace
 
@@ -120,6 +124,16 @@ void DictionaryRole::HandleDict(Connection* conn, absl::string_view body) {
       conf.set_error_message(
           wire::TemporaryError(wire::kNdbClusterFailure, "not the dictionary master"));
       break;
+    case wire::DictReq::kUserLock:
+      if (!view_->IsMaster()) {
+        conf.set_error_code(wire::kErTemporary);
+        conf.set_error_message(
+            wire::TemporaryError(wire::kNdbClusterFailure, "not the dictionary master"));
+        break;
+      }
+      HandleUserLock(conn, req, &conf);
+      if (req.user_lock().op() == wire::UserLock::CANCEL) return;
+      break;
     case wire::DictReq::kReadAutoIncrement:
       if (view_->IsMaster()) {
         dictionary_->ReadAutoIncrement(req.read_auto_increment(), &conf);
@@ -211,7 +225,80 @@ void DictionaryRole::RaiseCeilings(Connection* conn, const wire::DictReq& req) {
   after_save_.push_back(AfterSave{SaveCeilings(), req.tag(), conn->id});
 }
 
+void DictionaryRole::HandleUserLock(Connection* conn, const wire::DictReq& req,
+                                    wire::DictConf* conf) {
+  const wire::UserLock& lock = req.user_lock();
+  const UserLockTable::Holder who{conn->id, lock.session()};
+  wire::UserLockAnswer* answer = conf->mutable_user_lock();
+  const absl::Time now = absl::Now();
+  switch (lock.op()) {
+    case wire::UserLock::ACQUIRE:
+      if (now < user_lock_grace_) {
+        // A router may still hold it from the last master: it has not said so yet.
+        conf->set_error_code(wire::kErTemporary);
+        conf->set_error_message(wire::TemporaryError(
+            wire::kNdbClusterFailure, "user-level locks are being taken over by a new master"));
+        return;
+      }
+      switch (user_locks_.Acquire(lock.name(), who, lock.wait(), now)) {
+        case UserLockTable::Acquired::kGranted:
+          answer->set_value(1);
+          break;
+        case UserLockTable::Acquired::kBusy:
+          answer->set_value(0);
+          break;
+        case UserLockTable::Acquired::kDeadlock:
+          conf->set_error_code(3058);
+          conf->set_error_message(
+              "Deadlock found when trying to get user-level lock; try rolling back "
+              "transaction/releasing locks and restarting lock acquisition.");
+          break;
+      }
+      return;
+    case wire::UserLock::RELEASE:
+      if (std::optional<bool> released = user_locks_.Release(lock.name(), who)) {
+        answer->set_value(*released ? 1 : 0);
+      } else {
+        answer->set_is_null(true);
+      }
+      return;
+    case wire::UserLock::RELEASE_ALL:
+      answer->set_value(static_cast<int64_t>(user_locks_.ReleaseAll(who)));
+      return;
+    case wire::UserLock::IS_USED:
+      if (now < user_lock_grace_) {
+        conf->set_error_code(wire::kErTemporary);
+        conf->set_error_message(wire::TemporaryError(
+            wire::kNdbClusterFailure, "user-level locks are being taken over by a new master"));
+        return;
+      }
+      if (std::optional<uint64_t> holder = user_locks_.HolderOf(lock.name())) {
+        answer->set_value(static_cast<int64_t>(*holder));
+      } else {
+        answer->set_is_null(true);
+      }
+      return;
+    case wire::UserLock::CANCEL:
+      user_locks_.Cancel(lock.name(), who);
+      return;
+    case wire::UserLock::REASSERT:
+      for (const wire::HeldUserLock& held : lock.held()) {
+        if (!user_locks_.Reassert(held.name(), {conn->id, held.session()}, held.count())) {
+          SHOAL_LOG(kWarning) << "user-level lock '" << held.name() << "' of session "
+                              << held.session() << " was taken by another session meanwhile";
+          answer->add_lost(held.name());
+        }
+      }
+      return;
+    default:
+      conf->set_error_code(wire::kErInternal);
+      conf->set_error_message("Internal error: unknown user-level lock request");
+      return;
+  }
+}
+
 void DictionaryRole::ClientGone(uint32_t conn) {
+  user_locks_.ConnectionGone(conn);
   if (ddl_queue_.RouterSaw(conn, UINT32_MAX)) {
     FinishDdl();
     StartNextDdl();
@@ -263,7 +350,16 @@ void DictionaryRole::OnView() {
       serving.insert(id);
     }
   }
-  if (view_->IsMaster()) {
+  const bool master = view_->IsMaster();
+  if (master && !was_master_) {
+    user_lock_grace_ = absl::Now() + kUserLockGrace;
+    SHOAL_LOG(kInfo) << "dictionary master: granting user-level locks in "
+                     << absl::FormatDuration(kUserLockGrace)
+                     << ", once the routers have said which ones they hold";
+  }
+  if (!master && was_master_) user_locks_ = UserLockTable();
+  was_master_ = master;
+  if (master) {
     for (int id : serving) {
       if (serving_peers_.contains(id)) continue;
       Connection* peer = connections_->PeerConnection(id);

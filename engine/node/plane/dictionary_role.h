@@ -4,7 +4,9 @@
 // dictionary on every other STARTED data node before confirming, so a client that saw its DDL
 // succeed finds the table on every node; elsewhere, installs what the master sends.
 // AUTO_INCREMENT ranges too are handed out by the master, each once every other STARTED data
-// node knows a ceiling above it (CeilingRaises).
+// node knows a ceiling above it (CeilingRaises). And the master holds the cluster's user-level
+// locks (UserLockTable), in memory only: a node that becomes master grants none for
+// kUserLockGrace, while the routers tell it which ones their sessions hold.
 //
 // A DDL request is queued, applied here when it reaches the front, then in flight until every
 // peer it was sent to has confirmed (kDictConf) or left (PeerGone), and answered then. Each
@@ -37,6 +39,7 @@
 #include "engine/node/plane/connections.h"
 #include "engine/node/plane/ddl_queue.h"
 #include "engine/node/plane/node_view.h"
+#include "engine/node/plane/user_lock_table.h"
 #include "engine/wire/dictionary.pb.h"
 
 namespace shoal::node {
@@ -67,7 +70,8 @@ class DictionaryRole {
   // After the view changed: a data node that began to serve gets every ceiling from the
   // master (raises since it fetched the dictionary went only to nodes serving then).
   void OnView();
-  // A client's connection closed: a change of the accounts waits for it no more.
+  // A client's connection closed: a change of the accounts waits for it no more, and its
+  // sessions' user-level locks go.
   void ClientGone(uint32_t conn);
   // On every turn of the data-plane loop: what waited for our disk, or for routers past their
   // time, goes on.
@@ -78,6 +82,8 @@ class DictionaryRole {
   void PublishStats();
 
  private:
+  // Master: GET_LOCK, RELEASE_LOCK and their kin.
+  void HandleUserLock(Connection* conn, const wire::DictReq& req, wire::DictConf* conf);
   // Master: hands out an AUTO_INCREMENT range, once the other data nodes know its ceiling.
   void ReserveAutoIncrement(Connection* conn, const wire::DictReq& req);
   // Not the master: installs the master's ceilings and confirms.
@@ -114,6 +120,10 @@ class DictionaryRole {
   };
   std::deque<AfterSave> after_save_;
   absl::flat_hash_set<uint32_t> ending_alters_;  // orphaned ALTERs whose end is queued
+  UserLockTable user_locks_;
+  bool was_master_ = false;
+  // Until then, as a new master, grants no user-level lock (the routers re-assert theirs).
+  absl::Time user_lock_grace_ = absl::InfinitePast();
   const uint64_t run_;  // this run's number, in the ALTER locks granted here (AlterLock)
   Gauge* version_metric_;
   Counter* raises_metric_;
