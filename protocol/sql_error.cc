@@ -177,5 +177,8 @@ SqlError UnknownThreadId(uint64_t id) {
 }
 
 SqlError QueryInterrupted() { return Make(1317, "70100", "Query execution was interrupted"); }
+SqlError UserLockWrongName(absl::string_view name) {
+  return Make(3057, "42000", absl::StrCat("Incorrect user-level lock name '", name, "'."));
+}
 
 }  // namespace shoal::mysql::errors

@@ -100,6 +100,8 @@ SqlError IncorrectTemporalValue(absl::string_view type, absl::string_view value,
 SqlError UnknownThreadId(uint64_t id);
 // 1317 70100 Query execution was interrupted
 SqlError QueryInterrupted();
+// 3057 42000 Incorrect user-level lock name '%s'.
+SqlError UserLockWrongName(absl::string_view name);
 
 }  // namespace errors
 }  // namespace shoal::mysql

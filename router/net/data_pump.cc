@@ -7,6 +7,7 @@
 
 #include "absl/time/time.h"
 #include "common/logging.h"
+#include "router/sql/exec/user_locks.h"
 
 namespace shoal::router {
 namespace {
@@ -23,7 +24,16 @@ DataPump::DataPump(EventLoop* loop, api::Cluster* cluster, MetricsRegistry* metr
       client_(cluster),
       flush_event_(event_new(loop->base(), -1, 0, &DataPump::OnFlush, this)),
       tick_(loop, [this] { Pump(); }),
-      keep_alive_(loop, [this] { client_.KeepAlive(absl::Now()); }),
+      keep_alive_(loop,
+                  [this, cluster] {
+                    const absl::Time now = absl::Now();
+                    client_.KeepAlive(now);
+                    if (!user_locks.by_session.empty() || user_locks.master >= 0) {
+                      std::shared_ptr<const api::Topology> topology = cluster->topology();
+                      sql::MaintainUserLocks(this, topology == nullptr ? -1 : topology->Master(),
+                                             now);
+                    }
+                  }),
       batches_(metrics->GetCounter("shoal_router_native_batches_total",
                                    "Batches of native operations a router worker sent.")) {
   keep_alive_.Start(api::Client::kKeepAliveInterval, Timer::Mode::kRepeat);

@@ -17,6 +17,7 @@
 #include "router/sql/exec/async_statement.h"
 #include "router/sql/exec/privilege_check.h"
 #include "router/sql/exec/table_access.h"
+#include "router/sql/exec/user_locks.h"
 #include "router/sql/parse/redact.h"
 
 namespace shoal::router {
@@ -65,6 +66,8 @@ Session::Session(const RouterContext* context, uint32_t connection_id, std::stri
 }
 
 Session::~Session() {
+  // MySQL's user-level locks end with the session.
+  sql::EndSessionUserLocks(sql_.data, sql_.connection_id);
   // A transaction left open is rolled back: by the statement still running, once it is done,
   // or now.
   if (sql_.in_flight != nullptr) {

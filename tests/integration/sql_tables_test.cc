@@ -1175,6 +1175,208 @@ TEST_F(SqlTablesTest, SleepWaitsWithoutStallingTheWorkerAndKillQueryEndsIt) {
   Query("DROP TABLE sleepy");
 }
 
+// MySQL's user-level locks, one session: recursion, release by count, NULL for a lock nobody
+// holds, IS_USED_LOCK naming CONNECTION_ID(), RELEASE_ALL_LOCKS counting each acquisition,
+// and MySQL's errors for a bad name or where a statement cannot wait (over a table's rows).
+TEST_F(SqlTablesTest, UserLocksInOneSession) {
+  EXPECT_EQ(Query("SELECT GET_LOCK('One', 0) a, GET_LOCK('one', 0) b, IS_FREE_LOCK('ONE') c, "
+                  "IS_USED_LOCK('one') = CONNECTION_ID() d, RELEASE_LOCK('one') e, "
+                  "RELEASE_LOCK('one') f, RELEASE_LOCK('one') g, IS_FREE_LOCK('one') h, "
+                  "IS_USED_LOCK('one') i",
+                  ""),
+            "a\tb\tc\td\te\tf\tg\th\ti\n1\t1\t0\t1\t1\t1\tNULL\t1\tNULL\n");
+  EXPECT_EQ(Query("SELECT GET_LOCK('x', 0), GET_LOCK('x', 0), GET_LOCK('y', -1); "
+                  "SELECT RELEASE_ALL_LOCKS(); SELECT RELEASE_ALL_LOCKS(), IS_FREE_LOCK('x')",
+                  ""),
+            "GET_LOCK('x', 0)\tGET_LOCK('x', 0)\tGET_LOCK('y', -1)\n1\t1\t1\n"
+            "RELEASE_ALL_LOCKS()\n3\nRELEASE_ALL_LOCKS()\tIS_FREE_LOCK('x')\n0\t1\n");
+  EXPECT_EQ(Query("DO GET_LOCK('d', 0); SELECT RELEASE_LOCK('d') r", ""), "r\n1\n");
+  Query("CREATE DATABASE IF NOT EXISTS shop", "");
+  Query("CREATE TABLE IF NOT EXISTS locky (id INT PRIMARY KEY)");
+  Query("INSERT INTO locky VALUES (1)");
+  for (const auto& [sql, error] : std::vector<std::pair<std::string, std::string>>{
+           {"SELECT GET_LOCK(REPEAT('n', 65), 0)",
+            "ERROR 3057 (42000) at line 1: Incorrect user-level lock name 'nnnnnnnnnnnnnnnnnnnnn"},
+           {"SELECT RELEASE_LOCK(NULL)",
+            "ERROR 3057 (42000) at line 1: Incorrect user-level lock name 'NULL'."},
+           {"SELECT IS_FREE_LOCK('')",
+            "ERROR 3057 (42000) at line 1: Incorrect user-level lock name ''."},
+           {"SELECT GET_LOCK('r', 0) FROM locky",
+            "ERROR 1235 (42000) at line 1: This version of MySQL doesn't yet support 'GET_LOCK "
+            "outside a SELECT without tables or DO'"},
+           {"SELECT GET_LOCK('r', 0) INTO @r",
+            "ERROR 1235 (42000) at line 1: This version of MySQL doesn't yet support 'GET_LOCK "
+            "outside a SELECT without tables or DO'"}}) {
+    CommandResult r = Mariadb(sql, false, "shop");
+    EXPECT_NE(r.exit_code, 0) << sql;
+    EXPECT_THAT(r.err, HasSubstr(error)) << sql;
+  }
+  EXPECT_EQ(Query("SELECT IS_FREE_LOCK(REPEAT('n', 64))", ""),
+            "IS_FREE_LOCK(REPEAT('n', 64))\n1\n");
+  Query("DROP TABLE locky");
+}
+
+// One holder across routers: a session of router 4 holds a lock; router 5 sees its holder's
+// CONNECTION_ID, times out after 1 s, then waits and gets the lock as soon as the holder
+// releases it (not at its own timeout). A session that disconnects frees its locks.
+TEST_F(SqlTablesTest, UserLocksAreHeldAcrossRouters) {
+  const std::string script = absl::StrCat(
+      "(echo \"SELECT CONNECTION_ID(), GET_LOCK('mig', 10);\"; sleep 3; "
+      "echo \"SELECT RELEASE_LOCK('mig');\") | /usr/bin/mariadb --user=root -N --socket=",
+      socket(),
+      " > $HOLDER_OUT & sleep 1;"
+      " start=$(date +%s%N); /usr/bin/mariadb --user=root -N --socket=",
+      other_socket(),
+      " -e \"SELECT IS_USED_LOCK('mig'), GET_LOCK('mig', 1)\";"
+      " echo \"ms=$(( ($(date +%s%N) - start) / 1000000 ))\";"
+      " start=$(date +%s%N); /usr/bin/mariadb --user=root -N --socket=",
+      other_socket(),
+      " -e \"SELECT GET_LOCK('mig', 20), IS_USED_LOCK('mig') = CONNECTION_ID()\";"
+      " echo \"ms=$(( ($(date +%s%N) - start) / 1000000 ))\"; wait; cat $HOLDER_OUT");
+  const std::string holder_out = cluster_->run_dir() + "/holder.out";
+  CommandResult r = RunCommand(
+      {"/usr/bin/env", "HOLDER_OUT=" + holder_out, "/bin/bash", "-c", script}, absl::Seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::vector<std::string> lines = absl::StrSplit(r.out, '\n');
+  ASSERT_GE(lines.size(), 6u) << r.out;
+  // lines: "<holder id>\t0", "ms=…", "1\t1", "ms=…", "<holder id>\t1", "1"
+  std::vector<std::string> holder = absl::StrSplit(lines[4], '\t');
+  ASSERT_EQ(holder.size(), 2u) << r.out;
+  EXPECT_EQ(holder[1], "1") << r.out;
+  EXPECT_EQ(lines[0], absl::StrCat(holder[0], "\t0")) << r.out;
+  EXPECT_EQ(lines[5], "1") << r.out;
+  int first_ms = 0, second_ms = 0;
+  ASSERT_TRUE(absl::SimpleAtoi(lines[1].substr(3), &first_ms)) << r.out;
+  ASSERT_TRUE(absl::SimpleAtoi(lines[3].substr(3), &second_ms)) << r.out;
+  EXPECT_GE(first_ms, 950) << r.out;
+  EXPECT_LT(first_ms, 2500) << r.out;
+  EXPECT_EQ(lines[2], "1\t1") << r.out;
+  // The holder let go about 3 s after it took the lock, ~1.1 s after the second wait began.
+  EXPECT_LT(second_ms, 4000) << r.out;
+  EXPECT_GE(second_ms, 300) << r.out;
+
+  // Held by a session that then disconnects: free for the other router (at once, or after a
+  // moment while the release travels).
+  EXPECT_EQ(Query("SELECT GET_LOCK('gone', 0)", ""), "GET_LOCK('gone', 0)\n1\n");
+  CommandResult other =
+      RunCommand({"/usr/bin/mariadb", "--user=root", "-N", "--socket=" + other_socket(), "-e",
+                  "SELECT GET_LOCK('gone', 5), RELEASE_LOCK('gone')"});
+  EXPECT_EQ(other.out, "1\t1\n") << other.err;
+}
+
+// KILL QUERY of a GET_LOCK waiting for another router's session: it ends at once with NULL,
+// as MySQL's; and two sessions that would wait for each other's locks: the second is refused
+// with 3058, and the first gets its lock once the second lets go.
+TEST_F(SqlTablesTest, UserLockWaitsEndOnKillQueryAndDeadlock) {
+  auto other = [](const std::string& sql) {
+    return RunCommand({"/usr/bin/mariadb", "--user=root", "--batch", "--skip-column-names",
+                       "--socket=" + other_socket(), "-e", sql},
+                      absl::Seconds(60));
+  };
+  CommandResult held;
+  std::thread holder([&] {
+    held = RunCommand({"/bin/bash", "-c",
+                       absl::StrCat("(echo \"SELECT GET_LOCK('k', 0);\"; sleep 6) | "
+                                    "/usr/bin/mariadb --user=root -N --socket=",
+                                    socket())},
+                      absl::Seconds(60));
+  });
+  absl::SleepFor(absl::Milliseconds(500));
+  CommandResult waited;
+  std::thread waiter([&] { waited = other("SELECT GET_LOCK('k', 60)"); });
+  std::string id;
+  for (absl::Time deadline = absl::Now() + absl::Seconds(20);
+       id.empty() && absl::Now() < deadline;) {
+    for (absl::string_view line : absl::StrSplit(other("SHOW PROCESSLIST").out, '\n')) {
+      if (absl::StrContains(line, "User lock")) id = std::string(line.substr(0, line.find('\t')));
+    }
+    if (id.empty()) absl::SleepFor(absl::Milliseconds(50));
+  }
+  EXPECT_FALSE(id.empty()) << "never seen waiting";
+  const absl::Time killed = absl::Now();
+  if (!id.empty()) {
+    EXPECT_EQ(other("KILL QUERY " + id).exit_code, 0);
+  }
+  waiter.join();
+  EXPECT_LT(absl::Now() - killed, absl::Seconds(1));
+  EXPECT_EQ(waited.exit_code, 0) << waited.err;
+  EXPECT_EQ(waited.out, "NULL\n");
+  holder.join();
+  EXPECT_EQ(held.out, "1\n") << held.err;
+
+  const std::string script = absl::StrCat(
+      "(echo \"SELECT GET_LOCK('da', 0);\"; sleep 1; echo \"SELECT GET_LOCK('db', 10);\") | "
+      "/usr/bin/mariadb --user=root -N --socket=",
+      socket(),
+      " > $DIR/a.out & "
+      "(echo \"SELECT GET_LOCK('db', 0);\"; sleep 2; echo \"SELECT GET_LOCK('da', 10);\"; "
+      "sleep 1; echo \"SELECT RELEASE_LOCK('db');\") | /usr/bin/mariadb --user=root -N -f "
+      "--socket=",
+      other_socket(),
+      " > $DIR/b.out 2> $DIR/b.err; wait; cat $DIR/b.out; echo ===; cat $DIR/b.err; echo ===; "
+      "cat $DIR/a.out");
+  CommandResult r = RunCommand(
+      {"/usr/bin/env", "DIR=" + cluster_->run_dir(), "/bin/bash", "-c", script}, absl::Seconds(60));
+  std::vector<std::string> parts = absl::StrSplit(r.out, "===\n");
+  ASSERT_EQ(parts.size(), 3u) << r.out;
+  EXPECT_EQ(parts[0], "1\n1\n") << r.out;  // B: got db, then (after the refusal) released it
+  EXPECT_THAT(parts[1], HasSubstr("ERROR 3058 (HY000) at line 2: Deadlock found when trying to "
+                                  "get user-level lock"));
+  EXPECT_EQ(parts[2], "1\n1\n") << r.out;  // A: got da, then db once B let go
+}
+
+// A lock's holder is lost with its router (kill -9): the master frees what the router's
+// connections held, and a session of the other router gets the lock. A dictionary master
+// killed while a session holds a lock: the node that takes over hears of the lock from the
+// holder's router before it grants it to anyone, so nobody else gets it until it is released.
+TEST_F(SqlTablesTest, UserLocksOutliveNeitherTheirRouterNorAMasterFailure) {
+  std::thread holder([] {
+    RunCommand({"/bin/bash", "-c",
+                absl::StrCat("(echo \"SELECT GET_LOCK('doomed', 0);\"; sleep 30) | "
+                             "/usr/bin/mariadb --user=root -N --socket=",
+                             other_socket())},
+               absl::Seconds(60));
+  });
+  absl::SleepFor(absl::Seconds(1));
+  EXPECT_EQ(Query("SELECT GET_LOCK('doomed', 0)", ""), "GET_LOCK('doomed', 0)\n0\n");
+  std::map<int, ShownNode> before = cluster_->Show();
+  ASSERT_GT(before[5].pid, 0);
+  kill(before[5].pid, SIGKILL);
+  holder.join();
+  const absl::Time asked = absl::Now();
+  EXPECT_EQ(Query("SELECT GET_LOCK('doomed', 20), RELEASE_LOCK('doomed')", ""),
+            "GET_LOCK('doomed', 20)\tRELEASE_LOCK('doomed')\n1\t1\n");
+  EXPECT_LT(absl::Now() - asked, absl::Seconds(10));
+  ASSERT_TRUE(cluster_->WaitForRestart(before, {5}, absl::Seconds(30))) << cluster_->MgmdLog();
+
+  // Data node 2, the lowest id, is the master.
+  const std::string script = absl::StrCat(
+      "(echo \"SELECT GET_LOCK('kept', 0);\"; sleep 8; echo \"SELECT RELEASE_LOCK('kept');\") | "
+      "/usr/bin/mariadb --user=root -N --socket=",
+      socket(), " > $DIR/kept.out & sleep 1; kill -9 $MASTER; sleep 0.3;",
+      " /usr/bin/mariadb --user=root -N --socket=", other_socket(),
+      " -e \"SELECT GET_LOCK('kept', 0)\";"
+      " start=$(date +%s%N); /usr/bin/mariadb --user=root -N --socket=",
+      other_socket(),
+      " -e \"SELECT GET_LOCK('kept', 30)\";"
+      " echo \"ms=$(( ($(date +%s%N) - start) / 1000000 ))\"; wait; cat $DIR/kept.out");
+  before = cluster_->Show();
+  ASSERT_GT(before[2].pid, 0);
+  CommandResult r = RunCommand({"/usr/bin/env", "DIR=" + cluster_->run_dir(),
+                                absl::StrCat("MASTER=", before[2].pid), "/bin/bash", "-c", script},
+                               absl::Seconds(90));
+  std::vector<std::string> lines = absl::StrSplit(r.out, '\n');
+  ASSERT_GE(lines.size(), 5u) << r.out << r.err;
+  EXPECT_EQ(lines[0], "0") << r.out << r.err;  // still held, by the session of router 4
+  EXPECT_EQ(lines[1], "1") << r.out << r.err;  // granted once that session released it
+  int ms = 0;
+  ASSERT_TRUE(absl::SimpleAtoi(lines[2].substr(3), &ms)) << r.out;
+  EXPECT_GE(ms, 2000) << r.out;  // the holder let go ~8 s after it took the lock
+  EXPECT_EQ(lines[3], "1") << r.out;
+  EXPECT_EQ(lines[4], "1") << r.out;
+  EXPECT_TRUE(cluster_->WaitForRestart(before, {2}, absl::Seconds(60))) << cluster_->MgmdLog();
+}
+
 // CREATE TABLE … SELECT as MySQL 8.0 makes it: the query's columns typed as their sources (SHOW
 // CREATE TABLE in MySQL's words), after the columns written; the open transaction committed
 // first; a table whose rows fail to go in (1062) dropped again; REPLACE; 1050 for a name taken.

@@ -27,11 +27,11 @@ using mysql::Value;
 constexpr absl::string_view kKnownBuiltins[] = {
     "AES_DECRYPT", "AES_ENCRYPT", "AVG", "BENCHMARK", "BIN_TO_UUID", "BIT_AND", "BIT_OR",
     "BIT_XOR", "CHARSET", "COERCIBILITY", "COLLATION", "COMPRESS", "COUNT", "FORMAT_BYTES",
-    "FORMAT_PICO_TIME", "GET_FORMAT", "GET_LOCK", "GROUP_CONCAT", "INET6_ATON",
-    "INET6_NTOA", "IS_FREE_LOCK", "IS_IPV4", "IS_IPV4_COMPAT", "IS_IPV4_MAPPED", "IS_IPV6",
-    "IS_USED_LOCK", "IS_UUID", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "LOAD_FILE", "MASTER_POS_WAIT",
+    "FORMAT_PICO_TIME", "GET_FORMAT", "GROUP_CONCAT", "INET6_ATON",
+    "INET6_NTOA", "IS_IPV4", "IS_IPV4_COMPAT", "IS_IPV4_MAPPED", "IS_IPV6",
+    "IS_UUID", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "LOAD_FILE", "MASTER_POS_WAIT",
     "MAX", "MIN", "NAME_CONST", "PS_CURRENT_THREAD_ID", "PS_THREAD_ID", "RANDOM_BYTES",
-    "RELEASE_ALL_LOCKS", "RELEASE_LOCK", "SOURCE_POS_WAIT", "STATEMENT_DIGEST",
+    "SOURCE_POS_WAIT", "STATEMENT_DIGEST",
     "STATEMENT_DIGEST_TEXT", "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "SUM", "UNCOMPRESS",
     "UNCOMPRESSED_LENGTH", "UUID_TO_BIN", "VALIDATE_PASSWORD_STRENGTH", "VARIANCE", "VAR_POP",
     "VAR_SAMP", "WAIT_FOR_EXECUTED_GTID_SET", "WEIGHT_STRING"};
@@ -53,11 +53,11 @@ using Registry = absl::flat_hash_map<absl::string_view, const BuiltinFunction*>;
 
 Registry BuildRegistry() {
   Registry registry;
-  for (auto family :
-       {SessionFunctions(), ClockFunctions(), ControlFunctions(), StringFunctions(),
-        SubstringFunctions(), NumericFunctions(), TemporalFunctions(), HashFunctions(),
-        DateArithFunctions(), CalendarFunctions(), StrToDateFunctions(), JsonFunctions(),
-        RegexpFunctions(), MathFunctions(), RadixFunctions(), TextFunctions(), TimeFunctions()}) {
+  for (auto family : {SessionFunctions(), ClockFunctions(), ControlFunctions(), StringFunctions(),
+                      SubstringFunctions(), NumericFunctions(), TemporalFunctions(),
+                      HashFunctions(), DateArithFunctions(), CalendarFunctions(),
+                      StrToDateFunctions(), JsonFunctions(), RegexpFunctions(), MathFunctions(),
+                      RadixFunctions(), TextFunctions(), TimeFunctions(), UserLockFunctions()}) {
     for (const BuiltinFunction& f : family) registry.emplace(f.name, &f);
   }
   return registry;

@@ -81,6 +81,7 @@ absl::Span<const BuiltinFunction> MathFunctions();       // functions_math.cc
 absl::Span<const BuiltinFunction> RadixFunctions();      // functions_radix.cc
 absl::Span<const BuiltinFunction> TextFunctions();       // functions_text.cc
 absl::Span<const BuiltinFunction> TimeFunctions();       // functions_time.cc
+absl::Span<const BuiltinFunction> UserLockFunctions();   // functions_user_lock.cc
 
 // The function called `name` (upper case); null when there is none.
 const BuiltinFunction* FindBuiltinFunction(absl::string_view name);

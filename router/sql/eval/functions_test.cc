@@ -105,14 +105,21 @@ TEST(FunctionRegistryTest, ImplementedNamesAreNotListedAsMissing) {
     EXPECT_NE(internal::FindBuiltinFunction(name), nullptr) << name;
     EXPECT_FALSE(internal::IsKnownMissingBuiltin(name)) << name;
   }
-  for (absl::string_view name : {"COUNT", "GET_LOCK", "INET6_ATON"}) {
+  for (absl::string_view name : {"COUNT", "LOAD_FILE", "INET6_ATON"}) {
     EXPECT_EQ(internal::FindBuiltinFunction(name), nullptr) << name;
     EXPECT_TRUE(internal::IsKnownMissingBuiltin(name)) << name;
   }
 }
 
 TEST_F(FunctionsTest, ErrorsForNamesAndArgumentCounts) {
-  EXPECT_EQ(ErrorCode("GET_LOCK('a', 1)"), 1235);  // a MySQL built-in not evaluated yet
+  EXPECT_EQ(ErrorCode("LOAD_FILE('a')"), 1235);  // a MySQL built-in not evaluated yet
+  // The user-level lock functions where no statement can stop to ask the master; their names
+  // are checked first.
+  EXPECT_EQ(ErrorCode("GET_LOCK('a', 1)"), 1235);
+  EXPECT_EQ(ErrorCode("GET_LOCK(NULL, 1)"), 3057);
+  EXPECT_EQ(ErrorCode("RELEASE_LOCK('')"), 3057);
+  EXPECT_EQ(ErrorCode("IS_FREE_LOCK(REPEAT('x', 65))"), 3057);
+  EXPECT_EQ(ErrorCode("IS_USED_LOCK(REPEAT('é', 64))"), 1235);
   // SLEEP waits only where its statement can wait on the worker's loop (exec/exec_sleep.h).
   EXPECT_EQ(ErrorCode("SLEEP(1)"), 1235);
   EXPECT_EQ(ErrorCode("COUNT(1) + 1"), 1111);  // an aggregate nothing computes

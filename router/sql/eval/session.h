@@ -23,6 +23,7 @@
 #include "protocol/value.h"
 #include "router/sql/eval/auto_increment_range.h"
 #include "router/sql/eval/process_list.h"
+#include "router/sql/eval/user_lock_calls.h"
 
 namespace shoal::schema {
 struct TableDef;
@@ -65,6 +66,8 @@ class DataAccess {
   // insert does not cost a round trip to the master (auto_increment_range.h).
   using AutoIncrementRange = ::shoal::sql::AutoIncrementRange;
   absl::flat_hash_map<uint32_t, AutoIncrementRange> auto_increment;
+  // The user-level locks this thread's sessions hold (exec/user_locks.h).
+  UserLockHolds user_locks;
 };
 
 class ResultSink;
@@ -249,6 +252,8 @@ struct SessionState {
   // takes it, sends it, and runs the statement again once it is answered. Mutable because
   // planning reads the state as const, yet is where the need shows.
   mutable std::shared_ptr<DictionaryFetch> wanted;
+  // GET_LOCK and its kin in the statement being run (user_lock_calls.h).
+  UserLockCalls user_lock_calls;
   // The table a CREATE TABLE … SELECT made before it stopped, its rows not in yet (to fetch an
   // AUTO_INCREMENT range, exec/exec_create_select.cc): run again from the start (same
   // `questions`), the statement finds its table made and only inserts.

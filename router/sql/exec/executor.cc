@@ -20,6 +20,7 @@
 #include "router/sql/exec/row_pipeline.h"
 #include "router/sql/exec/subqueries.h"
 #include "router/sql/exec/table_access.h"
+#include "router/sql/exec/user_locks.h"
 #include "router/sql/exec/view_expansion.h"
 #include "router/sql/parse/parser.h"
 
@@ -77,7 +78,7 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SelectColumn
   return columns;
 }
 
-StatementResult ExecuteDo(const DoStmt& stmt, const ExecContext& ctx) {
+StatementResult ExecuteDoNow(const DoStmt& stmt, const ExecContext& ctx) {
   EvalContext eval = ctx.Eval();
   absl::Duration sleep;
   eval.sleep = &sleep;
@@ -88,6 +89,10 @@ StatementResult ExecuteDo(const DoStmt& stmt, const ExecContext& ctx) {
     exprs.push_back(e.get());
   }
   return WaitBeforeDelivering(OkResult{}, sleep, IsOnlySleep(exprs), ctx);
+}
+
+StatementResult ExecuteDo(const DoStmt& stmt, const ExecContext& ctx) {
+  return RunWithUserLocks(ctx, [&] { return ExecuteDoNow(stmt, ctx); });
 }
 
 StatementResult ExecuteUse(const UseStmt& stmt, const ExecContext& ctx) {
@@ -296,6 +301,9 @@ std::variant<std::vector<mysql::ColumnDefinition>, mysql::SqlError> SingleSelect
   return SelectColumns(select, ctx);
 }
 
+// A SELECT without tables, evaluated now (GET_LOCK and its kin may stop it: user_locks.h).
+StatementResult SelectWithoutTables(const SelectStmt& select, const ExecContext& ctx);
+
 StatementResult ExecuteSingleSelect(const SelectStmt& select, const ExecContext& ctx) {
   if (select.from) return ExecuteTableSelect(select, ctx);
   // SELECT COUNT(*), without tables, aggregates over one row of no columns, as MySQL does.
@@ -304,6 +312,14 @@ StatementResult ExecuteSingleSelect(const SelectStmt& select, const ExecContext&
     if (item.expr != nullptr) CollectAggregates(*item.expr, &aggregates);
   }
   if (!aggregates.empty()) return FinishSelect(select, FetchedRows{{}, {{}}, {}, {}}, ctx);
+  // Only the statement itself can run again from the start, not a part of a UNION.
+  const SelectStmt* top =
+      ctx.statement == nullptr ? nullptr : std::get_if<SelectStmt>(&ctx.statement->node);
+  if (top != &select) return SelectWithoutTables(select, ctx);
+  return RunWithUserLocks(ctx, [&] { return SelectWithoutTables(select, ctx); });
+}
+
+StatementResult SelectWithoutTables(const SelectStmt& select, const ExecContext& ctx) {
   EvalContext eval = ctx.Eval();
   absl::Duration sleep;
   eval.sleep = &sleep;
