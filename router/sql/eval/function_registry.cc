@@ -41,8 +41,9 @@ constexpr absl::string_view kKnownBuiltins[] = {
 // evaluator stands where MySQL allows no aggregate — WHERE, another aggregate's argument, SET,
 // VALUES — or, in a grouped statement, it would have been computed: MySQL's 1111.
 constexpr absl::string_view kGroupFunctions[] = {
-    "AVG", "BIT_AND", "BIT_OR",     "BIT_XOR",     "COUNT", "GROUP_CONCAT", "MAX",     "MIN",
-    "STD", "STDDEV",  "STDDEV_POP", "STDDEV_SAMP", "SUM",   "VARIANCE",     "VAR_POP", "VAR_SAMP"};
+    "AVG",           "BIT_AND", "BIT_OR",   "BIT_XOR", "COUNT",   "GROUP_CONCAT",
+    "JSON_ARRAYAGG", "MAX",     "MIN",      "STD",     "STDDEV",  "STDDEV_POP",
+    "STDDEV_SAMP",   "SUM",     "VARIANCE", "VAR_POP", "VAR_SAMP"};
 
 bool IsGroupFunction(absl::string_view name) {
   return std::find(std::begin(kGroupFunctions), std::end(kGroupFunctions), name) !=

@@ -55,7 +55,8 @@ uint64_t BitsOf(const Value& v) {
 
 bool IsAggregateName(absl::string_view name) {
   return name == "COUNT" || name == "SUM" || name == "AVG" || name == "MIN" || name == "MAX" ||
-         name == "GROUP_CONCAT" || IsBitAggregate(name) || IsDeviation(name);
+         name == "GROUP_CONCAT" || name == "JSON_ARRAYAGG" || IsBitAggregate(name) ||
+         IsDeviation(name);
 }
 
 bool IsAggregate(const Expr& e) {
@@ -78,6 +79,7 @@ void CollectAggregates(const Expr& e, std::vector<const Expr*>* out) {
 ColumnDefinition AggregateType(const Expr& e, const ColumnDefinition& arg,
                                const SessionState& state) {
   if (e.name == "COUNT") return IntColumn(21, false, Nullability::kNotNull);
+  if (e.name == "JSON_ARRAYAGG") return JsonColumn(state);
   if (e.name == "GROUP_CONCAT") {
     // VARCHAR up to 512 characters, TEXT past that, as MySQL types it.
     uint64_t max_len = ConcatMaxLen(state);
@@ -127,7 +129,12 @@ void Accumulator::Add(const Expr& call, const std::vector<Value>& args, std::vec
   }
   ++count_;
   const Value& v = args[0];
-  if (call.name == "GROUP_CONCAT") {
+  if (call.name == "JSON_ARRAYAGG") {
+    // The row's value as a one-member JSON array (the parser's JSON_ARRAY): its member.
+    const std::string* one = std::get_if<std::string>(&v);
+    if (one != nullptr && one->size() >= 2)
+      pieces_.push_back({{}, one->substr(1, one->size() - 2)});
+  } else if (call.name == "GROUP_CONCAT") {
     std::string text;
     for (const Value& a : args) text += ValueText(a);
     pieces_.push_back({std::move(keys), std::move(text)});
@@ -185,6 +192,14 @@ Value Accumulator::Result(const Expr& call, const ColumnDefinition& type, size_t
     if (sample && count_ < 2) return Value{};
     const double variance = squares_ / static_cast<double>(sample ? count_ - 1 : count_);
     return absl::StartsWith(call.name, "VAR") ? variance : std::sqrt(variance);
+  }
+  if (call.name == "JSON_ARRAYAGG") {
+    std::string out = "[";
+    for (size_t i = 0; i < pieces_.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += pieces_[i].text;
+    }
+    return out + "]";
   }
   if (call.name == "GROUP_CONCAT") {
     std::vector<const Piece*> order;

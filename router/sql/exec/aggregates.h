@@ -1,8 +1,8 @@
 // The aggregate functions the row pipeline computes over a group of rows: COUNT, SUM, AVG,
 // MIN, MAX (DISTINCT too, COUNT(DISTINCT a, b) over several values), GROUP_CONCAT with
-// DISTINCT, ORDER BY and SEPARATOR, BIT_AND/BIT_OR/BIT_XOR, and the variances and standard
-// deviations (VAR_POP, VARIANCE, VAR_SAMP, STD, STDDEV, STDDEV_POP, STDDEV_SAMP) — their MySQL
-// 8.0 result types and their running state.
+// DISTINCT, ORDER BY and SEPARATOR, JSON_ARRAYAGG, BIT_AND/BIT_OR/BIT_XOR, and the variances and
+// standard deviations (VAR_POP, VARIANCE, VAR_SAMP, STD, STDDEV, STDDEV_POP, STDDEV_SAMP) — their
+// MySQL 8.0 result types and their running state.
 #pragma once
 
 #include <cstdint>

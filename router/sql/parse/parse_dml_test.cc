@@ -456,6 +456,14 @@ TEST(DmlSelectTest, Aggregates) {
   EXPECT_EQ(concat.concat_descending, (std::vector<bool>{true, false}));
   EXPECT_EQ(concat.separator, "; ");
   EXPECT_EQ(MustFail("SELECT GROUP_CONCAT(c SEPARATOR 1) FROM t").code, 1064);
+  // JSON_ARRAYAGG's one argument becomes a one-member JSON_ARRAY (exec/aggregates.cc).
+  SelectStmt arrayed = Get<SelectStmt>("SELECT JSON_ARRAYAGG(a + 1) FROM t");
+  const Expr& arrayagg = *arrayed.items[0].expr;
+  ASSERT_EQ(arrayagg.args.size(), 1u);
+  EXPECT_EQ(arrayagg.args[0]->name, "JSON_ARRAY");
+  ASSERT_EQ(arrayagg.args[0]->args.size(), 1u);
+  EXPECT_EQ(arrayagg.args[0]->args[0]->kind, ExprKind::kBinary);
+  EXPECT_EQ(MustFail("SELECT JSON_ARRAYAGG(a, b) FROM t").code, 1064);
 }
 
 TEST(DmlSelectTest, NamedWindows) {

@@ -261,7 +261,9 @@ bool TakesDistinct(absl::string_view name) {
          name == "MIN" || name == "SUM";
 }
 
-bool IsAggregate(absl::string_view name) { return name == "GROUP_CONCAT" || TakesAll(name); }
+bool IsAggregate(absl::string_view name) {
+  return name == "GROUP_CONCAT" || name == "JSON_ARRAYAGG" || TakesAll(name);
+}
 
 // expr, … up to and including `)`.
 bool ParseArgList(Parser& p, Expr* fn) {
@@ -305,6 +307,15 @@ bool ParseAggregateArgs(Parser& p, Expr* fn) {
   if (fn->name == "GROUP_CONCAT" && p.AcceptKeyword("SEPARATOR")) {
     if (p.Peek().kind != TokenKind::kString) return p.Fail();
     fn->separator = p.Advance().value;
+  }
+  if (fn->name == "JSON_ARRAYAGG") {
+    // Each row's value goes into the array as JSON_ARRAY puts it into one (JSON as itself,
+    // NULL as null, a condition as true or false, text quoted): the aggregate joins the
+    // members of a one-member JSON_ARRAY per row (exec/aggregates.cc).
+    ExprPtr member = MakeExpr(ExprKind::kFunction);
+    member->name = "JSON_ARRAY";
+    member->args.push_back(std::move(fn->args[0]));
+    fn->args[0] = std::move(member);
   }
   return p.Expect(TokenKind::kRParen);
 }
