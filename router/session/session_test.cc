@@ -654,6 +654,7 @@ TEST_F(SessionTest, CommandsWaitingForTheDataNodesAnswerByCallback) {
             "shop");
   ASSERT_EQ(master.requests.size(), 2u);
   EXPECT_TRUE(master.requests[1].has_create_database());
+  session_.reset();  // before the data access it holds (the session ends its user locks there)
 }
 
 }  // namespace
