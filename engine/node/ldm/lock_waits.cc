@@ -33,17 +33,21 @@ void LockWaits::Park(const wire::Op& op, uint32_t conn, storage::TxnId holder,
   parked_.push_back(Parked{std::string(op.bytes), conn, op.header.txn, holder, deadline, true, {}});
 }
 
-std::vector<LockWaits::Parked> LockWaits::Ready(storage::TxnId txn) {
-  std::vector<Parked> ready;
+std::vector<LockWaits::Parked> LockWaits::TakeOut(absl::FunctionRef<bool(const Parked&)> taken) {
+  std::vector<Parked> out;
   for (auto it = parked_.begin(); it != parked_.end();) {
-    if (it->waiting_for == txn) {
-      ready.push_back(std::move(*it));
+    if (taken(*it)) {
+      out.push_back(std::move(*it));
       it = parked_.erase(it);
     } else {
       ++it;
     }
   }
-  return ready;
+  return out;
+}
+
+std::vector<LockWaits::Parked> LockWaits::Ready(storage::TxnId txn) {
+  return TakeOut([txn](const Parked& p) { return p.waiting_for == txn; });
 }
 
 std::vector<LockWaits::Parked> LockWaits::Expired(
@@ -71,17 +75,8 @@ void LockWaits::DropConnection(uint32_t conn) {
 }
 
 std::vector<LockWaits::Parked> LockWaits::OfEnded(storage::TxnId txn) {
-  std::vector<Parked> ended;
-  if (txn == storage::kAutocommit) return ended;
-  for (auto it = parked_.begin(); it != parked_.end();) {
-    if (it->own == txn) {
-      ended.push_back(std::move(*it));
-      it = parked_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  return ended;
+  if (txn == storage::kAutocommit) return {};
+  return TakeOut([txn](const Parked& p) { return p.own == txn; });
 }
 
 }  // namespace shoal::node

@@ -73,6 +73,9 @@ class LockWaits {
   bool empty() const { return parked_.empty(); }
 
  private:
+  // Takes out the operations `taken` says, in arrival order.
+  std::vector<Parked> TakeOut(absl::FunctionRef<bool(const Parked&)> taken);
+
   absl::Duration timeout_;
   liveness::RunningClock clock_;
   std::deque<Parked> parked_;
